@@ -1,0 +1,69 @@
+"""What a tool may touch: the ToolContext and the ports it exposes.
+
+Tools import only this module, ``spec`` and third-party libraries. They never
+import the agent, the UI or the loader; the composition root (``cli``) builds
+the concrete services and hands them over here.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Protocol, Sequence
+
+import numpy as np
+
+__all__ = ["ToolContext", "PathGuard", "LLMPort", "EmbedderPort", "AskUser"]
+
+
+class PathGuard(Protocol):
+    """The sandbox. ``check`` resolves symlinks and ``..`` and raises
+    ``SandboxError`` (a PermissionError) with a one-line reason when refused."""
+
+    roots: Sequence[Path]
+
+    def check(self, path: str | Path, *, write: bool = False) -> Path: ...
+
+
+class LLMPort(Protocol):
+    """The chat model, for tools that need it (summaries, vision)."""
+
+    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512) -> str: ...
+
+    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512) -> str: ...
+
+
+class EmbedderPort(Protocol):
+    id: str
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class AskUser(Protocol):
+    def __call__(self, message: str, choices: Sequence[str] | None = None) -> str | None: ...
+
+
+def _no_user(message: str, choices: Sequence[str] | None = None) -> str | None:
+    return None
+
+
+@dataclass
+class ToolContext:
+    """Per-agent services for tools. ``state`` is per-agent scratch space
+    for tool families that keep state between calls (shell rate limits,
+    loop state, watchers); it is never shared between agents."""
+
+    workdir: Path
+    sandbox: PathGuard
+    data_dir: Path
+    memory: Any = None          # gaia_lite.memory.store.MemoryStore | None (None = memory disabled)
+    rag: Any = None             # gaia_lite.memory.rag.RagIndex | None
+    llm: LLMPort | None = None
+    embedder: EmbedderPort | None = None
+    ask_user: AskUser = _no_user
+    cancel: threading.Event = field(default_factory=threading.Event)
+    state: dict[str, Any] = field(default_factory=dict)
+    progress: Callable[[str, int, int], None] | None = None  # (label, done, total) for long work
