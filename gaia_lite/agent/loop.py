@@ -1,0 +1,302 @@
+"""The agent loop: one user turn in, a stream of events out.
+
+    input -> select tools (loader) -> system prompt -> model -> tool calls
+          -> execute against the FULL registry -> ... -> answer
+
+``Agent.run(query)`` is a generator of ``gaia_lite.events`` values; it never
+prints and never reads stdin (approval and user questions are injected
+callables). Native models exchange real ``tool_calls`` / ``role: tool``
+messages; text-path models get their calls lifted out of the message text,
+and those calls travel the same way on the wire.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generator, Iterator
+
+from gaia_lite.errors import GaiaError, ModelError, ServerUnreachable
+from gaia_lite.events import (
+    Event, ModelCallFinished, Notice, TextDelta, ToolCallFinished, ToolCallStarted, ToolsLoaded,
+    ToolsSelected, TurnFailed, TurnFinished, TurnStarted,
+)
+from gaia_lite.llm.client import Cancelled, ChatClient
+from gaia_lite.llm.textcalls import parse_text_calls, strip_think
+from gaia_lite.messages import ChatResult, ToolCall
+from gaia_lite.registry.execute import ToolExecutor
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.registry.render import native_json, render_native, tools_hash
+
+from .prompt import PromptParts, compose_system_prompt
+from .selection import SelectionState, ToolSelector
+
+__all__ = ["Agent", "AgentOptions"]
+
+log = logging.getLogger("gaia_lite.agent")
+
+RESULT_CHAR_CAP = 6000  # tool results beyond this are cut before going back to a small-context model
+REPEAT_LIMIT = 2  # the same call (name + args) may run this many times per turn
+_HOLD_PREFIXES = ("{", "[", "```", "<tool_call", "<think", "<")
+
+
+@dataclass
+class AgentOptions:
+    native_tools: bool
+    max_steps: int = 50
+    max_tokens: int = 1024
+    temperature: float = 0.1
+    workdir: Path = field(default_factory=Path.cwd)
+    session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+
+
+class Agent:
+    def __init__(self, client: ChatClient, registry: ToolRegistry, executor: ToolExecutor,
+                 selector: ToolSelector, options: AgentOptions, *, memory: Any = None,
+                 skills: Any = None) -> None:
+        self.client = client
+        self.registry = registry
+        self.executor = executor
+        self.selector = selector
+        self.options = options
+        self.memory = memory
+        self.skills = skills
+        self.history: list[dict[str, Any]] = []
+        self.user_messages: list[str] = []
+        self.turn = 0
+        self._prompt_cache: tuple[Any, str] | None = None
+        self._pending: list[Event] = []
+        self.selector.on_loaded = self._pending.append
+
+    # ------------------------------------------------------------------ prompt
+    def _text_path(self) -> bool:
+        return not self.options.native_tools
+
+    def system_prompt(self, state: SelectionState, extra_blocks: tuple[str, ...] = ()) -> str:
+        key = (state.filter, state.menu, extra_blocks)
+        if self._prompt_cache is None or self._prompt_cache[0] != key:
+            parts = PromptParts(self.options.workdir, self._text_path(), state.menu, extra_blocks)
+            self._prompt_cache = (key, compose_system_prompt(parts, self.registry, state.filter,
+                                                             exclude=state.hidden))
+        return self._prompt_cache[1]
+
+    def tool_schemas(self, state: SelectionState) -> list[dict[str, Any]] | None:
+        if not self.options.native_tools:
+            return None
+        return render_native(self.registry, state.visible_names(self.registry)) or None
+
+    def current_tools_hash(self, state: SelectionState, extra_blocks: tuple[str, ...] = ()) -> str:
+        prompt = self.system_prompt(state, extra_blocks)
+        return tools_hash(prompt, self.tool_schemas(state))
+
+    # ------------------------------------------------------------------ public API
+    def reset(self) -> None:
+        """Forget the conversation AND the loader session (GAIA's /reset kept history)."""
+        self.history.clear()
+        self.user_messages.clear()
+        self.turn = 0
+        self._prompt_cache = None
+        self.selector.reset()
+
+    def close(self) -> None:
+        self.selector.close()
+
+    def load(self, bundle: str) -> ToolsLoaded | str:
+        """``/load``: add a bundle or tool outside a turn. Returns the event or an error line."""
+        outcome = self.selector.load_bundle(bundle)
+        if isinstance(outcome, str):
+            return outcome
+        self._pending.clear()
+        return outcome
+
+    def run(self, query: str) -> Iterator[Event]:
+        """Run one user turn. Errors end the turn with TurnFailed; history stays consistent."""
+        self._repair_history()
+        self.turn += 1
+        turn = self.turn
+        yield TurnStarted(turn, query)
+        try:
+            yield from self._run_turn(turn, query)
+        except Cancelled:
+            self._repair_history()
+            yield TurnFailed(turn, "cancelled", recoverable=True, exit_code=130)
+        except KeyboardInterrupt:
+            self._repair_history()
+            yield TurnFailed(turn, "cancelled", recoverable=True, exit_code=130)
+        except ServerUnreachable as exc:
+            self._repair_history()
+            yield TurnFailed(turn, str(exc), recoverable=True, exit_code=exc.exit_code)
+        except GaiaError as exc:
+            self._repair_history()
+            yield TurnFailed(turn, str(exc), recoverable=True, exit_code=exc.exit_code)
+
+    # ------------------------------------------------------------------ the turn
+    def _run_turn(self, turn: int, query: str) -> Generator[Event, None, None]:
+        skill_tools, extra_blocks = self._recall_skills(query)
+        state = self.selector.select(self.user_messages, query, skill_tools=skill_tools,
+                                     hash_fn=lambda st: self.current_tools_hash(st, extra_blocks))
+        yield state.event(turn, self.registry)
+        for ev in state.notices:
+            yield ev
+        self.user_messages.append(query)
+        self.history.append({"role": "user", "content": query})
+
+        called: list[str] = []
+        seen: dict[str, int] = {}
+        first_usage = None
+        steps = 0
+        answer = ""
+        force_answer = False
+        while True:
+            steps += 1
+            state = self.selector.state
+            if steps > self.options.max_steps:
+                force_answer = True
+            system = self.system_prompt(state, extra_blocks)
+            tools = None if force_answer else self.tool_schemas(state)
+            messages = [{"role": "system", "content": system}, *self.history]
+            if force_answer:
+                messages.append({"role": "user", "content": "Stop calling tools now and answer my request "
+                                                            "with what you already have, in plain text."})
+            result = yield from self._stream(messages, tools)
+            usage = result.usage
+            first_usage = first_usage or usage
+            calls = list(result.tool_calls)
+            parsed = None
+            if not calls and not force_answer:
+                parsed = parse_text_calls(result.content, self.registry.names())
+                calls = list(parsed.calls)
+            yield ModelCallFinished(steps, usage.ttft_s, usage.total_s, usage.prompt_tokens,
+                                    usage.cached_tokens, usage.completion_tokens, len(calls))
+            if not calls:
+                if parsed is not None and parsed.answer is not None:
+                    answer = parsed.answer
+                else:
+                    answer = strip_think(result.content)
+                self.history.append({"role": "assistant", "content": answer})
+                break
+            prose = parsed.text if parsed is not None else strip_think(result.content)
+            self.history.append({"role": "assistant", "content": prose or None,
+                                 "tool_calls": [c.wire() for c in calls]})
+            stop = False
+            for call in calls:
+                sig = call.name + json.dumps(call.arguments, sort_keys=True, default=str)
+                seen[sig] = seen.get(sig, 0) + 1
+                yield ToolCallStarted(call.id, call.name, call.arguments, call.source)
+                if seen[sig] > REPEAT_LIMIT:
+                    res = {"status": "error", "error": f"You already called {call.name} with these arguments "
+                                                       f"{seen[sig] - 1} times. Use the result above and answer."}
+                    stop = stop or seen[sig] > REPEAT_LIMIT + 1
+                    outcome_name, duration, escape, args = call.name, 0.0, False, call.arguments
+                else:
+                    escape = self.selector.is_escape(call.name, self.registry)
+                    outcome = self.executor.execute(call.name, call.arguments)
+                    res, duration, args = outcome.result, outcome.duration_s, outcome.arguments
+                    outcome_name = outcome.name or call.name
+                    escape = escape and outcome.name is not None and outcome.status != "denied"
+                    if outcome.name and outcome.status != "denied":
+                        called.append(outcome.name)
+                yield ToolCallFinished(call.id, outcome_name, args, str(res.get("status", "success")), res,
+                                       duration, escape)
+                while self._pending:
+                    yield self._pending.pop(0)
+                self.history.append({"role": "tool", "tool_call_id": call.id,
+                                     "content": _result_text(res)})
+            if stop:
+                force_answer = True
+            if force_answer and steps > self.options.max_steps + 1:
+                break
+
+        self._remember_turn(query, answer, called)
+        log.info("TOOL_CALLS %s", json.dumps({"turn": self.selector.loader_turn(), "session_turn": turn,
+                                               "called": called}))
+        yield TurnFinished(turn, answer, tuple(called), steps,
+                           first_usage.ttft_s if first_usage else None,
+                           first_usage.prompt_tokens if first_usage else None,
+                           first_usage.cached_tokens if first_usage else None,
+                           tuple(self.selector.state.visible_names(self.registry)))
+
+    def _stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
+                ) -> Generator[Event, None, ChatResult]:
+        """Stream one model call. Text that may be a tool call is held back
+        until it is clearly prose, so JSON calls never flash up as an answer."""
+        gen = self.client.stream_chat(messages, tools=tools, max_tokens=self.options.max_tokens,
+                                      temperature=self.options.temperature,
+                                      cancel=self.executor.ctx.cancel)
+        held = ""
+        holding = True
+        while True:
+            try:
+                delta = next(gen)
+            except StopIteration as stop:
+                result: ChatResult = stop.value
+                break
+            if not holding:
+                yield TextDelta(delta)
+                continue
+            held += delta
+            head = held.lstrip()
+            if not head:
+                continue
+            if any(head.startswith(p) or p.startswith(head) for p in _HOLD_PREFIXES):
+                continue
+            holding = False
+            yield TextDelta(held)
+            held = ""
+        if held and not result.tool_calls:
+            parsed = parse_text_calls(held, self.registry.names())
+            if not parsed.calls:
+                text = parsed.answer if parsed.answer is not None else strip_think(held)
+                if text:
+                    yield TextDelta(text)
+        return result
+
+    # ------------------------------------------------------------------ helpers
+    def _recall_skills(self, query: str) -> tuple[list[str] | None, tuple[str, ...]]:
+        if self.skills is None:
+            return None, ()
+        try:
+            recalled = self.skills.recall_for_turn(query)
+        except Exception as exc:  # skills must never break a turn
+            log.warning("skill recall failed: %s", exc)
+            return None, ()
+        return recalled.tools or None, ((recalled.prompt_block,) if recalled.prompt_block else ())
+
+    def _remember_turn(self, query: str, answer: str, called: list[str]) -> None:
+        if self.memory is not None:
+            try:
+                self.memory.add_turn(self.options.session_id, "user", query)
+                self.memory.add_turn(self.options.session_id, "assistant", answer)
+            except Exception as exc:  # storage trouble must not lose the answer
+                log.warning("could not store the turn in memory: %s", exc)
+        if self.skills is not None:
+            try:
+                self.skills.record_turn(query, called)
+            except Exception as exc:
+                log.warning("could not record the tool span: %s", exc)
+
+    def _repair_history(self) -> None:
+        """Make every assistant tool call have a tool result (after Ctrl-C or an error)."""
+        answered = {m.get("tool_call_id") for m in self.history if m.get("role") == "tool"}
+        repaired: list[dict[str, Any]] = []
+        for msg in self.history:
+            repaired.append(msg)
+            for tc in msg.get("tool_calls") or []:
+                if tc["id"] not in answered:
+                    repaired.append({"role": "tool", "tool_call_id": tc["id"],
+                                     "content": json.dumps({"status": "cancelled"})})
+                    answered.add(tc["id"])
+        if repaired and repaired[-1].get("role") == "tool":
+            repaired.append({"role": "assistant", "content": "(cancelled)"})
+        self.history[:] = repaired
+
+
+def _result_text(result: dict[str, Any]) -> str:
+    text = json.dumps(result, ensure_ascii=False, default=str)
+    if len(text) > RESULT_CHAR_CAP:
+        text = text[:RESULT_CHAR_CAP] + f'... [truncated {len(text) - RESULT_CHAR_CAP} chars]'
+    return text

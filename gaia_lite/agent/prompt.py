@@ -1,0 +1,72 @@
+"""System-prompt composition.
+
+The prompt is built from stable parts first and the volatile tool block last,
+so the server's KV-cache prefix survives a change of loaded tools. The agent
+recomposes it only when the (sorted) selection changes. With no filter, the
+output is exactly what a build without the loader produces: no menu, no
+``load_tools``, every tool in registration order.
+"""
+
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass
+from pathlib import Path
+
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.registry.render import render_text
+
+__all__ = ["PromptParts", "compose_system_prompt", "RESPONSE_FORMAT", "TOOLS_HEADER", "MENU_HEADER"]
+
+TOOLS_HEADER = "==== AVAILABLE TOOLS ===="
+MENU_HEADER = "==== LOADABLE TOOL BUNDLES ===="
+
+PERSONA = """You are gaia-lite, a concise assistant running locally on the user's computer.
+Working directory: {workdir}
+Operating system: {os}
+
+Rules:
+- Use a tool when the request needs the user's files, documents, memory, shell, clipboard, desktop or images; answer directly for general knowledge, math and chit-chat.
+- Use tool and argument names exactly as listed. Never invent tool results.
+- Files: find them with search_file, read text with read_file. For PDFs or long documents, index_document first, then query_specific_file.
+- Tables (CSV, TSV, Excel): use analyze_data_file for totals, rankings and date ranges.
+- Memory: remember facts the user asks you to keep; recall them when asked.
+- Keep answers short and cite file names you used."""
+
+RESPONSE_FORMAT = """==== RESPONSE FORMAT ====
+To call a tool, reply with ONLY this JSON object and nothing else:
+{"name": "<tool name>", "arguments": {"<argument>": <value>}}
+You will get the tool result back. Then call another tool the same way, or answer the user in plain text.
+If no tool is needed, answer in plain text."""
+
+MENU_INTRO = ("Only some tools are listed below. To get more, call load_tools with one of these bundle "
+              "names (or the exact tool name you need); the new tools are available on your next step.")
+
+
+@dataclass(frozen=True)
+class PromptParts:
+    workdir: Path
+    text_path: bool  # the model writes calls as text: show the tool list + reply format
+    menu: str | None = None  # the bundle menu, only while the loader is active
+    extra_blocks: tuple[str, ...] = ()  # e.g. recalled procedures (stable part)
+
+
+def compose_system_prompt(parts: PromptParts, registry: ToolRegistry,
+                          filter_to: tuple[str, ...] | None, *, exclude: frozenset[str] = frozenset()) -> str:
+    """The system prompt for one selection.
+
+    ``exclude`` removes names from the unfiltered render (``load_tools`` while
+    the loader is in an off-state), so the legacy path stays byte-identical.
+    """
+    blocks = [PERSONA.format(workdir=parts.workdir, os=f"{platform.system()} {platform.release()}")]
+    blocks += [b for b in parts.extra_blocks if b]
+    if parts.menu:
+        blocks.append(f"{MENU_HEADER}\n{MENU_INTRO}\n{parts.menu}")
+    if parts.text_path:
+        names = filter_to if filter_to is not None else tuple(n for n in registry.names() if n not in exclude)
+        tools_block = f"{TOOLS_HEADER}\n{render_text(registry, names)}"
+        if filter_to is None:
+            blocks += [tools_block, RESPONSE_FORMAT]
+        else:  # volatile part last: the reply format stays in the cached prefix
+            blocks += [RESPONSE_FORMAT, tools_block]
+    return "\n\n".join(blocks)

@@ -1,0 +1,297 @@
+"""One Settings object, resolved with a fixed precedence:
+
+    CLI flag  >  environment variable  >  config file (TOML)  >  default
+
+The config file lives in the platformdirs user config dir
+(``~/.config/gaia-lite/config.toml`` on Linux); ``GAIA_HOME`` moves every
+gaia-lite directory (config, data, state, cache) under one folder, which is
+what the tests do. Malformed values raise ConfigError with a one-line message
+naming the variable, the value and what is accepted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+from .errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised only on 3.10
+    import tomli as tomllib
+
+__all__ = ["Settings", "Paths", "load_settings", "normalize_base_url", "CORE_SIZE", "TRUTHY"]
+
+APP = "gaia-lite"
+DEFAULT_BASE_URL = "http://localhost:13305/api/v1"
+CORE_SIZE = 11  # CORE incl. load_tools (bundles/doc.toml); the cap may not go below it
+TRUTHY = frozenset({"1", "true", "yes", "on"})
+FALSY = frozenset({"0", "false", "no", "off", ""})
+
+
+@dataclass(frozen=True)
+class Paths:
+    config_file: Path
+    data_dir: Path
+    state_dir: Path
+    cache_dir: Path
+
+    @property
+    def memory_db(self) -> Path:
+        return self.data_dir / "memory.db"
+
+    @property
+    def rag_db(self) -> Path:
+        return self.data_dir / "rag.db"
+
+    @property
+    def history_file(self) -> Path:
+        return self.state_dir / "chat_history"
+
+    @property
+    def log_file(self) -> Path:
+        return self.state_dir / "gaia-lite.log"
+
+    @classmethod
+    def resolve(cls, env: Mapping[str, str]) -> "Paths":
+        home = env.get("GAIA_HOME")
+        if home:
+            root = Path(home).expanduser()
+            return cls(root / "config.toml", root / "data", root / "state", root / "cache")
+        import platformdirs
+
+        return cls(
+            Path(platformdirs.user_config_dir(APP)) / "config.toml",
+            Path(platformdirs.user_data_dir(APP)),
+            Path(platformdirs.user_state_dir(APP)),
+            Path(platformdirs.user_cache_dir(APP)),
+        )
+
+
+@dataclass(frozen=True)
+class Settings:
+    # server and model
+    base_url: str = DEFAULT_BASE_URL
+    api_key: str = ""
+    model: str = ""  # empty: the first model the server lists
+    native_tools: bool | None = None  # None: decided by the capability table
+    temperature: float = 0.1
+    max_tokens: int = 1024
+    auto_start_server: bool = True  # start the embedded llama-server when base_url is unreachable
+    # dynamic tool loader
+    dynamic_tools: bool = False
+    loader_preset: str = "default"
+    tau: float | None = None  # None: the preset's threshold
+    max_tools: int | None = None  # None: the preset's cap
+    # embedder
+    embedder: str = "onnx"  # onnx (in process) | http (Lemonade /embeddings)
+    embed_model: str = "all-MiniLM-L6-v2"
+    embed_dim: int | None = 384
+    embed_query_prefix: str = ""
+    embed_document_prefix: str = ""
+    embed_base_url: str = ""  # http embedder; empty: base_url
+    vision_model: str = ""  # empty: the chat model
+    # agent
+    memory_disabled: bool = False
+    max_steps: int = 50
+    tool_timeout: float = 180.0
+    auto_approve: bool = False
+    allowed_paths: tuple[str, ...] = ()
+    paths: Paths = field(default_factory=lambda: Paths.resolve(os.environ), compare=False)
+
+    def replace(self, **changes: Any) -> "Settings":
+        return dataclasses.replace(self, **changes)
+
+
+# --- value parsers: each returns the parsed value or raises ValueError(accepted) ---
+
+def _parse_bool(raw: str) -> bool:
+    v = raw.strip().lower()
+    if v in TRUTHY:
+        return True
+    if v in FALSY:
+        return False
+    raise ValueError("1/0, true/false, yes/no or on/off")
+
+
+def _parse_loose_bool(raw: str) -> bool:
+    """GAIA_DYNAMIC_TOOLS semantics: 1/true/yes/on turn it on, anything else is off."""
+    return raw.strip().lower() in TRUTHY
+
+
+def _parse_tau(raw: str) -> float:
+    try:
+        v = float(raw)
+    except ValueError:
+        raise ValueError("a number between -1 and 1, e.g. 0.2") from None
+    if not -1.0 <= v <= 1.0 or v != v:
+        raise ValueError("a number between -1 and 1, e.g. 0.2")
+    return v
+
+
+def _parse_max_tools(raw: str) -> int:
+    try:
+        v = int(raw.strip())
+    except ValueError:
+        raise ValueError(f"a whole number >= {CORE_SIZE} (the CORE size)") from None
+    if v < CORE_SIZE:
+        raise ValueError(f"a whole number >= {CORE_SIZE} (the CORE size)")
+    return v
+
+
+def _parse_positive_int(raw: str) -> int:
+    try:
+        v = int(raw.strip())
+    except ValueError:
+        raise ValueError("a whole number >= 1") from None
+    if v < 1:
+        raise ValueError("a whole number >= 1")
+    return v
+
+
+def _parse_positive_float(raw: str) -> float:
+    try:
+        v = float(raw)
+    except ValueError:
+        raise ValueError("a number of seconds > 0, e.g. 180") from None
+    if not v > 0:
+        raise ValueError("a number of seconds > 0, e.g. 180")
+    return v
+
+
+def normalize_base_url(raw: str) -> str:
+    """Validate a server URL and append ``/api/v1`` when the path is missing."""
+    value = raw.strip()
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError("an http(s) URL such as http://localhost:13305/api/v1")
+    path = parts.path.rstrip("/")
+    if not path:
+        path = "/api/v1"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+def _parse_url(raw: str) -> str:
+    return normalize_base_url(raw)
+
+
+def _parse_str(raw: str) -> str:
+    return raw
+
+
+def _parse_embedder(raw: str) -> str:
+    v = raw.strip().lower()
+    if v not in ("onnx", "http"):
+        raise ValueError("onnx (in-process MiniLM) or http (the server's /embeddings)")
+    return v
+
+
+def _parse_preset(raw: str) -> str:
+    v = raw.strip().lower()
+    if v not in ("default", "gaia"):
+        raise ValueError("default or gaia")
+    return v
+
+
+def _parse_opt_int(raw: str) -> int | None:
+    return None if raw.strip() == "" else _parse_positive_int(raw)
+
+
+def _parse_paths(raw: str) -> tuple[str, ...]:
+    return tuple(p for p in raw.split(os.pathsep) if p)
+
+
+# field -> (env var or None, parser)
+_FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
+    "base_url": ("LEMONADE_BASE_URL", _parse_url),
+    "api_key": ("LEMONADE_API_KEY", _parse_str),
+    "model": ("GAIA_MODEL", _parse_str),
+    "native_tools": ("GAIA_NATIVE_TOOLS", _parse_bool),
+    "temperature": (None, float),
+    "max_tokens": (None, _parse_positive_int),
+    "auto_start_server": ("GAIA_AUTO_START_SERVER", _parse_bool),
+    "dynamic_tools": ("GAIA_DYNAMIC_TOOLS", _parse_loose_bool),
+    "loader_preset": ("GAIA_DYNAMIC_TOOLS_PRESET", _parse_preset),
+    "tau": ("GAIA_DYNAMIC_TOOLS_TAU", _parse_tau),
+    "max_tools": ("GAIA_DYNAMIC_TOOLS_MAX", _parse_max_tools),
+    "embedder": ("GAIA_EMBEDDER", _parse_embedder),
+    "embed_model": ("GAIA_EMBED_MODEL", _parse_str),
+    "embed_dim": ("GAIA_EMBED_DIM", _parse_opt_int),
+    "embed_query_prefix": ("GAIA_EMBED_QUERY_PREFIX", _parse_str),
+    "embed_document_prefix": ("GAIA_EMBED_DOCUMENT_PREFIX", _parse_str),
+    "embed_base_url": ("GAIA_EMBED_BASE_URL", _parse_url),
+    "vision_model": ("GAIA_VISION_MODEL", _parse_str),
+    "memory_disabled": ("GAIA_MEMORY_DISABLED", _parse_bool),
+    "max_steps": ("GAIA_AGENT_MAX_STEPS", _parse_positive_int),
+    "tool_timeout": ("GAIA_AGENT_TOOL_TIMEOUT", _parse_positive_float),
+    "auto_approve": ("GAIA_AUTO_APPROVE_TOOLS", _parse_bool),
+    "allowed_paths": ("GAIA_ALLOWED_PATHS", _parse_paths),
+}
+
+ENV_VARS: tuple[str, ...] = tuple(env for env, _ in _FIELDS.values() if env)
+
+
+def _from_file(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path} is not valid TOML ({exc}); fix or delete it") from None
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in _FIELDS:
+            raise ConfigError(f"config file {path}: unknown setting {key!r}; known: {', '.join(sorted(_FIELDS))}")
+        parser = _FIELDS[key][1]
+        if key == "allowed_paths" and isinstance(value, list):
+            out[key] = tuple(str(v) for v in value)
+            continue
+        raw = str(value).lower() if isinstance(value, bool) else str(value)
+        try:
+            out[key] = parser(raw)
+        except ValueError as exc:
+            raise ConfigError(f"config file {path}: {key} = {value!r} is invalid; expected {exc}") from None
+    return out
+
+
+def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, (var, parser) in _FIELDS.items():
+        if var is None or var not in env:
+            continue
+        raw = env[var]
+        try:
+            out[key] = parser(raw)
+        except ValueError as exc:
+            raise ConfigError(f"{var}={raw!r} is invalid; expected {exc}") from None
+    return out
+
+
+def load_settings(cli: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """Resolve Settings. ``cli`` holds only the flags the user actually passed
+    (None values are ignored), already typed by the CLI parser."""
+    env = os.environ if env is None else env
+    paths = Paths.resolve(env)
+    values: dict[str, Any] = {}
+    values.update(_from_file(paths.config_file))
+    values.update(_from_env(env))
+    for key, value in (cli or {}).items():
+        if value is None:
+            continue
+        if key not in _FIELDS:
+            raise KeyError(f"unknown setting {key}")
+        if key == "base_url":
+            try:
+                value = normalize_base_url(value)
+            except ValueError as exc:
+                raise ConfigError(f"--base-url {value!r} is invalid; expected {exc}") from None
+        values[key] = value
+    if values.get("max_tools") is not None and values["max_tools"] < CORE_SIZE:
+        raise ConfigError(f"--max-tools {values['max_tools']} is invalid; expected a whole number >= {CORE_SIZE} (the CORE size)")
+    return Settings(paths=paths, **values)

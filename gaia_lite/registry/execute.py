@@ -1,0 +1,244 @@
+"""``execute_tool``: run a named tool against the FULL registry.
+
+The loader only narrows what the *prompt* shows. A model that names a tool it
+was not shown still gets it run here ("free recovery"); the ``on_invoke`` hook
+lets the loader count that as an escape hatch.
+
+Order of operations: normalise the name, resolve it, validate and coerce the
+arguments, ask the confirmation gate for side-effecting tools, call the hook,
+run with a timeout. Every failure is returned as data (a dict with
+``status: "error"``) so the model can repair its call in one step.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Callable
+
+from .context import ToolContext
+from .registry import ToolRegistry
+from .spec import ParamSpec, ToolSpec
+
+__all__ = ["ToolExecutor", "ToolOutcome", "Decision", "resolve_name", "validate_arguments"]
+
+
+class Decision(str, Enum):
+    ALLOW = "allow"
+    DENY = "deny"
+    ALWAYS = "always"
+
+
+Approver = Callable[[ToolSpec, dict[str, Any]], Decision]
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    requested: str
+    name: str | None  # the resolved registry name, None when unresolved
+    arguments: dict[str, Any]
+    result: dict[str, Any]
+    duration_s: float
+
+    @property
+    def status(self) -> str:
+        return str(self.result.get("status", "success"))
+
+    @property
+    def ok(self) -> bool:
+        return self.status not in ("error", "denied", "timeout")
+
+
+def normalize_name(raw: str) -> str:
+    name = raw.strip().strip("`'\"")
+    if name.endswith("()"):
+        name = name[:-2]
+    return name.replace("-", "_").strip()
+
+
+def resolve_name(raw: str, registry: ToolRegistry) -> tuple[str | None, str | None]:
+    """(resolved name, None) or (None, error message listing candidates)."""
+    name = normalize_name(raw)
+    if not name:
+        return None, "Tool name is missing. Name one of the tools listed in AVAILABLE TOOLS."
+    if name in registry:
+        return name, None
+    lower = name.lower()
+    exact = [n for n in registry.names() if n.lower() == lower]
+    if len(exact) == 1:
+        return exact[0], None
+    suffix = [n for n in registry.names() if n.lower().endswith("_" + lower)]
+    if len(suffix) == 1:
+        return suffix[0], None
+    prefix = sorted(n for n in registry.names() if n.lower().startswith(lower + "_"))[:10]
+    candidates = sorted(set(prefix) | set(suffix))[:10]
+    if len(candidates) >= 2:
+        return None, f"Tool name '{name}' is ambiguous or incomplete. Use exactly one of: {', '.join(candidates)}."
+    if candidates:
+        return None, f"Unknown tool '{name}'. Did you mean: {candidates[0]}?"
+    return None, f"Unknown tool '{name}'. Use only tools listed in AVAILABLE TOOLS."
+
+
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off"}
+
+
+def _coerce(p: ParamSpec, value: Any) -> Any:
+    """Coerce one argument to its JSON type; raise ValueError with a short reason."""
+    if value is None:
+        if p.nullable or not p.required:
+            return None
+        raise ValueError("must not be null")
+    t = p.json_type
+    if t == "string":
+        if isinstance(value, (dict, list)):
+            raise ValueError("expected a string")
+        value = str(value)
+        if p.enum and value not in p.enum:
+            raise ValueError(f"must be one of {', '.join(p.enum)}")
+        return value
+    if t == "boolean":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, (int, float)) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        raise ValueError("expected true or false")
+    if t == "integer":
+        if isinstance(value, bool):
+            raise ValueError("expected a whole number")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str):
+            try:
+                f = float(value.strip())
+            except ValueError:
+                raise ValueError("expected a whole number") from None
+            if f.is_integer():
+                return int(f)
+        raise ValueError("expected a whole number")
+    if t == "number":
+        if isinstance(value, bool):
+            raise ValueError("expected a number")
+        if isinstance(value, (int, float)):
+            return value
+        if isinstance(value, str):
+            try:
+                return float(value.strip())
+            except ValueError:
+                pass
+        raise ValueError("expected a number")
+    if t == "array":
+        if isinstance(value, (list, tuple)):
+            return list(value)
+        if isinstance(value, str):
+            import json
+
+            try:
+                parsed = json.loads(value)
+            except ValueError:
+                parsed = [v.strip() for v in value.split(",") if v.strip()]
+            if isinstance(parsed, list):
+                return parsed
+        raise ValueError("expected a list")
+    if t == "object":
+        if isinstance(value, dict):
+            return value
+        raise ValueError("expected an object")
+    return value
+
+
+def validate_arguments(spec: ToolSpec, args: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+    """(coerced kwargs, None) or (None, an error that names the problem and shows the signature)."""
+    expected = f"Expected: {spec.signature_text()}"
+    unknown = [k for k in args if k not in spec.param_names]
+    if unknown:
+        return None, (f"{spec.name}: unknown argument(s) {', '.join(repr(u) for u in unknown)}. {expected}")
+    missing = [p for p in spec.required if p not in args]
+    if missing:
+        return None, f"{spec.name}: missing required argument(s) {', '.join(repr(m) for m in missing)}. {expected}"
+    out: dict[str, Any] = {}
+    for p in spec.params:
+        if p.name not in args:
+            continue
+        try:
+            out[p.name] = _coerce(p, args[p.name])
+        except ValueError as exc:
+            return None, f"{spec.name}: argument {p.name!r}={args[p.name]!r} is invalid ({exc}). {expected}"
+    return out, None
+
+
+class ToolExecutor:
+    def __init__(self, registry: ToolRegistry, ctx: ToolContext, *,
+                 approve: Approver | None = None,
+                 on_invoke: Callable[[str], None] | None = None,
+                 default_timeout: float = 180.0) -> None:
+        self.registry = registry
+        self.ctx = ctx
+        self.approve = approve or (lambda spec, args: Decision.DENY)
+        self.on_invoke = on_invoke
+        self.default_timeout = default_timeout
+        self._always: set[str] = set()
+
+    def execute(self, requested: str, arguments: dict[str, Any] | None) -> ToolOutcome:
+        start = time.perf_counter()
+        args = dict(arguments or {})
+
+        def done(name: str | None, result: dict[str, Any], used: dict[str, Any] = args) -> ToolOutcome:
+            return ToolOutcome(requested, name, used, result, time.perf_counter() - start)
+
+        name, error = resolve_name(requested, self.registry)
+        if name is None:
+            return done(None, {"status": "error", "error": error})
+        spec = self.registry[name]
+        kwargs, error = validate_arguments(spec, args)
+        if kwargs is None:
+            return done(name, {"status": "error", "error": error})
+        precheck = getattr(spec.fn, "precheck", None)
+        if callable(precheck):
+            refusal = precheck(self.ctx, **kwargs)
+            if refusal:
+                return done(name, {"status": "error", "error": refusal}, kwargs)
+        if spec.gated and name not in self._always:
+            decision = self.approve(spec, kwargs)
+            if decision == Decision.ALWAYS:
+                self._always.add(name)
+            elif decision != Decision.ALLOW:
+                return done(name, {"status": "denied",
+                                   "error": f"The user did not approve {name}. Do not retry; ask the user or answer without it."},
+                            kwargs)
+        if self.on_invoke is not None:
+            self.on_invoke(name)
+        return done(name, self._run(spec, kwargs), kwargs)
+
+    def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
+        timeout = spec.timeout or self.default_timeout
+        box: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                box["result"] = spec.fn(self.ctx, **kwargs) if spec.takes_context else spec.fn(**kwargs)
+            except Exception as exc:  # a buggy tool must never kill the loop
+                box["error"] = exc
+                box["trace"] = traceback.format_exc(limit=3)
+
+        # A daemon thread: a tool that hangs past its timeout cannot block exit.
+        worker = threading.Thread(target=target, name=f"tool:{spec.name}", daemon=True)
+        worker.start()
+        worker.join(timeout)
+        if worker.is_alive():
+            return {"status": "error", "timeout": True,
+                    "error": f"{spec.name} did not finish within {timeout:g}s. Try a narrower request."}
+        if "error" in box:
+            exc = box["error"]
+            return {"status": "error", "error": f"{spec.name} failed: {type(exc).__name__}: {exc}"}
+        result = box.get("result")
+        if isinstance(result, dict):
+            return result
+        return {"status": "success", "result": result}

@@ -1,0 +1,22 @@
+"""Every test runs against a throwaway gaia-lite home and a clean environment."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def gaia_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("gaia_home")
+    monkeypatch.setenv("GAIA_HOME", str(home))
+    for var in list(os.environ):
+        if (var.startswith("GAIA_") and var != "GAIA_HOME" and var != "GAIA_LLAMA_SERVER") or var.startswith("LEMONADE_"):
+            monkeypatch.delenv(var, raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    return home

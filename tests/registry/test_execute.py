@@ -1,0 +1,169 @@
+"""Execution always resolves against the FULL registry, and every failure is data."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.registry import ToolRegistry, tool
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.execute import Decision, ToolExecutor, resolve_name, validate_arguments
+
+
+class OpenSandbox:
+    roots = ()
+
+    def check(self, path, *, write=False):
+        return Path(path)
+
+
+@tool
+def read_file(ctx, file_path: str, max_lines: int = 100, strict: bool = False) -> dict:
+    """Read a file.
+
+    Args:
+        file_path: The file.
+        max_lines: Line cap.
+        strict: Fail on odd bytes.
+    """
+    return {"status": "success", "file_path": file_path, "max_lines": max_lines, "strict": strict}
+
+
+@tool
+def mcp_time_get_current_time(ctx) -> dict:
+    """Current time."""
+    return {"status": "success"}
+
+
+@tool
+def search_file(ctx, pattern: str) -> dict:
+    """Find files.
+
+    Args:
+        pattern: Name pattern.
+    """
+    return {"status": "success"}
+
+
+@tool
+def search_directory(ctx, name: str) -> dict:
+    """Find folders.
+
+    Args:
+        name: Folder name.
+    """
+    return {"status": "success"}
+
+
+@tool(gated=True)
+def write_file(ctx, file_path: str, content: str) -> dict:
+    """Write a file.
+
+    Args:
+        file_path: The file.
+        content: The text.
+    """
+    return {"status": "success"}
+
+
+@tool(timeout=0.2)
+def slow_tool(ctx) -> dict:
+    """Sleep too long."""
+    time.sleep(2)
+    return {"status": "success"}
+
+
+@tool
+def broken_tool(ctx) -> dict:
+    """Always raises."""
+    raise RuntimeError("boom")
+
+
+def _registry() -> ToolRegistry:
+    return ToolRegistry([read_file, mcp_time_get_current_time, search_file, search_directory,
+                         write_file, slow_tool, broken_tool])
+
+
+def _executor(approve=None, on_invoke=None) -> ToolExecutor:
+    ctx = ToolContext(workdir=Path("."), sandbox=OpenSandbox(), data_dir=Path("."))
+    return ToolExecutor(_registry(), ctx, approve=approve, on_invoke=on_invoke)
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("read_file", "read_file"),
+    ("read_file()", "read_file"),
+    ("read-file", "read_file"),
+    ("READ_FILE", "read_file"),
+    (" `read_file` ", "read_file"),
+    ("get_current_time", "mcp_time_get_current_time"),  # MCP-style prefix
+])
+def test_names_resolve(raw, expected):
+    assert resolve_name(raw, _registry()) == (expected, None)
+
+
+def test_ambiguous_prefix_lists_candidates():
+    name, error = resolve_name("search", _registry())
+    assert name is None and "search_directory, search_file" in error
+
+
+def test_unknown_name_says_to_use_listed_tools():
+    name, error = resolve_name("fly_to_moon", _registry())
+    assert name is None and "AVAILABLE TOOLS" in error
+
+
+def test_missing_argument_is_named_with_expected_signature():
+    _, error = validate_arguments(_registry()["read_file"], {})
+    assert "missing required argument(s) 'file_path'" in error
+    assert "Expected: read_file(file_path: string, max_lines?: integer, strict?: boolean)" in error
+
+
+def test_unknown_argument_is_named():
+    _, error = validate_arguments(_registry()["read_file"], {"file_path": "a", "path": "b"})
+    assert "unknown argument(s) 'path'" in error and "Expected:" in error
+
+
+def test_numeric_and_bool_strings_are_coerced():
+    kwargs, error = validate_arguments(_registry()["read_file"],
+                                       {"file_path": "a", "max_lines": "25", "strict": "yes"})
+    assert error is None and kwargs == {"file_path": "a", "max_lines": 25, "strict": True}
+
+
+@pytest.mark.parametrize("value", ["ten", "2.5", True])
+def test_bad_integer_is_an_error_naming_the_argument(value):
+    _, error = validate_arguments(_registry()["read_file"], {"file_path": "a", "max_lines": value})
+    assert "argument 'max_lines'" in error and "whole number" in error
+
+
+def test_unlisted_tool_still_runs_and_hook_sees_it():
+    seen = []
+    out = _executor(on_invoke=seen.append).execute("search-file", {"pattern": "*.md"})
+    assert out.ok and out.name == "search_file" and seen == ["search_file"]
+
+
+def test_gated_tool_denied_without_approval_and_hook_not_called():
+    seen = []
+    out = _executor(on_invoke=seen.append).execute("write_file", {"file_path": "a", "content": "b"})
+    assert out.status == "denied" and seen == []
+
+
+def test_always_approval_is_remembered():
+    asked = []
+
+    def approve(spec, args):
+        asked.append(spec.name)
+        return Decision.ALWAYS
+
+    ex = _executor(approve=approve)
+    assert ex.execute("write_file", {"file_path": "a", "content": "b"}).ok
+    assert ex.execute("write_file", {"file_path": "c", "content": "d"}).ok
+    assert asked == ["write_file"]
+
+
+def test_timeout_and_exceptions_become_error_dicts():
+    ex = _executor()
+    slow = ex.execute("slow_tool", {})
+    assert slow.status == "error" and slow.result["timeout"] is True
+    broken = ex.execute("broken_tool", {})
+    assert broken.status == "error" and "RuntimeError: boom" in broken.result["error"]

@@ -1,0 +1,97 @@
+"""Settings precedence (flag > env > file > default) and one-line errors for bad values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.config import load_settings, normalize_base_url
+from gaia_lite.errors import ConfigError
+
+
+def _write_config(home: Path, text: str) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(text)
+
+
+def test_defaults(gaia_home):
+    s = load_settings({}, {"GAIA_HOME": str(gaia_home)})
+    assert s.base_url == "http://localhost:13305/api/v1"
+    assert s.dynamic_tools is False and s.max_steps == 50 and s.tool_timeout == 180.0
+    assert s.paths.data_dir == gaia_home / "data"
+
+
+def test_precedence_flag_over_env_over_file_over_default(gaia_home):
+    _write_config(gaia_home, 'model = "from-file"\nmax_steps = 7\ntau = 0.3\nmax_tools = 20\n')
+    env = {"GAIA_HOME": str(gaia_home), "GAIA_MODEL": "from-env", "GAIA_DYNAMIC_TOOLS_TAU": "0.25"}
+    s = load_settings({"model": "from-flag", "max_tools": None}, env)
+    assert s.model == "from-flag"          # flag beats env and file
+    assert s.tau == 0.25                    # env beats file
+    assert s.max_steps == 7                 # file beats default
+    assert s.max_tools == 20                # a None flag means "not passed"
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("1", True), ("true", True), ("YES", True), (" On ", True),
+    ("0", False), ("false", False), ("", False), ("enabled", False), ("2", False),
+])
+def test_dynamic_tools_truthy_set_anything_else_off(gaia_home, value, expected):
+    env = {"GAIA_HOME": str(gaia_home), "GAIA_DYNAMIC_TOOLS": value}
+    assert load_settings({}, env).dynamic_tools is expected
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("http://localhost:13305", "http://localhost:13305/api/v1"),
+    ("http://localhost:13305/", "http://localhost:13305/api/v1"),
+    ("http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1"),
+    ("https://box:13305/api/v1/", "https://box:13305/api/v1"),
+])
+def test_base_url_gets_api_v1_when_path_missing(raw, expected):
+    assert normalize_base_url(raw) == expected
+
+
+@pytest.mark.parametrize("var, value, accepted", [
+    ("GAIA_DYNAMIC_TOOLS_TAU", "high", "a number between -1 and 1"),
+    ("GAIA_DYNAMIC_TOOLS_TAU", "1.5", "a number between -1 and 1"),
+    ("GAIA_DYNAMIC_TOOLS_MAX", "ten", "a whole number >= 11"),
+    ("GAIA_DYNAMIC_TOOLS_MAX", "5", "a whole number >= 11"),
+    ("LEMONADE_BASE_URL", "localhost:13305", "an http(s) URL"),
+    ("GAIA_AGENT_MAX_STEPS", "0", "a whole number >= 1"),
+    ("GAIA_AGENT_MAX_STEPS", "many", "a whole number >= 1"),
+    ("GAIA_AGENT_TOOL_TIMEOUT", "-3", "a number of seconds > 0"),
+    ("GAIA_AGENT_TOOL_TIMEOUT", "soon", "a number of seconds > 0"),
+    ("GAIA_MEMORY_DISABLED", "maybe", "1/0, true/false"),
+    ("GAIA_AUTO_APPROVE_TOOLS", "please", "1/0, true/false"),
+    ("GAIA_EMBEDDER", "torch", "onnx"),
+    ("GAIA_DYNAMIC_TOOLS_PRESET", "fast", "default or gaia"),
+])
+def test_malformed_env_var_gives_one_line_error_naming_it(gaia_home, var, value, accepted):
+    with pytest.raises(ConfigError) as info:
+        load_settings({}, {"GAIA_HOME": str(gaia_home), var: value})
+    message = str(info.value)
+    assert "\n" not in message
+    assert var in message and repr(value) in message and accepted in message
+
+
+def test_bad_config_file_names_file_and_key(gaia_home):
+    _write_config(gaia_home, "max_steps = 'lots'\n")
+    with pytest.raises(ConfigError, match=r"config\.toml: max_steps = 'lots' is invalid"):
+        load_settings({}, {"GAIA_HOME": str(gaia_home)})
+
+
+def test_unknown_config_key_is_an_error(gaia_home):
+    _write_config(gaia_home, "modle = 'x'\n")
+    with pytest.raises(ConfigError, match="unknown setting 'modle'"):
+        load_settings({}, {"GAIA_HOME": str(gaia_home)})
+
+
+def test_invalid_toml_is_an_error(gaia_home):
+    _write_config(gaia_home, "model = \n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_settings({}, {"GAIA_HOME": str(gaia_home)})
+
+
+def test_flag_max_tools_below_core_is_rejected(gaia_home):
+    with pytest.raises(ConfigError, match="--max-tools 3"):
+        load_settings({"max_tools": 3}, {"GAIA_HOME": str(gaia_home)})
