@@ -1,0 +1,307 @@
+"""The ``gaia-lite`` command line.
+
+    gaia-lite chat                      talk to the agent (interactive)
+    gaia-lite ask "QUESTION"            one question, one answer (scripts: --json)
+    gaia-lite tools list|select         the tool registry and what the loader picks
+    gaia-lite eval recall|cost|ttft|log|tasks   benchmarks of the loader
+    gaia-lite serve                     run the embedded llama-server for other clients
+    gaia-lite skills ...                learned procedures
+
+Heavy imports (openai, numpy, onnxruntime) happen inside commands so that
+``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+from typing_extensions import Annotated
+
+from gaia_lite.errors import ConfigError, GaiaError
+
+app = typer.Typer(
+    name="gaia-lite",
+    help="A local terminal chat agent that loads only the tools each turn needs.\n\n"
+         "Start with `gaia-lite chat`, or `gaia-lite ask \"list the files in this folder\"`. "
+         "With no server running, gaia-lite starts its embedded llama-server "
+         "(install it with scripts/setup.sh). Point it at Lemonade or any "
+         "OpenAI-compatible server with --base-url or LEMONADE_BASE_URL.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
+)
+tools_app = typer.Typer(help="Inspect the tool registry and the loader's choices.", no_args_is_help=True)
+eval_app = typer.Typer(help="Benchmarks that measure the loader: recall, cost, TTFT, logs, tasks.",
+                       no_args_is_help=True)
+app.add_typer(tools_app, name="tools")
+app.add_typer(eval_app, name="eval")
+
+# ---------------------------------------------------------------- shared options
+ModelOpt = Annotated[Optional[str], typer.Option("--model", "-m", help="Model id on the server (env GAIA_MODEL). Default: the first model the server lists.", show_default=False)]
+BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server URL (env LEMONADE_BASE_URL). `/api/v1` is appended when the path is missing.", show_default=False)]
+DynamicOpt = Annotated[Optional[bool], typer.Option("--dynamic-tools/--no-dynamic-tools", help="Load only the tools each turn needs (env GAIA_DYNAMIC_TOOLS). Off by default, as in GAIA.", show_default=False)]
+TauOpt = Annotated[Optional[float], typer.Option("--tau", help="Similarity threshold for semantic tool matches (env GAIA_DYNAMIC_TOOLS_TAU). Default: the preset's.", show_default=False)]
+MaxToolsOpt = Annotated[Optional[int], typer.Option("--max-tools", help="Cap on loaded tools, CORE included, >= 11 (env GAIA_DYNAMIC_TOOLS_MAX). Default: the preset's.", show_default=False)]
+PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset: `default` (tuned for the built-in embedder) or `gaia` (GAIA's tau 0.20, cap 14).", show_default=False)]
+NativeOpt = Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Force OpenAI tool calling, or tool calls written as JSON text. Default: from the model table.", show_default=False)]
+AllowedOpt = Annotated[Optional[List[str]], typer.Option("--allowed-paths", help="Extra folders tools may touch (repeatable). The working directory is always allowed.", show_default=False)]
+StepsOpt = Annotated[Optional[int], typer.Option("--max-steps", help="Most model calls per question (env GAIA_AGENT_MAX_STEPS, default 50).", show_default=False)]
+LocalOpt = Annotated[Optional[bool], typer.Option("--local-server/--no-local-server", help="Start the embedded llama-server when no server answers (env GAIA_AUTO_START_SERVER, default on).", show_default=False)]
+YesOpt = Annotated[Optional[bool], typer.Option("--yes", "-y", help="Approve shell, write and edit tools without asking (env GAIA_AUTO_APPROVE_TOOLS).", show_default=False)]
+LogOpt = Annotated[Optional[Path], typer.Option("--log", help="Also write TOOL_LOADER and TOOL_CALLS lines to this file (for `gaia-lite eval log`).", show_default=False)]
+
+
+def _settings(**flags: Any) -> Any:
+    from gaia_lite.config import load_settings
+
+    cli: dict[str, Any] = {
+        "model": flags.get("model"), "base_url": flags.get("base_url"),
+        "dynamic_tools": flags.get("dynamic_tools"), "tau": flags.get("tau"),
+        "max_tools": flags.get("max_tools"), "loader_preset": flags.get("preset"),
+        "native_tools": flags.get("native_tools"), "max_steps": flags.get("max_steps"),
+        "auto_start_server": flags.get("local_server"), "auto_approve": flags.get("yes") or None,
+    }
+    if flags.get("preset") is not None and flags["preset"] not in ("default", "gaia"):
+        raise ConfigError(f"--preset {flags['preset']!r} is invalid; expected default or gaia")
+    settings = load_settings(cli)
+    extra = tuple(flags.get("allowed_paths") or ())
+    if extra:
+        settings = settings.replace(allowed_paths=settings.allowed_paths + extra)
+    return settings
+
+
+def setup_logging(settings: Any, *, log_file: Path | None = None, stderr: bool = False) -> None:
+    """INFO lines from gaia_lite (TOOL_LOADER, TOOL_CALLS) go to the state log file,
+    optionally to ``--log`` and stderr. WARNINGs always reach stderr."""
+    root = logging.getLogger("gaia_lite")
+    root.setLevel(logging.INFO)
+    root.propagate = False
+    for h in list(root.handlers):
+        root.removeHandler(h)
+    fmt = logging.Formatter("%(asctime)s | %(levelname)s | %(name)s | %(message)s")
+    settings.paths.state_dir.mkdir(parents=True, exist_ok=True)
+    handlers: list[logging.Handler] = [logging.FileHandler(settings.paths.log_file, encoding="utf-8")]
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+    err = logging.StreamHandler(sys.stderr)
+    err.setLevel(logging.INFO if stderr else logging.WARNING)
+    err.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    for h in handlers:
+        h.setFormatter(fmt)
+        root.addHandler(h)
+    root.addHandler(err)
+
+
+def _approver(settings: Any, interactive: bool):
+    from gaia_lite.registry.execute import Decision
+
+    def approve(spec: Any, args: dict[str, Any]) -> Decision:
+        if settings.auto_approve:
+            return Decision.ALLOW
+        if not interactive:
+            return Decision.DENY
+        shown = ", ".join(f"{k}={v!r}" for k, v in args.items())
+        typer.echo(f"Allow {spec.name}({shown[:200]})? [y]es / [N]o / [a]lways: ", err=True, nl=False)
+        answer = sys.stdin.readline().strip().lower()
+        return {"y": Decision.ALLOW, "yes": Decision.ALLOW, "a": Decision.ALWAYS,
+                "always": Decision.ALWAYS}.get(answer, Decision.DENY)
+
+    return approve
+
+
+def _progress_printer():
+    """A rich progress bar for model assembly and indexing (stderr)."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    state: dict[str, Any] = {}
+
+    def progress(label: str, done: int, total: int) -> None:
+        if "bar" not in state:
+            bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn()
+                           if total > 10_000 else TextColumn("{task.completed}/{task.total}"),
+                           TimeRemainingColumn(), transient=True)
+            bar.start()
+            state["bar"], state["task"] = bar, bar.add_task(label, total=total)
+        bar, task = state["bar"], state["task"]
+        bar.update(task, completed=done, total=total, description=label)
+        if done >= total:
+            bar.stop()
+            state.clear()
+
+    return progress
+
+
+# ---------------------------------------------------------------- ask
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="What to ask, in quotes.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object: answer, tools_called, ttft_s, prompt_tokens, loaded_tools.")] = False,
+    model: ModelOpt = None, base_url: BaseUrlOpt = None, dynamic_tools: DynamicOpt = None,
+    tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
+    native_tools: NativeOpt = None, allowed_paths: AllowedOpt = None, max_steps: StepsOpt = None,
+    local_server: LocalOpt = None, yes: YesOpt = None, log: LogOpt = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show tool calls and TOOL_LOADER lines on stderr.")] = False,
+) -> None:
+    """Ask one question and print the answer (exit 3 when no server can be reached).
+
+    Example: `gaia-lite ask "what is in notes.md?" --dynamic-tools`
+    """
+    from gaia_lite.cli.services import build_services, connect, stdin_is_tty
+    from gaia_lite.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFailed, TurnFinished
+
+    settings = _settings(model=model, base_url=base_url, dynamic_tools=dynamic_tools, tau=tau,
+                         max_tools=max_tools, preset=preset, native_tools=native_tools,
+                         allowed_paths=allowed_paths, max_steps=max_steps, local_server=local_server, yes=yes)
+    setup_logging(settings, log_file=log, stderr=verbose)
+    say = (lambda msg: typer.echo(msg, err=True))
+    client, server = connect(settings, announce=say, progress=_progress_printer())
+    services = None
+    try:
+        interactive = stdin_is_tty()
+        services = build_services(settings, client, server=server, approve=_approver(settings, interactive),
+                                  confirm_path=_path_confirmer() if interactive else None,
+                                  progress=_progress_printer())
+        finished: TurnFinished | None = None
+        failed: TurnFailed | None = None
+        streamed = False
+        for ev in services.agent.run(question):
+            if isinstance(ev, TextDelta) and not json_out:
+                typer.echo(ev.text, nl=False)
+                streamed = True
+            elif isinstance(ev, ToolCallStarted) and verbose:
+                say(f"→ {ev.name}({json.dumps(ev.arguments)[:160]})")
+            elif isinstance(ev, ToolCallFinished) and (verbose or ev.status in ("denied",)):
+                say(f"  {ev.name}: {ev.status} ({ev.duration_s:.2f}s)"
+                    + (f" — {ev.result.get('error')}" if ev.status != "success" and ev.result.get("error") else ""))
+            elif isinstance(ev, TurnFinished):
+                finished = ev
+            elif isinstance(ev, TurnFailed):
+                failed = ev
+        if failed is not None:
+            say(f"gaia-lite: error: {failed.error}")
+            raise typer.Exit(failed.exit_code)
+        assert finished is not None
+        if json_out:
+            typer.echo(json.dumps({
+                "answer": finished.answer, "tools_called": list(finished.tools_called),
+                "ttft_s": finished.ttft_s, "prompt_tokens": finished.prompt_tokens,
+                "cached_tokens": finished.cached_tokens, "loaded_tools": list(finished.loaded_tools),
+                "steps": finished.steps, "model": services.client.model,
+                "dynamic_tools": services.selector.active,
+                "off_state": services.selector.off_state,
+            }))
+        elif streamed:
+            typer.echo("")
+        else:
+            typer.echo(finished.answer)
+    finally:
+        if services is not None:
+            services.close()
+        elif server is not None:
+            server.stop()
+
+
+def _path_confirmer():
+    def confirm(question: str) -> bool:
+        typer.echo(f"{question} [y/N]: ", err=True, nl=False)
+        return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+    return confirm
+
+
+# ---------------------------------------------------------------- chat
+@app.command()
+def chat(
+    model: ModelOpt = None, base_url: BaseUrlOpt = None, dynamic_tools: DynamicOpt = None,
+    tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
+    native_tools: NativeOpt = None, allowed_paths: AllowedOpt = None, max_steps: StepsOpt = None,
+    local_server: LocalOpt = None, yes: YesOpt = None, log: LogOpt = None,
+    no_panel: Annotated[bool, typer.Option("--no-panel", help="Hide the side panel of loaded tools and TOOL_LOADER lines.")] = False,
+) -> None:
+    """Chat with the agent. Type /help inside for commands; Ctrl-C cancels an answer, Ctrl-D quits."""
+    from gaia_lite.cli.chat import run_chat
+
+    settings = _settings(model=model, base_url=base_url, dynamic_tools=dynamic_tools, tau=tau,
+                         max_tools=max_tools, preset=preset, native_tools=native_tools,
+                         allowed_paths=allowed_paths, max_steps=max_steps, local_server=local_server, yes=yes)
+    setup_logging(settings, log_file=log)
+    raise typer.Exit(run_chat(settings, no_panel=no_panel, progress=_progress_printer()))
+
+
+# ---------------------------------------------------------------- tools
+@tools_app.command("list")
+def tools_list(
+    json_out: Annotated[bool, typer.Option("--json", help='Print [{"name", "bundles", "core", "text_tokens", "native_tokens"}].')] = False,
+    dynamic_tools: DynamicOpt = None,
+) -> None:
+    """Every registered tool with its bundles, CORE mark and prompt cost on both render paths."""
+    from gaia_lite.cli.tools_cmd import tools_list_rows, print_tools_table
+
+    settings = _settings(dynamic_tools=dynamic_tools)
+    rows, tokenizer = tools_list_rows(settings)
+    if json_out:
+        typer.echo(json.dumps(rows))
+    else:
+        print_tools_table(rows, tokenizer)
+
+
+@tools_app.command("select")
+def tools_select(
+    query: Annotated[str, typer.Argument(help="The user message to select tools for.")],
+    history: Annotated[Optional[List[str]], typer.Option("--history", help="An earlier user message (repeatable, oldest first).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help='Print {"loaded", "reasons", "matched", "scores"}.')] = False,
+    tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
+) -> None:
+    """Show which tools the loader would load for QUERY, and why (offline: no model server needed)."""
+    from gaia_lite.cli.tools_cmd import print_selection, select_for_query
+
+    settings = _settings(tau=tau, max_tools=max_tools, preset=preset)
+    report = select_for_query(settings, query, list(history or []))
+    if json_out:
+        typer.echo(json.dumps(report))
+    else:
+        print_selection(report)
+
+
+# ---------------------------------------------------------------- serve / eval / skills (own modules)
+def _mount() -> None:
+    try:
+        from gaia_lite.cli.serve import serve
+    except ImportError:  # pragma: no cover - module owned by the runtime work
+        serve = None
+    if serve is not None:
+        app.command(help=(serve.__doc__ or "").strip() or None)(serve)
+    try:
+        from gaia_lite.cli import eval_cmd
+    except ImportError:  # pragma: no cover
+        eval_cmd = None
+    if eval_cmd is not None:
+        eval_cmd.register(eval_app)
+    try:
+        from gaia_lite.cli import skills_cmd
+    except ImportError:  # pragma: no cover
+        skills_cmd = None
+    if skills_cmd is not None:
+        app.add_typer(skills_cmd.skills_app, name="skills")
+
+
+_mount()
+
+
+def main() -> None:
+    """Entry point: one-line errors, no tracebacks, meaningful exit codes."""
+    try:
+        app()
+    except GaiaError as exc:
+        typer.echo(f"gaia-lite: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        typer.echo("", err=True)
+        sys.exit(130)

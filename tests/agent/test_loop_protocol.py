@@ -1,0 +1,139 @@
+"""The agent loop on the wire, against a SCRIPTED FAKE OpenAI server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gaia_lite.agent.loop import Agent, AgentOptions
+from gaia_lite.agent.selection import ToolSelector
+from gaia_lite.events import (ModelCallFinished, TextDelta, ToolCallFinished, ToolsSelected, TurnFailed,
+                              TurnFinished)
+from gaia_lite.llm.client import ChatClient
+from gaia_lite.registry import ToolRegistry, tool
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.execute import ToolExecutor
+from tests.fakes.openai_server import FakeOpenAIServer, text_chunks, tool_call_chunks
+
+
+@tool
+def read_file(ctx, file_path: str) -> dict:
+    """Read a text file.
+
+    Args:
+        file_path: Path of the file.
+    """
+    p = ctx.workdir / file_path
+    return {"status": "success", "content": p.read_text()}
+
+
+@tool
+def browse_directory(ctx, directory_path: str = ".") -> dict:
+    """List a folder.
+
+    Args:
+        directory_path: Folder to list.
+    """
+    return {"status": "success", "entries": sorted(p.name for p in (ctx.workdir / directory_path).iterdir())}
+
+
+class OpenSandbox:
+    roots = ()
+
+    def check(self, path, *, write=False):
+        return Path(path)
+
+
+def _agent(srv: FakeOpenAIServer, workdir: Path, *, native: bool, max_steps: int = 8) -> Agent:
+    registry = ToolRegistry([read_file, browse_directory])
+    ctx = ToolContext(workdir=workdir, sandbox=OpenSandbox(), data_dir=workdir)
+    selector = ToolSelector(registry)
+    executor = ToolExecutor(registry, ctx, on_invoke=selector.record_tool_use)
+    return Agent(ChatClient(srv.base_url), registry, executor, selector,
+                 AgentOptions(native_tools=native, max_steps=max_steps, workdir=workdir))
+
+
+def test_native_tool_calls_travel_as_tool_calls_and_tool_messages(tmp_path):
+    (tmp_path / "notes.md").write_text("buy milk")
+    with FakeOpenAIServer() as srv:
+        srv.script += [tool_call_chunks("read_file", {"file_path": "notes.md"}, call_id="call_A"),
+                       text_chunks("Your note says: buy milk.")]
+        events = list(_agent(srv, tmp_path, native=True).run("what is in notes.md?"))
+        first, second = srv.requests
+    assert [s["function"]["name"] for s in first["tools"]] == ["read_file", "browse_directory"]
+    assistant, tool_msg = second["messages"][-2:]
+    assert assistant["role"] == "assistant" and assistant["tool_calls"][0]["id"] == "call_A"
+    assert tool_msg["role"] == "tool" and tool_msg["tool_call_id"] == "call_A"
+    assert json.loads(tool_msg["content"])["content"] == "buy milk"
+    done = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert done.answer == "Your note says: buy milk." and done.tools_called == ("read_file",)
+    assert sum(isinstance(e, ModelCallFinished) for e in events) == 2
+
+
+def test_text_path_lifts_json_from_content_and_hides_it_from_the_stream(tmp_path):
+    (tmp_path / "a.txt").write_text("x")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('```json\n{"name": "browse_directory", "arguments": {"directory_path": "."}}\n```'),
+                       text_chunks("There is one file: a.txt.")]
+        events = list(_agent(srv, tmp_path, native=False).run("list the files in this folder"))
+        first, second = srv.requests
+    assert "tools" not in first  # text path: the list lives in the system prompt
+    assert "==== AVAILABLE TOOLS ====" in first["messages"][0]["content"]
+    assert second["messages"][-1]["role"] == "tool"
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert "browse_directory" not in streamed and streamed == "There is one file: a.txt."
+    finished = [e for e in events if isinstance(e, ToolCallFinished)][0]
+    assert finished.status == "success" and finished.result["entries"] == ["a.txt"]
+
+
+def test_unknown_tool_error_lets_the_model_repair(tmp_path):
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "list_files", "arguments": {}}'),
+                       text_chunks('{"name": "browse_directory", "arguments": {}}'),
+                       text_chunks("Empty folder.")]
+        events = list(_agent(srv, tmp_path, native=False).run("list files"))
+        repair_prompt = srv.requests[1]["messages"][-1]
+    assert "Unknown tool 'list_files'" in json.loads(repair_prompt["content"])["error"]
+    assert [e.status for e in events if isinstance(e, ToolCallFinished)] == ["error", "success"]
+
+
+def test_repeated_identical_calls_are_stopped(tmp_path):
+    call = '{"name": "browse_directory", "arguments": {"directory_path": "."}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(call)] * 4 + [text_chunks("Done.")]
+        events = list(_agent(srv, tmp_path, native=False).run("list"))
+    finished = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert [e.status for e in finished][:2] == ["success", "success"]
+    assert "already called" in finished[2].result["error"]
+    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "Done."
+
+
+def test_max_steps_forces_a_final_answer_without_tools(tmp_path):
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "browse_directory", "arguments": {"directory_path": "%d"}}' % i)
+                       for i in range(2)] + [text_chunks("Best effort answer.")]
+        (tmp_path / "0").mkdir()
+        (tmp_path / "1").mkdir()
+        events = list(_agent(srv, tmp_path, native=True, max_steps=2).run("go"))
+        last = srv.requests[-1]
+    assert "tools" not in last and "Stop calling tools" in last["messages"][-1]["content"]
+    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "Best effort answer."
+
+
+def test_server_down_mid_chat_is_recoverable_and_history_kept(tmp_path):
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("Hello!")]
+        agent = _agent(srv, tmp_path, native=True)
+        list(agent.run("hi"))
+    events = list(agent.run("are you there?"))  # server is gone now
+    failed = [e for e in events if isinstance(e, TurnFailed)][0]
+    assert failed.recoverable and failed.exit_code == 3
+    assert agent.history[0] == {"role": "user", "content": "hi"}
+
+
+def test_loader_off_state_is_reported_with_full_registry(tmp_path):
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("Hi.")]
+        events = list(_agent(srv, tmp_path, native=True).run("hi"))
+    sel = [e for e in events if isinstance(e, ToolsSelected)][0]
+    assert sel.off_state == "loader_off" and sel.loaded == ("read_file", "browse_directory")

@@ -1,0 +1,120 @@
+"""A SCRIPTED FAKE OpenAI-compatible server for protocol unit tests.
+
+It is not a model: each POST /chat/completions pops the next scripted reply
+(a list of SSE chunk dicts, or an error mode) and records the request body,
+so tests can check exactly what went over the wire. Real-model behaviour is
+covered by the slow tests against llama-server.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+def text_chunks(text: str, *, pieces: int = 3, timings: dict | None = None) -> list[dict[str, Any]]:
+    """A streamed plain-text reply split into ``pieces`` deltas."""
+    step = max(1, len(text) // pieces)
+    parts = [text[i:i + step] for i in range(0, len(text), step)] or [""]
+    chunks = [_chunk({"role": "assistant", "content": ""})]
+    chunks += [_chunk({"content": p}) for p in parts]
+    chunks.append(_chunk({}, finish="stop"))
+    chunks.append(_usage_chunk(timings))
+    return chunks
+
+
+def tool_call_chunks(name: str, arguments: dict, *, call_id: str = "call_1", splits: int = 3) -> list[dict[str, Any]]:
+    """Native ``tool_calls`` deltas with the arguments JSON split across chunks."""
+    raw = json.dumps(arguments)
+    step = max(1, len(raw) // splits)
+    parts = [raw[i:i + step] for i in range(0, len(raw), step)]
+    chunks = [_chunk({"role": "assistant", "content": None, "tool_calls": [
+        {"index": 0, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}]})]
+    chunks += [_chunk({"tool_calls": [{"index": 0, "function": {"arguments": p}}]}) for p in parts]
+    chunks.append(_chunk({}, finish="tool_calls"))
+    chunks.append(_usage_chunk(None))
+    return chunks
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": "fake-model",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+def _usage_chunk(timings: dict | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
+                           "model": "fake-model", "choices": [],
+                           "usage": {"prompt_tokens": 120, "completion_tokens": 5, "total_tokens": 125,
+                                     "prompt_tokens_details": {"cached_tokens": 100}}}
+    if timings is not None:
+        out["timings"] = timings
+    return out
+
+
+@dataclass
+class FakeOpenAIServer:
+    """Start with ``with FakeOpenAIServer() as srv: srv.script.append(...)``."""
+
+    script: list[Any] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    models: tuple[str, ...] = ("fake-model",)
+
+    def __enter__(self) -> "FakeOpenAIServer":
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _json(self, code: int, body: Any) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                if self.path.endswith("/health"):
+                    self._json(200, {"status": "ok"})
+                elif self.path.endswith("/models"):
+                    self._json(200, {"object": "list", "data": [
+                        {"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in server.models]})
+                else:
+                    self._json(404, {"error": "not found"})
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                server.requests.append(body)
+                reply = server.script.pop(0) if server.script else text_chunks("(script exhausted)")
+                if reply == "http_500":
+                    self._json(500, {"error": {"message": "scripted failure", "type": "server_error"}})
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for item in reply:
+                    if item == "mid_stream_error":
+                        payload = {"error": {"message": "scripted mid-stream failure", "type": "server_error"}}
+                        self.wfile.write(f"data: {json.dumps(payload)}\n\n".encode())
+                        self.wfile.flush()
+                        return
+                    self.wfile.write(f"data: {json.dumps(item)}\n\n".encode())
+                    self.wfile.flush()
+                self.wfile.write(b"data: [DONE]\n\n")
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/api/v1"
+
+    def __exit__(self, *exc: Any) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
