@@ -146,6 +146,7 @@ class Agent:
         self.history.append({"role": "user", "content": query})
 
         called: list[str] = []
+        span: list[tuple[str, dict[str, str], bool]] = []  # (tool, argument shapes, ok) for skills
         seen: dict[str, int] = {}
         first_usage = None
         steps = 0
@@ -200,6 +201,7 @@ class Agent:
                     escape = escape and outcome.name is not None and outcome.status != "denied"
                     if outcome.name and outcome.status != "denied":
                         called.append(outcome.name)
+                        span.append((outcome.name, {k: type(v).__name__ for k, v in args.items()}, outcome.ok))
                 yield ToolCallFinished(call.id, outcome_name, args, str(res.get("status", "success")), res,
                                        duration, escape)
                 while self._pending:
@@ -211,7 +213,7 @@ class Agent:
             if force_answer and steps > self.options.max_steps + 1:
                 break
 
-        self._remember_turn(query, answer, called)
+        self._remember_turn(query, answer, span)
         log.info("TOOL_CALLS %s", json.dumps({"turn": self.selector.loader_turn(), "session_turn": turn,
                                                "called": called}))
         yield TurnFinished(turn, answer, tuple(called), steps,
@@ -266,7 +268,7 @@ class Agent:
             return None, ()
         return recalled.tools or None, ((recalled.prompt_block,) if recalled.prompt_block else ())
 
-    def _remember_turn(self, query: str, answer: str, called: list[str]) -> None:
+    def _remember_turn(self, query: str, answer: str, span: list[tuple[str, dict[str, str], bool]]) -> None:
         if self.memory is not None:
             try:
                 self.memory.add_turn(self.options.session_id, "user", query)
@@ -275,7 +277,7 @@ class Agent:
                 log.warning("could not store the turn in memory: %s", exc)
         if self.skills is not None:
             try:
-                self.skills.record_turn(query, called)
+                self.skills.record_turn(query, span, bool(answer.strip()))
             except Exception as exc:
                 log.warning("could not record the tool span: %s", exc)
 
