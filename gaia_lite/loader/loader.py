@@ -1,0 +1,464 @@
+"""ToolLoader: per-turn tool selection = CORE ∪ SKILL ∪ SEMANTIC (gaia-loader-spec §2).
+
+Only the *prompt* is filtered; the agent executes any registry tool the model
+names ("free recovery", counted as an escape hatch). The loaded set is
+session-scoped and only grows, except for LRU eviction at the cap.
+
+Where this differs from GAIA on purpose:
+
+* the selection query is built from *clean* user messages (``selection_query``),
+  never the memory-augmented input, so the timestamp header is not embedded;
+* ``ranking="matched_first"`` (the default preset) keeps a tool that matched
+  on its own ahead of bundle-mates that only inherited its score;
+* ``load_bundle`` always re-admits CORE, so an escape-hatch call can never
+  hide CORE; the bundle menu is empty while the loader is inactive;
+* every ``TOOL_LOADER`` line carries ``tools_hash`` and ``selection_ms``, the
+  session line carries ``tool_set_changes``, and the session line is written
+  by ``close()`` as well as by ``reset_session()``;
+* free recoveries are counted only while a filter is in effect (an inactive
+  loader hides nothing, so nothing can be recovered).
+
+Usage by the agent, once per user turn::
+
+    q = selection_query(previous_clean_user_msgs, clean_user_msg)
+    sel = loader.select(q, registry, skill_tools=recalled_skill_tools)
+    filter_to = None if sel is None else sel.loaded   # None = full registry
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Callable, Iterable, Mapping, Sequence
+
+from gaia_lite.embed.base import Embedder, EmbedderError
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.registry.render import render_native, render_text, tools_hash
+from gaia_lite.registry.spec import ToolSpec
+
+from . import logline
+from .bundles import ToolBundle
+from .cache import DocEmbeddingCache
+from .presets import PRESETS, LoaderSettings
+from .scoring import ToolIndex, build_index, dense_scores
+
+__all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "build_doc_loader",
+           "registry_tools_hash", "LOGGER_NAME", "SELECTION_QUERY_CHARS"]
+
+LOGGER_NAME = "gaia_lite.loader"
+SELECTION_QUERY_CHARS = 4000
+
+ToolsHashFn = Callable[[ToolRegistry, Sequence[str]], str]
+
+
+class SelectionQuery(str):
+    """The selection query text plus the current message on its own.
+
+    It *is* the joined text (so it can be logged, hashed and embedded like a
+    plain string); ``current`` lets a preset score the newest message alone.
+    """
+
+    current: str
+
+    def __new__(cls, text: str, current: str) -> "SelectionQuery":
+        obj = super().__new__(cls, text)
+        obj.current = current
+        return obj
+
+
+def selection_query(history_user_msgs: Sequence[str], current: str) -> SelectionQuery:
+    """Previous clean user message + ``"\\n"`` + current one, last 4,000 chars.
+
+    Pass *clean* messages (what the user typed), never the memory-augmented
+    input: GAIA embeds its per-turn timestamp header, which makes every query
+    differ and adds noise to the match.
+    """
+    previous = next((m for m in reversed(history_user_msgs) if m.strip()), None)
+    text = f"{previous}\n{current}" if previous is not None else current
+    return SelectionQuery(text[-SELECTION_QUERY_CHARS:], current)
+
+
+def registry_tools_hash(registry: ToolRegistry, loaded: Sequence[str]) -> str:
+    """Hash of both render paths of the loaded set (what a native model sees)."""
+    return tools_hash(render_text(registry, loaded), render_native(registry, loaded))
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The outcome of one ``select()``: what is visible and why."""
+
+    turn: int
+    query_sha: str
+    loaded: tuple[str, ...]
+    matched: tuple[str, ...]
+    bundle_pulled: tuple[str, ...]
+    admitted: tuple[str, ...]
+    evicted: tuple[str, ...]
+    skipped_at_cap: tuple[str, ...]
+    skill: tuple[str, ...]
+    scores: Mapping[str, float]
+    reasons: Mapping[str, str]
+    tools_hash: str
+    selection_ms: float
+
+
+@dataclass(frozen=True)
+class SessionStats:
+    turns: int
+    escape_hatch_count: int
+    load_tools_count: int
+    escape_hatch_rate: float
+    tool_set_changes: int
+
+
+@dataclass
+class _Slot:
+    """Mutable per-loaded-tool state (private to one loader session)."""
+
+    loaded_at: float
+    load_turn: int
+    reason: str
+    last_call_ts: float | None = None
+
+
+@dataclass
+class _Round:
+    """Scratch lists of one admission round (a select or a load_bundle)."""
+
+    admitted: list[str]
+    evicted: list[str]
+    skipped_at_cap: list[str]
+
+
+class ToolLoader:
+    def __init__(
+        self,
+        core: Iterable[str],
+        bundles: Iterable[ToolBundle],
+        embedder: Embedder,
+        *,
+        settings: LoaderSettings | None = None,
+        threshold: float | None = None,
+        max_tools: int | None = None,
+        examples: Mapping[str, Sequence[str]] | None = None,
+        doc_cache: DocEmbeddingCache | None = None,
+        tools_hash_fn: ToolsHashFn | None = None,
+        clock: Callable[[], float] = time.time,
+        perf_clock: Callable[[], float] = time.perf_counter,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        base = settings if settings is not None else PRESETS["gaia"]
+        if threshold is not None:
+            base = base.replace(threshold=float(threshold))
+        if max_tools is not None:
+            base = base.replace(max_tools=int(max_tools))
+        self.settings = base
+        self.core = frozenset(core)
+        self.bundles = tuple(bundles)
+        names = [b.name for b in self.bundles]
+        if len(set(names)) != len(names):
+            raise ValueError(f"bundle names must be unique: {names}")
+        # tool -> bundles containing it, in config (menu) order
+        self._bundles_of: dict[str, list[ToolBundle]] = {}
+        for b in self.bundles:
+            for m in sorted(b.members):
+                self._bundles_of.setdefault(m, []).append(b)
+        self.embedder = embedder
+        self._examples = dict(examples or {})
+        self._cache = doc_cache if doc_cache is not None else DocEmbeddingCache()
+        self._tools_hash_fn = tools_hash_fn or registry_tools_hash
+        self._clock = clock
+        self._perf = perf_clock
+        self._log = logger if logger is not None else logging.getLogger(LOGGER_NAME)
+        self._index_ids: tuple[int, ...] | None = None
+        self._index_specs: list[ToolSpec] = []  # keeps the ids above alive
+        self._index: ToolIndex | None = None
+        self._new_session()
+
+    # -- session state -------------------------------------------------------
+
+    def _new_session(self) -> None:
+        self._slots: dict[str, _Slot] = {}
+        self._turn = 0
+        self._disabled = False
+        self._escapes = 0
+        self._loads = 0
+        self._changes = 0
+        self._last_hash: str | None = None
+
+    @property
+    def threshold(self) -> float:
+        return self.settings.threshold
+
+    @property
+    def max_tools(self) -> int:
+        return self.settings.max_tools
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def session_disabled(self) -> bool:
+        return self._disabled
+
+    @property
+    def active(self) -> bool:
+        """False after an embedder failure: the caller shows the full registry."""
+        return not self._disabled
+
+    @property
+    def loaded(self) -> tuple[str, ...]:
+        return tuple(sorted(self._slots))
+
+    @property
+    def stats(self) -> SessionStats:
+        return SessionStats(self._turn, self._escapes, self._loads,
+                            logline.escape_hatch_rate(self._turn, self._escapes, self._loads), self._changes)
+
+    def reset_session(self) -> None:
+        """New conversation: log the summary (if a turn ran), clear state, keep the embeddings."""
+        if self._turn > 0:
+            s = self.stats
+            self._log.info(logline.format_session(logline.session_payload(
+                turns=s.turns, escape_hatch_count=s.escape_hatch_count,
+                load_tools_count=s.load_tools_count, tool_set_changes=s.tool_set_changes)))
+        self._new_session()
+
+    def close(self) -> None:
+        """Normal exit: same summary as a reset, and make sure the cache is on disk."""
+        self.reset_session()
+        self._cache.flush()
+
+    # -- scoring ---------------------------------------------------------------
+
+    def _ensure_index(self, specs: list[ToolSpec]) -> ToolIndex:
+        ids = tuple(id(s) for s in specs)
+        if self._index is None or ids != self._index_ids:
+            index = build_index(specs, self.settings.views, self._examples, self.embedder, self._cache)
+            self._cache.flush()  # persist right away: a crash must not cost the next run a re-embed
+            self._index, self._index_ids, self._index_specs = index, ids, specs
+        return self._index
+
+    def score(self, query: str, registry: ToolRegistry) -> dict[str, float]:
+        """Semantic score of every registry tool (registry order). Raises EmbedderError."""
+        index = self._ensure_index(list(registry))
+        texts = [str(query)]
+        current = getattr(query, "current", None)
+        if self.settings.score_current and current and current != texts[0]:
+            texts.append(current)
+        vectors = [self.embedder.embed_query(t) for t in texts]
+        return dict(zip(index.names, (float(x) for x in dense_scores(index, vectors))))
+
+    # -- admission ---------------------------------------------------------------
+
+    def _admit(self, name: str, reason: str, rnd: _Round) -> None:
+        self._slots[name] = _Slot(self._clock(), self._turn, reason)
+        rnd.admitted.append(name)
+
+    def _admit_capped(self, name: str, reason: str, protected: Iterable[str], rnd: _Round) -> None:
+        """Admit under the cap, else evict the least recently used unprotected tool, else skip."""
+        if len(self._slots) < self.max_tools:
+            self._admit(name, reason, rnd)
+            return
+        shielded = self.core | set(protected)
+        victims = [n for n in self._slots if n not in shielded]
+        if not victims:
+            rnd.skipped_at_cap.append(name)
+            return
+
+        def lru_key(n: str) -> tuple[float, float, str]:
+            slot = self._slots[n]
+            last = slot.last_call_ts if slot.last_call_ts is not None else slot.loaded_at
+            return (last, slot.loaded_at, n)
+
+        victim = min(victims, key=lru_key)
+        del self._slots[victim]
+        rnd.evicted.append(victim)
+        self._admit(name, reason, rnd)
+
+    def _admit_core(self, registry: ToolRegistry, rnd: _Round) -> None:
+        for name in sorted(self.core):
+            if name in registry and name not in self._slots:
+                self._admit(name, "core", rnd)
+
+    def _pull_bundles(self, scores: Mapping[str, float], matched: set[str],
+                      registry: ToolRegistry) -> tuple[dict[str, float], dict[str, str]]:
+        """Candidate scores after bundle pull-in, and which bundle pulled each mate."""
+        candidates = {n: scores[n] for n in scores if n in matched}
+        pulled_by: dict[str, str] = {}
+        for bundle in self.bundles:
+            hits = [m for m in bundle.members if m in matched]
+            if not hits:
+                continue
+            bundle_score = max(scores[m] for m in hits)
+            for m in sorted(bundle.members):
+                if m not in registry:
+                    continue
+                inherited = max(scores.get(m, 0.0), bundle_score)
+                if m not in candidates:
+                    pulled_by[m] = bundle.name
+                candidates[m] = max(candidates.get(m, 0.0), inherited)
+        return candidates, pulled_by
+
+    def _rank_key(self, scores: Mapping[str, float], candidates: Mapping[str, float],
+                  matched: set[str]) -> Callable[[str], tuple]:
+        if self.settings.ranking == "matched_first":
+            # a tool that matched on its own never loses its slot to a mate that only inherited
+            return lambda n: (0, -scores[n], n) if n in matched else (1, -candidates[n], n)
+        return lambda n: (-candidates[n], n)
+
+    def select(self, query: str, registry: ToolRegistry, *,
+               skill_tools: Sequence[str] | None = None) -> Selection | None:
+        """Choose the visible tools for this user turn; ``None`` = show the full registry."""
+        if self._disabled:
+            return None
+        started = self._perf()
+        self._turn += 1  # before embedding: a failing turn still counts, as in GAIA
+        try:
+            scores = self.score(query, registry)
+        except EmbedderError as exc:
+            self._disable(exc)
+            return None
+        threshold = self.threshold
+        matched = {n for n, s in scores.items() if s >= threshold}
+        candidates, pulled_by = self._pull_bundles(scores, matched, registry)
+
+        rnd = _Round([], [], [])
+        self._admit_core(registry, rnd)
+        skill: list[str] = []
+        for name in skill_tools or ():
+            if name in self.core or name in self._slots or name not in registry or name in skill:
+                continue
+            skill.append(name)
+            self._admit_capped(name, "skill", rnd.admitted, rnd)
+        new = [n for n in candidates if n not in self._slots and n not in self.core and n in registry]
+        new.sort(key=self._rank_key(scores, candidates, matched))
+        for name in new:
+            reason = "semantic" if name in matched else f"bundle:{pulled_by[name]}"
+            self._admit_capped(name, reason, rnd.admitted, rnd)
+
+        this_turn = set(rnd.admitted)
+        reasons = {n: (s.reason if n in this_turn or s.reason == "core" else "loaded")
+                   for n, s in sorted(self._slots.items())}
+        loaded = tuple(sorted(self._slots))
+        digest = self._tools_hash_fn(registry, loaded)
+        if self._last_hash is not None and digest != self._last_hash:
+            self._changes += 1
+        self._last_hash = digest
+        elapsed_ms = (self._perf() - started) * 1000.0
+        sel = Selection(
+            turn=self._turn, query_sha=logline.query_sha(str(query)), loaded=loaded,
+            matched=tuple(sorted(matched)), bundle_pulled=tuple(sorted(pulled_by)),
+            admitted=tuple(sorted(rnd.admitted)), evicted=tuple(sorted(rnd.evicted)),
+            skipped_at_cap=tuple(sorted(rnd.skipped_at_cap)), skill=tuple(sorted(skill)),
+            scores=MappingProxyType(scores), reasons=MappingProxyType(reasons),
+            tools_hash=digest, selection_ms=elapsed_ms)
+        if self._log.isEnabledFor(logging.INFO):  # the scores dict is large on big registries
+            self._log.info(logline.format_selection(logline.selection_payload(
+                turn=sel.turn, query_sha=sel.query_sha, threshold=threshold, max_tools=self.max_tools,
+                scores=scores, matched=sel.matched, bundle_pulled=sel.bundle_pulled,
+                admitted=sel.admitted, evicted=sel.evicted, skipped_at_cap=sel.skipped_at_cap,
+                loaded=loaded, skill=sel.skill, tools_hash=digest, selection_ms=elapsed_ms)))
+        return sel
+
+    def _disable(self, exc: Exception) -> None:
+        self._disabled = True
+        self._log.warning(
+            "dynamic tool selection is disabled for this session because the embedder failed (%s); "
+            "every tool will be shown until the session is reset. Check the embedding model.", exc)
+
+    # -- escape hatches ------------------------------------------------------------
+
+    def record_tool_use(self, tool_name: str) -> None:
+        """Call before every tool execution, whichever render path the model used.
+
+        A loaded tool gets its recency stamp (LRU). An unloaded one is a free
+        recovery: counted and logged, never auto-loaded.
+        """
+        if self._disabled or self._turn == 0:
+            return  # no filter in effect, so nothing was hidden
+        slot = self._slots.get(tool_name)
+        if slot is not None:
+            slot.last_call_ts = self._clock()
+            return
+        self._escapes += 1
+        self._log.info(logline.format_escape_hatch(logline.escape_hatch_payload(tool_name, self._turn)))
+
+    def bundle_names(self) -> list[str]:
+        return sorted(b.name for b in self.bundles)
+
+    def format_bundle_menu(self) -> str:
+        """``- name: description`` per bundle in menu order; empty while inactive."""
+        if self._disabled:
+            return ""
+        return "\n".join(f"- {b.name}: {b.description}" if b.description else f"- {b.name}"
+                         for b in self.bundles)
+
+    def _resolve(self, bundle: str) -> tuple[str, frozenset[str]]:
+        for b in self.bundles:
+            if b.name == bundle:
+                return b.name, b.members
+        owners = self._bundles_of.get(bundle)
+        if owners:
+            return "+".join(b.name for b in owners), frozenset().union(*(b.members for b in owners))
+        raise KeyError(bundle)
+
+    def load_bundle(self, bundle: str, registry: ToolRegistry) -> list[str] | None:
+        """``load_tools``: make a bundle (or the bundles of a tool name) visible now.
+
+        Returns the sorted loaded set, or ``None`` while the loader is inactive
+        (the full registry is visible then). Unknown names raise KeyError.
+        """
+        if self._disabled:
+            return None
+        started = self._perf()
+        resolved, members = self._resolve(bundle)
+        rnd = _Round([], [], [])
+        self._admit_core(registry, rnd)  # CORE can never be hidden by an escape-hatch call
+        protected = self.core | members
+        for name in sorted(members):
+            if name in registry and name not in self._slots:
+                self._admit_capped(name, f"load_tools:{resolved}", protected, rnd)
+        self._loads += 1
+        loaded = sorted(self._slots)
+        digest = self._tools_hash_fn(registry, loaded)
+        self._last_hash = digest
+        self._log.info(logline.format_selection(logline.load_tools_payload(
+            turn=self._turn, bundle=resolved, admitted=rnd.admitted, evicted=rnd.evicted,
+            skipped_at_cap=rnd.skipped_at_cap, loaded=loaded, tools_hash=digest,
+            selection_ms=(self._perf() - started) * 1000.0)))
+        return loaded
+
+    def validate_registry(self, registry: ToolRegistry) -> None:
+        """Raise ValueError if CORE or a bundle names a tool the registry lacks."""
+        missing_core = sorted(n for n in self.core if n not in registry)
+        missing_members = sorted({m for b in self.bundles for m in b.members if m not in registry})
+        if missing_core or missing_members:
+            raise ValueError(
+                "loader configuration names tools missing from the registry: "
+                f"CORE: {', '.join(missing_core) or 'none'}; "
+                f"bundle members: {', '.join(missing_members) or 'none'}")
+
+
+def build_doc_loader(embedder: Embedder, *, preset: str = "default", threshold: float | None = None,
+                     max_tools: int | None = None, cache_dir: str | None = None, profile: str = "doc",
+                     tools_hash_fn: ToolsHashFn | None = None,
+                     logger: logging.Logger | None = None) -> ToolLoader:
+    """The composition root's one-liner: CORE, bundles and examples of ``profile`` plus a preset.
+
+    ``threshold`` / ``max_tools`` override the preset (env ``GAIA_DYNAMIC_TOOLS_TAU`` /
+    ``GAIA_DYNAMIC_TOOLS_MAX`` land here). ``cache_dir=None`` keeps tool vectors in memory.
+    """
+    from .bundles import load_bundles
+    from .documents import load_examples
+    from .presets import preset as get_preset
+
+    settings = get_preset(preset)
+    config = load_bundles(profile)
+    examples = load_examples(profile) if "examples" in settings.views else {}
+    return ToolLoader(config.core, config.bundles, embedder, settings=settings, threshold=threshold,
+                      max_tools=max_tools, examples=examples, doc_cache=DocEmbeddingCache(cache_dir),
+                      tools_hash_fn=tools_hash_fn, logger=logger)
