@@ -281,6 +281,9 @@ class LocalServer:
                 if attempt + 1 < attempts and "bind" in str(exc).lower():
                     continue
                 raise
+            except BaseException:  # Ctrl-C while the model loads: do not leave it running
+                self.stop()
+                raise
         raise AssertionError("unreachable")
 
     def stop(self) -> None:

@@ -41,7 +41,7 @@ def qwen_gguf() -> Path:
 # A stand-in for llama-server: parses --port and answers /api/health, or
 # misbehaves on purpose. It lets the lifecycle tests run in well under a second.
 _FAKE_SERVER = '''
-import http.server, sys, time
+import http.server, os, sys, threading, time
 args = sys.argv[1:]
 port = int(args[args.index("--port") + 1])
 mode = {mode!r}
@@ -51,6 +51,8 @@ if mode == "crash":
     sys.exit(3)
 if mode == "hang":
     time.sleep(120)
+if mode == "brief":  # healthy, then dies on its own
+    threading.Timer(1.0, os._exit, [5]).start()
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
@@ -71,7 +73,7 @@ FakeServerFactory = Callable[[str], Path]
 
 @pytest.fixture
 def fake_llama_server(tmp_path: Path) -> FakeServerFactory:
-    """``fake_llama_server(mode)`` -> an executable: mode is "ok", "crash" or "hang"."""
+    """``fake_llama_server(mode)`` -> an executable: mode is "ok", "crash", "hang" or "brief"."""
 
     def make(mode: str = "ok") -> Path:
         script = tmp_path / f"fake-llama-server-{mode}"

