@@ -30,7 +30,7 @@ from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.execute import ToolExecutor
 from gaia_lite.registry.registry import ToolRegistry
-from gaia_lite.registry.render import native_json, render_native, tools_hash
+from gaia_lite.registry.render import render_native
 
 from .prompt import PromptParts, compose_system_prompt
 from .selection import SelectionState, ToolSelector
@@ -89,10 +89,6 @@ class Agent:
             return None
         return render_native(self.registry, state.visible_names(self.registry)) or None
 
-    def current_tools_hash(self, state: SelectionState, extra_blocks: tuple[str, ...] = ()) -> str:
-        prompt = self.system_prompt(state, extra_blocks)
-        return tools_hash(prompt, self.tool_schemas(state))
-
     # ------------------------------------------------------------------ public API
     def reset(self) -> None:
         """Forget the conversation AND the loader session (GAIA's /reset kept history)."""
@@ -137,8 +133,7 @@ class Agent:
     # ------------------------------------------------------------------ the turn
     def _run_turn(self, turn: int, query: str) -> Generator[Event, None, None]:
         skill_tools, extra_blocks = self._recall_skills(query)
-        state = self.selector.select(self.user_messages, query, skill_tools=skill_tools,
-                                     hash_fn=lambda st: self.current_tools_hash(st, extra_blocks))
+        state = self.selector.select(self.user_messages, query, skill_tools=skill_tools)
         yield state.event(turn, self.registry)
         for ev in state.notices:
             yield ev

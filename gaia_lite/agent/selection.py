@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence
 
 from gaia_lite.events import Notice, ToolsLoaded, ToolsSelected
 from gaia_lite.registry.registry import ToolRegistry
-from gaia_lite.registry.render import native_json, render_native
+from gaia_lite.registry.render import native_json, render_native, render_text, tools_hash
 from gaia_lite.registry.spec import ToolSpec, spec_from_function
 
 __all__ = ["SelectionState", "ToolSelector", "LOAD_TOOLS", "OFF_REASONS"]
@@ -31,9 +31,6 @@ OFF_REASONS = {
     "memory_disabled": "GAIA_MEMORY_DISABLED=1 turns the loader off with memory; all tools are shown",
     "embedder_failed": "the embedder failed; the loader is off for this session and all tools are shown",
 }
-
-HashFn = Callable[["SelectionState"], str]
-
 
 @dataclass(frozen=True)
 class SelectionState:
@@ -75,7 +72,6 @@ class ToolSelector:
         self._warned = False
         self.state = self._full_state()
         self.on_loaded: Callable[[ToolsLoaded], None] | None = None
-        self._hash_fn: HashFn | None = None
 
     # ------------------------------------------------------------------ states
     @property
@@ -93,45 +89,46 @@ class ToolSelector:
         return SelectionState(None, None, hidden, self.off_state,
                               {n: "all" for n in self.registry.names() if n not in hidden})
 
-    def _finish(self, state: SelectionState, hash_fn: HashFn | None) -> SelectionState:
-        """Attach the tools hash; mark whether it changed since the last turn."""
-        h = hash_fn(state) if hash_fn else ""
-        return replace(state, tools_hash=h, changed=bool(self.state.tools_hash) and h != self.state.tools_hash)
-
     # ------------------------------------------------------------------ per turn
     def select(self, earlier_user_messages: Sequence[str], query: str, *,
-               skill_tools: Sequence[str] | None = None, hash_fn: HashFn | None = None) -> SelectionState:
-        self._hash_fn = hash_fn
+               skill_tools: Sequence[str] | None = None) -> SelectionState:
         notices: tuple[Notice, ...] = ()
         if self.active:
             if not self._validated:
                 self.loader.validate_registry(self.registry)
                 self._validated = True
             from gaia_lite.loader.loader import selection_query
+            from gaia_lite.loader.logline import selection_payload
 
             q = selection_query(list(earlier_user_messages), query)
-            sel = self.loader.select(q, self.registry, skill_tools=skill_tools,
-                                     tools_hash_fn=lambda loaded: self._hash_for(loaded, hash_fn))
+            sel = self.loader.select(q, self.registry, skill_tools=skill_tools)
             if sel is not None:
+                record = selection_payload(
+                    turn=sel.turn, query_sha=sel.query_sha, threshold=self.loader.threshold,
+                    max_tools=self.loader.max_tools, scores=sel.scores, matched=sel.matched,
+                    bundle_pulled=sel.bundle_pulled, admitted=sel.admitted, evicted=sel.evicted,
+                    skipped_at_cap=sel.skipped_at_cap, loaded=sel.loaded, skill=sel.skill,
+                    tools_hash=sel.tools_hash, selection_ms=sel.selection_ms)
                 state = SelectionState(tuple(sel.loaded), self._menu(), frozenset(), None,
-                                       dict(sel.reasons), sel.record)
-                state = self._finish(state, hash_fn)
-                self.state = state
-                return state
+                                       dict(sel.reasons), record, sel.tools_hash)
+                return self._commit(state)
             if not self._warned:
                 self._warned = True
                 notices = (Notice("warning", OFF_REASONS["embedder_failed"]),)
-        state = replace(self._finish(self._full_state(), hash_fn), notices=notices)
+        return self._commit(replace(self._full_state(), notices=notices))
+
+    def _commit(self, state: SelectionState) -> SelectionState:
+        """Make ``state`` current, filling in the tools hash and whether it changed."""
+        digest = state.tools_hash or tools_hash(
+            render_text(self.registry, state.visible_names(self.registry)),
+            render_native(self.registry, state.visible_names(self.registry)))
+        state = replace(state, tools_hash=digest,
+                        changed=bool(self.state.tools_hash) and digest != self.state.tools_hash)
         self.state = state
         return state
 
     def _menu(self) -> str | None:
         return self.loader.format_bundle_menu() if (self.menu_enabled and self.active) else None
-
-    def _hash_for(self, loaded: Sequence[str], hash_fn: HashFn | None) -> str:
-        if hash_fn is None:
-            return ""
-        return hash_fn(SelectionState(tuple(sorted(loaded)), self._menu()))
 
     # ------------------------------------------------------------------ mid-turn
     def is_escape(self, name: str, registry: ToolRegistry) -> bool:
@@ -152,19 +149,34 @@ class ToolSelector:
         if not self.active:
             return ("the loader is not active, so every tool is already available"
                     f" ({OFF_REASONS.get(self.off_state or '', '')})")
+        before = set(self.state.filter or ())
         try:
-            sel = self.loader.load_bundle(bundle, self.registry,
-                                          tools_hash_fn=lambda loaded: self._hash_for(loaded, self._hash_fn))
+            loaded = self.loader.load_bundle(bundle, self.registry)
         except KeyError:
             return f"Unknown bundle '{bundle}'. Choose one of: {', '.join(self.loader.bundle_names())}"
-        state = SelectionState(tuple(sel.loaded), self._menu(), frozenset(), None,
-                               {**self.state.reasons, **{n: f"load_tools:{sel.bundle}" for n in sel.admitted}},
-                               sel.record)
-        self.state = self._finish(state, self._hash_fn)
-        event = ToolsLoaded(sel.bundle, tuple(sel.admitted), tuple(sel.loaded), self.state.tools_hash, sel.record)
+        if loaded is None:  # the embedder failed meanwhile
+            return "the loader is not active, so every tool is already available"
+        admitted = tuple(sorted(set(loaded) - before))
+        evicted = tuple(sorted(before - set(loaded)))
+        resolved = next((r.split(":", 1)[1] for n in admitted
+                         if (r := self.loader_reason(n)).startswith("load_tools:")), bundle)
+        reasons = {n: r for n, r in self.state.reasons.items() if n in loaded}
+        reasons.update({n: f"load_tools:{resolved}" for n in admitted})
+        from gaia_lite.loader.logline import load_tools_payload
+
+        state = self._commit(SelectionState(tuple(loaded), self._menu(), frozenset(), None, reasons))
+        record = load_tools_payload(turn=self.loader.turn, bundle=resolved, admitted=admitted, evicted=evicted,
+                                    skipped_at_cap=(), loaded=loaded, tools_hash=state.tools_hash,
+                                    selection_ms=0.0)
+        self.state = replace(state, record=record)
+        event = ToolsLoaded(resolved, admitted, tuple(loaded), state.tools_hash, record)
         if self.on_loaded is not None:
             self.on_loaded(event)
         return event
+
+    def loader_reason(self, name: str) -> str:
+        slot = getattr(self.loader, "_slots", {}).get(name)
+        return getattr(slot, "reason", "") if slot is not None else ""
 
     def loader_turn(self) -> int:
         return self.loader.turn if self.loader is not None else 0
