@@ -1,0 +1,178 @@
+"""The path sandbox every path-taking tool goes through.
+
+``Sandbox.check(path, write=...)`` expands ``~``, resolves ``..`` and
+symlinks on the *full* path first, and only then decides. The order of the
+rules is the point:
+
+1. credential files and folders are refused, for reading and writing, even
+   inside an allowed root or an approved folder;
+2. ``/proc`` and ``/dev`` are refused for reading, and system folders
+   (``/etc``, ``/usr``, ``C:\\Windows`` ...) for writing, wherever the roots are;
+3. a path inside a root (the working directory plus ``--allowed-paths``) or
+   inside a folder the user approved this session is allowed;
+4. anything else is refused, unless a ``confirm`` callback (an interactive
+   terminal) says yes; the approval then covers that folder for the session.
+
+Refusals raise ``SandboxError`` (a ``PermissionError``) whose message is one
+line naming the path and how to allow it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
+
+if TYPE_CHECKING:
+    from gaia_lite.registry.context import ToolContext
+
+__all__ = ["Sandbox", "SandboxError", "resolve_user_path", "SECRET_FILE_GLOBS", "SECRET_DIR_NAMES"]
+
+
+class SandboxError(PermissionError):
+    """A path was refused; ``str(err)`` is a one-line reason and a fix."""
+
+
+# File names (lower-cased) that hold secrets, matched with fnmatch.
+SECRET_FILE_GLOBS = (
+    "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.pem", "*.key", "*.p12", "*.pfx",
+    "*.jks", "*.keystore", "*.kdbx", "*.keychain", "*.keychain-db", "*.gpg",
+    ".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".htpasswd",
+    ".env", ".env.*", "*.env", "credentials", "credentials*.json", "client_secret*.json",
+    "service-account*.json", "shadow", "shadow-", "gshadow", "gshadow-", "master.passwd",
+    "sudoers", "known_hosts", "authorized_keys",
+)
+# .env-style templates are documentation, not secrets.
+_SECRET_NAME_EXCEPTIONS = (".env.example", ".env.sample", ".env.template", ".env.dist")
+# Folder names (lower-cased) anywhere in a path whose contents are credentials.
+SECRET_DIR_NAMES = frozenset({
+    ".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", ".password-store",
+    "keychains", "keyrings", ".vault-token",
+})
+# Two-part folder suffixes (lower-cased) whose contents are credentials.
+_SECRET_DIR_PAIRS = frozenset({(".config", "gcloud"), (".config", "gh")})
+
+_POSIX_SYSTEM = ("/etc", "/bin", "/sbin", "/usr", "/boot", "/dev", "/proc", "/sys", "/var/lib",
+                 "/lib", "/lib32", "/lib64", "/libx32", "/System", "/Library", "/private/etc",
+                 "/private/var/db")
+_READ_BLOCKED = ("/proc", "/dev")
+
+
+def _windows_system_dirs() -> tuple[str, ...]:
+    root = os.environ.get("SystemRoot", r"C:\Windows")
+    names = [root, os.environ.get("ProgramFiles", r"C:\Program Files"),
+             os.environ.get("ProgramFiles(x86)", r"C:\Program Files (x86)"),
+             os.environ.get("ProgramData", r"C:\ProgramData")]
+    return tuple(names)
+
+
+def _under(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _resolve(path: str | Path, base: Path) -> Path:
+    raw = os.fspath(path)
+    if "\x00" in raw:
+        raise SandboxError(f"invalid path {raw!r}: it contains a NUL byte")
+    if not raw.strip():
+        raise SandboxError("empty path: give a file or folder path")
+    p = Path(os.path.expanduser(raw.strip()))
+    if not p.is_absolute():
+        p = base / p
+    # strict=False resolves every existing prefix (symlinks included) and
+    # folds ``..`` in the rest, so non-existent files are judged by their parents.
+    return p.resolve(strict=False)
+
+
+def _is_secret(path: Path) -> bool:
+    parts = [part.lower() for part in path.parts]
+    name = parts[-1] if parts else ""
+    if name not in _SECRET_NAME_EXCEPTIONS and any(fnmatch.fnmatchcase(name, pat) for pat in SECRET_FILE_GLOBS):
+        return True
+    if any(part in SECRET_DIR_NAMES for part in parts):
+        return True
+    joined = "/".join(parts)
+    return any(f"{a}/{b}/" in joined + "/" for a, b in _SECRET_DIR_PAIRS)
+
+
+class Sandbox:
+    """PathGuard over a set of root folders.
+
+    ``roots[0]`` is the working directory: relative paths resolve against it.
+    ``confirm(question) -> bool`` is the interactive fallback for paths
+    outside the roots; without it such paths are refused.
+    """
+
+    def __init__(self, roots: Sequence[str | Path], *,
+                 confirm: Callable[[str], bool] | None = None) -> None:
+        if not roots:
+            raise ValueError("Sandbox needs at least one root (the working directory)")
+        self.roots: list[Path] = []
+        for r in roots:
+            self.add_root(r)
+        self._confirm = confirm
+        self._approved: list[Path] = []
+        self._system = _windows_system_dirs() if sys.platform == "win32" else _POSIX_SYSTEM
+
+    def add_root(self, path: str | Path) -> Path:
+        """Allow a folder (and everything below it) for the rest of the session."""
+        resolved = Path(os.path.expanduser(os.fspath(path))).resolve(strict=False)
+        if resolved not in self.roots:
+            self.roots.append(resolved)
+        return resolved
+
+    @property
+    def approved(self) -> tuple[Path, ...]:
+        """Folders the user approved interactively this session."""
+        return tuple(self._approved)
+
+    def check(self, path: str | Path, *, write: bool = False) -> Path:
+        """Return the resolved path if access is allowed, else raise SandboxError."""
+        base = self.roots[0]
+        resolved = _resolve(path, base)
+        shown = os.fspath(path)
+        if _is_secret(resolved) or _is_secret(Path(os.path.expanduser(shown))):
+            raise SandboxError(f"{resolved} looks like a credential file or folder; "
+                               "gaia-lite never reads or writes those")
+        if not write and any(_under(resolved, self._canon(d)) for d in _READ_BLOCKED):
+            raise SandboxError(f"{resolved} is a device or kernel file; reading it is not allowed")
+        if write and any(_under(resolved, self._canon(d)) for d in self._system):
+            raise SandboxError(f"{resolved} is in a system folder; writing there is never allowed")
+        if any(_under(resolved, r) for r in (*self.roots, *self._approved)):
+            return resolved
+        folder = resolved if resolved.is_dir() else resolved.parent
+        allowed = ", ".join(str(r) for r in self.roots)
+        if self._confirm is not None:
+            try:
+                yes = bool(self._confirm(f"Allow access to {resolved} (outside {allowed})?"))
+            except (EOFError, OSError):
+                yes = False
+            if yes:
+                self._approved.append(folder)
+                return resolved
+            raise SandboxError(f"access to {resolved} was denied by the user")
+        raise SandboxError(f"access denied: {resolved} is outside the allowed folders ({allowed}); "
+                           f"restart with --allowed-paths {folder} to allow it")
+
+    @staticmethod
+    def _canon(folder: str) -> Path:
+        # /etc may itself be a symlink (macOS: /private/etc); compare resolved forms.
+        return Path(folder).resolve(strict=False)
+
+    def __repr__(self) -> str:
+        return f"Sandbox(roots={[str(r) for r in self.roots]!r}, approved={len(self._approved)})"
+
+
+def resolve_user_path(ctx: "ToolContext", raw: str, *, write: bool = False) -> Path:
+    """Join a model-given path with ``ctx.workdir`` and check it with ``ctx.sandbox``.
+
+    Works with any PathGuard; raises SandboxError with a one-line reason.
+    """
+    if not isinstance(raw, str) or not raw.strip():
+        raise SandboxError("empty path: give a file or folder path")
+    p = Path(os.path.expanduser(raw.strip()))
+    if not p.is_absolute():
+        p = Path(ctx.workdir) / p
+    return ctx.sandbox.check(p, write=write)
