@@ -1,0 +1,296 @@
+"""File tools on real files in tmp_path, always through the sandbox."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.registry.spec import spec_of
+from gaia_lite.tools.files import (
+    MAX_FILE_BYTES, browse_directory, edit_file, get_file_info, list_recent_files, read_file, search_directory,
+    search_file, search_file_content, write_file,
+)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "reports" / "2025").mkdir(parents=True)
+    (tmp_path / "reports" / "2025" / "sales_data_2025.csv").write_text("date,revenue\n2025-01-01,10\n2025-02-01,20\n")
+    (tmp_path / "reports" / "quarterly summary.md").write_text("# Summary\n\n## Q1\nRevenue grew.\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text(
+        "import os\n\nclass Greeter:\n    def hello(self):\n        return 'hi'\n\ndef main():\n    pass\n")
+    (tmp_path / "node_modules" / "pkg").mkdir(parents=True)
+    (tmp_path / "node_modules" / "pkg" / "sales_data_2025.csv").write_text("ignored\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "sales_notes.txt").write_text("ignored\n")
+    return tmp_path
+
+
+# ---------------------------------------------------------------- every path tool is sandboxed
+
+OUTSIDE_CALLS = {
+    "read_file": lambda ctx, p: read_file(ctx, str(p / "secret_plans.txt")),
+    "write_file": lambda ctx, p: write_file(ctx, str(p / "new.txt"), "x"),
+    "edit_file": lambda ctx, p: edit_file(ctx, str(p / "secret_plans.txt"), "outside", "inside"),
+    "get_file_info": lambda ctx, p: get_file_info(ctx, str(p / "secret_plans.txt")),
+    "browse_directory": lambda ctx, p: browse_directory(ctx, str(p)),
+    "search_directory": lambda ctx, p: search_directory(ctx, "x", search_root=str(p)),
+    "search_file_content": lambda ctx, p: search_file_content(ctx, "outside", directory=str(p)),
+    "list_recent_files": lambda ctx, p: list_recent_files(ctx, location=str(p)),
+}
+
+
+@pytest.mark.parametrize("name", list(OUTSIDE_CALLS))
+def test_every_path_tool_refuses_outside_paths(tool_ctx, outside_dir: Path, name: str) -> None:
+    result = OUTSIDE_CALLS[name](tool_ctx, outside_dir)
+    assert result["status"] == "error"
+    assert "--allowed-paths" in result["error"]
+    assert (outside_dir / "secret_plans.txt").read_text() == "outside the sandbox\n"
+    assert not (outside_dir / "new.txt").exists()
+
+
+def test_write_and_edit_are_gated_reads_are_not() -> None:
+    assert spec_of(write_file).gated and spec_of(edit_file).gated
+    assert not spec_of(read_file).gated and not spec_of(search_file).gated
+
+
+# ---------------------------------------------------------------- search_file / search_directory
+
+def test_search_file_by_words_glob_regex_and_squashed_name(tool_ctx, tree: Path) -> None:
+    by_words = search_file(tool_ctx, "sales 2025")
+    assert [f["name"] for f in by_words["files"]] == ["sales_data_2025.csv"]     # node_modules skipped
+    assert search_file(tool_ctx, "*.csv")["count"] == 1
+    assert search_file(tool_ctx, r"^app\.py$")["files"][0]["path"] == str(tree / "src" / "app.py")
+    assert search_file(tool_ctx, "salesdata")["count"] == 1
+    assert search_file(tool_ctx, "quarterly summary")["count"] == 1
+
+
+def test_search_file_filters_types_and_skips_hidden_and_vendor_dirs(tool_ctx, tree: Path) -> None:
+    assert search_file(tool_ctx, "sales", file_types="md")["count"] == 0
+    assert search_file(tool_ctx, "sales", file_types=".csv, xlsx")["count"] == 1
+    assert search_file(tool_ctx, "sales_notes")["count"] == 0      # inside .git
+
+
+def test_search_file_caps_results_and_reports_nothing_found(tool_ctx, tmp_path: Path) -> None:
+    for i in range(25):
+        (tmp_path / f"log_{i}.txt").write_text("x")
+    many = search_file(tool_ctx, "log_")
+    assert many["count"] == 25 and len(many["files"]) == 20 and many["truncated"]
+    none = search_file(tool_ctx, "nothing-like-this")
+    assert none["count"] == 0 and "message" in none
+    assert search_file(tool_ctx, "  ")["status"] == "error"
+
+
+def test_search_file_never_looks_outside_the_roots(tool_ctx, tree: Path, outside_dir: Path) -> None:
+    assert search_file(tool_ctx, "secret_plans")["count"] == 0
+
+
+def test_search_file_depth(tool_ctx, tmp_path: Path) -> None:
+    deep = tmp_path.joinpath(*[f"d{i}" for i in range(9)])
+    deep.mkdir(parents=True)
+    (deep / "buried_treasure.txt").write_text("x")
+    assert search_file(tool_ctx, "buried_treasure")["count"] == 0
+    assert search_file(tool_ctx, "buried_treasure", deep_search=True)["count"] == 1
+
+
+def test_search_directory(tool_ctx, tree: Path) -> None:
+    result = search_directory(tool_ctx, "REPORT")
+    assert result["directories"] == [str(tree / "reports")]
+    assert search_directory(tool_ctx, "2025", search_root="reports")["count"] == 1
+    assert search_directory(tool_ctx, "2025", max_depth=1)["count"] == 0
+    assert search_directory(tool_ctx, "")["status"] == "error"
+
+
+# ---------------------------------------------------------------- read_file
+
+def test_read_text_file(tool_ctx, tree: Path) -> None:
+    result = read_file(tool_ctx, "reports/quarterly summary.md")
+    assert result["status"] == "success"
+    assert result["content"].startswith("# Summary")
+    assert result["lines"] == 4
+    assert [h["title"] for h in result["analysis"]["headers"]] == ["Summary", "Q1"]
+
+
+def test_read_python_lists_symbols(tool_ctx, tree: Path) -> None:
+    analysis = read_file(tool_ctx, "src/app.py")["analysis"]
+    assert analysis["syntax_ok"] is True
+    assert analysis["classes"][0]["name"] == "Greeter" and analysis["classes"][0]["methods"] == ["hello"]
+    assert [f["name"] for f in analysis["functions"]] == ["main"]
+    assert analysis["imports"] == ["os"]
+
+
+def test_read_python_with_syntax_error(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "bad.py").write_text("def broken(:\n")
+    analysis = read_file(tool_ctx, "bad.py")["analysis"]
+    assert analysis["syntax_ok"] is False and "line 1" in analysis["syntax_error"]
+
+
+def test_read_csv_points_to_the_data_tool(tool_ctx, tree: Path) -> None:
+    result = read_file(tool_ctx, "reports/2025/sales_data_2025.csv")
+    assert result["analysis"]["data_rows"] == 2 and "analyze_data_file" in result["analysis"]["hint"]
+
+
+@pytest.mark.parametrize("name, hint", [("report.pdf", "index_document"), ("letter.docx", "index_document"),
+                                        ("budget.xlsx", "analyze_data_file"), ("photo.png", "analyze_image")])
+def test_read_refuses_binary_documents_with_a_hint(tool_ctx, tmp_path: Path, name: str, hint: str) -> None:
+    (tmp_path / name).write_bytes(b"%PDF-1.7 binary\x00\x01")
+    result = read_file(tool_ctx, name)
+    assert result["status"] == "error" and hint in result["error"]
+
+
+def test_read_refuses_big_binary_missing_and_folders(tool_ctx, tmp_path: Path) -> None:
+    with open(tmp_path / "huge.log", "wb") as fh:
+        fh.truncate(MAX_FILE_BYTES + 1)                      # sparse: no real 10 MB written
+    assert "10 MB" in read_file(tool_ctx, "huge.log")["error"]
+    (tmp_path / "blob.bin").write_bytes(b"abc\x00def")
+    assert "binary" in read_file(tool_ctx, "blob.bin")["error"]
+    assert "does not exist" in read_file(tool_ctx, "nope.txt")["error"]
+    (tmp_path / "folder").mkdir()
+    assert "browse_directory" in read_file(tool_ctx, "folder")["error"]
+
+
+def test_read_refuses_credentials_inside_the_root(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("TOKEN=x\n")
+    result = read_file(tool_ctx, ".env")
+    assert result["status"] == "error" and "credential" in result["error"]
+
+
+def test_read_truncates_very_long_text(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "long.txt").write_text("word " * 20_000)
+    result = read_file(tool_ctx, "long.txt")
+    assert result["truncated"] is True and len(result["content"]) == 50_000 and "hint" in result
+
+
+# ---------------------------------------------------------------- search_file_content
+
+def test_grep_with_line_numbers_and_context(tool_ctx, tree: Path) -> None:
+    result = search_file_content(tool_ctx, r"def \w+", context_lines=1)
+    hits = {(Path(h["file"]).name, h["line"]) for h in result["matches"]}
+    assert hits == {("app.py", 4), ("app.py", 7)}
+    first = next(h for h in result["matches"] if h["line"] == 4)
+    assert first["before"] == ["class Greeter:"] and first["after"] == ["        return 'hi'"]
+
+
+def test_grep_case_and_literal_fallback(tool_ctx, tree: Path, tmp_path: Path) -> None:
+    assert search_file_content(tool_ctx, "REVENUE")["count"] == 2       # csv header + markdown line
+    assert search_file_content(tool_ctx, "REVENUE", case_sensitive=True)["count"] == 0
+    assert search_file_content(tool_ctx, "Revenue", case_sensitive=True)["count"] == 1
+    (tmp_path / "calc.py").write_text("total = f(x\n")
+    literal = search_file_content(tool_ctx, "f(x")                 # invalid regex -> literal search
+    assert literal["count"] == 1 and literal["matches"][0]["text"] == "total = f(x"
+
+
+def test_grep_file_pattern_single_file_and_credentials(tool_ctx, tree: Path, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("revenue_token=1\n")
+    (tmp_path / "deploy.env").write_text("revenue_token=1\n")
+    every = search_file_content(tool_ctx, "revenue", file_pattern="*")
+    assert {Path(h["file"]).name for h in every["matches"]} == {"sales_data_2025.csv", "quarterly summary.md"}
+    only_csv = search_file_content(tool_ctx, "revenue", file_pattern="*.csv")
+    assert only_csv["count"] == 1
+    one = search_file_content(tool_ctx, "Greeter", directory="src/app.py")
+    assert one["count"] == 1
+    assert search_file_content(tool_ctx, "")["status"] == "error"
+
+
+# ---------------------------------------------------------------- write_file / edit_file
+
+def test_write_creates_file_and_folders(tool_ctx, tmp_path: Path) -> None:
+    result = write_file(tool_ctx, "out/new/notes.md", "line one\r\nline two\n")
+    assert result["status"] == "success" and result["created"] is True and result["backup_path"] is None
+    assert (tmp_path / "out" / "new" / "notes.md").read_bytes() == b"line one\r\nline two\n"
+
+
+def test_write_overwrite_makes_a_backup_in_the_data_dir(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "plan.txt").write_text("version 1\n")
+    result = write_file(tool_ctx, "plan.txt", "version 2\n")
+    assert result["created"] is False
+    backup = Path(result["backup_path"])
+    assert backup.read_text() == "version 1\n" and backup.parent == tool_ctx.data_dir / "backups"
+    assert (tmp_path / "plan.txt").read_text() == "version 2\n"
+
+
+def test_write_refusals(tool_ctx, tmp_path: Path) -> None:
+    assert "create_dirs" in write_file(tool_ctx, "missing/x.txt", "x", create_dirs=False)["error"]
+    assert "credential" in write_file(tool_ctx, ".env", "TOKEN=1")["error"]
+    assert "credential" in write_file(tool_ctx, "keys/server.pem", "x")["error"]
+    assert not (tmp_path / "keys").exists()
+    assert "10 MB" in write_file(tool_ctx, "big.txt", "x" * (MAX_FILE_BYTES + 1))["error"]
+    (tmp_path / "adir").mkdir()
+    assert "folder" in write_file(tool_ctx, "adir", "x")["error"]
+
+
+def test_write_to_system_folder_refused_even_if_root(tmp_path: Path) -> None:
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path, "/etc"]), data_dir=tmp_path / "d")
+    result = write_file(ctx, "/etc/gaia-lite-test.conf", "x")
+    assert result["status"] == "error" and "system folder" in result["error"]
+    assert not Path("/etc/gaia-lite-test.conf").exists()
+
+
+def test_edit_replaces_first_occurrence_and_returns_a_diff(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "todo.txt").write_text("buy milk\nbuy milk\ncall mom\n")
+    result = edit_file(tool_ctx, "todo.txt", "buy milk", "buy bread")
+    assert result["status"] == "success" and result["occurrences"] == 2 and result["replaced"] == 1
+    assert (tmp_path / "todo.txt").read_text() == "buy bread\nbuy milk\ncall mom\n"
+    assert "-buy milk" in result["diff"] and "+buy bread" in result["diff"]
+    assert Path(result["backup_path"]).read_text() == "buy milk\nbuy milk\ncall mom\n"
+
+
+def test_edit_not_found_shows_the_closest_line(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "todo.txt").write_text("def compute_total(items):\n    return sum(items)\n")
+    result = edit_file(tool_ctx, "todo.txt", "def compute_totals(items):", "x")
+    assert result["status"] == "error" and "compute_total(items)" in result["error"]
+    assert "\n" not in result["error"]
+    assert (tmp_path / "todo.txt").read_text().startswith("def compute_total(items)")
+    assert edit_file(tool_ctx, "todo.txt", "", "x")["status"] == "error"
+    assert "does not exist" in edit_file(tool_ctx, "nope.txt", "a", "b")["error"]
+
+
+# ---------------------------------------------------------------- browse / info / recent
+
+def test_browse_defaults_to_workdir_with_folders_first(tool_ctx, tree: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", "/nonexistent-home")
+    result = browse_directory(tool_ctx)
+    assert result["path"] == str(tree.resolve())
+    names = [e["name"] for e in result["entries"]]
+    assert names == ["node_modules", "reports", "src"]           # hidden .git/.gaia-data left out
+    assert all(e["type"] == "folder" for e in result["entries"])
+    hidden = browse_directory(tool_ctx, show_hidden=True)
+    assert ".git" in [e["name"] for e in hidden["entries"]]
+
+
+def test_browse_sorting_limits_and_errors(tool_ctx, tmp_path: Path) -> None:
+    for i in range(205):
+        (tmp_path / f"f{i:03}.txt").write_text("x" * i)
+    result = browse_directory(tool_ctx, sort_by="size")
+    assert result["files"] == 205 and len(result["entries"]) == 200 and result["truncated"]
+    assert result["entries"][0]["name"] == "f204.txt"
+    assert browse_directory(tool_ctx, sort_by="colour")["status"] == "error"
+    assert browse_directory(tool_ctx, "f001.txt")["status"] == "error"
+
+
+def test_get_file_info_for_text_csv_and_folder(tool_ctx, tree: Path) -> None:
+    info = get_file_info(tool_ctx, "reports/2025/sales_data_2025.csv")
+    assert info["status"] == "success" and info["data_rows"] == 2 and info["extension"] == ".csv"
+    assert info["preview"].splitlines()[0] == "date,revenue"
+    folder = get_file_info(tool_ctx, "reports")
+    assert folder["type"] == "folder" and folder["items"] == 2 and folder["subfolders"] == 1
+    assert get_file_info(tool_ctx, "missing.txt")["status"] == "error"
+
+
+def test_list_recent_files(tool_ctx, tree: Path) -> None:
+    old = tree / "src" / "app.py"
+    stamp = time.time() - 90 * 86400
+    os.utime(old, (stamp, stamp))
+    recent = list_recent_files(tool_ctx, days=30)
+    names = [f["name"] for f in recent["files"]]
+    assert "app.py" not in names and "sales_data_2025.csv" in names
+    assert "sales_notes.txt" not in names                              # .git skipped
+    assert [f["name"] for f in list_recent_files(tool_ctx, file_types="md")["files"]] == ["quarterly summary.md"]
+    assert list_recent_files(tool_ctx, location="reports", max_results=1)["truncated"] is True
+    assert list_recent_files(tool_ctx, max_results="many")["status"] == "error"
