@@ -8,13 +8,13 @@ defines the command function and the rich progress bar for model assembly.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Annotated, Iterator
+from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from gaia_lite.runtime import (
     DEFAULT_MODEL,
@@ -44,7 +44,7 @@ def assembly_progress(console: Console) -> Iterator[ProgressFn]:
         console=console,
         transient=True,
     ) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def update(label: str, done: int, total: int) -> None:
             if label not in tasks:

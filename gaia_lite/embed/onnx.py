@@ -154,8 +154,9 @@ class OnnxEmbedder(Embedder):
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run(None, feeds)[0]  # (batch, seq, dim)
+        hidden: np.ndarray = self._session.run(None, feeds)[0]  # (batch, seq, dim)
         weights = mask[:, :, None].astype(np.float32)
-        summed = (hidden * weights).sum(axis=1)
-        counts = np.clip(weights.sum(axis=1), 1e-9, None)
-        return (summed / counts).astype(np.float32)
+        summed: np.ndarray = (hidden * weights).sum(axis=1)
+        counts: np.ndarray = np.clip(weights.sum(axis=1), 1e-9, None)
+        pooled: np.ndarray = (summed / counts).astype(np.float32)
+        return pooled

@@ -16,9 +16,9 @@ import importlib
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import platformdirs
 

@@ -25,10 +25,11 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import IO, Callable
+from typing import IO
 
 from .model import LLAMA_SERVER_FIX, LocalRuntimeError, cache_dir, find_llama_server
 
@@ -266,7 +267,7 @@ class LocalServer:
         if self.is_running():
             return self
         if not self.model.is_file():
-            raise ServerError(f"model file not found: {self.model} (assemble it with python -m gaia_lite.runtime.model)")
+            raise ServerError(f"model file not found: {self.model}: pass an existing .gguf or a bundled model name")
         _install_hooks()
         # An auto-picked port can be taken between probing and binding: retry on a new one.
         attempts = 1 if self._requested_port else 3
@@ -400,7 +401,7 @@ class LocalServer:
     def _health_ok(self) -> bool:
         try:
             with urllib.request.urlopen(self.health_url, timeout=1.0) as resp:
-                return resp.status == 200
+                return bool(resp.status == 200)
         except (urllib.error.URLError, OSError, ValueError):
             return False  # not listening yet, or 503 while the model loads
 

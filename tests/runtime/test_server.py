@@ -10,8 +10,8 @@ import sys
 import textwrap
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -102,10 +102,9 @@ def test_missing_model_and_missing_binary(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 
 def test_ctrl_c_inside_with_stops_the_server(fake_llama_server: FakeServerFactory, fake_model: Path) -> None:
-    with pytest.raises(KeyboardInterrupt):
-        with LocalServer(fake_model, binary=fake_llama_server("ok")) as srv:
-            port = srv.port
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), LocalServer(fake_model, binary=fake_llama_server("ok")) as srv:
+        port = srv.port
+        raise KeyboardInterrupt
     assert port is not None and _live_pids_with_port(port) == []
 
 
