@@ -130,7 +130,8 @@ def _pdeathsig_preexec(parent_pid: int) -> Callable[[], None] | None:
 # Process-wide by nature: atexit and signal handlers must reach every live server.
 _LIVE: set[LocalServer] = set()
 _LIVE_LOCK = threading.RLock()  # re-entered when a signal handler interrupts stop()
-_HOOKS_INSTALLED = False
+_ATEXIT_SET = False
+_SIGNALS_SET = False
 
 
 def _stop_all() -> None:
@@ -148,13 +149,13 @@ def _on_fatal_signal(signum: int, frame: FrameType | None) -> None:
 
 
 def _install_hooks() -> None:
-    global _HOOKS_INSTALLED
-    if _HOOKS_INSTALLED:
-        return
-    _HOOKS_INSTALLED = True
-    atexit.register(_stop_all)
-    if threading.current_thread() is not threading.main_thread():
-        return  # signal handlers can only be set from the main thread
+    global _ATEXIT_SET, _SIGNALS_SET
+    if not _ATEXIT_SET:
+        atexit.register(_stop_all)
+        _ATEXIT_SET = True
+    if _SIGNALS_SET or threading.current_thread() is not threading.main_thread():
+        return  # signal handlers can only be set from the main thread: a later start may do it
+    _SIGNALS_SET = True
     for sig in (signal.SIGTERM, signal.SIGHUP):
         # Never replace a handler the application installed on purpose.
         if signal.getsignal(sig) == signal.SIG_DFL:
