@@ -1,0 +1,667 @@
+"""Persistent memory: facts, conversation turns and tool history in one SQLite file.
+
+Recall is hybrid: an exact cosine search over every stored vector (a numpy
+matrix kept in memory, loaded lazily) and an FTS5 BM25 search, fused with
+reciprocal-rank fusion (k=60, weights 0.6 vector / 0.4 BM25). Exact search is
+fast enough that no ANN library is needed (``scripts/bench_memory.py``).
+
+Durability: WAL mode with ``synchronous=FULL``. In WAL mode NORMAL already
+survives ``kill -9`` (a committed transaction sits in the WAL file, and the OS
+keeps it), but an OS crash or power cut can roll back the last commits. A
+remembered fact is a promise to the user and facts arrive a few per turn, so
+paying one fsync per commit buys "acknowledged means on disk" outright.
+
+Threads: one connection (``check_same_thread=False``) guarded by one re-entrant
+lock; every public method takes it. The in-memory vector matrix is only valid
+for this process: another process writing the same file is seen by FTS at
+once, and by vector search after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import sqlite3
+import threading
+import uuid
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Callable, ContextManager, Hashable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from gaia_lite.embed.base import EmbedderError
+
+from .migrations import MEMORY_MIGRATIONS, Migration, apply_migrations, locked_transaction, open_database
+
+__all__ = [
+    "MemoryStore", "Fact", "RecallResult", "Remembered", "MemoryInputError",
+    "CATEGORIES", "looks_like_credential", "mask_credentials",
+    "VectorIndex", "encode_vector", "decode_vector", "load_vectors", "reset_vectors_if_embedder_changed",
+    "fts_query", "parse_time", "now_iso", "STOPWORDS",
+]
+
+log = logging.getLogger(__name__)
+
+CATEGORIES = frozenset({"fact", "preference", "error", "skill", "note", "reminder",
+                        "system", "profile", "permission"})
+MAX_FACT_CHARS = 2000
+MAX_TURN_CHARS = 4000
+DEDUP_OVERLAP = 0.8
+RRF_K = 60
+VECTOR_WEIGHT, BM25_WEIGHT = 0.6, 0.4
+
+
+class MemoryInputError(ValueError):
+    """Bad input for a memory operation; the message says what to fix."""
+
+
+# --------------------------------------------------------------------------- credentials
+
+_CREDENTIAL_PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), why) for p, why in [
+    (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----", "a private key block"),
+    (r"\bsk-(?:proj-|ant-|live-)?[A-Za-z0-9_\-]{20,}", "an API key (sk-...)"),
+    (r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", "an AWS access key id"),
+    (r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})", "a GitHub token"),
+    (r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", "a Slack token"),
+    (r"\bAIza[0-9A-Za-z_\-]{35}", "a Google API key"),
+    (r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}", "a Stripe key"),
+    (r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", "a JSON Web Token"),
+    (r"(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{20,}", "a bearer token"),
+    (r"(?i)\b(?:password|passwd|pwd|passphrase|passcode|secret|api[_\- ]?key|access[_\- ]?token"
+     r"|auth[_\- ]?token|client[_\- ]?secret|token)\b\s*[:=]\s*[\"']?[^\s\"']{3,}",
+     "a 'password: value' style secret"),
+    (r"(?i)\b(?:password|passcode|passphrase|pin|api key|token)\s+(?:is|was)\s+"
+     r"(?:\"[^\"]{4,}\"|'[^']{4,}'|(?=\S*[0-9@#$%^&*!+=_~])\S{4,})", "a stated password or PIN"),
+]]
+_HEX_RUN = re.compile(r"\b[0-9a-fA-F]{32,}\b")
+_HASH_WORDS = re.compile(r"(?i)(commit|sha|hash|checksum|digest|md5|uuid|revision)\W*\S*\W*$")
+_B64_RUN = re.compile(r"[A-Za-z0-9+/_\-]{40,}={0,2}")
+
+
+def _entropy(s: str) -> float:
+    counts = Counter(s)
+    return -sum(c / len(s) * math.log2(c / len(s)) for c in counts.values())
+
+
+def _credential_spans(text: str) -> list[tuple[int, int, str]]:
+    spans = [(m.start(), m.end(), why) for rx, why in _CREDENTIAL_PATTERNS for m in rx.finditer(text)]
+    for m in _HEX_RUN.finditer(text):
+        run = m.group()
+        if re.search(r"\d", run) and re.search(r"[a-fA-F]", run) \
+                and not _HASH_WORDS.search(text[max(0, m.start() - 24):m.start()]):
+            spans.append((m.start(), m.end(), "a long hex secret"))
+    for m in _B64_RUN.finditer(text):
+        run = m.group()
+        mixed = all(re.search(p, run) for p in (r"[a-z]", r"[A-Z]", r"\d"))
+        pathlike = run.startswith("/") or run.count("/") >= 3
+        if mixed and not pathlike and _entropy(run) >= 4.0:
+            spans.append((m.start(), m.end(), "a long random-looking secret"))
+    return sorted(spans)
+
+
+def looks_like_credential(text: str) -> str | None:
+    """Why ``text`` looks like it holds a secret (API key, password, token…), or None."""
+    spans = _credential_spans(text or "")
+    return f"it looks like {spans[0][2]}" if spans else None
+
+
+def mask_credentials(text: str) -> str:
+    """``text`` with every credential-shaped run replaced by ``[REDACTED]``."""
+    out, pos = [], 0
+    for start, end, _ in _credential_spans(text or ""):
+        if start >= pos:
+            out.append(text[pos:start] + "[REDACTED]")
+            pos = end
+        elif end > pos:
+            pos = end
+    return "".join(out) + (text or "")[pos:]
+
+
+# --------------------------------------------------------------------------- small shared pieces
+
+def now_iso() -> str:
+    """UTC now, fixed-width ISO 8601 (so string order is time order)."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def parse_time(value: str | datetime, *, field: str = "time", end_of_day: bool = False) -> str:
+    """Normalise an ISO date/datetime (naive = local time) to the stored UTC form.
+
+    A bare date means its start, or its end with ``end_of_day`` (an inclusive ``time_to``).
+    """
+    if isinstance(value, datetime):
+        dt = value
+    else:
+        text = str(value).strip()
+        if text.lower() == "now":
+            return now_iso()
+        try:
+            dt = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            raise MemoryInputError(f"{field} {text!r} is not an ISO date; use e.g. 2026-05-01 "
+                                   "or 2026-05-01T14:30") from None
+        if end_of_day and re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            dt = dt + timedelta(days=1, microseconds=-1)
+    if dt.tzinfo is None:
+        dt = dt.astimezone()
+    return dt.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+STOPWORDS = frozenset(
+    "a an and are as at be been but by can did do does for from had has have how i i'm in is it its "
+    "me my of on or our so than that the their them then there these they this to was we were what "
+    "when where which who whom why will with you your about into any all should would could".split())
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 MATCH expression: the query's words (stop words dropped), OR-ed and quoted."""
+    words = _words(text)
+    keep = [w for w in words if w not in STOPWORDS] or words
+    uniq = list(dict.fromkeys(keep))[:32]
+    return " OR ".join(f'"{w}"' for w in uniq) if uniq else None
+
+
+def encode_vector(vec: np.ndarray) -> bytes:
+    """Little-endian float32 bytes for a BLOB column."""
+    return np.asarray(vec, dtype="<f4").tobytes()
+
+
+def decode_vector(blob: bytes) -> np.ndarray:
+    return np.frombuffer(blob, dtype="<f4")
+
+
+class VectorIndex:
+    """Exact cosine search over L2-normalised rows kept in one growable float32 matrix."""
+
+    def __init__(self) -> None:
+        self._mat = np.zeros((0, 0), dtype=np.float32)
+        self._keys: list[Hashable] = []
+        self._pos: dict[Hashable, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @property
+    def dim(self) -> int:
+        return self._mat.shape[1]
+
+    def add(self, key: Hashable, vec: np.ndarray) -> bool:
+        """Insert or replace; a vector of another dimension is refused (False)."""
+        v = np.asarray(vec, dtype=np.float32).ravel()
+        if len(self._keys) == 0 and key not in self._pos:
+            self._mat = np.zeros((max(16, self._mat.shape[0]), v.shape[0]), dtype=np.float32)
+        if v.shape[0] != self.dim:
+            return False
+        row = self._pos.get(key)
+        if row is None:
+            row = len(self._keys)
+            if row == self._mat.shape[0]:
+                grown = np.zeros((row * 2, self.dim), dtype=np.float32)
+                grown[:row] = self._mat
+                self._mat = grown
+            self._keys.append(key)
+            self._pos[key] = row
+        self._mat[row] = v
+        return True
+
+    def remove(self, key: Hashable) -> None:
+        row = self._pos.pop(key, None)
+        if row is None:
+            return
+        last = len(self._keys) - 1
+        if row != last:
+            moved = self._keys[last]
+            self._mat[row] = self._mat[last]
+            self._keys[row] = moved
+            self._pos[moved] = row
+        self._keys.pop()
+
+    def search(self, query: np.ndarray, k: int, among: Iterable[Hashable] | None = None,
+               min_score: float = -1.0) -> list[tuple[Hashable, float]]:
+        """Top ``k`` (key, cosine) pairs, best first, optionally only ``among`` some keys."""
+        n = len(self._keys)
+        if n == 0 or k <= 0:
+            return []
+        q = np.asarray(query, dtype=np.float32).ravel()
+        if q.shape[0] != self.dim:
+            return []
+        if among is None:
+            rows = None
+            scores = self._mat[:n] @ q
+        else:
+            rows = np.fromiter((self._pos[key] for key in among if key in self._pos), dtype=np.int64)
+            if rows.size == 0:
+                return []
+            scores = self._mat[rows] @ q
+        k = min(k, scores.shape[0])
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        out = []
+        for i in top:
+            s = float(scores[i])
+            if s < min_score:
+                break
+            out.append((self._keys[int(rows[i]) if rows is not None else int(i)], s))
+        return out
+
+
+def reset_vectors_if_embedder_changed(conn: sqlite3.Connection, table: str, embedder_id: str) -> bool:
+    """Inside a transaction: clear ``table.embedding`` if ``meta`` names another embedder.
+
+    Vectors from two models are not comparable, so they are dropped and
+    re-embedded lazily by ``load_vectors``. Returns True when they were dropped.
+    """
+    row = conn.execute("SELECT value FROM meta WHERE key='embedder_id'").fetchone()
+    changed = row is not None and row[0] != embedder_id
+    if changed:
+        log.warning("%s: embedder changed (%s -> %s); vectors will be re-embedded", table, row[0], embedder_id)
+        conn.execute(f"UPDATE {table} SET embedding=NULL")
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder_id', ?)", (embedder_id,))
+    return changed
+
+
+def load_vectors(conn: sqlite3.Connection, table: str, key_col: str, text_col: str,
+                 embed: Callable[[list[str]], np.ndarray | None],
+                 transaction: Callable[[], ContextManager[sqlite3.Connection]], batch: int = 64) -> VectorIndex:
+    """Build the in-memory index from ``table``'s BLOBs, embedding rows that lack one.
+
+    ``embed`` returns None when the embedder fails: the rest stay without a
+    vector (keyword search still finds them) and are retried on the next load.
+    """
+    index = VectorIndex()
+    for key, blob in conn.execute(f"SELECT {key_col}, embedding FROM {table} WHERE embedding IS NOT NULL"):
+        index.add(key, decode_vector(blob))
+    missing = conn.execute(f"SELECT {key_col}, {text_col} FROM {table} WHERE embedding IS NULL").fetchall()
+    for start in range(0, len(missing), batch):
+        rows = missing[start:start + batch]
+        vecs = embed([text for _, text in rows])
+        if vecs is None:
+            break
+        with transaction() as c:
+            c.executemany(f"UPDATE {table} SET embedding=? WHERE {key_col}=?",
+                          [(encode_vector(v), key) for (key, _), v in zip(rows, vecs)])
+        for (key, _), v in zip(rows, vecs):
+            index.add(key, v)
+    return index
+
+
+# --------------------------------------------------------------------------- records
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    category: str
+    content: str
+    domain: str
+    context: str
+    entity: str
+    sensitive: bool
+    due_at: str | None
+    reminded_at: str | None
+    confidence: float
+    source: str
+    created_at: str
+    updated_at: str
+    use_count: int
+    score: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        if d["score"] is None:
+            del d["score"]
+        else:
+            d["score"] = round(d["score"], 4)
+        return d
+
+
+@dataclass(frozen=True)
+class Remembered:
+    id: str
+    deduplicated: bool  # True: an existing near-identical fact was refreshed instead
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    facts: list[Fact]
+    has_more: bool
+    mode: str  # "hybrid", "keyword" (no vectors available) or "browse" (no query)
+
+
+_FACT_COLUMNS = ("id, category, content, domain, context, entity, sensitive, due_at, reminded_at, "
+                 "confidence, source, created_at, updated_at, use_count")
+
+
+def _fact(row: Sequence[Any], score: float | None = None) -> Fact:
+    r = list(row)
+    r[2] = mask_credentials(r[2])  # never hand a stored secret back
+    r[6] = bool(r[6])
+    return Fact(*r, score=score)
+
+
+def _word_overlap(a: str, b: str) -> float:
+    """Shared distinct words over the larger word set (1.0 = same words)."""
+    wa, wb = set(_words(a)), set(_words(b))
+    return len(wa & wb) / max(len(wa), len(wb)) if wa and wb else 0.0
+
+
+# --------------------------------------------------------------------------- the store
+
+class MemoryStore:
+    """Facts, conversation turns and tool history in one SQLite file (see module doc)."""
+
+    min_similarity = 0.2  # vector hits below this cosine are not candidates
+
+    def __init__(self, path: Path, embedder: Any = None, *,
+                 migrations: Sequence[Migration] = MEMORY_MIGRATIONS) -> None:
+        self.path = Path(path)
+        self.embedder = embedder
+        self._lock = threading.RLock()
+        self._conn = open_database(self.path, migrations, synchronous="FULL")
+        self._vectors: VectorIndex | None = None
+        if embedder is not None:
+            with self.transaction() as c:
+                reset_vectors_if_embedder_changed(c, "knowledge", embedder.id)
+
+    # ---- connection policy, shared with modules that add their own tables
+    def transaction(self) -> ContextManager[sqlite3.Connection]:
+        """The locked connection inside ``BEGIN IMMEDIATE`` … ``COMMIT`` (rollback on error)."""
+        return locked_transaction(self._conn, self._lock)
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The locked connection for reads."""
+        with self._lock:
+            yield self._conn
+
+    def apply_migrations(self, migrations: Iterable[Migration]) -> list[str]:
+        """Apply extra migrations (e.g. a ``procedures`` table); returns the names run now."""
+        with self._lock:
+            return apply_migrations(self._conn, migrations)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> "MemoryStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- embeddings
+    def _embed(self, texts: list[str]) -> np.ndarray | None:
+        if self.embedder is None or not texts:
+            return None
+        try:
+            return self.embedder.embed_documents(texts)
+        except EmbedderError as exc:
+            log.warning("memory: embedding failed, keyword search only for now: %s", exc)
+            return None
+
+    def _index(self) -> VectorIndex | None:
+        """The vector matrix, loaded on first use; facts missing a vector are embedded then."""
+        if self.embedder is None:
+            return None
+        if self._vectors is None:
+            self._vectors = load_vectors(self._conn, "knowledge", "id", "content", self._embed, self.transaction)
+        return self._vectors
+
+    # ---- facts
+    @staticmethod
+    def _check_content(content: str) -> str:
+        text = (content or "").strip()
+        if not text:
+            raise MemoryInputError("the fact is empty; pass the text to remember")
+        reason = looks_like_credential(text)
+        if reason:
+            raise MemoryInputError(f"refused to store this because {reason}; never store secrets in memory")
+        return text[:MAX_FACT_CHARS]
+
+    @staticmethod
+    def _check_category(category: str) -> str:
+        cat = (category or "fact").strip().lower()
+        if cat not in CATEGORIES:
+            raise MemoryInputError(f"unknown category {category!r}; use one of {', '.join(sorted(CATEGORIES))}")
+        return cat
+
+    def remember(self, content: str, *, category: str = "fact", domain: str = "", context: str = "",
+                 entity: str = "", sensitive: bool = False, due_at: str = "",
+                 confidence: float = 0.7, source: str = "tool") -> Remembered:
+        """Store a fact (or refresh a near-identical one of the same category/context/entity)."""
+        text = self._check_content(content)
+        cat = self._check_category(category)
+        if cat == "error" and re.search(r"(?i)time[sd]? ?out|connection (refused|reset)|rate.?limit"
+                                        r"|temporar|try again|\b50[234]\b", text):
+            raise MemoryInputError("this looks like a transient error; only remember errors that will recur")
+        due = parse_time(due_at, field="due_at") if due_at else None
+        domain, context, entity = domain.strip(), context.strip(), entity.strip()
+        with self._lock:  # embedding under the lock too: embedders' caches are not thread-safe
+            vec = self._embed([text])
+            now = now_iso()
+            dup = self._find_duplicate(text, cat, context, entity)
+            with self.transaction() as c:
+                if dup:
+                    c.execute("UPDATE knowledge SET content=?, updated_at=?, sensitive=MAX(sensitive, ?), "
+                              "due_at=COALESCE(?, due_at), domain=CASE WHEN ?='' THEN domain ELSE ? END, "
+                              "embedding=? WHERE id=?",
+                              (text, now, int(sensitive), due, domain, domain,
+                               encode_vector(vec[0]) if vec is not None else None, dup))
+                    key = dup
+                else:
+                    key = uuid.uuid4().hex[:12]
+                    c.execute("INSERT INTO knowledge(id, category, content, domain, context, entity, sensitive, "
+                              "due_at, confidence, source, created_at, updated_at, embedding) "
+                              "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                              (key, cat, text, domain, context, entity, int(sensitive), due, confidence,
+                               source, now, now, encode_vector(vec[0]) if vec is not None else None))
+            self._sync_vector(key, vec)
+            return Remembered(key, dup is not None)
+
+    add_fact = remember
+
+    def _find_duplicate(self, text: str, category: str, context: str, entity: str) -> str | None:
+        match = fts_query(text)
+        if not match:
+            return None
+        rows = self._conn.execute(
+            "SELECT k.id, k.content FROM knowledge_fts JOIN knowledge k ON k.row_id = knowledge_fts.rowid "
+            "WHERE knowledge_fts MATCH ? AND k.category=? AND k.context=? COLLATE NOCASE "
+            "AND k.entity=? COLLATE NOCASE ORDER BY bm25(knowledge_fts) LIMIT 20",
+            (match, category, context, entity)).fetchall()
+        best = max(rows, key=lambda r: _word_overlap(text, r[1]), default=None)
+        return best[0] if best and _word_overlap(text, best[1]) >= DEDUP_OVERLAP else None
+
+    def _sync_vector(self, key: str, vec: np.ndarray | None) -> None:
+        if self._vectors is None:
+            return
+        if vec is None:
+            self._vectors.remove(key)  # stale now; backfilled on the next load
+        else:
+            self._vectors.add(key, vec[0])
+
+    def get(self, knowledge_id: str) -> Fact | None:
+        with self.reading() as c:
+            row = c.execute(f"SELECT {_FACT_COLUMNS} FROM knowledge WHERE id=?", (knowledge_id,)).fetchone()
+        return _fact(row) if row else None
+
+    def _filters(self, category: str, domain: str, context: str, entity: str,
+                 time_from: str, time_to: str, prefix: str = "") -> tuple[str, list[Any]]:
+        clauses, args = [], []
+        for col, val in (("category", category), ("domain", domain), ("context", context), ("entity", entity)):
+            if val and val.strip():
+                clauses.append(f"{prefix}{col} = ? COLLATE NOCASE")
+                args.append(val.strip())
+        if time_from:
+            clauses.append(f"{prefix}created_at >= ?")
+            args.append(parse_time(time_from, field="time_from"))
+        if time_to:
+            clauses.append(f"{prefix}created_at <= ?")
+            args.append(parse_time(time_to, field="time_to", end_of_day=True))
+        return (" AND ".join(clauses) or "1"), args
+
+    def recall(self, query: str = "", *, category: str = "", domain: str = "", context: str = "",
+               entity: str = "", limit: int = 0, offset: int = 0, time_from: str = "",
+               time_to: str = "") -> RecallResult:
+        """Hybrid search with ``query``; without one, browse by filters (newest first).
+
+        ``limit`` 0 means 5 for a search and 20 for browsing; it is clamped to 1..100.
+        """
+        limit = max(1, min(100, int(limit) or (5 if query.strip() else 20)))
+        offset = max(0, int(offset))
+        if category:
+            category = self._check_category(category)
+        where, args = self._filters(category, domain, context, entity, time_from, time_to, "k.")
+        with self._lock:
+            if not query.strip():
+                rows = self._conn.execute(
+                    f"SELECT {_FACT_COLUMNS} FROM knowledge k WHERE {where} "
+                    "ORDER BY updated_at DESC, row_id DESC LIMIT ? OFFSET ?", (*args, limit + 1, offset)).fetchall()
+                return RecallResult([_fact(r) for r in rows[:limit]], len(rows) > limit, "browse")
+            pool = max(50, (offset + limit) * 3)
+            vector_ids = self._vector_candidates(query, pool, where, args)
+            keyword_ids = self._keyword_candidates(query, pool, where, args)
+            fused: dict[str, float] = {}
+            for weight, ranked in ((VECTOR_WEIGHT, vector_ids or []), (BM25_WEIGHT, keyword_ids)):
+                for rank, key in enumerate(ranked, start=1):
+                    fused[key] = fused.get(key, 0.0) + weight / (RRF_K + rank)
+            order = sorted(fused, key=lambda key: -fused[key])
+            page = order[offset:offset + limit]
+            mode = "keyword" if vector_ids is None else "hybrid"
+            if not page:
+                return RecallResult([], False, mode)
+            rows = {r[0]: r for r in self._conn.execute(
+                f"SELECT {_FACT_COLUMNS} FROM knowledge WHERE id IN ({','.join('?' * len(page))})", page)}
+            with self.transaction() as c:
+                c.executemany("UPDATE knowledge SET use_count = use_count + 1 WHERE id=?", [(p,) for p in page])
+            facts = [_fact(rows[key], fused[key]) for key in page if key in rows]
+            return RecallResult(facts, len(order) > offset + limit, mode)
+
+    def _vector_candidates(self, query: str, pool: int, where: str, args: list[Any]) -> list[str] | None:
+        """Ids by cosine (best first); None when vector search is unavailable."""
+        index = self._index()
+        if index is None:
+            return None
+        if len(index) == 0:
+            return []
+        try:
+            q = self.embedder.embed_query(query)
+        except EmbedderError as exc:
+            log.warning("memory: query embedding failed, keyword search only: %s", exc)
+            return None
+        among = None
+        if where != "1":
+            among = [r[0] for r in self._conn.execute(f"SELECT k.id FROM knowledge k WHERE {where}", args)]
+        return [key for key, _ in index.search(q, pool, among, self.min_similarity)]
+
+    def _keyword_candidates(self, query: str, pool: int, where: str, args: list[Any]) -> list[str]:
+        match = fts_query(query)
+        if not match:
+            return []
+        return [r[0] for r in self._conn.execute(
+            "SELECT k.id FROM knowledge_fts JOIN knowledge k ON k.row_id = knowledge_fts.rowid "
+            f"WHERE knowledge_fts MATCH ? AND {where} ORDER BY bm25(knowledge_fts) LIMIT ?",
+            (match, *args, pool))]
+
+    def update(self, knowledge_id: str, *, content: str | None = None, category: str | None = None,
+               domain: str | None = None, context: str | None = None, entity: str | None = None,
+               sensitive: bool | None = None, due_at: str | None = None,
+               reminded_at: str | None = None) -> Fact | None:
+        """Change the given fields (None = keep; "" clears due_at/reminded_at). None if no such id."""
+        changes: dict[str, Any] = {}
+        if content is not None:
+            changes["content"] = self._check_content(content)
+        if category is not None:
+            changes["category"] = self._check_category(category)
+        for col, val in (("domain", domain), ("context", context), ("entity", entity)):
+            if val is not None:
+                changes[col] = val.strip()
+        if sensitive is not None:
+            changes["sensitive"] = int(bool(sensitive))
+        for col, val in (("due_at", due_at), ("reminded_at", reminded_at)):
+            if val is not None:
+                changes[col] = parse_time(val, field=col) if val.strip() else None
+        with self._lock:
+            vec = self._embed([changes["content"]]) if "content" in changes else None
+            if "content" in changes:
+                changes["embedding"] = encode_vector(vec[0]) if vec is not None else None
+            changes["updated_at"] = now_iso()
+            with self.transaction() as c:
+                cur = c.execute(f"UPDATE knowledge SET {', '.join(f'{k}=?' for k in changes)} WHERE id=?",
+                                (*changes.values(), knowledge_id))
+            if cur.rowcount == 0:
+                return None
+            if "content" in changes:
+                self._sync_vector(knowledge_id, vec)
+            return self.get(knowledge_id)
+
+    def forget(self, knowledge_id: str) -> bool:
+        """Delete a fact and its vector. False if there was no such id."""
+        with self._lock:
+            with self.transaction() as c:
+                gone = c.execute("DELETE FROM knowledge WHERE id=?", (knowledge_id,)).rowcount > 0
+            if gone and self._vectors is not None:
+                self._vectors.remove(knowledge_id)
+            return gone
+
+    # ---- conversations and tool history
+    def add_turn(self, session_id: str, role: str, content: str) -> int:
+        """Store one chat turn (credential-shaped text masked, cut to 4,000 chars)."""
+        if not (role or "").strip():
+            raise MemoryInputError("role is required (user, assistant, tool or system)")
+        text = mask_credentials(content or "")[:MAX_TURN_CHARS]
+        with self.transaction() as c:
+            return c.execute("INSERT INTO conversations(session_id, role, content, ts) VALUES (?,?,?,?)",
+                             (session_id, role.strip(), text, now_iso())).lastrowid
+
+    def search_turns(self, query: str = "", *, days: int = 0, time_from: str = "", time_to: str = "",
+                     limit: int = 10, session_id: str = "") -> list[dict[str, Any]]:
+        """Past turns matching ``query`` (BM25 order) or, without one, newest first in the window."""
+        limit = max(1, min(50, int(limit) or 10))
+        clauses, args = [], []
+        if days:
+            days = max(1, min(365, int(days)))
+            clauses.append("c.ts >= ?")
+            args.append((datetime.now(timezone.utc) - timedelta(days=days)).isoformat(timespec="microseconds"))
+        if time_from:
+            clauses.append("c.ts >= ?")
+            args.append(parse_time(time_from, field="time_from"))
+        if time_to:
+            clauses.append("c.ts <= ?")
+            args.append(parse_time(time_to, field="time_to", end_of_day=True))
+        if session_id:
+            clauses.append("c.session_id = ?")
+            args.append(session_id)
+        where = " AND ".join(clauses) or "1"
+        cols = "c.id, c.session_id, c.role, c.content, c.ts"
+        match = fts_query(query) if query.strip() else None
+        with self.reading() as c:
+            if match:
+                rows = c.execute(f"SELECT {cols} FROM conversations_fts JOIN conversations c "
+                                 f"ON c.id = conversations_fts.rowid WHERE conversations_fts MATCH ? AND {where} "
+                                 "ORDER BY bm25(conversations_fts) LIMIT ?", (match, *args, limit)).fetchall()
+            else:
+                rows = c.execute(f"SELECT {cols} FROM conversations c WHERE {where} ORDER BY c.id DESC LIMIT ?",
+                                 (*args, limit)).fetchall()
+        return [dict(zip(("id", "session_id", "role", "content", "ts"), r)) for r in rows]
+
+    def record_tool_call(self, tool: str, *, session_id: str = "", args: str = "{}", status: str = "",
+                         error: str = "", duration_ms: float | None = None) -> int:
+        """Append one tool execution to ``tool_history`` (JSON ``args``, masked)."""
+        with self.transaction() as c:
+            return c.execute("INSERT INTO tool_history(session_id, tool, args, status, error, duration_ms, ts) "
+                             "VALUES (?,?,?,?,?,?,?)", (session_id, tool, mask_credentials(args), status,
+                                                         error, duration_ms, now_iso())).lastrowid
+
+    def stats(self) -> dict[str, int]:
+        with self.reading() as c:
+            return {t: c.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                    for t in ("knowledge", "conversations", "tool_history")}
