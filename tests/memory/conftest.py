@@ -1,4 +1,4 @@
-"""Fixtures for the memory store: real SQLite files in tmp_path."""
+"""Fixtures for the memory store and the document index: real SQLite files in tmp_path."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from gaia_lite.embed.hashing import HashEmbedder
+from gaia_lite.memory.rag import RagIndex
 from gaia_lite.memory.store import MemoryStore
 
 # Test-only "meaning": words in one group share an axis, so a query can match a
@@ -44,3 +45,17 @@ def store(tmp_path: Path, embedder: SynonymEmbedder):
     s = MemoryStore(tmp_path / "memory.db", embedder)
     yield s
     s.close()
+
+
+@pytest.fixture
+def rag(tmp_path: Path, embedder: SynonymEmbedder):
+    r = RagIndex(tmp_path / "index", embedder)
+    yield r
+    r.close()
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    d = tmp_path / "docs"
+    d.mkdir()
+    return d
