@@ -1,0 +1,139 @@
+"""The five memory tools, called as the agent calls them (through ToolExecutor) on a real store."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from gaia_lite.embed.hashing import HashEmbedder
+from gaia_lite.memory.store import MemoryStore
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.execute import ToolExecutor
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.registry.spec import spec_of
+from gaia_lite.tools import memory as memory_tools
+from gaia_lite.tools.catalog import MEMORY_TOOLS
+from gaia_lite.tools.sandbox import Sandbox
+
+
+@pytest.fixture
+def mem_ctx(tmp_path: Path) -> Iterator[ToolContext]:
+    store = MemoryStore(tmp_path / "memory.db", HashEmbedder(dim=1024))
+    yield ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path / "data", memory=store)
+    store.close()
+
+
+@pytest.fixture
+def call(mem_ctx: ToolContext):
+    executor = ToolExecutor(ToolRegistry(spec_of(f) for f in memory_tools.TOOLS), mem_ctx)
+
+    def run(name: str, **args: Any) -> dict[str, Any]:
+        return executor.execute(name, args).result
+
+    return run
+
+
+def test_tools_are_listed_in_catalog_order_with_short_docs() -> None:
+    assert [f.__name__ for f in memory_tools.TOOLS] == list(MEMORY_TOOLS)
+    for fn in memory_tools.TOOLS:
+        spec = spec_of(fn)
+        assert 0 < len(spec.summary) <= 90, spec.name
+        assert all(len(p.description.split()) <= 12 for p in spec.params), spec.name
+    params = {p.name: p for p in spec_of(memory_tools.remember).params}
+    assert params["sensitive"].json_type == "boolean" and params["sensitive"].default is False
+    assert list(inspect.signature(memory_tools.recall).parameters)[1:] == [
+        "query", "category", "domain", "context", "entity", "limit", "offset", "time_from", "time_to"]
+
+
+@pytest.mark.parametrize("name,args", [
+    ("remember", {"fact": "x"}), ("recall", {"query": "x"}), ("update_memory", {"knowledge_id": "a", "content": "b"}),
+    ("forget", {"knowledge_id": "a"}), ("search_past_conversations", {"query": "x"}),
+])
+def test_disabled_memory_is_one_clear_error(tmp_path: Path, name: str, args: dict[str, Any]) -> None:
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path, memory=None)
+    result = getattr(memory_tools, name)(ctx, **args)
+    assert result["status"] == "error"
+    assert result["error"].startswith("memory is disabled (GAIA_MEMORY_DISABLED=1)")
+
+
+def test_remember_recall_update_forget_roundtrip(call) -> None:
+    stored = call("remember", fact="Frank's favourite editor is Helix", category="preference",
+                  entity="person:frank", sensitive="true")
+    assert stored["status"] == "stored" and stored["message"] == "Remembered."
+    kid = stored["knowledge_id"]
+
+    found = call("recall", query="favourite editor", limit="3")
+    assert found["status"] == "found" and found["count"] == 1 and found["has_more"] is False
+    hit = found["results"][0]
+    assert hit["id"] == kid and hit["category"] == "preference" and hit["sensitive"] is True
+    assert hit["entity"] == "person:frank" and "domain" not in hit  # empty fields are left out
+
+    updated = call("update_memory", knowledge_id=kid, content="Frank's favourite editor is Zed", sensitive="false")
+    assert updated["status"] == "updated" and updated["memory"]["content"].endswith("Zed")
+    assert "sensitive" not in updated["memory"]
+    assert call("recall", query="Zed")["results"][0]["id"] == kid
+
+    assert call("forget", knowledge_id=kid) == {"status": "removed", "knowledge_id": kid}
+    assert call("forget", knowledge_id=kid)["status"] == "not_found"
+    assert call("recall", query="Zed")["status"] == "empty"
+    assert call("update_memory", knowledge_id=kid, content="x")["status"] == "not_found"
+
+
+def test_remember_dedups_and_reminders(call) -> None:
+    first = call("remember", fact="Standup is at 9:30 every weekday", category="note")
+    again = call("remember", fact="Standup is at 9:30 every weekday!", category="note")
+    assert again["knowledge_id"] == first["knowledge_id"] and "nearly identical" in again["message"]
+    due = call("remember", fact="Renew the passport", category="reminder", due_at="2026-09-01")
+    assert due["status"] == "stored"
+    listed = call("recall", category="reminder")
+    assert listed["results"][0]["due_at"].startswith("2026-0")
+    cleared = call("update_memory", knowledge_id=due["knowledge_id"], reminded_at="now", due_at="none")
+    assert "due_at" not in cleared["memory"] and cleared["memory"]["reminded_at"]
+
+
+@pytest.mark.parametrize("args,fragment", [
+    ({"fact": "my api_key=sk-abcdefghijklmnopqrstuvwx1234"}, "never store secrets"),
+    ({"fact": "root password: hunter22"}, "never store secrets"),
+    ({"fact": "likes tea", "category": "hobby"}, "unknown category"),
+    ({"fact": "call mum", "category": "reminder", "due_at": "soonish"}, "ISO"),
+    ({"fact": "   "}, "empty"),
+])
+def test_remember_errors_are_one_line(call, args: dict[str, Any], fragment: str) -> None:
+    result = call("remember", **args)
+    assert result["status"] == "error" and fragment in result["error"] and "\n" not in result["error"]
+
+
+def test_recall_needs_a_filter_and_checks_input(call) -> None:
+    assert "at least one filter" in call("recall")["error"]
+    assert "ISO" in call("recall", query="x", time_from="yesterday-ish")["error"]
+    assert "unknown category" in call("recall", category="stuff")["error"]
+    assert call("recall", query="nothing stored yet")["status"] == "empty"
+
+
+def test_recall_paging(call) -> None:
+    for i in range(4):
+        call("remember", fact=f"garden task {i}: plant species{i}", category="note", domain="garden")
+    page = call("recall", domain="garden", limit=3)
+    assert page["count"] == 3 and page["has_more"] is True
+    rest = call("recall", domain="garden", limit=3, offset=3)
+    assert rest["count"] == 1 and rest["has_more"] is False and rest["offset"] == 3
+
+
+def test_update_memory_needs_a_field(call) -> None:
+    kid = call("remember", fact="Grace works in Oslo")["knowledge_id"]
+    assert "nothing to change" in call("update_memory", knowledge_id=kid)["error"]
+    assert "never store secrets" in call("update_memory", knowledge_id=kid, content="token: abcdef123")["error"]
+
+
+def test_search_past_conversations(call, mem_ctx: ToolContext) -> None:
+    mem_ctx.memory.add_turn("s1", "user", "Let's plan the Lisbon trip for October")
+    mem_ctx.memory.add_turn("s1", "assistant", "Sure: flights, hotel, and a day in Sintra.")
+    assert "query, days" in call("search_past_conversations")["error"]
+    found = call("search_past_conversations", query="Lisbon trip")
+    assert found["status"] == "found" and found["results"][0]["role"] == "user"
+    assert call("search_past_conversations", days="7", limit="1")["count"] == 1
+    assert call("search_past_conversations", query="Sintra", time_to="2000-01-01")["status"] == "empty"
+    assert call("search_past_conversations", days="lots")["status"] == "error"  # executor rejects it

@@ -1,0 +1,190 @@
+"""Memory tools: remember, recall, update and forget facts; search past conversations.
+
+All five reach storage through ``ctx.memory`` (a ``MemoryStore``). When memory
+is off, ``ctx.memory`` is None and every tool returns one explanatory error.
+Bad input surfaces from the store as ``ValueError`` (``MemoryInputError``)
+whose message already says what to fix.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.spec import tool
+
+__all__ = ["TOOLS", "remember", "recall", "update_memory", "forget", "search_past_conversations"]
+
+DISABLED = ("memory is disabled (GAIA_MEMORY_DISABLED=1) or unavailable this session; "
+            "unset GAIA_MEMORY_DISABLED and restart to use memory")
+TURN_PREVIEW_CHARS = 600
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"status": "error", "error": message}
+
+
+def _as_int(value: Any, name: str) -> int:
+    try:
+        return int(str(value).strip() or 0)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, got {value!r}") from None
+
+
+def _as_bool(value: Any) -> bool:
+    return str(value).strip().lower() in {"true", "1", "yes", "on"}
+
+
+def _brief(fact: Any) -> dict[str, Any]:
+    """A fact as the model sees it: empty fields left out to save tokens."""
+    d = fact.to_dict()
+    keep = {"id", "category", "content", "created_at"}
+    out = {k: v for k, v in d.items() if k in keep or (v not in ("", None, False, 0) and k in
+           {"domain", "context", "entity", "sensitive", "due_at", "reminded_at", "score"})}
+    out["created_at"] = fact.created_at[:10]
+    return out
+
+
+@tool
+def remember(ctx: ToolContext, fact: str, category: str = "fact", domain: str = "", due_at: str = "",
+             context: str = "", sensitive: bool = False, entity: str = "") -> dict[str, Any]:
+    """Save a fact, preference or reminder about the user for future conversations.
+
+    Never store passwords or keys.
+
+    Args:
+        fact: One self-contained statement to remember.
+        category: fact, preference, error, skill, note, reminder, system, profile or permission.
+        domain: Optional topic area, e.g. work or health.
+        due_at: When a reminder is due, ISO date or datetime.
+        context: Optional project or situation it belongs to.
+        sensitive: True for private details.
+        entity: Optional person or thing it is about, e.g. person:alice.
+    """
+    if ctx.memory is None:
+        return _error(DISABLED)
+    try:
+        saved = ctx.memory.remember(fact, category=category, domain=domain, due_at=due_at, context=context,
+                                    sensitive=_as_bool(sensitive), entity=entity)
+    except ValueError as exc:
+        return _error(str(exc))
+    message = "Updated a nearly identical memory." if saved.deduplicated else "Remembered."
+    return {"status": "stored", "knowledge_id": saved.id, "message": message}
+
+
+@tool
+def recall(ctx: ToolContext, query: str = "", category: str = "", domain: str = "", context: str = "",
+           entity: str = "", limit: int = 0, offset: int = 0, time_from: str = "",
+           time_to: str = "") -> dict[str, Any]:
+    """Look up saved memories: facts, preferences and reminders about the user.
+
+    Args:
+        query: What to search for; empty lists by the filters.
+        category: Only this category, e.g. preference or reminder.
+        domain: Only this topic area.
+        context: Only this project or situation.
+        entity: Only memories about this person or thing.
+        limit: Maximum results; 0 means 5 for searches, 20 for lists.
+        offset: Skip this many results, for paging.
+        time_from: Only memories saved on or after this ISO date.
+        time_to: Only memories saved on or before this ISO date.
+    """
+    if ctx.memory is None:
+        return _error(DISABLED)
+    if not any(s.strip() for s in (query, category, domain, context, entity, time_from, time_to)):
+        return _error("give a query or at least one filter (category, domain, context, entity, time_from, time_to)")
+    try:
+        found = ctx.memory.recall(query, category=category, domain=domain, context=context, entity=entity,
+                                  limit=_as_int(limit, "limit"), offset=_as_int(offset, "offset"),
+                                  time_from=time_from, time_to=time_to)
+    except ValueError as exc:
+        return _error(str(exc))
+    return {"status": "found" if found.facts else "empty", "count": len(found.facts),
+            "offset": max(0, _as_int(offset, "offset")), "has_more": found.has_more,
+            "results": [_brief(f) for f in found.facts]}
+
+
+@tool
+def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", category: str = "", domain: str = "",
+                  due_at: str = "", reminded_at: str = "", context: str = "", sensitive: str = "",
+                  entity: str = "") -> dict[str, Any]:
+    """Change a saved memory by its id; empty fields stay as they are.
+
+    Args:
+        knowledge_id: The id returned by remember or recall.
+        content: New text of the memory.
+        category: New category.
+        domain: New topic area.
+        due_at: New ISO due date; "none" removes it.
+        reminded_at: When the user was reminded, ISO or "now".
+        context: New project or situation.
+        sensitive: "true" or "false".
+        entity: New person or thing it is about.
+    """
+    if ctx.memory is None:
+        return _error(DISABLED)
+    fields: dict[str, Any] = {}
+    for name, value in (("content", content), ("category", category), ("domain", domain),
+                        ("context", context), ("entity", entity)):
+        if value.strip():
+            fields[name] = value
+    for name, value in (("due_at", due_at), ("reminded_at", reminded_at)):
+        if value.strip():
+            fields[name] = "" if value.strip().lower() in {"none", "null", "clear"} else value
+    if str(sensitive).strip():
+        fields["sensitive"] = _as_bool(sensitive)
+    if not fields:
+        return _error("nothing to change; pass content or another field to update")
+    try:
+        fact = ctx.memory.update(str(knowledge_id).strip(), **fields)
+    except ValueError as exc:
+        return _error(str(exc))
+    if fact is None:
+        return {"status": "not_found", "knowledge_id": knowledge_id,
+                "message": "No memory has this id; use recall to find the right one."}
+    return {"status": "updated", "knowledge_id": fact.id, "memory": _brief(fact)}
+
+
+@tool
+def forget(ctx: ToolContext, knowledge_id: str) -> dict[str, Any]:
+    """Delete a saved memory by its id.
+
+    Args:
+        knowledge_id: The id returned by remember or recall.
+    """
+    if ctx.memory is None:
+        return _error(DISABLED)
+    if ctx.memory.forget(str(knowledge_id).strip()):
+        return {"status": "removed", "knowledge_id": knowledge_id}
+    return {"status": "not_found", "knowledge_id": knowledge_id,
+            "message": "No memory has this id; use recall to find the right one."}
+
+
+@tool
+def search_past_conversations(ctx: ToolContext, query: str = "", days: int = 0, limit: int = 10,
+                              time_from: str = "", time_to: str = "") -> dict[str, Any]:
+    """Find what was said in earlier chats with the user.
+
+    Args:
+        query: Words to search for in past messages.
+        days: Only the last N days (1-365).
+        limit: Maximum messages to return (1-50).
+        time_from: Only messages on or after this ISO date.
+        time_to: Only messages on or before this ISO date.
+    """
+    if ctx.memory is None:
+        return _error(DISABLED)
+    try:
+        days_n, limit_n = _as_int(days, "days"), _as_int(limit, "limit")
+        if not (query.strip() or days_n or time_from.strip() or time_to.strip()):
+            return _error("give a query, days, or a time_from/time_to bound")
+        turns = ctx.memory.search_turns(query, days=days_n, time_from=time_from, time_to=time_to,
+                                        limit=limit_n or 10)
+    except ValueError as exc:
+        return _error(str(exc))
+    results = [{"role": t["role"], "content": t["content"][:TURN_PREVIEW_CHARS], "ts": t["ts"][:19],
+                "session_id": t["session_id"]} for t in turns]
+    return {"status": "found" if results else "empty", "count": len(results), "results": results}
+
+
+TOOLS = [remember, recall, update_memory, forget, search_past_conversations]
