@@ -1,0 +1,243 @@
+"""The eleven document tools on a real index, real files and the real Sandbox."""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from gaia_lite.embed.hashing import HashEmbedder
+from gaia_lite.memory.rag import RagIndex
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.execute import ToolExecutor
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.registry.spec import spec_of
+from gaia_lite.tools import rag as rag_tools
+from gaia_lite.tools.catalog import DOC_ORDER
+from gaia_lite.tools.sandbox import Sandbox
+
+_spec = importlib.util.spec_from_file_location("pdfgen", Path(__file__).parents[1] / "memory" / "pdfgen.py")
+pdfgen = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(pdfgen)
+
+
+class FakeLLM:
+    """Records prompts; answers with a numbered summary (a TEST double, not a model)."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.prompts: list[str] = []
+        self.fail = fail
+
+    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512) -> str:
+        if self.fail:
+            raise ConnectionError("server down")
+        self.prompts.append(prompt)
+        return f"summary #{len(self.prompts)}"
+
+    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512) -> str:
+        raise NotImplementedError
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    d = tmp_path / "work"
+    d.mkdir()
+    return d
+
+
+@pytest.fixture
+def elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("elsewhere")
+    (folder / "plans.txt").write_text("outside the sandbox")
+    return folder
+
+
+@pytest.fixture
+def rag_ctx(tmp_path: Path, work: Path) -> Iterator[ToolContext]:
+    index = RagIndex(tmp_path / "index", HashEmbedder(dim=1024))
+    ctx = ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index,
+                      llm=FakeLLM())
+    yield ctx
+    index.close()
+
+
+@pytest.fixture
+def call(rag_ctx: ToolContext):
+    executor = ToolExecutor(ToolRegistry(spec_of(f) for f in rag_tools.TOOLS), rag_ctx)
+
+    def run(name: str, **args: Any) -> dict[str, Any]:
+        return executor.execute(name, args).result
+
+    return run
+
+
+def test_tools_order_names_and_timeouts() -> None:
+    names = [f.__name__ for f in rag_tools.TOOLS]
+    start = DOC_ORDER.index("query_documents")
+    assert names == list(DOC_ORDER[start:start + 11])
+    timeouts = {spec_of(f).name: spec_of(f).timeout for f in rag_tools.TOOLS}
+    assert timeouts["index_document"] == 600 and timeouts["summarize_document"] == 600
+    assert timeouts["index_directory"] == 900
+    for fn in rag_tools.TOOLS:
+        spec = spec_of(fn)
+        assert 0 < len(spec.summary) <= 90 and all(len(p.description.split()) <= 12 for p in spec.params)
+    assert [p.name for p in spec_of(rag_tools.query_documents).params] == ["query", "debug"]
+
+
+def test_without_an_index_every_tool_says_so(tmp_path: Path) -> None:
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    assert rag_tools.query_documents(ctx, "x")["status"] == "error"
+    assert rag_tools.rag_status(ctx)["error"].startswith("the document index is not available")
+
+
+def test_empty_index_returns_no_documents_with_a_hint(call) -> None:
+    result = call("query_documents", query="what is the refund policy")
+    assert result["status"] == "no_documents"
+    assert "index_document" in result["message"] and "search_file" in result["message"]
+
+
+def test_index_then_query_cites_absolute_files_and_pages(call, work: Path) -> None:
+    pdf = pdfgen.make_pdf(work / "handbook.pdf", ["Holidays: 25 days per year.", "Remote work: two days a week."])
+    (work / "faq.md").write_text("Expense reports are due on the 5th of each month.")
+    indexed = call("index_document", file_path="handbook.pdf")  # relative to the working directory
+    assert (indexed["status"], indexed["outcome"], indexed["pages"], indexed["chunks"]) == ("success", "indexed", 2, 2)
+    assert call("index_document", file_path=str(pdf))["outcome"] == "unchanged"
+    call("index_document", file_path="faq.md")
+
+    result = call("query_documents", query="how many remote work days", debug="true")
+    assert result["status"] == "success" and "cite" in result["instruction"]
+    top = result["chunks"][0]
+    assert top["source_file"] == str(pdf.resolve()) and top["page"] == 2 and top["relevance_score"] > 0
+    assert result["debug"]["indexed_chunks"] == 3
+
+    only = call("query_specific_file", file_path="faq.md", query="expense reports due")
+    assert only["status"] == "success" and {c["source_file"] for c in only["chunks"]} == {str(work / "faq.md")}
+    assert call("query_documents", query="   ")["status"] == "error"
+
+
+def test_query_specific_file_auto_indexes_and_reports_ambiguity(call, work: Path) -> None:
+    (work / "a").mkdir()
+    (work / "b").mkdir()
+    (work / "a" / "notes.txt").write_text("Server rack B holds the database.")
+    (work / "b" / "notes.txt").write_text("Server rack C holds the cache.")
+    first = call("query_specific_file", file_path="a/notes.txt", query="database rack")
+    assert first["status"] == "success"                      # indexed on the fly
+    call("index_document", file_path="b/notes.txt")
+    assert "several documents" in call("query_specific_file", file_path="notes.txt", query="rack")["error"]
+    assert "not indexed" in call("query_specific_file", file_path="missing.txt", query="rack")["error"]
+
+
+def test_sandbox_is_checked_before_anything_is_read_or_written(call, rag_ctx: ToolContext, elsewhere: Path,
+                                                              work: Path) -> None:
+    outside = str(elsewhere / "plans.txt")
+    for name, args in [("index_document", {"file_path": outside}),
+                       ("query_specific_file", {"file_path": outside, "query": "plans"}),
+                       ("index_directory", {"directory_path": str(elsewhere)}),
+                       ("add_watch_directory", {"directory": str(elsewhere)})]:
+        result = call(name, **args)
+        assert result["status"] == "error" and "outside the allowed folders" in result["error"], name
+    assert rag_ctx.rag.list_documents() == []
+    (work / "ok.txt").write_text("fine to index")
+    call("index_document", file_path="ok.txt")
+    refused = call("dump_document", file_name="ok.txt", output_path=str(elsewhere / "dump.md"))
+    assert refused["status"] == "error" and not (elsewhere / "dump.md").exists()
+    # a document indexed earlier but now outside the sandbox is not served either
+    rag_ctx.sandbox = Sandbox([elsewhere])
+    assert call("query_specific_file", file_path="ok.txt", query="fine")["status"] == "error"
+
+
+def test_search_indexed_chunks_and_evaluate_retrieval(call, work: Path) -> None:
+    (work / "log.txt").write_text("startup ok\nERR-0042: disk quota exceeded on /var\nshutdown ok")
+    call("index_document", file_path="log.txt")
+    found = call("search_indexed_chunks", pattern="err-0042")
+    assert found["status"] == "success" and found["total_matches"] == 1 and "ERR-0042" in found["matches"][0]["text"]
+    assert call("search_indexed_chunks", pattern="nope-123")["status"] == "no_matches"
+    good = call("evaluate_retrieval", question="Why was the disk quota exceeded?",
+                retrieved_info="ERR-0042: disk quota exceeded on /var because the log rotation failed.")
+    assert good["sufficient"] is True and good["status"] == "success"
+    weak = call("evaluate_retrieval", question="Who approved the budget?", retrieved_info="short")
+    assert weak["sufficient"] is False and "budget" in weak["missing_keywords"]
+
+
+def test_list_and_status(call, work: Path) -> None:
+    (work / "x.csv").write_text("a,b\n1,2\n")
+    (work / "y.json").write_text('{"a": 1}')
+    call("index_directory", directory_path=".")
+    listed = call("list_indexed_documents")
+    assert listed["count"] == 2 and {d["type"] for d in listed["documents"]} == {"csv", "json"}
+    status = call("rag_status")
+    assert status["documents"] == 2 and status["types"] == {"csv": 1, "json": 1} and status["active_watchers"] == []
+
+
+def test_index_directory_progress_recursion_and_empty(call, rag_ctx: ToolContext, work: Path) -> None:
+    (work / "sub").mkdir()
+    (work / "top.md").write_text("top level")
+    (work / "sub" / "deep.py").write_text("print('deep')")
+    seen: list[tuple[str, int, int]] = []
+    rag_ctx.progress = lambda label, done, total: seen.append((label, done, total))
+    flat = call("index_directory", directory_path=str(work))
+    assert flat["status"] == "success" and flat["files"] == 1 and seen[-1][1:] == (1, 1)
+    deep = call("index_directory", directory_path=str(work), recursive="true")
+    assert (deep["indexed"], deep["unchanged"]) == (1, 1)
+    (work / "empty").mkdir()
+    assert call("index_directory", directory_path="empty")["status"] == "no_files"
+    assert "not a folder" in call("index_directory", directory_path="top.md")["error"]
+
+
+def test_summarize_maps_sections_then_reduces(call, rag_ctx: ToolContext, work: Path) -> None:
+    pages = [f"Page {i} text " + " ".join(f"w{i}_{j}" for j in range(150)) for i in range(1, 5)]
+    pdfgen.make_pdf(work / "report.pdf", pages)
+    call("index_document", file_path="report.pdf")
+    result = call("summarize_document", file_path="report.pdf", summary_type="bullets", max_words_per_section=310)
+    assert result["status"] == "success" and result["sections"] == 3 and result["pages"] == 4
+    prompts = rag_ctx.llm.prompts
+    assert len(prompts) == 4                                     # 3 sections + 1 reduce
+    assert "[Page 1]" in prompts[0] and "[Page 2]" in prompts[0]
+    assert "[Page 2]" in prompts[1] and "[Page 3]" in prompts[1]  # one-page overlap
+    assert "Combine" in prompts[-1] and result["summary"] == "summary #4"
+    assert "bulleted" in prompts[0]
+
+
+def test_summarize_errors(call, rag_ctx: ToolContext, work: Path) -> None:
+    (work / "tiny.txt").write_text("A tiny document.")
+    call("index_document", file_path="tiny.txt")
+    assert "summary_type" in call("summarize_document", file_path="tiny.txt", summary_type="haiku")["error"]
+    assert "not indexed" in call("summarize_document", file_path="other.txt")["error"]
+    rag_ctx.llm = FakeLLM(fail=True)
+    assert "language model failed" in call("summarize_document", file_path="tiny.txt")["error"]
+    rag_ctx.llm = None
+    assert "no language model" in call("summarize_document", file_path="tiny.txt")["error"]
+
+
+def test_dump_document(call, rag_ctx: ToolContext, work: Path) -> None:
+    pdfgen.make_pdf(work / "spec.pdf", ["Section one.", "Section two."])
+    call("index_document", file_path="spec.pdf")
+    default = call("dump_document", file_name="spec.pdf")
+    out = Path(default["output_path"])
+    assert default["status"] == "success" and out.parent == Path(rag_ctx.data_dir) / "rag_dumps"
+    assert "[Page 2]\nSection two." in out.read_text()
+    chosen = call("dump_document", file_name="spec", output_path="exports/spec.md")
+    assert Path(chosen["output_path"]) == work / "exports" / "spec.md" and (work / "exports" / "spec.md").is_file()
+
+
+def test_add_watch_directory_reindexes_a_modified_file(call, rag_ctx: ToolContext, work: Path) -> None:
+    (work / "watched").mkdir()
+    f = work / "watched" / "todo.md"
+    f.write_text("Buy milk.")
+    rag_ctx.state[rag_tools.WATCH_INTERVAL_KEY] = 0.1
+    started = call("add_watch_directory", directory="watched")
+    try:
+        assert started["status"] == "watching" and started["indexed_now"] == 1
+        f.write_text("Buy milk and call the plumber about the leaking boiler.")
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and call("search_indexed_chunks", pattern="plumber")["total_matches"] == 0:
+            time.sleep(0.05)
+        assert call("search_indexed_chunks", pattern="plumber")["total_matches"] == 1
+        status = call("rag_status")
+        assert status["active_watchers"][0]["running"] and status["watched_directories"] == [str(f.parent)]
+    finally:
+        rag_ctx.state["stop_watchers"]()
+    assert not any(w.running for w in rag_ctx.state[rag_tools.WATCHERS_KEY].values())
