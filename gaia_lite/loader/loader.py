@@ -28,10 +28,13 @@ Usage by the agent, once per user turn::
 from __future__ import annotations
 
 import logging
+import re
 import time
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
 
 from gaia_lite.embed.base import Embedder, EmbedderError
 from gaia_lite.registry.registry import ToolRegistry
@@ -42,10 +45,10 @@ from . import logline
 from .bundles import ToolBundle
 from .cache import DocEmbeddingCache
 from .presets import PRESETS, LoaderSettings
-from .scoring import ToolIndex, build_index, dense_scores
+from .scoring import ToolIndex, build_index, score_matrix
 
 __all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "build_doc_loader",
-           "registry_tools_hash", "LOGGER_NAME", "SELECTION_QUERY_CHARS"]
+           "split_clauses", "registry_tools_hash", "LOGGER_NAME", "SELECTION_QUERY_CHARS"]
 
 LOGGER_NAME = "gaia_lite.loader"
 SELECTION_QUERY_CHARS = 4000
@@ -78,6 +81,18 @@ def selection_query(history_user_msgs: Sequence[str], current: str) -> Selection
     previous = next((m for m in reversed(history_user_msgs) if m.strip()), None)
     text = f"{previous}\n{current}" if previous is not None else current
     return SelectionQuery(text[-SELECTION_QUERY_CHARS:], current)
+
+
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:[,;:!?]|\.(?:\s|$)|\s-\s|\b(?:and then|then|and also|also|and|plus|but)\b)\s*", re.IGNORECASE)
+_MIN_CLAUSE_WORDS = 3  # shorter fragments ("the agenda") match noise, not an intent
+
+
+def split_clauses(text: str) -> list[str]:
+    """The parts of a multi-part request; ``[]`` when it is a single clause."""
+    parts = [p.strip() for p in _CLAUSE_BREAK.split(text) if p and p.strip()]
+    parts = [p for p in parts if len(p.split()) >= _MIN_CLAUSE_WORDS]
+    return parts if len(parts) > 1 else []
 
 
 def registry_tools_hash(registry: ToolRegistry, loaded: Sequence[str]) -> str:
@@ -237,20 +252,71 @@ class ToolLoader:
     def _ensure_index(self, specs: list[ToolSpec]) -> ToolIndex:
         ids = tuple(id(s) for s in specs)
         if self._index is None or ids != self._index_ids:
-            index = build_index(specs, self.settings.views, self._examples, self.embedder, self._cache)
+            st = self.settings
+            index = build_index(specs, st.views, self._examples, self.embedder, self._cache,
+                                combine=st.combine, lexical=st.lexical_weight > 0)
             self._cache.flush()  # persist right away: a crash must not cost the next run a re-embed
             self._index, self._index_ids, self._index_specs = index, ids, specs
         return self._index
 
-    def score(self, query: str, registry: ToolRegistry) -> dict[str, float]:
-        """Semantic score of every registry tool (registry order). Raises EmbedderError."""
-        index = self._ensure_index(list(registry))
+    def _query_texts(self, query: str) -> tuple[list[str], int]:
+        """Texts to score: the selection query, maybe the current message, maybe its clauses.
+
+        Returns the texts and the index where the clause texts start.
+        """
         texts = [str(query)]
         current = getattr(query, "current", None)
+        if current is None:
+            current = texts[0]
         if self.settings.score_current and current and current != texts[0]:
             texts.append(current)
-        vectors = [self.embedder.embed_query(t) for t in texts]
-        return dict(zip(index.names, (float(x) for x in dense_scores(index, vectors))))
+        first_clause = len(texts)
+        if self.settings.split_clauses:
+            texts.extend(c for c in split_clauses(current) if c not in texts)
+        return texts, first_clause
+
+    def _embed_queries(self, texts: list[str]) -> np.ndarray:
+        spec = getattr(self.embedder, "spec", None)
+        if len(texts) > 1 and spec is not None and spec.query_prefix == spec.document_prefix:
+            # one batched call; identical vectors because the two prefixes agree
+            return np.asarray(self.embedder.embed_documents(texts), dtype=np.float32)
+        return np.stack([self.embedder.embed_query(t) for t in texts])
+
+    def _score_all(self, query: str, registry: ToolRegistry) -> tuple[ToolIndex, np.ndarray, int]:
+        index = self._ensure_index(list(registry))
+        texts, first_clause = self._query_texts(query)
+        matrix = score_matrix(index, self._embed_queries(texts), texts, self.settings.lexical_weight)
+        return index, matrix, first_clause
+
+    def score(self, query: str, registry: ToolRegistry) -> dict[str, float]:
+        """Semantic score of every registry tool (registry order). Raises EmbedderError."""
+        index, matrix, _ = self._score_all(query, registry)
+        best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
+        return dict(zip(index.names, (float(x) for x in best)))
+
+    def _match(self, index: ToolIndex, matrix: np.ndarray, first_clause: int) -> set[str]:
+        """Tools the semantic tier matches this turn."""
+        names = index.names
+        best = matrix.max(axis=1)
+        threshold = self.threshold
+        per_turn = self.settings.per_turn
+        if per_turn is None:  # GAIA: everything at or above τ, CORE included
+            return {names[i] for i in np.flatnonzero(best >= threshold)}
+
+        def top(column: np.ndarray, k: int) -> list[str]:
+            order = np.argsort(-column, kind="stable")
+            picked: list[str] = []
+            for i in order:
+                if len(picked) >= k or column[i] < threshold:
+                    break
+                if names[i] not in self.core:  # CORE is loaded anyway; it must not use up a pick
+                    picked.append(names[i])
+            return picked
+
+        matched = set(top(best, per_turn))
+        for col in range(first_clause, matrix.shape[1]):
+            matched.update(top(matrix[:, col], 1))
+        return matched
 
     # -- admission ---------------------------------------------------------------
 
@@ -318,13 +384,18 @@ class ToolLoader:
         started = self._perf()
         self._turn += 1  # before embedding: a failing turn still counts, as in GAIA
         try:
-            scores = self.score(query, registry)
+            index, matrix, first_clause = self._score_all(query, registry)
         except EmbedderError as exc:
             self._disable(exc)
             return None
         threshold = self.threshold
-        matched = {n for n, s in scores.items() if s >= threshold}
-        candidates, pulled_by = self._pull_bundles(scores, matched, registry)
+        best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
+        scores = dict(zip(index.names, (float(x) for x in best)))
+        matched = self._match(index, matrix, first_clause)
+        if self.settings.bundle_pull:
+            candidates, pulled_by = self._pull_bundles(scores, matched, registry)
+        else:
+            candidates, pulled_by = {n: scores[n] for n in matched}, {}
 
         rnd = _Round([], [], [])
         self._admit_core(registry, rnd)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .documents import View
+from .scoring import Combine
 
 __all__ = ["LoaderSettings", "PRESETS", "DEFAULT_THRESHOLD", "DEFAULT_MAX_TOOLS", "preset"]
 
@@ -36,6 +37,14 @@ class LoaderSettings:
       unmatched mates, then orders by score, then name.
     * ``score_current``: also score the current user message on its own (the
       joined history query can drown a change of topic).
+    * ``split_clauses``: also score each clause of a multi-part request ("find
+      X and then index it"); each clause's best tool is matched. One mean-pooled
+      vector of a two-intent sentence often sits near neither intent.
+    * ``combine`` / ``lexical_weight``: how a tool's views are combined (see
+      scoring.py) and the weight of the BM25 score added to the cosine.
+    * ``per_turn``: at most this many non-CORE tools match per turn (best
+      first, plus one per clause); ``None`` = every tool at or above τ (GAIA).
+    * ``bundle_pull``: matched tools pull in their bundle-mates (GAIA).
     """
 
     threshold: float = DEFAULT_THRESHOLD
@@ -43,12 +52,19 @@ class LoaderSettings:
     views: tuple[View, ...] = ("summary",)
     ranking: Ranking = "gaia"
     score_current: bool = False
+    split_clauses: bool = False
+    combine: Combine = "max"
+    lexical_weight: float = 0.0
+    per_turn: int | None = None
+    bundle_pull: bool = True
 
     def __post_init__(self) -> None:
         if self.max_tools < 1:
             raise ValueError(f"max_tools must be >= 1, got {self.max_tools}")
         if not self.views:
             raise ValueError("at least one view is required")
+        if self.per_turn is not None and self.per_turn < 0:
+            raise ValueError(f"per_turn must be >= 0 or None, got {self.per_turn}")
 
     def replace(self, **changes: object) -> "LoaderSettings":
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -57,8 +73,9 @@ class LoaderSettings:
 PRESETS: dict[str, LoaderSettings] = {
     "gaia": LoaderSettings(),
     # Provisional until calibrated (docs/loader-calibration.md).
-    "default": LoaderSettings(threshold=0.20, max_tools=14, views=("summary", "params", "examples"),
-                              ranking="matched_first", score_current=True),
+    "default": LoaderSettings(threshold=0.20, max_tools=15, views=("summary", "params", "examples"),
+                              ranking="matched_first", score_current=True, split_clauses=True,
+                              combine="channels", lexical_weight=0.02, per_turn=3, bundle_pull=False),
 }
 
 
