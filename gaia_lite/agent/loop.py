@@ -41,6 +41,9 @@ log = logging.getLogger("gaia_lite.agent")
 
 RESULT_CHAR_CAP = 6000  # tool results beyond this are cut before going back to a small-context model
 REPEAT_LIMIT = 2  # the same call (name + args) may run this many times per turn
+# Small text-path models tend to echo tool results as JSON; one short line after
+# each result steers them to either answer in prose or call the next tool.
+TEXT_PATH_NEXT = "\n(Now answer the user in plain sentences, or call another tool if needed.)"
 _HOLD_PREFIXES = ("{", "[", "```", "<tool_call", "<think", "<")
 
 
@@ -141,6 +144,8 @@ class Agent:
         self.history.append({"role": "user", "content": query})
 
         called: list[str] = []
+        failed: dict[str, str] = {}  # call signature -> its error, so a failed call is not simply repeated
+        nudged = False
         span: list[tuple[str, dict[str, str], bool]] = []  # (tool, argument shapes, ok) for skills
         seen: dict[str, int] = {}
         first_usage = None
@@ -173,6 +178,13 @@ class Agent:
                     answer = parsed.answer
                 else:
                     answer = strip_think(result.content)
+                if _looks_like_json(answer) and not nudged and not force_answer:
+                    # Small models sometimes echo a tool result instead of answering.
+                    nudged = True
+                    self.history.append({"role": "assistant", "content": answer})
+                    self.history.append({"role": "user", "content": "Answer my question in plain sentences "
+                                                                   "using the tool results above, not JSON."})
+                    continue
                 self.history.append({"role": "assistant", "content": answer})
                 break
             prose = parsed.text if parsed is not None else strip_think(result.content)
@@ -183,7 +195,12 @@ class Agent:
                 sig = call.name + json.dumps(call.arguments, sort_keys=True, default=str)
                 seen[sig] = seen.get(sig, 0) + 1
                 yield ToolCallStarted(call.id, call.name, call.arguments, call.source)
-                if seen[sig] > REPEAT_LIMIT:
+                if sig in failed:
+                    res = {"status": "error", "error": f"This exact call already failed: {failed[sig]} "
+                                                       "Use a different tool or different arguments."}
+                    stop = stop or seen[sig] > REPEAT_LIMIT
+                    outcome_name, duration, escape, args = call.name, 0.0, False, call.arguments
+                elif seen[sig] > REPEAT_LIMIT:
                     res = {"status": "error", "error": f"You already called {call.name} with these arguments "
                                                        f"{seen[sig] - 1} times. Use the result above and answer."}
                     stop = stop or seen[sig] > REPEAT_LIMIT + 1
@@ -194,6 +211,8 @@ class Agent:
                     res, duration, args = outcome.result, outcome.duration_s, outcome.arguments
                     outcome_name = outcome.name or call.name
                     escape = escape and outcome.name is not None and outcome.status != "denied"
+                    if not outcome.ok:
+                        failed[sig] = str(res.get("error", outcome.status))
                     if outcome.name and outcome.status != "denied":
                         called.append(outcome.name)
                         span.append((outcome.name, {k: type(v).__name__ for k, v in args.items()}, outcome.ok))
@@ -201,8 +220,10 @@ class Agent:
                                        duration, escape)
                 while self._pending:
                     yield self._pending.pop(0)
-                self.history.append({"role": "tool", "tool_call_id": call.id,
-                                     "content": _result_text(res)})
+                content = _result_text(res)
+                if self._text_path():
+                    content += TEXT_PATH_NEXT
+                self.history.append({"role": "tool", "tool_call_id": call.id, "content": content})
             if stop:
                 force_answer = True
             if force_answer and steps > self.options.max_steps + 1:
@@ -290,6 +311,17 @@ class Agent:
         if repaired and repaired[-1].get("role") == "tool":
             repaired.append({"role": "assistant", "content": "(cancelled)"})
         self.history[:] = repaired
+
+
+def _looks_like_json(text: str) -> bool:
+    t = text.strip()
+    if not (t.startswith("{") or t.startswith("[")):
+        return False
+    try:
+        json.loads(t)
+    except ValueError:
+        return False
+    return True
 
 
 def _result_text(result: dict[str, Any]) -> str:

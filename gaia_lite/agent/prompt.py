@@ -28,7 +28,7 @@ Operating system: {os}
 Rules:
 - Use a tool when the request needs the user's files, documents, memory, shell, clipboard, desktop or images; answer directly for general knowledge, math and chit-chat.
 - Use tool and argument names exactly as listed. Never invent tool results.
-- Files: find them with search_file, read text with read_file. For PDFs or long documents, index_document first, then query_specific_file.
+- Folders: browse_directory lists what is in a folder. Files: find them with search_file, read text with read_file. For PDFs or long documents, index_document first, then query_specific_file.
 - Tables (CSV, TSV, Excel): use analyze_data_file for totals, rankings and date ranges.
 - Memory: remember facts the user asks you to keep; recall them when asked.
 - Keep answers short and cite file names you used."""
@@ -36,8 +36,9 @@ Rules:
 RESPONSE_FORMAT = """==== RESPONSE FORMAT ====
 To call a tool, reply with ONLY this JSON object and nothing else:
 {"name": "<tool name>", "arguments": {"<argument>": <value>}}
-You will get the tool result back. Then call another tool the same way, or answer the user in plain text.
-If no tool is needed, answer in plain text."""
+Example, to read notes.txt: {"name": "read_file", "arguments": {"file_path": "notes.txt"}}
+Use only the argument names the tool lists. You will get the tool result back; then call another tool the same way, or answer the user in plain sentences (not JSON).
+If no tool is needed, answer in plain sentences."""
 
 MENU_INTRO = ("Only some tools are listed below. To get more, call load_tools with one of these bundle "
               "names (or the exact tool name you need); the new tools are available on your next step.")

@@ -82,7 +82,7 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
         raise ServerUnreachable(settings.base_url, str(exc)) from None
     assert server is not None
     announce(f"No server at {settings.base_url}; started the embedded llama-server at {server.base_url} "
-             f"(model {server.alias}, ready in {server.info.startup_s:.1f}s). Use --no-local-server to turn this off.")
+             f"(model {server.alias}, ready in {server.cold_start_s:.1f}s). Use --no-local-server to turn this off.")
     client = ChatClient(server.base_url, api_key="", model=settings.model or server.alias, sampling=sampling)
     return client, server
 
@@ -152,7 +152,8 @@ def build_services(settings: Settings, client: Any, *, server: Any = None,
         memory = MemoryStore(settings.paths.memory_db, embedder)
     from gaia_lite.memory.rag import RagIndex
 
-    rag = RagIndex(settings.paths.rag_db, embedder)
+    # ~190 words stay under MiniLM's 256-token window, so every word of a chunk is embedded.
+    rag = RagIndex(settings.paths.rag_db, embedder, chunk_words=190)
 
     loader = None
     off_state = None

@@ -174,6 +174,19 @@ def validate_arguments(spec: ToolSpec, args: dict[str, Any]) -> tuple[dict[str, 
     return out, None
 
 
+def _suggest_tools(spec: ToolSpec, args: dict[str, Any], registry: ToolRegistry) -> str:
+    """When the arguments fit another tool better, say so: small models often
+    pick a tool by name and pass the arguments of the one they meant."""
+    unknown = [k for k in args if k not in spec.param_names]
+    if not unknown:
+        return ""
+    fits = [s.signature_text() for s in registry
+            if s.name != spec.name and all(k in s.param_names for k in unknown)]
+    if not fits:
+        return ""
+    return f" Tools that take {', '.join(repr(k) for k in unknown)}: {'; '.join(fits[:3])}."
+
+
 class ToolExecutor:
     def __init__(self, registry: ToolRegistry, ctx: ToolContext, *,
                  approve: Approver | None = None,
@@ -199,7 +212,7 @@ class ToolExecutor:
         spec = self.registry[name]
         kwargs, error = validate_arguments(spec, args)
         if kwargs is None:
-            return done(name, {"status": "error", "error": error})
+            return done(name, {"status": "error", "error": error + _suggest_tools(spec, args, self.registry)})
         precheck = getattr(spec.fn, "precheck", None)
         if callable(precheck):
             refusal = precheck(self.ctx, **kwargs)

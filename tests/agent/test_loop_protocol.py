@@ -93,7 +93,8 @@ def test_unknown_tool_error_lets_the_model_repair(tmp_path):
                        text_chunks("Empty folder.")]
         events = list(_agent(srv, tmp_path, native=False).run("list files"))
         repair_prompt = srv.requests[1]["messages"][-1]
-    assert "Unknown tool 'list_files'" in json.loads(repair_prompt["content"])["error"]
+    assert "Unknown tool 'list_files'" in json.loads(repair_prompt["content"].split("\n(")[0])["error"]
+    assert repair_prompt["content"].endswith("or call another tool if needed.)")  # text-path nudge
     assert [e.status for e in events if isinstance(e, ToolCallFinished)] == ["error", "success"]
 
 
