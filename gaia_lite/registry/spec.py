@@ -54,7 +54,9 @@ class ParamSpec:
             out["enum"] = list(self.enum)
         if self.description:
             out["description"] = self.description
-        if not self.required and self.default is not None:
+        # An empty-string default says nothing the "optional" status does not;
+        # leaving it out keeps every turn's schemas shorter.
+        if not self.required and self.default is not None and self.default != "":
             out["default"] = self.default
         return out
 
