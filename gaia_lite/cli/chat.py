@@ -1,0 +1,370 @@
+"""``gaia-lite chat``: the interactive loop.
+
+    run_chat(settings)
+      ├─ Screen (rich, stdout is a TTY) or PlainScreen (pipe)  + ChatView
+      ├─ connect() -> build_services(approve=, ask_user=, confirm_path=, progress=screen.progress)
+      └─ ChatSession.run():  read a line ─┬─ /command -> a method here (touches services)
+                                          └─ message  -> screen.run_turn(agent.run(text))
+
+The agent yields events; the view folds them; the screen draws the view.
+Inline questions (tool approval, request_user_input, paths outside the
+sandbox) pause the screen and ask with prompt-toolkit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sys
+from collections import deque
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from rich.table import Table
+from rich.text import Text
+
+from gaia_lite.config import Settings
+from gaia_lite.errors import GaiaError
+from gaia_lite.events import ToolsLoaded, TurnFailed
+from gaia_lite.ui.commands import parse_command, render_help
+from gaia_lite.ui.console import is_terminal, make_console
+from gaia_lite.ui.conversation import render_entries
+from gaia_lite.ui.input import LineReader, PlainReader, SlashCompleter, ask_choice
+from gaia_lite.ui.plain import PlainScreen
+from gaia_lite.ui.screen import Screen, interrupt_handler
+from gaia_lite.ui.view import BundleLayout, ChatView
+
+__all__ = ["run_chat", "ChatSession", "Asker"]
+
+
+class Asker:
+    """The injected callables that ask the user something in the middle of a turn."""
+
+    def __init__(self, screen: Any, settings: Settings, *, interactive: bool, terminal: bool = True) -> None:
+        self.screen = screen
+        self.settings = settings
+        self.interactive = interactive  # stdin is a terminal: questions can be answered
+        self.terminal = terminal  # stdout too: prompt-toolkit asks, else stderr + a stdin line
+
+    def approve(self, spec: Any, args: dict[str, Any]) -> Any:
+        from gaia_lite.registry.execute import Decision
+        from gaia_lite.ui.conversation import key_args
+
+        if self.settings.auto_approve:
+            return Decision.ALLOW
+        if not self.interactive:
+            self.screen.view.add("notice", f"{spec.name} needs approval and there is no terminal to ask; "
+                                           "denied (use --yes to allow)", level="warning")
+            return Decision.DENY
+        with self.screen.paused():
+            answer = ask_choice(f"Allow {spec.name}({key_args(args, limit=160, per_value=120)})?",
+                                ("y", "N", "a(lways)"), default="n", interactive=self.terminal)
+        decision = {"y": Decision.ALLOW, "a": Decision.ALWAYS}.get(answer, Decision.DENY)
+        self.screen.view.add("info", f"  {spec.name}: {decision.value}")
+        return decision
+
+    def ask_user(self, message: str, choices: Sequence[str] | None = None) -> str | None:
+        if not self.interactive:
+            return None
+        hint = f" ({' / '.join(choices)})" if choices else ""
+        with self.screen.paused():
+            if self.terminal:
+                from prompt_toolkit import PromptSession
+
+                try:
+                    answer = PromptSession().prompt(f"{message}{hint} > ")
+                except EOFError:
+                    return None
+            else:
+                sys.stderr.write(f"{message}{hint} > ")
+                sys.stderr.flush()
+                answer = sys.stdin.readline().rstrip("\n")
+        self.screen.view.add("info", f"  you answered: {answer}")
+        return answer
+
+    def confirm_path(self, question: str) -> bool:
+        if not self.interactive:
+            return False
+        with self.screen.paused():
+            return ask_choice(question, ("y", "N"), default="n", interactive=self.terminal) == "y"
+
+
+class _WarningBuffer(logging.Handler):
+    """WARNINGs logged while the live screen owns the terminal, shown later as notices."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: deque[str] = deque(maxlen=50)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith("gaia_lite.loader"):
+            return  # loader state reaches the UI as events (ToolsSelected off_state + Notice)
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def _warnings_to(buffer: _WarningBuffer) -> Iterator[None]:
+    """Swap gaia_lite's stderr handlers for ``buffer`` (stderr writes would tear the live frame)."""
+    logger = logging.getLogger("gaia_lite")
+    streams = [h for h in logger.handlers if type(h) is logging.StreamHandler]
+    for h in streams:
+        logger.removeHandler(h)
+    logger.addHandler(buffer)
+    try:
+        yield
+    finally:
+        logger.removeHandler(buffer)
+        for h in streams:
+            logger.addHandler(h)
+
+
+def _layout() -> BundleLayout:
+    from gaia_lite.loader.bundles import load_bundles
+
+    cfg = load_bundles()
+    return BundleLayout(cfg.core, tuple((b.name, b.members) for b in cfg.bundles))
+
+
+class ChatSession:
+    def __init__(self, services: Any, view: ChatView, screen: Any, reader: Any,
+                 warnings: _WarningBuffer | None = None) -> None:
+        self.s = services
+        self.view = view
+        self.screen = screen
+        self.reader = reader
+        self.warnings = warnings
+        self.layout = _layout()
+        self.exit_code = 0
+
+    # ------------------------------------------------------------------ state the view needs
+    def _loader_facts(self) -> dict[str, Any]:
+        from gaia_lite.agent.selection import OFF_REASONS
+
+        sel = self.s.selector
+        off = sel.off_state
+        loader = self.s.loader
+        return {"registry_names": self.s.registry.names(), "active": bool(sel.active), "off_state": off,
+                "off_reason": OFF_REASONS.get(off or "", ""),
+                "max_tools": getattr(loader, "max_tools", None) if loader is not None else None}
+
+    def load_names(self) -> list[str]:
+        bundles = [name for name, _ in self.layout.bundles]
+        return bundles + sorted(n for n in self.s.registry.names() if n not in bundles)
+
+    def _drain_warnings(self) -> None:
+        while self.warnings is not None and self.warnings.messages:
+            self.view.add("notice", self.warnings.messages.popleft(), level="warning")
+
+    # ------------------------------------------------------------------ the loop
+    def start(self) -> None:
+        facts = self._loader_facts()
+        self.view.start_session(layout=self.layout, **facts)
+        client = self.s.client
+        loader = "dynamic tools on" if facts["active"] else f"loader off ({facts['off_state']})"
+        self.view.add("info", f"gaia-lite chat · model {client.model or '?'} · {loader}")
+        self.view.add("info", "/help for commands · Enter sends · Alt-Enter new line · Ctrl-C cancels · "
+                              "Ctrl-D quits")
+        self._drain_warnings()
+        self.screen.print_frame()
+
+    def run(self) -> int:
+        self.start()
+        while True:
+            line = self.reader.read()
+            if line is None:
+                break
+            if not line.strip():
+                continue
+            cmd = parse_command(line)
+            if cmd is None:
+                text = line[1:] if line.lstrip().startswith("//") else line
+                if not self.ask(text):
+                    break
+                continue
+            if cmd.error:
+                self.view.add("error", cmd.error)
+                self.screen.print(Text(f"✗ {cmd.error}", style="red"))
+                continue
+            if cmd.name == "/quit":
+                break
+            handler: Callable[[str], None] = getattr(self, "cmd_" + cmd.name[1:])
+            handler(cmd.arg)
+        return self.exit_code
+
+    def ask(self, text: str) -> bool:
+        """One turn; False when the session cannot go on."""
+        cancel = self.s.ctx.cancel
+        cancel.clear()
+        with interrupt_handler(cancel.set):
+            outcome = self.screen.run_turn(self.s.agent.run(text))
+        cancel.clear()
+        if self.warnings is not None and self.warnings.messages:
+            self._drain_warnings()
+            self.screen.print_frame()
+        if isinstance(outcome, TurnFailed) and not outcome.recoverable:
+            self.exit_code = outcome.exit_code
+            return False
+        return True
+
+    # ------------------------------------------------------------------ commands
+    def _say(self, text: str, style: str = "dim") -> None:
+        """A command's result: in the frame's conversation pane, or printed on narrow screens."""
+        self.view.add("error" if style == "red" else "info", text)
+        if self.screen.mode == "side":
+            self.screen.print_frame()
+        else:
+            self.screen.print(Text(text, style=style))
+            if self.screen.mode != "plain":
+                self.screen.print_frame()
+
+    def cmd_help(self, arg: str) -> None:
+        self.screen.print(render_help())
+
+    def cmd_tools(self, arg: str) -> None:
+        panel = self.view.panel
+        loaded = set(panel.loaded) if panel.off_state is None else set(self.s.registry.names())
+        table = Table(box=None, padding=(0, 1), header_style="bold")
+        table.add_column("", no_wrap=True)
+        table.add_column("tool", no_wrap=True)
+        table.add_column("bundle", no_wrap=True)
+        table.add_column("what it does", overflow="ellipsis", no_wrap=True)
+        for spec in self.s.registry:
+            mark = ("C" if spec.name in self.layout.core else "●") if spec.name in loaded else " "
+            table.add_row(mark, spec.name, self.layout.bundle_of(spec.name) or "core", spec.summary)
+        state = ("loader off: every tool is in the prompt" if panel.off_state is not None
+                 else f"{len(loaded)} of {len(self.s.registry)} loaded (C = CORE, ● = loaded)")
+        self.screen.print(table)
+        self.screen.print(Text(state, style="dim"))
+
+    def cmd_load(self, arg: str) -> None:
+        if not arg:
+            self._say("usage: /load <bundle|tool>; bundles: " + ", ".join(n for n, _ in self.layout.bundles), "red")
+            return
+        outcome = self.s.agent.load(arg)
+        if not isinstance(outcome, ToolsLoaded):
+            self._say(f"/load {arg}: {outcome}", "red")
+            return
+        self.view.add_loaded(outcome)
+        added = ", ".join(outcome.admitted) or "nothing new (already loaded)"
+        self._say(f"/load {arg}: bundle {outcome.bundle} → {added}")
+
+    def cmd_reset(self, arg: str) -> None:
+        loader = self.s.loader
+        summary = None
+        if loader is not None and getattr(loader, "turn", 0) > 0 and hasattr(loader, "stats"):
+            summary = dataclasses.asdict(loader.stats)
+        self.s.agent.reset()
+        self.view.reset(summary=summary, **{k: v for k, v in self._loader_facts().items() if k != "max_tools"})
+        note = " (TOOL_LOADER_SESSION summary logged)" if summary is not None else ""
+        self._say(f"conversation and loader session cleared{note}")
+
+    def cmd_status(self, arg: str) -> None:
+        s, st = self.s, self.s.settings
+        loader = s.loader
+        if loader is not None:
+            cfg = loader.settings
+            loader_text = (f"on · preset {st.loader_preset} · tau {cfg.threshold:g} · cap {cfg.max_tools}"
+                           + ("" if s.selector.active else f" · OFF now ({s.selector.off_state})"))
+        else:
+            loader_text = f"off ({s.selector.off_state})"
+        server = s.client.base_url + (f" (embedded llama-server, {s.server.alias})" if s.server is not None else "")
+        rows = [("server", server), ("model", f"{s.client.model} · "
+                                              f"{'native' if s.agent.options.native_tools else 'text'} tool calls"),
+                ("embedder", str(getattr(s.embedder, "id", st.embedder))), ("loader", loader_text),
+                ("memory", "disabled" if st.memory_disabled else str(st.paths.memory_db)),
+                ("documents", str(st.paths.rag_db)), ("history", str(st.paths.history_file)),
+                ("log", str(st.paths.log_file)), ("workdir", str(s.agent.options.workdir))]
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for k, v in rows:
+            table.add_row(k, v)
+        self.screen.print(table)
+
+    def cmd_index(self, arg: str) -> None:
+        if not arg:
+            self._say("usage: /index <file or folder>", "red")
+            return
+        path = Path(arg).expanduser()
+        rag = self.s.rag
+        cancel = self.s.ctx.cancel
+        cancel.clear()
+        try:
+            with interrupt_handler(cancel.set):
+                if path.is_dir():
+                    res = rag.index_directory(path, progress=self.screen.progress, cancel=cancel)
+                    text = (f"indexed {path}: {res['indexed']} new, {res['updated']} updated, "
+                            f"{res['unchanged']} unchanged, {len(res['failed'])} failed"
+                            + (" (cancelled)" if res.get("cancelled") else ""))
+                else:
+                    self.screen.progress(f"indexing {path.name}", 0, 1)
+                    r = rag.index_file(path)
+                    self.screen.progress(f"indexing {path.name}", 1, 1)
+                    text = f"{r.status} {path}: {r.pages} pages, {r.chunks} chunks"
+        except KeyboardInterrupt:
+            text = f"indexing {path} cancelled"
+        except (GaiaError, OSError, ValueError) as exc:
+            text = f"could not index {path}: {exc}"
+        finally:
+            self.screen.stop_progress()
+            cancel.clear()
+        self._say(text)
+
+    def cmd_panel(self, arg: str) -> None:
+        self.screen.toggle_panel()
+        self.screen.print_frame()
+
+    def cmd_details(self, arg: str = "") -> None:
+        on = self.view.toggle_details()
+        if self.screen.mode == "side":
+            self.screen.print_frame()
+        else:
+            self.screen.print(render_entries(self.view.current_turn_entries(), on))
+        self.screen.print(Text(f"tool details {'on' if on else 'off'}", style="dim"))
+
+    def cmd_last(self, arg: str) -> None:
+        self.screen.print(render_entries(self.view.current_turn_entries(), self.view.details))
+
+
+def run_chat(settings: Settings, *, no_panel: bool, progress: Callable[[str, int, int], None] | None) -> int:
+    """The ``chat`` command. Returns the exit code (0, or the code of a fatal error)."""
+    from gaia_lite.cli.services import build_services, connect
+
+    view = ChatView()
+    tty_out, tty_in = is_terminal(sys.stdout), sys.stdin.isatty()
+    if tty_out:
+        screen: Any = Screen(make_console(), view, pref="off" if no_panel else "auto")
+    else:
+        screen = PlainScreen(sys.stdout, view, status=not no_panel)
+    asker = Asker(screen, settings, interactive=tty_in, terminal=tty_in and tty_out)
+    say = (lambda msg: screen.print(Text(msg, style="dim")))
+    try:
+        client, server = connect(settings, announce=say, progress=progress)
+    except GaiaError as exc:
+        print(f"gaia-lite: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    services = None
+    warnings = _WarningBuffer() if tty_out else None
+    try:
+        services = build_services(settings, client, server=server, approve=asker.approve,
+                                  ask_user=asker.ask_user, confirm_path=asker.confirm_path,
+                                  progress=screen.progress)
+        session = ChatSession(services, view, screen, None, warnings)
+        if tty_out and tty_in:
+            session.reader = LineReader(settings.paths.history_file, SlashCompleter(session.load_names),
+                                        on_details=session.cmd_details)
+        else:
+            session.reader = PlainReader(echo=None if tty_in else (lambda t: screen.print(Text(f"› {t}"))))
+        if warnings is not None:
+            with _warnings_to(warnings):
+                return session.run()
+        return session.run()
+    except GaiaError as exc:
+        print(f"gaia-lite: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    finally:
+        if services is not None:
+            services.close()
+        elif server is not None:
+            server.stop()

@@ -1,0 +1,177 @@
+"""ChatSession (gaia_lite/cli/chat.py) over fake services: commands, turns, frames.
+
+The fakes stand in for the composition root's objects with the few attributes
+the chat loop reads; the real agent and loader are covered by their own tests
+and by the tmux acceptance test.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+from gaia_lite.cli.chat import Asker, ChatSession, _WarningBuffer, _warnings_to
+from gaia_lite.config import Settings
+from gaia_lite.registry.execute import Decision
+from gaia_lite.ui.plain import PlainScreen
+from gaia_lite.ui.screen import Screen
+from gaia_lite.ui.view import ChatView
+
+from .scenes import REGISTRY, browse_turn, capture_console, clipboard_loaded, output
+
+
+@dataclass
+class FakeStats:
+    turns: int
+    escape_hatch_count: int
+    load_tools_count: int
+    escape_hatch_rate: float
+    tool_set_changes: int
+
+
+class FakeLoader:
+    def __init__(self) -> None:
+        self.turn = 0
+        self.max_tools = 14
+        self.settings = SimpleNamespace(threshold=0.3, max_tools=14)
+
+    @property
+    def stats(self) -> FakeStats:
+        return FakeStats(self.turn, 0, 1, 1 / max(self.turn, 1), 0)
+
+
+class FakeAgent:
+    def __init__(self, loader: FakeLoader) -> None:
+        self.loader = loader
+        self.options = SimpleNamespace(native_tools=True, workdir="/work")
+        self.queries: list[str] = []
+        self.resets = 0
+
+    def run(self, query: str):
+        self.queries.append(query)
+        self.loader.turn += 1
+        yield from browse_turn(self.loader.turn)
+
+    def load(self, bundle: str):
+        return clipboard_loaded(self.loader.turn) if bundle == "clipboard" else f"Unknown bundle '{bundle}'"
+
+    def reset(self) -> None:
+        self.resets += 1
+        self.loader.turn = 0
+
+
+def fake_services() -> Any:
+    loader = FakeLoader()
+    specs = [SimpleNamespace(name=n, summary=f"does {n}") for n in REGISTRY]
+
+    class Registry:
+        def names(self) -> list[str]:
+            return list(REGISTRY)
+
+        def __iter__(self):
+            return iter(specs)
+
+        def __len__(self) -> int:
+            return len(specs)
+
+    registry = Registry()
+    settings = Settings()
+    return SimpleNamespace(
+        settings=settings, client=SimpleNamespace(model="tiny-model", base_url="http://127.0.0.1:9/api/v1"),
+        registry=registry, loader=loader, agent=FakeAgent(loader), server=None,
+        selector=SimpleNamespace(active=True, off_state=None), ctx=SimpleNamespace(cancel=threading.Event()),
+        embedder=SimpleNamespace(id="hash-embedder"))
+
+
+class Lines:
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+
+    def read(self) -> str | None:
+        return self.lines.pop(0) if self.lines else None
+
+
+def test_plain_session_runs_turns_and_commands():
+    services = fake_services()
+    view = ChatView()
+    out = io.StringIO()
+    screen = PlainScreen(out, view)
+    session = ChatSession(services, view, screen, Lines("list the files", "/load clipboard", "/load nope",
+                                                         "/bogus", "//not a command", "/reset", "/quit", "never"))
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "\x1b" not in text
+    assert services.agent.queries == ["list the files", "/not a command"]
+    assert "/load clipboard: bundle clipboard → read_clipboard, write_clipboard" in text
+    assert "/load nope: Unknown bundle 'nope'" in text
+    assert "✗ unknown command /bogus; /help lists the commands" in text
+    assert "conversation and loader session cleared (TOOL_LOADER_SESSION summary logged)" in text
+    assert services.agent.resets == 1
+    # after /reset the panel is back to CORE and shows the summary entry
+    assert view.panel.pending_core and [e.kind for e in view.panel.entries] == ["session"]
+
+
+def test_side_session_frames_show_load_and_reset():
+    services = fake_services()
+    view = ChatView()
+    console = capture_console(120, 40)
+    screen = Screen(console, view)
+    session = ChatSession(services, view, screen, Lines("list the files", "/load clipboard"))
+    session.run()
+    text = output(console)
+    last = text[text.rindex("╭─ tools"):]
+    assert "clipboard    L read_clipboard" in last
+    assert "▾ turn 1 · load_tools clipboard" in last
+    mark = len(text)
+    session.reader = Lines("/reset")
+    session.run()
+    after = output(console)[mark:]
+    frame = after[after.rindex("╭─ tools"):]
+    assert "Loaded 11/14 · CORE 11 · new session" in frame
+    assert "▾ TOOL_LOADER_SESSION (logged by /reset)" in frame
+    assert "clipboard    L" not in frame
+
+
+def test_help_status_and_tools_print_tables():
+    services = fake_services()
+    view = ChatView()
+    out = io.StringIO()
+    screen = PlainScreen(out, view, width=120)
+    ChatSession(services, view, screen, Lines("/help", "/status", "/tools")).run()
+    text = out.getvalue()
+    assert "/load <bundle|tool>" in text and "Alt-Enter / Esc Enter" in text
+    assert "loader     on · preset default · tau 0.3 · cap 14" in text
+    assert "embedder   hash-embedder" in text
+    assert " C  load_tools " in text and " ●  browse_directory" not in text  # before any turn: CORE only
+    assert "11 of 38 loaded (C = CORE, ● = loaded)" in text
+
+
+def test_warnings_are_held_and_shown_as_notices():
+    logger = logging.getLogger("gaia_lite")
+    stream = logging.StreamHandler(io.StringIO())
+    logger.addHandler(stream)
+    buffer = _WarningBuffer()
+    try:
+        with _warnings_to(buffer):
+            assert stream not in logger.handlers
+            logging.getLogger("gaia_lite.memory").warning("disk is slow")
+            logging.getLogger("gaia_lite.loader").warning("handled by events")
+        assert stream in logger.handlers
+    finally:
+        logger.removeHandler(stream)
+    assert list(buffer.messages) == ["disk is slow"]
+
+
+def test_asker_without_a_terminal_denies_and_says_why():
+    view = ChatView()
+    screen = PlainScreen(io.StringIO(), view)
+    asker = Asker(screen, Settings(), interactive=False)
+    spec = SimpleNamespace(name="write_file")
+    assert asker.approve(spec, {"path": "x"}) == Decision.DENY
+    assert "use --yes" in view.entries[-1].text
+    assert Asker(screen, Settings(auto_approve=True), interactive=False).approve(spec, {}) == Decision.ALLOW
+    assert asker.ask_user("name?") is None and asker.confirm_path("outside?") is False
