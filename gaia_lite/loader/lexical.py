@@ -38,10 +38,22 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _stem(word: str) -> str:
-    # A deliberately light suffix strip: enough to join "files"/"file", "indexed"/"index".
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > 4 and word.endswith(suffix):
-            return word[: -len(suffix)]
+    """A deliberately light suffix strip: joins "files"/"file", "indexed"/"index", "copied"/"copy"."""
+    if len(word) <= 3:
+        return word
+    if word.endswith(("ies", "ied")) and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    elif word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    elif word.endswith("ed") and len(word) > 4:
+        word = word[:-2]
+    # a final "e" is dropped so "save"/"saved" and "file"/"files" meet
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
     return word
 
 
