@@ -1,0 +1,107 @@
+"""Loop control: tell the autonomous loop what to do next, or ask the user.
+
+Both are CORE tools (sent every turn), so their docstrings stay short.
+``set_loop_state`` only records a directive in ``ctx.state["loop"]``; the
+agent's loop reads it. ``request_user_input`` goes through ``ctx.ask_user``,
+the chat's own input layer, and never reads stdin itself.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Optional
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.spec import tool
+
+__all__ = ["TOOLS", "set_loop_state", "request_user_input", "LOOP_STATES", "LOOP_STATE_KEY"]
+
+LOOP_STATES = ("idle", "scheduled", "paused")
+LOOP_STATE_KEY = "loop"
+MIN_WAKE, MAX_WAKE = 30, 86_400
+
+
+def _error(message: str) -> dict:
+    return {"status": "error", "error": message}
+
+
+@tool
+def set_loop_state(ctx: ToolContext, state: str, reason: str = "", wake_in_seconds: int = 0) -> dict:
+    """Tell the autonomous loop what to do next: idle, scheduled (wake later) or paused.
+
+    Args:
+        state: One of idle, scheduled, paused.
+        reason: Short note on why.
+        wake_in_seconds: For scheduled: seconds until waking (30-86400).
+    """
+    name = (state or "").strip().lower() if isinstance(state, str) else ""
+    if name not in LOOP_STATES:
+        return _error(f"state must be one of {', '.join(LOOP_STATES)}; got {state!r}")
+    try:
+        wake = int(wake_in_seconds or 0)
+    except (TypeError, ValueError):
+        return _error(f"wake_in_seconds must be a whole number, got {wake_in_seconds!r}")
+    clamped = False
+    if name == "scheduled":
+        bounded = max(MIN_WAKE, min(MAX_WAKE, wake))
+        clamped, wake = bounded != wake, bounded
+    else:
+        wake = 0
+    directive = {"state": name, "reason": str(reason or "")[:500], "wake_in_seconds": wake,
+                 "wake_at": time.time() + wake if wake else None}
+    ctx.state[LOOP_STATE_KEY] = directive
+    result = {"status": "success", "state": name, "reason": directive["reason"], "wake_in_seconds": wake}
+    if clamped:
+        result["note"] = f"wake_in_seconds was clamped to {MIN_WAKE}..{MAX_WAKE}"
+    return result
+
+
+def _match_choice(answer: str, choices: list[str]) -> str | None:
+    """The choice the answer names: by text (any case) or by its 1-based number."""
+    folded = answer.strip().casefold()
+    for choice in choices:
+        if choice.casefold() == folded:
+            return choice
+    if folded.isdigit() and 1 <= int(folded) <= len(choices):
+        return choices[int(folded) - 1]
+    return None
+
+
+@tool
+def request_user_input(ctx: ToolContext, message: str, choices: Optional[list[str]] = None,
+                       default_if_no_response: Optional[str] = None, timeout_seconds: int = 300,
+                       continue_if_no_response: bool = True) -> dict:
+    """Ask the user a question and wait for the answer.
+
+    Args:
+        message: The question to show.
+        choices: Optional list of allowed answers.
+        default_if_no_response: Answer to use if the user gives none.
+        timeout_seconds: How long to wait, if the chat supports it.
+        continue_if_no_response: Keep working when there is no answer.
+    """
+    if not isinstance(message, str) or not message.strip():
+        return _error("message is empty: write the question to ask")
+    if isinstance(choices, str):
+        choices = [c.strip() for c in choices.split(",")]
+    options = [str(c).strip() for c in (choices or []) if str(c).strip()]
+    try:
+        answer = ctx.ask_user(message.strip(), options or None)
+    except EOFError:
+        answer = None
+    if answer is None or not str(answer).strip():
+        result = {"status": "no_response", "response": default_if_no_response,
+                  "used_default": default_if_no_response is not None,
+                  "continue": bool(continue_if_no_response)}
+        if not continue_if_no_response:
+            result["note"] = "the user did not answer; stop and wait for them"
+        return result
+    answer = str(answer).strip()
+    result = {"status": "answered", "response": answer}
+    if options:
+        chosen = _match_choice(answer, options)
+        result.update(response=chosen or answer, matched_choice=chosen is not None)
+    return result
+
+
+TOOLS = [set_loop_state, request_user_input]
