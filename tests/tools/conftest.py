@@ -9,10 +9,11 @@ missing (scripts/ci-apt.sh installs it in CI).
 
 from __future__ import annotations
 
-import os
-import select
+import random
 import shutil
+import socket
 import subprocess
+import time
 from pathlib import Path
 from typing import Iterator
 
@@ -49,21 +50,35 @@ def empty_path(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPat
     monkeypatch.setenv("PATH", str(tmp_path_factory.mktemp("empty-bin")))
 
 
+def _x_socket_ready(number: int) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        try:
+            sock.connect(f"/tmp/.X11-unix/X{number}")
+            return True
+        except OSError:
+            return False
+
+
 def _start_xvfb() -> tuple[subprocess.Popen, str]:
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "640x480x24", "-nolisten", "tcp"],
-                            pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_fd)
-    try:
-        ready, _, _ = select.select([read_fd], [], [], 15)
-        number = os.read(read_fd, 64).decode().strip() if ready else ""
-    finally:
-        os.close(read_fd)
-    if not number.isdigit():
+    """Start Xvfb on a random high display and wait until it accepts connections.
+
+    A random display (not -displayfd's "lowest free") keeps parallel test runs
+    on one machine from racing for :0; a server that loses a race is retried.
+    """
+    for _ in range(5):
+        number = random.randint(100, 899)
+        if Path(f"/tmp/.X{number}-lock").exists():
+            continue
+        proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 15
+        while proc.poll() is None and time.monotonic() < deadline:
+            if _x_socket_ready(number):
+                return proc, f":{number}"
+            time.sleep(0.05)
         proc.kill()
         proc.wait()
-        pytest.skip("Xvfb did not start")
-    return proc, f":{number}"
+    pytest.skip("Xvfb did not start")
 
 
 @pytest.fixture
