@@ -29,7 +29,7 @@ from gaia_lite.registry.spec import tool
 
 from .sandbox import SECRET_DIR_NAMES, SECRET_FILE_GLOBS, SandboxError, resolve_user_path
 
-__all__ = ["TOOLS", "run_shell_command", "CommandRefused", "parse_command", "RateLimiter",
+__all__ = ["TOOLS", "run_shell_command", "CommandRefused", "parse_command", "policy_error", "RateLimiter",
            "ALLOWED_PROGRAMS", "OUTPUT_CAP"]
 
 OUTPUT_CAP = 10_000          # characters kept of stdout and of stderr
@@ -436,6 +436,38 @@ def _means_no_match(prog: str, run: dict) -> bool:
         and not run["stderr"].strip()
 
 
+def _plan(ctx: ToolContext, command: str, working_directory: Optional[str]) -> tuple[list[list[str]], Path] | str:
+    """(pipeline, cwd) ready to run, or the one-line reason the command is refused."""
+    try:
+        cwd = resolve_user_path(ctx, working_directory) if working_directory else ctx.sandbox.check(ctx.workdir)
+    except SandboxError as exc:
+        return str(exc)
+    if not cwd.is_dir():
+        return f"working_directory {cwd} is not an existing folder"
+
+    def check_path(arg: str) -> None:
+        target = Path(os.path.expanduser(arg))
+        ctx.sandbox.check(target if target.is_absolute() else cwd / target)
+
+    try:
+        pipeline = parse_command(command, check_path)
+    except CommandRefused as exc:
+        return f"command refused: {exc}. Only read-only commands are allowed."
+    except SandboxError as exc:
+        return f"command refused: {exc}"
+    missing = [argv[0] for argv in pipeline if shutil.which(argv[0]) is None]
+    if missing:
+        return f"{missing[0]} is not installed on this machine"
+    return pipeline, cwd
+
+
+def policy_error(ctx: ToolContext, command: str, working_directory: Optional[str] = None) -> str | None:
+    """The refusal run_shell_command would give, or None: lets an approval
+    prompt skip asking the user about a command that will be refused anyway."""
+    plan = _plan(ctx, command, working_directory)
+    return plan if isinstance(plan, str) else None
+
+
 @tool(gated=True, timeout=MAX_TIMEOUT + 30)
 def run_shell_command(ctx: ToolContext, command: str, working_directory: Optional[str] = None,
                       timeout: int = 30) -> dict:
@@ -452,26 +484,10 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
         timeout = max(1, min(MAX_TIMEOUT, int(timeout)))
     except (TypeError, ValueError):
         return _error(f"timeout must be a number of seconds, got {timeout!r}")
-    try:
-        cwd = resolve_user_path(ctx, working_directory) if working_directory else ctx.sandbox.check(ctx.workdir)
-    except SandboxError as exc:
-        return _error(str(exc), command=command)
-    if not cwd.is_dir():
-        return _error(f"working_directory {cwd} is not an existing folder", command=command)
-
-    def check_path(arg: str) -> None:
-        target = Path(os.path.expanduser(arg))
-        ctx.sandbox.check(target if target.is_absolute() else cwd / target)
-
-    try:
-        pipeline = parse_command(command, check_path)
-    except CommandRefused as exc:
-        return _error(f"command refused: {exc}. Only read-only commands are allowed.", command=command)
-    except SandboxError as exc:
-        return _error(f"command refused: {exc}", command=command)
-    missing = [argv[0] for argv in pipeline if shutil.which(argv[0]) is None]
-    if missing:
-        return _error(f"{missing[0]} is not installed on this machine", command=command)
+    plan = _plan(ctx, command, working_directory)
+    if isinstance(plan, str):
+        return _error(plan, command=command)
+    pipeline, cwd = plan
     limiter = ctx.state.setdefault(RATE_LIMITER_KEY, RateLimiter())
     wait = limiter.acquire()
     if wait > 0:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.registry.spec import spec_of
-from gaia_lite.tools.shell import OUTPUT_CAP, RATE_LIMITER_KEY, RateLimiter, run_shell_command
+from gaia_lite.tools.shell import OUTPUT_CAP, RATE_LIMITER_KEY, RateLimiter, policy_error, run_shell_command
 
 
 class FakeClock:
@@ -122,6 +122,12 @@ def test_tool_is_gated() -> None:
     assert spec_of(run_shell_command).gated is True
 
 
+def test_policy_error_lets_the_approval_prompt_skip_refused_commands(shell_ctx) -> None:
+    assert policy_error(shell_ctx, "cat a.txt | wc -l") is None
+    assert "';'" in policy_error(shell_ctx, "ls; rm sentinel.txt")
+    assert "--allowed-paths" in policy_error(shell_ctx, "ls", working_directory="/opt")
+
+
 def test_plain_command_runs(shell_ctx, tmp_path: Path) -> None:
     result = run_shell_command(shell_ctx, "cat a.txt")
     assert result["status"] == "success"
@@ -141,6 +147,11 @@ def test_pipeline_runs_every_segment(shell_ctx) -> None:
 def test_quoted_pipe_is_a_regex_not_a_pipe(shell_ctx) -> None:
     result = run_shell_command(shell_ctx, "grep -E 'alpha|gamma' a.txt")
     assert result["stdout"] == "alpha\ngamma\n"
+
+
+def test_non_ascii_letters_are_fine(shell_ctx, tmp_path: Path) -> None:
+    (tmp_path / "menu.txt").write_text("café au lait\ntea\n")
+    assert run_shell_command(shell_ctx, "grep café menu.txt")["stdout"] == "café au lait\n"
 
 
 def test_no_match_is_not_an_error(shell_ctx) -> None:
