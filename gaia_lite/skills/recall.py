@@ -134,7 +134,6 @@ class SkillService:
         """Store the turn's tool span and credit the procedures recalled for it."""
         with self._lock:
             recalled, self._last = self._last.names, _EMPTY
-        ok = span_succeeded(span, answered)
-        if span:
-            self.store.record_span(goal, span, success=ok, answered=answered, recalled=recalled)
-        self.store.note_outcome(recalled, ok)
+        if span or recalled:
+            self.store.record_turn(goal, span, success=span_succeeded(span, answered), answered=answered,
+                                   recalled=recalled)

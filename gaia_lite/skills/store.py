@@ -265,30 +265,28 @@ class ProcedureStore:
                           [(encode_vector(v), emb_id, pid) for (pid, _), v in zip(rows, vecs)])
         return {pid: v for (pid, _), v in zip(rows, vecs)}
 
-    def note_outcome(self, names: Sequence[str], success: bool) -> None:
-        """A turn that recalled ``names`` finished: count the attempt (and success), stamp last use."""
-        if not names:
-            return
-        now = now_iso()
+    def record_turn(self, goal: str, calls: Sequence[tuple[str, dict[str, str], bool]], *, success: bool,
+                    answered: bool, recalled: Sequence[str] = ()) -> int | None:
+        """One finished turn, in one transaction: append its span (when it called tools;
+        the goal is stored with secrets masked) and credit the procedures recalled for it
+        (an attempt, a success if ``success``, ``last_used_at``). Returns the span id."""
+        span_id = None
         with self.memory.transaction() as c:
-            c.executemany("UPDATE procedures SET attempt_count=attempt_count+1, "
-                          "success_count=success_count+?, last_used_at=? WHERE name=?",
-                          [(int(success), now, n) for n in names])
-
-    # ------------------------------------------------------------------ tool spans
-    def record_span(self, goal: str, calls: Sequence[tuple[str, dict[str, str], bool]], *, success: bool,
-                    answered: bool, recalled: Sequence[str] = ()) -> int:
-        """Append one turn's span; returns its id. The goal is stored with secrets masked."""
-        payload = [{"tool": t, "args": dict(shape), "ok": bool(ok)} for t, shape, ok in calls]
-        with self.memory.transaction() as c:
-            span_id = c.execute(
-                "INSERT INTO tool_spans(goal, calls, steps, success, answered, recalled, created_at) "
-                "VALUES (?,?,?,?,?,?,?)",
-                (mask_credentials(goal.strip())[:MAX_GOAL_CHARS], json.dumps(payload), len(payload),
-                 int(success), int(answered), json.dumps(list(recalled)), now_iso())).lastrowid
-            if span_id > MAX_SPANS and span_id % 100 == 0:
-                c.execute("DELETE FROM tool_spans WHERE id <= ?", (span_id - MAX_SPANS,))
-        return int(span_id)
+            if calls:
+                payload = [{"tool": t, "args": dict(shape), "ok": bool(ok)} for t, shape, ok in calls]
+                span_id = int(c.execute(
+                    "INSERT INTO tool_spans(goal, calls, steps, success, answered, recalled, created_at) "
+                    "VALUES (?,?,?,?,?,?,?)",
+                    (mask_credentials(goal.strip())[:MAX_GOAL_CHARS], json.dumps(payload), len(payload),
+                     int(success), int(answered), json.dumps(list(recalled)), now_iso())).lastrowid)
+                if span_id > MAX_SPANS and span_id % 100 == 0:
+                    c.execute("DELETE FROM tool_spans WHERE id <= ?", (span_id - MAX_SPANS,))
+            if recalled:
+                now = now_iso()
+                c.executemany("UPDATE procedures SET attempt_count=attempt_count+1, "
+                              "success_count=success_count+?, last_used_at=? WHERE name=?",
+                              [(int(success), now, n) for n in recalled])
+        return span_id
 
     def open_spans(self, *, min_steps: int = 1) -> list[SpanRecord]:
         """Spans not yet turned into a procedure, oldest first, with their cached goal vectors."""

@@ -39,7 +39,7 @@ def test_add_get_enable_delete_and_duplicate_names(memory: Any, embedder: Any) -
     assert proc.tools_required == SPEC.tools_required and proc.enabled and proc.provenance == "manual"
     with pytest.raises(SkillStoreError, match="already exists"):
         store.add(SPEC)
-    store.note_outcome(["csv-report"], True)
+    store.record_turn("a goal", [], success=True, answered=True, recalled=["csv-report"])
     replaced = store.add(ProcedureSpec(SPEC.name, "New trigger text", "1. new", ("write_file",)), replace=True)
     assert replaced.when_to_use == "New trigger text" and replaced.success_count == 1  # counters kept
     assert store.set_enabled("csv-report", False) and store.count() == 0 and store.count(enabled_only=False) == 1
