@@ -514,4 +514,12 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
     return result
 
 
+def _precheck(ctx: ToolContext, command: str, working_directory: Optional[str] = None, **_: object) -> str | None:
+    return policy_error(ctx, command, working_directory)
+
+
+# The executor refuses a disallowed command before the confirmation prompt,
+# so the user is never asked to approve something the policy would block.
+run_shell_command.precheck = _precheck  # type: ignore[attr-defined]
+
 TOOLS = [run_shell_command]

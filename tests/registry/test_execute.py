@@ -167,3 +167,17 @@ def test_timeout_and_exceptions_become_error_dicts():
     assert slow.status == "error" and slow.result["timeout"] is True
     broken = ex.execute("broken_tool", {})
     assert broken.status == "error" and "RuntimeError: boom" in broken.result["error"]
+
+
+def test_shell_policy_refuses_before_the_user_is_asked(tmp_path):
+    from gaia_lite.tools.sandbox import Sandbox
+    from gaia_lite.tools.shell import run_shell_command
+
+    asked = []
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    ex = ToolExecutor(ToolRegistry([run_shell_command]), ctx,
+                      approve=lambda spec, args: asked.append(spec.name) or Decision.ALLOW)
+    out = ex.execute("run_shell_command", {"command": "ls; rm -rf /"})
+    assert out.status == "error" and asked == []
+    ok = ex.execute("run_shell_command", {"command": "ls"})
+    assert ok.ok and asked == ["run_shell_command"]
