@@ -1,0 +1,54 @@
+"""End to end: `gaia-lite ask` against a REAL llama-server with the REAL 0.5B model.
+
+gaia-lite starts the embedded server itself (no server answers at the default
+URL), the model lifts a tool call, a real tool runs on real files, and the
+answer comes back as JSON. Skipped, with the reason shown, only when the
+embedded runtime is not installed (scripts/setup.sh installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.runtime import runtime_status
+
+pytestmark = pytest.mark.slow
+
+_status = runtime_status()
+needs_runtime = pytest.mark.skipif(not _status.ready, reason="embedded runtime not installed: "
+                                   + "; ".join(_status.lines()) + " (run scripts/setup.sh)")
+
+
+def _ask(cwd: Path, *args: str, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **(env_extra or {})}
+    env["LEMONADE_BASE_URL"] = "http://127.0.0.1:9/api/v1"  # nothing listens there: auto-start the local server
+    return subprocess.run([sys.executable, "-m", "gaia_lite", "ask", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@needs_runtime
+def test_ask_lists_files_with_a_real_tool(tmp_path):
+    (tmp_path / "quarterly_report.md").write_text("# Q3\nRevenue was $14.2 million.\n")
+    (tmp_path / "budget.csv").write_text("item,amount\nrent,1200\n")
+    proc = _ask(tmp_path, "list the files in this folder", "--json", "--dynamic-tools")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout)
+    assert "started the embedded llama-server" in proc.stderr
+    assert out["tools_called"], f"no tool was called: {out}"
+    assert set(out["tools_called"]) & {"browse_directory", "search_file", "list_recent_files",
+                                       "run_shell_command", "get_file_info", "search_directory"}
+    assert out["ttft_s"] > 0 and out["prompt_tokens"] > 0
+    assert "load_tools" in out["loaded_tools"] and len(out["loaded_tools"]) < 37
+
+
+@needs_runtime
+def test_ask_exits_3_when_no_server_and_auto_start_is_off(tmp_path):
+    proc = _ask(tmp_path, "hello", "--no-local-server")
+    assert proc.returncode == 3
+    assert "gaia-lite serve" in proc.stderr and "Traceback" not in proc.stderr
