@@ -117,7 +117,16 @@ def cache_dir() -> Path:
 
 
 def models_dir() -> Path:
-    return cache_dir() / "models"
+    """Where assembled GGUF files live: ``GAIA_MODELS_DIR``, else the platform user cache.
+
+    Deliberately not under ``GAIA_HOME``: a model is ~0.5-1 GB, read-only and the
+    same for every gaia-lite home, so a fresh home (every test uses one) must not
+    assemble its own copy.
+    """
+    override = os.environ.get("GAIA_MODELS_DIR")
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_cache_dir("gaia-lite")) / "models"
 
 
 def get_model_spec(name: str) -> ModelSpec:

