@@ -1,0 +1,284 @@
+"""Live time to first token, loader off vs on, interleaved in one run.
+
+``gaia-lite eval ttft`` drives two agents that share one model server: one
+with the loader off (every tool in the prompt) and one with it on. Each
+request is built exactly as the agent builds its first model call of a turn:
+the selector picks the tools, the agent composes its system prompt and tool
+schemas, and the client streams the request. Only the answer is cut short
+(``max_tokens`` small): prefill is what the tool list costs.
+
+* **First turn, cold.** A per-request nonce at the start of the system prompt
+  defeats the server's prefix cache (gaia-loader-spec §4.1), so every request
+  pays its whole prefill. One discarded warm-up request per arm comes first.
+* **Later turns, warm.** A scripted six-turn conversation with one change of
+  topic, identical for both arms. The assistant side of the script is canned
+  (tool calls, tool results and answers), so the two arms differ only in the
+  tool block; one nonce per conversation, so turn 1 is cold and turns 2-6 reuse
+  the prefix unless the tool block changed.
+
+Arms alternate off, on, off, on … so drift on a busy machine hits both alike.
+TTFT is measured by the client (time to the first streamed content or tool
+call); prompt, cached and prefill numbers are the server's own (llama-server
+``timings``; servers that report nothing leave them None).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+__all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "run_ttft", "summarize", "quantile",
+           "samples_to_dicts"]
+
+ARMS = ("off", "on")
+
+# Realistic first messages of a doc-profile session.
+QUESTIONS = (
+    "What does the employee handbook say about working remotely?",
+    "Find the Q3 report in my documents and tell me the revenue.",
+    "Index the PDFs in my reports folder so I can ask questions about them.",
+    "What was the total revenue in Q1 according to sales_data_2025.csv?",
+    "Summarize the contract in contracts/acme_msa.pdf in three bullet points.",
+    "Which files in this project mention the word deadline?",
+)
+
+
+@dataclass(frozen=True)
+class ScriptTurn:
+    """One user turn of the warm script and the canned assistant side that follows it."""
+
+    user: str
+    calls: tuple[tuple[str, dict[str, Any], dict[str, Any]], ...]  # (tool, arguments, result)
+    answer: str
+
+
+HANDBOOK = "docs/hr/employee_handbook.md"
+SALES = "data/sales_data_2025.csv"
+
+SCRIPT: tuple[ScriptTurn, ...] = (
+    ScriptTurn("Where is our employee handbook? It's somewhere under this folder.",
+               (("search_file", {"file_pattern": "employee_handbook"},
+                 {"status": "success", "files": [HANDBOOK], "count": 1}),),
+               f"The handbook is at {HANDBOOK}."),
+    ScriptTurn("Please index it so I can ask questions about it.",
+               (("index_document", {"file_path": HANDBOOK},
+                 {"status": "success", "file": HANDBOOK, "chunks": 9}),),
+               "Done: the handbook is indexed (9 chunks)."),
+    ScriptTurn("How many PTO days do first-year employees get?",
+               (("query_specific_file", {"file_path": HANDBOOK, "query": "PTO days first-year employees"},
+                 {"status": "success", "chunks": [{"text": "Employees in their first year accrue 15 days of "
+                                                           "paid time off (PTO)."}]}),),
+               "First-year employees get 15 days of PTO."),
+    ScriptTurn("And what is the policy on working from home?",
+               (("query_specific_file", {"file_path": HANDBOOK, "query": "remote work policy"},
+                 {"status": "success", "chunks": [{"text": "Staff may work remotely up to 3 days per week "
+                                                           "with their manager's approval."}]}),),
+               "Up to 3 days a week from home, with your manager's approval."),
+    # the change of topic: from HR documents to a data file
+    ScriptTurn(f"Different question: what was the total revenue in Q1 in {SALES}?",
+               (("analyze_data_file", {"file_path": SALES, "analysis_type": "summary"},
+                 {"status": "success", "rows": 24, "totals": {"revenue": 340000}}),),
+               "Total Q1 revenue was $340,000."),
+    ScriptTurn("Who was the top salesperson in that file, and with how much?",
+               (("analyze_data_file", {"file_path": SALES, "analysis_type": "summary", "group_by": "salesperson"},
+                 {"status": "success", "groups": {"Sarah Chen": 70000, "Carlos Rivera": 69000}}),),
+               "Sarah Chen, with $70,000."),
+)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One measured request."""
+
+    arm: str
+    phase: str  # "first" (cold first turn) or "script" (the six-turn conversation)
+    trial: int
+    turn: int
+    ttft_s: float | None
+    prefill_s: float | None  # the server's prompt_ms, when reported
+    prompt_tokens: int | None
+    cached_tokens: int | None
+    tools_shown: int
+    tools_hash: str
+    changed: bool
+    select_ms: float
+
+    @property
+    def prefilled_tokens(self) -> int | None:
+        """Tokens the server had to process (not restored from its cache): what TTFT pays for."""
+        if self.prompt_tokens is None:
+            return None
+        return self.prompt_tokens - (self.cached_tokens or 0)
+
+
+def quantile(values: Sequence[float], q: float) -> float | None:
+    """Linear-interpolated quantile (q in [0, 1]); None for no values."""
+    data = sorted(v for v in values if v is not None)
+    if not data:
+        return None
+    pos = (len(data) - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, len(data) - 1)
+    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
+
+
+def _median(values: Sequence[Any]) -> float | None:
+    data = [v for v in values if v is not None]
+    return statistics.median(data) if data else None
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 4) if a is not None and b else None
+
+
+def _r(v: float | None, nd: int = 4) -> float | None:
+    return round(v, nd) if v is not None else None
+
+
+def _script_history(turn: ScriptTurn, index: int) -> list[dict[str, Any]]:
+    """The canned messages that follow the user message of ``turn`` (as the agent writes them)."""
+    msgs: list[dict[str, Any]] = []
+    if turn.calls:
+        wire = [{"id": f"call_s{index}_{j}", "type": "function",
+                 "function": {"name": name, "arguments": json.dumps(args)}}
+                for j, (name, args, _) in enumerate(turn.calls)]
+        msgs.append({"role": "assistant", "content": None, "tool_calls": wire})
+        for j, (_, _, result) in enumerate(turn.calls):
+            msgs.append({"role": "tool", "tool_call_id": f"call_s{index}_{j}", "content": json.dumps(result)})
+    msgs.append({"role": "assistant", "content": turn.answer})
+    return msgs
+
+
+def _request(agent: Any, earlier: Sequence[str], history: Sequence[dict[str, Any]], query: str,
+             nonce: str, max_tokens: int) -> tuple[Any, Any, float]:
+    """Select tools and send the turn's first model call; (ChatResult, SelectionState, select ms)."""
+    t0 = time.perf_counter()
+    state = agent.selector.select(list(earlier), query)
+    select_ms = (time.perf_counter() - t0) * 1000.0
+    system = f"[req-{nonce}] " + agent.system_prompt(state)
+    messages = [{"role": "system", "content": system}, *history, {"role": "user", "content": query}]
+    result = agent.client.chat(messages, tools=agent.tool_schemas(state), max_tokens=max_tokens, temperature=0.0)
+    return result, state, select_ms
+
+
+def _sample(arm: str, phase: str, trial: int, turn: int, agent: Any, result: Any, state: Any,
+            select_ms: float) -> Sample:
+    u = result.usage
+    return Sample(arm, phase, trial, turn, u.ttft_s, (u.prompt_ms / 1000.0) if u.prompt_ms is not None else None,
+                  u.prompt_tokens, u.cached_tokens, len(state.visible_names(agent.registry)), state.tools_hash,
+                  bool(state.changed), select_ms)
+
+
+def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[str] = QUESTIONS,
+             script: Sequence[ScriptTurn] = SCRIPT, max_tokens: int = 8, warmup: bool = True,
+             progress: Callable[[str], None] | None = None) -> list[Sample]:
+    """Measure both arms (``{"off": agent, "on": agent}``) and return every sample.
+
+    The agents must share one server. Each phase alternates the arms; each
+    conversation starts from ``agent.reset()``.
+    """
+    if set(arms) != set(ARMS):
+        raise ValueError(f"arms must be exactly {ARMS}")
+    if trials < 1:
+        raise ValueError("trials must be >= 1")
+    say = progress or (lambda _msg: None)
+    samples: list[Sample] = []
+    if warmup:
+        for arm in ARMS:
+            arms[arm].reset()
+            _request(arms[arm], [], [], questions[0], uuid.uuid4().hex[:12], max_tokens)
+    for trial in range(trials):
+        q = questions[trial % len(questions)] if questions else SCRIPT[0].user
+        for arm in ARMS:
+            agent = arms[arm]
+            agent.reset()
+            result, state, ms = _request(agent, [], [], q, uuid.uuid4().hex[:12], max_tokens)
+            s = _sample(arm, "first", trial, 1, agent, result, state, ms)
+            samples.append(s)
+            say(f"first turn, trial {trial + 1}/{trials}, loader {arm}: {_fmt_s(s.ttft_s)} "
+                f"({s.prompt_tokens} prompt tokens, {s.tools_shown} tools)")
+    for trial in range(trials if script else 0):
+        for arm in ARMS:
+            agent = arms[arm]
+            agent.reset()
+            nonce = uuid.uuid4().hex[:12]
+            earlier: list[str] = []
+            history: list[dict[str, Any]] = []
+            for i, turn in enumerate(script):
+                result, state, ms = _request(agent, earlier, history, turn.user, nonce, max_tokens)
+                s = _sample(arm, "script", trial, i + 1, agent, result, state, ms)
+                samples.append(s)
+                say(f"script trial {trial + 1}/{trials}, loader {arm}, turn {i + 1}: {_fmt_s(s.ttft_s)} "
+                    f"(cached {s.cached_tokens}/{s.prompt_tokens}{', tools changed' if s.changed else ''})")
+                earlier.append(turn.user)
+                history.append({"role": "user", "content": turn.user})
+                history.extend(_script_history(turn, i))
+    return samples
+
+
+def _fmt_s(v: float | None) -> str:
+    return f"{v:.2f} s" if v is not None else "n/a"
+
+
+def _stats(samples: Sequence[Sample], attr: str) -> tuple[float | None, float | None]:
+    values = [getattr(s, attr) for s in samples]
+    return _r(_median(values)), _r(quantile([v for v in values if v is not None], 0.9))
+
+
+def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
+    """The report of one render path: medians, p90s, server token counts, tool-block changes."""
+    first = {a: [s for s in samples if s.phase == "first" and s.arm == a] for a in ARMS}
+    script = {a: [s for s in samples if s.phase == "script" and s.arm == a] for a in ARMS}
+    later = {a: [s for s in script[a] if s.turn > 1] for a in ARMS}
+
+    def side(group: Mapping[str, Sequence[Sample]], attr: str) -> dict[str, Any]:
+        off_med, off_p90 = _stats(group["off"], attr)
+        on_med, on_p90 = _stats(group["on"], attr)
+        return {"off_s": off_med, "on_s": on_med, "ratio": _ratio(on_med, off_med),
+                "off_p90_s": off_p90, "on_p90_s": on_p90}
+
+    first_turn = {**side(first, "ttft_s"), "n": len(first["on"]),
+                  "prefill": side(first, "prefill_s"),
+                  "select_ms_on": _r(_median([s.select_ms for s in first["on"]]), 3)}
+    turns = sorted({s.turn for s in script["on"] + script["off"]})
+    per_turn = []
+    for t in turns:
+        row: dict[str, Any] = {"turn": t}
+        for a in ARMS:
+            group = [s for s in script[a] if s.turn == t]
+            row[f"{a}_s"] = _r(_median([s.ttft_s for s in group]))
+            row[f"{a}_prompt_tokens"] = _median([s.prompt_tokens for s in group])
+            row[f"{a}_cached_tokens"] = _median([s.cached_tokens for s in group])
+        row["on_tools_changed"] = sum(s.changed for s in script["on"] if s.turn == t)
+        row["on_tools_shown"] = _median([s.tools_shown for s in script["on"] if s.turn == t])
+        per_turn.append(row)
+    changes_by_trial: dict[int, int] = {}
+    for s in script["on"]:
+        changes_by_trial[s.trial] = changes_by_trial.get(s.trial, 0) + int(s.changed)
+    later_turns = {**side(later, "ttft_s"),
+                   "tool_set_changes_on": max(changes_by_trial.values()) if changes_by_trial else None,
+                   "turns_per_conversation": len(turns), "conversations": len(changes_by_trial),
+                   "prefill": side(later, "prefill_s"), "per_turn": per_turn}
+    return {
+        "first_turn": first_turn,
+        "later_turns": later_turns,
+        "prompt_tokens": {a: _median([s.prompt_tokens for s in first[a]]) for a in ARMS},
+        "prefilled_tokens": {
+            "first_turn": {a: _median([s.prefilled_tokens for s in first[a]]) for a in ARMS},
+            "later_turns": {a: _median([s.prefilled_tokens for s in later[a]]) for a in ARMS},
+            "later_turns_total": {a: sum(s.prefilled_tokens or 0 for s in later[a]) for a in ARMS},
+        },
+        "cached_tokens": {
+            "first_turn": {a: _median([s.cached_tokens for s in first[a]]) for a in ARMS},
+            "later_turns": {a: _median([s.cached_tokens for s in later[a]]) for a in ARMS},
+        },
+        "tools_shown": {a: _median([s.tools_shown for s in first[a]]) for a in ARMS},
+    }
+
+
+def samples_to_dicts(samples: Sequence[Sample]) -> list[dict[str, Any]]:
+    return [{**asdict(s), "prefilled_tokens": s.prefilled_tokens} for s in samples]

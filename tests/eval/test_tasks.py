@@ -1,0 +1,156 @@
+"""`eval tasks`: fixtures hold the expected facts, the answer rules are right, the runner logs and scores."""
+
+from __future__ import annotations
+
+import csv
+import logging
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gaia_lite.eval import tasks
+from gaia_lite.events import ToolCallFinished, TurnFinished, TurnStarted
+from gaia_lite.eval.logscore import format_tool_calls
+from gaia_lite.loader import logline
+
+
+def test_every_fixture_a_task_names_exists() -> None:
+    for task in tasks.TASKS:
+        for name, _dest in task.files:
+            assert tasks.fixture_path(name).is_file()
+        for rel in task.index:
+            assert rel in {dest for _n, dest in task.files}
+
+
+def test_sales_fixture_has_the_expected_numbers() -> None:
+    with tasks.fixture_path("sales_data_2025.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    q1 = [r for r in rows if r["date"] < "2025-04-01"]
+    assert sum(int(r["revenue"]) for r in q1) == 340_000
+    totals: Counter[str] = Counter()
+    for r in rows:
+        totals[r["salesperson"]] += int(r["revenue"])
+    (top, amount), (_second, runner_up) = totals.most_common(2)
+    assert (top, amount) == ("Sarah Chen", 70_000) and runner_up < amount
+    q1_totals: Counter[str] = Counter()
+    for r in q1:
+        q1_totals[r["salesperson"]] += int(r["revenue"])
+    assert q1_totals.most_common(1) == [("Sarah Chen", 70_000)]
+    for r in rows:  # revenue = units x unit price, so any way of computing it agrees
+        assert int(r["revenue"]) == int(r["units"]) * float(r["unit_price"].strip("$").replace(",", ""))
+
+
+def test_documents_hold_the_expected_facts() -> None:
+    handbook = tasks.fixture_path("employee_handbook.md").read_text()
+    assert "| First year | 15 days |" in handbook
+    assert "up to 3 days per week with their manager's\napproval" in handbook
+    assert "Contractors are not eligible for company benefits" in handbook
+    report = tasks.fixture_path("acme_q3_report.md").read_text()
+    assert "Q3 revenue was $14.2 million" in report and "15-18 %" in report
+
+
+@pytest.mark.parametrize(("task", "turn", "answer", "ok"), [
+    ("smart_discovery", 0, "First-year employees get 15 days of PTO.", True),
+    ("smart_discovery", 0, "They get 150 days.", False),
+    ("smart_discovery", 1, "Up to three days a week, with approval.", True),
+    ("known_path_read", 0, "Q3 revenue was $14.2 million.", True),
+    ("known_path_read", 0, "Revenue: $14.2M", True),
+    ("known_path_read", 0, "Revenue was $12.9 million.", False),
+    ("known_path_read", 1, "The CEO expects 15-18% growth in 2026.", True),
+    ("known_path_read", 1, "Growth of 15 to 18 percent.", True),
+    ("data_vs_recall", 0, "Total Q1 revenue was $340,000.", True),
+    ("data_vs_recall", 0, "Total was 340000 dollars", True),
+    ("data_vs_recall", 0, "Total was $440,000", False),
+    ("data_vs_recall", 1, "Sarah Chen sold the most: $70,000.", True),
+    ("data_vs_recall", 1, "Raj Mehta with $69,000", False),
+    ("multi_step", 0, "15 PTO days; 3 remote days a week; contractors are not eligible for benefits.", True),
+    ("multi_step", 0, "15 PTO days; 3 remote days a week.", False),
+    ("no_tools_needed", 0, "Paris.", True),
+    ("no_tools_needed", 1, "15% of 200 is 30.", True),
+    ("no_tools_needed", 1, "It is 300.", False),
+])
+def test_answer_rules(task: str, turn: int, answer: str, ok: bool) -> None:
+    check = tasks.select_tasks([task])[0].turns[turn]
+    assert (not tasks.check_turn(check, answer, [])) is ok
+
+
+def test_no_tools_rule_fails_a_right_answer_reached_with_a_tool() -> None:
+    check = tasks.select_tasks(["no_tools_needed"])[0].turns[0]
+    assert tasks.check_turn(check, "Paris", ["search_file"]) == [
+        "called tools although none were needed: search_file"]
+
+
+def test_select_tasks() -> None:
+    assert [t.name for t in tasks.select_tasks([])] == [t.name for t in tasks.TASKS]
+    assert [t.name for t in tasks.select_tasks(["no_tools_needed", "smart_discovery"])] == [
+        "smart_discovery", "no_tools_needed"]
+    with pytest.raises(ValueError, match="unknown task"):
+        tasks.select_tasks(["nope"])
+
+
+def test_prepare_workdir(tmp_path: Path) -> None:
+    task = tasks.select_tasks(["smart_discovery"])[0]
+    tasks.prepare_workdir(task, tmp_path / "w")
+    assert (tmp_path / "w/company/hr/policies/employee_handbook.md").is_file()
+
+
+class _FakeAgent:
+    """Answers from a table; with the loader 'on' it writes the log lines the real agent and loader write."""
+
+    def __init__(self, arm: str, answers: dict[str, tuple[str, list[str]]]) -> None:
+        self.arm = arm
+        self.answers = answers
+        self.turn = 0
+
+    def run(self, prompt: str):
+        self.turn += 1
+        answer, called = self.answers.get(prompt, ("I don't know", []))
+        yield TurnStarted(self.turn, prompt)
+        if self.arm == "on":
+            logging.getLogger("gaia_lite.loader").info(logline.format_selection(logline.selection_payload(
+                turn=self.turn, query_sha="x", threshold=0.2, max_tools=14, scores={}, matched=[], bundle_pulled=[],
+                admitted=[], evicted=[], skipped_at_cap=[], loaded=["read_file"], skill=None, tools_hash="h",
+                selection_ms=1.0)))
+        for name in called:
+            yield ToolCallFinished("c", name, {}, "success", {}, 0.0, escape_hatch=name != "read_file")
+        logging.getLogger("gaia_lite.agent").info(
+            format_tool_calls(self.turn if self.arm == "on" else 0, self.turn, called))
+        yield TurnFinished(self.turn, answer, tuple(called), 1, 0.1, 100, 0, ("read_file",))
+
+
+class _FakeServices:
+    def __init__(self, agent: _FakeAgent) -> None:
+        self.agent = agent
+        self.rag = None
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_run_tasks_reports_per_arm_and_scores_the_log(tmp_path: Path) -> None:
+    task = tasks.select_tasks(["known_path_read"])[0]
+    answers = {task.turns[0].prompt: ("It was $14.2 million.", ["read_file"]),
+               task.turns[1].prompt: ("About 15-18% growth.", ["query_specific_file"])}
+    made: list[tuple[str, Path, Path]] = []
+    services: list[_FakeServices] = []
+
+    def factory(arm: str, workdir: Path, home: Path) -> Any:
+        made.append((arm, workdir, home))
+        assert (workdir / "reports/acme_q3_report.md").is_file()
+        s = _FakeServices(_FakeAgent(arm, answers if arm == "on" else {}))
+        services.append(s)
+        return s
+
+    report = tasks.run_tasks([task], ["off", "on"], factory, tmp_path / "run")
+    assert [m[0] for m in made] == ["off", "on"] and all(s.closed for s in services)
+    assert len({m[2] for m in made}) == 2  # a fresh home per task and arm
+    arms = report["arms"]
+    assert arms["off"]["success"] == 0.0 and arms["on"]["success"] == 1.0
+    assert arms["on"]["tool_calls"] == 2 and arms["on"]["escape_hatches"] == 1
+    ls = report["log_score"]
+    assert ls["turns"] == 2 and ls["unfiltered_turns"] == 2
+    assert ls["recall"] == pytest.approx(0.5)  # query_specific_file was not loaded on turn 2
+    assert Path(report["log"]).read_text().count("EVAL_TASK") == 2

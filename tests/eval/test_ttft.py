@@ -1,0 +1,132 @@
+"""`eval ttft`: interleaving, cold nonces, warm history and the summary arithmetic, with a fake agent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from gaia_lite.eval import ttft
+from gaia_lite.messages import ChatResult, Usage
+
+
+@dataclass
+class _State:
+    names: tuple[str, ...]
+    tools_hash: str
+    changed: bool
+
+    def visible_names(self, _registry: Any) -> list[str]:
+        return list(self.names)
+
+
+class _Selector:
+    """Shows 3 tools; the tool block changes on the turns listed in ``change_on``."""
+
+    def __init__(self, change_on: set[int]) -> None:
+        self.change_on = change_on
+        self.turn = 0
+
+    def select(self, earlier: list[str], query: str) -> _State:
+        self.turn = len(earlier) + 1
+        changed = self.turn in self.change_on
+        return _State(("a", "b", "c"), f"h{self.turn if changed else 0}", changed)
+
+
+@dataclass
+class _Client:
+    arm: str
+    log: list[tuple[str, list[dict[str, Any]], Any]] = field(default_factory=list)
+
+    def chat(self, messages: list[dict[str, Any]], *, tools: Any, max_tokens: int, temperature: float) -> ChatResult:
+        self.log.append((self.arm, messages, tools))
+        system = messages[0]["content"]
+        prompt = 1000 if self.arm == "off" else 400
+        prompt += 50 * sum(1 for m in messages if m["role"] == "user")
+        cached = 0 if len(messages) == 2 else prompt - 50
+        return ChatResult("ok", usage=Usage(ttft_s=prompt / 1000.0, prompt_tokens=prompt, cached_tokens=cached,
+                                            prompt_ms=float(prompt)))
+
+
+class _Agent:
+    def __init__(self, arm: str, change_on: set[int] = frozenset()) -> None:
+        self.selector = _Selector(set(change_on))
+        self.client = _Client(arm)
+        self.registry = None
+        self.resets = 0
+
+    def reset(self) -> None:
+        self.resets += 1
+
+    def system_prompt(self, state: _State) -> str:
+        return "SYSTEM " + ",".join(state.names)
+
+    def tool_schemas(self, state: _State) -> list[dict[str, Any]] | None:
+        return None
+
+
+def test_quantile_interpolates() -> None:
+    assert ttft.quantile([1.0, 2.0, 3.0, 4.0], 0.5) == pytest.approx(2.5)
+    assert ttft.quantile([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0], 0.9) == pytest.approx(9.1)
+    assert ttft.quantile([7.0], 0.9) == 7.0
+    assert ttft.quantile([], 0.9) is None
+
+
+def test_arms_interleave_and_every_cold_request_has_its_own_nonce() -> None:
+    order: list[str] = []
+    off, on = _Agent("off"), _Agent("on")
+    for agent in (off, on):
+        original = agent.client.chat
+
+        def chat(messages, *, _orig=original, _arm=agent.client.arm, **kw):
+            order.append(_arm)
+            return _orig(messages, **kw)
+
+        agent.client.chat = chat  # type: ignore[method-assign]
+    samples = ttft.run_ttft({"off": off, "on": on}, trials=2, script=(), warmup=False)
+    assert order == ["off", "on", "off", "on"]
+    assert [s.arm for s in samples] == ["off", "on", "off", "on"]
+    systems = [m[0]["content"] for (_a, m, _t) in off.client.log + on.client.log]
+    nonces = {s.split("]")[0] for s in systems}
+    assert len(nonces) == 4 and all(s.startswith("[req-") for s in systems)
+
+
+def test_script_keeps_one_nonce_per_conversation_and_grows_the_history() -> None:
+    off, on = _Agent("off"), _Agent("on", change_on={2, 5})
+    samples = ttft.run_ttft({"off": off, "on": on}, trials=1, questions=("q",), warmup=False)
+    script = [s for s in samples if s.phase == "script"]
+    assert [s.turn for s in script if s.arm == "off"] == [1, 2, 3, 4, 5, 6]
+    convo = [m for (_a, m, _t) in on.client.log][1:]  # after the cold first-turn request
+    assert len({m[0]["content"].split("]")[0] for m in convo}) == 1
+    lengths = [len(m) for m in convo]
+    assert lengths == sorted(lengths) and lengths[0] == 2
+    # turn 2 sees turn 1's user message, the canned tool call, its result and the answer
+    assert [m["role"] for m in convo[1][1:]] == ["user", "assistant", "tool", "assistant", "user"]
+    assert convo[1][2]["tool_calls"][0]["function"]["name"] == ttft.SCRIPT[0].calls[0][0]
+
+
+def test_summary_arithmetic() -> None:
+    off, on = _Agent("off"), _Agent("on", change_on={2, 5})
+    samples = ttft.run_ttft({"off": off, "on": on}, trials=3, questions=("q1", "q2"), warmup=False)
+    r = ttft.summarize(samples)
+    f = r["first_turn"]
+    assert f["off_s"] == pytest.approx(1.05) and f["on_s"] == pytest.approx(0.45)
+    assert f["ratio"] == pytest.approx(0.45 / 1.05, abs=1e-4)
+    assert f["n"] == 3 and f["prefill"]["off_s"] == pytest.approx(1.05)
+    assert r["prompt_tokens"] == {"off": 1050, "on": 450}
+    assert r["prefilled_tokens"]["first_turn"] == {"off": 1050, "on": 450}
+    later = r["later_turns"]
+    assert later["tool_set_changes_on"] == 2 and later["conversations"] == 3
+    assert [t["on_tools_changed"] for t in later["per_turn"]] == [0, 3, 0, 0, 3, 0]
+    # warm turns: everything but the newest 50 tokens came from the cache
+    assert r["prefilled_tokens"]["later_turns"] == {"off": 50, "on": 50}
+    assert later["off_s"] == pytest.approx(1.2)  # median prompt over turns 2..6 = 1200 tokens -> 1.2 s
+    assert later["ratio"] == pytest.approx(0.6 / 1.2, abs=1e-4)
+
+
+def test_run_ttft_validates_arms_and_trials() -> None:
+    with pytest.raises(ValueError):
+        ttft.run_ttft({"off": _Agent("off")}, trials=1)
+    with pytest.raises(ValueError):
+        ttft.run_ttft({"off": _Agent("off"), "on": _Agent("on")}, trials=0)
