@@ -238,10 +238,10 @@ def _print_cost(r: dict[str, Any]) -> None:
         s = block["slope"]
         _print(_table(
             f"slope, {label}: {block.get('query', r['slope']['query'])!r}",
-            ["K", "unfiltered native", "loaded native", "unfiltered text", "loaded text", "menu", "clones matched/loaded"],
+            ["K", "off native", "on native", "off text", "on text", "menu", "clones m/l"],
             [[x["k"], x["unfiltered_native"], x["loaded_native"], x["unfiltered_text"], x["loaded_text"],
               x["menu_tokens"], f"{x['clones_matched']}/{x['clones_loaded']}"] for x in block["series"]]
-            + [["tokens per added tool", _num(s["unfiltered_native"]), _num(s["loaded_native"]),
+            + [["per tool", _num(s["unfiltered_native"]), _num(s["loaded_native"]),
                 _num(s["unfiltered_text"]), _num(s["loaded_text"]), _num(s["loaded_menu"]), ""]]))
     _print(_cost_chart(r))
 
@@ -448,6 +448,7 @@ def tasks_cmd(
     task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task (repeatable).", show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Keep working dirs and tasks.log here (default: a temp dir, kept).", show_default=False)] = None,
     max_steps: Annotated[int, typer.Option("--max-steps", help="Model calls per turn before the agent must answer.")] = 8,
+    max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens per model reply (bounds a rambling small model; the answers are short).")] = 512,
     model: ModelOpt = None, native_tools: Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Force a render path (default: from the model table).", show_default=False)] = None,
     preset: PresetOpt = None, tau: TauOpt = None, max_tools: MaxToolsOpt = None, base_url: BaseUrlOpt = None,
     local_server: LocalOpt = None, ctx: CtxOpt = 8192, json_out: JsonOpt = False,
@@ -463,8 +464,8 @@ def tasks_cmd(
         chosen = select_tasks(task or [])
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    if max_steps < 1:
-        raise ConfigError("--max-steps must be >= 1")
+    if max_steps < 1 or max_tokens < 16:
+        raise ConfigError("--max-steps must be >= 1 and --max-tokens >= 16")
     settings = _settings(model=model, preset=preset, tau=tau, max_tools=max_tools, base_url=base_url,
                          local_server=local_server, max_steps=max_steps)
     run_dir = out or Path(tempfile.mkdtemp(prefix="gaia-eval-tasks-"))
@@ -473,11 +474,11 @@ def tasks_cmd(
 
         def make_services(arm: str, workdir: Path, home: Path) -> Any:
             s = settings.replace(paths=_scratch_paths(settings, home), dynamic_tools=arm == "on",
-                                 native_tools=native_tools, auto_approve=True)
+                                 native_tools=native_tools, auto_approve=True, max_tokens=max_tokens)
             return _quiet_services(s, client, workdir, approve=lambda _spec, _args: Decision.ALLOW)
 
         report = run_tasks(chosen, arm_list, make_services, run_dir, progress=None if json_out else _say)
-    report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps)
+    report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens)
     if json_out:
         typer.echo(json.dumps(report))
         return

@@ -14,7 +14,9 @@ schemas, and the client streams the request. Only the answer is cut short
   topic, identical for both arms. The assistant side of the script is canned
   (tool calls, tool results and answers), so the two arms differ only in the
   tool block; one nonce per conversation, so turn 1 is cold and turns 2-6 reuse
-  the prefix unless the tool block changed.
+  the prefix unless the tool block changed. Each canned tool call is reported
+  to the selector (``record_tool_use``) as the executor would, so the loader's
+  LRU sees the same uses as in a live session.
 
 Arms alternate off, on, off, on … so drift on a busy machine hits both alike.
 TTFT is measured by the client (time to the first streamed content or tool
@@ -106,6 +108,7 @@ class Sample:
     tools_hash: str
     changed: bool
     select_ms: float
+    tools: tuple[str, ...] = ()
 
     @property
     def prefilled_tokens(self) -> int | None:
@@ -168,9 +171,10 @@ def _request(agent: Any, earlier: Sequence[str], history: Sequence[dict[str, Any
 def _sample(arm: str, phase: str, trial: int, turn: int, agent: Any, result: Any, state: Any,
             select_ms: float) -> Sample:
     u = result.usage
+    names = tuple(state.visible_names(agent.registry))
     return Sample(arm, phase, trial, turn, u.ttft_s, (u.prompt_ms / 1000.0) if u.prompt_ms is not None else None,
-                  u.prompt_tokens, u.cached_tokens, len(state.visible_names(agent.registry)), state.tools_hash,
-                  bool(state.changed), select_ms)
+                  u.prompt_tokens, u.cached_tokens, len(names), state.tools_hash, bool(state.changed), select_ms,
+                  names)
 
 
 def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[str] = QUESTIONS,
@@ -214,6 +218,8 @@ def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[st
                 samples.append(s)
                 say(f"script trial {trial + 1}/{trials}, loader {arm}, turn {i + 1}: {_fmt_s(s.ttft_s)} "
                     f"(cached {s.cached_tokens}/{s.prompt_tokens}{', tools changed' if s.changed else ''})")
+                for name, _args, _result in turn.calls:  # as the executor does, so LRU sees the use
+                    agent.selector.record_tool_use(name)
                 earlier.append(turn.user)
                 history.append({"role": "user", "content": turn.user})
                 history.extend(_script_history(turn, i))
@@ -227,6 +233,16 @@ def _fmt_s(v: float | None) -> str:
 def _stats(samples: Sequence[Sample], attr: str) -> tuple[float | None, float | None]:
     values = [getattr(s, attr) for s in samples]
     return _r(_median(values)), _r(quantile([v for v in values if v is not None], 0.9))
+
+
+def _churn(on: Sequence[Sample], turn: int) -> dict[str, list[str]]:
+    """Tools added to / dropped from the prompt at ``turn`` in the first conversation (selection is deterministic)."""
+    first_trial = min((s.trial for s in on), default=0)
+    by_turn = {s.turn: set(s.tools) for s in on if s.trial == first_trial}
+    if turn not in by_turn or turn - 1 not in by_turn:
+        return {"on_added": [], "on_dropped": []}
+    return {"on_added": sorted(by_turn[turn] - by_turn[turn - 1]),
+            "on_dropped": sorted(by_turn[turn - 1] - by_turn[turn])}
 
 
 def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
@@ -255,6 +271,7 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
             row[f"{a}_cached_tokens"] = _median([s.cached_tokens for s in group])
         row["on_tools_changed"] = sum(s.changed for s in script["on"] if s.turn == t)
         row["on_tools_shown"] = _median([s.tools_shown for s in script["on"] if s.turn == t])
+        row.update(_churn(script["on"], t))
         per_turn.append(row)
     changes_by_trial: dict[int, int] = {}
     for s in script["on"]:

@@ -27,6 +27,10 @@ class _Selector:
     def __init__(self, change_on: set[int]) -> None:
         self.change_on = change_on
         self.turn = 0
+        self.used: list[str] = []
+
+    def record_tool_use(self, name: str) -> None:
+        self.used.append(name)
 
     def select(self, earlier: list[str], query: str) -> _State:
         self.turn = len(earlier) + 1
@@ -104,6 +108,8 @@ def test_script_keeps_one_nonce_per_conversation_and_grows_the_history() -> None
     # turn 2 sees turn 1's user message, the canned tool call, its result and the answer
     assert [m["role"] for m in convo[1][1:]] == ["user", "assistant", "tool", "assistant", "user"]
     assert convo[1][2]["tool_calls"][0]["function"]["name"] == ttft.SCRIPT[0].calls[0][0]
+    # every canned call is reported to the selector, as the executor reports real ones
+    assert on.selector.used == [c[0] for t in ttft.SCRIPT for c in t.calls]
 
 
 def test_summary_arithmetic() -> None:
