@@ -91,10 +91,10 @@ class Settings:
     max_tools: int | None = None  # None: the preset's cap
     # embedder
     embedder: str = "onnx"  # onnx (in process) | http (Lemonade /embeddings)
-    embed_model: str = "all-MiniLM-L6-v2"
-    embed_dim: int | None = 384
-    embed_query_prefix: str = ""
-    embed_document_prefix: str = ""
+    embed_model: str = ""  # empty: all-MiniLM-L6-v2 (onnx) or user.embeddinggemma-300m-GGUF (http)
+    embed_dim: int | None = None  # None: the model's known dimension
+    embed_query_prefix: str | None = None  # None: the model card's prefix, if any
+    embed_document_prefix: str | None = None
     embed_base_url: str = ""  # http embedder; empty: base_url
     vision_model: str = ""  # empty: the chat model
     # agent

@@ -112,7 +112,7 @@ def _insert_after(registry: Any, after: str, spec: Any) -> Any:
 def build_embedder(settings: Settings, base_url: str) -> Any:
     from gaia_lite.embed import make_embedder
 
-    return make_embedder(settings.embedder, model=settings.embed_model, dim=settings.embed_dim,
+    return make_embedder(settings.embedder, model=settings.embed_model or None, dim=settings.embed_dim,
                          query_prefix=settings.embed_query_prefix,
                          document_prefix=settings.embed_document_prefix,
                          base_url=settings.embed_base_url or base_url, api_key=settings.api_key)
