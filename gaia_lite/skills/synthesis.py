@@ -60,11 +60,13 @@ class SynthesisConfig:
     min_occurrences: int = 3
     min_success_rate: float = 0.8
     max_clusters: int = 10
-    max_tokens: int = 1024
+    max_tokens: int = 600  # a procedure is a few hundred tokens; small models ramble on
 
 
 @dataclass(frozen=True)
 class Distillation:
+    """What the model wrote; a field it got wrong is "" and is filled from the goals."""
+
     name: str
     when_to_use: str
     body: str
@@ -164,28 +166,33 @@ def _steps_from_sequence(sequence: Sequence[ToolStep]) -> str:
     return "\n".join(lines)
 
 
-SYSTEM_PROMPT = ("You turn records of an assistant's successful tool runs into a short, reusable procedure. "
-                 "Reply in exactly the format you are asked for and add nothing else.")
+SYSTEM_PROMPT = ("You write short, reusable procedures from records of an assistant's successful tool runs. "
+                 "Reply in exactly the format asked for.")
 
 
 def distillation_prompt(goals: Sequence[str], sequence: Sequence[ToolStep], *, max_goals: int = 6) -> str:
-    """The user message of one distillation call."""
+    """The user message of one distillation call.
+
+    The SKIP option comes first, as a narrow exception: put last, a 0.5B model
+    answers SKIP to everything (tried on Qwen2.5-Coder-0.5B).
+    """
     requests = "\n".join(f"- {' '.join(g.split())[:300]}" for g in goals[:max_goals])
     calls = "\n".join(f"{i}. {s.tool}({', '.join(f'{k}: {v}' for k, v in s.args.items())})"
                       for i, s in enumerate(sequence, 1))
     return (
-        "A local assistant handled each of these similar requests successfully with tool calls.\n\n"
+        "An assistant handled each of these requests successfully with tool calls.\n\n"
         f"Requests:\n{requests}\n\n"
         f"Tool calls of a typical run, in order (argument names and types):\n{calls}\n\n"
-        "Write a procedure a later run can follow for this kind of request. Use exactly this format:\n"
+        f"Only if the requests are unrelated to each other, reply with the single word {SKIP}. "
+        "Otherwise write ONE procedure a later run can follow for this kind of request, "
+        "in exactly this format:\n"
         "---\n"
         "name: <a kebab-case name of at most 6 words>\n"
-        "when_to_use: <one sentence phrased like such a request, with no file names or values "
+        "when_to_use: <one sentence phrased like such a request, without file names or values "
         "that belong to one run>\n"
         "---\n"
-        "1. <first step, naming the tool to call and what to pass>\n"
-        "2. <next step>\n\n"
-        f"If the requests have nothing in common worth a procedure, reply with the single word {SKIP}."
+        "1. <first step: the tool to call and what to pass>\n"
+        "2. <next step>\n"
     )
 
 
@@ -214,6 +221,18 @@ def _from_json(text: str) -> tuple[dict[str, Any], str] | None:
     if isinstance(body, list):
         body = "\n".join(f"{i}. {s}" for i, s in enumerate(body, 1))
     return data, str(body)
+
+
+_STEP = re.compile(r"^\s*\d+[.)]\s")
+
+
+def _split_steps(block: str) -> tuple[str, str]:
+    """Front matter a small model wrote with the steps inside it: (the keys, the steps)."""
+    lines = block.splitlines()
+    for i, line in enumerate(lines):
+        if _STEP.match(line):
+            return "\n".join(lines[:i]), "\n".join(lines[i:])
+    return block, ""
 
 
 def _from_key_lines(text: str) -> tuple[dict[str, Any], str] | None:
@@ -249,8 +268,9 @@ def parse_distillation(text: str) -> Distillation | Literal["SKIP"] | None:
     parsed: tuple[dict[str, Any], str] | None = None
     m = _FRONT.search(cleaned)
     if m:
+        head, rest = _split_steps(m.group(1))
         try:
-            parsed = parse_front_matter(m.group(1)), m.group(2)
+            parsed = parse_front_matter(head), rest + "\n" + m.group(2)
         except SkillFormatError:
             parsed = None
     if parsed is None:
@@ -261,12 +281,27 @@ def parse_distillation(text: str) -> Distillation | Literal["SKIP"] | None:
         return None
     meta, body = parsed
     name = str(meta.get("name") or "").strip()
-    name = name if is_valid_name(name) else slugify(name)
+    name = (name if is_valid_name(name) else slugify(name))[:NAME_MAX].strip("-")
     when = " ".join(str(meta.get("when_to_use") or meta.get("when") or "").split())
-    body = _clean_llm_text(body).strip()
-    if not name or not when or len(when) > MAX_WHEN_CHARS or not body:
+    if len(when.split()) < 3 or len(when) > MAX_WHEN_CHARS:
+        when = ""  # a file name or a fragment is no trigger
+    body = _first_procedure(_clean_llm_text(body))
+    if not (name or when or body):
         return None
-    return Distillation(name[:NAME_MAX].strip("-"), when, body)
+    return Distillation(name, when, body)
+
+
+_NEXT_PROCEDURE = re.compile(r"^\s*(?:---\s*$|name\s*:|when_to_use\s*:)", re.IGNORECASE)
+
+
+def _first_procedure(body: str) -> str:
+    """The steps up to where a small model starts writing a second procedure."""
+    lines = body.strip().splitlines()
+    for i, line in enumerate(lines):
+        if i and _NEXT_PROCEDURE.match(line):
+            lines = lines[:i]
+            break
+    return "\n".join(lines).strip()
 
 
 # ----------------------------------------------------------------------------- the pass
@@ -344,14 +379,14 @@ def _distil_cluster(members: list[SpanRecord], vectors: np.ndarray, store: Proce
     if parsed == SKIP:
         store.claim_spans(ids, "")  # declined: do not ask again for these spans
         return outcome("declined", detail="the model answered SKIP")
-    detail = ""
-    if parsed is None:
-        parsed = _fallback([s.goal for s in good], vectors[[i for i, s in enumerate(members) if s.success]],
-                           sequence)
-        detail = "the model's answer was unusable; name and trigger taken from the goals"
-    assert isinstance(parsed, Distillation)
-    name = store.unique_name(parsed.name)
-    spec = ProcedureSpec(name, parsed.when_to_use, parsed.body, tuple(tools))
+    fallback = _fallback([s.goal for s in good], vectors[[i for i, s in enumerate(members) if s.success]],
+                         sequence)
+    wrote = parsed if isinstance(parsed, Distillation) else Distillation("", "", "")
+    filled = [f for f in ("name", "when_to_use", "body") if not getattr(wrote, f)]
+    detail = ("the model's answer was unusable; " if parsed is None else "") + \
+        (f"{', '.join(filled)} taken from the recorded runs" if filled else "")
+    name = store.unique_name(wrote.name or fallback.name)
+    spec = ProcedureSpec(name, wrote.when_to_use or fallback.when_to_use, wrote.body or fallback.body, tuple(tools))
     store.add(spec, provenance="synthesized", tool_sequence=sequence)
     store.claim_spans(ids, name)
     log.info("skills: synthesized %r from %d runs (tools %s)", name, len(members), ", ".join(tools))
