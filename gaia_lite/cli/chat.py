@@ -162,10 +162,14 @@ class ChatSession:
         self.view.start_session(layout=self.layout, **facts)
         client = self.s.client
         loader = "dynamic tools on" if facts["active"] else f"loader off ({facts['off_state']})"
-        self.view.add("info", f"gaia-lite chat · model {client.model or '?'} · {loader}")
-        self.view.add("info", "/help for commands · Enter sends · Alt-Enter new line · Ctrl-C cancels · "
-                              "Ctrl-D quits")
+        welcome = (f"gaia-lite chat · model {client.model or '?'} · {loader}",
+                   "/help for commands · Enter sends · Alt-Enter new line · Ctrl-C cancels · Ctrl-D quits")
+        for line in welcome:
+            self.view.add("info", line)
         self._drain_warnings()
+        if self.screen.mode != "side":  # the frame shows them in its conversation pane
+            for line in welcome:
+                self.screen.print(Text(line, style="dim"))
         self.screen.print_frame()
 
     def run(self) -> int:

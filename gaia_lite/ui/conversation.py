@@ -14,7 +14,7 @@ from rich.text import Text
 
 from .view import Entry, ToolCallView
 
-__all__ = ["render_entry", "render_entries", "tool_line", "key_args", "DETAIL_CHARS"]
+__all__ = ["render_entry", "render_entries", "tool_line", "error_line", "key_args", "DETAIL_CHARS"]
 
 DETAIL_CHARS = 1500  # result text shown with details on, per call
 _STATUS = {"success": ("✓", "green"), "error": ("✗", "red"), "denied": ("denied", "yellow"),
@@ -38,7 +38,8 @@ def key_args(arguments: dict[str, Any], limit: int = 60, per_value: int = 32) ->
 
 
 def tool_line(call: ToolCallView, width: int | None = None) -> Text:
-    """``  → name(k='v')  ✓ 0.12s``; with ``width`` the arguments shrink so the status stays on the line."""
+    """``  → name(k='v')  ✓ 0.12s``: one line. With ``width`` the arguments shrink first,
+    so tool, status and duration stay visible."""
     tail = Text()
     if call.status is None:
         tail.append("  running…", style="yellow")
@@ -48,19 +49,28 @@ def tool_line(call: ToolCallView, width: int | None = None) -> Text:
         if call.duration_s is not None:
             tail.append(f" {call.duration_s:.2f}s", style="dim")
         if call.escape_hatch:
-            tail.append("  [escape hatch: not in the loaded set]", style="yellow")
-        if call.status != "success" and call.result:
-            err = str(call.result.get("error") or "").replace("\n", " ")
-            if err:
-                tail.append(f"  {err[:80]}{'…' if len(err) > 80 else ''}", style=style)
+            tail.append("  [escape hatch]", style="yellow")
     limit = 60
     if width is not None:
-        fixed = 4 + len(call.name) + 2 + min(tail.cell_len, 24)
-        limit = max(12, min(limit, width - fixed))
-    line = Text("  → ", style="dim")
+        limit = max(8, min(limit, width - (4 + len(call.name) + 2 + tail.cell_len)))
+    line = Text("  → ", style="dim", no_wrap=True, overflow="ellipsis")
     line.append(call.name, style="bold")
     line.append(f"({key_args(call.arguments, limit=limit)})", style="dim")
     line.append_text(tail)
+    if width is not None and line.cell_len > width:
+        line.truncate(width, overflow="ellipsis")
+    return line
+
+
+def error_line(call: ToolCallView, width: int | None = None) -> Text | None:
+    """The reason a call did not succeed, on its own line under the call (cut to one line)."""
+    if call.status in (None, "success") or not call.result:
+        return None
+    err = " ".join(str(call.result.get("error") or "").split())
+    if not err:
+        return None
+    line = Text(f"    {err}", style=_STATUS.get(call.status, ("", "yellow"))[1], no_wrap=True, overflow="ellipsis")
+    line.truncate(width or 120, overflow="ellipsis")
     return line
 
 
@@ -72,6 +82,9 @@ class _ToolLine:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield tool_line(self.call, options.max_width)
+        err = error_line(self.call, options.max_width)
+        if err is not None:
+            yield err
 
 
 def _details(call: ToolCallView) -> list[Text]:

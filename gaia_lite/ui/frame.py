@@ -43,7 +43,7 @@ def layout_mode(width: int, pref: PanelPref) -> Literal["side", "stacked", "bar"
 
 
 def panel_width(total: int) -> int:
-    return max(40, min(52, total * 2 // 5))
+    return max(40, min(52, total * 44 // 100))
 
 
 class LineCache:

@@ -16,22 +16,18 @@ Marks in the loaded list (also printed as a legend)::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
-from rich.cells import cell_len
 from rich.text import Text
 
-from .view import LoaderEntry, PanelState
+from .loaderlog import loader_section
+from .view import PanelState
+from .wrap import LABEL_WIDTH, assemble, by_score, fmt_count, fmt_score, fmt_secs, one_line, wrap_tokens
 
-Tok = tuple[str, str]  # (text, style): one unbreakable word of a wrapped list
+__all__ = ["panel_lines", "render_panel", "render_status_bar", "tool_marks", "LEGEND"]
 
-__all__ = ["panel_lines", "render_panel", "render_status_bar", "tool_marks", "wrap_tokens", "LEGEND"]
-
-LABEL_WIDTH = 12
-SUB_LABEL_WIDTH = 10
 LEGEND = ("C core  S skill  L /load  · earlier", "+ new this turn (score; ~ via bundle)")
 _MARK_STYLE = {"C": "dim", "S": "magenta", "+": "bold green", "L": "cyan", "·": ""}
 
@@ -48,80 +44,6 @@ class _Detail:
 
 _LEVELS = (_Detail(5, True, 2, 3), _Detail(2, True, 2, 3), _Detail(0, True, 2, 3), _Detail(0, False, 2, 3),
            _Detail(0, False, 1, 3), _Detail(0, False, 1, 1))
-
-
-# ---------------------------------------------------------------- small formatters
-def _score(value: float | None) -> str:
-    return "" if value is None else f"{value:.2f}"
-
-
-def _secs(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}s"
-
-
-def _count(value: int | None) -> str:
-    return "—" if value is None else f"{value:,}"
-
-
-def _line(text: str = "", style: str = "", width: int = 0) -> Text:
-    t = Text(text, style=style, no_wrap=True, overflow="ellipsis")
-    if width:
-        t.truncate(width, overflow="ellipsis")
-    return t
-
-
-def wrap_tokens(label: str, tokens: Sequence[Tok], width: int, *, label_style: str = "bold",
-                label_width: int = LABEL_WIDTH, max_lines: int = 0) -> list[Text]:
-    """``label`` then ``(text, style)`` tokens packed into lines of ``width`` cells; a token is
-    never split. With ``max_lines``, what does not fit is replaced by a ``+N more`` token."""
-    pad = label_width + 1 if label_width else 0
-    avail = max(8, width - pad)
-    rows: list[list[Tok]] = [[]]
-    used = 0
-    for tok in tokens:
-        need = cell_len(tok[0]) + (1 if used else 0)
-        if used and used + need > avail:
-            rows.append([])
-            used, need = 0, cell_len(tok[0])
-        rows[-1].append(tok)
-        used += need
-    if max_lines and len(rows) > max_lines:
-        rows = rows[:max_lines]
-        shown = sum(len(r) for r in rows)
-        while True:
-            more = (f"+{len(tokens) - shown} more", "dim")
-            last = rows[-1]
-            if not last or sum(cell_len(t[0]) + 1 for t in last) + len(more[0]) <= avail:
-                last.append(more)
-                break
-            last.pop()
-            shown -= 1
-    lines = []
-    for i, row in enumerate(rows):
-        head = ((label.ljust(label_width)[:label_width] + " ")[:pad], label_style) if i == 0 else (" " * pad, "")
-        parts: list[Tok] = [head]
-        for j, tok in enumerate(row):
-            if j:
-                parts.append((" ", ""))
-            parts.append(tok)
-        lines.append(_assemble(parts, width))
-    return lines
-
-
-def _assemble(parts: Sequence[Tok], width: int) -> Text:
-    line = Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
-    if line.cell_len > width:
-        line.truncate(width, overflow="ellipsis")
-    return line
-
-
-def _sub(label: str, tokens: Sequence[Tok], width: int, max_lines: int, empty: str = "none") -> list[Text]:
-    return wrap_tokens(label, list(tokens) or [(empty, "dim")], width, label_style="",
-                       label_width=SUB_LABEL_WIDTH, max_lines=max_lines)
-
-
-def _by_score(names: Sequence[str], scores: Mapping[str, float]) -> list[str]:
-    return sorted(names, key=lambda n: (-scores.get(n, float("-inf")), n))
 
 
 # ---------------------------------------------------------------- the loaded set
@@ -144,10 +66,10 @@ def tool_marks(state: PanelState) -> dict[str, tuple[str, str]]:
         elif reason.startswith("load_tools:"):
             out[name] = ("L", "")
         elif name in new and reason == "semantic":
-            out[name] = ("+", _score(state.scores.get(name)))
+            out[name] = ("+", fmt_score(state.scores.get(name)))
         elif name in new and reason.startswith("bundle:"):
             inherited = matched_by_bundle.get(reason.split(":", 1)[1], state.scores.get(name))
-            out[name] = ("+", "~" + _score(inherited) if inherited is not None else "")
+            out[name] = ("+", "~" + fmt_score(inherited) if inherited is not None else "")
         else:
             out[name] = ("·", "")
     return out
@@ -179,7 +101,7 @@ def _loaded_lines(state: PanelState, width: int) -> list[Text]:
             mark, score = marks[name]
             if mark == "C":
                 continue
-            lines.append(_assemble([(label.ljust(LABEL_WIDTH) + " ", "bold"), (f"{mark} {name}", _MARK_STYLE[mark]),
+            lines.append(assemble([(label.ljust(LABEL_WIDTH) + " ", "bold"), (f"{mark} {name}", _MARK_STYLE[mark]),
                                     (f" {score}" if score else "", "green")], width))
             label = ""
     return lines
@@ -187,7 +109,7 @@ def _loaded_lines(state: PanelState, width: int) -> list[Text]:
 
 def _header(state: PanelState) -> Text:
     if state.off_state is not None:
-        return _line(f"Loader OFF · {state.off_state}", "bold red")
+        return one_line(f"Loader OFF · {state.off_state}", "bold red")
     cap = f"/{state.max_tools}" if state.max_tools else ""
     core = sum(1 for t in state.loaded if t in state.layout.core)
     text = f"Loaded {len(state.loaded)}{cap} · CORE {core}"
@@ -195,7 +117,7 @@ def _header(state: PanelState) -> Text:
         text += " · new session"
     elif state.new_this_turn:
         text += f" · +{len(state.new_this_turn)} new"
-    return _line(text, "bold")
+    return one_line(text, "bold")
 
 
 def _tools_section(state: PanelState, width: int, d: _Detail, loaded: list[Text]) -> list[Text]:
@@ -203,111 +125,36 @@ def _tools_section(state: PanelState, width: int, d: _Detail, loaded: list[Text]
     if state.off_state is not None:
         words = (state.off_reason or "the loader is off").split()
         lines += wrap_tokens("", [(w, "red") for w in words], width, label_width=0)
-        lines.append(_line(f"All {state.registry_size} tools are in the prompt (no filter).", width=width))
+        lines.append(one_line(f"All {state.registry_size} tools are in the prompt (no filter).", width=width))
         return lines
     lines += loaded
     if state.pending_core:
-        lines.append(_line("selection runs on your next message", "dim", width))
+        lines.append(one_line("selection runs on your next message", "dim", width))
     if state.evicted:
         lines += wrap_tokens("evicted", [(n, "red") for n in state.evicted], width, label_style="red",
                              max_lines=d.list_lines)
     if state.skipped:
-        lines += wrap_tokens(f"skipped {len(state.skipped)}", [(n, "yellow") for n in _by_score(state.skipped, state.scores)],
+        lines += wrap_tokens(f"skipped {len(state.skipped)}",
+                             [(n, "yellow") for n in by_score(state.skipped, state.scores)],
                              width, label_style="yellow", max_lines=d.list_lines)
     if d.legend:
-        lines += [_line(part, "dim", width) for part in LEGEND]
-    return lines
-
-
-# ---------------------------------------------------------------- TOOL_LOADER entries
-def _entry_one_line(entry: LoaderEntry, core: frozenset[str], width: int) -> Text:
-    r = entry.record
-    if entry.kind == "selection":
-        added = [n for n in r.get("admitted") or () if n not in core]
-        text = (f"t{entry.turn} select +{len(added)} -{len(r.get('evicted') or ())}"
-                f" skip {len(r.get('skipped_at_cap') or ())} · {len(r.get('loaded') or ())} loaded")
-    elif entry.kind == "load_tools":
-        text = f"t{entry.turn} load_tools {r.get('bundle', '?')} +{len(r.get('admitted') or ())}"
-    elif entry.kind == "escape_hatch":
-        text = f"t{entry.turn} escape hatch: {r.get('tool', '?')} ran unlisted"
-    else:
-        text = (f"session summary: {r.get('turns', 0)} turns, {r.get('load_tools_count', 0)} loads, "
-                f"{r.get('escape_hatch_count', 0)} escapes")
-    return _line("  " + text, "dim", width)
-
-
-def _entry_expanded(entry: LoaderEntry, core: frozenset[str], width: int, d: _Detail) -> list[Text]:
-    r = entry.record
-    ms = r.get("selection_ms")
-    timing = f" · {ms:.1f} ms" if isinstance(ms, (int, float)) else ""
-    n = d.list_lines
-    if entry.kind == "selection":
-        scores = {k: float(v) for k, v in (r.get("scores") or {}).items()}
-        admitted = list(r.get("admitted") or ())
-        added = [x for x in admitted if x not in core]
-        head = [(f"CORE×{len(admitted) - len(added)}", "dim")] if len(added) < len(admitted) else []
-        matched = _by_score(r.get("matched") or (), scores)
-        lines = [_line(f"▾ turn {entry.turn} · selection{timing}", "bold cyan", width)]
-        lines += _sub("  matched", [(f"{x} {_score(scores.get(x))}", "") for x in matched], width, n)
-        lines += _sub("  admitted", head + [(x, "green") for x in added], width, n)
-        lines += _sub("  evicted", [(x, "red") for x in r.get("evicted") or ()], width, n)
-        if r.get("skipped_at_cap"):
-            skipped = _by_score(r["skipped_at_cap"], scores)
-            lines += _sub("  skipped", [(x, "yellow") for x in skipped], width, n)
-        if r.get("skill"):
-            lines += _sub("  skill", [(x, "magenta") for x in r["skill"]], width, n)
-        if not matched and scores:
-            best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
-            lines += _sub("  best", [(f"{x} {_score(s)}", "") for x, s in best], width, n)
-        return lines
-    if entry.kind == "load_tools":
-        lines = [_line(f"▾ turn {entry.turn} · load_tools {r.get('bundle', '?')}{timing}", "bold cyan", width)]
-        lines += _sub("  admitted", [(x, "cyan") for x in r.get("admitted") or ()], width, n,
-                      "none (already loaded)")
-        if r.get("evicted"):
-            lines += _sub("  evicted", [(x, "red") for x in r["evicted"]], width, n)
-        if r.get("skipped_at_cap"):
-            lines += _sub("  skipped", [(x, "yellow") for x in r["skipped_at_cap"]], width, n)
-        return lines
-    if entry.kind == "session":
-        rate = r.get("escape_hatch_rate")
-        rate_text = f" · rate {rate:.2f}" if isinstance(rate, (int, float)) else ""
-        return [_line("▾ TOOL_LOADER_SESSION (logged by /reset)", "bold cyan", width),
-                _line(f"  {r.get('turns', 0)} turns · {r.get('load_tools_count', 0)} loads · "
-                      f"{r.get('escape_hatch_count', 0)} escapes{rate_text}", "", width)]
-    return [_line(f"▾ turn {entry.turn} · escape hatch", "bold yellow", width),
-            _line(f"  {r.get('tool', '?')} ran from the full registry", "yellow", width)]
-
-
-def _loader_section(state: PanelState, width: int, d: _Detail) -> list[Text]:
-    lines = [_line("TOOL_LOADER", "bold")]
-    if state.off_state is not None:
-        return lines + [_line("  no selection lines while the loader is off", "dim", width)]
-    entries = list(state.entries)
-    if not entries:
-        return lines + [_line("  none yet", "dim", width)]
-    latest_turn = entries[-1].turn
-    expanded = [e for e in entries if e.turn == latest_turn][-2:]
-    for e in reversed(expanded):
-        lines += _entry_expanded(e, state.layout.core, width, d)
-    older = [e for e in reversed(entries) if e not in expanded][:d.older]
-    lines += [_entry_one_line(e, state.layout.core, width) for e in older]
+        lines += [one_line(part, "dim", width) for part in LEGEND]
     return lines
 
 
 # ---------------------------------------------------------------- stats
 def _stats_section(state: PanelState, width: int, d: _Detail) -> list[Text]:
-    lines = [_line("Turn stats", "bold")]
+    lines = [one_line("Turn stats", "bold")]
     shown = list(state.stats)[-d.stat_rows:]
     if shown:
-        lines.append(_line(f"{'turn':>4} {'TTFT':>7} {'prompt':>8} {'cached':>8}", "dim", width))
+        lines.append(one_line(f"{'turn':>4} {'TTFT':>7} {'prompt':>8} {'cached':>8}", "dim", width))
         for s in shown:
             flag = {"running": " …", "failed": " ✗"}.get(s.status, "")
-            lines.append(_line(f"{s.turn:>4} {_secs(s.ttft_s):>7} {_count(s.prompt_tokens):>8} "
-                               f"{_count(s.cached_tokens):>8}{flag}", "", width))
+            lines.append(one_line(f"{s.turn:>4} {fmt_secs(s.ttft_s):>7} {fmt_count(s.prompt_tokens):>8} "
+                               f"{fmt_count(s.cached_tokens):>8}{flag}", "", width))
     else:
-        lines.append(_line("  no turns yet", "dim", width))
-    lines.append(_line(f"tools_hash changes {state.hash_changes} · escape hatches {state.escape_hatches}",
+        lines.append(one_line("  no turns yet", "dim", width))
+    lines.append(one_line(f"tools_hash changes {state.hash_changes} · escape hatches {state.escape_hatches}",
                        "", width))
     return lines
 
@@ -318,7 +165,8 @@ def panel_lines(state: PanelState, width: int, height: int | None = None) -> lis
     lines: list[Text] = []
     loaded = _loaded_lines(state, width) if state.off_state is None else []
     for d in _LEVELS:
-        lines = [*_tools_section(state, width, d, loaded), Text(), *_loader_section(state, width, d), Text(),
+        lines = [*_tools_section(state, width, d, loaded), Text(),
+                 *loader_section(state, width, older=d.older, list_lines=d.list_lines), Text(),
                  *_stats_section(state, width, d)]
         if height is None or len(lines) <= height:
             return lines
@@ -384,8 +232,8 @@ def render_status_bar(state: PanelState, width: int, *, hint: str = "/panel") ->
             parts.append(Text(f"skipped {len(state.skipped)}", style="yellow"))
     if state.stats:
         s = state.stats[-1]
-        parts.append(Text(f"t{s.turn} TTFT {_secs(s.ttft_s)} · prompt {_count(s.prompt_tokens)}"
-                          f" ({_count(s.cached_tokens)} cached)"))
+        parts.append(Text(f"t{s.turn} TTFT {fmt_secs(s.ttft_s)} · prompt {fmt_count(s.prompt_tokens)}"
+                          f" ({fmt_count(s.cached_tokens)} cached)"))
     parts.append(Text(f"hashΔ {state.hash_changes} · esc {state.escape_hatches}"))
     if hint:
         parts.append(Text(hint, style="dim"))

@@ -15,7 +15,7 @@ from rich.console import Console, RenderableType
 from gaia_lite.events import (Event, Notice, TextDelta, ToolCallFinished, ToolsLoaded, TurnFailed,
                               TurnFinished)
 
-from .conversation import tool_line
+from .conversation import error_line, tool_line
 from .panel import render_status_bar
 from .screen import Outcome, drive
 from .view import ChatView
@@ -68,6 +68,9 @@ class PlainScreen:
                          and e.call.call_id == ev.call_id), None)
             if call is not None:
                 self._write_line(tool_line(call).plain)
+                err = error_line(call, 200)
+                if err is not None:
+                    self._write_line(err.plain)
         elif isinstance(ev, ToolsLoaded):
             self._write_line(f"  [load_tools] {ev.bundle}: +{', '.join(ev.admitted) or 'nothing new'}")
         elif isinstance(ev, Notice):

@@ -243,7 +243,8 @@ class ChatView:
 
     def _on_text_delta(self, ev: TextDelta) -> None:
         last = self.entries[-1] if self.entries else None
-        if last is not None and last.kind == "assistant" and last.turn == self.turn and len(self.entries) > self.turn_start:
+        if (last is not None and last.kind == "assistant" and last.turn == self.turn
+                and len(self.entries) > self.turn_start):
             last.text += ev.text
             last.rev += 1
         else:

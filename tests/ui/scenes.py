@@ -67,9 +67,9 @@ def browse_turn(turn: int = 1) -> list[Any]:
 def clipboard_loaded(turn: int = 1) -> ToolsLoaded:
     """``/load clipboard`` after ``browse_turn``: at the cap of 14, the two unused mates are evicted."""
     loaded = sorted(CORE + ["browse_directory", "read_clipboard", "write_clipboard"])
-    rec = {"turn": turn, "event": "load_tools", "bundle": "clipboard", "admitted": ["read_clipboard", "write_clipboard"],
-           "evicted": ["get_file_info", "list_recent_files"], "skipped_at_cap": [], "loaded": loaded,
-           "tools_hash": "hashL", "selection_ms": 0.4}
+    rec = {"turn": turn, "event": "load_tools", "bundle": "clipboard",
+           "admitted": ["read_clipboard", "write_clipboard"], "evicted": ["get_file_info", "list_recent_files"],
+           "skipped_at_cap": [], "loaded": loaded, "tools_hash": "hashL", "selection_ms": 0.4}
     return ToolsLoaded("clipboard", ("read_clipboard", "write_clipboard"), tuple(loaded), "hashL", rec)
 
 

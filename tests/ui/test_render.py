@@ -13,10 +13,11 @@ import pytest
 from rich.text import Text
 
 from gaia_lite.events import TurnStarted
-from gaia_lite.ui.conversation import key_args, tool_line
+from gaia_lite.ui.conversation import key_args, render_entry, tool_line
 from gaia_lite.ui.frame import Frame, TurnTail, layout_mode, panel_width
-from gaia_lite.ui.panel import panel_lines, render_panel, render_status_bar, wrap_tokens
-from gaia_lite.ui.view import ToolCallView
+from gaia_lite.ui.panel import panel_lines, render_panel, render_status_bar
+from gaia_lite.ui.wrap import wrap_tokens
+from gaia_lite.ui.view import Entry, ToolCallView
 
 from .scenes import browse_turn, capture_console, clipboard_loaded, new_view, output
 
@@ -131,7 +132,8 @@ def test_status_bar_is_one_line_with_the_panel_essentials():
     bar = render_status_bar(view.panel, 80)
     assert bar.cell_len <= 80 and bar.plain.endswith("…")
     off = new_view(active=False, off_state="loader_off", off_reason="off")
-    assert render_status_bar(off.panel, 120).plain == "loader OFF (loader_off) · all 38 tools │ hashΔ 0 · esc 0 │ /panel"
+    assert render_status_bar(off.panel, 120).plain == \
+        "loader OFF (loader_off) · all 38 tools │ hashΔ 0 · esc 0 │ /panel"
 
 
 def test_tool_line_keeps_status_and_duration_at_any_width():
@@ -141,6 +143,15 @@ def test_tool_line_keeps_status_and_duration_at_any_width():
     assert wide == "  → browse_directory(directory_path='/tmp/some/long/folder/name', show_hidden=fa…)  ✓ 0.01s"
     narrow = tool_line(call, 60).plain
     assert len(narrow) <= 60 and narrow.endswith("✓ 0.01s")
+    failed = ToolCallView("c3", "analyze_data_file", {"file_path": "sales.csv", "columns": ["Sales"]}, "error", 0.0,
+                          {"status": "error", "error": "analyze_data_file: argument 'columns'=['Sales'] is invalid\n"
+                                                       "(expected a string). Expected: analyze_data_file(file_path)"})
+    console = capture_console(70, 10, terminal=False)
+    console.print(render_entry(Entry("tool", call=failed)))
+    assert output(console).splitlines() == [
+        "  → analyze_data_file(file_path='sales.csv', columns=[\"Sale…)  ✗ 0.00s",
+        "    analyze_data_file: argument 'columns'=['Sales'] is invalid (expec…",
+    ]
     running = ToolCallView("c2", "run_shell_command", {"command": "ls"})
     assert tool_line(running).plain == "  → run_shell_command(command='ls')  running…"
     assert key_args({"a": "x" * 50}, per_value=10) == "a='xxxxxxxxx…'"
@@ -150,7 +161,7 @@ def test_tool_line_keeps_status_and_duration_at_any_width():
 def test_layout_mode_and_panel_width():
     assert layout_mode(120, "auto") == "side" and layout_mode(99, "auto") == "bar"
     assert layout_mode(80, "on") == "stacked" and layout_mode(140, "off") == "bar"
-    assert panel_width(120) == 48 and panel_width(100) == 40 and panel_width(200) == 52
+    assert panel_width(120) == 52 and panel_width(100) == 44 and panel_width(80) == 40
 
 
 def test_side_frame_at_120x40_golden():
