@@ -212,15 +212,16 @@ class ChatSession:
         return True
 
     # ------------------------------------------------------------------ commands
-    def _say(self, text: str, style: str = "dim") -> None:
-        """A command's result: in the frame's conversation pane, or printed on narrow screens."""
+    def _say(self, text: str, style: str = "dim", *, panel_changed: bool = False) -> None:
+        """A command's result: in the frame's conversation pane, or printed (then the
+        collapsed or stacked panel again if the command changed it)."""
         self.view.add("error" if style == "red" else "info", text)
         if self.screen.mode == "side":
             self.screen.print_frame()
-        else:
-            self.screen.print(Text(text, style=style))
-            if self.screen.mode != "plain":
-                self.screen.print_frame()
+            return
+        self.screen.print(Text(text, style=style))
+        if panel_changed:
+            self.screen.print_frame()
 
     def cmd_help(self, arg: str) -> None:
         self.screen.print(render_help())
@@ -251,7 +252,7 @@ class ChatSession:
             return
         self.view.add_loaded(outcome)
         added = ", ".join(outcome.admitted) or "nothing new (already loaded)"
-        self._say(f"/load {arg}: bundle {outcome.bundle} → {added}")
+        self._say(f"/load {arg}: bundle {outcome.bundle} → {added}", panel_changed=True)
 
     def cmd_reset(self, arg: str) -> None:
         loader = self.s.loader
@@ -261,7 +262,7 @@ class ChatSession:
         self.s.agent.reset()
         self.view.reset(summary=summary, **{k: v for k, v in self._loader_facts().items() if k != "max_tools"})
         note = " (TOOL_LOADER_SESSION summary logged)" if summary is not None else ""
-        self._say(f"conversation and loader session cleared{note}")
+        self._say(f"conversation and loader session cleared{note}", panel_changed=True)
 
     def cmd_status(self, arg: str) -> None:
         s, st = self.s, self.s.settings

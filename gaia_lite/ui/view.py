@@ -126,6 +126,7 @@ class ChatView:
         self.panel_version = 0
         self._calls: dict[str, ToolCallView] = {}
         self._seq = 0
+        self._streaming: Entry | None = None  # the assistant entry text deltas append to
 
     def _append(self, entry: Entry) -> None:
         self._seq += 1
@@ -243,14 +244,15 @@ class ChatView:
 
     def _on_text_delta(self, ev: TextDelta) -> None:
         last = self.entries[-1] if self.entries else None
-        if (last is not None and last.kind == "assistant" and last.turn == self.turn
-                and len(self.entries) > self.turn_start):
+        if last is not None and last is self._streaming:
             last.text += ev.text
             last.rev += 1
         else:
-            self._append(Entry("assistant", ev.text, self.turn))
+            self._streaming = Entry("assistant", ev.text, self.turn)
+            self._append(self._streaming)
 
     def _on_model_call_finished(self, ev: ModelCallFinished) -> None:
+        self._streaming = None  # the next call's text is a new entry
         p = self.panel
         if not p.stats:
             return

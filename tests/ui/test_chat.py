@@ -175,3 +175,80 @@ def test_asker_without_a_terminal_denies_and_says_why():
     assert "use --yes" in view.entries[-1].text
     assert Asker(screen, Settings(auto_approve=True), interactive=False).approve(spec, {}) == Decision.ALLOW
     assert asker.ask_user("name?") is None and asker.confirm_path("outside?") is False
+
+
+class FakeRag:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def index_directory(self, path, *, progress=None, cancel=None):
+        self.calls.append(f"dir {path}")
+        for i in range(3):
+            progress(f"indexing f{i}.md", i, 3)
+        progress("indexing done", 3, 3)
+        return {"indexed": 2, "updated": 0, "unchanged": 1, "failed": [], "files": 3, "cancelled": False}
+
+    def index_file(self, path):
+        self.calls.append(f"file {path}")
+        if path.name == "bad.pdf":
+            raise ValueError("not a PDF")
+        return SimpleNamespace(status="indexed", pages=2, chunks=5)
+
+
+def test_index_reports_progress_and_results(tmp_path):
+    services = fake_services()
+    services.rag = FakeRag()
+    (tmp_path / "doc.md").write_text("x")
+    view = ChatView()
+    console = capture_console(120, 40)
+    screen = Screen(console, view)
+    session = ChatSession(services, view, screen, Lines(f"/index {tmp_path}", f"/index {tmp_path / 'doc.md'}",
+                                                         f"/index {tmp_path / 'bad.pdf'}", "/index"))
+    session.run()
+    texts = [e.text for e in view.entries if e.kind in ("info", "error")]
+    assert f"indexed {tmp_path}: 2 new, 0 updated, 1 unchanged, 0 failed" in texts
+    assert f"indexed {tmp_path / 'doc.md'}: 2 pages, 5 chunks" in texts
+    assert f"could not index {tmp_path / 'bad.pdf'}: not a PDF" in texts
+    assert "usage: /index <file or folder>" in texts
+    assert services.rag.calls == [f"dir {tmp_path}", f"file {tmp_path / 'doc.md'}", f"file {tmp_path / 'bad.pdf'}"]
+
+
+def test_approval_asks_inline_and_remembers_always(monkeypatch):
+    view = ChatView()
+    screen = Screen(capture_console(120, 40), view)
+    answers = iter(["y", "n", "a"])
+    questions: list[str] = []
+
+    def fake_ask(question, choices, *, default, interactive):
+        questions.append(question)
+        return next(answers)
+
+    monkeypatch.setattr("gaia_lite.cli.chat.ask_choice", fake_ask)
+    asker = Asker(screen, Settings(), interactive=True)
+    spec = SimpleNamespace(name="run_shell_command")
+    got = [asker.approve(spec, {"command": "ls -la"}) for _ in range(3)]
+    assert got == [Decision.ALLOW, Decision.DENY, Decision.ALWAYS]
+    assert questions[0] == "Allow run_shell_command(command='ls -la')?"
+    assert [e.text for e in view.entries] == ["  run_shell_command: allow", "  run_shell_command: deny",
+                                              "  run_shell_command: always"]
+
+
+def test_no_color_keeps_layout_and_drops_colour():
+    from gaia_lite.ui.console import make_console
+    from gaia_lite.ui.frame import Frame
+
+    from .scenes import new_view
+
+    view = new_view()
+    for ev in browse_turn():
+        view.apply(ev)
+    coloured = make_console(io.StringIO(), width=120, height=40, force_terminal=True, color_system="truecolor",
+                            environ={})
+    plain = make_console(io.StringIO(), width=120, height=40, force_terminal=True, color_system="truecolor",
+                         environ={"NO_COLOR": "1"})
+    for console in (coloured, plain):
+        console.print(Frame(view))
+    assert "\x1b[38;" in coloured.file.getvalue() or "\x1b[3" in coloured.file.getvalue()
+    assert "\x1b[38;" not in plain.file.getvalue() and "\x1b[32m" not in plain.file.getvalue()
+    strip = __import__("re").compile(r"\x1b\[[0-9;]*m")
+    assert strip.sub("", coloured.file.getvalue()) == strip.sub("", plain.file.getvalue())

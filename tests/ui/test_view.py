@@ -117,3 +117,13 @@ def test_answer_without_stream_is_added_once(view):
     view.apply(TurnStarted(1, "q"))
     view.apply(TurnFinished(1, "done", (), 1, None, None, None, ()))
     assert [e.text for e in view.entries if e.kind == "assistant"] == ["done"]
+
+
+def test_text_of_each_model_call_is_its_own_entry(view):
+    from gaia_lite.events import ModelCallFinished
+
+    view.apply(TurnStarted(1, "q"))
+    view.apply(TextDelta("first call"))
+    view.apply(ModelCallFinished(1, 0.1, 0.2, 10, 0, 2, 0))
+    view.apply(TextDelta("second call"))
+    assert [e.text for e in view.entries if e.kind == "assistant"] == ["first call", "second call"]
