@@ -86,12 +86,18 @@ def selection_query(history_user_msgs: Sequence[str], current: str) -> Selection
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:[,;:!?]|\.(?:\s|$)|\s-\s|\b(?:and then|then|and also|also|and|plus|but)\b)\s*", re.IGNORECASE)
 _MIN_CLAUSE_WORDS = 3  # shorter fragments ("the agenda") match noise, not an intent
+_MAX_CLAUSES = 4  # each clause costs an embedding and may add a tool; longer texts are merged
 
 
 def split_clauses(text: str) -> list[str]:
-    """The parts of a multi-part request; ``[]`` when it is a single clause."""
+    """The parts of a multi-part request; ``[]`` when it is a single clause.
+
+    At most four parts: anything after the third is merged into the fourth.
+    """
     parts = [p.strip() for p in _CLAUSE_BREAK.split(text) if p and p.strip()]
     parts = [p for p in parts if len(p.split()) >= _MIN_CLAUSE_WORDS]
+    if len(parts) > _MAX_CLAUSES:
+        parts = [*parts[:_MAX_CLAUSES - 1], " ".join(parts[_MAX_CLAUSES - 1:])]
     return parts if len(parts) > 1 else []
 
 
@@ -228,6 +234,12 @@ class ToolLoader:
     def loaded(self) -> tuple[str, ...]:
         return tuple(sorted(self._slots))
 
+    def reason(self, name: str) -> str | None:
+        """Why a loaded tool was admitted ("core", "skill", "semantic", "bundle:<b>",
+        "load_tools:<b>"); ``None`` if it is not loaded."""
+        slot = self._slots.get(name)
+        return slot.reason if slot is not None else None
+
     @property
     def stats(self) -> SessionStats:
         return SessionStats(self._turn, self._escapes, self._loads,
@@ -264,10 +276,11 @@ class ToolLoader:
 
         Returns the texts and the index where the clause texts start.
         """
-        texts = [str(query)]
+        limit = self.settings.embed_chars
+        texts = [str(query) if limit is None else str(query)[-limit:]]
         current = getattr(query, "current", None)
         if current is None:
-            current = texts[0]
+            current = str(query)
         if self.settings.score_current and current and current != texts[0]:
             texts.append(current)
         first_clause = len(texts)
@@ -276,10 +289,8 @@ class ToolLoader:
         return texts, first_clause
 
     def _embed_queries(self, texts: list[str]) -> np.ndarray:
-        spec = getattr(self.embedder, "spec", None)
-        if len(texts) > 1 and spec is not None and spec.query_prefix == spec.document_prefix:
-            # one batched call; identical vectors because the two prefixes agree
-            return np.asarray(self.embedder.embed_documents(texts), dtype=np.float32)
+        # One call per text, not one padded batch: the texts differ a lot in length
+        # (a joined history vs a short clause) and padding made a batch slower.
         return np.stack([self.embedder.embed_query(t) for t in texts])
 
     def _score_all(self, query: str, registry: ToolRegistry) -> tuple[ToolIndex, np.ndarray, int]:
@@ -304,7 +315,7 @@ class ToolLoader:
             return {names[i] for i in np.flatnonzero(best >= threshold)}
 
         def top(column: np.ndarray, k: int) -> list[str]:
-            order = np.argsort(-column, kind="stable")
+            order = np.lexsort((-best, -column))  # by this column, then by own score
             picked: list[str] = []
             for i in order:
                 if len(picked) >= k or column[i] < threshold:

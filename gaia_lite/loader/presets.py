@@ -45,6 +45,9 @@ class LoaderSettings:
     * ``per_turn``: at most this many non-CORE tools match per turn (best
       first, plus one per clause); ``None`` = every tool at or above τ (GAIA).
     * ``bundle_pull``: matched tools pull in their bundle-mates (GAIA).
+    * ``embed_chars``: score only the last N chars of the selection query
+      (``None`` = all of it, as GAIA). MiniLM reads the first 256 tokens of a
+      text, so a long history would push the current message out of view.
     """
 
     threshold: float = DEFAULT_THRESHOLD
@@ -57,6 +60,7 @@ class LoaderSettings:
     lexical_weight: float = 0.0
     per_turn: int | None = None
     bundle_pull: bool = True
+    embed_chars: int | None = None
 
     def __post_init__(self) -> None:
         if self.max_tools < 1:
@@ -75,7 +79,8 @@ PRESETS: dict[str, LoaderSettings] = {
     # Provisional until calibrated (docs/loader-calibration.md).
     "default": LoaderSettings(threshold=0.20, max_tools=15, views=("summary", "params", "examples"),
                               ranking="matched_first", score_current=True, split_clauses=True,
-                              combine="channels", lexical_weight=0.02, per_turn=3, bundle_pull=False),
+                              combine="channels", lexical_weight=0.02, per_turn=3, bundle_pull=False,
+                              embed_chars=1000),
 }
 
 

@@ -148,3 +148,10 @@ def test_f_free_recoveries_count_only_while_a_filter_is_in_effect(make_world) ->
     assert w.select("a query the embedder has not cached") is None
     w.loader.record_tool_use("z")  # inactive loader: the full registry was shown
     assert w.loader.stats.escape_hatch_count == 0
+
+
+def test_reason_is_public_for_the_agent(make_world) -> None:
+    w = make_world({"c": {}, "m": {}, "x": {"q": 0.9}}, core=["c"], bundles=[ToolBundle("b", frozenset({"m"}))])
+    w.select("q")
+    w.loader.load_bundle("m", w.registry)
+    assert [w.loader.reason(n) for n in ("c", "x", "m", "nope")] == ["core", "semantic", "load_tools:b", None]

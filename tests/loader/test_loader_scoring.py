@@ -107,3 +107,9 @@ def test_cache_keys_include_the_embedder_id(tmp_path) -> None:
     fresh = DocEmbeddingCache(tmp_path)
     assert fresh.lookup("emb-b", ["k"]) == [None]
     assert fresh.lookup("emb-a", ["k"])[0].tolist() == [1.0, 1.0]
+
+
+def test_split_clauses_keeps_at_most_four_parts() -> None:
+    text = ", ".join(f"do the thing number {i}" for i in range(7))
+    parts = split_clauses(text)
+    assert len(parts) == 4 and parts[-1].startswith("do the thing number 3")

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Calibrate the tool loader: recall and cost curves vs τ and the cap, plus the public sets.
+
+Prints Markdown (the body of docs/loader-calibration.md):
+
+    python scripts/calibrate_loader.py                      # judged set curves, both presets
+    python scripts/calibrate_loader.py --public --limit 3000  # + every file in evaldata/
+    python scripts/calibrate_loader.py --split dev          # tune on dev, report test separately
+
+Costs are native-schema tokens of the loaded set / the whole 37-tool set
+(chars/4 proxy unless --tokens server --base-url ... is given).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from gaia_lite.embed.base import Embedder  # noqa: E402
+from gaia_lite.eval.recall import JudgedCase, run_recall  # noqa: E402
+from gaia_lite.eval.tokens import TokenCounter, make_token_counter  # noqa: E402
+from gaia_lite.loader.presets import PRESETS, LoaderSettings  # noqa: E402
+
+JUDGED = REPO / "tests" / "data" / "judged_doc.json"
+EVALDATA = REPO.parent / "shared" / "evaldata"
+PUBLIC = ("bfcl_multiturn", "bfcl_pooled", "metatool", "toolbench", "seal_tools")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _row(label: str, r: dict[str, Any]) -> str:
+    kinds = r["recall_by_kind"]
+    return (f"| {label} | **{_pct(r['recall'])}** | {_pct(kinds.get('single', 0))} | {_pct(kinds.get('multi', 0))} | "
+            f"{_pct(kinds.get('drift', 0))} | {_pct(kinds.get('ambiguous', 0))} | {r['mean_loaded']:.1f} | "
+            f"{r['mean_native_tokens']:.0f} | **{_pct(r['native_cost_ratio'])}** | {r['no_tool_mean_loaded']:.1f} | "
+            f"{_pct(r['r_at_5'])} | {r['selection_ms_p50']:.1f} |")
+
+
+HEADER = ("| setting | recall % | single | multi | drift | ambiguous | mean loaded | native tok | cost % of all | "
+          "no-tool loaded | R@5 % | p50 ms |\n|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def _split_filter(split: str) -> Callable[[JudgedCase], bool] | None:
+    if split == "all":
+        return None
+    return lambda c: c.id.startswith(f"{split}-")
+
+
+def judged_curves(embedder: Embedder, counter: TokenCounter, split: str, cache_dir: str | None,
+                  taus: Sequence[float], caps: Sequence[int], per_turns: Sequence[int]) -> list[str]:
+    out: list[str] = []
+    flt = _split_filter(split)
+
+    def run(settings: LoaderSettings) -> dict[str, Any]:
+        return run_recall(JUDGED, registry_mode="doc", settings=settings, embedder=embedder,
+                          token_counter=counter, case_filter=flt, cache_dir=cache_dir)
+
+    for name in ("gaia", "default"):
+        base = PRESETS[name]
+        out += [f"### `{name}` preset, split `{split}`", "", f"Preset: `{base}`", "", HEADER]
+        out.append(_row(f"**preset** (τ {base.threshold}, cap {base.max_tools})", run(base)))
+        out += ["", f"τ sweep (cap {base.max_tools}):", "", HEADER]
+        for t in taus:
+            out.append(_row(f"τ {t:.2f}", run(base.replace(threshold=t))))
+        out += ["", f"cap sweep (τ {base.threshold}):", "", HEADER]
+        for c in caps:
+            out.append(_row(f"cap {c}", run(base.replace(max_tools=c))))
+        if name == "default":
+            out += ["", f"per-turn picks sweep (τ {base.threshold}, cap {base.max_tools}):", "", HEADER]
+            for k in per_turns:
+                out.append(_row(f"per_turn {k}", run(base.replace(per_turn=k))))
+            out += ["", "ablations (one lever off at a time):", "", HEADER]
+            ablations = {
+                "no examples (views summary+params)": base.replace(views=("summary", "params")),
+                "no BM25 (lexical_weight 0)": base.replace(lexical_weight=0.0),
+                "no clause split": base.replace(split_clauses=False),
+                "no current-message scoring": base.replace(score_current=False),
+                "views combined by max": base.replace(combine="max"),
+                "GAIA ranking (ties by name)": base.replace(ranking="gaia"),
+                "bundle pull-in on": base.replace(bundle_pull=True),
+            }
+            for label, settings in ablations.items():
+                out.append(_row(label, run(settings)))
+        out.append("")
+    return out
+
+
+def public_table(embedder: Embedder, limit: int | None, cache_dir: str | None, files: Sequence[str]) -> list[str]:
+    out = ["| dataset | preset | cases run | R@1 % | R@5 % | R@10 % | MRR | recall % | mean loaded | "
+           "cost % of all | p50 ms | p95 ms |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name in files:
+        path = EVALDATA / f"{name}.json"
+        for preset in ("gaia", "default"):
+            started = time.time()
+            r = run_recall(path, registry_mode="dataset", preset=preset, embedder=embedder, limit=limit,
+                           cache_dir=cache_dir)
+            print(f"  {name} {preset}: {time.time() - started:.0f}s", file=sys.stderr, flush=True)
+            out.append(f"| {name} | {preset} | {r['cases']} | {_pct(r['r_at_1'])} | {_pct(r['r_at_5'])} | "
+                       f"{_pct(r['r_at_10'])} | {r['mrr']:.3f} | {_pct(r['recall'])} | {r['mean_loaded']:.1f} | "
+                       f"{_pct(r['native_cost_ratio'])} | {r['selection_ms_p50']:.1f} | {r['selection_ms_p95']:.1f} |")
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--split", default="all", choices=["all", "dev", "test"])
+    ap.add_argument("--splits", default=None, help="comma list of splits to print one after another")
+    ap.add_argument("--taus", default="0.10,0.15,0.20,0.25,0.30,0.35")
+    ap.add_argument("--caps", default="11,12,13,14,15,16,18,38")
+    ap.add_argument("--per-turns", default="1,2,3,4,5")
+    ap.add_argument("--public", action="store_true", help="also run every evaldata file in dataset mode")
+    ap.add_argument("--public-only", action="store_true")
+    ap.add_argument("--files", default=",".join(PUBLIC))
+    ap.add_argument("--limit", type=int, default=None, help="sample this many cases per public file")
+    ap.add_argument("--tokens", default="chars", choices=["chars", "minilm", "server", "auto"])
+    ap.add_argument("--base-url", default=None)
+    ap.add_argument("--cache-dir", default=str(Path.home() / ".cache" / "gaia-lite" / "tool-docs"))
+    args = ap.parse_args(argv)
+
+    from gaia_lite.embed.onnx import OnnxEmbedder
+
+    embedder = OnnxEmbedder()
+    counter = make_token_counter(args.tokens, args.base_url)
+    lines = [f"_Generated by `python scripts/calibrate_loader.py {' '.join(argv or sys.argv[1:])}`; "
+             f"embedder `{embedder.id}`, tokens `{counter.name}`._", ""]
+    if not args.public_only:
+        splits = args.splits.split(",") if args.splits else [args.split]
+        for split in splits:
+            lines += judged_curves(embedder, counter, split, args.cache_dir,
+                                   [float(x) for x in args.taus.split(",")], [int(x) for x in args.caps.split(",")],
+                                   [int(x) for x in args.per_turns.split(",")])
+    if args.public or args.public_only:
+        lines += ["### Public sets (`--registry dataset`)", "",
+                  f"Sample: {'all cases' if args.limit is None else f'{args.limit} cases per file (seed 0)'}.", ""]
+        lines += public_table(embedder, args.limit, args.cache_dir, args.files.split(","))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
