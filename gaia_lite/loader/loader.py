@@ -324,6 +324,12 @@ class ToolLoader:
                     picked.append(names[i])
             return picked
 
+        confident = self.settings.confident
+        if confident is not None:
+            ranked = [best[i] for i in np.argsort(-best, kind="stable") if names[i] not in self.core][:2]
+            if (len(ranked) == 2 and ranked[0] >= confident.min_score
+                    and ranked[0] - ranked[1] >= confident.min_gap):
+                per_turn = min(per_turn, confident.picks)
         matched = set(top(best, per_turn))
         for col in range(first_clause, matrix.shape[1]):
             matched.update(top(matrix[:, col], 1))

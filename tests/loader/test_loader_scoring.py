@@ -113,3 +113,23 @@ def test_split_clauses_keeps_at_most_four_parts() -> None:
     text = ", ".join(f"do the thing number {i}" for i in range(7))
     parts = split_clauses(text)
     assert len(parts) == 4 and parts[-1].startswith("do the thing number 3")
+
+
+def test_a_clear_winner_gets_fewer_picks(make_world) -> None:
+    from gaia_lite.loader.presets import Confidence
+
+    settings = LoaderSettings(per_turn=3, bundle_pull=False, confident=Confidence(picks=1, min_score=0.5, min_gap=0.1))
+    clear = make_world({"a": {"q": 0.9}, "b": {"q": 0.6}, "c": {"q": 0.5}}, settings=settings)
+    assert clear.select("q").matched == ("a",)
+    close = make_world({"a": {"q": 0.9}, "b": {"q": 0.85}, "c": {"q": 0.5}}, settings=settings)
+    assert close.select("q").matched == ("a", "b", "c")
+
+
+def test_embed_chars_scores_only_the_tail_of_a_long_query(make_world) -> None:
+    from gaia_lite.loader.loader import selection_query
+
+    q = selection_query(["x" * 3000], "tail words here")
+    w = make_world({"a": {str(q)[-50:]: 0.9}}, queries=(str(q)[-50:], "tail words here"),
+                   settings=LoaderSettings(embed_chars=50, per_turn=1, bundle_pull=False))
+    sel = w.select(q)
+    assert sel.matched == ("a",) and sel.query_sha  # the sha still covers the whole query
