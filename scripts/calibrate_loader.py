@@ -14,7 +14,6 @@ Costs are native-schema tokens of the loaded set / the whole 37-tool set
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path

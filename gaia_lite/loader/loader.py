@@ -28,7 +28,6 @@ Usage by the agent, once per user turn::
 from __future__ import annotations
 
 import logging
-import re
 import time
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -45,60 +44,16 @@ from . import logline
 from .bundles import ToolBundle
 from .cache import DocEmbeddingCache
 from .presets import PRESETS, LoaderSettings
+from .matching import match_tools, pull_bundles, rank_key
+from .query import SELECTION_QUERY_CHARS, SelectionQuery, selection_query, split_clauses
 from .scoring import ToolIndex, build_index, score_matrix
 
 __all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "build_doc_loader",
            "split_clauses", "registry_tools_hash", "LOGGER_NAME", "SELECTION_QUERY_CHARS"]
 
 LOGGER_NAME = "gaia_lite.loader"
-SELECTION_QUERY_CHARS = 4000
 
 ToolsHashFn = Callable[[ToolRegistry, Sequence[str]], str]
-
-
-class SelectionQuery(str):
-    """The selection query text plus the current message on its own.
-
-    It *is* the joined text (so it can be logged, hashed and embedded like a
-    plain string); ``current`` lets a preset score the newest message alone.
-    """
-
-    current: str
-
-    def __new__(cls, text: str, current: str) -> "SelectionQuery":
-        obj = super().__new__(cls, text)
-        obj.current = current
-        return obj
-
-
-def selection_query(history_user_msgs: Sequence[str], current: str) -> SelectionQuery:
-    """Previous clean user message + ``"\\n"`` + current one, last 4,000 chars.
-
-    Pass *clean* messages (what the user typed), never the memory-augmented
-    input: GAIA embeds its per-turn timestamp header, which makes every query
-    differ and adds noise to the match.
-    """
-    previous = next((m for m in reversed(history_user_msgs) if m.strip()), None)
-    text = f"{previous}\n{current}" if previous is not None else current
-    return SelectionQuery(text[-SELECTION_QUERY_CHARS:], current)
-
-
-_CLAUSE_BREAK = re.compile(
-    r"\s*(?:[,;:!?]|\.(?:\s|$)|\s-\s|\b(?:and then|then|and also|also|and|plus|but)\b)\s*", re.IGNORECASE)
-_MIN_CLAUSE_WORDS = 3  # shorter fragments ("the agenda") match noise, not an intent
-_MAX_CLAUSES = 4  # each clause costs an embedding and may add a tool; longer texts are merged
-
-
-def split_clauses(text: str) -> list[str]:
-    """The parts of a multi-part request; ``[]`` when it is a single clause.
-
-    At most four parts: anything after the third is merged into the fourth.
-    """
-    parts = [p.strip() for p in _CLAUSE_BREAK.split(text) if p and p.strip()]
-    parts = [p for p in parts if len(p.split()) >= _MIN_CLAUSE_WORDS]
-    if len(parts) > _MAX_CLAUSES:
-        parts = [*parts[:_MAX_CLAUSES - 1], " ".join(parts[_MAX_CLAUSES - 1:])]
-    return parts if len(parts) > 1 else []
 
 
 def registry_tools_hash(registry: ToolRegistry, loaded: Sequence[str]) -> str:
@@ -305,36 +260,6 @@ class ToolLoader:
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
         return dict(zip(index.names, (float(x) for x in best)))
 
-    def _match(self, index: ToolIndex, matrix: np.ndarray, first_clause: int) -> set[str]:
-        """Tools the semantic tier matches this turn."""
-        names = index.names
-        best = matrix.max(axis=1)
-        threshold = self.threshold
-        per_turn = self.settings.per_turn
-        if per_turn is None:  # GAIA: everything at or above τ, CORE included
-            return {names[i] for i in np.flatnonzero(best >= threshold)}
-
-        def top(column: np.ndarray, k: int) -> list[str]:
-            order = np.lexsort((-best, -column))  # by this column, then by own score
-            picked: list[str] = []
-            for i in order:
-                if len(picked) >= k or column[i] < threshold:
-                    break
-                if names[i] not in self.core:  # CORE is loaded anyway; it must not use up a pick
-                    picked.append(names[i])
-            return picked
-
-        confident = self.settings.confident
-        if confident is not None:
-            ranked = [best[i] for i in np.argsort(-best, kind="stable") if names[i] not in self.core][:2]
-            if (len(ranked) == 2 and ranked[0] >= confident.min_score
-                    and ranked[0] - ranked[1] >= confident.min_gap):
-                per_turn = min(per_turn, confident.picks)
-        matched = set(top(best, per_turn))
-        for col in range(first_clause, matrix.shape[1]):
-            matched.update(top(matrix[:, col], 1))
-        return matched
-
     # -- admission ---------------------------------------------------------------
 
     def _admit(self, name: str, reason: str, rnd: _Round) -> None:
@@ -367,32 +292,6 @@ class ToolLoader:
             if name in registry and name not in self._slots:
                 self._admit(name, "core", rnd)
 
-    def _pull_bundles(self, scores: Mapping[str, float], matched: set[str],
-                      registry: ToolRegistry) -> tuple[dict[str, float], dict[str, str]]:
-        """Candidate scores after bundle pull-in, and which bundle pulled each mate."""
-        candidates = {n: scores[n] for n in scores if n in matched}
-        pulled_by: dict[str, str] = {}
-        for bundle in self.bundles:
-            hits = [m for m in bundle.members if m in matched]
-            if not hits:
-                continue
-            bundle_score = max(scores[m] for m in hits)
-            for m in sorted(bundle.members):
-                if m not in registry:
-                    continue
-                inherited = max(scores.get(m, 0.0), bundle_score)
-                if m not in candidates:
-                    pulled_by[m] = bundle.name
-                candidates[m] = max(candidates.get(m, 0.0), inherited)
-        return candidates, pulled_by
-
-    def _rank_key(self, scores: Mapping[str, float], candidates: Mapping[str, float],
-                  matched: set[str]) -> Callable[[str], tuple]:
-        if self.settings.ranking == "matched_first":
-            # a tool that matched on its own never loses its slot to a mate that only inherited
-            return lambda n: (0, -scores[n], n) if n in matched else (1, -candidates[n], n)
-        return lambda n: (-candidates[n], n)
-
     def select(self, query: str, registry: ToolRegistry, *,
                skill_tools: Sequence[str] | None = None) -> Selection | None:
         """Choose the visible tools for this user turn; ``None`` = show the full registry."""
@@ -408,9 +307,9 @@ class ToolLoader:
         threshold = self.threshold
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
         scores = dict(zip(index.names, (float(x) for x in best)))
-        matched = self._match(index, matrix, first_clause)
+        matched = match_tools(index.names, matrix, first_clause, self.core, self.settings)
         if self.settings.bundle_pull:
-            candidates, pulled_by = self._pull_bundles(scores, matched, registry)
+            candidates, pulled_by = pull_bundles(self.bundles, scores, matched, registry)
         else:
             candidates, pulled_by = {n: scores[n] for n in matched}, {}
 
@@ -423,7 +322,7 @@ class ToolLoader:
             skill.append(name)
             self._admit_capped(name, "skill", rnd.admitted, rnd)
         new = [n for n in candidates if n not in self._slots and n not in self.core and n in registry]
-        new.sort(key=self._rank_key(scores, candidates, matched))
+        new.sort(key=rank_key(self.settings.ranking, scores, candidates, matched))
         for name in new:
             reason = "semantic" if name in matched else f"bundle:{pulled_by[name]}"
             self._admit_capped(name, reason, rnd.admitted, rnd)
