@@ -89,6 +89,7 @@ class Settings:
     loader_preset: str = "default"
     tau: float | None = None  # None: the preset's threshold
     max_tools: int | None = None  # None: the preset's cap
+    skill_tau: float = 0.82  # learned procedures recalled at cosine >= this (MiniLM scores run lower: see docs/skills.md)
     # embedder
     embedder: str = "onnx"  # onnx (in process) | http (Lemonade /embeddings)
     embed_model: str = ""  # empty: all-MiniLM-L6-v2 (onnx) or user.embeddinggemma-300m-GGUF (http)
@@ -220,6 +221,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "loader_preset": ("GAIA_DYNAMIC_TOOLS_PRESET", _parse_preset),
     "tau": ("GAIA_DYNAMIC_TOOLS_TAU", _parse_tau),
     "max_tools": ("GAIA_DYNAMIC_TOOLS_MAX", _parse_max_tools),
+    "skill_tau": ("GAIA_SKILL_TAU", _parse_tau),
     "embedder": ("GAIA_EMBEDDER", _parse_embedder),
     "embed_model": ("GAIA_EMBED_MODEL", _parse_str),
     "embed_dim": ("GAIA_EMBED_DIM", _parse_opt_int),

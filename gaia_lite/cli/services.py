@@ -187,7 +187,7 @@ def build_services(settings: Settings, client: Any, *, server: Any = None,
         try:
             from gaia_lite.skills.recall import SkillService
 
-            skills = SkillService(memory, embedder, registry)
+            skills = SkillService(memory, embedder, registry, tau=settings.skill_tau)
         except ImportError:
             skills = None
     agent = Agent(client, registry, executor, selector, options, memory=memory, skills=skills)
