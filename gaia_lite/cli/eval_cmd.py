@@ -211,7 +211,7 @@ def cost_cmd(
                                preset=settings.loader_preset, threshold=settings.tau, max_tools=settings.max_tools,
                                query=query or cost.FIXED_QUERY, clone_bundle_size=bundle_size,
                                cache_dir=settings.paths.cache_dir / "eval-vectors",
-                               progress=None if json_out else _say)
+                               progress=_say)
     if plot is not None:
         _plot_cost(report, plot)
         report["plot"] = str(plot)
@@ -385,7 +385,7 @@ def ttft_cmd(
                     arms[arm] = _quiet_services(base.replace(dynamic_tools=arm == "on",
                                                              native_tools=path == "native"), client, workdir)
                 samples = run_ttft({a: s.agent for a, s in arms.items()}, trials=trials, max_tokens=max_tokens,
-                                   progress=None if json_out else (lambda m, p=path: _say(f"[{p}] {m}")))
+                                   progress=lambda m, p=path: _say(f"[{p}] {m}"))
             finally:
                 for s in arms.values():
                     s.close()
@@ -477,7 +477,7 @@ def tasks_cmd(
                                  native_tools=native_tools, auto_approve=True, max_tokens=max_tokens)
             return _quiet_services(s, client, workdir, approve=lambda _spec, _args: Decision.ALLOW)
 
-        report = run_tasks(chosen, arm_list, make_services, run_dir, progress=None if json_out else _say)
+        report = run_tasks(chosen, arm_list, make_services, run_dir, progress=_say)
     report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens)
     if json_out:
         typer.echo(json.dumps(report))

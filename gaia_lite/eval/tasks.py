@@ -251,7 +251,8 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
               progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run every task in every arm (interleaved per task) and return the report dict.
 
-    ``run_dir`` receives the working dirs, the homes and ``tasks.log``.
+    ``run_dir`` receives the working dirs, the homes, ``tasks.log`` and, after every
+    finished run, ``report.partial.json``.
     """
     say = progress or (lambda _msg: None)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -261,6 +262,8 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
         for task in tasks:
             for arm in arms:
                 results.append(_run_task(task, arm, make_services, run_dir, say))
+                # a partial report after every run: a long suite on a slow machine still leaves numbers
+                (run_dir / "report.partial.json").write_text(json.dumps(summarize(results, arms)))
     report = summarize(results, arms)
     report["log"] = str(log_path)
     if "on" in arms:
