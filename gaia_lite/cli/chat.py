@@ -37,6 +37,8 @@ from gaia_lite.ui.view import BundleLayout, ChatView
 
 __all__ = ["run_chat", "ChatSession", "Asker"]
 
+log = logging.getLogger("gaia_lite.ui")
+
 
 class Asker:
     """The injected callables that ask the user something in the middle of a turn."""
@@ -98,8 +100,8 @@ class _WarningBuffer(logging.Handler):
         self.messages: deque[str] = deque(maxlen=50)
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.name.startswith("gaia_lite.loader"):
-            return  # loader state reaches the UI as events (ToolsSelected off_state + Notice)
+        if record.name.startswith(("gaia_lite.loader", "gaia_lite.ui")):
+            return  # loader state reaches the UI as events; the UI shows its own errors
         self.messages.append(record.getMessage())
 
 
@@ -193,16 +195,26 @@ class ChatSession:
             if cmd.name == "/quit":
                 break
             handler: Callable[[str], None] = getattr(self, "cmd_" + cmd.name[1:])
-            handler(cmd.arg)
+            try:
+                handler(cmd.arg)
+            except Exception as exc:  # a failing command must not end the session
+                log.exception("%s failed", cmd.name)
+                self._say(f"{cmd.name} failed: {type(exc).__name__}: {exc}", "red")
         return self.exit_code
 
     def ask(self, text: str) -> bool:
         """One turn; False when the session cannot go on."""
         cancel = self.s.ctx.cancel
         cancel.clear()
-        with interrupt_handler(cancel.set):
-            outcome = self.screen.run_turn(self.s.agent.run(text))
-        cancel.clear()
+        try:
+            with interrupt_handler(cancel.set):
+                outcome = self.screen.run_turn(self.s.agent.run(text))
+        except Exception as exc:  # a bug below the UI: say so, keep the session
+            log.exception("the turn failed")
+            self._say(f"the turn failed: {type(exc).__name__}: {exc} (details in the log)", "red")
+            outcome = None
+        finally:
+            cancel.clear()
         if self.warnings is not None and self.warnings.messages:
             self._drain_warnings()
             self.screen.print_frame()

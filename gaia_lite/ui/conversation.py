@@ -34,7 +34,7 @@ def _short(value: Any, limit: int) -> str:
 def key_args(arguments: dict[str, Any], limit: int = 60, per_value: int = 32) -> str:
     """``k='v', n=3`` for the first arguments, cut to ``limit`` characters."""
     text = ", ".join(f"{k}={_short(v, per_value)}" for k, v in arguments.items())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1].rstrip("…") + "…"
 
 
 def tool_line(call: ToolCallView, width: int | None = None) -> Text:

@@ -42,8 +42,8 @@ class _Detail:
     stat_rows: int
 
 
-_LEVELS = (_Detail(5, True, 2, 3), _Detail(2, True, 2, 3), _Detail(0, True, 2, 3), _Detail(0, False, 2, 3),
-           _Detail(0, False, 1, 3), _Detail(0, False, 1, 1))
+_LEVELS = (_Detail(5, True, 3, 3), _Detail(2, True, 3, 3), _Detail(2, True, 2, 3), _Detail(0, True, 2, 3),
+           _Detail(0, False, 2, 3), _Detail(0, False, 1, 3), _Detail(0, False, 1, 1))
 
 
 # ---------------------------------------------------------------- the loaded set

@@ -252,3 +252,22 @@ def test_no_color_keeps_layout_and_drops_colour():
     assert "\x1b[38;" not in plain.file.getvalue() and "\x1b[32m" not in plain.file.getvalue()
     strip = __import__("re").compile(r"\x1b\[[0-9;]*m")
     assert strip.sub("", coloured.file.getvalue()) == strip.sub("", plain.file.getvalue())
+
+
+def test_a_crashing_turn_or_command_does_not_end_the_session():
+    services = fake_services()
+
+    def broken(query: str):
+        raise ValueError("loader configuration names tools missing from the registry")
+        yield  # pragma: no cover
+
+    services.agent.run = broken
+    services.agent.load = lambda bundle: 1 / 0
+    view = ChatView()
+    out = io.StringIO()
+    session = ChatSession(services, view, PlainScreen(out, view), Lines("hi", "/load data", "/help"))
+    assert session.run() == 0
+    text = out.getvalue()
+    assert "the turn failed: ValueError: loader configuration names tools missing" in text
+    assert "/load failed: ZeroDivisionError: division by zero" in text
+    assert "/load <bundle|tool>" in text  # /help still ran

@@ -25,13 +25,13 @@ import pytest
 
 from gaia_lite.runtime.model import models_dir
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # a loaded 2-core box needs minutes per turn
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "docs" / "screenshots"
 _MODELS_DIR = models_dir()  # before the autouse GAIA_HOME fixture: reuse the assembled model
 STARTUP_S = 240
-TURN_S = 420
+TURN_S = 300
 
 
 def _skip_reason() -> str | None:
@@ -211,7 +211,8 @@ def test_chat_panel_load_reset_and_ctrl_c_at_120x40(start_chat, gaia_home: Path)
     # 5. the next prompt works: a new turn runs (turn 2: the conversation was kept)
     tmux.type("hello")
     tmux.wait(lambda s: "▾ turn 2 · selection" in panel_of(s), TURN_S, "turn 2's selection")
-    finish_or_cancel(tmux, TURN_S)
+    tmux.send("C-c")
+    tmux.wait(lambda s: at_prompt(s) and s.count("cancelled (Ctrl-C)") >= 1, 120, "the prompt")
     tmux.send("C-d")
     screen = tmux.wait(lambda s: "EXITED 0" in s, 60, "a clean exit")
 
@@ -228,6 +229,6 @@ def test_chat_collapses_to_a_status_bar_at_80x24(start_chat):
     if not cancelled:
         save_screenshot("chat-80x24.txt", screen)
     tmux.type("/panel")
-    screen = tmux.wait(lambda s: "╭─ tools" in s and "TOOL_LOADER" in s, 30, "the stacked panel")
+    screen = tmux.wait(lambda s: "│ TOOL_LOADER" in s and "│ Turn stats" in s, 30, "the stacked panel")
     tmux.send("C-d")
     tmux.wait(lambda s: "EXITED 0" in s, 60, "a clean exit")
