@@ -207,8 +207,11 @@ class ChatSession:
         cancel = self.s.ctx.cancel
         cancel.clear()
         try:
-            with interrupt_handler(cancel.set):
+            with interrupt_handler(cancel.set, hold=self.screen.hold_interrupt):
                 outcome = self.screen.run_turn(self.s.agent.run(text))
+        except KeyboardInterrupt:  # a second Ctrl-C while the first was being handled
+            self._say("cancelled (Ctrl-C); the conversation is kept", "red")
+            outcome = None
         except Exception as exc:  # a bug below the UI: say so, keep the session
             log.exception("the turn failed")
             self._say(f"the turn failed: {type(exc).__name__}: {exc} (details in the log)", "red")

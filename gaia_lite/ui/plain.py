@@ -38,6 +38,9 @@ class PlainScreen:
     def toggle_panel(self) -> None:
         self.status = not self.status
 
+    def hold_interrupt(self) -> bool:
+        return False
+
     @contextmanager
     def paused(self) -> Iterator[None]:
         self._newline()

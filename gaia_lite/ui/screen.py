@@ -65,12 +65,16 @@ def drive(events: Iterator[Event], handle: Callable[[Event], None], turn: Callab
 
 
 @contextmanager
-def interrupt_handler(on_interrupt: Callable[[], None]) -> Iterator[None]:
+def interrupt_handler(on_interrupt: Callable[[], None], *,
+                      hold: Callable[[], bool] | None = None) -> Iterator[None]:
     """While a turn runs, Ctrl-C first calls ``on_interrupt`` (set the cancel flag), then
-    raises KeyboardInterrupt as usual. Outside the main thread this does nothing."""
+    raises KeyboardInterrupt as usual, unless ``hold()`` takes it to raise later (the
+    screen does that while it is writing a frame). Outside the main thread this does nothing."""
 
     def handler(signum: int, frame: Any) -> None:
         on_interrupt()
+        if hold is not None and hold():
+            return
         raise KeyboardInterrupt
 
     try:
@@ -130,6 +134,8 @@ class Screen:
         self._first_token = True
         self._bar: tuple[Progress, Any] | None = None
         self._frame: Frame | None = None
+        self._drawing = False
+        self._held_interrupt = False
 
     @property
     def mode(self) -> str:
@@ -176,8 +182,21 @@ class Screen:
             return
         now = self.clock()
         if force or now - self._last_refresh >= self.interval:
-            self._live.refresh()
+            self._drawing = True
+            try:
+                self._live.refresh()
+            finally:
+                self._drawing = False
             self._last_refresh = now
+            if self._held_interrupt:
+                self._held_interrupt = False
+                raise KeyboardInterrupt
+
+    def hold_interrupt(self) -> bool:
+        """For ``interrupt_handler``: a Ctrl-C during a frame write waits until the frame is whole."""
+        if self._drawing:
+            self._held_interrupt = True
+        return self._drawing
 
     @contextmanager
     def paused(self) -> Iterator[None]:

@@ -146,3 +146,39 @@ def test_a_stale_panel_may_be_drawn_so_the_first_token_never_waits(view):
     fresh.print(frame)
     assert output(stale) == output(before)
     assert "clipboard    L read_clipboard" in output(fresh) and "clipboard    L" not in output(stale)
+
+
+def test_ctrl_c_during_a_frame_write_waits_for_the_frame(view):
+    import os
+    import signal
+
+    from gaia_lite.ui.screen import interrupt_handler
+
+    console = capture_console(120, 40)
+    screen = Screen(console, view)
+    cancelled: list[bool] = []
+    real_refresh = None
+
+    def stream() -> Iterator[Event]:
+        nonlocal real_refresh
+        events = browse_turn()
+        yield from events[:5]
+        live = screen._live
+        real_refresh = live.refresh
+
+        def refresh_with_signal() -> None:
+            if not cancelled:
+                os.kill(os.getpid(), signal.SIGINT)  # arrives while the frame is being written
+            real_refresh()
+
+        live.refresh = refresh_with_signal
+        try:
+            yield from events[5:]
+        except KeyboardInterrupt:
+            yield TurnFailed(1, "cancelled", recoverable=True, exit_code=130)
+
+    with interrupt_handler(lambda: cancelled.append(True), hold=screen.hold_interrupt):
+        outcome = screen.run_turn(stream())
+    assert cancelled == [True]
+    assert isinstance(outcome, TurnFailed) and outcome.error == "cancelled"
+    assert "cancelled (Ctrl-C); the conversation is kept" in output(console)
