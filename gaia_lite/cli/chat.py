@@ -14,6 +14,7 @@ sandbox) pause the screen and ask with prompt-toolkit.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import sys
 from collections import deque
@@ -218,6 +219,10 @@ class ChatSession:
             outcome = None
         finally:
             cancel.clear()
+        latency = self.screen.first_token_latency_s
+        if latency is not None:  # what drawing the screen added to the first streamed token
+            log.info("UI_FIRST_TOKEN %s", json.dumps({"turn": self.view.turn, "mode": self.screen.mode,
+                                                      "ms": round(latency * 1000, 3)}))
         if self.warnings is not None and self.warnings.messages:
             self._drain_warnings()
             self.screen.print_frame()

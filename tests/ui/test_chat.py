@@ -117,6 +117,12 @@ def test_plain_session_runs_turns_and_commands():
 
 def test_side_session_frames_show_load_and_reset():
     services = fake_services()
+    records: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: records.append(record.getMessage())  # type: ignore[method-assign]
+    ui_log = logging.getLogger("gaia_lite.ui")
+    ui_log.addHandler(handler)
+    level, ui_log.level = ui_log.level, logging.INFO
     view = ChatView()
     console = capture_console(120, 40)
     screen = Screen(console, view)
@@ -134,6 +140,10 @@ def test_side_session_frames_show_load_and_reset():
     assert "Loaded 11/14 · CORE 11 · new session" in frame
     assert "▾ TOOL_LOADER_SESSION (logged by /reset)" in frame
     assert "clipboard    L" not in frame
+    ui_log.removeHandler(handler)
+    ui_log.setLevel(level)
+    first = [r for r in records if r.startswith("UI_FIRST_TOKEN ")]
+    assert len(first) == 1 and first[0].startswith('UI_FIRST_TOKEN {"turn": 1, "mode": "side", "ms": ')
 
 
 def test_help_status_and_tools_print_tables():

@@ -215,6 +215,10 @@ def test_chat_panel_load_reset_and_ctrl_c_at_120x40(start_chat, gaia_home: Path)
     tmux.wait(lambda s: at_prompt(s) and s.count("cancelled (Ctrl-C)") >= 1, 120, "the prompt")
     tmux.send("C-d")
     screen = tmux.wait(lambda s: "EXITED 0" in s, 60, "a clean exit")
+    # what drawing the screen added to each first streamed token (issue budget: 10 ms; sanity bound here)
+    log = (gaia_home / "state" / "gaia-lite.log").read_text()
+    added = [float(m) for m in re.findall(r'UI_FIRST_TOKEN \{"turn": \d+, "mode": "side", "ms": ([\d.]+)\}', log)]
+    assert all(ms < 100 for ms in added), added
 
 
 def test_chat_collapses_to_a_status_bar_at_80x24(start_chat):
