@@ -38,7 +38,6 @@ import numpy as np
 from gaia_lite.embed.base import Embedder, EmbedderError
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_native, render_text, tools_hash
-from gaia_lite.registry.spec import ToolSpec
 
 from . import logline
 from .bundles import ToolBundle
@@ -148,8 +147,8 @@ class ToolLoader:
         self._clock = clock
         self._perf = perf_clock
         self._log = logger if logger is not None else logging.getLogger(LOGGER_NAME)
-        self._index_ids: tuple[int, ...] | None = None
-        self._index_specs: list[ToolSpec] = []  # keeps the ids above alive
+        self._index_key: tuple[int, int] | None = None
+        self._index_registry: ToolRegistry | None = None
         self._index: ToolIndex | None = None
         self._new_session()
 
@@ -216,14 +215,16 @@ class ToolLoader:
 
     # -- scoring ---------------------------------------------------------------
 
-    def _ensure_index(self, specs: list[ToolSpec]) -> ToolIndex:
-        ids = tuple(id(s) for s in specs)
-        if self._index is None or ids != self._index_ids:
+    def _ensure_index(self, registry: ToolRegistry) -> ToolIndex:
+        # A ToolRegistry only grows (no removal, no replacement), so its identity and
+        # size name its contents; the reference kept below stops the id being reused.
+        key = (id(registry), len(registry))
+        if self._index is None or key != self._index_key:
             st = self.settings
-            index = build_index(specs, st.views, self._examples, self.embedder, self._cache,
+            index = build_index(list(registry), st.views, self._examples, self.embedder, self._cache,
                                 combine=st.combine, lexical=st.lexical_weight > 0)
             self._cache.flush()  # persist right away: a crash must not cost the next run a re-embed
-            self._index, self._index_ids, self._index_specs = index, ids, specs
+            self._index, self._index_key, self._index_registry = index, key, registry
         return self._index
 
     def _query_texts(self, query: str) -> tuple[list[str], int]:
@@ -249,7 +250,7 @@ class ToolLoader:
         return np.stack([self.embedder.embed_query(t) for t in texts])
 
     def _score_all(self, query: str, registry: ToolRegistry) -> tuple[ToolIndex, np.ndarray, int]:
-        index = self._ensure_index(list(registry))
+        index = self._ensure_index(registry)
         texts, first_clause = self._query_texts(query)
         matrix = score_matrix(index, self._embed_queries(texts), texts, self.settings.lexical_weight)
         return index, matrix, first_clause

@@ -30,9 +30,19 @@ def match_tools(names: Sequence[str], matrix: np.ndarray, first_clause: int, cor
     if per_turn is None:
         return {names[i] for i in np.flatnonzero(best >= threshold)}
 
+    # Only the best few rows can be picked: CORE is skipped, so look at k + |CORE| rows.
+    # argpartition keeps this linear in the number of tools (4,000 on the public sets).
+    reach = per_turn + len(core) + 1
+
+    def leaders(column: np.ndarray, n: int) -> np.ndarray:
+        if n >= len(column):
+            return np.lexsort((-best, -column))
+        part = np.argpartition(-column, n)[:n]
+        return part[np.lexsort((-best[part], -column[part]))]  # by this column, then by best score
+
     def top(column: np.ndarray, k: int) -> list[str]:
         picked: list[str] = []
-        for i in np.lexsort((-best, -column)):  # by this column, then by the tool's best score
+        for i in leaders(column, reach):
             if len(picked) >= k or column[i] < threshold:
                 break
             if names[i] not in core:  # CORE is loaded anyway; it must not use up a pick
@@ -41,7 +51,7 @@ def match_tools(names: Sequence[str], matrix: np.ndarray, first_clause: int, cor
 
     confident = settings.confident
     if confident is not None:
-        ranked = [float(best[i]) for i in np.argsort(-best, kind="stable") if names[i] not in core][:2]
+        ranked = [float(best[i]) for i in leaders(best, reach) if names[i] not in core][:2]
         if len(ranked) == 2 and ranked[0] >= confident.min_score and ranked[0] - ranked[1] >= confident.min_gap:
             per_turn = min(per_turn, confident.picks)
     matched = set(top(best, per_turn))
