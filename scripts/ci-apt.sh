@@ -4,7 +4,7 @@
 # quiet, and never fails the build: without them those tests skip.
 set -u
 
-packages=(xclip xvfb espeak-ng wmctrl libnotify-bin)
+packages=(xclip xvfb espeak-ng wmctrl libnotify-bin tmux ripgrep tree)
 
 missing=()
 for pkg in "${packages[@]}"; do

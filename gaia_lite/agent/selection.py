@@ -14,6 +14,7 @@ loader would (no menu, no ``load_tools``):
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
@@ -72,6 +73,7 @@ class ToolSelector:
         self._warned = False
         self.state = self._full_state()
         self.on_loaded: Callable[[ToolsLoaded], None] | None = None
+        self._warm_thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ states
     @property
@@ -90,9 +92,26 @@ class ToolSelector:
                               {n: "all" for n in self.registry.names() if n not in hidden})
 
     # ------------------------------------------------------------------ per turn
+    def warm(self) -> None:
+        """Load the embedder and embed the tool documents in the background, so the
+        first turn's selection does not pay for it (the user is still typing)."""
+        if not self.active or self._warm_thread is not None:
+            return
+
+        def run() -> None:
+            try:
+                self.loader.score("", self.registry)
+            except Exception:  # the first select() meets the same failure and handles it
+                pass
+
+        self._warm_thread = threading.Thread(target=run, name="loader-warm", daemon=True)
+        self._warm_thread.start()
+
     def select(self, earlier_user_messages: Sequence[str], query: str, *,
                skill_tools: Sequence[str] | None = None) -> SelectionState:
         notices: tuple[Notice, ...] = ()
+        if self._warm_thread is not None:
+            self._warm_thread.join()
         if self.active:
             if not self._validated:
                 self.loader.validate_registry(self.registry)

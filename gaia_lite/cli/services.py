@@ -168,6 +168,7 @@ def build_services(settings: Settings, client: Any, *, server: Any = None,
         registry = _insert_after(registry, LOAD_TOOLS_AFTER, selector.load_tools_spec())
         selector.registry = registry
         selector.state = selector._full_state()
+        selector.warm()
 
     roots = [workdir, *(Path(p).expanduser() for p in settings.allowed_paths)]
     sandbox = Sandbox(roots, confirm=confirm_path)

@@ -94,6 +94,8 @@ def _coerce(p: ParamSpec, value: Any) -> Any:
         raise ValueError("must not be null")
     t = p.json_type
     if t == "string":
+        if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+            value = ", ".join(str(v) for v in value)  # models often send ["a", "b"] for "a, b"
         if isinstance(value, (dict, list)):
             raise ValueError("expected a string")
         value = str(value)

@@ -181,3 +181,16 @@ def test_shell_policy_refuses_before_the_user_is_asked(tmp_path):
     assert out.status == "error" and asked == []
     ok = ex.execute("run_shell_command", {"command": "ls"})
     assert ok.ok and asked == ["run_shell_command"]
+
+
+def test_list_for_a_string_argument_is_joined():
+    @tool
+    def analyze(ctx, columns: str = "") -> dict:
+        """Analyze.
+
+        Args:
+            columns: Comma-separated column names.
+        """
+
+    kwargs, error = validate_arguments(analyze.__tool_spec__, {"columns": ["amount", "region"]})
+    assert error is None and kwargs == {"columns": "amount, region"}
