@@ -2,10 +2,10 @@
 
 from .bundles import BundleConfig, ToolBundle, load_bundles
 from .cache import DocEmbeddingCache
-from .loader import (Selection, SelectionQuery, SessionStats, ToolLoader, build_doc_loader,
-                     registry_tools_hash, selection_query)
-from .presets import PRESETS, LoaderSettings, preset
+from .loader import Selection, SessionStats, ToolLoader, build_doc_loader, registry_tools_hash
+from .presets import PRESETS, Confidence, LoaderSettings, preset
+from .query import SelectionQuery, selection_query, split_clauses
 
-__all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "build_doc_loader",
-           "registry_tools_hash", "ToolBundle", "BundleConfig", "load_bundles", "DocEmbeddingCache",
-           "LoaderSettings", "PRESETS", "preset"]
+__all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "split_clauses",
+           "build_doc_loader", "registry_tools_hash", "ToolBundle", "BundleConfig", "load_bundles",
+           "DocEmbeddingCache", "LoaderSettings", "Confidence", "PRESETS", "preset"]
