@@ -17,7 +17,7 @@ from typing import Any, Iterator, List, Optional
 import typer
 from typing_extensions import Annotated
 
-from gaia_lite.errors import ConfigError, GaiaError, ServerUnreachable
+from gaia_lite.errors import ConfigError, ServerUnreachable
 
 __all__ = ["register"]
 
@@ -176,14 +176,17 @@ def _token_counter(kind: str, settings: Any) -> Iterator[Any]:
     """A token counter; ``server`` starts the embedded server when none answers (and stops it)."""
     from gaia_lite.eval.tokens import ServerTokenCounter, TokenCounterError, make_token_counter
 
+    counter = None
     try:
-        yield make_token_counter(kind, settings.base_url)
-        return
+        counter = make_token_counter(kind, settings.base_url)
     except TokenCounterError as exc:
         if kind != "server" or not settings.auto_start_server:
             raise ConfigError(f"--tokenizer {kind}: {exc}") from None
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
+    if counter is not None:
+        yield counter
+        return
     with _live_client(settings, None, 8192) as (client, _server):
         yield ServerTokenCounter(client.base_url, name=f"server:{client.resolve_model()}")
 
