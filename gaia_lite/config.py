@@ -195,8 +195,8 @@ def _parse_embedder(raw: str) -> str:
 
 def _parse_preset(raw: str) -> str:
     v = raw.strip().lower()
-    if v not in ("default", "gaia"):
-        raise ValueError("default or gaia")
+    if v not in ("default", "lean", "gaia"):
+        raise ValueError("default, lean or gaia")
     return v
 
 
@@ -288,11 +288,12 @@ def load_settings(cli: Mapping[str, Any] | None = None, env: Mapping[str, str] |
             continue
         if key not in _FIELDS:
             raise KeyError(f"unknown setting {key}")
-        if key == "base_url":
+        flag = {"base_url": "--base-url", "loader_preset": "--preset"}.get(key)
+        if flag is not None:
             try:
-                value = normalize_base_url(value)
+                value = _FIELDS[key][1](value)
             except ValueError as exc:
-                raise ConfigError(f"--base-url {value!r} is invalid; expected {exc}") from None
+                raise ConfigError(f"{flag} {value!r} is invalid; expected {exc}") from None
         values[key] = value
     if values.get("max_tools") is not None and values["max_tools"] < CORE_SIZE:
         raise ConfigError(f"--max-tools {values['max_tools']} is invalid; expected a whole number >= {CORE_SIZE} (the CORE size)")

@@ -30,9 +30,9 @@ def set_loop_state(ctx: ToolContext, state: str, reason: str = "", wake_in_secon
     """Tell the autonomous loop what to do next: idle, scheduled (wake later) or paused.
 
     Args:
-        state: One of idle, scheduled, paused.
-        reason: Short note on why.
-        wake_in_seconds: For scheduled: seconds until waking (30-86400).
+        state: idle, scheduled or paused.
+        reason: Why, briefly.
+        wake_in_seconds: Seconds until waking (scheduled).
     """
     name = (state or "").strip().lower() if isinstance(state, str) else ""
     if name not in LOOP_STATES:
@@ -74,11 +74,11 @@ def request_user_input(ctx: ToolContext, message: str, choices: Optional[list[st
     """Ask the user a question and wait for the answer.
 
     Args:
-        message: The question to show.
-        choices: Optional list of allowed answers.
-        default_if_no_response: Answer to use if the user gives none.
-        timeout_seconds: How long to wait, if the chat supports it.
-        continue_if_no_response: Keep working when there is no answer.
+        message: The question.
+        choices: Allowed answers.
+        default_if_no_response: Answer if none is given.
+        timeout_seconds: How long to wait.
+        continue_if_no_response: Go on without an answer.
     """
     if not isinstance(message, str) or not message.strip():
         return _error("message is empty: write the question to ask")

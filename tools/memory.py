@@ -50,16 +50,14 @@ def remember(ctx: ToolContext, fact: str, category: str = "fact", domain: str = 
              context: str = "", sensitive: bool = False, entity: str = "") -> dict[str, Any]:
     """Save a fact, preference or reminder about the user for future conversations.
 
-    Never store passwords or keys.
-
     Args:
-        fact: One self-contained statement to remember.
-        category: fact, preference, error, skill, note, reminder, system, profile or permission.
-        domain: Optional topic area, e.g. work or health.
-        due_at: When a reminder is due, ISO date or datetime.
-        context: Optional project or situation it belongs to.
+        fact: One self-contained statement.
+        category: fact, preference, note, reminder, profile, skill, error, system or permission.
+        domain: Topic area.
+        due_at: Reminder due date (ISO).
+        context: Project or situation.
         sensitive: True for private details.
-        entity: Optional person or thing it is about, e.g. person:alice.
+        entity: Who or what it is about.
     """
     if ctx.memory is None:
         return _error(DISABLED)
@@ -79,15 +77,15 @@ def recall(ctx: ToolContext, query: str = "", category: str = "", domain: str = 
     """Look up saved memories: facts, preferences and reminders about the user.
 
     Args:
-        query: What to search for; empty lists by the filters.
-        category: Only this category, e.g. preference or reminder.
-        domain: Only this topic area.
-        context: Only this project or situation.
-        entity: Only memories about this person or thing.
-        limit: Maximum results; 0 means 5 for searches, 20 for lists.
-        offset: Skip this many results, for paging.
-        time_from: Only memories saved on or after this ISO date.
-        time_to: Only memories saved on or before this ISO date.
+        query: Search text; empty lists by filters.
+        category: Filter by category.
+        domain: Filter by topic area.
+        context: Filter by project.
+        entity: Filter by who or what.
+        limit: Most results (0: default).
+        offset: Results to skip.
+        time_from: Saved on or after (ISO date).
+        time_to: Saved on or before (ISO date).
     """
     if ctx.memory is None:
         return _error(DISABLED)
@@ -111,15 +109,15 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
     """Change a saved memory by its id; empty fields stay as they are.
 
     Args:
-        knowledge_id: The id returned by remember or recall.
-        content: New text of the memory.
+        knowledge_id: Id from remember or recall.
+        content: New text.
         category: New category.
         domain: New topic area.
-        due_at: New ISO due date; "none" removes it.
-        reminded_at: When the user was reminded, ISO or "now".
-        context: New project or situation.
+        due_at: New due date (ISO; "none" clears).
+        reminded_at: ISO time or "now".
+        context: New project.
         sensitive: "true" or "false".
-        entity: New person or thing it is about.
+        entity: New subject.
     """
     if ctx.memory is None:
         return _error(DISABLED)
@@ -166,11 +164,11 @@ def search_past_conversations(ctx: ToolContext, query: str = "", days: int = 0, 
     """Find what was said in earlier chats with the user.
 
     Args:
-        query: Words to search for in past messages.
-        days: Only the last N days (1-365).
-        limit: Maximum messages to return (1-50).
-        time_from: Only messages on or after this ISO date.
-        time_to: Only messages on or before this ISO date.
+        query: Words to search for.
+        days: Only the last N days.
+        limit: Most messages (1-50).
+        time_from: On or after (ISO date).
+        time_to: On or before (ISO date).
     """
     if ctx.memory is None:
         return _error(DISABLED)

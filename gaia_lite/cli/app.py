@@ -48,7 +48,7 @@ BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-co
 DynamicOpt = Annotated[Optional[bool], typer.Option("--dynamic-tools/--no-dynamic-tools", help="Load only the tools each turn needs (env GAIA_DYNAMIC_TOOLS). Off by default, as in GAIA.", show_default=False)]
 TauOpt = Annotated[Optional[float], typer.Option("--tau", help="Similarity threshold for semantic tool matches (env GAIA_DYNAMIC_TOOLS_TAU). Default: the preset's.", show_default=False)]
 MaxToolsOpt = Annotated[Optional[int], typer.Option("--max-tools", help="Cap on loaded tools, CORE included, >= 11 (env GAIA_DYNAMIC_TOOLS_MAX). Default: the preset's.", show_default=False)]
-PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset: `default` (tuned for the built-in embedder) or `gaia` (GAIA's tau 0.20, cap 14).", show_default=False)]
+PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset: `default` (tuned for the built-in embedder), `lean` (fewer tools when one clearly wins) or `gaia` (GAIA's tau 0.20, cap 14).", show_default=False)]
 NativeOpt = Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Force OpenAI tool calling, or tool calls written as JSON text. Default: from the model table.", show_default=False)]
 AllowedOpt = Annotated[Optional[List[str]], typer.Option("--allowed-paths", help="Extra folders tools may touch (repeatable). The working directory is always allowed.", show_default=False)]
 StepsOpt = Annotated[Optional[int], typer.Option("--max-steps", help="Most model calls per question (env GAIA_AGENT_MAX_STEPS, default 50).", show_default=False)]
@@ -67,8 +67,6 @@ def _settings(**flags: Any) -> Any:
         "native_tools": flags.get("native_tools"), "max_steps": flags.get("max_steps"),
         "auto_start_server": flags.get("local_server"), "auto_approve": flags.get("yes") or None,
     }
-    if flags.get("preset") is not None and flags["preset"] not in ("default", "gaia"):
-        raise ConfigError(f"--preset {flags['preset']!r} is invalid; expected default or gaia")
     settings = load_settings(cli)
     extra = tuple(flags.get("allowed_paths") or ())
     if extra:

@@ -29,7 +29,7 @@ LocalOpt = Annotated[Optional[bool], typer.Option("--local-server/--no-local-ser
 NativeOpt = Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Measure only this render path. Default: both.", show_default=False)]
 TauOpt = Annotated[Optional[float], typer.Option("--tau", help="Loader similarity threshold (default: the preset's).", show_default=False)]
 MaxToolsOpt = Annotated[Optional[int], typer.Option("--max-tools", help="Loader cap, CORE included (default: the preset's).", show_default=False)]
-PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset: default or gaia.", show_default=False)]
+PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset: default, lean or gaia.", show_default=False)]
 TokenizerOpt = Annotated[str, typer.Option("--tokenizer", help="auto (the server's /tokenize when one answers, else chars/4), server, chars or minilm.")]
 CtxOpt = Annotated[int, typer.Option("--ctx", help="Context size of the embedded server, when gaia-lite starts it.")]
 
@@ -37,9 +37,6 @@ CtxOpt = Annotated[int, typer.Option("--ctx", help="Context size of the embedded
 def _settings(**flags: Any) -> Any:
     from gaia_lite.config import load_settings
 
-    preset = flags.get("preset")
-    if preset is not None and preset not in ("default", "gaia"):
-        raise ConfigError(f"--preset {preset!r} is invalid; expected default or gaia")
     keys = {"model": "model", "base_url": "base_url", "tau": "tau", "max_tools": "max_tools",
             "preset": "loader_preset", "local_server": "auto_start_server", "max_steps": "max_steps"}
     return load_settings({field: flags.get(flag) for flag, field in keys.items()})

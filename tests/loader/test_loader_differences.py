@@ -124,7 +124,7 @@ def test_e_gaia_preset_is_exactly_gaias_algorithm() -> None:
 
 def test_e_default_preset_exists_and_ranks_matches_first() -> None:
     d = PRESETS["default"]
-    assert d.ranking == "matched_first" and d.max_tools >= 14 and "wide" in PRESETS
+    assert d.ranking == "matched_first" and d.max_tools >= 14 and "lean" in PRESETS
 
 
 def test_e_explicit_threshold_and_cap_override_the_preset(make_world) -> None:

@@ -33,7 +33,7 @@ def test_judged_set_shape() -> None:
     assert kinds == {"single", "multi", "drift", "chitchat", "ambiguous"}
     assert all(c["expected_tools"] == [] for c in cases if c["group"] == "chitchat")
     assert all(c.get("history") for c in cases if c["group"] == "drift")
-    from tools.catalog import DOC_ORDER
+    from gaia_lite.tools.catalog import DOC_ORDER
 
     covered = {t for c in cases for t in c["expected_tools"]}
     assert covered == set(DOC_ORDER)  # every doc tool is expected somewhere
@@ -43,8 +43,9 @@ def test_default_preset_recall_and_cost(onnx_embedder) -> None:
     from gaia_lite.eval.recall import run_recall
 
     r = run_recall(JUDGED, registry_mode="doc", preset="default", embedder=onnx_embedder)
-    assert r["recall"] >= 0.93, r["recall_by_kind"]
-    assert r["native_cost_ratio"] <= 0.46
+    # the targets: strict recall >= 0.97 at <= 45 % of the all-tools native cost
+    assert r["recall"] >= 0.97, r["recall_by_kind"]
+    assert r["native_cost_ratio"] <= 0.45
 
 
 def test_gaia_preset_stays_near_the_anchor(onnx_embedder) -> None:
