@@ -32,6 +32,7 @@ from gaia_lite.registry.execute import ToolExecutor
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_native
 
+from .fallback import answer_from_result
 from .prompt import PromptParts, compose_system_prompt
 from .selection import SelectionState, ToolSelector
 
@@ -145,7 +146,7 @@ class Agent:
 
         called: list[str] = []
         failed: dict[str, str] = {}  # call signature -> its error, so a failed call is not simply repeated
-        nudged = False
+        last_result: tuple[str, dict[str, Any]] | None = None  # the latest tool outcome, for JSON echoes
         span: list[tuple[str, dict[str, str], bool]] = []  # (tool, argument shapes, ok) for skills
         seen: dict[str, int] = {}
         first_usage = None
@@ -178,13 +179,11 @@ class Agent:
                     answer = parsed.answer
                 else:
                     answer = strip_think(result.content)
-                if _looks_like_json(answer) and not nudged and not force_answer:
-                    # Small models sometimes echo a tool result instead of answering.
-                    nudged = True
-                    self.history.append({"role": "assistant", "content": answer})
-                    self.history.append({"role": "user", "content": "Answer my question in plain sentences "
-                                                                   "using the tool results above, not JSON."})
-                    continue
+                if _is_result_echo(answer):
+                    # A JSON echo of a tool result is not an answer: answer from the result itself.
+                    if last_result is not None:
+                        answer = answer_from_result(*last_result)
+                    yield TextDelta(answer)
                 self.history.append({"role": "assistant", "content": answer})
                 break
             prose = parsed.text if parsed is not None else strip_think(result.content)
@@ -218,6 +217,7 @@ class Agent:
                         span.append((outcome.name, {k: type(v).__name__ for k, v in args.items()}, outcome.ok))
                 yield ToolCallFinished(call.id, outcome_name, args, str(res.get("status", "success")), res,
                                        duration, escape)
+                last_result = (outcome_name, res)
                 while self._pending:
                     yield self._pending.pop(0)
                 content = _result_text(res)
@@ -269,7 +269,7 @@ class Agent:
             parsed = parse_text_calls(held, self.registry.names())
             if not parsed.calls:
                 text = parsed.answer if parsed.answer is not None else strip_think(held)
-                if text:
+                if text and not _is_result_echo(text):  # the loop answers a JSON echo itself
                     yield TextDelta(text)
         return result
 
@@ -313,15 +313,16 @@ class Agent:
         self.history[:] = repaired
 
 
-def _looks_like_json(text: str) -> bool:
+def _is_result_echo(text: str) -> bool:
+    """Does the model's reply look like a tool result (a JSON object with a status)?"""
     t = text.strip()
-    if not (t.startswith("{") or t.startswith("[")):
+    if not t.startswith("{"):
         return False
     try:
-        json.loads(t)
+        value, _ = json.JSONDecoder().raw_decode(t)
     except ValueError:
         return False
-    return True
+    return isinstance(value, dict) and "status" in value
 
 
 def _result_text(result: dict[str, Any]) -> str:

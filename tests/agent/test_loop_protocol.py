@@ -138,3 +138,17 @@ def test_loader_off_state_is_reported_with_full_registry(tmp_path):
         events = list(_agent(srv, tmp_path, native=True).run("hi"))
     sel = [e for e in events if isinstance(e, ToolsSelected)][0]
     assert sel.off_state == "loader_off" and sel.loaded == ("read_file", "browse_directory")
+
+
+def test_json_echo_of_a_tool_result_is_answered_from_the_result(tmp_path):
+    (tmp_path / "a.txt").write_text("x")
+    (tmp_path / "sub").mkdir()
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "browse_directory", "arguments": {}}'),
+                       text_chunks('{"status": "success", "entries": ["a.txt", "sub"]}')]
+        events = list(_agent(srv, tmp_path, native=False).run("list the files here"))
+        calls = len(srv.requests)
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+    answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
+    assert calls == 2  # no extra model call to "try again"
+    assert answer == streamed == "From browse_directory:\n- entries: a.txt, sub"

@@ -1,0 +1,53 @@
+"""A readable answer when a small model echoes a tool's JSON instead of answering.
+
+Qwen2.5-Coder 0.5B often replies to a tool result by repeating it as JSON.
+Asking again costs a full model call and usually gets the same JSON back, so
+the agent answers from the tool result itself: the fields a person would
+read, with lists of named entries shown as names. It never invents content.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["answer_from_result"]
+
+_SKIP = {"status", "display_message", "truncated", "output_truncated", "has_errors"}
+_MAX_ITEMS = 40
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:,.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def _item(value: Any) -> str:
+    if isinstance(value, dict):
+        name = value.get("name") or value.get("path") or value.get("source_file") or value.get("content")
+        if name is not None:
+            kind = value.get("type")
+            return f"{name}{'/' if kind in ('folder', 'directory', 'dir') else ''}"
+        return ", ".join(f"{k}: {_scalar(v)}" for k, v in value.items() if not isinstance(v, (dict, list)))
+    return _scalar(value)
+
+
+def answer_from_result(tool: str, result: dict[str, Any]) -> str:
+    """Render one tool result as short plain text."""
+    if result.get("status") in ("error", "denied"):
+        return f"{tool} failed: {result.get('error', result.get('status'))}"
+    lines: list[str] = []
+    for key, value in result.items():
+        if key in _SKIP or value in (None, "", [], {}):
+            continue
+        label = key.replace("_", " ")
+        if isinstance(value, list):
+            items = [_item(v) for v in value[:_MAX_ITEMS]]
+            more = f" (+{len(value) - _MAX_ITEMS} more)" if len(value) > _MAX_ITEMS else ""
+            lines.append(f"{label}: {', '.join(items)}{more}")
+        elif isinstance(value, dict):
+            inner = ", ".join(f"{k}: {_item(v)}" for k, v in list(value.items())[:_MAX_ITEMS])
+            lines.append(f"{label}: {inner}")
+        else:
+            lines.append(f"{label}: {_scalar(value)}")
+    return f"From {tool}:\n" + "\n".join(f"- {line}" for line in lines) if lines else f"{tool} returned nothing."
