@@ -45,7 +45,7 @@ REPEAT_LIMIT = 2  # the same call (name + args) may run this many times per turn
 # Small text-path models tend to echo tool results as JSON; one short line after
 # each result steers them to either answer in prose or call the next tool.
 TEXT_PATH_NEXT = "\n(Now answer the user in plain sentences, or call another tool if needed.)"
-_HOLD_PREFIXES = ("{", "[", "```", "<tool_call", "<think", "<")
+_HOLD_PREFIXES = ("{", "[", "(", "```", "<tool_call", "<think", "<")
 
 
 @dataclass
@@ -179,6 +179,11 @@ class Agent:
                     answer = parsed.answer
                 else:
                     answer = strip_think(result.content)
+                if force_answer and parse_text_calls(answer, self.registry.names()).calls:
+                    # Told to stop, the model still wrote a tool call: answer from what the tools gave.
+                    answer = (answer_from_result(*last_result) if last_result is not None
+                              else "I could not finish this with the tools available.")
+                    yield TextDelta(answer)
                 if _is_result_echo(answer):
                     # A JSON echo of a tool result is not an answer: answer from the result itself.
                     if last_result is not None:
@@ -194,6 +199,7 @@ class Agent:
                 sig = call.name + json.dumps(call.arguments, sort_keys=True, default=str)
                 seen[sig] = seen.get(sig, 0) + 1
                 yield ToolCallStarted(call.id, call.name, call.arguments, call.source)
+                executed = False
                 if sig in failed:
                     res = {"status": "error", "error": f"This exact call already failed: {failed[sig]} "
                                                        "Use a different tool or different arguments."}
@@ -205,6 +211,7 @@ class Agent:
                     stop = stop or seen[sig] > REPEAT_LIMIT + 1
                     outcome_name, duration, escape, args = call.name, 0.0, False, call.arguments
                 else:
+                    executed = True
                     escape = self.selector.is_escape(call.name, self.registry)
                     outcome = self.executor.execute(call.name, call.arguments)
                     res, duration, args = outcome.result, outcome.duration_s, outcome.arguments
@@ -217,7 +224,8 @@ class Agent:
                         span.append((outcome.name, {k: type(v).__name__ for k, v in args.items()}, outcome.ok))
                 yield ToolCallFinished(call.id, outcome_name, args, str(res.get("status", "success")), res,
                                        duration, escape)
-                last_result = (outcome_name, res)
+                if executed and (res.get("status") not in ("error", "denied") or last_result is None):
+                    last_result = (outcome_name, res)  # prefer the latest real, successful result
                 while self._pending:
                     yield self._pending.pop(0)
                 content = _result_text(res)

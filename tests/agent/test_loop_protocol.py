@@ -152,3 +152,15 @@ def test_json_echo_of_a_tool_result_is_answered_from_the_result(tmp_path):
     answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
     assert calls == 2  # no extra model call to "try again"
     assert answer == streamed == "From browse_directory:\n- entries: a.txt, sub"
+
+
+def test_a_call_written_after_being_told_to_stop_is_answered_from_the_last_result(tmp_path):
+    (tmp_path / "a.txt").write_text("x")
+    call = '({"name": "browse_directory", "arguments": {"directory_path": "."}})'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(call)] * 4 + [text_chunks(call)]
+        events = list(_agent(srv, tmp_path, native=False).run("list"))
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+    answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
+    assert "browse_directory\"" not in streamed and answer == streamed
+    assert answer.startswith("From browse_directory:") and "a.txt" in answer
