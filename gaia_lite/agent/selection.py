@@ -178,7 +178,7 @@ class ToolSelector:
         admitted = tuple(sorted(set(loaded) - before))
         evicted = tuple(sorted(before - set(loaded)))
         resolved = next((r.split(":", 1)[1] for n in admitted
-                         if (r := self.loader_reason(n)).startswith("load_tools:")), bundle)
+                         if (r := self.loader.reason(n) or "").startswith("load_tools:")), bundle)
         reasons = {n: r for n, r in self.state.reasons.items() if n in loaded}
         reasons.update({n: f"load_tools:{resolved}" for n in admitted})
         from gaia_lite.loader.logline import load_tools_payload
@@ -192,10 +192,6 @@ class ToolSelector:
         if self.on_loaded is not None:
             self.on_loaded(event)
         return event
-
-    def loader_reason(self, name: str) -> str:
-        slot = getattr(self.loader, "_slots", {}).get(name)
-        return getattr(slot, "reason", "") if slot is not None else ""
 
     def loader_turn(self) -> int:
         return self.loader.turn if self.loader is not None else 0
