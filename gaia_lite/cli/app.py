@@ -22,6 +22,7 @@ from typing import Any, List, Optional
 import typer
 from typing_extensions import Annotated
 
+from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, PresetOpt, TauOpt
 from gaia_lite.errors import ConfigError, GaiaError
 
 app = typer.Typer(
@@ -44,11 +45,7 @@ app.add_typer(eval_app, name="eval")
 
 # ---------------------------------------------------------------- shared options
 ModelOpt = Annotated[Optional[str], typer.Option("--model", "-m", help="Model id on the server (env GAIA_MODEL). Default: the first model the server lists.", show_default=False)]
-BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server URL (env LEMONADE_BASE_URL). `/api/v1` is appended when the path is missing.", show_default=False)]
 DynamicOpt = Annotated[Optional[bool], typer.Option("--dynamic-tools/--no-dynamic-tools", help="Load only the tools each turn needs (env GAIA_DYNAMIC_TOOLS). Off by default, as in GAIA.", show_default=False)]
-TauOpt = Annotated[Optional[float], typer.Option("--tau", help="Similarity threshold for semantic tool matches (env GAIA_DYNAMIC_TOOLS_TAU). Default: the preset's.", show_default=False)]
-MaxToolsOpt = Annotated[Optional[int], typer.Option("--max-tools", help="Cap on loaded tools, CORE included, >= 11 (env GAIA_DYNAMIC_TOOLS_MAX). Default: the preset's.", show_default=False)]
-PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset: `default` (tuned for the built-in embedder), `lean` (fewer tools when one clearly wins) or `gaia` (GAIA's tau 0.20, cap 14).", show_default=False)]
 NativeOpt = Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Force OpenAI tool calling, or tool calls written as JSON text. Default: from the model table.", show_default=False)]
 AllowedOpt = Annotated[Optional[List[str]], typer.Option("--allowed-paths", help="Extra folders tools may touch (repeatable). The working directory is always allowed.", show_default=False)]
 StepsOpt = Annotated[Optional[int], typer.Option("--max-steps", help="Most model calls per question (env GAIA_AGENT_MAX_STEPS, default 50).", show_default=False)]

@@ -17,6 +17,7 @@ from typing import Any, Iterator, List, Optional
 import typer
 from typing_extensions import Annotated
 
+from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, PresetOpt, TauOpt
 from gaia_lite.errors import ConfigError, ServerUnreachable
 
 __all__ = ["register"]
@@ -24,12 +25,8 @@ __all__ = ["register"]
 # ---------------------------------------------------------------- options (own copies: app.py imports us)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 ModelOpt = Annotated[Optional[str], typer.Option("--model", "-m", help="Model id on a running server; when gaia-lite starts its embedded server: qwen2.5-coder-0.5b (default), qwen2.5-coder-1.5b or a .gguf path.", show_default=False)]
-BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server URL (env LEMONADE_BASE_URL).", show_default=False)]
 LocalOpt = Annotated[Optional[bool], typer.Option("--local-server/--no-local-server", help="Start the embedded llama-server when no server answers (default on); it is stopped afterwards.", show_default=False)]
 NativeOpt = Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Measure only this render path. Default: both.", show_default=False)]
-TauOpt = Annotated[Optional[float], typer.Option("--tau", help="Loader similarity threshold (default: the preset's).", show_default=False)]
-MaxToolsOpt = Annotated[Optional[int], typer.Option("--max-tools", help="Loader cap, CORE included (default: the preset's).", show_default=False)]
-PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset: default, lean or gaia.", show_default=False)]
 TokenizerOpt = Annotated[str, typer.Option("--tokenizer", help="auto (the server's /tokenize when one answers, else chars/4), server, chars or minilm.")]
 CtxOpt = Annotated[int, typer.Option("--ctx", help="Context size of the embedded server, when gaia-lite starts it.")]
 
