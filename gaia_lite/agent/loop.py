@@ -136,7 +136,7 @@ class Agent:
 
     # ------------------------------------------------------------------ the turn
     def _run_turn(self, turn: int, query: str) -> Generator[Event, None, None]:
-        skill_tools, extra_blocks = self._recall_skills(query)
+        skill_tools, extra_blocks, recalled = self._recall_skills(query)
         state = self.selector.select(self.user_messages, query, skill_tools=skill_tools)
         yield state.event(turn, self.registry)
         for ev in state.notices:
@@ -244,7 +244,8 @@ class Agent:
                            first_usage.ttft_s if first_usage else None,
                            first_usage.prompt_tokens if first_usage else None,
                            first_usage.cached_tokens if first_usage else None,
-                           tuple(self.selector.state.visible_names(self.registry)))
+                           tuple(self.selector.state.visible_names(self.registry)),
+                           {"skills": recalled} if recalled else {})
 
     def _stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None
                 ) -> Generator[Event, None, ChatResult]:
@@ -282,15 +283,17 @@ class Agent:
         return result
 
     # ------------------------------------------------------------------ helpers
-    def _recall_skills(self, query: str) -> tuple[list[str] | None, tuple[str, ...]]:
+    def _recall_skills(self, query: str) -> tuple[list[str] | None, tuple[str, ...], list[str]]:
+        """(SKILL-tier tools, prompt blocks, recalled procedure names) for this turn."""
         if self.skills is None:
-            return None, ()
+            return None, (), []
         try:
             recalled = self.skills.recall_for_turn(query)
         except Exception as exc:  # skills must never break a turn
             log.warning("skill recall failed: %s", exc)
-            return None, ()
-        return recalled.tools or None, ((recalled.prompt_block,) if recalled.prompt_block else ())
+            return None, (), []
+        blocks = (recalled.prompt_block,) if recalled.prompt_block else ()
+        return recalled.tools or None, blocks, recalled.names
 
     def _remember_turn(self, query: str, answer: str, span: list[tuple[str, dict[str, str], bool]]) -> None:
         if self.memory is not None:

@@ -441,7 +441,8 @@ def _r_or(v: Any) -> str:
 
 # ---------------------------------------------------------------- tasks
 def tasks_cmd(
-    arms: Annotated[str, typer.Option("--arms", help="Which loader arms to run, in order.")] = "off,on",
+    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU).")] = "off,on",
+    skills_dir: Annotated[Optional[Path], typer.Option("--skills", help="Skill files (*.md with front matter) the skills arm seeds. Default: the procedures written for this suite.", show_default=False)] = None,
     task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task (repeatable).", show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Keep working dirs and tasks.log here (default: a temp dir, kept).", show_default=False)] = None,
     max_steps: Annotated[int, typer.Option("--max-steps", help="Model calls per turn before the agent must answer.")] = 8,
@@ -451,12 +452,15 @@ def tasks_cmd(
     local_server: LocalOpt = None, ctx: CtxOpt = 8192, json_out: JsonOpt = False,
 ) -> None:
     """End-to-end tasks with the real agent on fixture files, loader off and on; answers checked by rules."""
-    from gaia_lite.eval.tasks import run_tasks, select_tasks
+    from gaia_lite.eval.tasks import ARMS, default_skills_dir, run_tasks, select_tasks
     from gaia_lite.registry.execute import Decision
 
     arm_list = [a.strip() for a in arms.split(",") if a.strip()]
-    if not arm_list or any(a not in ("off", "on") for a in arm_list) or len(set(arm_list)) != len(arm_list):
-        raise ConfigError(f"--arms {arms!r} is invalid; expected off, on or off,on")
+    if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
+        raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
+    seeds = skills_dir or default_skills_dir()
+    if "skills" in arm_list and not (seeds.is_dir() and any(seeds.glob("*.md"))):
+        raise ConfigError(f"--skills {seeds}: no *.md skill files there; point --skills at a folder of them")
     try:
         chosen = select_tasks(task or [])
     except ValueError as exc:
@@ -470,9 +474,12 @@ def tasks_cmd(
         model_id = client.resolve_model()
 
         def make_services(arm: str, workdir: Path, home: Path) -> Any:
-            s = settings.replace(paths=_scratch_paths(settings, home), dynamic_tools=arm == "on",
+            s = settings.replace(paths=_scratch_paths(settings, home), dynamic_tools=arm != "off",
                                  native_tools=native_tools, auto_approve=True, max_tokens=max_tokens)
-            return _quiet_services(s, client, workdir, approve=lambda _spec, _args: Decision.ALLOW)
+            services = _quiet_services(s, client, workdir, approve=lambda _spec, _args: Decision.ALLOW)
+            if arm == "skills":
+                _seed_skills(services, seeds)
+            return services
 
         report = run_tasks(chosen, arm_list, make_services, run_dir, progress=_say)
     report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens)
@@ -480,6 +487,22 @@ def tasks_cmd(
         typer.echo(json.dumps(report))
         return
     _print_tasks(report)
+
+
+def _seed_skills(services: Any, seeds: Path) -> None:
+    from gaia_lite.skills.store import seed_procedures
+
+    if services.memory is None or services.skills is None:
+        services.close()
+        raise ConfigError("the skills arm needs the memory database; unset GAIA_MEMORY_DISABLED")
+    try:
+        seed_procedures(services.memory, services.embedder, seeds)
+    except Exception:
+        services.close()
+        raise
+
+
+_ARM_TITLES = {"off": "loader off", "on": "loader on", "skills": "loader + skills"}
 
 
 def _print_tasks(r: dict[str, Any]) -> None:
@@ -498,9 +521,12 @@ def _print_tasks(r: dict[str, Any]) -> None:
     rows.append(["turn success", *[_pct(r["arms"][a]["turn_success"]) for a in arms]])
     rows.append(["tool calls / escape hatches", *[f"{r['arms'][a]['tool_calls']} / {r['arms'][a]['escape_hatches']}"
                                                   for a in arms]])
+    rows.append(["model calls", *[r["arms"][a].get("model_calls", "-") for a in arms]])
+    rows.append(["mean loaded tools", *[_num(r["arms"][a].get("mean_loaded"), 1) for a in arms]])
+    rows.append(["turns a skill fired", *[r["arms"][a].get("skill_turns", 0) for a in arms]])
     rows.append(["seconds", *[r["arms"][a]["seconds"] for a in arms]])
     _print(_table(f"eval tasks, model {r['model']} (max {r['max_steps']} steps per turn)",
-                  ["task", *[f"loader {a}" for a in arms]], rows))
+                  ["task", *[_ARM_TITLES.get(a, a) for a in arms]], rows))
     ls = r.get("log_score")
     if ls:
         _print(_table(f"loader-on log ({r['log']})", ["metric", "value"],

@@ -38,7 +38,7 @@ from gaia_lite.events import ToolCallFinished, TurnFailed, TurnFinished
 
 from .logscore import score_file
 
-__all__ = ["Check", "Task", "TASKS", "TurnResult", "TaskResult", "fixture_path", "prepare_workdir",
+__all__ = ["ARMS", "default_skills_dir", "Check", "Task", "TASKS", "TurnResult", "TaskResult", "fixture_path", "prepare_workdir",
            "check_turn", "run_tasks", "summarize", "select_tasks"]
 
 log = logging.getLogger("gaia_lite.eval.tasks")
@@ -119,6 +119,11 @@ def select_tasks(names: Sequence[str] | None) -> list[Task]:
     return [t for t in TASKS if t.name in set(names)]
 
 
+def default_skills_dir() -> Path:
+    """The procedures written for this suite's goals (what the skills arm seeds by default)."""
+    return Path(str(resources.files(FIXTURE_PACKAGE).joinpath("data/task_skills")))
+
+
 def fixture_path(name: str) -> Path:
     path = Path(str(resources.files(FIXTURE_PACKAGE).joinpath(f"{FIXTURE_DIR}/{name}")))
     if not path.is_file():
@@ -156,6 +161,8 @@ class TurnResult:
     ttft_s: float | None
     escape_hatches: int = 0
     error: str | None = None
+    skills: list[str] = field(default_factory=list)  # procedures recalled for this turn
+    loaded: int | None = None  # tools the prompt showed at the end of the turn
 
 
 @dataclass
@@ -188,10 +195,14 @@ def _run_turn(agent: Any, index: int, check: Check) -> TurnResult:
     called = list(finished.tools_called)
     failures = check_turn(check, finished.answer, called)
     return TurnResult(index, check.prompt, finished.answer, called, not failures, failures, seconds,
-                      finished.steps, finished.ttft_s, escapes)
+                      finished.steps, finished.ttft_s, escapes,
+                      skills=list(finished.stats.get("skills", ())), loaded=len(finished.loaded_tools))
 
 
 ServicesFactory = Callable[[str, Path, Path], Any]  # (arm, workdir, gaia home) -> Services
+# Arms: "off" = every tool every turn; "on" = the dynamic loader; "skills" = the loader with
+# procedures seeded into the fresh memory DB (the factory seeds them), for the SKILL-tier lift.
+ARMS = ("off", "on", "skills")
 
 
 def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
@@ -266,7 +277,7 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
                 (run_dir / "report.partial.json").write_text(json.dumps(summarize(results, arms)))
     report = summarize(results, arms)
     report["log"] = str(log_path)
-    if "on" in arms:
+    if "on" in arms or "skills" in arms:  # the off arm logs no TOOL_LOADER lines
         report["log_score"] = score_file(log_path).to_dict()
     return report
 
@@ -277,6 +288,7 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
         mine = [r for r in results if r.arm == arm]
         turns = [t for r in mine for t in r.turns]
         tool_turns = [t for t in turns if t.called]
+        loaded = [t.loaded for t in turns if t.loaded is not None]
         per_arm[arm] = {
             "tasks": len(mine),
             "passed": sum(r.passed for r in mine),
@@ -287,6 +299,9 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
             "tool_calls": sum(len(t.called) for t in turns),
             "turns_with_tools": len(tool_turns),
             "escape_hatches": sum(t.escape_hatches for t in turns),
+            "skill_turns": sum(bool(t.skills) for t in turns),
+            "mean_loaded": round(sum(loaded) / len(loaded), 2) if loaded else None,
+            "model_calls": sum(t.steps or 0 for t in turns),
             "failed_turns": sum(t.error is not None for t in turns),
             "seconds": round(sum(r.seconds for r in mine), 1),
         }

@@ -154,3 +154,54 @@ def test_run_tasks_reports_per_arm_and_scores_the_log(tmp_path: Path) -> None:
     assert ls["turns"] == 2 and ls["unfiltered_turns"] == 2
     assert ls["recall"] == pytest.approx(0.5)  # query_specific_file was not loaded on turn 2
     assert Path(report["log"]).read_text().count("EVAL_TASK") == 2
+
+
+class _SkillAgent(_FakeAgent):
+    """Reports a recalled procedure on the first turn, the way the real agent's TurnFinished.stats does."""
+
+    def run(self, prompt: str):
+        for ev in super().run(prompt):
+            if isinstance(ev, TurnFinished) and self.turn == 1:
+                ev = TurnFinished(ev.turn, ev.answer, ev.tools_called, 2, ev.ttft_s, ev.prompt_tokens,
+                                  ev.cached_tokens, ("read_file", "search_file"), {"skills": ["find-it"]})
+            yield ev
+
+
+def test_skills_arm_counts_fired_turns_loaded_tools_and_model_calls(tmp_path: Path) -> None:
+    task = tasks.select_tasks(["known_path_read"])[0]
+    answers = {task.turns[0].prompt: ("It was $14.2 million.", ["read_file"])}
+
+    def factory(arm: str, workdir: Path, home: Path) -> Any:
+        return _FakeServices((_SkillAgent if arm == "skills" else _FakeAgent)("on", answers))
+
+    report = tasks.run_tasks([task], ["on", "skills"], factory, tmp_path / "run")
+    on, sk = report["arms"]["on"], report["arms"]["skills"]
+    assert (on["skill_turns"], sk["skill_turns"]) == (0, 1)
+    assert (on["mean_loaded"], sk["mean_loaded"]) == (1.0, 1.5)
+    assert (on["model_calls"], sk["model_calls"]) == (2, 3)
+    assert report["tasks"][1]["turns"][0]["skills"] == ["find-it"]
+    assert "log_score" in report  # the skills arm runs the loader, so its log is scored
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--arms", "on,sometimes"], "--arms 'on,sometimes' is invalid"),
+    (["--arms", "on,on"], "--arms 'on,on' is invalid"),
+    (["--arms", "skills", "--skills", "{empty}"], "no *.md skill files there"),
+])
+def test_bad_arms_and_skill_dirs_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "empty").mkdir()
+    args = [a.replace("{empty}", str(tmp_path / "empty")) for a in args]
+    proc = subprocess.run([sys.executable, "-m", "gaia_lite", "eval", "tasks", *args], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_default_skills_dir_holds_the_task_procedures() -> None:
+    names = sorted(p.stem for p in tasks.default_skills_dir().glob("*.md"))
+    assert names == ["answer-from-unlocated-document", "briefing-from-document", "figure-from-report-at-path",
+                     "totals-from-csv"]

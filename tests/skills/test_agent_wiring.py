@@ -55,7 +55,9 @@ def test_a_recalled_procedure_reaches_the_prompt_and_the_turn_is_recorded(tmp_pa
         first = srv.requests[0]
     system = first["messages"][0]["content"]
     assert "## Recalled procedures" in system and "### read-my-notes" in system
-    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "It says: buy milk."
+    finished = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert finished.answer == "It says: buy milk."
+    assert finished.stats == {"skills": ["read-my-notes"]}  # what eval tasks counts as a fired skill
     (span,) = skills.store.open_spans()
     assert span.calls == (("read_file", {"file_path": "str"}, True),) and span.success
     proc = skills.store.get("read-my-notes")
@@ -68,7 +70,8 @@ def test_without_procedures_the_system_prompt_has_no_skill_block(tmp_path: Path,
     skills = SkillService(memory, embedder, registry)
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks("Hello!")]
-        list(_agent(srv, tmp_path, skills, registry).run("hi there"))
+        events = list(_agent(srv, tmp_path, skills, registry).run("hi there"))
         system = srv.requests[0]["messages"][0]["content"]
     assert "Recalled procedures" not in system
+    assert [e for e in events if isinstance(e, TurnFinished)][0].stats == {}
     assert skills.store.span_count() == 0  # no tools called: nothing to learn from
