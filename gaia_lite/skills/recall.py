@@ -61,12 +61,14 @@ _EMPTY = RecalledSkills()
 
 
 def format_prompt_block(procedures: Sequence[Procedure], known_tools: Any = None, *, body_cap: int = BODY_CAP) -> str:
-    """The "recalled procedures" system-prompt block ("" for none). Bodies are cut at ``body_cap``."""
+    """The "recalled procedures" block ("" for none; where it goes is the PromptBook's call). Bodies are cut at ``body_cap``."""
     if not procedures:
         return ""
     parts = ["## Recalled procedures",
-             "These procedures worked for similar requests before. Follow the one that fits this "
-             "request, adapting file names and values; ignore them if they do not fit."]
+             "These procedures worked for similar requests before. If one fits this request, carry it "
+             "out yourself with tool calls, one call at a time: wait for each result and use the real "
+             "file names it returns. Do not describe the steps to the user; answer with the facts you "
+             "found. Ignore a procedure that does not fit."]
     for proc in procedures:
         tools = [t for t in proc.tools_required if known_tools is None or t in known_tools]
         body = proc.body.strip()
