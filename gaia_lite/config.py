@@ -89,6 +89,7 @@ class Settings:
     loader_preset: str = "default"
     tau: float | None = None  # None: the preset's threshold
     max_tools: int | None = None  # None: the preset's cap
+    prompt_layout: str = "stable"  # stable: keep the KV-cache prefix across turns; rewrite: GAIA's layout
     skill_tau: float = 0.82  # learned procedures recalled at cosine >= this (MiniLM scores run lower: see docs/skills.md)
     # embedder
     embedder: str = "onnx"  # onnx (in process) | http (Lemonade /embeddings)
@@ -200,6 +201,13 @@ def _parse_preset(raw: str) -> str:
     return v
 
 
+def _parse_layout(raw: str) -> str:
+    v = raw.strip().lower()
+    if v not in ("stable", "rewrite"):
+        raise ValueError("stable or rewrite")
+    return v
+
+
 def _parse_opt_int(raw: str) -> int | None:
     return None if raw.strip() == "" else _parse_positive_int(raw)
 
@@ -221,6 +229,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "loader_preset": ("GAIA_DYNAMIC_TOOLS_PRESET", _parse_preset),
     "tau": ("GAIA_DYNAMIC_TOOLS_TAU", _parse_tau),
     "max_tools": ("GAIA_DYNAMIC_TOOLS_MAX", _parse_max_tools),
+    "prompt_layout": ("GAIA_PROMPT_LAYOUT", _parse_layout),
     "skill_tau": ("GAIA_SKILL_TAU", _parse_tau),
     "embedder": ("GAIA_EMBEDDER", _parse_embedder),
     "embed_model": ("GAIA_EMBED_MODEL", _parse_str),

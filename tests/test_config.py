@@ -65,6 +65,7 @@ def test_base_url_gets_api_v1_when_path_missing(raw, expected):
     ("GAIA_AUTO_APPROVE_TOOLS", "please", "1/0, true/false"),
     ("GAIA_EMBEDDER", "torch", "onnx"),
     ("GAIA_DYNAMIC_TOOLS_PRESET", "fast", "default, lean or gaia"),
+    ("GAIA_PROMPT_LAYOUT", "sorted", "stable or rewrite"),
 ])
 def test_malformed_env_var_gives_one_line_error_naming_it(gaia_home, var, value, accepted):
     with pytest.raises(ConfigError) as info:

@@ -30,10 +30,9 @@ from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.execute import ToolExecutor
 from gaia_lite.registry.registry import ToolRegistry
-from gaia_lite.registry.render import render_native
 
 from .fallback import answer_from_result
-from .prompt import PromptParts, compose_system_prompt
+from .prefix import PromptBook
 from .selection import SelectionState, ToolSelector
 
 __all__ = ["Agent", "AgentOptions"]
@@ -56,6 +55,7 @@ class AgentOptions:
     temperature: float = 0.1
     workdir: Path = field(default_factory=Path.cwd)
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    prompt_layout: str = "stable"  # "stable" keeps the KV-cache prefix; "rewrite" is GAIA's (see prefix.py)
 
 
 class Agent:
@@ -72,7 +72,8 @@ class Agent:
         self.history: list[dict[str, Any]] = []
         self.user_messages: list[str] = []
         self.turn = 0
-        self._prompt_cache: tuple[Any, str] | None = None
+        self.book = PromptBook(registry, options.workdir, native=options.native_tools,
+                               layout=options.prompt_layout)
         self._pending: list[Event] = []
         self.selector.on_loaded = self._pending.append
 
@@ -80,18 +81,11 @@ class Agent:
     def _text_path(self) -> bool:
         return not self.options.native_tools
 
-    def system_prompt(self, state: SelectionState, extra_blocks: tuple[str, ...] = ()) -> str:
-        key = (state.filter, state.menu, extra_blocks)
-        if self._prompt_cache is None or self._prompt_cache[0] != key:
-            parts = PromptParts(self.options.workdir, self._text_path(), state.menu, extra_blocks)
-            self._prompt_cache = (key, compose_system_prompt(parts, self.registry, state.filter,
-                                                             exclude=state.hidden))
-        return self._prompt_cache[1]
+    def system_prompt(self, state: SelectionState) -> str:
+        return self.book.system(state)
 
     def tool_schemas(self, state: SelectionState) -> list[dict[str, Any]] | None:
-        if not self.options.native_tools:
-            return None
-        return render_native(self.registry, state.visible_names(self.registry)) or None
+        return self.book.tools(state)
 
     # ------------------------------------------------------------------ public API
     def reset(self) -> None:
@@ -99,7 +93,7 @@ class Agent:
         self.history.clear()
         self.user_messages.clear()
         self.turn = 0
-        self._prompt_cache = None
+        self.book.reset()
         self.selector.reset()
 
     def close(self) -> None:
@@ -142,7 +136,7 @@ class Agent:
         for ev in state.notices:
             yield ev
         self.user_messages.append(query)
-        self.history.append({"role": "user", "content": query})
+        self.history.append({"role": "user", "content": self.book.begin_turn(state, query, extra_blocks)})
 
         called: list[str] = []
         failed: dict[str, str] = {}  # call signature -> its error, so a failed call is not simply repeated
@@ -158,7 +152,7 @@ class Agent:
             state = self.selector.state
             if steps > self.options.max_steps:
                 force_answer = True
-            system = self.system_prompt(state, extra_blocks)
+            system = self.system_prompt(state)
             tools = None if force_answer else self.tool_schemas(state)
             messages = [{"role": "system", "content": system}, *self.history]
             if force_answer:
@@ -229,6 +223,9 @@ class Agent:
                 while self._pending:
                     yield self._pending.pop(0)
                 content = _result_text(res)
+                disclosed = self.book.after_load(self.selector.state)  # tools a load_tools call just added
+                if disclosed:
+                    content += "\n\n" + disclosed
                 if self._text_path():
                     content += TEXT_PATH_NEXT
                 self.history.append({"role": "tool", "tool_call_id": call.id, "content": content})

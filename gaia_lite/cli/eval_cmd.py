@@ -352,6 +352,7 @@ def _quiet_services(settings: Any, client: Any, workdir: Path, approve: Any = No
 def ttft_cmd(
     trials: Annotated[int, typer.Option("--trials", help="Cold first turns and six-turn conversations per arm.")] = 3,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens generated per request (prefill is what is measured).")] = 8,
+    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add a third arm: the loader with GAIA's prompt layout (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout saves.")] = False,
     model: ModelOpt = None, native_tools: NativeOpt = None, preset: PresetOpt = None, tau: TauOpt = None,
     max_tools: MaxToolsOpt = None, base_url: BaseUrlOpt = None, local_server: LocalOpt = None,
     ctx: CtxOpt = 8192, json_out: JsonOpt = False,
@@ -378,8 +379,9 @@ def ttft_cmd(
         for path in _paths(native_tools):
             arms = {}
             try:
-                for arm in ("off", "on"):
-                    arms[arm] = _quiet_services(base.replace(dynamic_tools=arm == "on",
+                for arm in ("off", "on", *(("rewrite",) if rewrite else ())):
+                    layout = "rewrite" if arm == "rewrite" else "stable"
+                    arms[arm] = _quiet_services(base.replace(dynamic_tools=arm != "off", prompt_layout=layout,
                                                              native_tools=path == "native"), client, workdir)
                 samples = run_ttft({a: s.agent for a, s in arms.items()}, trials=trials, max_tokens=max_tokens,
                                    progress=lambda m, p=path: _say(f"[{p}] {m}"))
@@ -433,6 +435,19 @@ def _print_ttft(r: dict[str, Any]) -> None:
                         f"{_r_or(t['off_prompt_tokens'])}/{_r_or(t['off_cached_tokens'])}",
                         f"{_r_or(t['on_prompt_tokens'])}/{_r_or(t['on_cached_tokens'])}",
                         _r_or(t["on_tools_shown"]), t["on_tools_changed"]] for t in later["per_turn"]]))
+        if "rewrite" in p["prompt_tokens"]:
+            _print(_table(f"prompt layout, loader on ({path} path): stable (default) vs rewrite (GAIA)",
+                          ["", "stable", "rewrite"],
+                          [["first turn vs off (ratio)", _num(f["ratio"], 3), _num(f.get("rewrite_ratio"), 3)],
+                           ["later turns vs off (ratio)", _num(later["ratio"], 3),
+                            _num(later.get("rewrite_ratio"), 3)],
+                           ["later turns, median s", _num(later["on_s"]), _num(later.get("rewrite_s"))],
+                           ["later turns, cached tokens (median)",
+                            _r_or(p["cached_tokens"]["later_turns"]["on"]),
+                            _r_or(p["cached_tokens"]["later_turns"]["rewrite"])],
+                           ["later turns, prefilled tokens (total)",
+                            _r_or(p["prefilled_tokens"]["later_turns_total"]["on"]),
+                            _r_or(p["prefilled_tokens"]["later_turns_total"]["rewrite"])]]))
 
 
 def _r_or(v: Any) -> str:

@@ -182,7 +182,8 @@ def build_services(settings: Settings, client: Any, *, server: Any = None,
     model = client.resolve_model()
     native = settings.native_tools if settings.native_tools is not None else is_native_tool_model(model)
     options = AgentOptions(native_tools=native, max_steps=settings.max_steps, max_tokens=settings.max_tokens,
-                           temperature=settings.temperature, workdir=workdir)
+                           temperature=settings.temperature, workdir=workdir,
+                           prompt_layout=settings.prompt_layout)
     skills = None
     if memory is not None:
         try:

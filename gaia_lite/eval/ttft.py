@@ -37,6 +37,9 @@ __all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "run_ttft", "s
            "samples_to_dicts"]
 
 ARMS = ("off", "on")
+# An optional third arm: the loader on with GAIA's prompt layout (the system prompt is recomposed
+# whenever the loaded set changes), so the stable layout's cache savings show side by side.
+EXTRA_ARMS = ("rewrite",)
 
 # Realistic first messages of a doc-profile session.
 QUESTIONS = (
@@ -157,15 +160,19 @@ def _script_history(turn: ScriptTurn, index: int) -> list[dict[str, Any]]:
 
 
 def _request(agent: Any, earlier: Sequence[str], history: Sequence[dict[str, Any]], query: str,
-             nonce: str, max_tokens: int) -> tuple[Any, Any, float]:
-    """Select tools and send the turn's first model call; (ChatResult, SelectionState, select ms)."""
+             nonce: str, max_tokens: int) -> tuple[Any, Any, float, str]:
+    """Select tools and send the turn's first model call, laid out by the agent's PromptBook.
+
+    Returns (ChatResult, SelectionState, select ms, the user message as the agent stores it).
+    """
     t0 = time.perf_counter()
     state = agent.selector.select(list(earlier), query)
     select_ms = (time.perf_counter() - t0) * 1000.0
+    content = agent.book.begin_turn(state, query)
     system = f"[req-{nonce}] " + agent.system_prompt(state)
-    messages = [{"role": "system", "content": system}, *history, {"role": "user", "content": query}]
+    messages = [{"role": "system", "content": system}, *history, {"role": "user", "content": content}]
     result = agent.client.chat(messages, tools=agent.tool_schemas(state), max_tokens=max_tokens, temperature=0.0)
-    return result, state, select_ms
+    return result, state, select_ms, content
 
 
 def _sample(arm: str, phase: str, trial: int, turn: int, agent: Any, result: Any, state: Any,
@@ -180,40 +187,41 @@ def _sample(arm: str, phase: str, trial: int, turn: int, agent: Any, result: Any
 def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[str] = QUESTIONS,
              script: Sequence[ScriptTurn] = SCRIPT, max_tokens: int = 8, warmup: bool = True,
              progress: Callable[[str], None] | None = None) -> list[Sample]:
-    """Measure both arms (``{"off": agent, "on": agent}``) and return every sample.
+    """Measure the arms (``{"off": agent, "on": agent}``, optionally ``"rewrite"``) and return every sample.
 
     The agents must share one server. Each phase alternates the arms; each
     conversation starts from ``agent.reset()``.
     """
-    if set(arms) != set(ARMS):
-        raise ValueError(f"arms must be exactly {ARMS}")
+    if not set(ARMS) <= set(arms) or not set(arms) <= set(ARMS + EXTRA_ARMS):
+        raise ValueError(f"arms must be {ARMS}, optionally with {EXTRA_ARMS}")
+    order = [a for a in ARMS + EXTRA_ARMS if a in arms]
     if trials < 1:
         raise ValueError("trials must be >= 1")
     say = progress or (lambda _msg: None)
     samples: list[Sample] = []
     if warmup:
-        for arm in ARMS:
+        for arm in order:
             arms[arm].reset()
             _request(arms[arm], [], [], questions[0], uuid.uuid4().hex[:12], max_tokens)
     for trial in range(trials):
         q = questions[trial % len(questions)] if questions else SCRIPT[0].user
-        for arm in ARMS:
+        for arm in order:
             agent = arms[arm]
             agent.reset()
-            result, state, ms = _request(agent, [], [], q, uuid.uuid4().hex[:12], max_tokens)
+            result, state, ms, _ = _request(agent, [], [], q, uuid.uuid4().hex[:12], max_tokens)
             s = _sample(arm, "first", trial, 1, agent, result, state, ms)
             samples.append(s)
             say(f"first turn, trial {trial + 1}/{trials}, loader {arm}: {_fmt_s(s.ttft_s)} "
                 f"({s.prompt_tokens} prompt tokens, {s.tools_shown} tools)")
     for trial in range(trials if script else 0):
-        for arm in ARMS:
+        for arm in order:
             agent = arms[arm]
             agent.reset()
             nonce = uuid.uuid4().hex[:12]
             earlier: list[str] = []
             history: list[dict[str, Any]] = []
             for i, turn in enumerate(script):
-                result, state, ms = _request(agent, earlier, history, turn.user, nonce, max_tokens)
+                result, state, ms, content = _request(agent, earlier, history, turn.user, nonce, max_tokens)
                 s = _sample(arm, "script", trial, i + 1, agent, result, state, ms)
                 samples.append(s)
                 say(f"script trial {trial + 1}/{trials}, loader {arm}, turn {i + 1}: {_fmt_s(s.ttft_s)} "
@@ -221,7 +229,7 @@ def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[st
                 for name, _args, _result in turn.calls:  # as the executor does, so LRU sees the use
                     agent.selector.record_tool_use(name)
                 earlier.append(turn.user)
-                history.append({"role": "user", "content": turn.user})
+                history.append({"role": "user", "content": content})
                 history.extend(_script_history(turn, i))
     return samples
 
@@ -246,16 +254,24 @@ def _churn(on: Sequence[Sample], turn: int) -> dict[str, list[str]]:
 
 
 def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
-    """The report of one render path: medians, p90s, server token counts, tool-block changes."""
-    first = {a: [s for s in samples if s.phase == "first" and s.arm == a] for a in ARMS}
-    script = {a: [s for s in samples if s.phase == "script" and s.arm == a] for a in ARMS}
-    later = {a: [s for s in script[a] if s.turn > 1] for a in ARMS}
+    """The report of one render path: medians, p90s, server token counts, tool-block changes.
+
+    ``ratio`` is on/off; with a ``rewrite`` arm, ``rewrite_ratio`` is rewrite/off.
+    """
+    present = [a for a in ARMS + EXTRA_ARMS if a in ARMS or any(s.arm == a for s in samples)]
+    first = {a: [s for s in samples if s.phase == "first" and s.arm == a] for a in present}
+    script = {a: [s for s in samples if s.phase == "script" and s.arm == a] for a in present}
+    later = {a: [s for s in script[a] if s.turn > 1] for a in present}
 
     def side(group: Mapping[str, Sequence[Sample]], attr: str) -> dict[str, Any]:
         off_med, off_p90 = _stats(group["off"], attr)
         on_med, on_p90 = _stats(group["on"], attr)
-        return {"off_s": off_med, "on_s": on_med, "ratio": _ratio(on_med, off_med),
-                "off_p90_s": off_p90, "on_p90_s": on_p90}
+        out = {"off_s": off_med, "on_s": on_med, "ratio": _ratio(on_med, off_med),
+               "off_p90_s": off_p90, "on_p90_s": on_p90}
+        for extra in present[len(ARMS):]:
+            med, p90 = _stats(group[extra], attr)
+            out.update({f"{extra}_s": med, f"{extra}_ratio": _ratio(med, off_med), f"{extra}_p90_s": p90})
+        return out
 
     first_turn = {**side(first, "ttft_s"), "n": len(first["on"]),
                   "prefill": side(first, "prefill_s"),
@@ -264,7 +280,7 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     per_turn = []
     for t in turns:
         row: dict[str, Any] = {"turn": t}
-        for a in ARMS:
+        for a in present:
             group = [s for s in script[a] if s.turn == t]
             row[f"{a}_s"] = _r(_median([s.ttft_s for s in group]))
             row[f"{a}_prompt_tokens"] = _median([s.prompt_tokens for s in group])
@@ -283,17 +299,17 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     return {
         "first_turn": first_turn,
         "later_turns": later_turns,
-        "prompt_tokens": {a: _median([s.prompt_tokens for s in first[a]]) for a in ARMS},
+        "prompt_tokens": {a: _median([s.prompt_tokens for s in first[a]]) for a in present},
         "prefilled_tokens": {
-            "first_turn": {a: _median([s.prefilled_tokens for s in first[a]]) for a in ARMS},
-            "later_turns": {a: _median([s.prefilled_tokens for s in later[a]]) for a in ARMS},
-            "later_turns_total": {a: sum(s.prefilled_tokens or 0 for s in later[a]) for a in ARMS},
+            "first_turn": {a: _median([s.prefilled_tokens for s in first[a]]) for a in present},
+            "later_turns": {a: _median([s.prefilled_tokens for s in later[a]]) for a in present},
+            "later_turns_total": {a: sum(s.prefilled_tokens or 0 for s in later[a]) for a in present},
         },
         "cached_tokens": {
-            "first_turn": {a: _median([s.cached_tokens for s in first[a]]) for a in ARMS},
-            "later_turns": {a: _median([s.cached_tokens for s in later[a]]) for a in ARMS},
+            "first_turn": {a: _median([s.cached_tokens for s in first[a]]) for a in present},
+            "later_turns": {a: _median([s.cached_tokens for s in later[a]]) for a in present},
         },
-        "tools_shown": {a: _median([s.tools_shown for s in first[a]]) for a in ARMS},
+        "tools_shown": {a: _median([s.tools_shown for s in first[a]]) for a in present},
     }
 
 

@@ -117,6 +117,21 @@ def test_load_tools_mid_turn_is_seen_by_the_next_step(tmp_path):
         "load_tools", "write_clipboard")
 
 
+def test_text_path_load_keeps_the_system_prompt_and_lists_the_new_tools_in_the_result(tmp_path):
+    """The stable layout: a mid-turn load must not rewrite the cached system prompt."""
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "load_tools", "arguments": {"bundle": "clipboard"}}'),
+                       text_chunks('{"name": "write_clipboard", "arguments": {}}'),
+                       text_chunks("Copied.")]
+        events = list(_agent(srv, tmp_path, with_loader=True, native=False).run("sum csv"))
+        first, second = srv.requests[0], srv.requests[1]
+    assert second["messages"][0]["content"] == first["messages"][0]["content"]
+    result = second["messages"][-1]
+    assert result["role"] == "tool" and "==== MORE TOOLS, NOW AVAILABLE ====" in result["content"]
+    assert "- write_clipboard(" in result["content"] and "- read_clipboard(" in result["content"]
+    assert [e for e in events if isinstance(e, TurnFinished)][0].tools_called == ("load_tools", "write_clipboard")
+
+
 def test_unlisted_tool_runs_and_is_marked_as_escape_hatch(tmp_path, caplog):
     caplog.set_level("INFO", logger="gaia_lite")
     with FakeOpenAIServer() as srv:

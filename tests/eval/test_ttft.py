@@ -53,12 +53,20 @@ class _Client:
                                             prompt_ms=float(prompt)))
 
 
+class _Book:
+    """The agent's PromptBook seam: the user message as stored (here, tagged so the test can see it)."""
+
+    def begin_turn(self, state: _State, query: str, extra: tuple[str, ...] = ()) -> str:
+        return query + " [new tools]" if state.changed else query
+
+
 class _Agent:
     def __init__(self, arm: str, change_on: set[int] = frozenset()) -> None:
         self.selector = _Selector(set(change_on))
         self.client = _Client(arm)
         self.registry = None
         self.resets = 0
+        self.book = _Book()
 
     def reset(self) -> None:
         self.resets += 1
@@ -108,6 +116,9 @@ def test_script_keeps_one_nonce_per_conversation_and_grows_the_history() -> None
     # turn 2 sees turn 1's user message, the canned tool call, its result and the answer
     assert [m["role"] for m in convo[1][1:]] == ["user", "assistant", "tool", "assistant", "user"]
     assert convo[1][2]["tool_calls"][0]["function"]["name"] == ttft.SCRIPT[0].calls[0][0]
+    # the user message goes into the history as the PromptBook laid it out (turn 2 disclosed tools)
+    assert convo[2][5]["content"] == ttft.SCRIPT[1].user + " [new tools]"
+    assert convo[1][-1]["content"] == ttft.SCRIPT[1].user + " [new tools]"
     # every canned call is reported to the selector, as the executor reports real ones
     assert on.selector.used == [c[0] for t in ttft.SCRIPT for c in t.calls]
 
@@ -131,8 +142,21 @@ def test_summary_arithmetic() -> None:
     assert later["ratio"] == pytest.approx(0.6 / 1.2, abs=1e-4)
 
 
+def test_a_rewrite_arm_is_measured_and_compared_with_off() -> None:
+    arms = {"off": _Agent("off"), "on": _Agent("on"), "rewrite": _Agent("rewrite", change_on={2})}
+    samples = ttft.run_ttft(arms, trials=1, questions=("q",), warmup=False)
+    assert [s.arm for s in samples if s.phase == "first"] == ["off", "on", "rewrite"]
+    r = ttft.summarize(samples)
+    assert r["first_turn"]["rewrite_ratio"] == pytest.approx(0.45 / 1.05, abs=1e-4)
+    assert set(r["prefilled_tokens"]["later_turns"]) == {"off", "on", "rewrite"}
+    assert "rewrite_s" in r["later_turns"]["per_turn"][0]
+    assert "rewrite_s" not in ttft.summarize([s for s in samples if s.arm != "rewrite"])["first_turn"]
+
+
 def test_run_ttft_validates_arms_and_trials() -> None:
     with pytest.raises(ValueError):
         ttft.run_ttft({"off": _Agent("off")}, trials=1)
     with pytest.raises(ValueError):
         ttft.run_ttft({"off": _Agent("off"), "on": _Agent("on")}, trials=0)
+    with pytest.raises(ValueError):
+        ttft.run_ttft({"off": _Agent("off"), "on": _Agent("on"), "sorted": _Agent("on")}, trials=1)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from gaia_lite.agent.loop import Agent, AgentOptions
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.events import TurnFinished
@@ -34,16 +36,19 @@ class OpenSandbox:
         return Path(path)
 
 
-def _agent(srv: FakeOpenAIServer, workdir: Path, skills: SkillService, registry: ToolRegistry) -> Agent:
+def _agent(srv: FakeOpenAIServer, workdir: Path, skills: SkillService, registry: ToolRegistry,
+           layout: str = "stable") -> Agent:
     ctx = ToolContext(workdir=workdir, sandbox=OpenSandbox(), data_dir=workdir)
     selector = ToolSelector(registry)
     executor = ToolExecutor(registry, ctx, on_invoke=selector.record_tool_use)
     return Agent(ChatClient(srv.base_url), registry, executor, selector,
-                 AgentOptions(native_tools=True, max_steps=4, workdir=workdir), skills=skills)
+                 AgentOptions(native_tools=True, max_steps=4, workdir=workdir, prompt_layout=layout),
+                 skills=skills)
 
 
+@pytest.mark.parametrize("layout", ["stable", "rewrite"])
 def test_a_recalled_procedure_reaches_the_prompt_and_the_turn_is_recorded(tmp_path: Path, memory: Any,
-                                                                          embedder: Any) -> None:
+                                                                          embedder: Any, layout: str) -> None:
     (tmp_path / "notes.md").write_text("buy milk")
     registry = ToolRegistry([read_file])
     skills = SkillService(memory, embedder, registry)
@@ -51,10 +56,14 @@ def test_a_recalled_procedure_reaches_the_prompt_and_the_turn_is_recorded(tmp_pa
                                    "1. Call read_file on notes.md.\n2. Quote it.", ("read_file",)))
     with FakeOpenAIServer() as srv:
         srv.script += [tool_call_chunks("read_file", {"file_path": "notes.md"}), text_chunks("It says: buy milk.")]
-        events = list(_agent(srv, tmp_path, skills, registry).run("Read my notes file and tell me what it says"))
+        events = list(_agent(srv, tmp_path, skills, registry, layout).run("Read my notes file and tell me what it says"))
         first = srv.requests[0]
-    system = first["messages"][0]["content"]
-    assert "## Recalled procedures" in system and "### read-my-notes" in system
+    system, user = first["messages"][0]["content"], first["messages"][1]["content"]
+    # stable layout: the block rides with this turn's user message, so the cached system prompt is untouched
+    holder, other = (user, system) if layout == "stable" else (system, user)
+    assert "## Recalled procedures" in holder and "### read-my-notes" in holder
+    assert "Recalled procedures" not in other
+    assert user.startswith("Read my notes file and tell me what it says")
     finished = [e for e in events if isinstance(e, TurnFinished)][0]
     assert finished.answer == "It says: buy milk."
     assert finished.stats == {"skills": ["read-my-notes"]}  # what eval tasks counts as a fired skill

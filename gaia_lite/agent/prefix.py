@@ -1,0 +1,144 @@
+"""What the model sees each step, laid out so the server's KV-cache prefix survives.
+
+llama-server (and every OpenAI-compatible server with a prefix cache) reuses
+the work of the longest prefix a request shares with the previous one. The tool
+block sits *before* the conversation (in the system prompt on the text path,
+in the chat template's system message on the native path), so rewriting it
+makes the server prefill the whole history again. With the loader on, that
+happened on every turn that admitted a tool: later turns were several times
+slower than with the loader off (docs/benchmarks.md).
+
+``PromptBook`` keeps one conversation's layout. In the ``stable`` layout (our
+default):
+
+* the system prompt is composed once per conversation and then left alone;
+* text path: tools admitted later are described in a block appended to the
+  user message of the turn that admitted them (or to the ``load_tools`` result
+  mid-turn), so they join the conversation instead of rewriting its start;
+* native path: the ``tools`` array only grows at its end, in admission order,
+  so the system part and the tools already shown stay a cached prefix;
+* recalled procedures travel with the user message of their turn, not in
+  the system prompt;
+* an eviction (the cap was reached) is the one case that recomposes, because
+  the model must stop seeing the evicted tool.
+
+The ``rewrite`` layout is GAIA's: the system prompt and tools array are
+recomposed from the sorted loaded set every time it changes, and recalled
+procedures sit in the system prompt. With no filter (every off-state), both
+layouts send the legacy prompt byte for byte.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.registry.render import render_native, render_text
+
+from .prompt import PromptParts, compose_system_prompt
+from .selection import SelectionState
+
+__all__ = ["PromptBook", "LAYOUTS", "MORE_TOOLS_HEADER"]
+
+LAYOUTS = ("stable", "rewrite")
+MORE_TOOLS_HEADER = "==== MORE TOOLS, NOW AVAILABLE ===="
+
+
+@dataclass
+class _Shown:
+    """What the model has been shown in this conversation, in the order it was shown."""
+
+    key: tuple[Any, ...]  # (menu, hidden) of the composed system prompt
+    system: str
+    names: list[str] = field(default_factory=list)
+
+
+class PromptBook:
+    """One conversation's prompts. Call ``begin_turn`` once per user turn, then
+    ``system``/``tools`` for every model step and ``after_load`` after a mid-turn load."""
+
+    def __init__(self, registry: ToolRegistry, workdir: Path, *, native: bool, layout: str = "stable") -> None:
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+        self.registry = registry
+        self.workdir = workdir
+        self.native = native
+        self.layout = layout
+        self._shown: _Shown | None = None
+        self._extra: tuple[str, ...] = ()  # rewrite layout: this turn's procedures, in the system prompt
+        self._cache: tuple[Any, str] | None = None
+        self.recomposed = 0  # stable layout: times the system prompt was (re)written, for evals
+
+    def reset(self) -> None:
+        self._shown = None
+        self._extra = ()
+        self._cache = None
+
+    # ------------------------------------------------------------------ per turn
+    def begin_turn(self, state: SelectionState, query: str, extra_blocks: tuple[str, ...] = ()) -> str:
+        """The user message content to put in the history for this turn."""
+        blocks = tuple(b for b in extra_blocks if b)
+        if self.layout == "rewrite":
+            self._extra = blocks
+            return query
+        disclosed = self._sync(state)
+        return "\n\n".join([query, *blocks, *([disclosed] if disclosed else [])])
+
+    def after_load(self, state: SelectionState) -> str:
+        """Text to append to the ``load_tools`` result: the new tools, on the stable text path."""
+        if self.layout == "rewrite":
+            return ""
+        return self._sync(state)
+
+    # ------------------------------------------------------------------ per step
+    def system(self, state: SelectionState) -> str:
+        if self.layout == "stable":
+            if self._shown is None:
+                self._sync(state)
+            assert self._shown is not None
+            return self._shown.system
+        key = (state.filter, state.menu, state.hidden, self._extra)
+        if self._cache is None or self._cache[0] != key:
+            parts = PromptParts(self.workdir, not self.native, state.menu, self._extra)
+            self._cache = (key, compose_system_prompt(parts, self.registry, state.filter, exclude=state.hidden))
+        return self._cache[1]
+
+    def tools(self, state: SelectionState) -> list[dict[str, Any]] | None:
+        if not self.native:
+            return None
+        if self.layout == "stable" and state.filter is not None:
+            if self._shown is None:
+                self._sync(state)
+            assert self._shown is not None
+            names = self._shown.names
+        else:
+            names = state.visible_names(self.registry)
+        return render_native(self.registry, names) or None
+
+    # ------------------------------------------------------------------ the stable layout
+    def _sync(self, state: SelectionState) -> str:
+        """Bring the shown set up to ``state``; returns the disclosure block ("" if none)."""
+        loaded = state.visible_names(self.registry)
+        key = (state.filter is None, state.menu, state.hidden)
+        shown = self._shown
+        if shown is None or shown.key != key or any(n not in set(loaded) for n in shown.names):
+            kept = [n for n in (shown.names if shown is not None and shown.key == key else []) if n in loaded]
+            order = kept + [n for n in loaded if n not in kept]
+            self._compose(state, key, order)
+            return ""
+        new = [n for n in loaded if n not in shown.names]
+        if not new:
+            return ""
+        shown.names.extend(new)
+        if self.native:
+            return ""  # the tools array grows at its end (see tools())
+        return f"{MORE_TOOLS_HEADER}\n{render_text(self.registry, new)}"
+
+    def _compose(self, state: SelectionState, key: tuple[Any, ...], order: list[str]) -> None:
+        parts = PromptParts(self.workdir, not self.native, state.menu)
+        filter_to = None if state.filter is None else tuple(order)
+        system = compose_system_prompt(parts, self.registry, filter_to, exclude=state.hidden)
+        self._shown = _Shown(key, system, order)
+        self.recomposed += 1

@@ -1,0 +1,134 @@
+"""PromptBook: what stays byte-identical between turns (the server's cached prefix) and where new
+tools and recalled procedures go instead, on both render paths and in both layouts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.agent.prefix import MORE_TOOLS_HEADER, PromptBook
+from gaia_lite.agent.prompt import PromptParts, compose_system_prompt
+from gaia_lite.agent.selection import SelectionState
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.registry.render import render_native
+from gaia_lite.tools.catalog import doc_tool_specs
+
+CORE = ("query_documents", "read_file", "recall", "remember")
+MENU = "- files: find files\n- data: tables"
+
+
+@pytest.fixture(scope="module")
+def registry() -> ToolRegistry:
+    return ToolRegistry(doc_tool_specs())
+
+
+def _state(*extra: str) -> SelectionState:
+    return SelectionState(tuple(sorted({*CORE, *extra})), MENU)
+
+
+def _book(registry: ToolRegistry, *, native: bool, layout: str = "stable") -> PromptBook:
+    return PromptBook(registry, Path("/work"), native=native, layout=layout)
+
+
+def test_text_path_system_prompt_is_written_once_and_new_tools_join_the_user_message(registry) -> None:
+    book = _book(registry, native=False)
+    first = _state("search_file")
+    assert book.begin_turn(first, "find the handbook") == "find the handbook"
+    system = book.system(first)
+    # turn 1 is exactly the prompt a rewrite build sends, so first-turn cost is unchanged
+    assert system == compose_system_prompt(PromptParts(Path("/work"), True, MENU), registry, first.filter)
+    second = _state("search_file", "analyze_data_file")
+    content = book.begin_turn(second, "total revenue in sales.csv?")
+    assert book.system(second) == system
+    head, block = content.split("\n\n", 1)
+    assert head == "total revenue in sales.csv?"
+    assert block.startswith(MORE_TOOLS_HEADER) and "- analyze_data_file(" in block
+    assert "search_file(" not in block  # only what is new
+    assert book.begin_turn(second, "and by region?") == "and by region?"  # nothing new: nothing disclosed
+    assert book.tools(second) is None
+    assert book.recomposed == 1
+
+
+def test_native_path_tools_grow_at_the_end_in_admission_order(registry) -> None:
+    book = _book(registry, native=True)
+    first = _state("search_file")
+    book.begin_turn(first, "find the handbook")
+    before = book.tools(first)
+    system = book.system(first)
+    second = _state("search_file", "analyze_data_file")
+    assert book.begin_turn(second, "total revenue?") == "total revenue?"  # native: nothing in the message
+    after = book.tools(second)
+    assert after[:len(before)] == before  # the old tools are a prefix
+    assert [t["function"]["name"] for t in after[len(before):]] == ["analyze_data_file"]
+    assert book.system(second) == system
+
+
+def test_an_eviction_recomposes_and_keeps_the_surviving_order(registry) -> None:
+    book = _book(registry, native=True)
+    book.begin_turn(_state("search_file", "browse_directory"), "q1")
+    book.begin_turn(_state("search_file", "browse_directory", "analyze_data_file"), "q2")
+    evicted = _state("search_file", "analyze_data_file")  # browse_directory fell out at the cap
+    assert book.begin_turn(evicted, "q3") == "q3"
+    names = [t["function"]["name"] for t in book.tools(evicted)]
+    assert "browse_directory" not in names
+    assert names.index("search_file") < names.index("analyze_data_file")  # survivors keep their order
+    assert book.recomposed == 2
+
+
+def test_procedures_ride_with_the_user_message_in_the_stable_layout(registry) -> None:
+    book = _book(registry, native=False)
+    state = _state()
+    content = book.begin_turn(state, "q", ("## Recalled procedures\n### p1",))
+    assert content == "q\n\n## Recalled procedures\n### p1"
+    assert "Recalled procedures" not in book.system(state)
+
+
+def test_rewrite_layout_is_gaias(registry) -> None:
+    book = _book(registry, native=False, layout="rewrite")
+    first = _state("search_file")
+    assert book.begin_turn(first, "q", ("## Recalled procedures",)) == "q"
+    assert "## Recalled procedures" in book.system(first)
+    second = _state("search_file", "analyze_data_file")
+    assert book.begin_turn(second, "q2") == "q2"
+    assert book.system(second) == compose_system_prompt(PromptParts(Path("/work"), True, MENU), registry,
+                                                        second.filter)
+    native = _book(registry, native=True, layout="rewrite")
+    assert native.tools(second) == render_native(registry, second.filter)  # sorted, recomposed
+
+
+def test_with_no_filter_both_layouts_send_the_legacy_prompt(registry) -> None:
+    full = SelectionState(None, None, frozenset({"load_tools"}))
+    legacy = compose_system_prompt(PromptParts(Path("/work"), True, None), registry, None,
+                                   exclude=frozenset({"load_tools"}))
+    for layout in ("stable", "rewrite"):
+        book = _book(registry, native=False, layout=layout)
+        assert book.begin_turn(full, "hi") == "hi"
+        assert book.system(full) == legacy
+        nat = _book(registry, native=True, layout=layout)
+        nat.begin_turn(full, "hi")
+        assert nat.tools(full) == render_native(registry, full.visible_names(registry))
+
+
+def test_a_mid_turn_load_is_disclosed_in_the_tool_result_on_the_text_path(registry) -> None:
+    book = _book(registry, native=False)
+    book.begin_turn(_state(), "copy this")
+    loaded = _state("read_clipboard", "write_clipboard")
+    extra = book.after_load(loaded)
+    assert extra.startswith(MORE_TOOLS_HEADER) and "write_clipboard(" in extra
+    assert book.after_load(loaded) == ""  # disclosed once
+    assert _book(registry, native=False, layout="rewrite").after_load(loaded) == ""
+
+
+def test_reset_starts_a_new_prompt(registry) -> None:
+    book = _book(registry, native=False)
+    book.begin_turn(_state(), "q")
+    book.begin_turn(_state("search_file"), "q2")
+    book.reset()
+    assert book.begin_turn(_state("search_file"), "q3") == "q3"  # composed afresh, nothing to disclose
+    assert "search_file(" in book.system(_state("search_file"))
+
+
+def test_unknown_layout_is_refused(registry) -> None:
+    with pytest.raises(ValueError, match="layout must be one of"):
+        _book(registry, native=True, layout="sorted")
