@@ -210,7 +210,7 @@ class Agent:
                     outcome = self.executor.execute(call.name, call.arguments)
                     res, duration, args = outcome.result, outcome.duration_s, outcome.arguments
                     outcome_name = outcome.name or call.name
-                    escape = escape and outcome.name is not None and outcome.status != "denied"
+                    escape = escape and outcome.invoked  # counted exactly when the loader counted it
                     if not outcome.ok:
                         failed[sig] = str(res.get("error", outcome.status))
                     if outcome.name and outcome.status != "denied":

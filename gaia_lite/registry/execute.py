@@ -42,6 +42,7 @@ class ToolOutcome:
     arguments: dict[str, Any]
     result: dict[str, Any]
     duration_s: float
+    invoked: bool = False  # the on_invoke hook saw this call (the loader counted it)
 
     @property
     def status(self) -> str:
@@ -205,8 +206,9 @@ class ToolExecutor:
         start = time.perf_counter()
         args = dict(arguments or {})
 
-        def done(name: str | None, result: dict[str, Any], used: dict[str, Any] = args) -> ToolOutcome:
-            return ToolOutcome(requested, name, used, result, time.perf_counter() - start)
+        def done(name: str | None, result: dict[str, Any], used: dict[str, Any] = args,
+                 invoked: bool = False) -> ToolOutcome:
+            return ToolOutcome(requested, name, used, result, time.perf_counter() - start, invoked)
 
         name, error = resolve_name(requested, self.registry)
         if name is None:
@@ -214,7 +216,12 @@ class ToolExecutor:
         spec = self.registry[name]
         kwargs, error = validate_arguments(spec, args)
         if kwargs is None:
-            return done(name, {"status": "error", "error": error + _suggest_tools(spec, args, self.registry)})
+            # The model did reach for this tool: GAIA's hook runs before argument checks, so a
+            # badly-argued call to an unlisted tool is still an escape hatch (and LRU use).
+            if self.on_invoke is not None:
+                self.on_invoke(name)
+            return done(name, {"status": "error", "error": error + _suggest_tools(spec, args, self.registry)},
+                        invoked=self.on_invoke is not None)
         precheck = getattr(spec.fn, "precheck", None)
         if callable(precheck):
             refusal = precheck(self.ctx, **kwargs)
@@ -230,7 +237,7 @@ class ToolExecutor:
                             kwargs)
         if self.on_invoke is not None:
             self.on_invoke(name)
-        return done(name, self._run(spec, kwargs), kwargs)
+        return done(name, self._run(spec, kwargs), kwargs, invoked=self.on_invoke is not None)
 
     def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
         timeout = spec.timeout or self.default_timeout

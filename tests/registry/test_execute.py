@@ -145,7 +145,16 @@ def test_unlisted_tool_still_runs_and_hook_sees_it():
 def test_gated_tool_denied_without_approval_and_hook_not_called():
     seen = []
     out = _executor(on_invoke=seen.append).execute("write_file", {"file_path": "a", "content": "b"})
-    assert out.status == "denied" and seen == []
+    assert out.status == "denied" and seen == [] and out.invoked is False
+
+
+def test_bad_arguments_still_reach_the_hook_as_in_gaia():
+    """GAIA calls the loader hook before checking arguments: the model reached for the tool."""
+    seen = []
+    out = _executor(on_invoke=seen.append).execute("search_file", {"query": "x"})
+    assert out.status == "error" and seen == ["search_file"] and out.invoked is True
+    unknown = _executor(on_invoke=seen.append).execute("no_such_tool", {})
+    assert unknown.name is None and seen == ["search_file"] and unknown.invoked is False
 
 
 def test_always_approval_is_remembered():
