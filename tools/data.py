@@ -324,6 +324,21 @@ def _analyze(frame: _Frame, analysis_type: str, value_cols: list[str], group_by:
     return out
 
 
+def _indexed_namesake(ctx: ToolContext, file_path: str) -> Path | None:
+    """The one indexed document with this basename, if any (sandbox-checked).
+
+    Users say "sales.csv" after indexing data/sales.csv; the model passes the
+    bare name. Two namesakes are ambiguous, so then the usual error stands.
+    """
+    if ctx.rag is None:
+        return None
+    name = Path(file_path.strip()).name.lower()
+    matches = [d for d in ctx.rag.list_documents() if d.name.lower() == name and Path(d.path).is_file()]
+    if len(matches) != 1:
+        return None
+    return ctx.sandbox.check(Path(matches[0].path))
+
+
 @tool
 def analyze_data_file(ctx: ToolContext, file_path: str, analysis_type: str = "summary",
                       columns: Optional[str] = None, group_by: Optional[str] = None,
@@ -344,6 +359,8 @@ def analyze_data_file(ctx: ToolContext, file_path: str, analysis_type: str = "su
         return _error(f"analysis_type must be one of {', '.join(ANALYSIS_TYPES)}; got {analysis_type!r}")
     try:
         path = resolve_user_path(ctx, file_path)
+        if not path.is_file():
+            path = _indexed_namesake(ctx, file_path) or path
     except SandboxError as exc:
         return _error(str(exc))
     if not path.is_file():

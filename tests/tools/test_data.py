@@ -165,3 +165,25 @@ def test_file_errors(tool_ctx, tmp_path: Path, outside_dir: Path) -> None:
     assert "could not read" in analyze_data_file(tool_ctx, "broken.xlsx")["error"]
     (tmp_path / "nodates.csv").write_text("a,b\n1,2\n")
     assert "no column holds dates" in analyze_data_file(tool_ctx, "nodates.csv", date_range="2025")["error"]
+
+
+def test_a_bare_name_falls_back_to_the_one_indexed_file_of_that_name(tool_ctx, tmp_path: Path) -> None:
+    """The user indexed data/sales_data_2025.csv; the model asks for "sales_data_2025.csv"."""
+    from gaia_lite.embed.hashing import HashEmbedder
+    from gaia_lite.memory.rag import RagIndex
+
+    (tmp_path / "data").mkdir()
+    shutil.copy(FIXTURE, tmp_path / "data" / "sales_data_2025.csv")
+    tool_ctx.rag = RagIndex(tmp_path / "index", HashEmbedder(dim=64))
+    try:
+        assert "search_file" in analyze_data_file(tool_ctx, "sales_data_2025.csv")["error"]  # not indexed yet
+        tool_ctx.rag.index_file(tmp_path / "data" / "sales_data_2025.csv")
+        out = analyze_data_file(tool_ctx, "sales_data_2025.csv", date_range="2025-Q1", columns="revenue")
+        assert out["status"] == "success" and out["file"] == str(tmp_path / "data" / "sales_data_2025.csv")
+        # a second namesake makes the bare name ambiguous: the plain error again
+        (tmp_path / "old").mkdir()
+        shutil.copy(FIXTURE, tmp_path / "old" / "sales_data_2025.csv")
+        tool_ctx.rag.index_file(tmp_path / "old" / "sales_data_2025.csv")
+        assert "search_file" in analyze_data_file(tool_ctx, "sales_data_2025.csv")["error"]
+    finally:
+        tool_ctx.rag.close()
