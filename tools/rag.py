@@ -8,6 +8,7 @@ anything is read or written.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -380,6 +381,42 @@ def add_watch_directory(ctx: ToolContext, directory: str) -> dict[str, Any]:
     return {"status": "watching", "directory": str(watcher.directory), "poll_seconds": interval,
             "files": len(first), "indexed_now": sum(r.status != "unchanged" for r in first),
             "errors": watcher.errors[-5:]}
+
+
+def resume_watches(ctx: ToolContext) -> tuple[list[str], list[str]]:
+    """Restart the watchers of the folders saved by earlier ``add_watch_directory`` calls.
+
+    Returns (folders resumed, folders skipped with why). The first scan of each
+    folder runs on a background thread, so a chat starts at once.
+    """
+    if ctx.rag is None:
+        return [], []
+    resumed, skipped = [], []
+    for saved in ctx.rag.watched():
+        folder = Path(saved)
+        if not folder.is_dir():
+            skipped.append(f"{saved} (no longer a folder)")
+        elif not _allowed(ctx, folder):
+            skipped.append(f"{saved} (outside the allowed folders)")
+        else:
+            resumed.append(saved)
+    if not resumed:
+        return resumed, skipped
+    interval = float(ctx.state.get(WATCH_INTERVAL_KEY, DEFAULT_POLL_SECONDS))
+
+    def start() -> None:
+        for saved in resumed:
+            try:
+                ctx.rag.watch(saved, interval=interval, allow=lambda f: _allowed(ctx, f))
+            except INDEX_ERRORS:  # a folder that fails now is retried at the next start
+                continue
+            ctx.state[WATCHERS_KEY] = {str(w.directory): w for w in ctx.rag.watchers()}
+
+    ctx.state["stop_watchers"] = ctx.rag.stop_watchers
+    thread = threading.Thread(target=start, name="resume-watches", daemon=True)
+    ctx.state["resume_watches_thread"] = thread
+    thread.start()
+    return resumed, skipped
 
 
 TOOLS = [query_documents, query_specific_file, search_indexed_chunks, evaluate_retrieval, index_document,

@@ -167,6 +167,7 @@ class ChatSession:
         loader = "dynamic tools on" if facts["active"] else f"loader off ({facts['off_state']})"
         welcome = (f"gaia-lite chat · model {client.model or '?'} · {loader}",
                    "/help for commands · Enter sends · Alt-Enter new line · Ctrl-C cancels · Ctrl-D quits")
+        welcome += self._resume_watches()
         for line in welcome:
             self.view.add("info", line)
         self._drain_warnings()
@@ -174,6 +175,20 @@ class ChatSession:
             for line in welcome:
                 self.screen.print(Text(line, style="dim"))
         self.screen.print_frame()
+
+    def _resume_watches(self) -> tuple[str, ...]:
+        """Folders watched in earlier sessions keep being watched (their first scan runs in the background)."""
+        if getattr(self.s, "ctx", None) is None or getattr(self.s, "rag", None) is None:
+            return ()
+        from gaia_lite.tools.rag import resume_watches
+
+        resumed, skipped = resume_watches(self.s.ctx)
+        lines = []
+        if resumed:
+            lines.append(f"watching {len(resumed)} saved folder(s): {', '.join(resumed)}")
+        if skipped:
+            lines.append(f"not watching: {'; '.join(skipped)}")
+        return tuple(lines)
 
     def run(self) -> int:
         self.start()

@@ -241,3 +241,36 @@ def test_add_watch_directory_reindexes_a_modified_file(call, rag_ctx: ToolContex
     finally:
         rag_ctx.state["stop_watchers"]()
     assert not any(w.running for w in rag_ctx.state[rag_tools.WATCHERS_KEY].values())
+
+
+def test_saved_watch_folders_resume_in_the_next_session(call, rag_ctx: ToolContext, work: Path,
+                                                       tmp_path: Path) -> None:
+    (work / "watched").mkdir()
+    (work / "watched" / "a.md").write_text("Alpha notes.")
+    (work / "gone").mkdir()
+    rag_ctx.state[rag_tools.WATCH_INTERVAL_KEY] = 0.1
+    call("add_watch_directory", directory="watched")
+    call("add_watch_directory", directory="gone")
+    rag_ctx.state["stop_watchers"]()
+    (work / "gone").rmdir()
+    rag_ctx.rag.close()
+    # the next session: a new index object on the same database, nothing running yet
+    (work / "watched" / "b.md").write_text("Bravo notes about the quarterly boiler inspection.")
+    index = RagIndex(tmp_path / "index", HashEmbedder(dim=1024))
+    ctx = ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index)
+    ctx.state[rag_tools.WATCH_INTERVAL_KEY] = 0.1
+    try:
+        resumed, skipped = rag_tools.resume_watches(ctx)
+        assert resumed == [str(work / "watched")]
+        assert skipped == [f"{work / 'gone'} (no longer a folder)"]
+        ctx.state["resume_watches_thread"].join(10)
+        assert [Path(d.path).name for d in index.list_documents()] == ["a.md", "b.md"]  # b.md came while away
+        assert [w.running for w in index.watchers()] == [True]
+    finally:
+        ctx.state["stop_watchers"]()
+        index.close()
+
+
+def test_resume_watches_without_saved_folders_does_nothing(rag_ctx: ToolContext) -> None:
+    assert rag_tools.resume_watches(rag_ctx) == ([], [])
+    assert "resume_watches_thread" not in rag_ctx.state

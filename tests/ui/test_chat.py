@@ -198,6 +198,9 @@ class FakeRag:
         progress("indexing done", 3, 3)
         return {"indexed": 2, "updated": 0, "unchanged": 1, "failed": [], "files": 3, "cancelled": False}
 
+    def watched(self):
+        return []  # no folders saved by earlier sessions
+
     def index_file(self, path):
         self.calls.append(f"file {path}")
         if path.name == "bad.pdf":
@@ -207,7 +210,7 @@ class FakeRag:
 
 def test_index_reports_progress_and_results(tmp_path):
     services = fake_services()
-    services.rag = FakeRag()
+    services.rag = services.ctx.rag = FakeRag()
     (tmp_path / "doc.md").write_text("x")
     view = ChatView()
     console = capture_console(120, 40)
