@@ -89,7 +89,7 @@ class Settings:
     loader_preset: str = "default"
     tau: float | None = None  # None: the preset's threshold
     max_tools: int | None = None  # None: the preset's cap
-    prompt_layout: str = "stable"  # stable: keep the KV-cache prefix across turns; rewrite: GAIA's layout
+    prompt_layout: str = "auto"  # stable: keep the KV-cache prefix; rewrite: GAIA's; auto: rewrite for the gaia preset
     skill_tau: float = 0.82  # learned procedures recalled at cosine >= this (MiniLM scores run lower: see docs/skills.md)
     # embedder
     embedder: str = "onnx"  # onnx (in process) | http (Lemonade /embeddings)
@@ -109,6 +109,17 @@ class Settings:
 
     def replace(self, **changes: Any) -> "Settings":
         return dataclasses.replace(self, **changes)
+
+    @property
+    def layout(self) -> str:
+        """The prompt layout in effect: ``auto`` follows the preset (a sticky loader keeps the prefix
+        stable; GAIA's evicting preset rewrites)."""
+        if self.prompt_layout != "auto":
+            return self.prompt_layout
+        from gaia_lite.loader.presets import PRESETS
+
+        preset = PRESETS.get(self.loader_preset)
+        return "stable" if preset is not None and preset.sticky else "rewrite"
 
 
 # --- value parsers: each returns the parsed value or raises ValueError(accepted) ---
@@ -203,8 +214,8 @@ def _parse_preset(raw: str) -> str:
 
 def _parse_layout(raw: str) -> str:
     v = raw.strip().lower()
-    if v not in ("stable", "rewrite"):
-        raise ValueError("stable or rewrite")
+    if v not in ("auto", "stable", "rewrite"):
+        raise ValueError("auto, stable or rewrite")
     return v
 
 

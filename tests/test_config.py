@@ -65,7 +65,7 @@ def test_base_url_gets_api_v1_when_path_missing(raw, expected):
     ("GAIA_AUTO_APPROVE_TOOLS", "please", "1/0, true/false"),
     ("GAIA_EMBEDDER", "torch", "onnx"),
     ("GAIA_DYNAMIC_TOOLS_PRESET", "fast", "default, lean or gaia"),
-    ("GAIA_PROMPT_LAYOUT", "sorted", "stable or rewrite"),
+    ("GAIA_PROMPT_LAYOUT", "sorted", "auto, stable or rewrite"),
 ])
 def test_malformed_env_var_gives_one_line_error_naming_it(gaia_home, var, value, accepted):
     with pytest.raises(ConfigError) as info:
@@ -96,3 +96,13 @@ def test_invalid_toml_is_an_error(gaia_home):
 def test_flag_max_tools_below_core_is_rejected(gaia_home):
     with pytest.raises(ConfigError, match="--max-tools 3"):
         load_settings({"max_tools": 3}, {"GAIA_HOME": str(gaia_home)})
+
+
+@pytest.mark.parametrize(("preset", "layout", "effective"), [
+    ("default", "auto", "stable"), ("lean", "auto", "stable"), ("gaia", "auto", "rewrite"),
+    ("gaia", "stable", "stable"), ("default", "rewrite", "rewrite"),
+])
+def test_auto_prompt_layout_follows_the_preset(preset: str, layout: str, effective: str) -> None:
+    from gaia_lite.config import Settings
+
+    assert Settings(loader_preset=preset, prompt_layout=layout).layout == effective

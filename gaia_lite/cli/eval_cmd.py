@@ -352,7 +352,7 @@ def _quiet_services(settings: Any, client: Any, workdir: Path, approve: Any = No
 def ttft_cmd(
     trials: Annotated[int, typer.Option("--trials", help="Cold first turns and six-turn conversations per arm.")] = 3,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens generated per request (prefill is what is measured).")] = 8,
-    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add a third arm: the loader with GAIA's prompt layout (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout saves.")] = False,
+    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add a third arm: GAIA's prompt layout with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
     model: ModelOpt = None, native_tools: NativeOpt = None, preset: PresetOpt = None, tau: TauOpt = None,
     max_tools: MaxToolsOpt = None, base_url: BaseUrlOpt = None, local_server: LocalOpt = None,
     ctx: CtxOpt = 8192, json_out: JsonOpt = False,
@@ -380,9 +380,12 @@ def ttft_cmd(
             arms = {}
             try:
                 for arm in ("off", "on", *(("rewrite",) if rewrite else ())):
-                    layout = "rewrite" if arm == "rewrite" else "stable"
+                    layout = "rewrite" if arm == "rewrite" else base.layout
                     arms[arm] = _quiet_services(base.replace(dynamic_tools=arm != "off", prompt_layout=layout,
                                                              native_tools=path == "native"), client, workdir)
+                    if arm == "rewrite" and arms[arm].loader is not None:
+                        # the previous default, as a whole: GAIA's layout with an evicting loader
+                        arms[arm].loader.settings = arms[arm].loader.settings.replace(sticky=False)
                 samples = run_ttft({a: s.agent for a, s in arms.items()}, trials=trials, max_tokens=max_tokens,
                                    progress=lambda m, p=path: _say(f"[{p}] {m}"))
             finally:

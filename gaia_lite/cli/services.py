@@ -183,7 +183,7 @@ def build_services(settings: Settings, client: Any, *, server: Any = None,
     native = settings.native_tools if settings.native_tools is not None else is_native_tool_model(model)
     options = AgentOptions(native_tools=native, max_steps=settings.max_steps, max_tokens=settings.max_tokens,
                            temperature=settings.temperature, workdir=workdir,
-                           prompt_layout=settings.prompt_layout)
+                           prompt_layout=settings.layout)
     skills = None
     if memory is not None:
         try:

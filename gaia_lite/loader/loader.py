@@ -268,9 +268,21 @@ class ToolLoader:
         rnd.admitted.append(name)
 
     def _admit_capped(self, name: str, reason: str, protected: Iterable[str], rnd: _Round) -> None:
-        """Admit under the cap, else evict the least recently used unprotected tool, else skip."""
+        """Admit under the cap, else evict the least recently used unprotected tool, else skip.
+
+        Sticky sessions never evict: past the cap, a turn may still add up to
+        ``max_tools`` minus the loaded CORE tools, and ``load_tools`` always adds.
+        """
         if len(self._slots) < self.max_tools:
             self._admit(name, reason, rnd)
+            return
+        if self.settings.sticky:
+            budget = self.max_tools - sum(1 for n in self._slots if n in self.core)
+            added = sum(1 for n in rnd.admitted if n not in self.core)
+            if reason.startswith("load_tools:") or added < budget:
+                self._admit(name, reason, rnd)
+            else:
+                rnd.skipped_at_cap.append(name)
             return
         shielded = self.core | set(protected)
         victims = [n for n in self._slots if n not in shielded]

@@ -62,6 +62,13 @@ class LoaderSettings:
     * ``embed_chars``: score only the last N chars of the selection query
       (``None`` = all of it, as GAIA). MiniLM reads the first 256 tokens of a
       text, so a long history would push the current message out of view.
+    * ``sticky``: a loaded tool stays loaded until the conversation is reset
+      (no LRU eviction). ``max_tools`` then caps the first turn as usual and,
+      on later turns, the *new* tools one turn may add (``max_tools`` minus
+      the CORE tools). The model has already read an evicted tool's
+      description, and taking it out of the prompt costs the server its cached
+      prefix (agent/prefix.py), so keeping it is both cheaper and more honest.
+      GAIA evicts (``False``).
     """
 
     threshold: float = DEFAULT_THRESHOLD
@@ -76,6 +83,7 @@ class LoaderSettings:
     bundle_pull: bool = True
     embed_chars: int | None = None
     confident: Confidence | None = None
+    sticky: bool = False
 
     def __post_init__(self) -> None:
         if self.max_tools < 1:
@@ -97,12 +105,13 @@ PRESETS: dict[str, LoaderSettings] = {
     "default": LoaderSettings(threshold=0.20, max_tools=16, views=("summary", "params", "examples"),
                               ranking="matched_first", score_current=True, split_clauses=True,
                               combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
-                              embed_chars=1000),
+                              embed_chars=1000, sticky=True),
     # Same scorer, 2 picks when one tool clearly wins: about -2 points of recall for -2.5 points of cost.
     "lean": LoaderSettings(threshold=0.20, max_tools=16, views=("summary", "params", "examples"),
                            ranking="matched_first", score_current=True, split_clauses=True,
                            combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
-                           embed_chars=1000, confident=Confidence(picks=2, min_score=0.40, min_gap=0.08)),
+                           embed_chars=1000, confident=Confidence(picks=2, min_score=0.40, min_gap=0.08),
+                           sticky=True),
 }
 
 
