@@ -1,0 +1,232 @@
+"""``gaia-lite eval ttft|tasks``: the benchmarks that need a live model server.
+
+``ttft`` times the first token of real requests, loader off vs on; ``tasks``
+runs the whole agent on fixture files and checks the answers. Both start the
+embedded llama-server when none answers (see ``eval_common.live_client``).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+from typing_extensions import Annotated
+
+from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, PresetOpt, TauOpt
+from gaia_lite.errors import ConfigError
+
+from .eval_common import (CtxOpt, JsonOpt, LocalOpt, ModelOpt, NativeOpt, live_client, num, pct, print_all,
+                          quiet_services, r_or, say, scratch_paths, settings_from, table)
+
+__all__ = ["ttft_cmd", "tasks_cmd"]
+
+
+# ---------------------------------------------------------------- ttft
+def _paths(native: bool | None) -> list[str]:
+    return ["text", "native"] if native is None else (["native"] if native else ["text"])
+
+
+def ttft_cmd(
+    trials: Annotated[int, typer.Option("--trials", help="Cold first turns and six-turn conversations per arm.")] = 3,
+    max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens generated per request (prefill is what is measured).")] = 8,
+    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add a third arm: GAIA's prompt layout with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
+    model: ModelOpt = None, native_tools: NativeOpt = None, preset: PresetOpt = None, tau: TauOpt = None,
+    max_tools: MaxToolsOpt = None, base_url: BaseUrlOpt = None, local_server: LocalOpt = None,
+    ctx: CtxOpt = 8192, json_out: JsonOpt = False,
+) -> None:
+    """Live time to first token, loader off vs on, interleaved, on both render paths."""
+    from gaia_lite.eval.ttft import run_ttft, samples_to_dicts, summarize
+    from gaia_lite.llm.capabilities import is_native_tool_model
+
+    if trials < 1 or max_tokens < 1:
+        raise ConfigError("--trials and --max-tokens must be >= 1")
+    settings = settings_from(model=model, preset=preset, tau=tau, max_tools=max_tools, base_url=base_url,
+                         local_server=local_server)
+    report: dict[str, Any] = {"trials": trials, "max_tokens": max_tokens, "paths": {}}
+    samples_out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="gaia-eval-ttft-") as tmp, \
+            live_client(settings, model, ctx) as (client, server):
+        model_id = client.resolve_model()
+        report.update(model=model_id, server=client.base_url, embedded_server=server is not None,
+                      default_path="native" if is_native_tool_model(model_id) else "text",
+                      load_average_start=_loadavg())
+        base = settings.replace(paths=scratch_paths(settings, Path(tmp) / "home"))
+        workdir = Path(tmp) / "work"
+        workdir.mkdir()
+        for path in _paths(native_tools):
+            arms = {}
+            try:
+                for arm in ("off", "on", *(("rewrite",) if rewrite else ())):
+                    layout = "rewrite" if arm == "rewrite" else base.layout
+                    arms[arm] = quiet_services(base.replace(dynamic_tools=arm != "off", prompt_layout=layout,
+                                                             native_tools=path == "native"), client, workdir)
+                    if arm == "rewrite" and arms[arm].loader is not None:
+                        # the previous default, as a whole: GAIA's layout with an evicting loader
+                        arms[arm].loader.settings = arms[arm].loader.settings.replace(sticky=False)
+                samples = run_ttft({a: s.agent for a, s in arms.items()}, trials=trials, max_tokens=max_tokens,
+                                   progress=lambda m, p=path: say(f"[{p}] {m}"))
+            finally:
+                for s in arms.values():
+                    s.close()
+            report["paths"][path] = summarize(samples)
+            samples_out[path] = samples_to_dicts(samples)
+    report["load_average_end"] = _loadavg()
+    primary = report["default_path"] if report["default_path"] in report["paths"] else next(iter(report["paths"]))
+    report = {**report["paths"][primary], "path": primary, **report, "samples": samples_out}
+    if json_out:
+        typer.echo(json.dumps(report))
+        return
+    _print_ttft(report)
+
+
+def _loadavg() -> list[float] | None:
+    """1/5/15-minute load averages: TTFT on a shared 2-core machine is only as quiet as its neighbours."""
+    try:
+        import os
+
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+def _print_ttft(r: dict[str, Any]) -> None:
+    say(f"load average at start {r.get('load_average_start')}, at end {r.get('load_average_end')} "
+         "(TTFT scales with CPU contention; the token counts do not)")
+    for path, p in r["paths"].items():
+        f, later = p["first_turn"], p["later_turns"]
+        rows = [["first turn, cold (median)", num(f["off_s"]), num(f["on_s"]), num(f["ratio"], 3)],
+                ["first turn, cold (p90)", num(f["off_p90_s"]), num(f["on_p90_s"]), ""],
+                ["  server prefill (median)", num(f["prefill"]["off_s"]), num(f["prefill"]["on_s"]),
+                 num(f["prefill"]["ratio"], 3)],
+                ["  prompt tokens", p["prompt_tokens"]["off"], p["prompt_tokens"]["on"], ""],
+                ["  tools shown", p["tools_shown"]["off"], p["tools_shown"]["on"], ""],
+                ["later turns, warm (median)", num(later["off_s"]), num(later["on_s"]), num(later["ratio"], 3)],
+                ["later turns, warm (p90)", num(later["off_p90_s"]), num(later["on_p90_s"]), ""],
+                ["  cached tokens (median)", r_or(p["cached_tokens"]["later_turns"]["off"]),
+                 r_or(p["cached_tokens"]["later_turns"]["on"]), ""],
+                ["  prefilled tokens (median)", r_or(p["prefilled_tokens"]["later_turns"]["off"]),
+                 r_or(p["prefilled_tokens"]["later_turns"]["on"]), ""],
+                ["tool-block changes over the script", "", later["tool_set_changes_on"], ""]]
+        print_all(table(f"TTFT seconds, {path} path, model {r['model']} ({f['n']} trials; loader selection "
+                      f"{num(f['select_ms_on'], 1)} ms)", ["", "loader off", "loader on", "on/off"], rows))
+        print_all(table(f"per turn of the six-turn script ({path} path, medians)",
+                      ["turn", "off s", "on s", "off prompt/cached", "on prompt/cached", "on tools", "on changed"],
+                      [[t["turn"], num(t["off_s"]), num(t["on_s"]),
+                        f"{r_or(t['off_prompt_tokens'])}/{r_or(t['off_cached_tokens'])}",
+                        f"{r_or(t['on_prompt_tokens'])}/{r_or(t['on_cached_tokens'])}",
+                        r_or(t["on_tools_shown"]), t["on_tools_changed"]] for t in later["per_turn"]]))
+        if "rewrite" in p["prompt_tokens"]:
+            print_all(table(f"prompt layout, loader on ({path} path): stable (default) vs rewrite (GAIA)",
+                          ["", "stable", "rewrite"],
+                          [["first turn vs off (ratio)", num(f["ratio"], 3), num(f.get("rewrite_ratio"), 3)],
+                           ["later turns vs off (ratio)", num(later["ratio"], 3),
+                            num(later.get("rewrite_ratio"), 3)],
+                           ["later turns, median s", num(later["on_s"]), num(later.get("rewrite_s"))],
+                           ["later turns, cached tokens (median)",
+                            r_or(p["cached_tokens"]["later_turns"]["on"]),
+                            r_or(p["cached_tokens"]["later_turns"]["rewrite"])],
+                           ["later turns, prefilled tokens (total)",
+                            r_or(p["prefilled_tokens"]["later_turns_total"]["on"]),
+                            r_or(p["prefilled_tokens"]["later_turns_total"]["rewrite"])]]))
+
+
+# ---------------------------------------------------------------- tasks
+def tasks_cmd(
+    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU).")] = "off,on",
+    skills_dir: Annotated[Optional[Path], typer.Option("--skills", help="Skill files (*.md with front matter) the skills arm seeds. Default: the procedures written for this suite.", show_default=False)] = None,
+    task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task (repeatable).", show_default=False)] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Keep working dirs and tasks.log here (default: a temp dir, kept).", show_default=False)] = None,
+    max_steps: Annotated[int, typer.Option("--max-steps", help="Model calls per turn before the agent must answer.")] = 8,
+    max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens per model reply (bounds a rambling small model; the answers are short).")] = 512,
+    model: ModelOpt = None, native_tools: Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Force a render path (default: from the model table).", show_default=False)] = None,
+    preset: PresetOpt = None, tau: TauOpt = None, max_tools: MaxToolsOpt = None, base_url: BaseUrlOpt = None,
+    local_server: LocalOpt = None, ctx: CtxOpt = 8192, json_out: JsonOpt = False,
+) -> None:
+    """End-to-end tasks with the real agent on fixture files, loader off and on; answers checked by rules."""
+    from gaia_lite.eval.tasks import ARMS, default_skills_dir, run_tasks, select_tasks
+    from gaia_lite.registry.execute import Decision
+
+    arm_list = [a.strip() for a in arms.split(",") if a.strip()]
+    if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
+        raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
+    seeds = skills_dir or default_skills_dir()
+    if "skills" in arm_list and not (seeds.is_dir() and any(seeds.glob("*.md"))):
+        raise ConfigError(f"--skills {seeds}: no *.md skill files there; point --skills at a folder of them")
+    try:
+        chosen = select_tasks(task or [])
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    if max_steps < 1 or max_tokens < 16:
+        raise ConfigError("--max-steps must be >= 1 and --max-tokens >= 16")
+    settings = settings_from(model=model, preset=preset, tau=tau, max_tools=max_tools, base_url=base_url,
+                         local_server=local_server, max_steps=max_steps)
+    run_dir = out or Path(tempfile.mkdtemp(prefix="gaia-eval-tasks-"))
+    with live_client(settings, model, ctx) as (client, server):
+        model_id = client.resolve_model()
+
+        def make_services(arm: str, workdir: Path, home: Path) -> Any:
+            s = settings.replace(paths=scratch_paths(settings, home), dynamic_tools=arm != "off",
+                                 native_tools=native_tools, auto_approve=True, max_tokens=max_tokens)
+            services = quiet_services(s, client, workdir, approve=lambda _spec, _args: Decision.ALLOW)
+            if arm == "skills":
+                _seed_skills(services, seeds)
+            return services
+
+        report = run_tasks(chosen, arm_list, make_services, run_dir, progress=say)
+    report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens)
+    if json_out:
+        typer.echo(json.dumps(report))
+        return
+    _print_tasks(report)
+
+
+def _seed_skills(services: Any, seeds: Path) -> None:
+    from gaia_lite.skills.store import seed_procedures
+
+    if services.memory is None or services.skills is None:
+        services.close()
+        raise ConfigError("the skills arm needs the memory database; unset GAIA_MEMORY_DISABLED")
+    try:
+        seed_procedures(services.memory, services.embedder, seeds)
+    except Exception:
+        services.close()
+        raise
+
+
+_ARM_TITLES = {"off": "loader off", "on": "loader on", "skills": "loader + skills"}
+
+
+def _print_tasks(r: dict[str, Any]) -> None:
+    arms = list(r["arms"])
+    names = list(dict.fromkeys(t["task"] for t in r["tasks"]))
+    by = {(t["task"], t["arm"]): t for t in r["tasks"]}
+    rows = []
+    for name in names:
+        row = [name]
+        for arm in arms:
+            t = by.get((name, arm))
+            row.append("-" if t is None else ("PASS" if t["passed"] else "FAIL")
+                       + f" ({sum(x['passed'] for x in t['turns'])}/{len(t['turns'])} turns)")
+        rows.append(row)
+    rows.append(["task success", *[pct(r["arms"][a]["success"]) for a in arms]])
+    rows.append(["turn success", *[pct(r["arms"][a]["turn_success"]) for a in arms]])
+    rows.append(["tool calls / escape hatches", *[f"{r['arms'][a]['tool_calls']} / {r['arms'][a]['escape_hatches']}"
+                                                  for a in arms]])
+    rows.append(["model calls", *[r["arms"][a].get("model_calls", "-") for a in arms]])
+    rows.append(["mean loaded tools", *[num(r["arms"][a].get("mean_loaded"), 1) for a in arms]])
+    rows.append(["turns a skill fired", *[r["arms"][a].get("skill_turns", 0) for a in arms]])
+    rows.append(["seconds", *[r["arms"][a]["seconds"] for a in arms]])
+    print_all(table(f"eval tasks, model {r['model']} (max {r['max_steps']} steps per turn)",
+                  ["task", *[_ARM_TITLES.get(a, a) for a in arms]], rows))
+    ls = r.get("log_score")
+    if ls:
+        print_all(table(f"loader-on log ({r['log']})", ["metric", "value"],
+                      [["recall (called ⊆ loaded)", pct(ls["recall"])],
+                       ["escape-hatch rate", num(ls["escape_hatch_rate"], 3)],
+                       ["tool_set_changes", ls["tool_set_changes"]]]))
+    fails = [(t["task"], t["arm"], x) for t in r["tasks"] for x in t["turns"] if not x["passed"]]
+    for task, arm, x in fails:
+        say(f"{task} [{arm}] turn {x['turn']}: {'; '.join(x['failures'])} | answer: {x['answer'][:160]!r}")
