@@ -20,24 +20,29 @@ once, and by vector search after a restart.
 from __future__ import annotations
 
 import logging
-import math
 import re
 import sqlite3
 import threading
 import uuid
-from collections import Counter
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable, ContextManager, Hashable, Iterable, Iterator, Sequence
+from typing import Any, ContextManager, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from gaia_lite.embed.base import EmbedderError
 
+from .credentials import looks_like_credential, mask_credentials
+from .keywords import STOPWORDS, fts_query, word_overlap
 from .migrations import MEMORY_MIGRATIONS, Migration, apply_migrations, locked_transaction, open_database
+from .records import (CATEGORIES, FACT_COLUMNS, Fact, MemoryInputError, RecallResult, Remembered,
+                      fact_from_row)
+from .times import now_iso, parse_time
+from .vectors import VectorIndex, decode_vector, encode_vector, load_vectors, reset_vectors_if_embedder_changed
 
+# Names from the sibling modules stay importable from here: callers and the
+# document index imported them from this module before it was split.
 __all__ = [
     "MemoryStore", "Fact", "RecallResult", "Remembered", "MemoryInputError",
     "CATEGORIES", "looks_like_credential", "mask_credentials",
@@ -47,313 +52,12 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CATEGORIES = frozenset({"fact", "preference", "error", "skill", "note", "reminder",
-                        "system", "profile", "permission"})
 MAX_FACT_CHARS = 2000
 MAX_TURN_CHARS = 4000
 DEDUP_OVERLAP = 0.8
 RRF_K = 60
 VECTOR_WEIGHT, BM25_WEIGHT = 0.6, 0.4
 
-
-class MemoryInputError(ValueError):
-    """Bad input for a memory operation; the message says what to fix."""
-
-
-# --------------------------------------------------------------------------- credentials
-
-_CREDENTIAL_PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), why) for p, why in [
-    (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----", "a private key block"),
-    (r"\bsk-(?:proj-|ant-|live-)?[A-Za-z0-9_\-]{20,}", "an API key (sk-...)"),
-    (r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", "an AWS access key id"),
-    (r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})", "a GitHub token"),
-    (r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", "a Slack token"),
-    (r"\bAIza[0-9A-Za-z_\-]{35}", "a Google API key"),
-    (r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}", "a Stripe key"),
-    (r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", "a JSON Web Token"),
-    (r"(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{20,}", "a bearer token"),
-    (r"(?i)\b(?:password|passwd|pwd|passphrase|passcode|secret|api[_\- ]?key|access[_\- ]?token"
-     r"|auth[_\- ]?token|client[_\- ]?secret|token)\b\s*[:=]\s*[\"']?[^\s\"']{3,}",
-     "a 'password: value' style secret"),
-    (r"(?i)\b(?:password|passcode|passphrase|pin|api key|token)\s+(?:is|was)\s+"
-     r"(?:\"[^\"]{4,}\"|'[^']{4,}'|(?=\S*[0-9@#$%^&*!+=_~])\S{4,})", "a stated password or PIN"),
-]]
-_HEX_RUN = re.compile(r"\b[0-9a-fA-F]{32,}\b")
-_HASH_WORDS = re.compile(r"(?i)(commit|sha|hash|checksum|digest|md5|uuid|revision)\W*\S*\W*$")
-_B64_RUN = re.compile(r"[A-Za-z0-9+/_\-]{40,}={0,2}")
-
-
-def _entropy(s: str) -> float:
-    counts = Counter(s)
-    return -sum(c / len(s) * math.log2(c / len(s)) for c in counts.values())
-
-
-def _credential_spans(text: str) -> list[tuple[int, int, str]]:
-    spans = [(m.start(), m.end(), why) for rx, why in _CREDENTIAL_PATTERNS for m in rx.finditer(text)]
-    for m in _HEX_RUN.finditer(text):
-        run = m.group()
-        if re.search(r"\d", run) and re.search(r"[a-fA-F]", run) \
-                and not _HASH_WORDS.search(text[max(0, m.start() - 24):m.start()]):
-            spans.append((m.start(), m.end(), "a long hex secret"))
-    for m in _B64_RUN.finditer(text):
-        run = m.group()
-        mixed = all(re.search(p, run) for p in (r"[a-z]", r"[A-Z]", r"\d"))
-        pathlike = run.startswith("/") or run.count("/") >= 3
-        if mixed and not pathlike and _entropy(run) >= 4.0:
-            spans.append((m.start(), m.end(), "a long random-looking secret"))
-    return sorted(spans)
-
-
-def looks_like_credential(text: str) -> str | None:
-    """Why ``text`` looks like it holds a secret (API key, password, token…), or None."""
-    spans = _credential_spans(text or "")
-    return f"it looks like {spans[0][2]}" if spans else None
-
-
-def mask_credentials(text: str) -> str:
-    """``text`` with every credential-shaped run replaced by ``[REDACTED]``."""
-    out, pos = [], 0
-    for start, end, _ in _credential_spans(text or ""):
-        if start >= pos:
-            out.append(text[pos:start] + "[REDACTED]")
-            pos = end
-        elif end > pos:
-            pos = end
-    return "".join(out) + (text or "")[pos:]
-
-
-# --------------------------------------------------------------------------- small shared pieces
-
-def now_iso() -> str:
-    """UTC now, fixed-width ISO 8601 (so string order is time order)."""
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
-
-
-def parse_time(value: str | datetime, *, field: str = "time", end_of_day: bool = False) -> str:
-    """Normalise an ISO date/datetime (naive = local time) to the stored UTC form.
-
-    A bare date means its start, or its end with ``end_of_day`` (an inclusive ``time_to``).
-    """
-    if isinstance(value, datetime):
-        dt = value
-    else:
-        text = str(value).strip()
-        if text.lower() == "now":
-            return now_iso()
-        try:
-            dt = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
-        except ValueError:
-            raise MemoryInputError(f"{field} {text!r} is not an ISO date; use e.g. 2026-05-01 "
-                                   "or 2026-05-01T14:30") from None
-        if end_of_day and re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            dt = dt + timedelta(days=1, microseconds=-1)
-    if dt.tzinfo is None:
-        dt = dt.astimezone()
-    return dt.astimezone(timezone.utc).isoformat(timespec="microseconds")
-
-
-STOPWORDS = frozenset(
-    "a an and are as at be been but by can did do does for from had has have how i i'm in is it its "
-    "me my of on or our so than that the their them then there these they this to was we were what "
-    "when where which who whom why will with you your about into any all should would could".split())
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())
-
-
-def fts_query(text: str) -> str | None:
-    """An FTS5 MATCH expression: the query's words (stop words dropped), OR-ed and quoted."""
-    words = _words(text)
-    keep = [w for w in words if w not in STOPWORDS] or words
-    uniq = list(dict.fromkeys(keep))[:32]
-    return " OR ".join(f'"{w}"' for w in uniq) if uniq else None
-
-
-def encode_vector(vec: np.ndarray) -> bytes:
-    """Little-endian float32 bytes for a BLOB column."""
-    return np.asarray(vec, dtype="<f4").tobytes()
-
-
-def decode_vector(blob: bytes) -> np.ndarray:
-    return np.frombuffer(blob, dtype="<f4")
-
-
-class VectorIndex:
-    """Exact cosine search over L2-normalised rows kept in one growable float32 matrix."""
-
-    def __init__(self) -> None:
-        self._mat = np.zeros((0, 0), dtype=np.float32)
-        self._keys: list[Hashable] = []
-        self._pos: dict[Hashable, int] = {}
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    @property
-    def dim(self) -> int:
-        return self._mat.shape[1]
-
-    def add(self, key: Hashable, vec: np.ndarray) -> bool:
-        """Insert or replace; a vector of another dimension is refused (False)."""
-        v = np.asarray(vec, dtype=np.float32).ravel()
-        if len(self._keys) == 0 and key not in self._pos:
-            self._mat = np.zeros((max(16, self._mat.shape[0]), v.shape[0]), dtype=np.float32)
-        if v.shape[0] != self.dim:
-            return False
-        row = self._pos.get(key)
-        if row is None:
-            row = len(self._keys)
-            if row == self._mat.shape[0]:
-                grown = np.zeros((row * 2, self.dim), dtype=np.float32)
-                grown[:row] = self._mat
-                self._mat = grown
-            self._keys.append(key)
-            self._pos[key] = row
-        self._mat[row] = v
-        return True
-
-    def remove(self, key: Hashable) -> None:
-        row = self._pos.pop(key, None)
-        if row is None:
-            return
-        last = len(self._keys) - 1
-        if row != last:
-            moved = self._keys[last]
-            self._mat[row] = self._mat[last]
-            self._keys[row] = moved
-            self._pos[moved] = row
-        self._keys.pop()
-
-    def search(self, query: np.ndarray, k: int, among: Iterable[Hashable] | None = None,
-               min_score: float = -1.0) -> list[tuple[Hashable, float]]:
-        """Top ``k`` (key, cosine) pairs, best first, optionally only ``among`` some keys."""
-        n = len(self._keys)
-        if n == 0 or k <= 0:
-            return []
-        q = np.asarray(query, dtype=np.float32).ravel()
-        if q.shape[0] != self.dim:
-            return []
-        if among is None:
-            rows = None
-            scores = self._mat[:n] @ q
-        else:
-            rows = np.fromiter((self._pos[key] for key in among if key in self._pos), dtype=np.int64)
-            if rows.size == 0:
-                return []
-            scores = self._mat[rows] @ q
-        k = min(k, scores.shape[0])
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        out = []
-        for i in top:
-            s = float(scores[i])
-            if s < min_score:
-                break
-            out.append((self._keys[int(rows[i]) if rows is not None else int(i)], s))
-        return out
-
-
-def reset_vectors_if_embedder_changed(conn: sqlite3.Connection, table: str, embedder_id: str) -> bool:
-    """Inside a transaction: clear ``table.embedding`` if ``meta`` names another embedder.
-
-    Vectors from two models are not comparable, so they are dropped and
-    re-embedded lazily by ``load_vectors``. Returns True when they were dropped.
-    """
-    row = conn.execute("SELECT value FROM meta WHERE key='embedder_id'").fetchone()
-    changed = row is not None and row[0] != embedder_id
-    if changed:
-        log.warning("%s: embedder changed (%s -> %s); vectors will be re-embedded", table, row[0], embedder_id)
-        conn.execute(f"UPDATE {table} SET embedding=NULL")
-    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder_id', ?)", (embedder_id,))
-    return changed
-
-
-def load_vectors(conn: sqlite3.Connection, table: str, key_col: str, text_col: str,
-                 embed: Callable[[list[str]], np.ndarray | None],
-                 transaction: Callable[[], ContextManager[sqlite3.Connection]], batch: int = 64) -> VectorIndex:
-    """Build the in-memory index from ``table``'s BLOBs, embedding rows that lack one.
-
-    ``embed`` returns None when the embedder fails: the rest stay without a
-    vector (keyword search still finds them) and are retried on the next load.
-    """
-    index = VectorIndex()
-    for key, blob in conn.execute(f"SELECT {key_col}, embedding FROM {table} WHERE embedding IS NOT NULL"):
-        index.add(key, decode_vector(blob))
-    missing = conn.execute(f"SELECT {key_col}, {text_col} FROM {table} WHERE embedding IS NULL").fetchall()
-    for start in range(0, len(missing), batch):
-        rows = missing[start:start + batch]
-        vecs = embed([text for _, text in rows])
-        if vecs is None:
-            break
-        with transaction() as c:
-            c.executemany(f"UPDATE {table} SET embedding=? WHERE {key_col}=?",
-                          [(encode_vector(v), key) for (key, _), v in zip(rows, vecs)])
-        for (key, _), v in zip(rows, vecs):
-            index.add(key, v)
-    return index
-
-
-# --------------------------------------------------------------------------- records
-
-@dataclass(frozen=True)
-class Fact:
-    id: str
-    category: str
-    content: str
-    domain: str
-    context: str
-    entity: str
-    sensitive: bool
-    due_at: str | None
-    reminded_at: str | None
-    confidence: float
-    source: str
-    created_at: str
-    updated_at: str
-    use_count: int
-    score: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        if d["score"] is None:
-            del d["score"]
-        else:
-            d["score"] = round(d["score"], 4)
-        return d
-
-
-@dataclass(frozen=True)
-class Remembered:
-    id: str
-    deduplicated: bool  # True: an existing near-identical fact was refreshed instead
-
-
-@dataclass(frozen=True)
-class RecallResult:
-    facts: list[Fact]
-    has_more: bool
-    mode: str  # "hybrid", "keyword" (no vectors available) or "browse" (no query)
-
-
-_FACT_COLUMNS = ("id, category, content, domain, context, entity, sensitive, due_at, reminded_at, "
-                 "confidence, source, created_at, updated_at, use_count")
-
-
-def _fact(row: Sequence[Any], score: float | None = None) -> Fact:
-    r = list(row)
-    r[2] = mask_credentials(r[2])  # never hand a stored secret back
-    r[6] = bool(r[6])
-    return Fact(*r, score=score)
-
-
-def _word_overlap(a: str, b: str) -> float:
-    """Shared distinct words over the larger word set (1.0 = same words)."""
-    wa, wb = set(_words(a)), set(_words(b))
-    return len(wa & wb) / max(len(wa), len(wb)) if wa and wb else 0.0
-
-
-# --------------------------------------------------------------------------- the store
 
 class MemoryStore:
     """Facts, conversation turns and tool history in one SQLite file (see module doc)."""
@@ -477,8 +181,8 @@ class MemoryStore:
             "WHERE knowledge_fts MATCH ? AND k.category=? AND k.context=? COLLATE NOCASE "
             "AND k.entity=? COLLATE NOCASE ORDER BY bm25(knowledge_fts) LIMIT 20",
             (match, category, context, entity)).fetchall()
-        best = max(rows, key=lambda r: _word_overlap(text, r[1]), default=None)
-        return best[0] if best and _word_overlap(text, best[1]) >= DEDUP_OVERLAP else None
+        best = max(rows, key=lambda r: word_overlap(text, r[1]), default=None)
+        return best[0] if best and word_overlap(text, best[1]) >= DEDUP_OVERLAP else None
 
     def _sync_vector(self, key: str, vec: np.ndarray | None) -> None:
         if self._vectors is None:
@@ -490,8 +194,8 @@ class MemoryStore:
 
     def get(self, knowledge_id: str) -> Fact | None:
         with self.reading() as c:
-            row = c.execute(f"SELECT {_FACT_COLUMNS} FROM knowledge WHERE id=?", (knowledge_id,)).fetchone()
-        return _fact(row) if row else None
+            row = c.execute(f"SELECT {FACT_COLUMNS} FROM knowledge WHERE id=?", (knowledge_id,)).fetchone()
+        return fact_from_row(row) if row else None
 
     def _filters(self, category: str, domain: str, context: str, entity: str,
                  time_from: str, time_to: str, prefix: str = "") -> tuple[str, list[Any]]:
@@ -523,9 +227,9 @@ class MemoryStore:
         with self._lock:
             if not query.strip():
                 rows = self._conn.execute(
-                    f"SELECT {_FACT_COLUMNS} FROM knowledge k WHERE {where} "
+                    f"SELECT {FACT_COLUMNS} FROM knowledge k WHERE {where} "
                     "ORDER BY updated_at DESC, row_id DESC LIMIT ? OFFSET ?", (*args, limit + 1, offset)).fetchall()
-                return RecallResult([_fact(r) for r in rows[:limit]], len(rows) > limit, "browse")
+                return RecallResult([fact_from_row(r) for r in rows[:limit]], len(rows) > limit, "browse")
             pool = max(50, (offset + limit) * 3)
             vector_ids = self._vector_candidates(query, pool, where, args)
             keyword_ids = self._keyword_candidates(query, pool, where, args)
@@ -539,10 +243,10 @@ class MemoryStore:
             if not page:
                 return RecallResult([], False, mode)
             rows = {r[0]: r for r in self._conn.execute(
-                f"SELECT {_FACT_COLUMNS} FROM knowledge WHERE id IN ({','.join('?' * len(page))})", page)}
+                f"SELECT {FACT_COLUMNS} FROM knowledge WHERE id IN ({','.join('?' * len(page))})", page)}
             with self.transaction() as c:
                 c.executemany("UPDATE knowledge SET use_count = use_count + 1 WHERE id=?", [(p,) for p in page])
-            facts = [_fact(rows[key], fused[key]) for key in page if key in rows]
+            facts = [fact_from_row(rows[key], fused[key]) for key in page if key in rows]
             return RecallResult(facts, len(order) > offset + limit, mode)
 
     def _vector_candidates(self, query: str, pool: int, where: str, args: list[Any]) -> list[str] | None:

@@ -1,0 +1,68 @@
+"""What the memory store hands back, and the error it raises for bad input."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Sequence
+
+from .credentials import mask_credentials
+
+__all__ = ["MemoryInputError", "CATEGORIES", "Fact", "Remembered", "RecallResult", "FACT_COLUMNS", "fact_from_row"]
+
+CATEGORIES = frozenset({"fact", "preference", "error", "skill", "note", "reminder",
+                        "system", "profile", "permission"})
+
+
+class MemoryInputError(ValueError):
+    """Bad input for a memory operation; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    category: str
+    content: str
+    domain: str
+    context: str
+    entity: str
+    sensitive: bool
+    due_at: str | None
+    reminded_at: str | None
+    confidence: float
+    source: str
+    created_at: str
+    updated_at: str
+    use_count: int
+    score: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        if d["score"] is None:
+            del d["score"]
+        else:
+            d["score"] = round(d["score"], 4)
+        return d
+
+
+@dataclass(frozen=True)
+class Remembered:
+    id: str
+    deduplicated: bool  # True: an existing near-identical fact was refreshed instead
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    facts: list[Fact]
+    has_more: bool
+    mode: str  # "hybrid", "keyword" (no vectors available) or "browse" (no query)
+
+
+FACT_COLUMNS = ("id, category, content, domain, context, entity, sensitive, due_at, reminded_at, "
+                "confidence, source, created_at, updated_at, use_count")
+
+
+def fact_from_row(row: Sequence[Any], score: float | None = None) -> Fact:
+    r = list(row)
+    r[2] = mask_credentials(r[2])  # never hand a stored secret back
+    r[6] = bool(r[6])
+    return Fact(*r, score=score)
