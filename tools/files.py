@@ -7,107 +7,31 @@ version-control, dependency and cache folders, and never follow symlinks.
 
 from __future__ import annotations
 
-import ast
 import difflib
 import fnmatch
 import mimetypes
-import os
 import re
 import shutil
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 
+from .file_text import MAX_FILE_BYTES, TEXT_EXTS, grep_files, markdown_outline, not_text_hint, python_outline
+from .file_walk import ext_filter, file_entry, iso_time, iter_files, name_matcher, sandbox_roots, walk_folders
 from .sandbox import SandboxError, resolve_user_path
 
 __all__ = ["TOOLS", "search_file", "search_directory", "read_file", "search_file_content", "write_file",
            "edit_file", "browse_directory", "get_file_info", "list_recent_files", "MAX_FILE_BYTES"]
 
-MAX_FILE_BYTES = 10 * 1024 * 1024
 READ_CHAR_CAP = 50_000
-_SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
-                        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", ".idea", ".vscode",
-                        "site-packages", "dist", "build", ".eggs", "target"})
-_INDEX_FIRST = {".pdf", ".docx", ".doc", ".pptx", ".ppt", ".odt", ".epub", ".rtf"}
-_DATA_FILES = {".xlsx", ".xlsm", ".xls", ".ods"}
-_IMAGES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tiff"}
-_TEXT_EXTS = {".txt", ".md", ".rst", ".py", ".js", ".ts", ".tsx", ".jsx", ".java", ".c", ".h", ".cpp", ".hpp",
-              ".cs", ".go", ".rs", ".rb", ".php", ".sh", ".bash", ".ps1", ".bat", ".html", ".htm", ".css",
-              ".scss", ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".xml", ".csv", ".tsv",
-              ".sql", ".log", ".tex", ".swift", ".kt", ".scala", ".lua", ".r", ".m", ".pl", ".vue", ".svelte"}
 
 
 def _error(message: str) -> dict:
     return {"status": "error", "error": message}
-
-
-def _iso(ts: float) -> str:
-    return datetime.fromtimestamp(ts).isoformat(timespec="seconds")
-
-
-def _roots(ctx: ToolContext) -> list[Path]:
-    return list(getattr(ctx.sandbox, "roots", None) or [ctx.workdir])
-
-
-def _walk(root: Path, max_depth: int, ctx: ToolContext) -> Iterator[tuple[Path, list[str], list[str]]]:
-    """os.walk without symlinks, skipping hidden and build/cache folders, depth-limited."""
-    base_depth = len(root.parts)
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        if ctx.cancel.is_set():
-            return
-        here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".")
-                             and not (here / d).is_symlink())
-        if len(here.parts) - base_depth >= max_depth:
-            dirnames[:] = []
-        yield here, dirnames, sorted(f for f in filenames if not (here / f).is_symlink())
-
-
-def _iter_files(roots: list[Path], max_depth: int, ctx: ToolContext, limit: int = 200_000) -> Iterator[Path]:
-    seen = 0
-    for root in roots:
-        for here, _, files in _walk(root, max_depth, ctx):
-            for name in files:
-                seen += 1
-                if seen > limit:
-                    return
-                yield here / name
-
-
-def _ext_filter(file_types: Optional[str]) -> Callable[[Path], bool]:
-    if not file_types:
-        return lambda p: True
-    exts = {"." + e.strip().lower().lstrip("*.") for e in re.split(r"[,\s;]+", file_types) if e.strip()}
-    return lambda p: p.suffix.lower() in exts
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"[\s_\-.]+", "", text.lower())
-
-
-def _name_matcher(pattern: str) -> Callable[[str], bool]:
-    """Regex if it has regex-only characters, glob if it has * ? [, else words/substring."""
-    p = pattern.strip()
-    low = p.lower()
-    if any(c in "^$+(){}|\\" for c in p):
-        try:
-            rx = re.compile(p, re.IGNORECASE)
-            return lambda name: rx.search(name) is not None
-        except re.error:
-            pass
-    if any(c in "*?[" for c in p):
-        return lambda name: fnmatch.fnmatch(name.lower(), low)
-    words = low.split()
-    return lambda name: (all(w in name.lower() for w in words) or _squash(low) in _squash(name))
-
-
-def _entry(path: Path, st: os.stat_result | None = None) -> dict:
-    st = st or path.stat()
-    return {"path": str(path), "name": path.name, "size_bytes": st.st_size, "modified": _iso(st.st_mtime)}
 
 
 @tool
@@ -122,19 +46,19 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     """
     if not isinstance(file_pattern, str) or not file_pattern.strip():
         return _error("file_pattern is empty: give part of the file name, e.g. 'report'")
-    matches, keep = _name_matcher(file_pattern), _ext_filter(file_types)
+    matches, keep = name_matcher(file_pattern), ext_filter(file_types)
     found = []
-    for path in _iter_files(_roots(ctx), 64 if deep_search else 6, ctx):
+    for path in iter_files(sandbox_roots(ctx), 64 if deep_search else 6, ctx):
         if matches(path.name) and keep(path):
             try:
-                found.append(_entry(path))
+                found.append(file_entry(path))
             except OSError:
                 continue
     exact = file_pattern.strip().lower()
     found.sort(key=lambda e: e["modified"], reverse=True)
     found.sort(key=lambda e: e["name"].lower() != exact)   # stable: exact names first, then newest
     result = {"status": "success", "pattern": file_pattern, "count": len(found), "files": found[:20],
-              "truncated": len(found) > 20, "searched": [str(r) for r in _roots(ctx)]}
+              "truncated": len(found) > 20, "searched": [str(r) for r in sandbox_roots(ctx)]}
     if not found:
         result["message"] = ("No file matched. Try fewer words, a glob such as *sales*, "
                              "deep_search=true, or ask for --allowed-paths to widen the search.")
@@ -154,7 +78,7 @@ def search_directory(ctx: ToolContext, directory_name: str, search_root: Optiona
     if not isinstance(directory_name, str) or not directory_name.strip():
         return _error("directory_name is empty: give part of the folder name")
     try:
-        roots = [resolve_user_path(ctx, search_root)] if search_root else _roots(ctx)
+        roots = [resolve_user_path(ctx, search_root)] if search_root else sandbox_roots(ctx)
         depth = max(1, min(10, int(max_depth)))
     except SandboxError as exc:
         return _error(str(exc))
@@ -165,51 +89,10 @@ def search_directory(ctx: ToolContext, directory_name: str, search_root: Optiona
     for root in roots:
         if not root.is_dir():
             return _error(f"search_root {root} is not an existing folder")
-        for here, dirnames, _ in _walk(root, depth, ctx):
+        for here, dirnames, _ in walk_folders(root, depth, ctx):
             found += [str(here / d) for d in dirnames if needle in d.lower()]
     return {"status": "success", "directory_name": directory_name, "count": len(found),
             "directories": found[:20], "truncated": len(found) > 20}
-
-
-def _python_outline(text: str) -> dict:
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as exc:
-        return {"syntax_ok": False, "syntax_error": f"line {exc.lineno}: {exc.msg}"}
-    classes, functions, imports = [], [], []
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            methods = [m.name for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
-            classes.append({"name": node.name, "line": node.lineno, "methods": methods[:30]})
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            functions.append({"name": node.name, "line": node.lineno})
-        elif isinstance(node, ast.Import):
-            imports += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            imports.append(node.module or ".")
-    return {"syntax_ok": True, "classes": classes[:50], "functions": functions[:80], "imports": imports[:50]}
-
-
-def _markdown_outline(text: str) -> dict:
-    headers, in_code, fences = [], False, 0
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.lstrip().startswith("```"):
-            in_code, fences = not in_code, fences + 1
-        elif not in_code and (m := re.match(r"(#{1,6})\s+(.+)", line)):
-            headers.append({"level": len(m.group(1)), "title": m.group(2).strip(), "line": number})
-    links = len(re.findall(r"\[[^\]]*\]\([^)]+\)", text))
-    return {"headers": headers[:60], "code_blocks": fences // 2, "links": links}
-
-
-def _not_text_hint(path: Path) -> str | None:
-    ext = path.suffix.lower()
-    if ext in _INDEX_FIRST:
-        return f"{path.name} is a {ext} document, not plain text: index it with index_document, then ask query_specific_file"
-    if ext in _DATA_FILES:
-        return f"{path.name} is a spreadsheet: use analyze_data_file for its contents and totals"
-    if ext in _IMAGES:
-        return f"{path.name} is an image: use analyze_image or answer_question_about_image"
-    return None
 
 
 def _checked_file(ctx: ToolContext, file_path: str, *, write: bool = False) -> Path | dict:
@@ -226,7 +109,7 @@ def _load_text(path: Path) -> str | dict:
         return _error(f"{path} does not exist; check the name with search_file")
     if path.is_dir():
         return _error(f"{path} is a folder; use browse_directory to list it")
-    hint = _not_text_hint(path)
+    hint = not_text_hint(path)
     if hint:
         return _error(hint)
     size = path.stat().st_size
@@ -256,9 +139,9 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
               "lines": text.count("\n") + (1 if text and not text.endswith("\n") else 0),
               "content": text[:READ_CHAR_CAP], "truncated": len(text) > READ_CHAR_CAP}
     if ext == ".py":
-        result["analysis"] = _python_outline(text)
+        result["analysis"] = python_outline(text)
     elif ext in (".md", ".markdown"):
-        result["analysis"] = _markdown_outline(text)
+        result["analysis"] = markdown_outline(text)
     elif ext in (".csv", ".tsv"):
         result["analysis"] = {"data_rows": max(0, result["lines"] - 1),
                               "hint": "for totals, averages or rankings use analyze_data_file"}
@@ -294,41 +177,16 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     regexes.append(re.compile(re.escape(pattern), flags))  # literal fallback
     context = max(0, min(5, int(context_lines or 0)))
     wanted = (lambda p: fnmatch.fnmatch(p.name, file_pattern)) if file_pattern else \
-        (lambda p: p.suffix.lower() in _TEXT_EXTS or p.name in ("Makefile", "Dockerfile", "README"))
+        (lambda p: p.suffix.lower() in TEXT_EXTS or p.name in ("Makefile", "Dockerfile", "README"))
     candidates = [target] if target.is_file() else \
-        [p for p in _iter_files([target], 32, ctx, limit=50_000) if wanted(p)]
+        [p for p in iter_files([target], 32, ctx, limit=50_000) if wanted(p)]
     for rx in regexes:
-        hits = _grep(ctx, candidates, rx, context)
+        hits = grep_files(ctx, candidates, rx, context)
         if hits:
             break
     return {"status": "success", "pattern": pattern, "directory": str(target), "count": len(hits),
             "matches": hits[:50], "truncated": len(hits) > 50,
             **({} if hits else {"message": "No matches. Try a shorter pattern or another folder."})}
-
-
-def _grep(ctx: ToolContext, files: list[Path], rx: re.Pattern, context: int) -> list[dict]:
-    hits: list[dict] = []
-    for path in files:
-        try:
-            ctx.sandbox.check(path)   # skips credential files inside the roots
-            if path.stat().st_size > MAX_FILE_BYTES:
-                continue
-            data = path.read_bytes()
-        except (SandboxError, OSError):
-            continue
-        if b"\x00" in data[:8192]:
-            continue
-        lines = data.decode("utf-8", errors="replace").splitlines()
-        for i, line in enumerate(lines):
-            if rx.search(line):
-                hit = {"file": str(path), "line": i + 1, "text": line.strip()[:300]}
-                if context:
-                    hit["before"] = [ln[:300] for ln in lines[max(0, i - context):i]]
-                    hit["after"] = [ln[:300] for ln in lines[i + 1:i + 1 + context]]
-                hits.append(hit)
-                if len(hits) >= 100:
-                    return hits
-    return hits
 
 
 def _backup(ctx: ToolContext, path: Path) -> Path:
@@ -444,7 +302,7 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
         except OSError:
             continue
         entry = {"name": child.name, "type": "folder" if child.is_dir() else "file",
-                 "size_bytes": None if child.is_dir() else st.st_size, "modified": _iso(st.st_mtime)}
+                 "size_bytes": None if child.is_dir() else st.st_size, "modified": iso_time(st.st_mtime)}
         (dirs if child.is_dir() else files).append(entry)
     dirs.sort(key=key, reverse=sort_by == "modified")
     files.sort(key=key, reverse=sort_by == "modified")
@@ -468,13 +326,13 @@ def get_file_info(ctx: ToolContext, file_path: str) -> dict:
     st = path.stat()
     info = {"status": "success", "path": str(path), "name": path.name,
             "type": "folder" if path.is_dir() else "file", "size_bytes": st.st_size,
-            "modified": _iso(st.st_mtime), "created": _iso(getattr(st, "st_birthtime", st.st_ctime)),
+            "modified": iso_time(st.st_mtime), "created": iso_time(getattr(st, "st_birthtime", st.st_ctime)),
             "extension": path.suffix.lower(), "mime_type": mimetypes.guess_type(path.name)[0]}
     if path.is_dir():
         children = list(path.iterdir())
         info.update(items=len(children), subfolders=sum(1 for c in children if c.is_dir()))
         return info
-    if _not_text_hint(path) is None and st.st_size <= MAX_FILE_BYTES:
+    if not_text_hint(path) is None and st.st_size <= MAX_FILE_BYTES:
         with open(path, "rb") as fh:
             head = fh.read(65536)
         if b"\x00" not in head[:8192]:
@@ -502,7 +360,7 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
     except (TypeError, ValueError):
         return _error("max_results and days must be whole numbers")
     if not location or location.strip().lower() == "all":
-        roots = _roots(ctx)
+        roots = sandbox_roots(ctx)
     else:
         root = _checked_file(ctx, location)
         if isinstance(root, dict):
@@ -510,15 +368,15 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
         if not root.is_dir():
             return _error(f"{root} is not an existing folder; use \"all\" or a folder path")
         roots = [root]
-    cutoff, keep = time.time() - days * 86400, _ext_filter(file_types)
+    cutoff, keep = time.time() - days * 86400, ext_filter(file_types)
     recent = []
-    for path in _iter_files(roots, 12, ctx):
+    for path in iter_files(roots, 12, ctx):
         try:
             st = path.stat()
         except OSError:
             continue
         if st.st_mtime >= cutoff and keep(path):
-            recent.append(_entry(path, st))
+            recent.append(file_entry(path, st))
     recent.sort(key=lambda e: e["modified"], reverse=True)
     return {"status": "success", "days": days, "count": len(recent), "files": recent[:limit],
             "truncated": len(recent) > limit, "searched": [str(r) for r in roots]}

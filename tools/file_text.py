@@ -1,0 +1,93 @@
+"""Telling text files from the rest, outlining them, and grepping them.
+
+Documents, spreadsheets and images are not refused with a bare "not text":
+the hint names the tool that can read them, so the model's next call goes
+to the right tool.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from gaia_lite.registry.context import ToolContext
+
+from .sandbox import SandboxError
+
+__all__ = ["MAX_FILE_BYTES", "TEXT_EXTS", "not_text_hint", "python_outline", "markdown_outline", "grep_files"]
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+_INDEX_FIRST = {".pdf", ".docx", ".doc", ".pptx", ".ppt", ".odt", ".epub", ".rtf"}
+_DATA_FILES = {".xlsx", ".xlsm", ".xls", ".ods"}
+_IMAGES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tiff"}
+TEXT_EXTS = {".txt", ".md", ".rst", ".py", ".js", ".ts", ".tsx", ".jsx", ".java", ".c", ".h", ".cpp", ".hpp",
+             ".cs", ".go", ".rs", ".rb", ".php", ".sh", ".bash", ".ps1", ".bat", ".html", ".htm", ".css",
+             ".scss", ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".xml", ".csv", ".tsv",
+             ".sql", ".log", ".tex", ".swift", ".kt", ".scala", ".lua", ".r", ".m", ".pl", ".vue", ".svelte"}
+
+
+def python_outline(text: str) -> dict:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
+        return {"syntax_ok": False, "syntax_error": f"line {exc.lineno}: {exc.msg}"}
+    classes, functions, imports = [], [], []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            methods = [m.name for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+            classes.append({"name": node.name, "line": node.lineno, "methods": methods[:30]})
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions.append({"name": node.name, "line": node.lineno})
+        elif isinstance(node, ast.Import):
+            imports += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            imports.append(node.module or ".")
+    return {"syntax_ok": True, "classes": classes[:50], "functions": functions[:80], "imports": imports[:50]}
+
+
+def markdown_outline(text: str) -> dict:
+    headers, in_code, fences = [], False, 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            in_code, fences = not in_code, fences + 1
+        elif not in_code and (m := re.match(r"(#{1,6})\s+(.+)", line)):
+            headers.append({"level": len(m.group(1)), "title": m.group(2).strip(), "line": number})
+    links = len(re.findall(r"\[[^\]]*\]\([^)]+\)", text))
+    return {"headers": headers[:60], "code_blocks": fences // 2, "links": links}
+
+
+def not_text_hint(path: Path) -> str | None:
+    ext = path.suffix.lower()
+    if ext in _INDEX_FIRST:
+        return f"{path.name} is a {ext} document, not plain text: index it with index_document, then ask query_specific_file"
+    if ext in _DATA_FILES:
+        return f"{path.name} is a spreadsheet: use analyze_data_file for its contents and totals"
+    if ext in _IMAGES:
+        return f"{path.name} is an image: use analyze_image or answer_question_about_image"
+    return None
+
+
+def grep_files(ctx: ToolContext, files: list[Path], rx: re.Pattern, context: int) -> list[dict]:
+    hits: list[dict] = []
+    for path in files:
+        try:
+            ctx.sandbox.check(path)   # skips credential files inside the roots
+            if path.stat().st_size > MAX_FILE_BYTES:
+                continue
+            data = path.read_bytes()
+        except (SandboxError, OSError):
+            continue
+        if b"\x00" in data[:8192]:
+            continue
+        lines = data.decode("utf-8", errors="replace").splitlines()
+        for i, line in enumerate(lines):
+            if rx.search(line):
+                hit = {"file": str(path), "line": i + 1, "text": line.strip()[:300]}
+                if context:
+                    hit["before"] = [ln[:300] for ln in lines[max(0, i - context):i]]
+                    hit["after"] = [ln[:300] for ln in lines[i + 1:i + 1 + context]]
+                hits.append(hit)
+                if len(hits) >= 100:
+                    return hits
+    return hits
