@@ -67,7 +67,12 @@ def _match_choice(answer: str, choices: list[str]) -> str | None:
     return None
 
 
-@tool
+MIN_WAIT_SECONDS, MAX_WAIT_SECONDS = 5, 3600
+
+
+# The executor's per-tool timeout would cut a question off while the prompt is still on the
+# terminal; the tool enforces timeout_seconds itself, so the executor gets a longer leash.
+@tool(timeout=MAX_WAIT_SECONDS + 60)
 def request_user_input(ctx: ToolContext, message: str, choices: Optional[list[str]] = None,
                        default_if_no_response: Optional[str] = None, timeout_seconds: int = 300,
                        continue_if_no_response: bool = True) -> dict:
@@ -86,7 +91,11 @@ def request_user_input(ctx: ToolContext, message: str, choices: Optional[list[st
         choices = [c.strip() for c in choices.split(",")]
     options = [str(c).strip() for c in (choices or []) if str(c).strip()]
     try:
-        answer = ctx.ask_user(message.strip(), options or None)
+        wait = min(max(float(timeout_seconds), MIN_WAIT_SECONDS), MAX_WAIT_SECONDS)
+    except (TypeError, ValueError):
+        return _error(f"timeout_seconds must be a number of seconds; got {timeout_seconds!r}")
+    try:
+        answer = ctx.ask_user(message.strip(), options or None, timeout=wait)
     except EOFError:
         answer = None
     if answer is None or not str(answer).strip():

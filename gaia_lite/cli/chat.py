@@ -17,6 +17,7 @@ import dataclasses
 import json
 import logging
 import sys
+import threading
 from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,22 +68,23 @@ class Asker:
         self.screen.view.add("info", f"  {spec.name}: {decision.value}")
         return decision
 
-    def ask_user(self, message: str, choices: Sequence[str] | None = None) -> str | None:
+    def ask_user(self, message: str, choices: Sequence[str] | None = None, *,
+                 timeout: float | None = None) -> str | None:
         if not self.interactive:
             return None
         hint = f" ({' / '.join(choices)})" if choices else ""
+        if timeout:
+            hint += f" [{timeout:.0f} s]"
         with self.screen.paused():
             if self.terminal:
-                from prompt_toolkit import PromptSession
-
-                try:
-                    answer = PromptSession().prompt(f"{message}{hint} > ")
-                except EOFError:
-                    return None
+                answer = _prompt_with_timeout(f"{message}{hint} > ", timeout)
             else:
                 sys.stderr.write(f"{message}{hint} > ")
                 sys.stderr.flush()
-                answer = sys.stdin.readline().rstrip("\n")
+                answer = read_line_with_timeout(sys.stdin, timeout)
+        if answer is None:
+            self.screen.view.add("info", "  no answer" + (f" within {timeout:.0f} s" if timeout else ""))
+            return None
         self.screen.view.add("info", f"  you answered: {answer}")
         return answer
 
@@ -91,6 +93,46 @@ class Asker:
             return False
         with self.screen.paused():
             return ask_choice(question, ("y", "N"), default="n", interactive=self.terminal) == "y"
+
+
+def _prompt_with_timeout(text: str, timeout: float | None) -> str | None:
+    """A prompt-toolkit prompt that gives up after ``timeout`` seconds (None on timeout or Ctrl-D)."""
+    from prompt_toolkit import PromptSession
+
+    session: PromptSession[str] = PromptSession()
+    timer = None
+    if timeout:
+        def expire() -> None:
+            app = session.app
+            loop = getattr(app, "loop", None)
+            if app.is_running and loop is not None:
+                loop.call_soon_threadsafe(lambda: app.exit(result=None) if app.is_running else None)
+
+        timer = threading.Timer(timeout, expire)
+        timer.daemon = True
+        timer.start()
+    try:
+        return session.prompt(text)
+    except EOFError:
+        return None
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+def read_line_with_timeout(stream: Any, timeout: float | None) -> str | None:
+    """One line from a non-terminal stdin, or None at end of input or after ``timeout`` seconds."""
+    if timeout:
+        import select
+
+        try:
+            ready, _, _ = select.select([stream], [], [], timeout)
+        except (OSError, ValueError):  # no file descriptor (e.g. a StringIO in tests): just read
+            ready = [stream]
+        if not ready:
+            return None
+    line = stream.readline()
+    return line.rstrip("\n") if line else None
 
 
 class _WarningBuffer(logging.Handler):

@@ -43,10 +43,13 @@ class EmbedderPort(Protocol):
 
 
 class AskUser(Protocol):
-    def __call__(self, message: str, choices: Sequence[str] | None = None) -> str | None: ...
+    """Ask the person at the terminal; None = no answer (nobody there, or ``timeout`` seconds passed)."""
+
+    def __call__(self, message: str, choices: Sequence[str] | None = None, *,
+                 timeout: float | None = None) -> str | None: ...
 
 
-def _no_user(message: str, choices: Sequence[str] | None = None) -> str | None:
+def _no_user(message: str, choices: Sequence[str] | None = None, *, timeout: float | None = None) -> str | None:
     return None
 
 

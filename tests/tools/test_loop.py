@@ -13,9 +13,11 @@ class ScriptedUser:
     def __init__(self, *answers):
         self.answers = list(answers)
         self.asked: list[tuple[str, object]] = []
+        self.timeouts: list[float | None] = []
 
-    def __call__(self, message, choices=None):
+    def __call__(self, message, choices=None, *, timeout=None):
         self.asked.append((message, choices))
+        self.timeouts.append(timeout)
         answer = self.answers.pop(0)
         if isinstance(answer, BaseException):
             raise answer
@@ -93,3 +95,22 @@ def test_comma_separated_choices_string_is_accepted(tool_ctx) -> None:
     tool_ctx.ask_user = user = ScriptedUser("b")
     request_user_input(tool_ctx, "Pick", choices="a, b")
     assert user.asked == [("Pick", ["a", "b"])]
+
+
+@pytest.mark.parametrize("asked, waited", [(1, 5.0), (120, 120.0), ("30", 30.0), (10**6, 3600.0)])
+def test_timeout_seconds_reaches_the_asker_clamped(tool_ctx, asked, waited: float) -> None:
+    tool_ctx.ask_user = user = ScriptedUser(None)
+    request_user_input(tool_ctx, "Still there?", timeout_seconds=asked)
+    assert user.timeouts == [waited]
+
+
+def test_a_non_numeric_timeout_is_an_error(tool_ctx) -> None:
+    result = request_user_input(tool_ctx, "Still there?", timeout_seconds="soon")
+    assert result["status"] == "error" and "timeout_seconds" in result["error"]
+
+
+def test_the_executor_gives_the_question_longer_than_its_own_timeout() -> None:
+    from gaia_lite.registry.spec import spec_of
+    from gaia_lite.tools.loop import MAX_WAIT_SECONDS
+
+    assert spec_of(request_user_input).timeout > MAX_WAIT_SECONDS
