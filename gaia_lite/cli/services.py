@@ -181,6 +181,9 @@ def build_services(settings: Settings, client: Any, *, server: Any = None,
                             default_timeout=settings.tool_timeout)
     model = client.resolve_model()
     native = settings.native_tools if settings.native_tools is not None else is_native_tool_model(model)
+    # The bundle menu is for native tool-callers (spec §3.3): text-path models recover unlisted tools
+    # for free through the full registry, and theirs is the TTFT-sensitive path (the menu is ~270 tokens).
+    selector.menu_enabled = native
     options = AgentOptions(native_tools=native, max_steps=settings.max_steps, max_tokens=settings.max_tokens,
                            temperature=settings.temperature, workdir=workdir,
                            prompt_layout=settings.layout)

@@ -17,8 +17,9 @@ on our registry with our token counters (``gaia_lite.eval.tokens``):
 
 The native path is ``json.dumps`` of the OpenAI schemas (what ``tools=``
 carries); the text path is the one-line-per-tool block of the system prompt.
-The bundle menu sits in the system prompt on both paths while the loader is
-on, so it is reported as its own series rather than hidden in either.
+The bundle menu sits in the system prompt of native-path models while the
+loader is on (text-path models do not get it, as in GAIA), so it is reported
+as its own series rather than hidden in either.
 """
 
 from __future__ import annotations
