@@ -12,16 +12,7 @@ Durability: the index uses ``synchronous=NORMAL``. In WAL mode that survives a
 killed process; an OS crash can lose the last commits, and the next
 index run simply redoes that work from the source files.
 
-Watching folders: ``PollingWatcher`` is a daemon thread that compares
-(mtime, size) of the supported files every few seconds and re-indexes what
-changed. We chose polling over the ``watchdog`` library:
-
-* it needs no new dependency, and behaves the same on Linux, macOS, Windows
-  and network or container mounts, where inotify/FSEvents may miss events;
-* a few seconds of delay does not matter for a document index, and one
-  ``stat`` per file per interval costs little for the folders a person keeps;
-* the content hash decides whether to re-index, so editors' save bursts and
-  touch-only changes cost a hash and nothing more.
+Watching folders (``RagIndex.watch``) is done by ``memory/watch.py``.
 """
 
 from __future__ import annotations
@@ -45,13 +36,13 @@ from .extract import (CHUNK_WORDS, OVERLAP_WORDS, ExtractionError, chunk_pages, 
 from .migrations import RAG_MIGRATIONS, locked_transaction, open_database
 from .store import (STOPWORDS, VectorIndex, encode_vector, fts_query, load_vectors, now_iso,
                     reset_vectors_if_embedder_changed)
+from .watch import DEFAULT_POLL_SECONDS, PollingWatcher
 
 __all__ = ["RagIndex", "Hit", "IndexResult", "DocumentInfo", "PollingWatcher", "ExtractionError",
            "DEFAULT_POLL_SECONDS"]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_POLL_SECONDS = 5.0
 KEYWORD_BOOST = 0.15            # added to the cosine, times the share of query words present
 ProgressFn = Callable[[str, int, int], None]
 
@@ -406,76 +397,3 @@ class RagIndex:
         """Stop every watcher thread (the persisted list of folders is kept)."""
         while self._watchers:
             self._watchers.popitem()[1].stop()
-
-
-class PollingWatcher:
-    """Re-indexes new or changed supported files under one folder, polling (mtime, size)."""
-
-    def __init__(self, rag: RagIndex, directory: Path | str, *, interval: float = DEFAULT_POLL_SECONDS,
-                 recursive: bool = True, allow: Callable[[Path], bool] | None = None) -> None:
-        self.rag = rag
-        self.allow = allow
-        self.directory = Path(directory).expanduser().resolve()
-        self.interval = interval
-        self.recursive = recursive
-        self.reindexed = 0
-        self.errors: list[str] = []
-        self._seen: dict[str, tuple[float, int]] = {}
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"rag-watch:{self.directory.name}", daemon=True)
-
-    @property
-    def running(self) -> bool:
-        return self._thread.is_alive()
-
-    def _snapshot(self) -> dict[str, tuple[float, int]]:
-        out = {}
-        for f in iter_supported_files(self.directory, self.recursive):
-            try:
-                st = f.stat()
-            except OSError:
-                continue
-            out[str(f.resolve())] = (st.st_mtime, st.st_size)
-        return out
-
-    def scan_once(self) -> list[IndexResult]:
-        """Index what changed since the last scan (everything on the first) and drop deleted files."""
-        current = self._snapshot()
-        results = []
-        for path, sig in current.items():
-            if self._stop.is_set():
-                break
-            if self._seen.get(path) == sig:
-                continue
-            if self.allow is not None and not self.allow(Path(path)):
-                self.errors = (self.errors + [f"{path}: outside the allowed folders"])[-20:]
-                continue
-            try:
-                result = self.rag.index_file(path)
-            except (ExtractionError, EmbedderError, OSError) as exc:
-                self.errors = (self.errors + [f"{path}: {exc}"])[-20:]
-                continue
-            results.append(result)
-            if result.status != "unchanged":
-                self.reindexed += 1
-        for path in set(self._seen) - set(current):
-            self.rag.remove_document(path)
-        self._seen = current
-        return results
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            try:
-                self.scan_once()
-            except Exception as exc:  # a watcher thread must never die silently mid-session
-                log.warning("rag watcher %s: %s", self.directory, exc)
-                self.errors = (self.errors + [str(exc)])[-20:]
-
-    def start(self) -> "PollingWatcher":
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
