@@ -107,12 +107,19 @@ def _loaded_lines(state: PanelState, width: int) -> list[Text]:
     return lines
 
 
+def _count(state: PanelState) -> str:
+    """"13/16"; a sticky session that kept more than the cap shows "24 (cap 16, all kept)"."""
+    n, cap = len(state.loaded), state.max_tools
+    if not cap:
+        return str(n)
+    return f"{n}/{cap}" if n <= cap else f"{n} (cap {cap}, all kept)"
+
+
 def _header(state: PanelState) -> Text:
     if state.off_state is not None:
         return one_line(f"Loader OFF · {state.off_state}", "bold red")
-    cap = f"/{state.max_tools}" if state.max_tools else ""
     core = sum(1 for t in state.loaded if t in state.layout.core)
-    text = f"Loaded {len(state.loaded)}{cap} · CORE {core}"
+    text = f"Loaded {_count(state)} · CORE {core}"
     if state.pending_core:
         text += " · new session"
     elif state.new_this_turn:
@@ -220,8 +227,7 @@ def render_status_bar(state: PanelState, width: int, *, hint: str = "/panel") ->
     if state.off_state is not None:
         parts.append(Text(f"loader OFF ({state.off_state}) · all {state.registry_size} tools", style="red"))
     else:
-        cap = f"/{state.max_tools}" if state.max_tools else ""
-        parts.append(Text(f"tools {len(state.loaded)}{cap}", style="bold"))
+        parts.append(Text(f"tools {_count(state)}", style="bold"))
         marks = tool_marks(state)
         new = [f"+{n}" + (f" {marks[n][1]}" if marks[n][1] else "") for n in state.new_this_turn if n in marks]
         if new:

@@ -215,3 +215,10 @@ def test_frames_never_exceed_the_width(width):
     console = capture_console(width, 30)
     console.print(Frame(view) if layout_mode(width, "auto") == "side" else TurnTail(view, 0))
     assert max(len(line) for line in output(console).splitlines()) <= width
+
+
+def test_a_sticky_session_above_the_cap_says_all_were_kept(view):
+    view.panel.loaded = (*view.panel.loaded, *(f"extra_{i}" for i in range(6)))
+    assert len(view.panel.loaded) == 17 and view.panel.max_tools == 14
+    assert plain(panel_lines(view.panel, 60))[0].startswith("Loaded 17 (cap 14, all kept) · CORE 11")
+    assert "tools 17 (cap 14, all kept)" in render_status_bar(view.panel, 100).plain
