@@ -102,6 +102,7 @@ class Settings:
     # agent
     memory_disabled: bool = False
     max_steps: int = 50
+    context_tokens: int | None = None  # the model's context window; None: ask the server (llama-server /props)
     tool_timeout: float = 180.0
     auto_approve: bool = False
     allowed_paths: tuple[str, ...] = ()
@@ -148,24 +149,22 @@ def _parse_tau(raw: str) -> float:
     return v
 
 
-def _parse_max_tools(raw: str) -> int:
+def _int_at_least(raw: str, minimum: int, accepted: str) -> int:
     try:
         v = int(raw.strip())
     except ValueError:
-        raise ValueError(f"a whole number >= {CORE_SIZE} (the CORE size)") from None
-    if v < CORE_SIZE:
-        raise ValueError(f"a whole number >= {CORE_SIZE} (the CORE size)")
+        raise ValueError(accepted) from None
+    if v < minimum:
+        raise ValueError(accepted)
     return v
+
+
+def _parse_max_tools(raw: str) -> int:
+    return _int_at_least(raw, CORE_SIZE, f"a whole number >= {CORE_SIZE} (the CORE size)")
 
 
 def _parse_positive_int(raw: str) -> int:
-    try:
-        v = int(raw.strip())
-    except ValueError:
-        raise ValueError("a whole number >= 1") from None
-    if v < 1:
-        raise ValueError("a whole number >= 1")
-    return v
+    return _int_at_least(raw, 1, "a whole number >= 1")
 
 
 def _parse_positive_float(raw: str) -> float:
@@ -219,6 +218,10 @@ def _parse_layout(raw: str) -> str:
     return v
 
 
+def _parse_ctx(raw: str) -> int | None:
+    return None if raw.strip() == "" else _int_at_least(raw, 1024, "a whole number of tokens >= 1024")
+
+
 def _parse_opt_int(raw: str) -> int | None:
     return None if raw.strip() == "" else _parse_positive_int(raw)
 
@@ -251,6 +254,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "vision_model": ("GAIA_VISION_MODEL", _parse_str),
     "memory_disabled": ("GAIA_MEMORY_DISABLED", _parse_bool),
     "max_steps": ("GAIA_AGENT_MAX_STEPS", _parse_positive_int),
+    "context_tokens": ("GAIA_CTX_SIZE", _parse_ctx),
     "tool_timeout": ("GAIA_AGENT_TOOL_TIMEOUT", _parse_positive_float),
     "auto_approve": ("GAIA_AUTO_APPROVE_TOOLS", _parse_bool),
     "allowed_paths": ("GAIA_ALLOWED_PATHS", _parse_paths),

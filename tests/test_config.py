@@ -66,6 +66,8 @@ def test_base_url_gets_api_v1_when_path_missing(raw, expected):
     ("GAIA_EMBEDDER", "torch", "onnx"),
     ("GAIA_DYNAMIC_TOOLS_PRESET", "fast", "default, lean or gaia"),
     ("GAIA_PROMPT_LAYOUT", "sorted", "auto, stable or rewrite"),
+    ("GAIA_CTX_SIZE", "512", "a whole number of tokens >= 1024"),
+    ("GAIA_CTX_SIZE", "big", "a whole number of tokens >= 1024"),
 ])
 def test_malformed_env_var_gives_one_line_error_naming_it(gaia_home, var, value, accepted):
     with pytest.raises(ConfigError) as info:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,16 +22,17 @@ from typing import Any, Generator, Iterator
 from gaia_lite.errors import GaiaError, ModelError, ServerUnreachable
 from gaia_lite.events import (
     Event, ModelCallFinished, Notice, TextDelta, ToolCallFinished, ToolCallStarted, ToolsLoaded,
-    ToolsSelected, TurnFailed, TurnFinished, TurnStarted,
+    TurnFailed, TurnFinished, TurnStarted,
 )
 from gaia_lite.llm.client import Cancelled, ChatClient
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
-from gaia_lite.messages import ChatResult, ToolCall
+from gaia_lite.messages import ChatResult
 from gaia_lite.registry.execute import ToolExecutor
 from gaia_lite.registry.registry import ToolRegistry
 
 from .fallback import answer_from_result
 from .prefix import PromptBook
+from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 from .selection import SelectionState, ToolSelector
 
 __all__ = ["Agent", "AgentOptions"]
@@ -56,6 +56,7 @@ class AgentOptions:
     workdir: Path = field(default_factory=Path.cwd)
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     prompt_layout: str = "stable"  # "stable" keeps the KV-cache prefix; "rewrite" is GAIA's (see prefix.py)
+    context_tokens: int | None = None  # the model's window; None = unknown, send the whole history (window.py)
 
 
 class Agent:
@@ -74,6 +75,7 @@ class Agent:
         self.turn = 0
         self.book = PromptBook(registry, options.workdir, native=options.native_tools,
                                layout=options.prompt_layout)
+        self.meter = TokenMeter()
         self._pending: list[Event] = []
         self.selector.on_loaded = self._pending.append
 
@@ -147,19 +149,32 @@ class Agent:
         steps = 0
         answer = ""
         force_answer = False
+        overflowed = False
         while True:
             steps += 1
             state = self.selector.state
             if steps > self.options.max_steps:
                 force_answer = True
+            yield from self._fit_window(state, force_answer)
             system = self.system_prompt(state)
             tools = None if force_answer else self.tool_schemas(state)
             messages = [{"role": "system", "content": system}, *self.history]
             if force_answer:
                 messages.append({"role": "user", "content": "Stop calling tools now and answer my request "
                                                             "with what you already have, in plain text."})
-            result = yield from self._stream(messages, tools)
+            try:
+                result = yield from self._stream(messages, tools)
+            except ModelError as exc:
+                # The estimate was too low (or the window unknown): drop half the earlier turns, once.
+                if overflowed or not is_context_overflow(str(exc)) or not self._drop_turns(half=True):
+                    raise
+                overflowed = True
+                steps -= 1
+                yield Notice("warning", "the conversation did not fit the model's context; dropped the "
+                                        "older half of it (it stays searchable in memory) and retried")
+                continue
             usage = result.usage
+            self.meter.observe(TokenMeter.chars(messages, tools), usage.prompt_tokens)
             first_usage = first_usage or usage
             calls = list(result.tool_calls)
             parsed = None
@@ -304,6 +319,33 @@ class Agent:
                 self.skills.record_turn(query, span, bool(answer.strip()))
             except Exception as exc:
                 log.warning("could not record the tool span: %s", exc)
+
+    def _fit_window(self, state: SelectionState, force_answer: bool) -> Iterator[Event]:
+        """Drop the oldest turns when the next request would not fit the model's context."""
+        window = self.options.context_tokens
+        if not window:
+            return
+        budget = window - self.options.max_tokens - 64
+        system = {"role": "system", "content": self.system_prompt(state)}
+        tools = None if force_answer else self.tool_schemas(state)
+        trim = fit_history(system, self.history, tools, budget=budget, meter=self.meter)
+        if not trim.dropped_turns:
+            return
+        self.history[:] = trim.history
+        self.book.reset()  # tools disclosed in the dropped turns must be shown again
+        yield Notice("info", f"dropped the {trim.dropped_turns} oldest turn(s) to fit the model's "
+                             f"{window:,}-token context; they stay searchable in memory")
+
+    def _drop_turns(self, *, half: bool) -> int:
+        """Drop the older half of the earlier turns (never the current one); returns how many."""
+        turns = split_turns(self.history)
+        earlier = len(turns) - 1
+        n = (earlier + 1) // 2 if half else earlier
+        if n <= 0:
+            return 0
+        self.history[:] = [m for t in turns[n:] for m in t]
+        self.book.reset()
+        return n
 
     def _repair_history(self) -> None:
         """Make every assistant tool call have a tool result (after Ctrl-C or an error)."""

@@ -77,7 +77,8 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
     if not status.ready and status.server is None:
         raise ServerUnreachable(settings.base_url, "and the embedded runtime is not installed: run scripts/setup.sh")
     try:
-        server = runtime.ensure_local_server(None, progress=progress)
+        ctx = {"ctx_size": settings.context_tokens} if settings.context_tokens else {}
+        server = runtime.ensure_local_server(None, progress=progress, **ctx)
     except runtime.LocalRuntimeError as exc:
         raise ServerUnreachable(settings.base_url, str(exc)) from None
     assert server is not None
@@ -186,7 +187,8 @@ def build_services(settings: Settings, client: Any, *, server: Any = None,
     selector.menu_enabled = native
     options = AgentOptions(native_tools=native, max_steps=settings.max_steps, max_tokens=settings.max_tokens,
                            temperature=settings.temperature, workdir=workdir,
-                           prompt_layout=settings.layout)
+                           prompt_layout=settings.layout,
+                           context_tokens=settings.context_tokens or client.context_size())
     skills = None
     if memory is not None:
         try:

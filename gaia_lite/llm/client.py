@@ -63,6 +63,18 @@ class ChatClient:
         except (urllib.error.URLError, OSError, ValueError):
             return False
 
+    def context_size(self, timeout: float = 2.0) -> int | None:
+        """The server's context window in tokens, when it says (llama-server ``/props``); else None."""
+        root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
+        try:
+            with urllib.request.urlopen(root + "/props", timeout=timeout) as resp:
+                data = json.loads(resp.read().decode("utf-8"))
+        except (urllib.error.URLError, OSError, ValueError):
+            return None
+        settings = data.get("default_generation_settings") if isinstance(data, dict) else None
+        n_ctx = settings.get("n_ctx") if isinstance(settings, dict) else None
+        return int(n_ctx) if isinstance(n_ctx, int) and n_ctx > 0 else None
+
     def list_models(self) -> list[str]:
         try:
             return [m.id for m in self._client.models.list().data]

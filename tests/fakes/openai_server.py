@@ -61,6 +61,7 @@ class FakeOpenAIServer:
     script: list[Any] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     models: tuple[str, ...] = ("fake-model",)
+    n_ctx: int | None = None  # served as llama-server's /props when set
 
     def __enter__(self) -> "FakeOpenAIServer":
         server = self
@@ -80,6 +81,8 @@ class FakeOpenAIServer:
             def do_GET(self) -> None:
                 if self.path.endswith("/health"):
                     self._json(200, {"status": "ok"})
+                elif self.path.endswith("/props") and server.n_ctx:
+                    self._json(200, {"default_generation_settings": {"n_ctx": server.n_ctx}, "total_slots": 1})
                 elif self.path.endswith("/models"):
                     self._json(200, {"object": "list", "data": [
                         {"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in server.models]})
@@ -92,6 +95,11 @@ class FakeOpenAIServer:
                 reply = server.script.pop(0) if server.script else text_chunks("(script exhausted)")
                 if reply == "http_500":
                     self._json(500, {"error": {"message": "scripted failure", "type": "server_error"}})
+                    return
+                if reply == "context_overflow":  # llama-server's wording
+                    self._json(400, {"error": {"code": 400, "type": "exceed_context_size_error", "message":
+                                               "request (9000 tokens) exceeds the available context size "
+                                               "(8192 tokens), try increasing it"}})
                     return
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
