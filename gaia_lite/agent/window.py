@@ -22,6 +22,10 @@ __all__ = ["TokenMeter", "split_turns", "fit_history", "Trim", "is_context_overf
 
 DEFAULT_CHARS_PER_TOKEN = 3.0
 HEADROOM = 1.1  # estimates are rough; keep a tenth of the window spare
+# Once a trim is needed, trim down to this share of the budget: dropping the oldest turn changes the
+# start of the history, so the server's prompt cache is lost; trimming in one larger step keeps the
+# following turns cached instead of losing the cache on every turn at the edge of the window.
+REFILL = 0.6
 
 
 class TokenMeter:
@@ -66,8 +70,9 @@ class Trim:
 
 
 def fit_history(system: dict[str, Any], history: Sequence[dict[str, Any]], tools: Any, *, budget: int,
-                meter: TokenMeter, keep_last: int = 1) -> Trim:
-    """Drop the oldest turns until system + history + tools fit ``budget`` tokens.
+                meter: TokenMeter, keep_last: int = 1, refill: float = REFILL) -> Trim:
+    """When system + history + tools do not fit ``budget`` tokens, drop the oldest turns until they
+    fit ``refill`` × ``budget``.
 
     The newest ``keep_last`` turns are never dropped (the current question must
     reach the model); if they alone do not fit, the result is still over budget
@@ -78,7 +83,9 @@ def fit_history(system: dict[str, Any], history: Sequence[dict[str, Any]], tools
     sizes = [meter.estimate(t) for t in turns]
     total = fixed + sum(sizes)
     dropped = 0
-    while total * HEADROOM > budget and len(turns) - dropped > keep_last:
+    if total * HEADROOM <= budget:
+        return Trim(list(history), 0, total)
+    while total * HEADROOM > budget * refill and len(turns) - dropped > keep_last:
         total -= sizes[dropped]
         dropped += 1
     kept = [m for t in turns[dropped:] for m in t]

@@ -38,9 +38,12 @@ def test_fit_drops_oldest_whole_turns_and_never_the_current_one() -> None:
     meter = TokenMeter(chars_per_token=3.0)
     history = _turn(1) + _turn(2) + _turn(3) + [{"role": "user", "content": "now?"}]
     full = meter.estimate([SYSTEM, *history])
-    kept = fit_history(SYSTEM, history, None, budget=full, meter=meter)
+    kept = fit_history(SYSTEM, history, None, budget=full, meter=meter, refill=1.0)
     assert kept.dropped_turns == 1  # the 10 % headroom costs the oldest turn
     assert kept.history[0]["content"].startswith("question 2")
+    # a trim goes down to 60 % of the budget, so the next turns keep a stable (cached) start
+    step = fit_history(SYSTEM, history, None, budget=full, meter=meter)
+    assert step.dropped_turns == 2 and step.estimate * 1.1 <= 0.6 * full
     tiny = fit_history(SYSTEM, history, None, budget=10, meter=meter)
     assert tiny.dropped_turns == 3 and tiny.history == [{"role": "user", "content": "now?"}]
     roomy = fit_history(SYSTEM, history, None, budget=10 * full, meter=meter)
@@ -93,19 +96,20 @@ def _agent(srv: FakeOpenAIServer, tmp_path: Path, *, window: int | None) -> Agen
 
 def test_a_long_chat_drops_old_turns_and_says_so(tmp_path: Path) -> None:
     with FakeOpenAIServer() as srv:
-        srv.script += [text_chunks("ok " * 300) for _ in range(6)]
-        agent = _agent(srv, tmp_path, window=1500)
+        srv.script += [text_chunks("ok " * 300) for _ in range(8)]
+        agent = _agent(srv, tmp_path, window=3000)
         notices = []
-        for i in range(6):
+        for i in range(8):
             events = list(agent.run(f"question {i}: " + "words " * 150))
             assert any(isinstance(e, TurnFinished) for e in events), events
             notices += [e for e in events if isinstance(e, Notice)]
         sent = srv.requests[-1]["messages"]
-    assert notices and "oldest turn" in notices[0].message and "1,500-token context" in notices[0].message
-    assert sent[-1]["content"].startswith("question 5")  # the current question always goes
+    assert notices and "oldest turn" in notices[0].message and "3,000-token context" in notices[0].message
+    assert len(notices) <= 3  # trims come in steps, not on every turn at the edge of the window
+    assert sent[-1]["content"].startswith("question 7")  # the current question always goes
     assert not any(m["content"].startswith("question 0") for m in sent if m["role"] == "user")
     assert agent.meter.chars_per_token == 3.0  # the fake's fixed 120-token usage taught it nothing
-    assert agent.meter.estimate(sent, srv.requests[-1]["tools"]) * 1.1 <= 1500 - 100
+    assert agent.meter.estimate(sent, srv.requests[-1]["tools"]) * 1.1 <= 3000 - 100
 
 
 def test_without_a_known_window_nothing_is_dropped(tmp_path: Path) -> None:
