@@ -347,12 +347,17 @@ class ChatSession:
         if loader is not None:
             cfg = loader.settings
             loader_text = (f"on · preset {st.loader_preset} · tau {cfg.threshold:g} · cap {cfg.max_tools}"
+                           + (" · loaded tools stay" if cfg.sticky else " · LRU eviction")
                            + ("" if s.selector.active else f" · OFF now ({s.selector.off_state})"))
         else:
             loader_text = f"off ({s.selector.off_state})"
         server = s.client.base_url + (f" (embedded llama-server, {s.server.alias})" if s.server is not None else "")
+        opts = s.agent.options
+        window = f"{opts.context_tokens:,} tokens, oldest turns dropped to fit" if opts.context_tokens \
+            else "unknown (set GAIA_CTX_SIZE to fit long chats)"
         rows = [("server", server), ("model", f"{s.client.model} · "
-                                              f"{'native' if s.agent.options.native_tools else 'text'} tool calls"),
+                                              f"{'native' if opts.native_tools else 'text'} tool calls"),
+                ("context", window), ("prompt", f"{opts.prompt_layout} layout"),
                 ("embedder", str(getattr(s.embedder, "id", st.embedder))), ("loader", loader_text),
                 ("memory", "disabled" if st.memory_disabled else str(st.paths.memory_db)),
                 ("documents", str(st.paths.rag_db)), ("history", str(st.paths.history_file)),

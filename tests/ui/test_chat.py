@@ -37,7 +37,7 @@ class FakeLoader:
     def __init__(self) -> None:
         self.turn = 0
         self.max_tools = 14
-        self.settings = SimpleNamespace(threshold=0.3, max_tools=14)
+        self.settings = SimpleNamespace(threshold=0.3, max_tools=14, sticky=True)
 
     @property
     def stats(self) -> FakeStats:
@@ -47,7 +47,8 @@ class FakeLoader:
 class FakeAgent:
     def __init__(self, loader: FakeLoader) -> None:
         self.loader = loader
-        self.options = SimpleNamespace(native_tools=True, workdir="/work")
+        self.options = SimpleNamespace(native_tools=True, workdir="/work", context_tokens=8192,
+                                       prompt_layout="stable")
         self.queries: list[str] = []
         self.resets = 0
 
@@ -154,7 +155,8 @@ def test_help_status_and_tools_print_tables():
     ChatSession(services, view, screen, Lines("/help", "/status", "/tools")).run()
     text = out.getvalue()
     assert "/load <bundle|tool>" in text and "Alt-Enter / Esc Enter" in text
-    assert "loader     on · preset default · tau 0.3 · cap 14" in text
+    assert "loader     on · preset default · tau 0.3 · cap 14 · loaded tools stay" in text
+    assert "context    8,192 tokens, oldest turns dropped to fit" in text and "prompt     stable layout" in text
     assert "embedder   hash-embedder" in text
     assert " C  load_tools " in text and " ●  browse_directory" not in text  # before any turn: CORE only
     assert "11 of 38 loaded (C = CORE, ● = loaded)" in text
