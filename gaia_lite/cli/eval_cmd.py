@@ -33,6 +33,8 @@ def recall_cmd(
     limit: Annotated[Optional[int], typer.Option("--limit", help="Score a fixed random sample of N cases.", show_default=False)] = None,
     cases: Annotated[bool, typer.Option("--cases", help="Include (JSON) or list (table) the per-case results.")] = False,
     tokenizer: TokenizerOpt = "auto", json_out: JsonOpt = False, base_url: BaseUrlOpt = None,
+    skills: Annotated[Optional[Path], typer.Option("--skills", help="A folder of skill files (*.md): seed them into a throwaway memory and compare the SKILL tier off vs on (doc registry).", show_default=False)] = None,
+    skill_tau: Annotated[Optional[float], typer.Option("--skill-tau", help="With --skills: similarity a procedure needs to fire (default GAIA_SKILL_TAU, 0.82).", show_default=False)] = None,
 ) -> None:
     """Offline recall of the loader on a judged set: strict, before any escape hatch."""
     from gaia_lite.cli.services import build_embedder
@@ -48,6 +50,9 @@ def recall_cmd(
         counter = make_token_counter(tokenizer, settings.base_url)
     except (TokenCounterError, ValueError) as exc:
         raise ConfigError(f"--tokenizer {tokenizer}: {exc}") from None
+    if skills is not None:
+        _skills_recall(dataset, skills, settings, counter, skill_tau, registry, cases, json_out)
+        return
     try:
         report = run_recall(dataset, registry_mode=registry, preset=settings.loader_preset, threshold=settings.tau,
                             max_tools=settings.max_tools, embedder=build_embedder(settings, settings.base_url),
@@ -73,6 +78,28 @@ def recall_cmd(
         misses = [c for c in report.get("case_results", []) if not c["pass"]]
         print_all(table(f"{len(misses)} missed cases", ["case", "kind", "missing"],
                       [[c["id"], c["kind"], ", ".join(c["missing"])] for c in misses]))
+
+
+def _skills_recall(dataset: Path, seeds: Path, settings: Any, counter: Any, skill_tau: float | None,
+                   registry: str, cases: bool, json_out: bool) -> None:
+    """``eval recall --skills DIR``: the SKILL tier off vs on, on goals that match seeded procedures."""
+    from gaia_lite.cli.services import build_embedder
+    from gaia_lite.eval.skills_eval import format_report, run_skills_recall
+
+    if registry != "doc":
+        raise ConfigError("--skills works with --registry doc (procedures name doc tools)")
+    if not (seeds.is_dir() and any(seeds.glob("*.md"))):
+        raise ConfigError(f"--skills {seeds}: no *.md skill files there; point it at a folder of them")
+    tau = settings.skill_tau if skill_tau is None else skill_tau
+    if not -1.0 <= tau <= 1.0:
+        raise ConfigError(f"--skill-tau {tau} is invalid; expected a number between -1 and 1")
+    try:
+        report = run_skills_recall(dataset, seeds, embedder=build_embedder(settings, settings.base_url),
+                                   preset=settings.loader_preset, tau=tau, threshold=settings.tau,
+                                   max_tools=settings.max_tools, token_counter=counter, include_cases=cases)
+    except (ValueError, KeyError) as exc:
+        raise ConfigError(f"{dataset}: {exc}") from None
+    typer.echo(json.dumps(report) if json_out else format_report(report))
 
 
 # ---------------------------------------------------------------- cost

@@ -1,5 +1,6 @@
 """Recall with the SKILL tier off vs on, on goals that match seeded procedures.
 
+    gaia-lite eval recall tests/data/skills_goals.json --skills tests/data/skills [--skill-tau 0.82] [--json]
     python -m gaia_lite.eval.skills_eval tests/data/skills_goals.json tests/data/skills [--tau 0.82] [--json]
 
 The procedures in ``seeds_dir`` (skill files, see docs/skills.md) are seeded
@@ -33,7 +34,7 @@ from gaia_lite.registry.render import native_json, render_native
 from .recall import doc_registry, load_cases
 from .tokens import CharTokenCounter, TokenCounter
 
-__all__ = ["run_skills_recall", "main"]
+__all__ = ["run_skills_recall", "format_report", "main"]
 
 
 def _quiet_logger(name: str) -> logging.Logger:
@@ -146,7 +147,7 @@ def run_skills_recall(dataset: str | Path, seeds_dir: str | Path, *, embedder: E
     return report
 
 
-def _format(report: dict[str, Any]) -> str:
+def format_report(report: dict[str, Any]) -> str:
     off, on = report["off"], report["on"]
     f = report["skill_fires"]
     lines = [
@@ -178,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     report = run_skills_recall(args.dataset, args.seeds_dir, tau=args.tau, top_k=args.top_k, preset=args.preset,
                                max_tools=args.max_tools, include_cases=args.cases)
-    print(json.dumps(report, indent=1) if args.json else _format(report))
+    print(json.dumps(report, indent=1) if args.json else format_report(report))
     return 0
 
 

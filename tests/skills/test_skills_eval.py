@@ -53,3 +53,21 @@ def test_cli_entry_prints_both_arms(tmp_path: Path, embedder: Any, capsys: Any, 
     assert main([str(path), str(SEEDS)]) == 0
     out = capsys.readouterr().out
     assert "skills off" in out and "skills on" in out
+
+
+def test_gaia_lite_eval_recall_with_skills_compares_both_arms(tmp_path: Path) -> None:
+    """The product command the issue names: `gaia-lite eval recall SET --skills DIR`."""
+    import subprocess
+    import sys
+
+    run = lambda *a: subprocess.run([sys.executable, "-m", "gaia_lite", "eval", "recall", *a],  # noqa: E731
+                                    capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    proc = run(str(DATA / "skills_goals.json"), "--skills", str(SEEDS), "--skill-tau", "0.70",
+               "--tokenizer", "chars", "--json")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(proc.stdout)
+    assert report["tau"] == 0.70 and report["scored_cases"] >= 50
+    assert report["on"]["recall"] > report["off"]["recall"]
+    assert report["skill_fires"]["false"] == 0 and report["no_skill_cases"]["on"]["recall"] == 1.0
+    bad = run(str(DATA / "skills_goals.json"), "--skills", str(tmp_path))
+    assert bad.returncode == 2 and "no *.md skill files" in bad.stderr and "Traceback" not in bad.stderr
