@@ -123,7 +123,8 @@ class PromptBook:
         loaded = state.visible_names(self.registry)
         key = (state.filter is None, state.menu, state.hidden)
         shown = self._shown
-        if shown is None or shown.key != key or any(n not in set(loaded) for n in shown.names):
+        still_loaded = set(loaded)
+        if shown is None or shown.key != key or any(n not in still_loaded for n in shown.names):
             kept = [n for n in (shown.names if shown is not None and shown.key == key else []) if n in loaded]
             order = kept + [n for n in loaded if n not in kept]
             self._compose(state, key, order)
