@@ -155,9 +155,11 @@ class Agent:
             state = self.selector.state
             if steps > self.options.max_steps:
                 force_answer = True
-            yield from self._fit_window(state, force_answer)
             system = self.system_prompt(state)
             tools = None if force_answer else self.tool_schemas(state)
+            if (yield from self._fit_window(system, tools)):  # turns were dropped: the prompt is recomposed
+                system = self.system_prompt(state)
+                tools = None if force_answer else self.tool_schemas(state)
             messages = [{"role": "system", "content": system}, *self.history]
             if force_answer:
                 messages.append({"role": "user", "content": "Stop calling tools now and answer my request "
@@ -320,21 +322,21 @@ class Agent:
             except Exception as exc:
                 log.warning("could not record the tool span: %s", exc)
 
-    def _fit_window(self, state: SelectionState, force_answer: bool) -> Iterator[Event]:
-        """Drop the oldest turns when the next request would not fit the model's context."""
+    def _fit_window(self, system: str, tools: list[dict[str, Any]] | None) -> Generator[Event, None, bool]:
+        """Drop the oldest turns when the next request would not fit the model's context (True if it did)."""
         window = self.options.context_tokens
         if not window:
-            return
+            return False
         budget = window - self.options.max_tokens - 64
-        system = {"role": "system", "content": self.system_prompt(state)}
-        tools = None if force_answer else self.tool_schemas(state)
-        trim = fit_history(system, self.history, tools, budget=budget, meter=self.meter)
+        trim = fit_history({"role": "system", "content": system}, self.history, tools, budget=budget,
+                           meter=self.meter)
         if not trim.dropped_turns:
-            return
+            return False
         self.history[:] = trim.history
         self.book.reset()  # tools disclosed in the dropped turns must be shown again
         yield Notice("info", f"dropped the {trim.dropped_turns} oldest turn(s) to fit the model's "
                              f"{window:,}-token context; they stay searchable in memory")
+        return True
 
     def _drop_turns(self, *, half: bool) -> int:
         """Drop the older half of the earlier turns (never the current one); returns how many."""
