@@ -168,7 +168,7 @@ class Agent:
                 result = yield from self._stream(messages, tools)
             except ModelError as exc:
                 # The estimate was too low (or the window unknown): drop half the earlier turns, once.
-                if overflowed or not is_context_overflow(str(exc)) or not self._drop_turns(half=True):
+                if overflowed or not is_context_overflow(str(exc)) or not self._drop_older_half():
                     raise
                 overflowed = True
                 steps -= 1
@@ -338,11 +338,10 @@ class Agent:
                              f"{window:,}-token context; they stay searchable in memory")
         return True
 
-    def _drop_turns(self, *, half: bool) -> int:
+    def _drop_older_half(self) -> int:
         """Drop the older half of the earlier turns (never the current one); returns how many."""
         turns = split_turns(self.history)
-        earlier = len(turns) - 1
-        n = (earlier + 1) // 2 if half else earlier
+        n = len(turns) // 2  # half of the len - 1 earlier turns, rounded up
         if n <= 0:
             return 0
         self.history[:] = [m for t in turns[n:] for m in t]

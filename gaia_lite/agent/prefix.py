@@ -69,7 +69,7 @@ class PromptBook:
         self._shown: _Shown | None = None
         self._extra: tuple[str, ...] = ()  # rewrite layout: this turn's procedures, in the system prompt
         self._cache: tuple[Any, str] | None = None
-        self.recomposed = 0  # stable layout: times the system prompt was (re)written, for evals
+        self.recomposed = 0  # stable layout: times the system prompt was (re)written (each one costs the cache)
 
     def reset(self) -> None:
         self._shown = None

@@ -21,7 +21,8 @@ from typing_extensions import Annotated
 from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, PresetOpt, TauOpt
 from gaia_lite.errors import ConfigError
 
-from .eval_common import JsonOpt, TokenizerOpt, live_client, num, pct, print_all, say, settings_from, table
+from .eval_common import (JsonOpt, TokenizerOpt, live_client, num, pct, print_all, require_skill_files, say,
+                          settings_from, table)
 
 __all__ = ["register"]
 
@@ -88,8 +89,7 @@ def _skills_recall(dataset: Path, seeds: Path, settings: Any, counter: Any, skil
 
     if registry != "doc":
         raise ConfigError("--skills works with --registry doc (procedures name doc tools)")
-    if not (seeds.is_dir() and any(seeds.glob("*.md"))):
-        raise ConfigError(f"--skills {seeds}: no *.md skill files there; point it at a folder of them")
+    require_skill_files(seeds)
     tau = settings.skill_tau if skill_tau is None else skill_tau
     if not -1.0 <= tau <= 1.0:
         raise ConfigError(f"--skill-tau {tau} is invalid; expected a number between -1 and 1")

@@ -99,5 +99,13 @@ def quiet_services(settings: Any, client: Any, workdir: Path, approve: Any = Non
     return build_services(settings, client, workdir=workdir, approve=approve)
 
 
+def require_skill_files(seeds: Path) -> None:
+    """``--skills DIR`` must name a folder with skill files in it."""
+    if not (seeds.is_dir() and any(seeds.glob("*.md"))):
+        from gaia_lite.errors import ConfigError
+
+        raise ConfigError(f"--skills {seeds}: no *.md skill files there; point --skills at a folder of them")
+
+
 def r_or(v: Any) -> str:
     return "-" if v is None else (f"{v:.0f}" if isinstance(v, float) else str(v))

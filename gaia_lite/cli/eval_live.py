@@ -19,7 +19,8 @@ from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, PresetOpt, TauOpt
 from gaia_lite.errors import ConfigError
 
 from .eval_common import (CtxOpt, JsonOpt, LocalOpt, ModelOpt, NativeOpt, live_client, num, pct, print_all,
-                          quiet_services, r_or, say, scratch_paths, settings_from, table)
+                          quiet_services, r_or, require_skill_files, say, scratch_paths, settings_from,
+                          table)
 
 __all__ = ["ttft_cmd", "tasks_cmd"]
 
@@ -153,8 +154,8 @@ def tasks_cmd(
     if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
         raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
     seeds = skills_dir or default_skills_dir()
-    if "skills" in arm_list and not (seeds.is_dir() and any(seeds.glob("*.md"))):
-        raise ConfigError(f"--skills {seeds}: no *.md skill files there; point --skills at a folder of them")
+    if "skills" in arm_list:
+        require_skill_files(seeds)
     try:
         chosen = select_tasks(task or [])
     except ValueError as exc:

@@ -37,8 +37,8 @@ __all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "run_ttft", "s
            "samples_to_dicts"]
 
 ARMS = ("off", "on")
-# An optional third arm: the loader on with GAIA's prompt layout (the system prompt is recomposed
-# whenever the loaded set changes), so the stable layout's cache savings show side by side.
+# An optional third arm: the previous default, GAIA's prompt layout (the system prompt is recomposed
+# whenever the loaded set changes) with LRU eviction, so the stable layout's savings show side by side.
 EXTRA_ARMS = ("rewrite",)
 
 # Realistic first messages of a doc-profile session.
