@@ -220,7 +220,7 @@ class ChatSession:
 
     def _resume_watches(self) -> tuple[str, ...]:
         """Folders watched in earlier sessions keep being watched (their first scan runs in the background)."""
-        if getattr(self.s, "ctx", None) is None or getattr(self.s, "rag", None) is None:
+        if self.s.rag is None:
             return ()
         from gaia_lite.tools.rag import resume_watches
 

@@ -84,7 +84,8 @@ def fake_services() -> Any:
     return SimpleNamespace(
         settings=settings, client=SimpleNamespace(model="tiny-model", base_url="http://127.0.0.1:9/api/v1"),
         registry=registry, loader=loader, agent=FakeAgent(loader), server=None,
-        selector=SimpleNamespace(active=True, off_state=None), ctx=SimpleNamespace(cancel=threading.Event()),
+        selector=SimpleNamespace(active=True, off_state=None),
+        ctx=SimpleNamespace(cancel=threading.Event(), rag=None), rag=None,
         embedder=SimpleNamespace(id="hash-embedder"))
 
 
