@@ -374,13 +374,19 @@ def add_watch_directory(ctx: ToolContext, directory: str) -> dict[str, Any]:
     folder = _folder(ctx, directory)
     if isinstance(folder, dict):
         return folder
+    watcher, first = _watch(ctx, folder)
+    return {"status": "watching", "directory": str(watcher.directory), "poll_seconds": watcher.interval,
+            "files": len(first), "indexed_now": sum(r.status != "unchanged" for r in first),
+            "errors": watcher.errors[-5:]}
+
+
+def _watch(ctx: ToolContext, folder: Path | str) -> tuple[Any, list[Any]]:
+    """Start (or restart) the watcher of one folder and publish it in ctx.state."""
     interval = float(ctx.state.get(WATCH_INTERVAL_KEY, DEFAULT_POLL_SECONDS))
     watcher, first = ctx.rag.watch(folder, interval=interval, allow=lambda f: _allowed(ctx, f))
     ctx.state[WATCHERS_KEY] = {str(w.directory): w for w in ctx.rag.watchers()}
     ctx.state["stop_watchers"] = ctx.rag.stop_watchers  # called by the composition root at shutdown
-    return {"status": "watching", "directory": str(watcher.directory), "poll_seconds": interval,
-            "files": len(first), "indexed_now": sum(r.status != "unchanged" for r in first),
-            "errors": watcher.errors[-5:]}
+    return watcher, first
 
 
 def resume_watches(ctx: ToolContext) -> tuple[list[str], list[str]]:
@@ -402,17 +408,15 @@ def resume_watches(ctx: ToolContext) -> tuple[list[str], list[str]]:
             resumed.append(saved)
     if not resumed:
         return resumed, skipped
-    interval = float(ctx.state.get(WATCH_INTERVAL_KEY, DEFAULT_POLL_SECONDS))
 
     def start() -> None:
         for saved in resumed:
             try:
-                ctx.rag.watch(saved, interval=interval, allow=lambda f: _allowed(ctx, f))
+                _watch(ctx, saved)
             except INDEX_ERRORS:  # a folder that fails now is retried at the next start
                 continue
-            ctx.state[WATCHERS_KEY] = {str(w.directory): w for w in ctx.rag.watchers()}
 
-    ctx.state["stop_watchers"] = ctx.rag.stop_watchers
+    ctx.state["stop_watchers"] = ctx.rag.stop_watchers  # stops watchers the thread has started so far
     thread = threading.Thread(target=start, name="resume-watches", daemon=True)
     ctx.state["resume_watches_thread"] = thread
     thread.start()
