@@ -6,7 +6,6 @@ regenerate them with ``UPDATE_GOLDEN=1 pytest tests/ui`` and review the diff.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -19,17 +18,15 @@ from gaia_lite.ui.panel import panel_lines, render_panel, render_status_bar
 from gaia_lite.ui.wrap import wrap_tokens
 from gaia_lite.ui.view import Entry, ToolCallView
 
+from tests import golden
+
 from .scenes import browse_turn, capture_console, clipboard_loaded, new_view, output
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), f"{name} changed; rerun with UPDATE_GOLDEN=1 to accept"
+    golden.check_golden(GOLDEN / name, text)
 
 
 def plain(lines: list[Text]) -> list[str]:
