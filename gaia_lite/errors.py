@@ -1,14 +1,21 @@
 """Errors a user can see, each rendered by the CLI as one line.
 
     GaiaError
-    ├── ConfigError          bad flag, env var or config file      -> exit 2
-    ├── ServerUnreachable    the model server cannot be reached     -> exit 3
-    └── ModelError           the server answered with an error      -> exit 1
+    ├── ConfigError          bad flag, env var or config file        -> exit 2
+    ├── ServerUnreachable    the model server cannot be reached       -> exit 3
+    ├── ModelError           the server answered with an error        -> exit 1
+    ├── Cancelled            the user cancelled (Ctrl-C)              -> exit 130
+    └── LocalRuntimeError    the embedded runtime cannot start        -> exit 1
+        (runtime.ModelInstallError, runtime.ServerError)
+
+Lower layers keep their own errors where callers catch them by kind
+(``EmbedderError``, ``TokenCounterError``), and those derive from GaiaError
+too, so nothing that reaches the CLI shows a traceback.
 """
 
 from __future__ import annotations
 
-__all__ = ["GaiaError", "ConfigError", "ServerUnreachable", "ModelError"]
+__all__ = ["GaiaError", "ConfigError", "ServerUnreachable", "ModelError", "Cancelled", "LocalRuntimeError"]
 
 
 class GaiaError(Exception):
@@ -35,3 +42,16 @@ class ServerUnreachable(GaiaError):
 
 class ModelError(GaiaError):
     exit_code = 1
+
+
+class Cancelled(GaiaError):
+    """The user cancelled generation (Ctrl-C), or a tool call was given up; the conversation is kept."""
+
+    exit_code = 130
+
+    def __init__(self, message: str = "cancelled") -> None:
+        super().__init__(message)
+
+
+class LocalRuntimeError(GaiaError):
+    """The embedded runtime cannot do what was asked; the message says how to fix it."""

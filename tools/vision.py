@@ -69,7 +69,7 @@ def _ask_about_image(ctx: ToolContext, image_path: str, prompt: str) -> dict:
         return _error(_NO_VISION.format(reason="no model is connected"))
     data_url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     try:
-        text = ctx.llm.describe_image(data_url, prompt)
+        text = ctx.llm.describe_image(data_url, prompt, cancel=ctx.cancel)
     except Exception as exc:  # noqa: BLE001 - any server/client failure means "cannot see"
         reason = " ".join(str(exc).split())[:160] or type(exc).__name__
         return _error(_NO_VISION.format(reason=reason))

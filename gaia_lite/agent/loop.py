@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generator, Iterator
 
-from gaia_lite.errors import GaiaError, ModelError, ServerUnreachable
+from gaia_lite.errors import Cancelled, GaiaError, ModelError
 from gaia_lite.events import (
     Event, ModelCallFinished, Notice, TextDelta, ToolCallFinished, ToolCallStarted, ToolsLoaded,
     TurnFailed, TurnFinished, TurnStarted,
 )
-from gaia_lite.llm.client import Cancelled, ChatClient
+from gaia_lite.llm.client import ChatClient
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import ChatResult
 from gaia_lite.registry.execute import ToolExecutor
@@ -117,18 +117,10 @@ class Agent:
         yield TurnStarted(turn, query)
         try:
             yield from self._run_turn(turn, query)
-        except Cancelled:
+        except (GaiaError, KeyboardInterrupt) as exc:  # GaiaError includes Cancelled
             self._repair_history()
-            yield TurnFailed(turn, "cancelled", recoverable=True, exit_code=130)
-        except KeyboardInterrupt:
-            self._repair_history()
-            yield TurnFailed(turn, "cancelled", recoverable=True, exit_code=130)
-        except ServerUnreachable as exc:
-            self._repair_history()
-            yield TurnFailed(turn, str(exc), recoverable=True, exit_code=exc.exit_code)
-        except GaiaError as exc:
-            self._repair_history()
-            yield TurnFailed(turn, str(exc), recoverable=True, exit_code=exc.exit_code)
+            failure = exc if isinstance(exc, GaiaError) else Cancelled()
+            yield TurnFailed(turn, str(failure), recoverable=True, exit_code=failure.exit_code)
 
     # ------------------------------------------------------------------ the turn
     def _run_turn(self, turn: int, query: str) -> Generator[Event, None, None]:

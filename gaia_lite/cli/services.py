@@ -66,7 +66,8 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
     from gaia_lite.llm.client import ChatClient
 
     sampling = {"repeat_penalty": 1.1}
-    client = ChatClient(settings.base_url, api_key=settings.api_key, model=settings.model, sampling=sampling)
+    client = ChatClient(settings.base_url, api_key=settings.api_key, model=settings.model, sampling=sampling,
+                        vision_model=settings.vision_model)
     if client.health():
         return client, None
     if not settings.auto_start_server:
@@ -84,7 +85,8 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
     assert server is not None
     announce(f"No server at {settings.base_url}; started the embedded llama-server at {server.base_url} "
              f"(model {server.alias}, ready in {server.cold_start_s:.1f}s). Use --no-local-server to turn this off.")
-    client = ChatClient(server.base_url, api_key="", model=settings.model or server.alias, sampling=sampling)
+    client = ChatClient(server.base_url, api_key="", model=settings.model or server.alias, sampling=sampling,
+                        vision_model=settings.vision_model)
     return client, server
 
 
@@ -173,7 +175,6 @@ def build_services(settings: Settings, client: Any, *, server: Any = None,
 
     roots = [workdir, *(Path(p).expanduser() for p in settings.allowed_paths)]
     sandbox = Sandbox(roots, confirm=confirm_path)
-    client.vision_model = settings.vision_model
     ctx = ToolContext(workdir=workdir, sandbox=sandbox, data_dir=data_dir, memory=memory, rag=rag,
                       llm=client, embedder=embedder, progress=progress)
     if ask_user is not None:

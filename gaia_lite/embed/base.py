@@ -16,10 +16,12 @@ from typing import Sequence
 
 import numpy as np
 
+from gaia_lite.errors import GaiaError
+
 __all__ = ["Embedder", "EmbedderError", "EmbedderSpec", "normalize_rows"]
 
 
-class EmbedderError(RuntimeError):
+class EmbedderError(GaiaError, RuntimeError):  # a RuntimeError too: callers catch it as one
     """The embedder could not produce vectors (model missing, server down, bad reply)."""
 
 

@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Protocol, runtime_checkable
 
+from gaia_lite.errors import GaiaError
+
 __all__ = ["TokenCounter", "CharTokenCounter", "WordPieceTokenCounter", "ServerTokenCounter",
            "tokenize_url", "make_token_counter", "TokenCounterError"]
 
 
-class TokenCounterError(RuntimeError):
+class TokenCounterError(GaiaError, RuntimeError):
     """The token counter cannot count (server down, tokenizer missing)."""
 
 

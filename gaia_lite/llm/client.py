@@ -16,14 +16,10 @@ import urllib.request
 import uuid
 from typing import Any, Generator, Sequence
 
-from gaia_lite.errors import ModelError, ServerUnreachable
+from gaia_lite.errors import Cancelled, ModelError, ServerUnreachable
 from gaia_lite.messages import ChatResult, ToolCall, Usage
 
 __all__ = ["ChatClient", "Cancelled"]
-
-
-class Cancelled(Exception):
-    """The user cancelled generation (Ctrl-C); the conversation is kept."""
 
 
 def _field(obj: Any, name: str) -> Any:
@@ -38,9 +34,12 @@ def _field(obj: Any, name: str) -> Any:
 
 
 class ChatClient:
+    """One server connection, shared by the agent and the tools (so it is never reconfigured
+    mid-session: the vision model is chosen per request, never by swapping ``model``)."""
+
     def __init__(self, base_url: str, *, api_key: str = "", model: str = "",
                  timeout: float = 600.0, http_client: Any = None,
-                 sampling: dict[str, Any] | None = None) -> None:
+                 sampling: dict[str, Any] | None = None, vision_model: str = "") -> None:
         import openai  # heavy import kept off the --help path
 
         self.base_url = base_url.rstrip("/")
@@ -52,7 +51,7 @@ class ChatClient:
         if http_client is not None:
             kwargs["http_client"] = http_client
         self._client = openai.OpenAI(**kwargs)
-        self.vision_model = ""
+        self.vision_model = vision_model  # empty: the chat model
 
     # ---------------------------------------------------------------- discovery
     def health(self, timeout: float = 2.0) -> bool:
@@ -95,10 +94,13 @@ class ChatClient:
     # ---------------------------------------------------------------- chat
     def stream_chat(self, messages: Sequence[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
                     max_tokens: int = 1024, temperature: float = 0.1,
-                    cancel: threading.Event | None = None,
+                    cancel: threading.Event | None = None, model: str | None = None,
                     **extra: Any) -> Generator[str, None, ChatResult]:
-        """Stream one completion: yields content deltas, returns the ChatResult."""
-        model = self.resolve_model()
+        """Stream one completion: yields content deltas, returns the ChatResult.
+
+        ``model`` overrides the chat model for this request only; ``cancel`` is checked
+        between chunks and stops the stream with ``Cancelled``."""
+        model = model or self.resolve_model()
         body: dict[str, Any] = {"model": model, "messages": list(messages), "stream": True,
                                 "max_tokens": max_tokens, "temperature": temperature,
                                 "stream_options": {"include_usage": True}}
@@ -175,25 +177,22 @@ class ChatClient:
                 return stop.value
 
     # ---------------------------------------------------------------- LLMPort for tools
-    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512) -> str:
+    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512,
+                 cancel: threading.Event | None = None) -> str:
         messages: list[dict[str, Any]] = []
         if system:
             messages.append({"role": "system", "content": system})
         messages.append({"role": "user", "content": prompt})
-        return self.chat(messages, max_tokens=max_tokens).content.strip()
+        return self.chat(messages, max_tokens=max_tokens, cancel=cancel).content.strip()
 
-    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512) -> str:
+    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512,
+                       cancel: threading.Event | None = None) -> str:
         messages = [{"role": "user", "content": [
             {"type": "text", "text": question},
             {"type": "image_url", "image_url": {"url": data_url}},
         ]}]
-        saved = self.model
-        try:
-            if self.vision_model:
-                self.model = self.vision_model
-            return self.chat(messages, max_tokens=max_tokens).content.strip()
-        finally:
-            self.model = saved
+        return self.chat(messages, max_tokens=max_tokens, cancel=cancel,
+                         model=self.vision_model or None).content.strip()
 
 
 def _short(exc: Exception) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
-__all__ = ["ToolContext", "PathGuard", "LLMPort", "EmbedderPort", "AskUser"]
+__all__ = ["ToolContext", "PathGuard", "LLMPort", "EmbedderPort", "AskUser", "CallCancel"]
 
 
 class PathGuard(Protocol):
@@ -27,11 +27,14 @@ class PathGuard(Protocol):
 
 
 class LLMPort(Protocol):
-    """The chat model, for tools that need it (summaries, vision)."""
+    """The chat model, for tools that need it (summaries, vision). Pass ``cancel=ctx.cancel`` so a
+    call the executor gave up on stops streaming instead of running on in the background."""
 
-    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512) -> str: ...
+    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512,
+                 cancel: threading.Event | None = None) -> str: ...
 
-    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512) -> str: ...
+    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512,
+                       cancel: threading.Event | None = None) -> str: ...
 
 
 class EmbedderPort(Protocol):
@@ -47,6 +50,18 @@ class AskUser(Protocol):
 
     def __call__(self, message: str, choices: Sequence[str] | None = None, *,
                  timeout: float | None = None) -> str | None: ...
+
+
+class CallCancel(threading.Event):
+    """One tool call's cancel flag: the executor sets it when the call runs out of time, and it
+    also reads as set while the turn's flag is (Ctrl-C). Tools and the client only call ``is_set()``."""
+
+    def __init__(self, turn: threading.Event) -> None:
+        super().__init__()
+        self._turn = turn
+
+    def is_set(self) -> bool:
+        return super().is_set() or self._turn.is_set()
 
 
 def _no_user(message: str, choices: Sequence[str] | None = None, *, timeout: float | None = None) -> str | None:

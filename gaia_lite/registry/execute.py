@@ -12,6 +12,7 @@ run with a timeout. Every failure is returned as data (a dict with
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 import traceback
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable
 
-from .context import ToolContext
+from .context import CallCancel, ToolContext
 from .registry import ToolRegistry
 from .spec import ParamSpec, ToolSpec
 
@@ -242,10 +243,12 @@ class ToolExecutor:
     def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
         timeout = spec.timeout or self.default_timeout
         box: dict[str, Any] = {}
+        cancel = CallCancel(self.ctx.cancel)
+        ctx = dataclasses.replace(self.ctx, cancel=cancel)  # this call's own cancel flag
 
         def target() -> None:
             try:
-                box["result"] = spec.fn(self.ctx, **kwargs) if spec.takes_context else spec.fn(**kwargs)
+                box["result"] = spec.fn(ctx, **kwargs) if spec.takes_context else spec.fn(**kwargs)
             except Exception as exc:  # a buggy tool must never kill the loop
                 box["error"] = exc
                 box["trace"] = traceback.format_exc(limit=3)
@@ -255,6 +258,7 @@ class ToolExecutor:
         worker.start()
         worker.join(timeout)
         if worker.is_alive():
+            cancel.set()  # timeouts are cooperative: the model stream and long tools stop at their next check
             return {"status": "error", "timeout": True,
                     "error": f"{spec.name} did not finish within {timeout:g}s. Try a narrower request."}
         if "error" in box:

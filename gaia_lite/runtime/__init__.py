@@ -16,7 +16,7 @@ from .model import (
     DEFAULT_MODEL,
     MODELS,
     LocalRuntimeError,
-    ModelError,
+    ModelInstallError,
     ModelSpec,
     ModelStatus,
     ProgressFn,
@@ -35,7 +35,7 @@ __all__ = [
     "DEFAULT_MODEL",
     "MODELS",
     "LocalRuntimeError",
-    "ModelError",
+    "ModelInstallError",
     "ServerError",
     "ModelSpec",
     "ModelStatus",
@@ -79,7 +79,7 @@ def resolve_model(
     if isinstance(model, Path) or str(model).endswith(".gguf"):
         path = Path(model).expanduser()
         if not path.is_file():
-            raise ModelError(f"model file not found: {path}: pass an existing .gguf or one of {', '.join(MODELS)}")
+            raise ModelInstallError(f"model file not found: {path}: pass an existing .gguf or one of {', '.join(MODELS)}")
         return path, path.stem.lower()
     spec = get_model_spec(str(model))
     return assemble_model(spec, progress=progress), spec.alias
@@ -111,7 +111,7 @@ def ensure_local_server(
         raise LocalRuntimeError(f"{where} and llama-server is missing: {status.server_fix}")
     try:
         path, alias = resolve_model(model, progress=progress)
-    except ModelError as exc:
-        raise ModelError(f"{where}; {exc}") from exc
+    except ModelInstallError as exc:
+        raise ModelInstallError(f"{where}; {exc}") from exc
     server = LocalServer(path, port=port, alias=alias, ctx_size=ctx_size, threads=threads, binary=status.server)
     return server.start()

@@ -22,9 +22,11 @@ from pathlib import Path
 
 import platformdirs
 
+from gaia_lite.errors import LocalRuntimeError
+
 __all__ = [
     "LocalRuntimeError",
-    "ModelError",
+    "ModelInstallError",
     "ModelSpec",
     "MODELS",
     "DEFAULT_MODEL",
@@ -53,11 +55,7 @@ LLAMA_SERVER_FIX = (
 )
 
 
-class LocalRuntimeError(RuntimeError):
-    """The embedded runtime cannot do what was asked; the message says how to fix it."""
-
-
-class ModelError(LocalRuntimeError):
+class ModelInstallError(LocalRuntimeError):
     """A model's parts are missing or the assembled file is corrupt."""
 
 
@@ -133,7 +131,7 @@ def get_model_spec(name: str) -> ModelSpec:
     try:
         return MODELS[name]
     except KeyError:
-        raise ModelError(f"unknown model {name!r}: choose one of {', '.join(MODELS)} or pass a .gguf path") from None
+        raise ModelInstallError(f"unknown model {name!r}: choose one of {', '.join(MODELS)} or pass a .gguf path") from None
 
 
 def model_path(spec: ModelSpec | str, dest_dir: Path | None = None) -> Path:
@@ -146,7 +144,7 @@ def _stamp_path(target: Path) -> Path:
 
 
 def part_paths(spec: ModelSpec) -> list[Path]:
-    """The installed part files in order; ModelError naming the pip command if any is missing."""
+    """The installed part files in order; ModelInstallError naming the pip command if any is missing."""
     paths: list[Path] = []
     missing: list[str] = []
     for module_name in spec.part_modules:
@@ -162,7 +160,7 @@ def part_paths(spec: ModelSpec) -> list[Path]:
         paths.append(path)
     if missing:
         shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
-        raise ModelError(f"model {spec.name} is not installed (missing {shown}): {spec.install}")
+        raise ModelInstallError(f"model {spec.name} is not installed (missing {shown}): {spec.install}")
     return paths
 
 
@@ -194,7 +192,7 @@ def assemble_model(
     parts = part_paths(spec)
     total = sum(p.stat().st_size for p in parts)
     if total != spec.size:
-        raise ModelError(
+        raise ModelInstallError(
             f"model {spec.name} parts add up to {total} bytes, expected {spec.size}: "
             f"reinstall them with {spec.install.replace('pip install', 'pip install --force-reinstall', 1)}"
         )
@@ -214,7 +212,7 @@ def assemble_model(
                         if progress is not None:
                             progress(label, done, total)
         if digest.hexdigest() != spec.sha256:
-            raise ModelError(
+            raise ModelInstallError(
                 f"model {spec.name} failed its checksum (sha256 {digest.hexdigest()[:12]}…, expected "
                 f"{spec.sha256[:12]}…): reinstall the parts with "
                 f"{spec.install.replace('pip install', 'pip install --force-reinstall', 1)}"
@@ -300,7 +298,7 @@ def runtime_status(dest_dir: Path | None = None) -> RuntimeStatus:
         try:
             part_paths(spec)
             installed, fix = True, None
-        except ModelError:
+        except ModelInstallError:
             installed, fix = False, spec.install
         models.append(
             ModelStatus(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -37,6 +38,14 @@ def tool_call_chunks(name: str, arguments: dict, *, call_id: str = "call_1", spl
     chunks.append(_chunk({}, finish="tool_calls"))
     chunks.append(_usage_chunk(None))
     return chunks
+
+
+def slow_text_chunks(text: str, *, pieces: int, delay: float) -> list[Any]:
+    """A plain-text reply whose deltas arrive ``delay`` seconds apart (a slow model)."""
+    out: list[Any] = []
+    for chunk in text_chunks(text, pieces=pieces):
+        out += [delay, chunk]
+    return out
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
@@ -104,7 +113,16 @@ class FakeOpenAIServer:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
+                try:
+                    self._stream(reply)
+                except (BrokenPipeError, ConnectionResetError):  # the client stopped reading: fine
+                    pass
+
+            def _stream(self, reply: list[Any]) -> None:
                 for item in reply:
+                    if isinstance(item, (int, float)):  # a pause between chunks (slow_text_chunks)
+                        time.sleep(item)
+                        continue
                     if item == "mid_stream_error":
                         payload = {"error": {"message": "scripted mid-stream failure", "type": "server_error"}}
                         self.wfile.write(f"data: {json.dumps(payload)}\n\n".encode())

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.runtime import DEFAULT_MODEL, ModelError, assemble_model, find_llama_server, get_model_spec
+from gaia_lite.runtime import DEFAULT_MODEL, ModelInstallError, assemble_model, find_llama_server, get_model_spec
 from gaia_lite.runtime.model import models_dir, part_paths
 
 _REAL_MODELS_DIR = models_dir()  # evaluated at import, before GAIA_HOME is redirected
@@ -33,7 +33,7 @@ def qwen_gguf() -> Path:
     spec = get_model_spec(DEFAULT_MODEL)
     try:
         part_paths(spec)
-    except ModelError as exc:
+    except ModelInstallError as exc:
         pytest.skip(f"default model parts are not installed: {exc}")
     return assemble_model(spec, dest_dir=_REAL_MODELS_DIR)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.runtime import ModelError, ModelSpec, assemble_model, is_assembled, runtime_status
+from gaia_lite.runtime import ModelInstallError, ModelSpec, assemble_model, is_assembled, runtime_status
 from gaia_lite.runtime.model import MODELS, cache_dir, find_llama_server, part_paths
 
 
@@ -81,14 +81,14 @@ def test_truncated_or_unstamped_file_is_rebuilt(tmp_path: Path, fake_spec: Model
 
 def test_checksum_mismatch_leaves_nothing_behind(tmp_path: Path, fake_spec: ModelSpec) -> None:
     bad = ModelSpec(**{**fake_spec.__dict__, "sha256": "0" * 64})
-    with pytest.raises(ModelError, match=r"failed its checksum.*pip install --force-reinstall"):
+    with pytest.raises(ModelInstallError, match=r"failed its checksum.*pip install --force-reinstall"):
         assemble_model(bad, dest_dir=tmp_path / "m")
     assert list((tmp_path / "m").iterdir()) == []
 
 
 def test_size_mismatch_is_reported_before_copying(tmp_path: Path, fake_spec: ModelSpec) -> None:
     bad = ModelSpec(**{**fake_spec.__dict__, "size": fake_spec.size + 1})
-    with pytest.raises(ModelError, match="parts add up to"):
+    with pytest.raises(ModelInstallError, match="parts add up to"):
         assemble_model(bad, dest_dir=tmp_path / "m")
     assert not (tmp_path / "m").exists()
 
@@ -96,12 +96,12 @@ def test_size_mismatch_is_reported_before_copying(tmp_path: Path, fake_spec: Mod
 def test_missing_parts_name_the_pip_command(tmp_path: Path) -> None:
     parts = ("gaia_no_such_part1", "gaia_no_such_part2")
     spec = ModelSpec("ghost", "ghost.gguf", "0" * 64, 1, parts, "pip install ghost")
-    with pytest.raises(ModelError, match=r"model ghost is not installed .*: pip install ghost$"):
+    with pytest.raises(ModelInstallError, match=r"model ghost is not installed .*: pip install ghost$"):
         assemble_model(spec, dest_dir=tmp_path)
 
 
 def test_unknown_model_name() -> None:
-    with pytest.raises(ModelError, match="unknown model 'nope'"):
+    with pytest.raises(ModelInstallError, match="unknown model 'nope'"):
         assemble_model("nope")
 
 

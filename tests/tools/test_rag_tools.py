@@ -31,13 +31,15 @@ class FakeLLM:
         self.prompts: list[str] = []
         self.fail = fail
 
-    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512) -> str:
+    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512,
+                 cancel: object = None) -> str:
         if self.fail:
             raise ConnectionError("server down")
         self.prompts.append(prompt)
         return f"summary #{len(self.prompts)}"
 
-    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512) -> str:
+    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512,
+                       cancel: object = None) -> str:
         raise NotImplementedError
 
 

@@ -19,10 +19,12 @@ class RecordingLLM:
         self.reply, self.error = reply, error
         self.calls: list[tuple[str, str]] = []
 
-    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512) -> str:
+    def complete(self, prompt: str, *, system: str | None = None, max_tokens: int = 512,
+                 cancel: object = None) -> str:
         raise AssertionError("vision tools must not call complete()")
 
-    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512) -> str:
+    def describe_image(self, data_url: str, question: str, *, max_tokens: int = 512,
+                       cancel: object = None) -> str:
         self.calls.append((data_url, question))
         if self.error:
             raise self.error
