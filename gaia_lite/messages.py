@@ -1,12 +1,55 @@
-"""Plain values that cross module boundaries: tool calls and per-call usage."""
+"""Plain values that cross module boundaries: chat messages, tool calls and per-call usage."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict, Union
 
-__all__ = ["ToolCall", "Usage", "ChatResult"]
+__all__ = ["ToolCall", "Usage", "ChatResult", "Message", "SystemMessage", "UserMessage", "AssistantMessage",
+           "AssistantCallsMessage", "ToolMessage", "WireToolCall", "WireFunction"]
+
+
+# ---- the OpenAI chat messages the agent keeps in its history and sends
+
+
+class WireFunction(TypedDict):
+    name: str
+    arguments: str  # JSON text
+
+
+class WireToolCall(TypedDict):
+    id: str
+    type: Literal["function"]
+    function: WireFunction
+
+
+class SystemMessage(TypedDict):
+    role: Literal["system"]
+    content: str
+
+
+class UserMessage(TypedDict):
+    role: Literal["user"]
+    content: str
+
+
+class AssistantMessage(TypedDict):
+    role: Literal["assistant"]
+    content: str | None
+
+
+class AssistantCallsMessage(AssistantMessage):
+    tool_calls: list[WireToolCall]
+
+
+class ToolMessage(TypedDict):
+    role: Literal["tool"]
+    tool_call_id: str
+    content: str
+
+
+Message = Union[SystemMessage, UserMessage, AssistantMessage, AssistantCallsMessage, ToolMessage]
 
 
 @dataclass(frozen=True)
@@ -16,7 +59,7 @@ class ToolCall:
     arguments: dict[str, Any]
     source: str = "native"  # native | text (lifted from message text)
 
-    def wire(self) -> dict[str, Any]:
+    def wire(self) -> WireToolCall:
         """The assistant ``tool_calls`` entry sent back to the server."""
         return {"id": self.id, "type": "function",
                 "function": {"name": self.name, "arguments": json.dumps(self.arguments)}}

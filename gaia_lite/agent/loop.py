@@ -27,7 +27,7 @@ from gaia_lite.events import (
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import ChatResult
-from gaia_lite.registry.execute import ToolExecutor
+from gaia_lite.registry.execute import ToolExecutor, ToolStatus
 from gaia_lite.registry.registry import ToolRegistry
 
 from .fallback import answer_from_result
@@ -217,17 +217,17 @@ class Agent:
                     executed = True
                     escape = self.selector.is_escape(call.name, self.registry)
                     outcome = self.executor.execute(call.name, call.arguments)
-                    res, duration, args = outcome.result, outcome.duration_s, outcome.arguments
+                    res, duration, args = outcome.payload, outcome.duration_s, outcome.arguments
                     outcome_name = outcome.name or call.name
                     escape = escape and outcome.invoked  # counted exactly when the loader counted it
                     if not outcome.ok:
-                        failed[sig] = str(res.get("error", outcome.status))
-                    if outcome.name and outcome.status != "denied":
+                        failed[sig] = str(res.get("error", outcome.shown_status))
+                    if outcome.name and outcome.status is not ToolStatus.DENIED:
                         called.append(outcome.name)
                         span.append((outcome.name, {k: type(v).__name__ for k, v in args.items()}, outcome.ok))
                 yield ToolCallFinished(call.id, outcome_name, args, str(res.get("status", "success")), res,
                                        duration, escape)
-                if executed and (res.get("status") not in ("error", "denied") or last_result is None):
+                if executed and (outcome.ok or last_result is None):
                     last_result = (outcome_name, res)  # prefer the latest real, successful result
                 while self._pending:
                     yield self._pending.pop(0)

@@ -6,16 +6,16 @@ lets the loader count that as an escape hatch.
 
 Order of operations: normalise the name, resolve it, validate and coerce the
 arguments, ask the confirmation gate for side-effecting tools, call the hook,
-run with a timeout. Every failure is returned as data (a dict with
-``status: "error"``) so the model can repair its call in one step.
+run with a timeout. Every outcome is a ``ToolResult``; a failure's payload is a
+dict with ``status: "error"`` so the model can repair its call in one step.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 import time
-import traceback
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable
@@ -24,7 +24,7 @@ from .context import CallCancel, ToolContext
 from .registry import ToolRegistry
 from .spec import ParamSpec, ToolSpec
 
-__all__ = ["ToolExecutor", "ToolOutcome", "Decision", "resolve_name", "validate_arguments"]
+__all__ = ["ToolExecutor", "ToolResult", "ToolStatus", "Decision", "resolve_name", "validate_arguments"]
 
 
 class Decision(str, Enum):
@@ -36,22 +36,37 @@ class Decision(str, Enum):
 Approver = Callable[[ToolSpec, dict[str, Any]], Decision]
 
 
+class ToolStatus(str, Enum):
+    """How a call ended, as the loop needs to know it (the tool's own ``status`` stays in the payload)."""
+
+    OK = "ok"              # the tool ran and did not report an error
+    ERROR = "error"        # the tool reported an error, or raised
+    INVALID = "invalid"    # unknown tool or arguments that do not fit: it never ran
+    REFUSED = "refused"    # its precheck refused the arguments (e.g. the shell policy)
+    DENIED = "denied"      # the user did not approve it
+    TIMEOUT = "timeout"    # it did not finish in time; its cancel flag was set
+
+
 @dataclass(frozen=True)
-class ToolOutcome:
+class ToolResult:
+    """One executed (or refused) call. ``payload`` is what the model gets back, as JSON."""
+
     requested: str
     name: str | None  # the resolved registry name, None when unresolved
     arguments: dict[str, Any]
-    result: dict[str, Any]
+    payload: dict[str, Any]
+    status: ToolStatus
     duration_s: float
     invoked: bool = False  # the on_invoke hook saw this call (the loader counted it)
 
     @property
-    def status(self) -> str:
-        return str(self.result.get("status", "success"))
+    def ok(self) -> bool:
+        return self.status is ToolStatus.OK
 
     @property
-    def ok(self) -> bool:
-        return self.status not in ("error", "denied", "timeout")
+    def shown_status(self) -> str:
+        """The status word the tool itself reported ("success", "found", "error", ...)."""
+        return str(self.payload.get("status", "success"))
 
 
 def normalize_name(raw: str) -> str:
@@ -142,8 +157,6 @@ def _coerce(p: ParamSpec, value: Any) -> Any:
         if isinstance(value, (list, tuple)):
             return list(value)
         if isinstance(value, str):
-            import json
-
             try:
                 parsed = json.loads(value)
             except ValueError:
@@ -203,44 +216,46 @@ class ToolExecutor:
         self.default_timeout = default_timeout
         self._always: set[str] = set()
 
-    def execute(self, requested: str, arguments: dict[str, Any] | None) -> ToolOutcome:
+    def execute(self, requested: str, arguments: dict[str, Any] | None) -> ToolResult:
         start = time.perf_counter()
         args = dict(arguments or {})
 
-        def done(name: str | None, result: dict[str, Any], used: dict[str, Any] = args,
-                 invoked: bool = False) -> ToolOutcome:
-            return ToolOutcome(requested, name, used, result, time.perf_counter() - start, invoked)
+        def done(name: str | None, status: ToolStatus, payload: dict[str, Any], used: dict[str, Any] = args,
+                 invoked: bool = False) -> ToolResult:
+            return ToolResult(requested, name, used, payload, status, time.perf_counter() - start, invoked)
 
         name, error = resolve_name(requested, self.registry)
         if name is None:
-            return done(None, {"status": "error", "error": error})
+            return done(None, ToolStatus.INVALID, _error(error or ""))
         spec = self.registry[name]
         kwargs, error = validate_arguments(spec, args)
         if kwargs is None:
             # The model did reach for this tool: GAIA's hook runs before argument checks, so a
-            # badly-argued call to an unlisted tool is still an escape hatch (and LRU use).
+            # badly-argued call to an unlisted tool is still an escape hatch (and counts as use).
             if self.on_invoke is not None:
                 self.on_invoke(name)
-            return done(name, {"status": "error", "error": error + _suggest_tools(spec, args, self.registry)},
+            return done(name, ToolStatus.INVALID, _error((error or "") + _suggest_tools(spec, args, self.registry)),
                         invoked=self.on_invoke is not None)
         precheck = getattr(spec.fn, "precheck", None)
         if callable(precheck):
             refusal = precheck(self.ctx, **kwargs)
             if refusal:
-                return done(name, {"status": "error", "error": refusal}, kwargs)
+                return done(name, ToolStatus.REFUSED, _error(refusal), kwargs)
         if spec.gated and name not in self._always:
             decision = self.approve(spec, kwargs)
             if decision == Decision.ALWAYS:
                 self._always.add(name)
             elif decision != Decision.ALLOW:
-                return done(name, {"status": "denied",
-                                   "error": f"The user did not approve {name}. Do not retry; ask the user or answer without it."},
-                            kwargs)
+                return done(name, ToolStatus.DENIED, {
+                    "status": "denied",
+                    "error": f"The user did not approve {name}. Do not retry; ask the user or answer without it."},
+                    kwargs)
         if self.on_invoke is not None:
             self.on_invoke(name)
-        return done(name, self._run(spec, kwargs), kwargs, invoked=self.on_invoke is not None)
+        status, payload = self._run(spec, kwargs)
+        return done(name, status, payload, kwargs, invoked=self.on_invoke is not None)
 
-    def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> tuple[ToolStatus, dict[str, Any]]:
         timeout = spec.timeout or self.default_timeout
         box: dict[str, Any] = {}
         cancel = CallCancel(self.ctx.cancel)
@@ -251,7 +266,6 @@ class ToolExecutor:
                 box["result"] = spec.fn(ctx, **kwargs) if spec.takes_context else spec.fn(**kwargs)
             except Exception as exc:  # a buggy tool must never kill the loop
                 box["error"] = exc
-                box["trace"] = traceback.format_exc(limit=3)
 
         # A daemon thread: a tool that hangs past its timeout cannot block exit.
         worker = threading.Thread(target=target, name=f"tool:{spec.name}", daemon=True)
@@ -259,12 +273,16 @@ class ToolExecutor:
         worker.join(timeout)
         if worker.is_alive():
             cancel.set()  # timeouts are cooperative: the model stream and long tools stop at their next check
-            return {"status": "error", "timeout": True,
-                    "error": f"{spec.name} did not finish within {timeout:g}s. Try a narrower request."}
+            return ToolStatus.TIMEOUT, {"status": "error", "timeout": True,
+                                        "error": f"{spec.name} did not finish within {timeout:g}s. "
+                                                 "Try a narrower request."}
         if "error" in box:
             exc = box["error"]
-            return {"status": "error", "error": f"{spec.name} failed: {type(exc).__name__}: {exc}"}
+            return ToolStatus.ERROR, _error(f"{spec.name} failed: {type(exc).__name__}: {exc}")
         result = box.get("result")
-        if isinstance(result, dict):
-            return result
-        return {"status": "success", "result": result}
+        payload = result if isinstance(result, dict) else {"status": "success", "result": result}
+        return (ToolStatus.ERROR if payload.get("status") == "error" else ToolStatus.OK), payload
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"status": "error", "error": message}

@@ -9,7 +9,7 @@ import pytest
 
 from gaia_lite.registry import ToolRegistry, tool
 from gaia_lite.registry.context import ToolContext
-from gaia_lite.registry.execute import Decision, ToolExecutor, resolve_name, validate_arguments
+from gaia_lite.registry.execute import Decision, ToolExecutor, ToolResult, ToolStatus, resolve_name, validate_arguments
 
 
 class OpenSandbox:
@@ -145,14 +145,14 @@ def test_unlisted_tool_still_runs_and_hook_sees_it():
 def test_gated_tool_denied_without_approval_and_hook_not_called():
     seen = []
     out = _executor(on_invoke=seen.append).execute("write_file", {"file_path": "a", "content": "b"})
-    assert out.status == "denied" and seen == [] and out.invoked is False
+    assert out.status is ToolStatus.DENIED and seen == [] and out.invoked is False
 
 
 def test_bad_arguments_still_reach_the_hook_as_in_gaia():
     """GAIA calls the loader hook before checking arguments: the model reached for the tool."""
     seen = []
     out = _executor(on_invoke=seen.append).execute("search_file", {"query": "x"})
-    assert out.status == "error" and seen == ["search_file"] and out.invoked is True
+    assert out.status is ToolStatus.INVALID and seen == ["search_file"] and out.invoked is True
     unknown = _executor(on_invoke=seen.append).execute("no_such_tool", {})
     assert unknown.name is None and seen == ["search_file"] and unknown.invoked is False
 
@@ -173,9 +173,10 @@ def test_always_approval_is_remembered():
 def test_timeout_and_exceptions_become_error_dicts():
     ex = _executor()
     slow = ex.execute("slow_tool", {})
-    assert slow.status == "error" and slow.result["timeout"] is True
+    assert slow.status is ToolStatus.TIMEOUT and slow.payload["timeout"] is True and not slow.ok
     broken = ex.execute("broken_tool", {})
-    assert broken.status == "error" and "RuntimeError: boom" in broken.result["error"]
+    assert broken.status is ToolStatus.ERROR and "RuntimeError: boom" in broken.payload["error"]
+    assert broken.shown_status == slow.shown_status == "error"
 
 
 def test_shell_policy_refuses_before_the_user_is_asked(tmp_path):
@@ -187,7 +188,7 @@ def test_shell_policy_refuses_before_the_user_is_asked(tmp_path):
     ex = ToolExecutor(ToolRegistry([run_shell_command]), ctx,
                       approve=lambda spec, args: asked.append(spec.name) or Decision.ALLOW)
     out = ex.execute("run_shell_command", {"command": "ls; rm -rf /"})
-    assert out.status == "error" and asked == []
+    assert out.status is ToolStatus.REFUSED and out.shown_status == "error" and asked == []
     ok = ex.execute("run_shell_command", {"command": "ls"})
     assert ok.ok and asked == ["run_shell_command"]
 
@@ -203,3 +204,21 @@ def test_list_for_a_string_argument_is_joined():
 
     kwargs, error = validate_arguments(analyze.__tool_spec__, {"columns": ["amount", "region"]})
     assert error is None and kwargs == {"columns": "amount, region"}
+
+
+def test_only_a_tool_that_ran_without_reporting_an_error_is_ok(tmp_path):
+    @tool
+    def finder(ctx, name: str) -> dict:
+        """Find a thing.
+
+        Args:
+            name: What to find.
+        """
+        return {"status": "not_found"} if name == "x" else {"status": "error", "error": "bad name"}
+
+    ex = ToolExecutor(ToolRegistry([finder]), ToolContext(workdir=tmp_path, sandbox=None, data_dir=tmp_path))
+    found = ex.execute("finder", {"name": "x"})
+    assert found.status is ToolStatus.OK and found.ok and found.shown_status == "not_found"
+    failed = ex.execute("finder", {"name": "y"})
+    assert failed.status is ToolStatus.ERROR and not failed.ok
+    assert [s for s in ToolStatus if ToolResult("t", "t", {}, {}, s, 0.0).ok] == [ToolStatus.OK]

@@ -31,7 +31,7 @@ def call(mem_ctx: ToolContext):
     executor = ToolExecutor(ToolRegistry(spec_of(f) for f in memory_tools.TOOLS), mem_ctx)
 
     def run(name: str, **args: Any) -> dict[str, Any]:
-        return executor.execute(name, args).result
+        return executor.execute(name, args).payload
 
     return run
 

@@ -71,7 +71,7 @@ def call(rag_ctx: ToolContext):
     executor = ToolExecutor(ToolRegistry(spec_of(f) for f in rag_tools.TOOLS), rag_ctx)
 
     def run(name: str, **args: Any) -> dict[str, Any]:
-        return executor.execute(name, args).result
+        return executor.execute(name, args).payload
 
     return run
 
