@@ -1,9 +1,9 @@
 """Loop control: tell the autonomous loop what to do next, or ask the user.
 
 Both are CORE tools (sent every turn), so their docstrings stay short.
-``set_loop_state`` only records a directive in ``ctx.state["loop"]``; the
-agent's loop reads it. ``request_user_input`` goes through ``ctx.ask_user``,
-the chat's own input layer, and never reads stdin itself.
+``set_loop_state`` only records a directive in ``ctx.loop`` for an autonomous
+loop to read. ``request_user_input`` goes through ``ctx.ask_user``, the chat's
+own input layer, and never reads stdin itself.
 """
 
 from __future__ import annotations
@@ -11,13 +11,12 @@ from __future__ import annotations
 import time
 from typing import Optional
 
-from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.context import LoopDirective, ToolContext
 from gaia_lite.registry.spec import tool
 
-__all__ = ["TOOLS", "set_loop_state", "request_user_input", "LOOP_STATES", "LOOP_STATE_KEY"]
+__all__ = ["TOOLS", "set_loop_state", "request_user_input", "LOOP_STATES"]
 
 LOOP_STATES = ("idle", "scheduled", "paused")
-LOOP_STATE_KEY = "loop"
 MIN_WAKE, MAX_WAKE = 30, 86_400
 
 
@@ -47,10 +46,9 @@ def set_loop_state(ctx: ToolContext, state: str, reason: str = "", wake_in_secon
         clamped, wake = bounded != wake, bounded
     else:
         wake = 0
-    directive = {"state": name, "reason": str(reason or "")[:500], "wake_in_seconds": wake,
-                 "wake_at": time.time() + wake if wake else None}
-    ctx.state[LOOP_STATE_KEY] = directive
-    result = {"status": "success", "state": name, "reason": directive["reason"], "wake_in_seconds": wake}
+    directive = LoopDirective(name, str(reason or "")[:500], wake, time.time() + wake if wake else None)
+    ctx.loop.directive = directive
+    result = {"status": "success", "state": name, "reason": directive.reason, "wake_in_seconds": wake}
     if clamped:
         result["note"] = f"wake_in_seconds was clamped to {MIN_WAKE}..{MAX_WAKE}"
     return result

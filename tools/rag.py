@@ -20,15 +20,12 @@ from .sandbox import resolve_user_path
 
 __all__ = ["TOOLS", "query_documents", "query_specific_file", "search_indexed_chunks", "evaluate_retrieval",
            "index_document", "list_indexed_documents", "rag_status", "summarize_document", "dump_document",
-           "index_directory", "add_watch_directory", "WATCH_INTERVAL_KEY"]
+           "index_directory", "add_watch_directory"]
 
 NO_INDEX = "the document index is not available in this session"
 NO_DOCS_HINT = ("No documents are indexed yet. Find the files first (search_file or browse_directory), "
                 "index them with index_document or index_directory, then ask again.")
 CITE = "Answer only from these chunks and cite each source_file (and page) you use."
-WATCH_INTERVAL_KEY = "rag.watch_interval"  # ctx.state override of the polling interval (seconds)
-WATCHERS_KEY = "rag.watchers"              # ctx.state: {folder: watcher}, for rag_status and shutdown
-DEFAULT_POLL_SECONDS = 5.0
 # what index/search failures look like: ExtractionError is a ValueError, EmbedderError a RuntimeError
 INDEX_ERRORS = (ValueError, RuntimeError, OSError)
 _QUESTION_WORDS = frozenset("the and for are was were what when where which who whom why how does did "
@@ -381,12 +378,8 @@ def add_watch_directory(ctx: ToolContext, directory: str) -> dict[str, Any]:
 
 
 def _watch(ctx: ToolContext, folder: Path | str) -> tuple[Any, list[Any]]:
-    """Start (or restart) the watcher of one folder and publish it in ctx.state."""
-    interval = float(ctx.state.get(WATCH_INTERVAL_KEY, DEFAULT_POLL_SECONDS))
-    watcher, first = ctx.rag.watch(folder, interval=interval, allow=lambda f: _allowed(ctx, f))
-    ctx.state[WATCHERS_KEY] = {str(w.directory): w for w in ctx.rag.watchers()}
-    ctx.state["stop_watchers"] = ctx.rag.stop_watchers  # called by the composition root at shutdown
-    return watcher, first
+    """Start (or restart) the watcher of one folder (the index owns it and stops it when closed)."""
+    return ctx.rag.watch(folder, interval=ctx.watch_interval_s, allow=lambda f: _allowed(ctx, f))
 
 
 def resume_watches(ctx: ToolContext) -> tuple[list[str], list[str]]:
@@ -416,10 +409,7 @@ def resume_watches(ctx: ToolContext) -> tuple[list[str], list[str]]:
             except INDEX_ERRORS:  # a folder that fails now is retried at the next start
                 continue
 
-    ctx.state["stop_watchers"] = ctx.rag.stop_watchers  # stops watchers the thread has started so far
-    thread = threading.Thread(target=start, name="resume-watches", daemon=True)
-    ctx.state["resume_watches_thread"] = thread
-    thread.start()
+    threading.Thread(target=start, name="resume-watches", daemon=True).start()
     return resumed, skipped
 
 

@@ -15,51 +15,23 @@ import subprocess
 import sys
 import threading
 import time
-from collections import deque
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.limits import RateLimiter
 from gaia_lite.registry.spec import tool
 
 from .sandbox import SandboxError, resolve_user_path
 from .shell_policy import ALLOWED_PROGRAMS, CommandRefused, parse_command
 
-# CommandRefused, parse_command and ALLOWED_PROGRAMS live in shell_policy and
-# are re-exported: callers imported them from here before the split.
+# CommandRefused, parse_command and ALLOWED_PROGRAMS live in shell_policy, RateLimiter in the registry
+# (the context holds one per agent); all are re-exported: callers imported them from here.
 __all__ = ["TOOLS", "run_shell_command", "CommandRefused", "parse_command", "policy_error", "RateLimiter",
            "ALLOWED_PROGRAMS", "OUTPUT_CAP"]
 
 OUTPUT_CAP = 10_000          # characters kept of stdout and of stderr
 MAX_TIMEOUT = 120
-RATE_LIMITER_KEY = "shell.rate_limiter"
-
-
-# ---------------------------------------------------------------- rate limit
-
-class RateLimiter:
-    """Sliding-window limits, e.g. 3 calls per 10 s and 10 per 60 s."""
-
-    def __init__(self, limits: tuple[tuple[int, float], ...] = ((3, 10.0), (10, 60.0)),
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.limits = limits
-        self.clock = clock
-        self._calls: deque[float] = deque()
-
-    def acquire(self) -> float:
-        """Record a call and return 0, or return the seconds to wait (nothing recorded)."""
-        now = self.clock()
-        longest = max(window for _, window in self.limits)
-        while self._calls and now - self._calls[0] >= longest:
-            self._calls.popleft()
-        wait = 0.0
-        for count, window in self.limits:
-            recent = [t for t in self._calls if now - t < window]
-            if len(recent) >= count:
-                wait = max(wait, recent[-count] + window - now)
-        if wait <= 0:
-            self._calls.append(now)
-        return max(wait, 0.0)
 
 
 # ---------------------------------------------------------------- execution
@@ -217,8 +189,7 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
     if isinstance(plan, str):
         return _error(plan, command=command)
     pipeline, cwd = plan
-    limiter = ctx.state.setdefault(RATE_LIMITER_KEY, RateLimiter())
-    wait = limiter.acquire()
+    wait = ctx.shell_limiter.acquire()
     if wait > 0:
         return _error(f"rate limit: too many shell commands; wait {wait:.0f} s and try again",
                       command=command, retry_after_seconds=round(wait, 1))

@@ -42,7 +42,8 @@ class Services:
     notes: list[str] = field(default_factory=list)
 
     def close(self) -> None:
-        """Log the loader session summary, close stores, stop the embedded server."""
+        """Log the loader session summary, close stores (the document index stops its folder
+        watchers), stop the embedded server."""
         try:
             self.agent.close()
         finally:
@@ -53,9 +54,6 @@ class Services:
                         close()
                     except Exception:  # closing must never hide the real outcome
                         pass
-            stop_watchers = self.ctx.state.get("stop_watchers") if self.ctx is not None else None
-            if callable(stop_watchers):
-                stop_watchers()
             if self.server is not None:
                 self.server.stop()
 

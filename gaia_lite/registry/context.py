@@ -1,8 +1,9 @@
 """What a tool may touch: the ToolContext and the ports it exposes.
 
-Tools import only this module, ``spec`` and third-party libraries. They never
-import the agent, the UI or the loader; the composition root (``cli``) builds
-the concrete services and hands them over here.
+Tools import only the registry package (this module, ``ports``, ``limits``,
+``spec``) and third-party libraries. They never import the agent, the UI or
+the loader; the composition root (``cli``) builds the concrete services and
+hands them over here.
 """
 
 from __future__ import annotations
@@ -10,11 +11,15 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Protocol, Sequence
 
 import numpy as np
 
-__all__ = ["ToolContext", "PathGuard", "LLMPort", "EmbedderPort", "AskUser", "CallCancel"]
+from .limits import RateLimiter
+from .ports import DocumentIndexPort, MemoryPort, ProgressFn
+
+__all__ = ["ToolContext", "PathGuard", "LLMPort", "EmbedderPort", "AskUser", "CallCancel", "LoopDirective",
+           "LoopState", "MemoryPort", "DocumentIndexPort"]
 
 
 class PathGuard(Protocol):
@@ -68,20 +73,38 @@ def _no_user(message: str, choices: Sequence[str] | None = None, *, timeout: flo
     return None
 
 
+@dataclass(frozen=True)
+class LoopDirective:
+    """What ``set_loop_state`` asked the autonomous loop to do next."""
+
+    state: str  # idle | scheduled | paused
+    reason: str
+    wake_in_seconds: int
+    wake_at: float | None  # epoch seconds, for scheduled
+
+
+@dataclass
+class LoopState:
+    directive: LoopDirective | None = None  # None until set_loop_state is called
+
+
 @dataclass
 class ToolContext:
-    """Per-agent services for tools. ``state`` is per-agent scratch space
-    for tool families that keep state between calls (shell rate limits,
-    loop state, watchers); it is never shared between agents."""
+    """Per-agent services for tools, and the state tool families keep between calls (the loop
+    directive, the shell rate limit). Nothing here is shared between agents. The executor gives each
+    call a copy with that call's own ``cancel`` flag, so tools never rebind fields: they call the
+    services and update the state objects."""
 
     workdir: Path
     sandbox: PathGuard
     data_dir: Path
-    memory: Any = None          # gaia_lite.memory.store.MemoryStore | None (None = memory disabled)
-    rag: Any = None             # gaia_lite.memory.rag.RagIndex | None
+    memory: MemoryPort | None = None  # None: memory is disabled
+    rag: DocumentIndexPort | None = None
     llm: LLMPort | None = None
     embedder: EmbedderPort | None = None
     ask_user: AskUser = _no_user
-    cancel: threading.Event = field(default_factory=threading.Event)
-    state: dict[str, Any] = field(default_factory=dict)
-    progress: Callable[[str, int, int], None] | None = None  # (label, done, total) for long work
+    cancel: threading.Event = field(default_factory=threading.Event)  # set: stop (Ctrl-C, or the call timed out)
+    progress: ProgressFn | None = None  # (label, done, total) for long work
+    loop: LoopState = field(default_factory=LoopState)
+    shell_limiter: RateLimiter = field(default_factory=RateLimiter)
+    watch_interval_s: float = 5.0  # seconds between scans of a watched folder (tests shorten it)

@@ -1,10 +1,10 @@
-"""set_loop_state and request_user_input: dict results, state in ctx.state."""
+"""set_loop_state and request_user_input: dict results, the directive in ctx.loop."""
 
 from __future__ import annotations
 
 import pytest
 
-from gaia_lite.tools.loop import LOOP_STATE_KEY, request_user_input, set_loop_state
+from gaia_lite.tools.loop import request_user_input, set_loop_state
 
 
 class ScriptedUser:
@@ -29,8 +29,8 @@ def test_idle_and_paused_have_no_wake_time(tool_ctx, state: str) -> None:
     result = set_loop_state(tool_ctx, state, reason="done for now", wake_in_seconds=600)
     assert result == {"status": "success", "state": state.strip().lower(), "reason": "done for now",
                       "wake_in_seconds": 0}
-    assert tool_ctx.state[LOOP_STATE_KEY]["state"] == state.strip().lower()
-    assert tool_ctx.state[LOOP_STATE_KEY]["wake_at"] is None
+    assert tool_ctx.loop.directive.state == state.strip().lower()
+    assert tool_ctx.loop.directive.wake_at is None
 
 
 @pytest.mark.parametrize("asked, stored", [(5, 30), (30, 30), (3600, 3600), (10**7, 86400), ("120", 120)])
@@ -38,15 +38,15 @@ def test_scheduled_wake_is_clamped(tool_ctx, asked, stored: int) -> None:
     result = set_loop_state(tool_ctx, "scheduled", wake_in_seconds=asked)
     assert result["status"] == "success" and result["wake_in_seconds"] == stored
     assert ("note" in result) == (str(asked) != str(stored))
-    assert tool_ctx.state[LOOP_STATE_KEY]["wake_in_seconds"] == stored
-    assert tool_ctx.state[LOOP_STATE_KEY]["wake_at"] is not None
+    assert tool_ctx.loop.directive.wake_in_seconds == stored
+    assert tool_ctx.loop.directive.wake_at is not None
 
 
 @pytest.mark.parametrize("state", ["running", "", "sleep", None])
 def test_invalid_state_is_an_error(tool_ctx, state) -> None:
     result = set_loop_state(tool_ctx, state)
     assert result["status"] == "error" and "idle, scheduled, paused" in result["error"]
-    assert LOOP_STATE_KEY not in tool_ctx.state
+    assert tool_ctx.loop.directive is None
 
 
 def test_invalid_wake_is_an_error(tool_ctx) -> None:

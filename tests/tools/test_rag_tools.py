@@ -229,7 +229,7 @@ def test_add_watch_directory_reindexes_a_modified_file(call, rag_ctx: ToolContex
     (work / "watched").mkdir()
     f = work / "watched" / "todo.md"
     f.write_text("Buy milk.")
-    rag_ctx.state[rag_tools.WATCH_INTERVAL_KEY] = 0.1
+    rag_ctx.watch_interval_s = 0.1
     started = call("add_watch_directory", directory="watched")
     try:
         assert started["status"] == "watching" and started["indexed_now"] == 1
@@ -241,8 +241,9 @@ def test_add_watch_directory_reindexes_a_modified_file(call, rag_ctx: ToolContex
         status = call("rag_status")
         assert status["active_watchers"][0]["running"] and status["watched_directories"] == [str(f.parent)]
     finally:
-        rag_ctx.state["stop_watchers"]()
-    assert not any(w.running for w in rag_ctx.state[rag_tools.WATCHERS_KEY].values())
+        watchers = rag_ctx.rag.watchers()
+        rag_ctx.rag.stop_watchers()
+    assert watchers and not any(w.running for w in watchers)
 
 
 def test_saved_watch_folders_resume_in_the_next_session(call, rag_ctx: ToolContext, work: Path,
@@ -250,29 +251,30 @@ def test_saved_watch_folders_resume_in_the_next_session(call, rag_ctx: ToolConte
     (work / "watched").mkdir()
     (work / "watched" / "a.md").write_text("Alpha notes.")
     (work / "gone").mkdir()
-    rag_ctx.state[rag_tools.WATCH_INTERVAL_KEY] = 0.1
+    rag_ctx.watch_interval_s = 0.1
     call("add_watch_directory", directory="watched")
     call("add_watch_directory", directory="gone")
-    rag_ctx.state["stop_watchers"]()
+    rag_ctx.rag.stop_watchers()
     (work / "gone").rmdir()
     rag_ctx.rag.close()
     # the next session: a new index object on the same database, nothing running yet
     (work / "watched" / "b.md").write_text("Bravo notes about the quarterly boiler inspection.")
     index = RagIndex(tmp_path / "index", HashEmbedder(dim=1024))
-    ctx = ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index)
-    ctx.state[rag_tools.WATCH_INTERVAL_KEY] = 0.1
+    ctx = ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index,
+                      watch_interval_s=0.1)
     try:
         resumed, skipped = rag_tools.resume_watches(ctx)
         assert resumed == [str(work / "watched")]
         assert skipped == [f"{work / 'gone'} (no longer a folder)"]
-        ctx.state["resume_watches_thread"].join(10)
+        deadline = time.monotonic() + 10  # the first scan runs on a background thread
+        while time.monotonic() < deadline and not index.watchers():
+            time.sleep(0.05)
         assert [Path(d.path).name for d in index.list_documents()] == ["a.md", "b.md"]  # b.md came while away
         assert [w.running for w in index.watchers()] == [True]
     finally:
-        ctx.state["stop_watchers"]()
-        index.close()
+        index.close()  # stops the watchers too
 
 
 def test_resume_watches_without_saved_folders_does_nothing(rag_ctx: ToolContext) -> None:
     assert rag_tools.resume_watches(rag_ctx) == ([], [])
-    assert "resume_watches_thread" not in rag_ctx.state
+    assert rag_ctx.rag.watchers() == []

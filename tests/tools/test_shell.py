@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.registry.spec import spec_of
-from gaia_lite.tools.shell import OUTPUT_CAP, RATE_LIMITER_KEY, RateLimiter, policy_error, run_shell_command
+from gaia_lite.tools.shell import OUTPUT_CAP, RateLimiter, policy_error, run_shell_command
 
 
 class FakeClock:
@@ -24,7 +24,7 @@ class FakeClock:
 def shell_ctx(tool_ctx, tmp_path: Path):
     (tmp_path / "a.txt").write_text("alpha\nbeta\ngamma\n")
     (tmp_path / "sentinel.txt").write_text("must survive\n")
-    tool_ctx.state[RATE_LIMITER_KEY] = RateLimiter(limits=((1000, 10.0),))    # tests are not rate-limited
+    tool_ctx.shell_limiter = RateLimiter(limits=((1000, 10.0),))    # tests are not rate-limited
     return tool_ctx
 
 
@@ -248,7 +248,7 @@ def test_output_is_decoded_with_replacement(shell_ctx, tmp_path: Path) -> None:
 
 def test_rate_limit_with_injected_clock(tool_ctx) -> None:
     clock = FakeClock()
-    tool_ctx.state[RATE_LIMITER_KEY] = RateLimiter(clock=clock)
+    tool_ctx.shell_limiter = RateLimiter(clock=clock)
     for _ in range(3):
         assert run_shell_command(tool_ctx, "pwd")["status"] == "success"
     limited = run_shell_command(tool_ctx, "pwd")
@@ -270,7 +270,7 @@ def test_rate_limiter_per_minute_window() -> None:
 
 
 def test_refused_commands_do_not_use_up_the_rate_limit(tool_ctx) -> None:
-    tool_ctx.state[RATE_LIMITER_KEY] = RateLimiter(clock=FakeClock())
+    tool_ctx.shell_limiter = RateLimiter(clock=FakeClock())
     for _ in range(5):
         run_shell_command(tool_ctx, "rm -rf /")
     assert run_shell_command(tool_ctx, "pwd")["status"] == "success"
