@@ -1,5 +1,6 @@
 """Built-in tools of the `doc` profile, one module per family.
 
-Each module exports ``TOOLS``: a list of @tool functions in registration
-order. ``gaia_lite.tools.catalog.doc_tools()`` assembles the profile.
+Each family module exports ``TOOLS``: a list of @tool functions in
+registration order. ``catalog.doc_tool_specs()`` assembles the profile
+(``load.py`` holds ``load_tools``, which joins only when a loader is configured).
 """

@@ -1,8 +1,8 @@
 """The `doc` profile: which tools exist and in what order they register.
 
-The order mirrors gaia-loader-spec §1.2 and is the unfiltered render order
-(part of the prompt's byte identity). ``load_tools`` is not here: the agent
-adds it only while the loader is active.
+The order is GAIA's registration order for the profile and is the unfiltered
+render order (part of the prompt's byte identity). ``load_tools`` joins right
+after ``request_user_input`` only when a loader is configured.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from typing import Any, Callable
 
 from gaia_lite.registry.spec import ToolSpec, spec_of
 
-__all__ = ["DOC_ORDER", "MEMORY_TOOLS", "doc_tool_specs", "FAMILY_MODULES"]
+from .load import load_tools
+
+__all__ = ["DOC_ORDER", "MEMORY_TOOLS", "doc_tool_specs", "FAMILY_MODULES", "LOAD_TOOLS_AFTER"]
 
 # family module -> tools it defines (each module exports TOOLS)
 FAMILY_MODULES = ("shell", "memory", "rag", "files", "data", "loop", "vision", "desktop", "clipboard")
@@ -28,7 +30,7 @@ DOC_ORDER: tuple[str, ...] = (
     "search_file", "search_directory", "read_file", "search_file_content", "write_file",
     "edit_file", "browse_directory", "get_file_info", "analyze_data_file", "list_recent_files",
     "set_loop_state", "request_user_input",
-    # load_tools goes here when the loader is active
+    # load_tools goes here when a loader is configured
     "analyze_image", "answer_question_about_image",
     "get_system_info", "read_clipboard", "write_clipboard", "notify_desktop", "list_windows",
     "text_to_speech",
@@ -49,11 +51,18 @@ def _all_specs() -> dict[str, ToolSpec]:
     return found
 
 
-def doc_tool_specs(*, memory_enabled: bool = True) -> list[ToolSpec]:
-    """The 37 doc tools in registration order (32 when memory is disabled)."""
+def doc_tool_specs(*, memory_enabled: bool = True, with_loader: bool = False) -> list[ToolSpec]:
+    """The 37 doc tools in registration order (32 when memory is disabled), plus ``load_tools``
+    after ``request_user_input`` when a loader is configured."""
     specs = _all_specs()
     missing = [n for n in DOC_ORDER if n not in specs]
     extra = sorted(set(specs) - set(DOC_ORDER))
     if missing or extra:
         raise ValueError(f"doc catalog drift: missing {missing or 'none'}, unlisted {extra or 'none'}")
-    return [specs[n] for n in DOC_ORDER if memory_enabled or n not in MEMORY_TOOLS]
+    out: list[ToolSpec] = []
+    for name in DOC_ORDER:
+        if memory_enabled or name not in MEMORY_TOOLS:
+            out.append(specs[name])
+        if name == LOAD_TOOLS_AFTER and with_loader:
+            out.append(spec_of(load_tools))
+    return out

@@ -76,8 +76,6 @@ class Agent:
         self.book = PromptBook(registry, options.workdir, native=options.native_tools,
                                layout=options.prompt_layout)
         self.meter = TokenMeter()
-        self._pending: list[Event] = []
-        self.selector.on_loaded = self._pending.append
 
     # ------------------------------------------------------------------ prompt
     def _text_path(self) -> bool:
@@ -103,11 +101,7 @@ class Agent:
 
     def load(self, bundle: str) -> ToolsLoaded | str:
         """``/load``: add a bundle or tool outside a turn. Returns the event or an error line."""
-        outcome = self.selector.load_bundle(bundle)
-        if isinstance(outcome, str):
-            return outcome
-        self._pending.clear()
-        return outcome
+        return self.selector.load_bundle(bundle)
 
     def run(self, query: str) -> Iterator[Event]:
         """Run one user turn. Errors end the turn with TurnFailed; history stays consistent."""
@@ -229,12 +223,12 @@ class Agent:
                                        duration, escape)
                 if executed and (outcome.ok or last_result is None):
                     last_result = (outcome_name, res)  # prefer the latest real, successful result
-                while self._pending:
-                    yield self._pending.pop(0)
                 content = _result_text(res)
-                disclosed = self.book.after_load(self.selector.state)  # tools a load_tools call just added
-                if disclosed:
-                    content += "\n\n" + disclosed
+                if executed and outcome.loaded is not None:
+                    yield outcome.loaded
+                    disclosed = self.book.after_load(self.selector.state)  # tools this load_tools call added
+                    if disclosed:
+                        content += "\n\n" + disclosed
                 if self._text_path():
                     content += TEXT_PATH_NEXT
                 self.history.append({"role": "tool", "tool_call_id": call.id, "content": content})

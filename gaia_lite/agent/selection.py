@@ -16,12 +16,11 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from gaia_lite.events import Notice, ToolsLoaded, ToolsSelected
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import native_json, render_native, render_text, tools_hash
-from gaia_lite.registry.spec import ToolSpec, spec_from_function
 
 __all__ = ["SelectionState", "ToolSelector", "LOAD_TOOLS", "OFF_REASONS"]
 
@@ -72,7 +71,6 @@ class ToolSelector:
         self._validated = False
         self._warned = False
         self.state = self._full_state()
-        self.on_loaded: Callable[[ToolsLoaded], None] | None = None
         self._warm_thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ states
@@ -188,10 +186,7 @@ class ToolSelector:
                                     skipped_at_cap=(), loaded=loaded, tools_hash=state.tools_hash,
                                     selection_ms=0.0)
         self.state = replace(state, record=record)
-        event = ToolsLoaded(resolved, admitted, tuple(loaded), state.tools_hash, record)
-        if self.on_loaded is not None:
-            self.on_loaded(event)
-        return event
+        return ToolsLoaded(resolved, admitted, tuple(loaded), state.tools_hash, record)
 
     def loader_turn(self) -> int:
         return self.loader.turn if self.loader is not None else 0
@@ -205,20 +200,3 @@ class ToolSelector:
     def close(self) -> None:
         if self.loader is not None:
             self.loader.close()
-
-    # ------------------------------------------------------------------ the meta-tool
-    def load_tools_spec(self) -> ToolSpec:
-        """The ``load_tools`` tool, bound to this selector (registered only while a loader exists)."""
-
-        def load_tools(bundle: str) -> dict[str, Any]:
-            """Load a bundle of extra tools so you can call them on your next step.
-
-            Args:
-                bundle: A bundle name from LOADABLE TOOL BUNDLES, or the exact tool name you need.
-            """
-            outcome = self.load_bundle(bundle)
-            if isinstance(outcome, str):
-                return {"status": "error", "error": outcome}
-            return {"status": "success", "bundle": outcome.bundle, "loaded_tools": sorted(outcome.loaded)}
-
-        return spec_from_function(load_tools)

@@ -38,7 +38,7 @@ def recall_cmd(
     skill_tau: Annotated[Optional[float], typer.Option("--skill-tau", help="With --skills: similarity a procedure needs to fire (default GAIA_SKILL_TAU, 0.82).", show_default=False)] = None,
 ) -> None:
     """Offline recall of the loader on a judged set: strict, before any escape hatch."""
-    from gaia_lite.cli.services import build_embedder
+    from gaia_lite.cli.wiring import build_embedder
     from gaia_lite.eval.recall import run_recall
     from gaia_lite.eval.tokens import TokenCounterError, make_token_counter
 
@@ -84,7 +84,7 @@ def recall_cmd(
 def _skills_recall(dataset: Path, seeds: Path, settings: Any, counter: Any, skill_tau: float | None,
                    registry: str, cases: bool, json_out: bool) -> None:
     """``eval recall --skills DIR``: the SKILL tier off vs on, on goals that match seeded procedures."""
-    from gaia_lite.cli.services import build_embedder
+    from gaia_lite.cli.wiring import build_embedder
     from gaia_lite.eval.skills_eval import format_report, run_skills_recall
 
     if registry != "doc":
@@ -142,7 +142,7 @@ def cost_cmd(
     base_url: BaseUrlOpt = None, json_out: JsonOpt = False,
 ) -> None:
     """Tool-prompt cost: per tool, baseline, CORE, loaded sets, and the slope as tools are added."""
-    from gaia_lite.cli.services import build_embedder
+    from gaia_lite.cli.wiring import build_embedder
     from gaia_lite.eval import cost
 
     k = _parse_sizes(sizes)

@@ -1,45 +1,61 @@
-"""The composition root: the one place that builds concrete objects.
+"""The composition root: the one place that builds the agent's concrete objects.
 
 Order: Settings -> ChatClient (starting the embedded server if needed) ->
-Embedder -> MemoryStore / RagIndex -> ToolRegistry -> ToolLoader -> Agent.
-Every other module receives what it needs; nothing is created at import time.
+Embedder -> MemoryStore / RagIndex -> ToolLoader -> ToolRegistry + ToolSelector
+(``wiring``) -> ToolContext -> ToolExecutor -> Agent. Each object is built once,
+complete, through its constructor; nothing is created at import time. Only the
+``ask`` and ``chat`` commands import this module, so ``--help`` never pays for it.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
+from gaia_lite import runtime
+from gaia_lite.agent.loop import Agent, AgentOptions
+from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.config import Settings
-from gaia_lite.errors import ConfigError, GaiaError, ServerUnreachable
+from gaia_lite.embed import Embedder
+from gaia_lite.errors import ServerUnreachable
+from gaia_lite.llm.capabilities import is_native_tool_model
+from gaia_lite.llm.client import ChatClient
+from gaia_lite.loader.loader import ToolLoader
+from gaia_lite.memory.rag import RagIndex
+from gaia_lite.memory.store import MemoryStore
+from gaia_lite.registry.context import AskUser, ToolContext, no_user
+from gaia_lite.registry.execute import Approver, ToolExecutor
+from gaia_lite.registry.ports import ProgressFn
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.skills.recall import SkillService
+from gaia_lite.tools.sandbox import Sandbox
 
-__all__ = ["Services", "connect", "build_services", "build_registry", "Approver"]
+from .wiring import build_embedder, build_loader, build_tool_set, loader_off_state
 
-log = logging.getLogger("gaia_lite")
+__all__ = ["Services", "connect", "build_services", "stdin_is_tty"]
 
-Approver = Callable[[Any, dict[str, Any]], Any]
+SAMPLING = {"repeat_penalty": 1.1}
+RAG_CHUNK_WORDS = 190  # stays under MiniLM's 256-token window, so every word of a chunk is embedded
 
 
-@dataclass
+@dataclass(frozen=True)
 class Services:
     settings: Settings
-    client: Any
-    registry: Any
-    ctx: Any
-    executor: Any
-    selector: Any
-    agent: Any
-    embedder: Any = None
-    memory: Any = None
-    rag: Any = None
-    loader: Any = None
-    server: Any = None  # the embedded LocalServer this process started, if any
-    skills: Any = None
-    notes: list[str] = field(default_factory=list)
+    client: ChatClient
+    registry: ToolRegistry
+    ctx: ToolContext
+    executor: ToolExecutor
+    selector: ToolSelector
+    agent: Agent
+    embedder: Embedder
+    memory: MemoryStore | None
+    rag: RagIndex
+    loader: ToolLoader | None
+    server: runtime.LocalServer | None  # the embedded server this process started, if any
+    skills: SkillService | None
 
     def close(self) -> None:
         """Log the loader session summary, close stores (the document index stops its folder
@@ -47,31 +63,25 @@ class Services:
         try:
             self.agent.close()
         finally:
-            for thing in (self.rag, self.memory):
-                close = getattr(thing, "close", None)
-                if close:
-                    try:
-                        close()
-                    except Exception:  # closing must never hide the real outcome
-                        pass
+            for store in (self.rag, self.memory):
+                try:
+                    if store is not None:
+                        store.close()
+                except Exception:  # closing must never hide the real outcome
+                    pass
             if self.server is not None:
                 self.server.stop()
 
 
 def connect(settings: Settings, *, announce: Callable[[str], None],
-            progress: Callable[[str, int, int], None] | None = None) -> tuple[Any, Any]:
+            progress: ProgressFn | None = None) -> tuple[ChatClient, runtime.LocalServer | None]:
     """(ChatClient, started LocalServer or None). Raises ServerUnreachable with the fix."""
-    from gaia_lite.llm.client import ChatClient
-
-    sampling = {"repeat_penalty": 1.1}
-    client = ChatClient(settings.base_url, api_key=settings.api_key, model=settings.model, sampling=sampling,
+    client = ChatClient(settings.base_url, api_key=settings.api_key, model=settings.model, sampling=SAMPLING,
                         vision_model=settings.vision_model)
     if client.health():
         return client, None
     if not settings.auto_start_server:
         raise ServerUnreachable(settings.base_url)
-    from gaia_lite import runtime
-
     status = runtime.runtime_status()
     if not status.ready and status.server is None:
         raise ServerUnreachable(settings.base_url, "and the embedded runtime is not installed: run scripts/setup.sh")
@@ -83,122 +93,39 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
     assert server is not None
     announce(f"No server at {settings.base_url}; started the embedded llama-server at {server.base_url} "
              f"(model {server.alias}, ready in {server.cold_start_s:.1f}s). Use --no-local-server to turn this off.")
-    client = ChatClient(server.base_url, api_key="", model=settings.model or server.alias, sampling=sampling,
+    client = ChatClient(server.base_url, api_key="", model=settings.model or server.alias, sampling=SAMPLING,
                         vision_model=settings.vision_model)
     return client, server
 
 
-def build_registry(settings: Settings, *, with_loader: bool) -> Any:
-    """The doc-profile registry; ``load_tools`` is added by the selector when a loader exists."""
-    from gaia_lite.registry.registry import ToolRegistry
-    from gaia_lite.tools.catalog import doc_tool_specs
-
-    return ToolRegistry(doc_tool_specs(memory_enabled=not settings.memory_disabled))
-
-
-def _insert_after(registry: Any, after: str, spec: Any) -> Any:
-    """A new registry with ``spec`` registered right after ``after`` (spec §1.2 order)."""
-    from gaia_lite.registry.registry import ToolRegistry
-
-    out = ToolRegistry()
-    for s in registry:
-        out.add(s)
-        if s.name == after:
-            out.add(spec)
-    if spec.name not in out:
-        out.add(spec)
-    return out
-
-
-def build_embedder(settings: Settings, base_url: str) -> Any:
-    from gaia_lite.embed import make_embedder
-
-    return make_embedder(settings.embedder, model=settings.embed_model or None, dim=settings.embed_dim,
-                         query_prefix=settings.embed_query_prefix,
-                         document_prefix=settings.embed_document_prefix,
-                         base_url=settings.embed_base_url or base_url, api_key=settings.api_key)
-
-
-def build_loader(settings: Settings, embedder: Any) -> Any:
-    from gaia_lite.loader.loader import build_doc_loader
-
-    return build_doc_loader(embedder, preset=settings.loader_preset, threshold=settings.tau,
-                            max_tools=settings.max_tools, cache_dir=str(settings.paths.cache_dir / "tool-vectors"))
-
-
-def build_services(settings: Settings, client: Any, *, server: Any = None,
-                   approve: Approver | None = None,
-                   ask_user: Callable[..., str | None] | None = None,
-                   confirm_path: Callable[[str], bool] | None = None,
-                   progress: Callable[[str, int, int], None] | None = None,
+def build_services(settings: Settings, client: ChatClient, *, server: runtime.LocalServer | None = None,
+                   approve: Approver | None = None, ask_user: AskUser | None = None,
+                   confirm_path: Callable[[str], bool] | None = None, progress: ProgressFn | None = None,
                    workdir: Path | None = None) -> Services:
-    from gaia_lite.agent.loop import Agent, AgentOptions
-    from gaia_lite.agent.selection import ToolSelector
-    from gaia_lite.llm.capabilities import is_native_tool_model
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.registry.execute import ToolExecutor
-    from gaia_lite.tools.catalog import LOAD_TOOLS_AFTER
-    from gaia_lite.tools.sandbox import Sandbox
-
     workdir = (workdir or Path.cwd()).resolve()
-    data_dir = settings.paths.data_dir
-    data_dir.mkdir(parents=True, exist_ok=True)
+    settings.paths.data_dir.mkdir(parents=True, exist_ok=True)
     embedder = build_embedder(settings, client.base_url)
-
-    memory = rag = None
-    notes: list[str] = []
-    if not settings.memory_disabled:
-        from gaia_lite.memory.store import MemoryStore
-
-        memory = MemoryStore(settings.paths.memory_db, embedder)
-    from gaia_lite.memory.rag import RagIndex
-
-    # ~190 words stay under MiniLM's 256-token window, so every word of a chunk is embedded.
-    rag = RagIndex(settings.paths.rag_db, embedder, chunk_words=190)
-
-    loader = None
-    off_state = None
-    if settings.dynamic_tools:
-        if settings.memory_disabled:
-            off_state = "memory_disabled"
-        else:
-            loader = build_loader(settings, embedder)
-    registry = build_registry(settings, with_loader=loader is not None)
-    selector = ToolSelector(registry, loader, off_state=off_state)
-    if loader is not None:
-        registry = _insert_after(registry, LOAD_TOOLS_AFTER, selector.load_tools_spec())
-        selector.registry = registry
-        selector.state = selector._full_state()
-        selector.warm()
-
+    memory = None if settings.memory_disabled else MemoryStore(settings.paths.memory_db, embedder)
+    rag = RagIndex(settings.paths.rag_db, embedder, chunk_words=RAG_CHUNK_WORDS)
+    loader = build_loader(settings, embedder) if loader_off_state(settings) is None else None
+    native = settings.native_tools if settings.native_tools is not None else is_native_tool_model(
+        client.resolve_model())
+    tools = build_tool_set(settings, loader, native=native)
+    tools.selector.warm()
     roots = [workdir, *(Path(p).expanduser() for p in settings.allowed_paths)]
-    sandbox = Sandbox(roots, confirm=confirm_path)
-    ctx = ToolContext(workdir=workdir, sandbox=sandbox, data_dir=data_dir, memory=memory, rag=rag,
-                      llm=client, embedder=embedder, progress=progress)
-    if ask_user is not None:
-        ctx.ask_user = ask_user
-    executor = ToolExecutor(registry, ctx, approve=approve, on_invoke=selector.record_tool_use,
+    ctx = ToolContext(workdir=workdir, sandbox=Sandbox(roots, confirm=confirm_path), data_dir=settings.paths.data_dir,
+                      memory=memory, rag=rag, llm=client, embedder=embedder,
+                      loader=tools.selector if loader is not None else None, ask_user=ask_user or no_user,
+                      progress=progress)
+    executor = ToolExecutor(tools.registry, ctx, approve=approve, on_invoke=tools.selector.record_tool_use,
                             default_timeout=settings.tool_timeout)
-    model = client.resolve_model()
-    native = settings.native_tools if settings.native_tools is not None else is_native_tool_model(model)
-    # The bundle menu is for native tool-callers (spec §3.3): text-path models recover unlisted tools
-    # for free through the full registry, and theirs is the TTFT-sensitive path (the menu is ~270 tokens).
-    selector.menu_enabled = native
     options = AgentOptions(native_tools=native, max_steps=settings.max_steps, max_tokens=settings.max_tokens,
-                           temperature=settings.temperature, workdir=workdir,
-                           prompt_layout=settings.layout,
+                           temperature=settings.temperature, workdir=workdir, prompt_layout=settings.layout,
                            context_tokens=settings.context_tokens or client.context_size())
-    skills = None
-    if memory is not None:
-        try:
-            from gaia_lite.skills.recall import SkillService
-
-            skills = SkillService(memory, embedder, registry, tau=settings.skill_tau)
-        except ImportError:
-            skills = None
-    agent = Agent(client, registry, executor, selector, options, memory=memory, skills=skills)
-    return Services(settings, client, registry, ctx, executor, selector, agent, embedder, memory, rag,
-                    loader, server, skills, notes)
+    skills = None if memory is None else SkillService(memory, embedder, tools.registry, tau=settings.skill_tau)
+    agent = Agent(client, tools.registry, executor, tools.selector, options, memory=memory, skills=skills)
+    return Services(settings, client, tools.registry, ctx, executor, tools.selector, agent, embedder, memory, rag,
+                    loader, server, skills)
 
 
 def stdin_is_tty() -> bool:

@@ -51,7 +51,7 @@ def _opened(*, embed: bool = True, cli: dict[str, Any] | None = None) -> Iterato
 
     embedder = None
     if embed:
-        from gaia_lite.cli.services import build_embedder
+        from gaia_lite.cli.wiring import build_embedder
 
         try:
             embedder = build_embedder(settings, settings.base_url)

@@ -4,30 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Console
+from rich.table import Table
+
 from gaia_lite.config import Settings
+from gaia_lite.errors import GaiaError
+from gaia_lite.eval.tokens import make_token_counter
+from gaia_lite.loader.bundles import load_bundles
+from gaia_lite.loader.loader import selection_query
+from gaia_lite.registry.render import native_json, render_native, render_text
+
+from .wiring import build_embedder, build_loader, build_registry, loader_off_state
 
 __all__ = ["tools_list_rows", "print_tools_table", "select_for_query", "print_selection"]
 
 
-def _registry_with_loader_tool(settings: Settings) -> Any:
-    """The registry exactly as the agent builds it (``load_tools`` only with the loader on)."""
-    from gaia_lite.agent.selection import ToolSelector
-    from gaia_lite.cli.services import _insert_after, build_registry
-    from gaia_lite.tools.catalog import LOAD_TOOLS_AFTER
-
-    registry = build_registry(settings, with_loader=settings.dynamic_tools)
-    if settings.dynamic_tools and not settings.memory_disabled:
-        registry = _insert_after(registry, LOAD_TOOLS_AFTER, ToolSelector(registry).load_tools_spec())
-    return registry
-
-
 def tools_list_rows(settings: Settings) -> tuple[list[dict[str, Any]], str]:
-    """One row per tool: name, bundles, CORE mark, text and native token cost."""
-    from gaia_lite.eval.tokens import make_token_counter
-    from gaia_lite.loader.bundles import load_bundles
-    from gaia_lite.registry.render import native_json, render_native, render_text
-
-    registry = _registry_with_loader_tool(settings)
+    """One row per tool (the registry exactly as the agent builds it): name, bundles, CORE mark, text and
+    native token cost."""
+    registry = build_registry(settings, with_loader=loader_off_state(settings) is None)
     config = load_bundles()
     counter = make_token_counter("auto", settings.base_url)
     rows = []
@@ -43,9 +38,6 @@ def tools_list_rows(settings: Settings) -> tuple[list[dict[str, Any]], str]:
 
 
 def print_tools_table(rows: list[dict[str, Any]], tokenizer: str) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
     table = Table(title=f"{len(rows)} tools (tokens counted with {tokenizer})", title_justify="left")
     for col, justify in (("tool", "left"), ("bundles", "left"), ("core", "center"),
                          ("text tok", "right"), ("native tok", "right")):
@@ -61,19 +53,14 @@ def print_tools_table(rows: list[dict[str, Any]], tokenizer: str) -> None:
 
 def select_for_query(settings: Settings, query: str, history: list[str]) -> dict[str, Any]:
     """Run the real loader (real embedder, fresh session) over history + query."""
-    from gaia_lite.cli.services import build_embedder, build_loader
-    from gaia_lite.loader.loader import selection_query
-
     loader_settings = settings.replace(dynamic_tools=True)
-    registry = _registry_with_loader_tool(loader_settings)
+    registry = build_registry(loader_settings, with_loader=loader_off_state(loader_settings) is None)
     loader = build_loader(loader_settings, build_embedder(loader_settings, settings.base_url))
     earlier: list[str] = []
     sel = None
     for message in [*history, query]:
         sel = loader.select(selection_query(earlier, message), registry)
         if sel is None:
-            from gaia_lite.errors import GaiaError
-
             raise GaiaError("the embedder failed, so the loader cannot select; see the warning above")
         earlier.append(message)
     assert sel is not None
@@ -92,9 +79,6 @@ def select_for_query(settings: Settings, query: str, history: list[str]) -> dict
 
 
 def print_selection(report: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
     console = Console()
     console.print(f"[bold]{len(report['loaded'])} tools loaded[/] (preset {report['preset']}, "
                   f"τ {report['threshold']}, cap {report['max_tools']}, {report['selection_ms']} ms)")

@@ -36,7 +36,7 @@ from gaia_lite.loader.presets import LoaderSettings, preset as get_preset
 from gaia_lite.registry.jsonspec import spec_from_json_schema
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import native_json, render_native, render_text
-from gaia_lite.registry.spec import ToolSpec
+from gaia_lite.tools.catalog import doc_tool_specs
 
 from .tokens import CharTokenCounter, TokenCounter
 
@@ -79,21 +79,10 @@ def load_cases(data: Mapping[str, Any]) -> list[JudgedCase]:
             for c in data["cases"]]
 
 
-def _load_tools_spec() -> ToolSpec:
-    """The agent's own ``load_tools`` spec, so its schema cost is the real one."""
-    from gaia_lite.agent.selection import ToolSelector  # eval sits above agent in the layers
-
-    return ToolSelector(ToolRegistry()).load_tools_spec()
-
-
 def doc_registry() -> tuple[ToolRegistry, frozenset[str], tuple[ToolBundle, ...], list[str]]:
     """The loader-on doc registry (37 tools + load_tools), CORE, bundles, and the baseline names."""
-    from gaia_lite.tools.catalog import LOAD_TOOLS_AFTER, doc_tool_specs
-
-    specs = doc_tool_specs()
-    baseline = [s.name for s in specs]
-    at = baseline.index(LOAD_TOOLS_AFTER) + 1
-    registry = ToolRegistry([*specs[:at], _load_tools_spec(), *specs[at:]])
+    baseline = [s.name for s in doc_tool_specs()]
+    registry = ToolRegistry(doc_tool_specs(with_loader=True))
     config = load_bundles("doc")
     return registry, config.core, config.bundles, baseline
 

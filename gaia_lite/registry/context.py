@@ -11,15 +11,17 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 import numpy as np
+
+from gaia_lite.events import ToolsLoaded
 
 from .limits import RateLimiter
 from .ports import DocumentIndexPort, MemoryPort, ProgressFn
 
 __all__ = ["ToolContext", "PathGuard", "LLMPort", "EmbedderPort", "AskUser", "CallCancel", "LoopDirective",
-           "LoopState", "MemoryPort", "DocumentIndexPort"]
+           "LoopState", "MemoryPort", "DocumentIndexPort", "LoaderPort", "ToolReply", "no_user"]
 
 
 class PathGuard(Protocol):
@@ -50,6 +52,22 @@ class EmbedderPort(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
+class LoaderPort(Protocol):
+    """The dynamic tool loader, as ``load_tools`` uses it: add a bundle (or the bundles of a tool)
+    to what the prompt shows. Returns what was loaded, or a one-line reason it was not."""
+
+    def load_bundle(self, bundle: str) -> ToolsLoaded | str: ...
+
+
+@dataclass(frozen=True)
+class ToolReply:
+    """What a tool returns when it has more to report than its payload: ``load_tools`` hands back
+    the ``ToolsLoaded`` outcome, which the executor passes on in the ToolResult."""
+
+    payload: dict[str, Any]
+    loaded: ToolsLoaded | None = None
+
+
 class AskUser(Protocol):
     """Ask the person at the terminal; None = no answer (nobody there, or ``timeout`` seconds passed)."""
 
@@ -69,7 +87,8 @@ class CallCancel(threading.Event):
         return super().is_set() or self._turn.is_set()
 
 
-def _no_user(message: str, choices: Sequence[str] | None = None, *, timeout: float | None = None) -> str | None:
+def no_user(message: str, choices: Sequence[str] | None = None, *, timeout: float | None = None) -> str | None:
+    """Nobody to ask (``ask --json``, tests): every question goes unanswered."""
     return None
 
 
@@ -102,7 +121,8 @@ class ToolContext:
     rag: DocumentIndexPort | None = None
     llm: LLMPort | None = None
     embedder: EmbedderPort | None = None
-    ask_user: AskUser = _no_user
+    loader: LoaderPort | None = None  # None: no loader configured (load_tools is not registered then)
+    ask_user: AskUser = no_user
     cancel: threading.Event = field(default_factory=threading.Event)  # set: stop (Ctrl-C, or the call timed out)
     progress: ProgressFn | None = None  # (label, done, total) for long work
     loop: LoopState = field(default_factory=LoopState)

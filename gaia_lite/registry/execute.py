@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable
 
-from .context import CallCancel, ToolContext
+from gaia_lite.events import ToolsLoaded
+
+from .context import CallCancel, ToolContext, ToolReply
 from .registry import ToolRegistry
 from .spec import ParamSpec, ToolSpec
 
-__all__ = ["ToolExecutor", "ToolResult", "ToolStatus", "Decision", "resolve_name", "validate_arguments"]
+__all__ = ["ToolExecutor", "ToolResult", "ToolStatus", "Decision", "Approver", "resolve_name", "validate_arguments"]
 
 
 class Decision(str, Enum):
@@ -58,6 +60,7 @@ class ToolResult:
     status: ToolStatus
     duration_s: float
     invoked: bool = False  # the on_invoke hook saw this call (the loader counted it)
+    loaded: ToolsLoaded | None = None  # load_tools added tools to the prompt
 
     @property
     def ok(self) -> bool:
@@ -221,8 +224,8 @@ class ToolExecutor:
         args = dict(arguments or {})
 
         def done(name: str | None, status: ToolStatus, payload: dict[str, Any], used: dict[str, Any] = args,
-                 invoked: bool = False) -> ToolResult:
-            return ToolResult(requested, name, used, payload, status, time.perf_counter() - start, invoked)
+                 invoked: bool = False, loaded: ToolsLoaded | None = None) -> ToolResult:
+            return ToolResult(requested, name, used, payload, status, time.perf_counter() - start, invoked, loaded)
 
         name, error = resolve_name(requested, self.registry)
         if name is None:
@@ -252,10 +255,10 @@ class ToolExecutor:
                     kwargs)
         if self.on_invoke is not None:
             self.on_invoke(name)
-        status, payload = self._run(spec, kwargs)
-        return done(name, status, payload, kwargs, invoked=self.on_invoke is not None)
+        status, reply = self._run(spec, kwargs)
+        return done(name, status, reply.payload, kwargs, invoked=self.on_invoke is not None, loaded=reply.loaded)
 
-    def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> tuple[ToolStatus, dict[str, Any]]:
+    def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> tuple[ToolStatus, ToolReply]:
         timeout = spec.timeout or self.default_timeout
         box: dict[str, Any] = {}
         cancel = CallCancel(self.ctx.cancel)
@@ -273,15 +276,18 @@ class ToolExecutor:
         worker.join(timeout)
         if worker.is_alive():
             cancel.set()  # timeouts are cooperative: the model stream and long tools stop at their next check
-            return ToolStatus.TIMEOUT, {"status": "error", "timeout": True,
-                                        "error": f"{spec.name} did not finish within {timeout:g}s. "
-                                                 "Try a narrower request."}
+            return ToolStatus.TIMEOUT, ToolReply({"status": "error", "timeout": True,
+                                                  "error": f"{spec.name} did not finish within {timeout:g}s. "
+                                                           "Try a narrower request."})
         if "error" in box:
             exc = box["error"]
-            return ToolStatus.ERROR, _error(f"{spec.name} failed: {type(exc).__name__}: {exc}")
+            return ToolStatus.ERROR, ToolReply(_error(f"{spec.name} failed: {type(exc).__name__}: {exc}"))
         result = box.get("result")
-        payload = result if isinstance(result, dict) else {"status": "success", "result": result}
-        return (ToolStatus.ERROR if payload.get("status") == "error" else ToolStatus.OK), payload
+        if isinstance(result, ToolReply):
+            reply = result
+        else:
+            reply = ToolReply(result if isinstance(result, dict) else {"status": "success", "result": result})
+        return (ToolStatus.ERROR if reply.payload.get("status") == "error" else ToolStatus.OK), reply
 
 
 def _error(message: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from gaia_lite.loader.presets import PRESETS
 from gaia_lite.registry import ToolRegistry, tool
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.execute import ToolExecutor
+from gaia_lite.tools.load import load_tools
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks, tool_call_chunks
 
 
@@ -50,23 +51,14 @@ class OpenSandbox:
 
 
 def _agent(srv, tmp_path, *, with_loader: bool, fail_embedder: bool = False, native: bool = True):
-    registry = ToolRegistry(TOOLS)
     loader = None
     if with_loader:
         emb = FixedEmbedder(TABLE, dim=3)
         emb.fail = fail_embedder
         loader = ToolLoader(CORE, BUNDLES, emb, settings=PRESETS["gaia"].replace(max_tools=6))
+    registry = ToolRegistry([*TOOLS[:2], load_tools, *TOOLS[2:]] if with_loader else TOOLS)
     selector = ToolSelector(registry, loader)
-    if loader is not None:
-        reg2 = ToolRegistry()
-        for s in registry:
-            reg2.add(s)
-            if s.name == "read_file":
-                reg2.add(selector.load_tools_spec())
-        registry = reg2
-        selector.registry = registry
-        selector.state = selector._full_state()
-    ctx = ToolContext(workdir=tmp_path, sandbox=OpenSandbox(), data_dir=tmp_path)
+    ctx = ToolContext(workdir=tmp_path, sandbox=OpenSandbox(), data_dir=tmp_path, loader=selector)
     executor = ToolExecutor(registry, ctx, on_invoke=selector.record_tool_use)
     return Agent(ChatClient(srv.base_url), registry, executor, selector,
                  AgentOptions(native_tools=native, workdir=tmp_path))

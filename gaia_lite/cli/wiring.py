@@ -1,0 +1,61 @@
+"""The tool side, built once: embedder, loader, registry and selector.
+
+The agent's composition root (``services``), ``gaia-lite tools``, the evals and
+the tests all build these the same way, here. No model client is needed, so
+the offline commands import this module, not ``services``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gaia_lite.agent.selection import ToolSelector
+from gaia_lite.config import Settings
+from gaia_lite.embed import Embedder, make_embedder
+from gaia_lite.loader.loader import ToolLoader, build_doc_loader
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.tools.catalog import doc_tool_specs
+
+__all__ = ["ToolSet", "build_embedder", "build_loader", "build_registry", "build_tool_set", "loader_off_state"]
+
+
+def build_embedder(settings: Settings, base_url: str) -> Embedder:
+    return make_embedder(settings.embedder, model=settings.embed_model or None, dim=settings.embed_dim,
+                         query_prefix=settings.embed_query_prefix,
+                         document_prefix=settings.embed_document_prefix,
+                         base_url=settings.embed_base_url or base_url, api_key=settings.api_key)
+
+
+def loader_off_state(settings: Settings) -> str | None:
+    """Why these settings configure no loader (``loader_off``, ``memory_disabled``), or None."""
+    if not settings.dynamic_tools:
+        return "loader_off"
+    if settings.memory_disabled:  # the loader needs the embedder memory uses
+        return "memory_disabled"
+    return None
+
+
+def build_loader(settings: Settings, embedder: Embedder) -> ToolLoader:
+    return build_doc_loader(embedder, preset=settings.loader_preset, threshold=settings.tau,
+                            max_tools=settings.max_tools, cache_dir=str(settings.paths.cache_dir / "tool-vectors"))
+
+
+def build_registry(settings: Settings, *, with_loader: bool) -> ToolRegistry:
+    """The doc-profile registry; ``load_tools`` is registered exactly when a loader is."""
+    return ToolRegistry(doc_tool_specs(memory_enabled=not settings.memory_disabled, with_loader=with_loader))
+
+
+@dataclass(frozen=True)
+class ToolSet:
+    registry: ToolRegistry
+    selector: ToolSelector
+    loader: ToolLoader | None
+
+
+def build_tool_set(settings: Settings, loader: ToolLoader | None, *, native: bool) -> ToolSet:
+    """The registry and the selector over it. The bundle menu is shown to native tool-callers only:
+    a text-path model recovers an unlisted tool for free from the full registry, and its first
+    turn is the one most sensitive to prompt length (the menu is ~270 tokens)."""
+    registry = build_registry(settings, with_loader=loader is not None)
+    off_state = None if loader is not None else (loader_off_state(settings) or "loader_off")
+    return ToolSet(registry, ToolSelector(registry, loader, off_state=off_state, menu_enabled=native), loader)
