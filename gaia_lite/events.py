@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
+
+if TYPE_CHECKING:  # type-only: events stay a leaf module every layer can import
+    from gaia_lite.loader.logline import LoadToolsRecord, SelectionRecord
 
 __all__ = [
     "Event", "TurnStarted", "ToolsSelected", "TextDelta", "ModelCallFinished", "ToolCallStarted",
@@ -29,7 +32,7 @@ class ToolsSelected:
     """What the prompt shows this turn. ``off_state`` names why the full
     registry is shown (``loader_off``, ``memory_disabled``, ``embedder_failed``)
     and is None while the loader is active; ``record`` is the TOOL_LOADER
-    payload of this turn (None when no line was logged)."""
+    record of this turn (None when no line was logged)."""
     turn: int
     loaded: tuple[str, ...]
     reasons: dict[str, str]
@@ -38,7 +41,7 @@ class ToolsSelected:
     tools_hash: str
     changed: bool
     native_tokens_estimate: int
-    record: dict[str, Any] | None = None
+    record: SelectionRecord | None = None
     kind: Literal["tools_selected"] = "tools_selected"
 
 
@@ -88,7 +91,7 @@ class ToolsLoaded:
     admitted: tuple[str, ...]
     loaded: tuple[str, ...]
     tools_hash: str
-    record: dict[str, Any] | None = None
+    record: LoadToolsRecord
     kind: Literal["tools_loaded"] = "tools_loaded"
 
 
@@ -127,4 +130,9 @@ Event = Union[TurnStarted, ToolsSelected, TextDelta, ModelCallFinished, ToolCall
 
 
 def to_dict(event: Event) -> dict[str, Any]:
-    return dataclasses.asdict(event)
+    """A JSON-ready dict of the event; a TOOL_LOADER record becomes the payload its line logs."""
+    out = {}
+    for f in dataclasses.fields(event):
+        value = getattr(event, f.name)
+        out[f.name] = value.payload() if f.name == "record" and value is not None else value
+    return out

@@ -209,7 +209,7 @@ class Agent:
                     outcome_name, duration, escape, args = call.name, 0.0, False, call.arguments
                 else:
                     executed = True
-                    escape = self.selector.is_escape(call.name, self.registry)
+                    escape = self.selector.is_escape(call.name)
                     outcome = self.executor.execute(call.name, call.arguments)
                     res, duration, args = outcome.payload, outcome.duration_s, outcome.arguments
                     outcome_name = outcome.name or call.name

@@ -67,14 +67,14 @@ def select_for_query(settings: Settings, query: str, history: list[str]) -> dict
     return {
         "loaded": list(sel.loaded),
         "reasons": dict(sel.reasons),
-        "matched": list(sel.matched),
-        "scores": {n: round(s, 4) for n, s in sorted(sel.scores.items(), key=lambda kv: -kv[1])},
-        "admitted": list(sel.admitted),
-        "skipped_at_cap": list(sel.skipped_at_cap),
+        "matched": list(sel.record.matched),
+        "scores": {n: round(s, 4) for n, s in sorted(sel.record.scores.items(), key=lambda kv: -kv[1])},
+        "admitted": list(sel.record.admitted),
+        "skipped_at_cap": list(sel.record.skipped_at_cap),
         "threshold": loader.threshold,
         "max_tools": loader.max_tools,
         "preset": settings.loader_preset,
-        "selection_ms": round(sel.selection_ms, 3),
+        "selection_ms": round(sel.record.selection_ms, 3),
     }
 
 

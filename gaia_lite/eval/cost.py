@@ -202,7 +202,7 @@ def _series(lab: _Lab, base: ToolSpec, sizes: Sequence[int], query: str, counter
             "loaded_native": on.native, "loaded_text": on.text,
             "menu_tokens": counter.count(menu) if menu else 0,
             "loaded_n": len(loaded), "clones_loaded": sum(1 for n in loaded if n in clone_names),
-            "clones_matched": sum(1 for n in sel.matched if n in clone_names),
+            "clones_matched": sum(1 for n in sel.record.matched if n in clone_names),
             "original_loaded": base.name in loaded,
         })
     return rows

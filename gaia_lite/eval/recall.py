@@ -217,7 +217,7 @@ def run_recall(
         sel = loader.select(selection_query(case.history, case.query), registry)
         if sel is None:
             raise RuntimeError("the embedder failed during the recall run; see the warning above")
-        latencies.append(sel.selection_ms)
+        latencies.append(sel.record.selection_ms)
         loaded = set(sel.loaded)
         if not case.expected:
             no_tool += 1
@@ -233,7 +233,7 @@ def run_recall(
         loaded_sizes.append(len(loaded))
         native_costs.append(native_tokens(sel.loaded))
         text_costs.append(text_tokens(sel.loaded))
-        ranks = _ranks(sel.scores)
+        ranks = _ranks(sel.record.scores)
         for k in rank_hits:
             rank_hits[k] += _hit(case.expected, lambda t, k=k: ranks[t] <= k, case.match)
         reciprocal.append(1.0 / min(ranks[t] for t in case.expected))
@@ -290,6 +290,6 @@ def select_report(query: str, history: Sequence[str], loader: ToolLoader,
     if sel is None:
         return {"loaded": None, "reasons": {}, "matched": [], "scores": {},
                 "note": "the embedder failed: the loader is off and every tool would be shown"}
-    ranked = sorted(sel.scores.items(), key=lambda kv: -kv[1])
-    return {"loaded": list(sel.loaded), "reasons": dict(sel.reasons), "matched": list(sel.matched),
+    ranked = sorted(sel.record.scores.items(), key=lambda kv: -kv[1])
+    return {"loaded": list(sel.loaded), "reasons": dict(sel.reasons), "matched": list(sel.record.matched),
             "scores": {n: round(s, 4) for n, s in ranked}}

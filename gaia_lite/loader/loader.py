@@ -1,8 +1,15 @@
-"""ToolLoader: per-turn tool selection = CORE ∪ SKILL ∪ SEMANTIC (gaia-loader-spec §2).
+"""ToolLoader: per-turn tool selection = CORE ∪ SKILL ∪ SEMANTIC.
 
 Only the *prompt* is filtered; the agent executes any registry tool the model
 names ("free recovery", counted as an escape hatch). The loaded set is
-session-scoped and only grows, except for LRU eviction at the cap.
+session-scoped. With the sticky presets (the default) it only grows: past the
+cap a turn may still add up to the cap minus CORE, and ``load_tools`` always
+adds. GAIA's own preset evicts the least recently used tool at the cap.
+
+Each ``select`` and ``load_bundle`` returns a complete ``Selection``: the
+loaded set, why each tool is in it, the typed ``TOOL_LOADER`` record, its tools
+hash and whether that hash changed. The loader keeps these books; callers only
+read them.
 
 Where this differs from GAIA on purpose:
 
@@ -31,7 +38,7 @@ import logging
 import time
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -40,9 +47,10 @@ from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_native, render_text, tools_hash
 
 from . import logline
-from .bundles import ToolBundle
+from .bundles import ToolBundle, load_bundles
 from .cache import DocEmbeddingCache
-from .presets import PRESETS, LoaderSettings
+from .documents import load_examples
+from .presets import PRESETS, LoaderSettings, preset as get_preset
 from .matching import match_tools, pull_bundles, rank_key
 from .query import SELECTION_QUERY_CHARS, SelectionQuery, selection_query, split_clauses
 from .scoring import ToolIndex, build_index, score_matrix
@@ -60,23 +68,26 @@ def registry_tools_hash(registry: ToolRegistry, loaded: Sequence[str]) -> str:
     return tools_hash(render_text(registry, loaded), render_native(registry, loaded))
 
 
-@dataclass(frozen=True)
-class Selection:
-    """The outcome of one ``select()``: what is visible and why."""
+Record = TypeVar("Record", logline.SelectionRecord, logline.LoadToolsRecord)
 
-    turn: int
-    query_sha: str
-    loaded: tuple[str, ...]
-    matched: tuple[str, ...]
-    bundle_pulled: tuple[str, ...]
-    admitted: tuple[str, ...]
-    evicted: tuple[str, ...]
-    skipped_at_cap: tuple[str, ...]
-    skill: tuple[str, ...]
-    scores: Mapping[str, float]
+
+@dataclass(frozen=True)
+class Selection(Generic[Record]):
+    """What the prompt shows after a ``select()`` (record: SelectionRecord) or a ``load_bundle()``
+    (record: LoadToolsRecord): the loaded set, why each tool is in it, and whether its tools hash
+    differs from the previous selection's."""
+
+    record: Record
     reasons: Mapping[str, str]
-    tools_hash: str
-    selection_ms: float
+    changed: bool
+
+    @property
+    def loaded(self) -> tuple[str, ...]:
+        return self.record.loaded
+
+    @property
+    def tools_hash(self) -> str:
+        return self.record.tools_hash
 
 
 @dataclass(frozen=True)
@@ -306,7 +317,7 @@ class ToolLoader:
                 self._admit(name, "core", rnd)
 
     def select(self, query: str, registry: ToolRegistry, *,
-               skill_tools: Sequence[str] | None = None) -> Selection | None:
+               skill_tools: Sequence[str] | None = None) -> Selection[logline.SelectionRecord] | None:
         """Choose the visible tools for this user turn; ``None`` = show the full registry."""
         if self._disabled:
             return None
@@ -340,29 +351,36 @@ class ToolLoader:
             reason = "semantic" if name in matched else f"bundle:{pulled_by[name]}"
             self._admit_capped(name, reason, rnd.admitted, rnd)
 
-        this_turn = set(rnd.admitted)
-        reasons = {n: (s.reason if n in this_turn or s.reason == "core" else "loaded")
-                   for n, s in sorted(self._slots.items())}
         loaded = tuple(sorted(self._slots))
-        digest = self._tools_hash_fn(registry, loaded)
-        if self._last_hash is not None and digest != self._last_hash:
+        digest, changed = self._rehash(registry, loaded)
+        if changed:
             self._changes += 1
-        self._last_hash = digest
-        elapsed_ms = (self._perf() - started) * 1000.0
-        sel = Selection(
-            turn=self._turn, query_sha=logline.query_sha(str(query)), loaded=loaded,
-            matched=tuple(sorted(matched)), bundle_pulled=tuple(sorted(pulled_by)),
+        record = logline.SelectionRecord(
+            turn=self._turn, query_sha=logline.query_sha(str(query)), threshold=threshold, max_tools=self.max_tools,
+            scores=MappingProxyType(scores), matched=tuple(sorted(matched)), bundle_pulled=tuple(sorted(pulled_by)),
             admitted=tuple(sorted(rnd.admitted)), evicted=tuple(sorted(rnd.evicted)),
-            skipped_at_cap=tuple(sorted(rnd.skipped_at_cap)), skill=tuple(sorted(skill)),
-            scores=MappingProxyType(scores), reasons=MappingProxyType(reasons),
-            tools_hash=digest, selection_ms=elapsed_ms)
+            skipped_at_cap=tuple(sorted(rnd.skipped_at_cap)), skill=tuple(sorted(skill)), loaded=loaded,
+            tools_hash=digest, selection_ms=(self._perf() - started) * 1000.0)
+        self._log_record(record)
+        return Selection(record, self._reasons(rnd), changed)
+
+    def _reasons(self, rnd: _Round) -> Mapping[str, str]:
+        """Why each loaded tool is shown: its admission reason if admitted in this round (and for
+        CORE), else "loaded" (kept from an earlier turn)."""
+        now = set(rnd.admitted)
+        return MappingProxyType({n: (s.reason if n in now or s.reason == "core" else "loaded")
+                                 for n, s in sorted(self._slots.items())})
+
+    def _rehash(self, registry: ToolRegistry, loaded: Sequence[str]) -> tuple[str, bool]:
+        """The loaded set's tools hash, and whether it differs from the last selection's."""
+        digest = self._tools_hash_fn(registry, loaded)
+        changed = self._last_hash is not None and digest != self._last_hash
+        self._last_hash = digest
+        return digest, changed
+
+    def _log_record(self, record: logline.SelectionRecord | logline.LoadToolsRecord) -> None:
         if self._log.isEnabledFor(logging.INFO):  # the scores dict is large on big registries
-            self._log.info(logline.format_selection(logline.selection_payload(
-                turn=sel.turn, query_sha=sel.query_sha, threshold=threshold, max_tools=self.max_tools,
-                scores=scores, matched=sel.matched, bundle_pulled=sel.bundle_pulled,
-                admitted=sel.admitted, evicted=sel.evicted, skipped_at_cap=sel.skipped_at_cap,
-                loaded=loaded, skill=sel.skill, tools_hash=digest, selection_ms=elapsed_ms)))
-        return sel
+            self._log.info(record.line())
 
     def _disable(self, exc: Exception) -> None:
         self._disabled = True
@@ -406,11 +424,12 @@ class ToolLoader:
             return "+".join(b.name for b in owners), frozenset().union(*(b.members for b in owners))
         raise KeyError(bundle)
 
-    def load_bundle(self, bundle: str, registry: ToolRegistry) -> list[str] | None:
+    def load_bundle(self, bundle: str, registry: ToolRegistry) -> Selection[logline.LoadToolsRecord] | None:
         """``load_tools``: make a bundle (or the bundles of a tool name) visible now.
 
-        Returns the sorted loaded set, or ``None`` while the loader is inactive
-        (the full registry is visible then). Unknown names raise KeyError.
+        Returns ``None`` while the loader is inactive (the full registry is
+        visible then). Unknown names raise KeyError. A load changes the hash the
+        next turn compares with, but is not counted in ``tool_set_changes``.
         """
         if self._disabled:
             return None
@@ -423,14 +442,14 @@ class ToolLoader:
             if name in registry and name not in self._slots:
                 self._admit_capped(name, f"load_tools:{resolved}", protected, rnd)
         self._loads += 1
-        loaded = sorted(self._slots)
-        digest = self._tools_hash_fn(registry, loaded)
-        self._last_hash = digest
-        self._log.info(logline.format_selection(logline.load_tools_payload(
-            turn=self._turn, bundle=resolved, admitted=rnd.admitted, evicted=rnd.evicted,
-            skipped_at_cap=rnd.skipped_at_cap, loaded=loaded, tools_hash=digest,
-            selection_ms=(self._perf() - started) * 1000.0)))
-        return loaded
+        loaded = tuple(sorted(self._slots))
+        digest, changed = self._rehash(registry, loaded)
+        record = logline.LoadToolsRecord(
+            turn=self._turn, bundle=resolved, admitted=tuple(sorted(rnd.admitted)), evicted=tuple(sorted(rnd.evicted)),
+            skipped_at_cap=tuple(sorted(rnd.skipped_at_cap)), loaded=loaded, tools_hash=digest,
+            selection_ms=(self._perf() - started) * 1000.0)
+        self._log_record(record)
+        return Selection(record, self._reasons(rnd), changed)
 
     def validate_registry(self, registry: ToolRegistry) -> None:
         """Raise ValueError if CORE or a bundle names a tool the registry lacks."""
@@ -452,10 +471,6 @@ def build_doc_loader(embedder: Embedder, *, preset: str = "default", threshold: 
     ``threshold`` / ``max_tools`` override the preset (env ``GAIA_DYNAMIC_TOOLS_TAU`` /
     ``GAIA_DYNAMIC_TOOLS_MAX`` land here). ``cache_dir=None`` keeps tool vectors in memory.
     """
-    from .bundles import load_bundles
-    from .documents import load_examples
-    from .presets import preset as get_preset
-
     settings = get_preset(preset)
     config = load_bundles(profile)
     examples = load_examples(profile) if "examples" in settings.views else {}

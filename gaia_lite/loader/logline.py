@@ -1,10 +1,12 @@
-"""The loader's log lines: exact payload shapes and a parser for them.
+"""The loader's log lines: typed records, their exact payload shapes, and a parser.
 
-Key order is the interface (gaia-loader-spec §2.8): log readers written for
-GAIA's lines keep working on ours. Our additions (``tools_hash``,
+Key order is the interface: log readers written for GAIA's lines keep working
+on ours, so GAIA's keys come in GAIA's order. Our additions (``tools_hash``,
 ``selection_ms`` on every ``TOOL_LOADER`` line, ``tool_set_changes`` on the
 session line) are appended after GAIA's keys, never interleaved.
 
+``SelectionRecord`` and ``LoadToolsRecord`` are what the loader hands the
+agent and the UI; they become a payload dict and a line only when logged.
 Everything here is a pure function of its arguments; ``json.dumps`` with its
 defaults is the serialisation (``", "`` / ``": "``, ASCII escapes).
 """
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Literal, Mapping
 
 __all__ = [
+    "SelectionRecord", "LoadToolsRecord",
     "SELECTION_PREFIX", "SESSION_PREFIX", "ESCAPE_HATCH_EVENT", "ESCAPE_HATCH_NOTE",
     "query_sha", "selection_payload", "load_tools_payload", "escape_hatch_payload", "session_payload",
     "escape_hatch_rate", "format_selection", "format_escape_hatch", "format_session",
@@ -105,6 +108,59 @@ def load_tools_payload(
         "tools_hash": tools_hash,
         "selection_ms": round(float(selection_ms), 3),
     }
+
+
+@dataclass(frozen=True)
+class SelectionRecord:
+    """One turn's selection, as its ``TOOL_LOADER`` line reports it. Name tuples are sorted;
+    ``scores`` keeps registry order; ``skill`` is empty unless the SKILL tier contributed."""
+
+    turn: int
+    query_sha: str
+    threshold: float
+    max_tools: int
+    scores: Mapping[str, float]
+    matched: tuple[str, ...]
+    bundle_pulled: tuple[str, ...]
+    admitted: tuple[str, ...]
+    evicted: tuple[str, ...]
+    skipped_at_cap: tuple[str, ...]
+    loaded: tuple[str, ...]
+    skill: tuple[str, ...]
+    tools_hash: str
+    selection_ms: float
+
+    def payload(self) -> dict[str, Any]:
+        return selection_payload(
+            turn=self.turn, query_sha=self.query_sha, threshold=self.threshold, max_tools=self.max_tools,
+            scores=self.scores, matched=self.matched, bundle_pulled=self.bundle_pulled, admitted=self.admitted,
+            evicted=self.evicted, skipped_at_cap=self.skipped_at_cap, loaded=self.loaded, skill=self.skill,
+            tools_hash=self.tools_hash, selection_ms=self.selection_ms)
+
+    def line(self) -> str:
+        return format_selection(self.payload())
+
+
+@dataclass(frozen=True)
+class LoadToolsRecord:
+    """One ``load_tools`` (or ``/load``): ``bundle`` is the resolved name (``a+b`` for a tool in two)."""
+
+    turn: int
+    bundle: str
+    admitted: tuple[str, ...]
+    evicted: tuple[str, ...]
+    skipped_at_cap: tuple[str, ...]
+    loaded: tuple[str, ...]
+    tools_hash: str
+    selection_ms: float
+
+    def payload(self) -> dict[str, Any]:
+        return load_tools_payload(turn=self.turn, bundle=self.bundle, admitted=self.admitted, evicted=self.evicted,
+                                  skipped_at_cap=self.skipped_at_cap, loaded=self.loaded,
+                                  tools_hash=self.tools_hash, selection_ms=self.selection_ms)
+
+    def line(self) -> str:
+        return format_selection(self.payload())
 
 
 def escape_hatch_payload(tool: str, turn: int) -> dict[str, Any]:

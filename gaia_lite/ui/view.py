@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Sequence, Union
 
 from gaia_lite.events import (
     Event, ModelCallFinished, Notice, TextDelta, ToolCallFinished, ToolCallStarted, ToolsLoaded,
     ToolsSelected, TurnFailed, TurnFinished, TurnStarted,
 )
+
+if TYPE_CHECKING:  # type-only: the view reads the records the events carry
+    from gaia_lite.loader.logline import LoadToolsRecord, SelectionRecord
 
 __all__ = ["ChatView", "Entry", "ToolCallView", "PanelState", "LoaderEntry", "TurnStats", "BundleLayout",
            "LOADER_ENTRIES"]
@@ -70,11 +73,12 @@ class Entry:
 @dataclass(frozen=True)
 class LoaderEntry:
     """One TOOL_LOADER record as the panel shows it (``kind`` selection | load_tools |
-    escape_hatch | session); ``record`` is the payload dict carried by the event."""
+    escape_hatch | session): the typed record an event carried, or for an escape hatch and the
+    session summary the dict the view derived."""
 
     kind: str
     turn: int
-    record: Mapping[str, Any]
+    record: Union[SelectionRecord, LoadToolsRecord, Mapping[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -205,18 +209,17 @@ class ChatView:
             p.active = False
             p.off_state, p.off_reason = ev.off_state, ev.off_reason
             p.scores, p.matched, p.new_this_turn, p.evicted, p.skipped = {}, (), (), (), ()
+        elif ev.record is None:
+            p.active, p.off_state, p.off_reason = True, None, ""
+            p.scores, p.matched, p.new_this_turn, p.evicted, p.skipped = {}, (), (), (), ()
         else:
             p.active, p.off_state, p.off_reason = True, None, ""
-            rec = ev.record or {}
-            p.scores = {k: float(v) for k, v in (rec.get("scores") or {}).items()}
-            p.matched = tuple(rec.get("matched") or ())
-            p.new_this_turn = tuple(n for n in rec.get("admitted") or () if ev.reasons.get(n) != "core")
-            p.evicted = tuple(rec.get("evicted") or ())
-            p.skipped = tuple(rec.get("skipped_at_cap") or ())
-            if rec.get("max_tools") is not None:
-                p.max_tools = int(rec["max_tools"])
-            if ev.record is not None:
-                p.entries.append(LoaderEntry("selection", int(rec.get("turn", ev.turn)), dict(rec)))
+            rec = ev.record
+            p.scores = dict(rec.scores)
+            p.matched = rec.matched
+            p.new_this_turn = tuple(n for n in rec.admitted if ev.reasons.get(n) != "core")
+            p.evicted, p.skipped, p.max_tools = rec.evicted, rec.skipped_at_cap, rec.max_tools
+            p.entries.append(LoaderEntry("selection", rec.turn, rec))
         self._panel_changed()
 
     def _on_tools_loaded(self, ev: ToolsLoaded) -> None:
@@ -230,16 +233,14 @@ class ChatView:
             p.reasons[name] = f"load_tools:{ev.bundle}"
         p.reasons = {n: p.reasons.get(n, "loaded") for n in p.loaded}
         p.new_this_turn = tuple(n for n in dict.fromkeys((*p.new_this_turn, *ev.admitted)) if n in p.loaded)
-        rec = dict(ev.record) if ev.record is not None else {
-            "turn": self.turn, "event": "load_tools", "bundle": ev.bundle, "admitted": list(ev.admitted),
-            "evicted": [], "skipped_at_cap": [], "loaded": list(ev.loaded), "tools_hash": ev.tools_hash}
-        p.evicted = tuple(dict.fromkeys((*p.evicted, *(rec.get("evicted") or ()))))
-        p.skipped = tuple(dict.fromkeys((*p.skipped, *(rec.get("skipped_at_cap") or ()))))
+        rec = ev.record
+        p.evicted = tuple(dict.fromkeys((*p.evicted, *rec.evicted)))
+        p.skipped = tuple(dict.fromkeys((*p.skipped, *rec.skipped_at_cap)))
         if ev.tools_hash and p.last_hash and ev.tools_hash != p.last_hash:
             p.hash_changes += 1
         p.last_hash = ev.tools_hash or p.last_hash
         p.load_tools_count += 1
-        p.entries.append(LoaderEntry("load_tools", int(rec.get("turn", self.turn) or 0), rec))
+        p.entries.append(LoaderEntry("load_tools", rec.turn, rec))
         self._panel_changed()
 
     def _on_text_delta(self, ev: TextDelta) -> None:

@@ -87,7 +87,7 @@ def test_active_loader_filters_both_paths_and_shows_menu(tmp_path):
     assert names == ["analyze_data_file", "load_tools", "read_file", "remember"]
     assert "LOADABLE TOOL BUNDLES" in req["messages"][0]["content"]
     sel = [e for e in events if isinstance(e, ToolsSelected)][0]
-    assert sel.off_state is None and sel.record["admitted"] and sel.tools_hash == sel.record["tools_hash"]
+    assert sel.off_state is None and sel.record.admitted and sel.tools_hash == sel.record.tools_hash
     text_req, _ = _first_request(tmp_path, with_loader=True, native=False)
     system = text_req["messages"][0]["content"]
     assert system.rstrip().endswith("- remember(): Store a fact.")  # the filtered tool block is last

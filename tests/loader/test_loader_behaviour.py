@@ -22,7 +22,7 @@ def payloads(world, kind: str = "selection") -> list[dict]:
 def test_01_threshold_is_inclusive(make_world) -> None:
     w = make_world({"at": {"q": 0.55}, "below": {"q": 0.5499}}, threshold=0.55)
     sel = w.select("q")
-    assert sel.matched == ("at",)
+    assert sel.record.matched == ("at",)
     assert "at" in sel.loaded and "below" not in sel.loaded
 
 
@@ -31,9 +31,9 @@ def test_02_matched_member_pulls_bundle_and_mates_can_outrank_at_cap(make_world)
     bundles = [ToolBundle("a", frozenset({"a1", "a2", "a_absent"})), ToolBundle("b", frozenset({"b1"}))]
     w = make_world(scores, bundles=bundles, max_tools=2)
     sel = w.select("q")
-    assert sel.bundle_pulled == ("a2",)  # the absent member is skipped silently
+    assert sel.record.bundle_pulled == ("a2",)  # the absent member is skipped silently
     assert sel.loaded == ("a1", "a2")  # a2 inherits 0.9 and beats b1 (0.6)
-    assert sel.skipped_at_cap == ("b1",)
+    assert sel.record.skipped_at_cap == ("b1",)
     assert sel.reasons == {"a1": "semantic", "a2": "bundle:a"}
 
 
@@ -41,9 +41,9 @@ def test_03_core_admitted_with_score_zero_and_never_evicted(make_world) -> None:
     scores = {"c1": {}, "x": {"q1": 0.9}, "y": {"q2": 0.9}}
     w = make_world(scores, queries=("q1", "q2"), core=["c1", "c_absent"], max_tools=2)
     first = w.select("q1")
-    assert first.scores["c1"] == 0.0 and "c1" in first.loaded and first.reasons["c1"] == "core"
+    assert first.record.scores["c1"] == 0.0 and "c1" in first.loaded and first.reasons["c1"] == "core"
     second = w.select("q2")
-    assert second.evicted == ("x",)
+    assert second.record.evicted == ("x",)
     assert second.loaded == ("c1", "y")
 
 
@@ -55,7 +55,7 @@ def test_04_monotonic_growth_and_identical_query_identical_list(make_world) -> N
     c = w.select("q2")
     assert a.loaded == ("x",)
     assert b.loaded == ("x", "y")  # x no longer matches but is not pruned
-    assert c.loaded == b.loaded and c.admitted == ()
+    assert c.loaded == b.loaded and c.record.admitted == ()
 
 
 def test_05_at_cap_with_only_this_turn_admissions_extras_are_skipped(make_world) -> None:
@@ -63,7 +63,7 @@ def test_05_at_cap_with_only_this_turn_admissions_extras_are_skipped(make_world)
     w = make_world(scores, max_tools=2)
     sel = w.select("q")
     assert sel.loaded == ("a", "b")
-    assert sel.skipped_at_cap == ("c",) and sel.evicted == ()
+    assert sel.record.skipped_at_cap == ("c",) and sel.record.evicted == ()
 
 
 def test_06_lru_by_last_call_then_load_time_and_evicted_can_return(make_world) -> None:
@@ -71,11 +71,11 @@ def test_06_lru_by_last_call_then_load_time_and_evicted_can_return(make_world) -
     w = make_world(scores, queries=("q1", "q2", "q3"), max_tools=2)
     w.select("q1")  # a loaded before b
     w.loader.record_tool_use("a")  # a used, b never: b is least recently used
-    assert w.select("q2").evicted == ("b",)
+    assert w.select("q2").record.evicted == ("b",)
     # a (called at t) vs c (loaded after t, never called): a is older
-    assert w.select("q3").evicted == ("a",)
+    assert w.select("q3").record.evicted == ("a",)
     back = w.select("q1")
-    assert "a" in back.admitted  # an evicted tool can come back
+    assert "a" in back.record.admitted  # an evicted tool can come back
 
 
 def test_07_record_tool_use_on_unloaded_tool_logs_escape_hatch_and_does_not_load(make_world) -> None:
@@ -92,9 +92,9 @@ def test_08_skill_takes_last_free_slot_ahead_of_higher_semantic(make_world) -> N
     scores = {"c1": {}, "s1": {"q": 0.0}, "hi": {"q": 0.95}}
     w = make_world(scores, core=["c1"], max_tools=2)
     sel = w.select("q", skill_tools=["c1", "unknown_tool", "s1", "s1"])
-    assert sel.skill == ("s1",)  # CORE and unknown names dropped silently, duplicates once
+    assert sel.record.skill == ("s1",)  # CORE and unknown names dropped silently, duplicates once
     assert sel.loaded == ("c1", "s1")
-    assert sel.skipped_at_cap == ("hi",)
+    assert sel.record.skipped_at_cap == ("hi",)
     assert sel.reasons["s1"] == "skill"
     lines = payloads(w)
     assert lines[0]["skill"] == ["s1"]
@@ -108,9 +108,9 @@ def test_09_load_bundle_by_bundle_or_tool_name_cap_aware_and_counted(make_world)
     bundles = [ToolBundle("a", frozenset({"a1", "a2"}), "A"), ToolBundle("b", frozenset({"b1", "b2"}), "B")]
     w = make_world(scores, core=["c1"], bundles=bundles, max_tools=4)
     w.select("q")  # c1, x
-    assert w.loader.load_bundle("a", w.registry) == ["a1", "a2", "c1", "x"]
+    assert w.loader.load_bundle("a", w.registry).loaded == ("a1", "a2", "c1", "x")
     # a tool name resolves to its bundle(s); at the cap LRU victims outside CORE+bundle make room
-    assert w.loader.load_bundle("b1", w.registry) == ["a2", "b1", "b2", "c1"]
+    assert w.loader.load_bundle("b1", w.registry).loaded == ("a2", "b1", "b2", "c1")
     with pytest.raises(KeyError):
         w.loader.load_bundle("nope", w.registry)
     events = payloads(w, "load_tools")
@@ -184,7 +184,7 @@ def test_14_doc_profile_recall_is_core_and_data_tool_needs_a_data_query(make_wor
     assert "recall" in chat.loaded and chat.reasons["recall"] == "core"
     assert "analyze_data_file" not in chat.loaded
     data = w.select("sum the revenue column in sales.csv")
-    assert "analyze_data_file" in data.admitted
+    assert "analyze_data_file" in data.record.admitted
 
 
 def test_gaia_preset_reproduces_tie_break_by_name(make_world) -> None:
@@ -194,8 +194,8 @@ def test_gaia_preset_reproduces_tie_break_by_name(make_world) -> None:
     bundles = [ToolBundle("rag_index", frozenset({"rag_status", "add_watch", "index_dir"}))]
     w = make_world(scores, core=["c"], bundles=bundles, max_tools=2, settings=PRESETS["gaia"])
     sel = w.select("q")
-    assert sel.admitted == ("add_watch", "c")
-    assert "rag_status" in sel.skipped_at_cap
+    assert sel.record.admitted == ("add_watch", "c")
+    assert "rag_status" in sel.record.skipped_at_cap
 
 
 def test_doc_embeddings_persist_on_disk(make_world, tmp_path) -> None:

@@ -33,7 +33,7 @@ def test_a_current_message_is_scored_on_its_own_when_the_preset_asks(make_world)
     on = make_world(scores, queries=(joined, "new topic"),
                     settings=LoaderSettings(score_current=True, ranking="matched_first"))
     sel = on.select(selection_query(["old topic"], "new topic"))
-    assert abs(sel.scores["new_tool"] - 0.7) < 1e-6 and "new_tool" in sel.loaded
+    assert abs(sel.record.scores["new_tool"] - 0.7) < 1e-6 and "new_tool" in sel.loaded
     off = make_world(scores, queries=(joined, "new topic"), settings=PRESETS["gaia"])
     assert "new_tool" not in off.select(selection_query(["old topic"], "new topic")).loaded
 
@@ -46,8 +46,8 @@ def test_b_matched_member_keeps_its_slot_over_alphabetically_earlier_mates(make_
     w = make_world(scores, core=["c"], bundles=bundles, max_tools=3,
                    settings=LoaderSettings(ranking="matched_first"))
     sel = w.select("q")
-    assert sel.admitted == ("add_watch", "c", "rag_status")  # the match first, then mates by name
-    assert sel.skipped_at_cap == ("index_dir",)
+    assert sel.record.admitted == ("add_watch", "c", "rag_status")  # the match first, then mates by name
+    assert sel.record.skipped_at_cap == ("index_dir",)
 
 
 def test_b_independent_match_precedes_unmatched_mates_then_score_then_name(make_world) -> None:
@@ -55,14 +55,14 @@ def test_b_independent_match_precedes_unmatched_mates_then_score_then_name(make_
     bundles = [ToolBundle("a", frozenset({"a1", "a2"})), ToolBundle("b", frozenset({"b1"}))]
     w = make_world(scores, bundles=bundles, max_tools=2, settings=LoaderSettings(ranking="matched_first"))
     sel = w.select("q")
-    assert sel.loaded == ("a1", "b1") and sel.skipped_at_cap == ("a2",)
+    assert sel.loaded == ("a1", "b1") and sel.record.skipped_at_cap == ("a2",)
 
 
 # (c) load_tools / the menu only while active; CORE can never be hidden -------------------
 
 def test_c_load_bundle_before_any_selection_still_shows_core(make_world) -> None:
     w = make_world({"c": {}, "m": {}}, core=["c"], bundles=[ToolBundle("b", frozenset({"m"}), "Mates")])
-    assert w.loader.load_bundle("b", w.registry) == ["c", "m"]
+    assert w.loader.load_bundle("b", w.registry).loaded == ("c", "m")
 
 
 def test_c_inactive_loader_offers_no_menu_and_load_bundle_is_a_no_op(make_world) -> None:

@@ -30,7 +30,7 @@ def test_per_turn_limits_matches_and_core_does_not_use_a_pick(make_world) -> Non
     scores = {"c": {"q": 0.99}, "a": {"q": 0.9}, "b": {"q": 0.8}, "d": {"q": 0.7}}
     w = make_world(scores, core=["c"], settings=LoaderSettings(per_turn=2, bundle_pull=False))
     sel = w.select("q")
-    assert sel.matched == ("a", "b")
+    assert sel.record.matched == ("a", "b")
     assert sel.loaded == ("a", "b", "c")
 
 
@@ -43,8 +43,8 @@ def test_each_clause_gets_its_best_tool(make_world) -> None:
     settings = LoaderSettings(per_turn=1, split_clauses=True, bundle_pull=False, ranking="matched_first")
     w = make_world(scores, queries=(query, clause_a, clause_b), settings=settings)
     sel = w.select(query)
-    assert sel.matched == ("finder", "speaker")  # "other" is second overall but no clause's best
-    assert sel.scores["speaker"] == pytest.approx(0.5)  # a tool's score is its best over the query texts
+    assert sel.record.matched == ("finder", "speaker")  # "other" is second overall but no clause's best
+    assert sel.record.scores["speaker"] == pytest.approx(0.5)  # a tool's score is its best over the query texts
 
 
 def test_gaia_settings_embed_one_text_per_turn(make_world) -> None:
@@ -120,9 +120,9 @@ def test_a_clear_winner_gets_fewer_picks(make_world) -> None:
 
     settings = LoaderSettings(per_turn=3, bundle_pull=False, confident=Confidence(picks=1, min_score=0.5, min_gap=0.1))
     clear = make_world({"a": {"q": 0.9}, "b": {"q": 0.6}, "c": {"q": 0.5}}, settings=settings)
-    assert clear.select("q").matched == ("a",)
+    assert clear.select("q").record.matched == ("a",)
     close = make_world({"a": {"q": 0.9}, "b": {"q": 0.85}, "c": {"q": 0.5}}, settings=settings)
-    assert close.select("q").matched == ("a", "b", "c")
+    assert close.select("q").record.matched == ("a", "b", "c")
 
 
 def test_embed_chars_scores_only_the_tail_of_a_long_query(make_world) -> None:
@@ -132,4 +132,4 @@ def test_embed_chars_scores_only_the_tail_of_a_long_query(make_world) -> None:
     w = make_world({"a": {str(q)[-50:]: 0.9}}, queries=(str(q)[-50:], "tail words here"),
                    settings=LoaderSettings(embed_chars=50, per_turn=1, bundle_pull=False))
     sel = w.select(q)
-    assert sel.matched == ("a",) and sel.query_sha  # the sha still covers the whole query
+    assert sel.record.matched == ("a",) and sel.record.query_sha  # the sha still covers the whole query

@@ -17,7 +17,7 @@ def test_first_turn_is_capped_exactly_as_with_eviction(make_world) -> None:
                         settings=PRESETS["gaia"].replace(sticky=True)).select("q1")
     evicting = make_world(scores, queries=("q1",), core=["c1"], max_tools=3).select("q1")
     assert sticky.loaded == evicting.loaded == ("a", "b", "c1")
-    assert sticky.skipped_at_cap == evicting.skipped_at_cap == ("c",)
+    assert sticky.record.skipped_at_cap == evicting.record.skipped_at_cap == ("c",)
 
 
 def test_later_turns_add_without_evicting_up_to_cap_minus_core(make_world) -> None:
@@ -27,9 +27,9 @@ def test_later_turns_add_without_evicting_up_to_cap_minus_core(make_world) -> No
                    settings=PRESETS["gaia"].replace(sticky=True))
     w.select("q1")
     second = w.select("q2")
-    assert second.evicted == ()
-    assert second.admitted == ("x", "y")  # 3 - 1 CORE = 2 new tools this turn
-    assert second.skipped_at_cap == ("z",)
+    assert second.record.evicted == ()
+    assert second.record.admitted == ("x", "y")  # 3 - 1 CORE = 2 new tools this turn
+    assert second.record.skipped_at_cap == ("z",)
     assert second.loaded == ("a", "b", "c1", "x", "y")  # a and b stay: the model has read them
 
 
@@ -38,8 +38,8 @@ def test_load_tools_always_adds_in_a_sticky_session(make_world) -> None:
     w = make_world(scores, max_tools=2, bundles=[ToolBundle("more", frozenset({"m1", "m2", "m3"}))],
                    settings=PRESETS["gaia"].replace(sticky=True))
     w.select("q")
-    loaded = w.loader.load_bundle("more", w.registry)
-    assert loaded == ["a", "b", "m1", "m2", "m3"]
+    loaded = w.loader.load_bundle("more", w.registry).loaded
+    assert loaded == ("a", "b", "m1", "m2", "m3")
 
 
 def test_reset_starts_a_new_sticky_session(make_world) -> None:

@@ -63,15 +63,15 @@ def test_skill_tools_load_ahead_of_a_higher_scoring_semantic_tool_at_the_cap(
     rig = make_loader(max_tools=cap)
     on = rig.loader.select(SALES_GOAL, doc_registry, skill_tools=recalled.tools)
 
-    weakest_skill_score = min(on.scores[t] for t in recalled.tools)
+    weakest_skill_score = min(on.record.scores[t] for t in recalled.tools)
     displaced = [n for n in off.loaded if n not in on.loaded]
     assert displaced, "premise: without the skill, semantic picks fill the slots differently"
-    assert any(on.scores[n] > weakest_skill_score for n in displaced), \
-        f"premise: a semantic tool outscores a skill tool ({ {n: on.scores[n] for n in displaced} })"
+    assert any(on.record.scores[n] > weakest_skill_score for n in displaced), \
+        f"premise: a semantic tool outscores a skill tool ({ {n: on.record.scores[n] for n in displaced} })"
     for tool in recalled.tools:
         assert tool in on.loaded and on.reasons[tool] == "skill"
-    assert set(displaced) <= set(on.skipped_at_cap)
-    assert on.skill == ("analyze_data_file", "write_file")
+    assert set(displaced) <= set(on.record.skipped_at_cap)
+    assert on.record.skill == ("analyze_data_file", "write_file")
     (payload,) = _payloads(rig.lines)
     assert payload["skill"] == ["analyze_data_file", "write_file"]
     assert list(payload)[list(payload).index("loaded") + 1] == "skill"  # right after GAIA's keys
@@ -121,7 +121,7 @@ def test_a_goal_with_no_matching_skill_falls_through_to_semantic(
     off_rig, on_rig = make_loader(), make_loader()
     a = _turn(off_rig.loader, doc_registry, [], goal, None)
     b = _turn(on_rig.loader, doc_registry, [], goal, skills)
-    assert a == b and b.skill == ()
+    assert a == b and b.record.skill == ()
     assert "list_windows" in b.loaded and b.reasons["list_windows"] == "semantic"
     assert off_rig.lines == on_rig.lines and "skill" not in _payloads(on_rig.lines)[0]
 
@@ -138,7 +138,7 @@ def test_unknown_and_core_names_in_tools_required_are_dropped_silently(
     assert "no_such_tool" not in recalled.prompt_block
     rig = make_loader()
     sel = rig.loader.select(SALES_GOAL, doc_registry, skill_tools=recalled.tools)
-    assert sel.skill == ("analyze_data_file",)  # read_file and query_documents are CORE: not SKILL
+    assert sel.record.skill == ("analyze_data_file",)  # read_file and query_documents are CORE: not SKILL
     assert sel.reasons["read_file"] == "core" and sel.reasons["analyze_data_file"] == "skill"
     assert _payloads(rig.lines)[0]["skill"] == ["analyze_data_file"]
     assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]

@@ -11,6 +11,7 @@ from rich.console import Console
 from gaia_lite.events import (ModelCallFinished, TextDelta, ToolCallFinished, ToolCallStarted, ToolsLoaded,
                               ToolsSelected, TurnFinished, TurnStarted)
 from gaia_lite.loader.bundles import load_bundles
+from gaia_lite.loader.logline import LoadToolsRecord, SelectionRecord
 from gaia_lite.ui.view import BundleLayout, ChatView
 
 CFG = load_bundles()
@@ -31,13 +32,13 @@ def output(console: Console) -> str:
 
 def selection_record(turn: int, *, admitted: list[str], loaded: list[str], matched: list[str],
                      evicted: list[str] | None = None, skipped: list[str] | None = None,
-                     scores: dict[str, float] | None = None) -> dict[str, Any]:
+                     scores: dict[str, float] | None = None) -> SelectionRecord:
     all_scores = {n: 0.05 for n in REGISTRY}
     all_scores.update(scores or {})
-    return {"turn": turn, "query_sha": "0123456789ab", "threshold": 0.2, "max_tools": 14, "scores": all_scores,
-            "matched": sorted(matched), "bundle_pulled": [], "admitted": sorted(admitted),
-            "evicted": sorted(evicted or []), "skipped_at_cap": sorted(skipped or []), "loaded": sorted(loaded),
-            "tools_hash": f"hash{turn}", "selection_ms": 1.25}
+    return SelectionRecord(turn=turn, query_sha="0123456789ab", threshold=0.2, max_tools=14, scores=all_scores,
+                           matched=tuple(sorted(matched)), bundle_pulled=(), admitted=tuple(sorted(admitted)),
+                           evicted=tuple(sorted(evicted or [])), skipped_at_cap=tuple(sorted(skipped or [])),
+                           loaded=tuple(sorted(loaded)), skill=(), tools_hash=f"hash{turn}", selection_ms=1.25)
 
 
 def browse_turn(turn: int = 1) -> list[Any]:
@@ -67,9 +68,9 @@ def browse_turn(turn: int = 1) -> list[Any]:
 def clipboard_loaded(turn: int = 1) -> ToolsLoaded:
     """``/load clipboard`` after ``browse_turn``: at the cap of 14, the two unused mates are evicted."""
     loaded = sorted(CORE + ["browse_directory", "read_clipboard", "write_clipboard"])
-    rec = {"turn": turn, "event": "load_tools", "bundle": "clipboard",
-           "admitted": ["read_clipboard", "write_clipboard"], "evicted": ["get_file_info", "list_recent_files"],
-           "skipped_at_cap": [], "loaded": loaded, "tools_hash": "hashL", "selection_ms": 0.4}
+    rec = LoadToolsRecord(turn=turn, bundle="clipboard", admitted=("read_clipboard", "write_clipboard"),
+                          evicted=("get_file_info", "list_recent_files"), skipped_at_cap=(), loaded=tuple(loaded),
+                          tools_hash="hashL", selection_ms=0.4)
     return ToolsLoaded("clipboard", ("read_clipboard", "write_clipboard"), tuple(loaded), "hashL", rec)
 
 

@@ -52,7 +52,7 @@ def test_load_marks_tools_and_records_an_entry(view):
     assert p.reasons["read_clipboard"] == "load_tools:clipboard"
     assert "read_clipboard" in p.loaded and "get_file_info" not in p.loaded
     assert p.evicted == ("get_file_info", "list_recent_files")
-    assert p.entries[-1].kind == "load_tools" and p.entries[-1].record["bundle"] == "clipboard"
+    assert p.entries[-1].kind == "load_tools" and p.entries[-1].record.bundle == "clipboard"
     assert p.hash_changes == 1 and p.load_tools_count == 1
 
 
