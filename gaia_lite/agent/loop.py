@@ -31,7 +31,7 @@ from gaia_lite.registry.execute import ToolExecutor, ToolStatus
 from gaia_lite.registry.registry import ToolRegistry
 
 from .fallback import answer_from_result
-from .prefix import PromptBook
+from .prefix import make_layout
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 from .selection import SelectionState, ToolSelector
 
@@ -73,8 +73,7 @@ class Agent:
         self.history: list[dict[str, Any]] = []
         self.user_messages: list[str] = []
         self.turn = 0
-        self.book = PromptBook(registry, options.workdir, native=options.native_tools,
-                               layout=options.prompt_layout)
+        self.layout = make_layout(options.prompt_layout, registry, options.workdir, native=options.native_tools)
         self.meter = TokenMeter()
 
     # ------------------------------------------------------------------ prompt
@@ -82,10 +81,10 @@ class Agent:
         return not self.options.native_tools
 
     def system_prompt(self, state: SelectionState) -> str:
-        return self.book.system(state)
+        return self.layout.system(state)
 
     def tool_schemas(self, state: SelectionState) -> list[dict[str, Any]] | None:
-        return self.book.tools(state)
+        return self.layout.tools(state)
 
     # ------------------------------------------------------------------ public API
     def reset(self) -> None:
@@ -93,7 +92,7 @@ class Agent:
         self.history.clear()
         self.user_messages.clear()
         self.turn = 0
-        self.book.reset()
+        self.layout.reset()
         self.selector.reset()
 
     def close(self) -> None:
@@ -124,7 +123,7 @@ class Agent:
         for ev in state.notices:
             yield ev
         self.user_messages.append(query)
-        self.history.append({"role": "user", "content": self.book.begin_turn(state, query, extra_blocks)})
+        self.history.append({"role": "user", "content": self.layout.begin_turn(state, query, extra_blocks)})
 
         called: list[str] = []
         failed: dict[str, str] = {}  # call signature -> its error, so a failed call is not simply repeated
@@ -226,7 +225,7 @@ class Agent:
                 content = _result_text(res)
                 if executed and outcome.loaded is not None:
                     yield outcome.loaded
-                    disclosed = self.book.after_load(self.selector.state)  # tools this load_tools call added
+                    disclosed = self.layout.after_load(self.selector.state)  # tools this load_tools call added
                     if disclosed:
                         content += "\n\n" + disclosed
                 if self._text_path():
@@ -319,7 +318,7 @@ class Agent:
         if not trim.dropped_turns:
             return False
         self.history[:] = trim.history
-        self.book.reset()  # tools disclosed in the dropped turns must be shown again
+        self.layout.reset()  # tools disclosed in the dropped turns must be shown again
         yield Notice("info", f"dropped the {trim.dropped_turns} oldest turn(s) to fit the model's "
                              f"{window:,}-token context; they stay searchable in memory")
         return True
@@ -331,7 +330,7 @@ class Agent:
         if n <= 0:
             return 0
         self.history[:] = [m for t in turns[n:] for m in t]
-        self.book.reset()
+        self.layout.reset()
         return n
 
     def _repair_history(self) -> None:

@@ -8,7 +8,7 @@ makes the server prefill the whole history again. With the loader on, that
 happened on every turn that admitted a tool: later turns were several times
 slower than with the loader off (docs/benchmarks.md).
 
-``PromptBook`` keeps one conversation's layout. In the ``stable`` layout (our
+A ``PromptLayout`` keeps one conversation's prompts. ``StableLayout`` (our
 default):
 
 * the system prompt is composed once per conversation and then left alone;
@@ -22,17 +22,17 @@ default):
 * an eviction (the cap was reached) is the one case that recomposes, because
   the model must stop seeing the evicted tool.
 
-The ``rewrite`` layout is GAIA's: the system prompt and tools array are
-recomposed from the sorted loaded set every time it changes, and recalled
-procedures sit in the system prompt. With no filter (every off-state), both
-layouts send the legacy prompt byte for byte.
+``RewriteLayout`` is GAIA's: the system prompt and tools array are recomposed
+from the sorted loaded set every time it changes, and recalled procedures sit
+in the system prompt. With no filter (every off-state), both layouts send the
+legacy prompt byte for byte.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_native, render_text
@@ -40,65 +40,59 @@ from gaia_lite.registry.render import render_native, render_text
 from .prompt import PromptParts, compose_system_prompt
 from .selection import SelectionState
 
-__all__ = ["PromptBook", "LAYOUTS", "MORE_TOOLS_HEADER"]
+__all__ = ["PromptLayout", "StableLayout", "RewriteLayout", "make_layout", "LAYOUTS", "MORE_TOOLS_HEADER"]
 
 LAYOUTS = ("stable", "rewrite")
 MORE_TOOLS_HEADER = "==== MORE TOOLS, NOW AVAILABLE ===="
 
 
-@dataclass
-class _Shown:
-    """What the model has been shown in this conversation, in the order it was shown."""
+class PromptLayout(Protocol):
+    """One conversation's prompts. Call ``begin_turn`` once per user turn, then ``system``/``tools``
+    for every model step, and ``after_load`` after a mid-turn ``load_tools``."""
 
-    key: tuple[Any, ...]  # (menu, hidden) of the composed system prompt
-    system: str
-    names: list[str] = field(default_factory=list)
+    def begin_turn(self, state: SelectionState, query: str, extra_blocks: tuple[str, ...] = ()) -> str:
+        """The user message content to put in the history for this turn."""
+
+    def after_load(self, state: SelectionState) -> str:
+        """Text to append to the ``load_tools`` result ("" for none)."""
+
+    def system(self, state: SelectionState) -> str: ...
+
+    def tools(self, state: SelectionState) -> list[dict[str, Any]] | None: ...
+
+    def reset(self) -> None:
+        """A new conversation (or one whose start was dropped): compose afresh."""
 
 
-class PromptBook:
-    """One conversation's prompts. Call ``begin_turn`` once per user turn, then
-    ``system``/``tools`` for every model step and ``after_load`` after a mid-turn load."""
+def make_layout(layout: str, registry: ToolRegistry, workdir: Path, *, native: bool) -> PromptLayout:
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+    cls = StableLayout if layout == "stable" else RewriteLayout
+    return cls(registry, workdir, native=native)
 
-    def __init__(self, registry: ToolRegistry, workdir: Path, *, native: bool, layout: str = "stable") -> None:
-        if layout not in LAYOUTS:
-            raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+
+class RewriteLayout:
+    """GAIA's layout: the prompt follows the sorted loaded set; procedures sit in the system prompt."""
+
+    def __init__(self, registry: ToolRegistry, workdir: Path, *, native: bool) -> None:
         self.registry = registry
         self.workdir = workdir
         self.native = native
-        self.layout = layout
-        self._shown: _Shown | None = None
-        self._extra: tuple[str, ...] = ()  # rewrite layout: this turn's procedures, in the system prompt
+        self._extra: tuple[str, ...] = ()  # this turn's procedures
         self._cache: tuple[Any, str] | None = None
-        self.recomposed = 0  # stable layout: times the system prompt was (re)written (each one costs the cache)
 
     def reset(self) -> None:
-        self._shown = None
         self._extra = ()
         self._cache = None
 
-    # ------------------------------------------------------------------ per turn
     def begin_turn(self, state: SelectionState, query: str, extra_blocks: tuple[str, ...] = ()) -> str:
-        """The user message content to put in the history for this turn."""
-        blocks = tuple(b for b in extra_blocks if b)
-        if self.layout == "rewrite":
-            self._extra = blocks
-            return query
-        disclosed = self._sync(state)
-        return "\n\n".join([query, *blocks, *([disclosed] if disclosed else [])])
+        self._extra = tuple(b for b in extra_blocks if b)
+        return query
 
     def after_load(self, state: SelectionState) -> str:
-        """Text to append to the ``load_tools`` result: the new tools, on the stable text path."""
-        if self.layout == "rewrite":
-            return ""
-        return self._sync(state)
+        return ""
 
-    # ------------------------------------------------------------------ per step
     def system(self, state: SelectionState) -> str:
-        if self.layout == "stable":
-            if self._shown is None:
-                self._sync(state)
-            assert self._shown is not None
-            return self._shown.system
         key = (state.filter, state.menu, state.hidden, self._extra)
         if self._cache is None or self._cache[0] != key:
             parts = PromptParts(self.workdir, not self.native, state.menu, self._extra)
@@ -108,16 +102,54 @@ class PromptBook:
     def tools(self, state: SelectionState) -> list[dict[str, Any]] | None:
         if not self.native:
             return None
-        if self.layout == "stable" and state.filter is not None:
-            if self._shown is None:
-                self._sync(state)
-            assert self._shown is not None
-            names = self._shown.names
-        else:
-            names = state.visible_names(self.registry)
+        return render_native(self.registry, state.visible_names(self.registry)) or None
+
+
+@dataclass
+class _Shown:
+    """What the model has been shown in this conversation, in the order it was shown."""
+
+    key: tuple[Any, ...]  # (no filter, menu, hidden) of the composed system prompt
+    system: str
+    names: list[str] = field(default_factory=list)
+
+
+class StableLayout:
+    """The system prompt is written once; later tools join the conversation (see the module docstring)."""
+
+    def __init__(self, registry: ToolRegistry, workdir: Path, *, native: bool) -> None:
+        self.registry = registry
+        self.workdir = workdir
+        self.native = native
+        self._shown: _Shown | None = None
+        self.recomposed = 0  # times the system prompt was (re)written (each one costs the cache)
+
+    def reset(self) -> None:
+        self._shown = None
+
+    def begin_turn(self, state: SelectionState, query: str, extra_blocks: tuple[str, ...] = ()) -> str:
+        blocks = tuple(b for b in extra_blocks if b)
+        disclosed = self._sync(state)
+        return "\n\n".join([query, *blocks, *([disclosed] if disclosed else [])])
+
+    def after_load(self, state: SelectionState) -> str:
+        return self._sync(state)
+
+    def system(self, state: SelectionState) -> str:
+        return self._current(state).system
+
+    def tools(self, state: SelectionState) -> list[dict[str, Any]] | None:
+        if not self.native:
+            return None
+        names = self._current(state).names if state.filter is not None else state.visible_names(self.registry)
         return render_native(self.registry, names) or None
 
-    # ------------------------------------------------------------------ the stable layout
+    def _current(self, state: SelectionState) -> _Shown:
+        if self._shown is None:
+            self._sync(state)
+        assert self._shown is not None
+        return self._shown
+
     def _sync(self, state: SelectionState) -> str:
         """Bring the shown set up to ``state``; returns the disclosure block ("" if none)."""
         loaded = state.visible_names(self.registry)

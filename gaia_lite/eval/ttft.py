@@ -161,14 +161,14 @@ def _script_history(turn: ScriptTurn, index: int) -> list[dict[str, Any]]:
 
 def _request(agent: Any, earlier: Sequence[str], history: Sequence[dict[str, Any]], query: str,
              nonce: str, max_tokens: int) -> tuple[Any, Any, float, str]:
-    """Select tools and send the turn's first model call, laid out by the agent's PromptBook.
+    """Select tools and send the turn's first model call, laid out by the agent's prompt layout.
 
     Returns (ChatResult, SelectionState, select ms, the user message as the agent stores it).
     """
     t0 = time.perf_counter()
     state = agent.selector.select(list(earlier), query)
     select_ms = (time.perf_counter() - t0) * 1000.0
-    content = agent.book.begin_turn(state, query)
+    content = agent.layout.begin_turn(state, query)
     system = f"[req-{nonce}] " + agent.system_prompt(state)
     messages = [{"role": "system", "content": system}, *history, {"role": "user", "content": content}]
     result = agent.client.chat(messages, tools=agent.tool_schemas(state), max_tokens=max_tokens, temperature=0.0)

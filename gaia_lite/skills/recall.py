@@ -61,7 +61,7 @@ _EMPTY = RecalledSkills()
 
 
 def format_prompt_block(procedures: Sequence[Procedure], known_tools: Any = None, *, body_cap: int = BODY_CAP) -> str:
-    """The "recalled procedures" block ("" for none; where it goes is the PromptBook's call). Bodies are cut at ``body_cap``."""
+    """The "recalled procedures" block ("" for none; where it goes is the prompt layout's call). Bodies are cut at ``body_cap``."""
     if not procedures:
         return ""
     parts = ["## Recalled procedures",

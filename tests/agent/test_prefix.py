@@ -1,4 +1,4 @@
-"""PromptBook: what stays byte-identical between turns (the server's cached prefix) and where new
+"""The prompt layouts: what stays byte-identical between turns (the server's cached prefix) and where new
 tools and recalled procedures go instead, on both render paths and in both layouts."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.prefix import MORE_TOOLS_HEADER, PromptBook
+from gaia_lite.agent.prefix import MORE_TOOLS_HEADER, PromptLayout, StableLayout, make_layout
 from gaia_lite.agent.prompt import PromptParts, compose_system_prompt
 from gaia_lite.agent.selection import SelectionState
 from gaia_lite.registry.registry import ToolRegistry
@@ -27,8 +27,8 @@ def _state(*extra: str) -> SelectionState:
     return SelectionState(tuple(sorted({*CORE, *extra})), MENU)
 
 
-def _book(registry: ToolRegistry, *, native: bool, layout: str = "stable") -> PromptBook:
-    return PromptBook(registry, Path("/work"), native=native, layout=layout)
+def _book(registry: ToolRegistry, *, native: bool, layout: str = "stable") -> PromptLayout:
+    return make_layout(layout, registry, Path("/work"), native=native)
 
 
 def test_text_path_system_prompt_is_written_once_and_new_tools_join_the_user_message(registry) -> None:
@@ -47,7 +47,7 @@ def test_text_path_system_prompt_is_written_once_and_new_tools_join_the_user_mes
     assert "search_file(" not in block  # only what is new
     assert book.begin_turn(second, "and by region?") == "and by region?"  # nothing new: nothing disclosed
     assert book.tools(second) is None
-    assert book.recomposed == 1
+    assert isinstance(book, StableLayout) and book.recomposed == 1
 
 
 def test_native_path_tools_grow_at_the_end_in_admission_order(registry) -> None:
@@ -73,7 +73,7 @@ def test_an_eviction_recomposes_and_keeps_the_surviving_order(registry) -> None:
     names = [t["function"]["name"] for t in book.tools(evicted)]
     assert "browse_directory" not in names
     assert names.index("search_file") < names.index("analyze_data_file")  # survivors keep their order
-    assert book.recomposed == 2
+    assert isinstance(book, StableLayout) and book.recomposed == 2
 
 
 def test_procedures_ride_with_the_user_message_in_the_stable_layout(registry) -> None:

@@ -54,7 +54,7 @@ class _Client:
 
 
 class _Book:
-    """The agent's PromptBook seam: the user message as stored (here, tagged so the test can see it)."""
+    """The agent's prompt layout seam: the user message as stored (here, tagged so the test can see it)."""
 
     def begin_turn(self, state: _State, query: str, extra: tuple[str, ...] = ()) -> str:
         return query + " [new tools]" if state.changed else query
@@ -66,7 +66,7 @@ class _Agent:
         self.client = _Client(arm)
         self.registry = None
         self.resets = 0
-        self.book = _Book()
+        self.layout = _Book()
 
     def reset(self) -> None:
         self.resets += 1
@@ -116,7 +116,7 @@ def test_script_keeps_one_nonce_per_conversation_and_grows_the_history() -> None
     # turn 2 sees turn 1's user message, the canned tool call, its result and the answer
     assert [m["role"] for m in convo[1][1:]] == ["user", "assistant", "tool", "assistant", "user"]
     assert convo[1][2]["tool_calls"][0]["function"]["name"] == ttft.SCRIPT[0].calls[0][0]
-    # the user message goes into the history as the PromptBook laid it out (turn 2 disclosed tools)
+    # the user message goes into the history as the prompt layout laid it out (turn 2 disclosed tools)
     assert convo[2][5]["content"] == ttft.SCRIPT[1].user + " [new tools]"
     assert convo[1][-1]["content"] == ttft.SCRIPT[1].user + " [new tools]"
     # every canned call is reported to the selector, as the executor reports real ones
