@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
+
+from gaia_lite.messages import Message, SystemMessage
 
 __all__ = ["TokenMeter", "split_turns", "fit_history", "Trim", "is_context_overflow"]
 
@@ -35,11 +37,11 @@ class TokenMeter:
         self.chars_per_token = chars_per_token
 
     @staticmethod
-    def chars(messages: Sequence[dict[str, Any]], tools: Any = None) -> int:
+    def chars(messages: Sequence[Mapping[str, Any]], tools: Any = None) -> int:
         return sum(len(json.dumps(m, ensure_ascii=False)) for m in messages) + (
             len(json.dumps(tools, ensure_ascii=False)) if tools else 0)
 
-    def estimate(self, messages: Sequence[dict[str, Any]], tools: Any = None) -> int:
+    def estimate(self, messages: Sequence[Mapping[str, Any]], tools: Any = None) -> int:
         return int(self.chars(messages, tools) / self.chars_per_token) + 1
 
     def observe(self, chars: int, prompt_tokens: int | None) -> None:
@@ -52,11 +54,11 @@ class TokenMeter:
         self.chars_per_token = max(2.0, min(ratio, 5.0))
 
 
-def split_turns(history: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def split_turns(history: Sequence[Message]) -> list[list[Message]]:
     """Group messages into turns: each starts at a user message (tool results stay with their call)."""
-    turns: list[list[dict[str, Any]]] = []
+    turns: list[list[Message]] = []
     for msg in history:
-        if msg.get("role") == "user" or not turns:
+        if msg["role"] == "user" or not turns:
             turns.append([])
         turns[-1].append(msg)
     return turns
@@ -64,12 +66,12 @@ def split_turns(history: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]
 
 @dataclass(frozen=True)
 class Trim:
-    history: list[dict[str, Any]]
+    history: list[Message]
     dropped_turns: int
     estimate: int  # tokens of the request after trimming
 
 
-def fit_history(system: dict[str, Any], history: Sequence[dict[str, Any]], tools: Any, *, budget: int,
+def fit_history(system: SystemMessage, history: Sequence[Message], tools: Any, *, budget: int,
                 meter: TokenMeter, keep_last: int = 1, refill: float = REFILL) -> Trim:
     """When system + history + tools do not fit ``budget`` tokens, drop the oldest turns until they
     fit ``refill`` × ``budget``.

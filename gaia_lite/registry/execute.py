@@ -44,7 +44,7 @@ class ToolStatus(str, Enum):
     OK = "ok"              # the tool ran and did not report an error
     ERROR = "error"        # the tool reported an error, or raised
     INVALID = "invalid"    # unknown tool or arguments that do not fit: it never ran
-    REFUSED = "refused"    # its precheck refused the arguments (e.g. the shell policy)
+    REFUSED = "refused"    # refused before running: its precheck (the shell policy) or the loop's repeat guard
     DENIED = "denied"      # the user did not approve it
     TIMEOUT = "timeout"    # it did not finish in time; its cancel flag was set
 

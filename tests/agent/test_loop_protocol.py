@@ -109,16 +109,32 @@ def test_repeated_identical_calls_are_stopped(tmp_path):
     assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "Done."
 
 
-def test_max_steps_forces_a_final_answer_without_tools(tmp_path):
+def test_max_steps_counts_every_model_call_and_the_last_one_answers_without_tools(tmp_path):
+    (tmp_path / "0").mkdir()
     with FakeOpenAIServer() as srv:
-        srv.script += [text_chunks('{"name": "browse_directory", "arguments": {"directory_path": "%d"}}' % i)
-                       for i in range(2)] + [text_chunks("Best effort answer.")]
-        (tmp_path / "0").mkdir()
-        (tmp_path / "1").mkdir()
+        srv.script += [text_chunks('{"name": "browse_directory", "arguments": {"directory_path": "0"}}'),
+                       text_chunks("Best effort answer.")]
         events = list(_agent(srv, tmp_path, native=True, max_steps=2).run("go"))
-        last = srv.requests[-1]
-    assert "tools" not in last and "Stop calling tools" in last["messages"][-1]["content"]
-    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "Best effort answer."
+        requests = list(srv.requests)
+    assert len(requests) == 2  # max_steps model calls, the forced answer included
+    assert "tools" in requests[0]
+    assert "tools" not in requests[-1] and "Stop calling tools" in requests[-1]["messages"][-1]["content"]
+    finished = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert finished.answer == "Best effort answer." and finished.steps == 2
+
+
+def test_a_call_in_the_forced_answer_is_never_run(tmp_path):
+    (tmp_path / "0").mkdir()
+    (tmp_path / "0" / "a.txt").write_text("x")
+    (tmp_path / "1").mkdir()
+    with FakeOpenAIServer() as srv:
+        srv.script += [tool_call_chunks("browse_directory", {"directory_path": "0"}),
+                       tool_call_chunks("browse_directory", {"directory_path": "1"}, call_id="call_2")]
+        events = list(_agent(srv, tmp_path, native=True, max_steps=2).run("go"))
+        calls = len(srv.requests)
+    assert calls == 2 and sum(isinstance(e, ToolCallFinished) for e in events) == 1
+    answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
+    assert answer == "From browse_directory:\n- entries: a.txt"  # from the call that ran
 
 
 def test_server_down_mid_chat_is_recoverable_and_history_kept(tmp_path):

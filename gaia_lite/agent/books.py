@@ -1,0 +1,82 @@
+"""What one turn keeps track of: what it did (``TurnStats``) and which calls it already made (``CallBook``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from gaia_lite.events import TurnFinished
+from gaia_lite.messages import ToolCall, Usage
+from gaia_lite.registry.execute import ToolResult, ToolStatus
+
+__all__ = ["TurnStats", "CallBook", "REPEAT_LIMIT"]
+
+REPEAT_LIMIT = 2  # the same call (name + arguments) may run this many times per turn
+
+
+@dataclass
+class TurnStats:
+    """What a turn did: for TurnFinished, the TOOL_CALLS line, skills and the JSON-echo fallback."""
+
+    steps: int = 0  # model calls that returned (a call retried after a context overflow counts once)
+    first_usage: Usage | None = None
+    called: list[str] = field(default_factory=list)  # resolved calls the user did not deny
+    span: list[tuple[str, dict[str, str], bool]] = field(default_factory=list)  # (tool, argument types, ok)
+    last_result: tuple[str, dict[str, Any]] | None = None  # the latest successful tool result, else any
+    overflow_retried: bool = False  # the once-per-turn retry after a context overflow was used
+
+    def model_called(self, usage: Usage) -> None:
+        self.steps += 1
+        self.first_usage = self.first_usage or usage
+
+    def tool_ran(self, result: ToolResult) -> None:
+        if result.name and result.status is not ToolStatus.DENIED:
+            self.called.append(result.name)
+            self.span.append((result.name, {k: type(v).__name__ for k, v in result.arguments.items()}, result.ok))
+        if result.ok or self.last_result is None:
+            self.last_result = (result.name or result.requested, result.payload)
+
+    def finished(self, turn: int, answer: str, loaded: tuple[str, ...], skills: list[str]) -> TurnFinished:
+        u = self.first_usage
+        return TurnFinished(turn, answer, tuple(self.called), self.steps, u.ttft_s if u else None,
+                            u.prompt_tokens if u else None, u.cached_tokens if u else None, loaded,
+                            {"skills": skills} if skills else {})
+
+
+class CallBook:
+    """The calls a turn made, by signature (name + arguments). A call that failed is not run again,
+    and the same call runs at most REPEAT_LIMIT times; refusing one too often sets ``stop``, and the
+    next model call is told to answer."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+        self.failed: dict[str, str] = {}  # signature -> its error
+        self.stop = False
+
+    def refusal(self, call: ToolCall) -> ToolResult | None:
+        """Count the call; the refusal to hand back instead of running it, or None to run it."""
+        sig = _signature(call)
+        n = self.seen[sig] = self.seen.get(sig, 0) + 1
+        if sig in self.failed:
+            self.stop = self.stop or n > REPEAT_LIMIT
+            return _refused(call, f"This exact call already failed: {self.failed[sig]} "
+                                  "Use a different tool or different arguments.")
+        if n > REPEAT_LIMIT:
+            self.stop = self.stop or n > REPEAT_LIMIT + 1
+            return _refused(call, f"You already called {call.name} with these arguments {n - 1} times. "
+                                  "Use the result above and answer.")
+        return None
+
+    def ran(self, call: ToolCall, result: ToolResult) -> None:
+        if not result.ok:
+            self.failed[_signature(call)] = str(result.payload.get("error", result.shown_status))
+
+
+def _signature(call: ToolCall) -> str:
+    return call.name + json.dumps(call.arguments, sort_keys=True, default=str)
+
+
+def _refused(call: ToolCall, error: str) -> ToolResult:
+    return ToolResult(call.name, call.name, call.arguments, {"status": "error", "error": error},
+                      ToolStatus.REFUSED, 0.0)
