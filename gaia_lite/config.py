@@ -83,10 +83,10 @@ class Settings:
     native_tools: bool | None = None  # None: decided by the capability table
     temperature: float = 0.1
     max_tokens: int = 1024
-    auto_start_server: bool = True  # start the embedded llama-server when base_url is unreachable
+    local_server: bool = True  # start the embedded llama-server when base_url is unreachable
     # dynamic tool loader
     dynamic_tools: bool = False
-    loader_preset: str = "default"
+    preset: str = "default"  # the loader preset
     tau: float | None = None  # None: the preset's threshold
     max_tools: int | None = None  # None: the preset's cap
     prompt_layout: str = "auto"  # stable: keep the KV-cache prefix; rewrite: GAIA's; auto: rewrite for the gaia preset
@@ -119,8 +119,8 @@ class Settings:
             return self.prompt_layout
         from gaia_lite.loader.presets import PRESETS
 
-        preset = PRESETS.get(self.loader_preset)
-        return "stable" if preset is not None and preset.sticky else "rewrite"
+        chosen = PRESETS.get(self.preset)
+        return "stable" if chosen is not None and chosen.sticky else "rewrite"
 
 
 # --- value parsers: each returns the parsed value or raises ValueError(accepted) ---
@@ -230,7 +230,8 @@ def _parse_paths(raw: str) -> tuple[str, ...]:
     return tuple(p for p in raw.split(os.pathsep) if p)
 
 
-# field -> (env var or None, parser)
+# field -> (env var or None, parser). A field's name is also its config-file key and, where it has
+# one, its flag (--max-tools); the env vars keep the names GAIA and Lemonade users already set.
 _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "base_url": ("LEMONADE_BASE_URL", _parse_url),
     "api_key": ("LEMONADE_API_KEY", _parse_str),
@@ -238,9 +239,9 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "native_tools": ("GAIA_NATIVE_TOOLS", _parse_bool),
     "temperature": (None, float),
     "max_tokens": (None, _parse_positive_int),
-    "auto_start_server": ("GAIA_AUTO_START_SERVER", _parse_bool),
+    "local_server": ("GAIA_AUTO_START_SERVER", _parse_bool),
     "dynamic_tools": ("GAIA_DYNAMIC_TOOLS", _parse_loose_bool),
-    "loader_preset": ("GAIA_DYNAMIC_TOOLS_PRESET", _parse_preset),
+    "preset": ("GAIA_DYNAMIC_TOOLS_PRESET", _parse_preset),
     "tau": ("GAIA_DYNAMIC_TOOLS_TAU", _parse_tau),
     "max_tools": ("GAIA_DYNAMIC_TOOLS_MAX", _parse_max_tools),
     "prompt_layout": ("GAIA_PROMPT_LAYOUT", _parse_layout),
@@ -261,6 +262,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
 }
 
 ENV_VARS: tuple[str, ...] = tuple(env for env, _ in _FIELDS.values() if env)
+_OLD_KEYS = {"loader_preset": "preset", "auto_start_server": "local_server"}  # config keys before the rename
 
 
 def _from_file(path: Path) -> dict[str, Any]:
@@ -272,6 +274,7 @@ def _from_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path} is not valid TOML ({exc}); fix or delete it") from None
     out: dict[str, Any] = {}
     for key, value in data.items():
+        key = _OLD_KEYS.get(key, key)
         if key not in _FIELDS:
             raise ConfigError(f"config file {path}: unknown setting {key!r}; known: {', '.join(sorted(_FIELDS))}")
         parser = _FIELDS[key][1]
@@ -312,12 +315,11 @@ def load_settings(cli: Mapping[str, Any] | None = None, env: Mapping[str, str] |
             continue
         if key not in _FIELDS:
             raise KeyError(f"unknown setting {key}")
-        flag = {"base_url": "--base-url", "loader_preset": "--preset"}.get(key)
-        if flag is not None:
+        if key in ("base_url", "preset"):  # the flags typer hands over as plain strings
             try:
                 value = _FIELDS[key][1](value)
             except ValueError as exc:
-                raise ConfigError(f"{flag} {value!r} is invalid; expected {exc}") from None
+                raise ConfigError(f"--{key.replace('_', '-')} {value!r} is invalid; expected {exc}") from None
         values[key] = value
     if values.get("max_tools") is not None and values["max_tools"] < CORE_SIZE:
         raise ConfigError(f"--max-tools {values['max_tools']} is invalid; expected a whole number >= {CORE_SIZE} (the CORE size)")

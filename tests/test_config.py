@@ -107,4 +107,10 @@ def test_flag_max_tools_below_core_is_rejected(gaia_home):
 def test_auto_prompt_layout_follows_the_preset(preset: str, layout: str, effective: str) -> None:
     from gaia_lite.config import Settings
 
-    assert Settings(loader_preset=preset, prompt_layout=layout).layout == effective
+    assert Settings(preset=preset, prompt_layout=layout).layout == effective
+
+
+def test_config_keys_from_before_the_rename_still_work(gaia_home):
+    _write_config(gaia_home, 'loader_preset = "lean"\nauto_start_server = false\n')
+    s = load_settings({}, {"GAIA_HOME": str(gaia_home)})
+    assert s.preset == "lean" and s.local_server is False

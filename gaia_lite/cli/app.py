@@ -8,7 +8,7 @@
     gaia-lite skills ...                learned procedures
 
 Heavy imports (openai, numpy, onnxruntime) happen inside commands so that
-``--help`` stays fast.
+``--help`` stays fast; each such import says so.
 """
 
 from __future__ import annotations
@@ -20,10 +20,13 @@ from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from typing_extensions import Annotated
 
-from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, PresetOpt, TauOpt
-from gaia_lite.errors import ConfigError, GaiaError
+from gaia_lite.cli import eval_cmd, skills_cmd
+from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
+from gaia_lite.cli.serve import serve
+from gaia_lite.errors import GaiaError
 
 app = typer.Typer(
     name="gaia-lite",
@@ -42,33 +45,6 @@ eval_app = typer.Typer(help="Benchmarks that measure the loader: recall, cost, T
                        no_args_is_help=True)
 app.add_typer(tools_app, name="tools")
 app.add_typer(eval_app, name="eval")
-
-# ---------------------------------------------------------------- shared options
-ModelOpt = Annotated[Optional[str], typer.Option("--model", "-m", help="Model id on the server (env GAIA_MODEL). Default: the first model the server lists.", show_default=False)]
-DynamicOpt = Annotated[Optional[bool], typer.Option("--dynamic-tools/--no-dynamic-tools", help="Load only the tools each turn needs (env GAIA_DYNAMIC_TOOLS). Off by default, as in GAIA.", show_default=False)]
-NativeOpt = Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Force OpenAI tool calling, or tool calls written as JSON text. Default: from the model table.", show_default=False)]
-AllowedOpt = Annotated[Optional[List[str]], typer.Option("--allowed-paths", help="Extra folders tools may touch (repeatable). The working directory is always allowed.", show_default=False)]
-StepsOpt = Annotated[Optional[int], typer.Option("--max-steps", help="Most model calls per question (env GAIA_AGENT_MAX_STEPS, default 50).", show_default=False)]
-LocalOpt = Annotated[Optional[bool], typer.Option("--local-server/--no-local-server", help="Start the embedded llama-server when no server answers (env GAIA_AUTO_START_SERVER, default on).", show_default=False)]
-YesOpt = Annotated[Optional[bool], typer.Option("--yes", "-y", help="Approve shell, write and edit tools without asking (env GAIA_AUTO_APPROVE_TOOLS).", show_default=False)]
-LogOpt = Annotated[Optional[Path], typer.Option("--log", help="Also write TOOL_LOADER and TOOL_CALLS lines to this file (for `gaia-lite eval log`).", show_default=False)]
-
-
-def _settings(**flags: Any) -> Any:
-    from gaia_lite.config import load_settings
-
-    cli: dict[str, Any] = {
-        "model": flags.get("model"), "base_url": flags.get("base_url"),
-        "dynamic_tools": flags.get("dynamic_tools"), "tau": flags.get("tau"),
-        "max_tools": flags.get("max_tools"), "loader_preset": flags.get("preset"),
-        "native_tools": flags.get("native_tools"), "max_steps": flags.get("max_steps"),
-        "auto_start_server": flags.get("local_server"), "auto_approve": flags.get("yes") or None,
-    }
-    settings = load_settings(cli)
-    extra = tuple(flags.get("allowed_paths") or ())
-    if extra:
-        settings = settings.replace(allowed_paths=settings.allowed_paths + extra)
-    return settings
 
 
 def setup_logging(settings: Any, *, log_file: Path | None = None, stderr: bool = False) -> None:
@@ -95,7 +71,7 @@ def setup_logging(settings: Any, *, log_file: Path | None = None, stderr: bool =
 
 
 def _approver(settings: Any, interactive: bool):
-    from gaia_lite.registry.execute import Decision
+    from gaia_lite.registry.execute import Decision  # kept lazy: the registry loads numpy, --help does not need it
 
     def approve(spec: Any, args: dict[str, Any]) -> Decision:
         if settings.auto_approve:
@@ -113,8 +89,6 @@ def _approver(settings: Any, interactive: bool):
 
 def _progress_printer():
     """A rich progress bar for model assembly and indexing (stderr)."""
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-
     state: dict[str, Any] = {}
 
     def progress(label: str, done: int, total: int) -> None:
@@ -135,25 +109,21 @@ def _progress_printer():
 
 # ---------------------------------------------------------------- ask
 @app.command()
+@agent_command
 def ask(
     question: Annotated[str, typer.Argument(help="What to ask, in quotes.")],
+    settings: Any, log: Optional[Path],
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object: answer, tools_called, ttft_s, prompt_tokens, loaded_tools.")] = False,
-    model: ModelOpt = None, base_url: BaseUrlOpt = None, dynamic_tools: DynamicOpt = None,
-    tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
-    native_tools: NativeOpt = None, allowed_paths: AllowedOpt = None, max_steps: StepsOpt = None,
-    local_server: LocalOpt = None, yes: YesOpt = None, log: LogOpt = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show tool calls and TOOL_LOADER lines on stderr.")] = False,
 ) -> None:
     """Ask one question and print the answer (exit 3 when no server can be reached).
 
     Example: `gaia-lite ask "what is in notes.md?" --dynamic-tools`
     """
+    # kept lazy: the composition root imports the agent and openai, which --help does not need
     from gaia_lite.cli.services import build_services, connect, stdin_is_tty
     from gaia_lite.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFailed, TurnFinished
 
-    settings = _settings(model=model, base_url=base_url, dynamic_tools=dynamic_tools, tau=tau,
-                         max_tools=max_tools, preset=preset, native_tools=native_tools,
-                         allowed_paths=allowed_paths, max_steps=max_steps, local_server=local_server, yes=yes)
     setup_logging(settings, log_file=log, stderr=verbose)
     say = (lambda msg: typer.echo(msg, err=True))
     client, server = connect(settings, announce=say, progress=_progress_printer())
@@ -213,19 +183,14 @@ def _path_confirmer():
 
 # ---------------------------------------------------------------- chat
 @app.command()
+@agent_command
 def chat(
-    model: ModelOpt = None, base_url: BaseUrlOpt = None, dynamic_tools: DynamicOpt = None,
-    tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
-    native_tools: NativeOpt = None, allowed_paths: AllowedOpt = None, max_steps: StepsOpt = None,
-    local_server: LocalOpt = None, yes: YesOpt = None, log: LogOpt = None,
+    settings: Any, log: Optional[Path],
     no_panel: Annotated[bool, typer.Option("--no-panel", help="Hide the side panel of loaded tools and TOOL_LOADER lines.")] = False,
 ) -> None:
     """Chat with the agent. Type /help inside for commands; Ctrl-C cancels an answer, Ctrl-D quits."""
-    from gaia_lite.cli.chat import run_chat
+    from gaia_lite.cli.chat import run_chat  # kept lazy: prompt-toolkit and the agent are not needed for --help
 
-    settings = _settings(model=model, base_url=base_url, dynamic_tools=dynamic_tools, tau=tau,
-                         max_tools=max_tools, preset=preset, native_tools=native_tools,
-                         allowed_paths=allowed_paths, max_steps=max_steps, local_server=local_server, yes=yes)
     setup_logging(settings, log_file=log)
     raise typer.Exit(run_chat(settings, no_panel=no_panel, progress=_progress_printer()))
 
@@ -237,9 +202,9 @@ def tools_list(
     dynamic_tools: DynamicOpt = None,
 ) -> None:
     """Every registered tool with its bundles, CORE mark and prompt cost on both render paths."""
-    from gaia_lite.cli.tools_cmd import tools_list_rows, print_tools_table
+    from gaia_lite.cli.tools_cmd import print_tools_table, tools_list_rows  # kept lazy: loads numpy
 
-    settings = _settings(dynamic_tools=dynamic_tools)
+    settings = settings_from_flags({"dynamic_tools": dynamic_tools})
     rows, tokenizer = tools_list_rows(settings)
     if json_out:
         typer.echo(json.dumps(rows))
@@ -255,9 +220,9 @@ def tools_select(
     tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
 ) -> None:
     """Show which tools the loader would load for QUERY, and why (offline: no model server needed)."""
-    from gaia_lite.cli.tools_cmd import print_selection, select_for_query
+    from gaia_lite.cli.tools_cmd import print_selection, select_for_query  # kept lazy: loads numpy
 
-    settings = _settings(tau=tau, max_tools=max_tools, preset=preset)
+    settings = settings_from_flags({"tau": tau, "max_tools": max_tools, "preset": preset})
     report = select_for_query(settings, query, list(history or []))
     if json_out:
         typer.echo(json.dumps(report))
@@ -266,28 +231,9 @@ def tools_select(
 
 
 # ---------------------------------------------------------------- serve / eval / skills (own modules)
-def _mount() -> None:
-    try:
-        from gaia_lite.cli.serve import serve
-    except ImportError:  # pragma: no cover - module owned by the runtime work
-        serve = None
-    if serve is not None:
-        app.command(help=(serve.__doc__ or "").strip() or None)(serve)
-    try:
-        from gaia_lite.cli import eval_cmd
-    except ImportError:  # pragma: no cover
-        eval_cmd = None
-    if eval_cmd is not None:
-        eval_cmd.register(eval_app)
-    try:
-        from gaia_lite.cli import skills_cmd
-    except ImportError:  # pragma: no cover
-        skills_cmd = None
-    if skills_cmd is not None:
-        app.add_typer(skills_cmd.skills_app, name="skills")
-
-
-_mount()
+app.command(help=(serve.__doc__ or "").strip() or None)(serve)
+eval_cmd.register(eval_app)
+app.add_typer(skills_cmd.skills_app, name="skills")
 
 
 def main() -> None:

@@ -346,7 +346,7 @@ class ChatSession:
         loader = s.loader
         if loader is not None:
             cfg = loader.settings
-            loader_text = (f"on · preset {st.loader_preset} · tau {cfg.threshold:g} · cap {cfg.max_tools}"
+            loader_text = (f"on · preset {st.preset} · tau {cfg.threshold:g} · cap {cfg.max_tools}"
                            + (" · loaded tools stay" if cfg.sticky else " · LRU eviction")
                            + ("" if s.selector.active else f" · OFF now ({s.selector.off_state})"))
         else:

@@ -55,7 +55,7 @@ def recall_cmd(
         _skills_recall(dataset, skills, settings, counter, skill_tau, registry, cases, json_out)
         return
     try:
-        report = run_recall(dataset, registry_mode=registry, preset=settings.loader_preset, threshold=settings.tau,
+        report = run_recall(dataset, registry_mode=registry, preset=settings.preset, threshold=settings.tau,
                             max_tools=settings.max_tools, embedder=build_embedder(settings, settings.base_url),
                             token_counter=counter, limit=limit, include_cases=cases,
                             cache_dir=settings.paths.cache_dir / "eval-vectors")
@@ -95,7 +95,7 @@ def _skills_recall(dataset: Path, seeds: Path, settings: Any, counter: Any, skil
         raise ConfigError(f"--skill-tau {tau} is invalid; expected a number between -1 and 1")
     try:
         report = run_skills_recall(dataset, seeds, embedder=build_embedder(settings, settings.base_url),
-                                   preset=settings.loader_preset, tau=tau, threshold=settings.tau,
+                                   preset=settings.preset, tau=tau, threshold=settings.tau,
                                    max_tools=settings.max_tools, token_counter=counter, include_cases=cases)
     except (ValueError, KeyError) as exc:
         raise ConfigError(f"{dataset}: {exc}") from None
@@ -122,7 +122,7 @@ def _token_counter(kind: str, settings: Any) -> Iterator[Any]:
     try:
         counter = make_token_counter(kind, settings.base_url)
     except TokenCounterError as exc:
-        if kind != "server" or not settings.auto_start_server:
+        if kind != "server" or not settings.local_server:
             raise ConfigError(f"--tokenizer {kind}: {exc}") from None
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
@@ -153,7 +153,7 @@ def cost_cmd(
     settings = settings_from(preset=preset, tau=tau, max_tools=max_tools, base_url=base_url)
     with _token_counter(tokenizer, settings) as counter:
         report = cost.run_cost(embedder=build_embedder(settings, settings.base_url), counter=counter, sizes=k,
-                               preset=settings.loader_preset, threshold=settings.tau, max_tools=settings.max_tools,
+                               preset=settings.preset, threshold=settings.tau, max_tools=settings.max_tools,
                                query=query or cost.FIXED_QUERY, clone_bundle_size=bundle_size,
                                cache_dir=settings.paths.cache_dir / "eval-vectors",
                                progress=say)

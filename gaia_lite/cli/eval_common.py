@@ -21,11 +21,10 @@ CtxOpt = Annotated[int, typer.Option("--ctx", help="Context size of the embedded
 
 
 def settings_from(**flags: Any) -> Any:
+    """Settings from the flags an eval command was given (each flag is named after its setting)."""
     from gaia_lite.config import load_settings
 
-    keys = {"model": "model", "base_url": "base_url", "tau": "tau", "max_tools": "max_tools",
-            "preset": "loader_preset", "local_server": "auto_start_server", "max_steps": "max_steps"}
-    return load_settings({field: flags.get(flag) for flag, field in keys.items()})
+    return load_settings(flags)
 
 
 def scratch_paths(settings: Any, root: Path) -> Any:
@@ -50,7 +49,7 @@ def live_client(settings: Any, model: str | None, ctx: int) -> Iterator[tuple[An
     if client.health():
         yield client, None
         return
-    if not settings.auto_start_server:
+    if not settings.local_server:
         raise ServerUnreachable(settings.base_url)
     from gaia_lite import runtime
 

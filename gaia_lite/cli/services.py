@@ -80,7 +80,7 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
                         vision_model=settings.vision_model)
     if client.health():
         return client, None
-    if not settings.auto_start_server:
+    if not settings.local_server:
         raise ServerUnreachable(settings.base_url)
     status = runtime.runtime_status()
     if not status.ready and status.server is None:

@@ -207,7 +207,7 @@ def synthesize_cmd(
     from gaia_lite.errors import GaiaError
     from gaia_lite.skills.synthesis import synthesize
 
-    cli = {"model": model, "base_url": base_url, "auto_start_server": local_server}
+    cli = {"model": model, "base_url": base_url, "local_server": local_server}
     with _opened(cli=cli) as (settings, store, _m):
         client = server = None
         try:

@@ -73,7 +73,7 @@ def select_for_query(settings: Settings, query: str, history: list[str]) -> dict
         "skipped_at_cap": list(sel.record.skipped_at_cap),
         "threshold": loader.threshold,
         "max_tools": loader.max_tools,
-        "preset": settings.loader_preset,
+        "preset": settings.preset,
         "selection_ms": round(sel.record.selection_ms, 3),
     }
 

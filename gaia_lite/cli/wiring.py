@@ -36,7 +36,7 @@ def loader_off_state(settings: Settings) -> str | None:
 
 
 def build_loader(settings: Settings, embedder: Embedder) -> ToolLoader:
-    return build_doc_loader(embedder, preset=settings.loader_preset, threshold=settings.tau,
+    return build_doc_loader(embedder, preset=settings.preset, threshold=settings.tau,
                             max_tools=settings.max_tools, cache_dir=str(settings.paths.cache_dir / "tool-vectors"))
 
 

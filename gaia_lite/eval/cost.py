@@ -1,6 +1,6 @@
 """What the tool list costs in the prompt, and how that cost grows with the catalog.
 
-``gaia-lite eval cost`` (GAIA's ``tool_cost``, gaia-loader-spec §4.1), measured
+``gaia-lite eval cost`` (GAIA's ``tool_cost`` benchmark), measured
 on our registry with our token counters (``gaia_lite.eval.tokens``):
 
 * per-tool cost on both render paths (each tool rendered alone): min, median,

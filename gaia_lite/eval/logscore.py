@@ -1,6 +1,6 @@
 """Score a run log: was every tool the model called loaded in that turn's prompt?
 
-This is GAIA's ``tool_recall`` (gaia-loader-spec §4.2) for our own logs. The
+This is GAIA's ``tool_recall`` benchmark for our own logs. The
 log holds two kinds of structured lines, whatever handler prefix precedes
 them:
 

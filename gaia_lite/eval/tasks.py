@@ -4,7 +4,7 @@
 fresh temporary working directory with a fresh gaia-lite data dir, and checks
 every answer with deterministic rules (regular expressions for the expected
 facts and numbers; "no tool calls" where none are needed). The five tasks are
-our own, modelled on GAIA's tool_selection scenarios (gaia-loader-spec §4.3):
+our own, modelled on GAIA's tool_selection scenarios:
 
 =================  ==========================================================
 smart_discovery    find the handbook nobody named the path of, answer 15 PTO
@@ -62,7 +62,7 @@ class Task:
     description: str
     files: tuple[tuple[str, str], ...]  # (fixture file, path inside the working dir)
     turns: tuple[Check, ...]
-    index: tuple[str, ...] = ()  # working-dir paths indexed before the first turn (spec §4.3 setup)
+    index: tuple[str, ...] = ()  # working-dir paths indexed before the first turn (as GAIA's setup does)
 
 
 _PTO = r"\b15\b"

@@ -8,7 +8,7 @@ schemas, and the client streams the request. Only the answer is cut short
 (``max_tokens`` small): prefill is what the tool list costs.
 
 * **First turn, cold.** A per-request nonce at the start of the system prompt
-  defeats the server's prefix cache (gaia-loader-spec §4.1), so every request
+  defeats the server's prefix cache (as GAIA's benchmark does), so every request
   pays its whole prefill. One discarded warm-up request per arm comes first.
 * **Later turns, warm.** A scripted six-turn conversation with one change of
   topic, identical for both arms. The assistant side of the script is canned

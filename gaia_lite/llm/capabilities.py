@@ -15,7 +15,7 @@ __all__ = ["is_native_tool_model"]
 # (pattern, native?) — first match wins. Order from specific to general.
 _TABLE: tuple[tuple[str, bool], ...] = (
     # Measured on llama-server: Qwen2.5-Coder 0.5B/1.5B never fill tool_calls,
-    # they write JSON into the content (local-runtime.md §4).
+    # they write the call as JSON into the message content instead.
     (r"qwen2\.5-coder", False),
     (r"smollm", False),
     (r"-flm$", False),          # Lemonade NPU (FastFlowLM) builds: no native tools

@@ -1,4 +1,5 @@
-"""The composition root: the bundle menu reaches native tool-callers only (spec §3.3), with the real
+"""The composition root: the bundle menu reaches native tool-callers only (text-path models recover
+unlisted tools for free from the full registry), with the real
 registry, loader, ONNX embedder and a memory DB in a temp GAIA_HOME, against the scripted fake server."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The text-call parser on real-world small-model output (local-runtime.md §4 and friends)."""
+"""The text-call parser on real-world small-model output (Qwen2.5-Coder on llama-server and friends)."""
 
 from __future__ import annotations
 

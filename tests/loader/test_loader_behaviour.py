@@ -1,4 +1,4 @@
-"""The behaviours of gaia-loader-spec §8.3, one named test each (GAIA preset)."""
+"""The behaviours GAIA's loader guarantees, one named test each (GAIA preset)."""
 
 from __future__ import annotations
 
@@ -189,7 +189,7 @@ def test_14_doc_profile_recall_is_core_and_data_tool_needs_a_data_query(make_wor
 
 def test_gaia_preset_reproduces_tie_break_by_name(make_world) -> None:
     # a match in a 4-member bundle at 1 free slot: GAIA admits the alphabetically first
-    # mate, not necessarily the tool that matched (spec §2.3, code reading)
+    # mate, not necessarily the tool that matched (GAIA ranks candidates by (-score, name))
     scores = {"c": {}, "rag_status": {"q": 0.5}, "add_watch": {}, "index_dir": {}}
     bundles = [ToolBundle("rag_index", frozenset({"rag_status", "add_watch", "index_dir"}))]
     w = make_world(scores, core=["c"], bundles=bundles, max_tools=2, settings=PRESETS["gaia"])

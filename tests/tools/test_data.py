@@ -1,6 +1,6 @@
 """analyze_data_file against tests/fixtures/sales_data_2025.csv.
 
-The fixture answers the data_vs_recall_disambiguation scenario (spec §4.3):
+The fixture answers GAIA's data_vs_recall_disambiguation scenario:
   * total Q1 2025 revenue = 340,000 (the whole file totals 434,000, so the
     date filter matters);
   * top salesperson in Q1 2025 = Sarah Chen with 70,000. She sells nothing

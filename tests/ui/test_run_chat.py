@@ -56,5 +56,5 @@ def test_plain_chat_runs_a_turn_loads_and_resets(piped, tmp_path: Path, monkeypa
 
 
 def test_unreachable_server_is_an_error_exit(piped):
-    code, text = piped("hello\n", base_url="http://127.0.0.1:9/api/v1", auto_start_server=False)
+    code, text = piped("hello\n", base_url="http://127.0.0.1:9/api/v1", local_server=False)
     assert code == 3 and text == ""
