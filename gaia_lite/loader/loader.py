@@ -53,7 +53,7 @@ from .documents import load_examples
 from .presets import PRESETS, LoaderSettings, preset as get_preset
 from .matching import match_tools, pull_bundles, rank_key
 from .query import SELECTION_QUERY_CHARS, SelectionQuery, selection_query, split_clauses
-from .scoring import ToolIndex, build_index, score_matrix
+from .scorer import QueryScorer
 
 __all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "build_doc_loader",
            "split_clauses", "registry_tools_hash", "LOGGER_NAME", "SELECTION_QUERY_CHARS"]
@@ -152,15 +152,12 @@ class ToolLoader:
             for m in sorted(b.members):
                 self._bundles_of.setdefault(m, []).append(b)
         self.embedder = embedder
-        self._examples = dict(examples or {})
         self._cache = doc_cache if doc_cache is not None else DocEmbeddingCache()
+        self._scorer = QueryScorer(base, embedder, examples or {}, self._cache)
         self._tools_hash_fn = tools_hash_fn or registry_tools_hash
         self._clock = clock
         self._perf = perf_clock
         self._log = logger if logger is not None else logging.getLogger(LOGGER_NAME)
-        self._index_key: tuple[int, int] | None = None
-        self._index_registry: ToolRegistry | None = None
-        self._index: ToolIndex | None = None
         self._new_session()
 
     # -- session state -------------------------------------------------------
@@ -226,51 +223,9 @@ class ToolLoader:
 
     # -- scoring ---------------------------------------------------------------
 
-    def _ensure_index(self, registry: ToolRegistry) -> ToolIndex:
-        # A ToolRegistry only grows (no removal, no replacement), so its identity and
-        # size name its contents; the reference kept below stops the id being reused.
-        key = (id(registry), len(registry))
-        if self._index is None or key != self._index_key:
-            st = self.settings
-            index = build_index(list(registry), st.views, self._examples, self.embedder, self._cache,
-                                combine=st.combine, lexical=st.lexical_weight > 0)
-            self._cache.flush()  # persist right away: a crash must not cost the next run a re-embed
-            self._index, self._index_key, self._index_registry = index, key, registry
-        return self._index
-
-    def _query_texts(self, query: str) -> tuple[list[str], int]:
-        """Texts to score: the selection query, maybe the current message, maybe its clauses.
-
-        Returns the texts and the index where the clause texts start.
-        """
-        limit = self.settings.embed_chars
-        texts = [str(query) if limit is None else str(query)[-limit:]]
-        current = getattr(query, "current", None)
-        if current is None:
-            current = str(query)
-        if self.settings.score_current and current and current != texts[0]:
-            texts.append(current)
-        first_clause = len(texts)
-        if self.settings.split_clauses:
-            texts.extend(c for c in split_clauses(current) if c not in texts)
-        return texts, first_clause
-
-    def _embed_queries(self, texts: list[str]) -> np.ndarray:
-        # One call per text, not one padded batch: the texts differ a lot in length
-        # (a joined history vs a short clause) and padding made a batch slower.
-        return np.stack([self.embedder.embed_query(t) for t in texts])
-
-    def _score_all(self, query: str, registry: ToolRegistry) -> tuple[ToolIndex, np.ndarray, int]:
-        index = self._ensure_index(registry)
-        texts, first_clause = self._query_texts(query)
-        matrix = score_matrix(index, self._embed_queries(texts), texts, self.settings.lexical_weight)
-        return index, matrix, first_clause
-
     def score(self, query: str, registry: ToolRegistry) -> dict[str, float]:
         """Semantic score of every registry tool (registry order). Raises EmbedderError."""
-        index, matrix, _ = self._score_all(query, registry)
-        best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
-        return dict(zip(index.names, (float(x) for x in best)))
+        return self._scorer.score(query, registry)
 
     # -- admission ---------------------------------------------------------------
 
@@ -324,7 +279,7 @@ class ToolLoader:
         started = self._perf()
         self._turn += 1  # before embedding: a failing turn still counts, as in GAIA
         try:
-            index, matrix, first_clause = self._score_all(query, registry)
+            index, matrix, first_clause = self._scorer.score_all(query, registry)
         except EmbedderError as exc:
             self._disable(exc)
             return None

@@ -1,0 +1,82 @@
+"""Scoring one selection query against every registry tool.
+
+``QueryScorer`` owns the tool index (built once per registry, tool documents
+embedded through the persistent cache) and turns a query into the texts it
+scores: the whole selection query, maybe the current message on its own, maybe
+its clauses. The loader decides what the scores admit.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from gaia_lite.embed.base import Embedder
+from gaia_lite.registry.registry import ToolRegistry
+
+from .cache import DocEmbeddingCache
+from .presets import LoaderSettings
+from .query import split_clauses
+from .scoring import ToolIndex, build_index, score_matrix
+
+__all__ = ["QueryScorer"]
+
+
+class QueryScorer:
+    def __init__(self, settings: LoaderSettings, embedder: Embedder, examples: Mapping[str, Sequence[str]],
+                 cache: DocEmbeddingCache) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self._examples = dict(examples)
+        self._cache = cache
+        self._index_key: tuple[int, int] | None = None
+        self._index_registry: ToolRegistry | None = None
+        self._index: ToolIndex | None = None
+
+    def index(self, registry: ToolRegistry) -> ToolIndex:
+        # A ToolRegistry only grows (no removal, no replacement), so its identity and
+        # size name its contents; the reference kept below stops the id being reused.
+        key = (id(registry), len(registry))
+        if self._index is None or key != self._index_key:
+            st = self.settings
+            index = build_index(list(registry), st.views, self._examples, self.embedder, self._cache,
+                                combine=st.combine, lexical=st.lexical_weight > 0)
+            self._cache.flush()  # persist right away: a crash must not cost the next run a re-embed
+            self._index, self._index_key, self._index_registry = index, key, registry
+        return self._index
+
+    def query_texts(self, query: str) -> tuple[list[str], int]:
+        """Texts to score: the selection query, maybe the current message, maybe its clauses.
+
+        Returns the texts and the index where the clause texts start.
+        """
+        limit = self.settings.embed_chars
+        texts = [str(query) if limit is None else str(query)[-limit:]]
+        current = getattr(query, "current", None)
+        if current is None:
+            current = str(query)
+        if self.settings.score_current and current and current != texts[0]:
+            texts.append(current)
+        first_clause = len(texts)
+        if self.settings.split_clauses:
+            texts.extend(c for c in split_clauses(current) if c not in texts)
+        return texts, first_clause
+
+    def _embed_queries(self, texts: list[str]) -> np.ndarray:
+        # One call per text, not one padded batch: the texts differ a lot in length
+        # (a joined history vs a short clause) and padding made a batch slower.
+        return np.stack([self.embedder.embed_query(t) for t in texts])
+
+    def score_all(self, query: str, registry: ToolRegistry) -> tuple[ToolIndex, np.ndarray, int]:
+        """(index, tools x texts score matrix, index of the first clause text). Raises EmbedderError."""
+        index = self.index(registry)
+        texts, first_clause = self.query_texts(query)
+        matrix = score_matrix(index, self._embed_queries(texts), texts, self.settings.lexical_weight)
+        return index, matrix, first_clause
+
+    def score(self, query: str, registry: ToolRegistry) -> dict[str, float]:
+        """Semantic score of every registry tool (registry order). Raises EmbedderError."""
+        index, matrix, _ = self.score_all(query, registry)
+        best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
+        return dict(zip(index.names, (float(x) for x in best)))
