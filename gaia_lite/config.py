@@ -64,6 +64,7 @@ class Paths:
         if home:
             root = Path(home).expanduser()
             return cls(root / "config.toml", root / "data", root / "state", root / "cache")
+        # kept lazy: only needed when GAIA_HOME is not set
         import platformdirs
 
         return cls(
@@ -117,6 +118,7 @@ class Settings:
         stable; GAIA's evicting preset rewrites)."""
         if self.prompt_layout != "auto":
             return self.prompt_layout
+        # kept lazy: the loader package loads numpy, and only the "auto" layout needs the presets
         from gaia_lite.loader.presets import PRESETS
 
         chosen = PRESETS.get(self.preset)

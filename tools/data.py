@@ -150,6 +150,7 @@ def parse_period(text: str) -> tuple[str, Callable[[date], bool]]:
 def _load_rows(path: Path) -> list[list[Any]]:
     ext = path.suffix.lower()
     if ext in (".xlsx", ".xlsm"):
+        # kept lazy: openpyxl loads only for .xlsx files
         import openpyxl
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
         try:

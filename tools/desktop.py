@@ -128,6 +128,7 @@ def _memory_bytes() -> tuple[int | None, int | None]:
         out = run_platform_command(["sysctl", "-n", "hw.memsize"], timeout=5)
         return (int(out.stdout.strip()) if out.ok and out.stdout.strip().isdigit() else None), None
     if sys.platform == "win32":
+        # kept lazy: Windows only
         import ctypes
 
         class _Status(ctypes.Structure):

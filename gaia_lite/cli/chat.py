@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import select
 import sys
 import threading
 from collections import deque
@@ -23,15 +24,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
+from prompt_toolkit import PromptSession
 from rich.table import Table
 from rich.text import Text
 
+from gaia_lite.agent.selection import OFF_REASONS
+from gaia_lite.cli.services import build_services, connect
 from gaia_lite.config import Settings
 from gaia_lite.errors import GaiaError
 from gaia_lite.events import ToolsLoaded, TurnFailed
+from gaia_lite.loader.bundles import load_bundles
+from gaia_lite.registry.execute import Decision
+from gaia_lite.tools.rag import resume_watches
 from gaia_lite.ui.commands import parse_command, render_help
 from gaia_lite.ui.console import is_terminal, make_console
-from gaia_lite.ui.conversation import render_entries
+from gaia_lite.ui.conversation import key_args, render_entries
 from gaia_lite.ui.input import LineReader, PlainReader, SlashCompleter, ask_choice
 from gaia_lite.ui.plain import PlainScreen
 from gaia_lite.ui.screen import Screen, interrupt_handler
@@ -52,9 +59,6 @@ class Asker:
         self.terminal = terminal  # stdout too: prompt-toolkit asks, else stderr + a stdin line
 
     def approve(self, spec: Any, args: dict[str, Any]) -> Any:
-        from gaia_lite.registry.execute import Decision
-        from gaia_lite.ui.conversation import key_args
-
         if self.settings.auto_approve:
             return Decision.ALLOW
         if not self.interactive:
@@ -97,8 +101,6 @@ class Asker:
 
 def _prompt_with_timeout(text: str, timeout: float | None) -> str | None:
     """A prompt-toolkit prompt that gives up after ``timeout`` seconds (None on timeout or Ctrl-D)."""
-    from prompt_toolkit import PromptSession
-
     session: PromptSession[str] = PromptSession()
     timer = None
     if timeout:
@@ -123,8 +125,6 @@ def _prompt_with_timeout(text: str, timeout: float | None) -> str | None:
 def read_line_with_timeout(stream: Any, timeout: float | None) -> str | None:
     """One line from a non-terminal stdin, or None at end of input or after ``timeout`` seconds."""
     if timeout:
-        import select
-
         try:
             ready, _, _ = select.select([stream], [], [], timeout)
         except (OSError, ValueError):  # no file descriptor (e.g. a StringIO in tests): just read
@@ -165,8 +165,6 @@ def _warnings_to(buffer: _WarningBuffer) -> Iterator[None]:
 
 
 def _layout() -> BundleLayout:
-    from gaia_lite.loader.bundles import load_bundles
-
     cfg = load_bundles()
     return BundleLayout(cfg.core, tuple((b.name, b.members) for b in cfg.bundles))
 
@@ -184,8 +182,6 @@ class ChatSession:
 
     # ------------------------------------------------------------------ state the view needs
     def _loader_facts(self) -> dict[str, Any]:
-        from gaia_lite.agent.selection import OFF_REASONS
-
         sel = self.s.selector
         off = sel.off_state
         loader = self.s.loader
@@ -222,8 +218,6 @@ class ChatSession:
         """Folders watched in earlier sessions keep being watched (their first scan runs in the background)."""
         if self.s.rag is None:
             return ()
-        from gaia_lite.tools.rag import resume_watches
-
         resumed, skipped = resume_watches(self.s.ctx)
         lines = []
         if resumed:
@@ -416,8 +410,6 @@ class ChatSession:
 
 def run_chat(settings: Settings, *, no_panel: bool, progress: Callable[[str, int, int], None] | None) -> int:
     """The ``chat`` command. Returns the exit code (0, or the code of a fatal error)."""
-    from gaia_lite.cli.services import build_services, connect
-
     view = ChatView()
     tty_out, tty_in = is_terminal(sys.stdout), sys.stdin.isatty()
     if tty_out:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator, Optional
 
 import typer
+from rich.text import Text
 from typing_extensions import Annotated
 
 from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, PresetOpt, TauOpt
@@ -38,6 +39,7 @@ def recall_cmd(
     skill_tau: Annotated[Optional[float], typer.Option("--skill-tau", help="With --skills: similarity a procedure needs to fire (default GAIA_SKILL_TAU, 0.82).", show_default=False)] = None,
 ) -> None:
     """Offline recall of the loader on a judged set: strict, before any escape hatch."""
+    # kept lazy: --help imports this module; the eval code loads numpy and the embedder
     from gaia_lite.cli.wiring import build_embedder
     from gaia_lite.eval.recall import run_recall
     from gaia_lite.eval.tokens import TokenCounterError, make_token_counter
@@ -84,6 +86,7 @@ def recall_cmd(
 def _skills_recall(dataset: Path, seeds: Path, settings: Any, counter: Any, skill_tau: float | None,
                    registry: str, cases: bool, json_out: bool) -> None:
     """``eval recall --skills DIR``: the SKILL tier off vs on, on goals that match seeded procedures."""
+    # kept lazy: --help imports this module; the eval code loads numpy and the embedder
     from gaia_lite.cli.wiring import build_embedder
     from gaia_lite.eval.skills_eval import format_report, run_skills_recall
 
@@ -116,6 +119,7 @@ def _parse_sizes(raw: str) -> list[int]:
 @contextlib.contextmanager
 def _token_counter(kind: str, settings: Any) -> Iterator[Any]:
     """A token counter; ``server`` starts the embedded server when none answers (and stops it)."""
+    # kept lazy: --help imports this module; the eval code loads numpy and the embedder
     from gaia_lite.eval.tokens import ServerTokenCounter, TokenCounterError, make_token_counter
 
     counter = None
@@ -142,6 +146,7 @@ def cost_cmd(
     base_url: BaseUrlOpt = None, json_out: JsonOpt = False,
 ) -> None:
     """Tool-prompt cost: per tool, baseline, CORE, loaded sets, and the slope as tools are added."""
+    # kept lazy: --help imports this module; the eval code loads numpy and the embedder
     from gaia_lite.cli.wiring import build_embedder
     from gaia_lite.eval import cost
 
@@ -193,8 +198,6 @@ def _print_cost(r: dict[str, Any]) -> None:
 
 def _cost_chart(r: dict[str, Any], width: int = 46) -> Any:
     """Cost vs K as bars, one scale per render path (no plotting dependency)."""
-    from rich.text import Text
-
     out = Text(f"cost vs K (clones of {r['slope']['clone_of']}); █ unfiltered  ▓ loader on (tools)  ░ + menu\n")
     for path in ("native", "text"):
         top = max(max(x[f"unfiltered_{path}"], x[f"loaded_{path}"] + x["menu_tokens"]) for x in r["series"]) or 1
@@ -220,9 +223,9 @@ def _require_matplotlib() -> None:
 
 
 def _plot_cost(r: dict[str, Any], path: Path) -> None:
-    import matplotlib
+    import matplotlib  # optional (--plot only): imported when asked for
 
-    matplotlib.use("Agg")
+    matplotlib.use("Agg")  # before pyplot is imported: no display needed
     import matplotlib.pyplot as plt
 
     ks = [x["k"] for x in r["series"]]
@@ -253,6 +256,7 @@ def log_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Recall from a real run: was every called tool loaded in that turn's prompt?"""
+    # kept lazy: --help imports this module; the eval code loads numpy and the embedder
     from gaia_lite.eval.logscore import score_file
 
     if not run_log.is_file():
@@ -291,6 +295,7 @@ def register(eval_app: typer.Typer) -> None:
     """Add recall, cost, ttft, log and tasks to ``gaia-lite eval``."""
     eval_app.command("recall")(recall_cmd)
     eval_app.command("cost")(cost_cmd)
+    # kept lazy: --help imports this module; the eval code loads numpy and the embedder
     from .eval_live import tasks_cmd, ttft_cmd
 
     eval_app.command("ttft")(ttft_cmd)

@@ -22,6 +22,7 @@ CtxOpt = Annotated[int, typer.Option("--ctx", help="Context size of the embedded
 
 def settings_from(**flags: Any) -> Any:
     """Settings from the flags an eval command was given (each flag is named after its setting)."""
+    # kept lazy: --help imports this module
     from gaia_lite.config import load_settings
 
     return load_settings(flags)
@@ -29,6 +30,7 @@ def settings_from(**flags: Any) -> Any:
 
 def scratch_paths(settings: Any, root: Path) -> Any:
     """Fresh config/data/state dirs under ``root``; the tool-vector cache stays shared (it is pure)."""
+    # kept lazy: --help imports this module
     from gaia_lite.config import Paths
 
     return Paths(root / "config.toml", root / "data", root / "state", settings.paths.cache_dir)
@@ -41,6 +43,7 @@ def say(msg: str) -> None:
 @contextlib.contextmanager
 def live_client(settings: Any, model: str | None, ctx: int) -> Iterator[tuple[Any, Any]]:
     """(ChatClient, LocalServer or None): the configured server, else the embedded one (stopped on exit)."""
+    # kept lazy: --help imports this module
     from gaia_lite.llm.client import ChatClient
 
     sampling = {"repeat_penalty": 1.1}  # as the chat client of `ask` and `chat`
@@ -51,6 +54,7 @@ def live_client(settings: Any, model: str | None, ctx: int) -> Iterator[tuple[An
         return
     if not settings.local_server:
         raise ServerUnreachable(settings.base_url)
+    # kept lazy: --help imports this module
     from gaia_lite import runtime
 
     try:
@@ -66,6 +70,7 @@ def live_client(settings: Any, model: str | None, ctx: int) -> Iterator[tuple[An
 
 
 def table(title: str, columns: list[str], rows: list[list[Any]]) -> Any:
+    # kept lazy: --help imports this module
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
@@ -77,6 +82,7 @@ def table(title: str, columns: list[str], rows: list[list[Any]]) -> Any:
 
 
 def print_all(*renderables: Any) -> None:
+    # kept lazy: --help imports this module
     from rich.console import Console
 
     console = Console()
@@ -93,6 +99,7 @@ def num(v: float | None, nd: int = 2) -> str:
 
 
 def quiet_services(settings: Any, client: Any, workdir: Path, approve: Any = None) -> Any:
+    # kept lazy: --help imports this module
     from gaia_lite.cli.services import build_services
 
     return build_services(settings, client, workdir=workdir, approve=approve)
@@ -101,6 +108,7 @@ def quiet_services(settings: Any, client: Any, workdir: Path, approve: Any = Non
 def require_skill_files(seeds: Path) -> None:
     """``--skills DIR`` must name a folder with skill files in it."""
     if not (seeds.is_dir() and any(seeds.glob("*.md"))):
+        # kept lazy: --help imports this module
         from gaia_lite.errors import ConfigError
 
         raise ConfigError(f"--skills {seeds}: no *.md skill files there; point --skills at a folder of them")

@@ -39,6 +39,7 @@ def ttft_cmd(
     ctx: CtxOpt = 8192, json_out: JsonOpt = False,
 ) -> None:
     """Live time to first token, loader off vs on, interleaved, on both render paths."""
+    # kept lazy: --help imports this module; the eval code loads the agent
     from gaia_lite.eval.ttft import run_ttft, samples_to_dicts, summarize
     from gaia_lite.llm.capabilities import is_native_tool_model
 
@@ -86,6 +87,7 @@ def ttft_cmd(
 def _loadavg() -> list[float] | None:
     """1/5/15-minute load averages: TTFT on a shared 2-core machine is only as quiet as its neighbours."""
     try:
+        # kept lazy: --help imports this module; the eval code loads the agent
         import os
 
         return [round(x, 2) for x in os.getloadavg()]
@@ -147,6 +149,7 @@ def tasks_cmd(
     local_server: LocalOpt = None, ctx: CtxOpt = 8192, json_out: JsonOpt = False,
 ) -> None:
     """End-to-end tasks with the real agent on fixture files, loader off and on; answers checked by rules."""
+    # kept lazy: --help imports this module; the eval code loads the agent
     from gaia_lite.eval.tasks import ARMS, default_skills_dir, run_tasks, select_tasks
     from gaia_lite.registry.execute import Decision
 
@@ -185,6 +188,7 @@ def tasks_cmd(
 
 
 def _seed_skills(services: Any, seeds: Path) -> None:
+    # kept lazy: --help imports this module; the eval code loads the agent
     from gaia_lite.skills.store import seed_procedures
 
     if services.memory is None or services.skills is None:

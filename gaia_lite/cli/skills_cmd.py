@@ -37,6 +37,7 @@ def _fail(message: str, code: int = 1) -> None:
 @contextmanager
 def _opened(*, embed: bool = True, cli: dict[str, Any] | None = None) -> Iterator[tuple[Any, Any, Any]]:
     """(settings, ProcedureStore, MemoryStore), closed afterwards; errors become one line."""
+    # kept lazy: --help imports this module; the stores load numpy
     from gaia_lite.config import load_settings
     from gaia_lite.errors import GaiaError
 
@@ -46,11 +47,13 @@ def _opened(*, embed: bool = True, cli: dict[str, Any] | None = None) -> Iterato
         _fail(str(exc), exc.exit_code)
     if settings.memory_disabled:
         _fail("memory is disabled (GAIA_MEMORY_DISABLED), and skills are stored in memory; unset it first", 2)
+    # kept lazy: --help imports this module; the stores load numpy
     from gaia_lite.memory.store import MemoryStore
     from gaia_lite.skills.store import ProcedureStore
 
     embedder = None
     if embed:
+        # kept lazy: --help imports this module; the stores load numpy
         from gaia_lite.cli.wiring import build_embedder
 
         try:
@@ -77,6 +80,7 @@ def _proc_json(p: Any) -> dict[str, Any]:
 def _known_tools() -> tuple[set[str], set[str]]:
     """(every doc-profile tool name, the CORE names); empty sets if the catalog is unavailable."""
     try:
+        # kept lazy: --help imports this module; the stores load numpy
         from gaia_lite.loader.bundles import load_bundles
         from gaia_lite.tools.catalog import DOC_ORDER
 
@@ -109,6 +113,7 @@ def list_cmd(json_out: JsonOpt = False) -> None:
 @skills_app.command("show")
 def show_cmd(name: Annotated[str, typer.Argument(help="The procedure's name.")], json_out: JsonOpt = False) -> None:
     """One procedure as a skill file (re-addable with `skills add`), with its counters."""
+    # kept lazy: --help imports this module; the stores load numpy
     from gaia_lite.skills.procedure import render_skill_file
 
     with _opened(embed=False) as (_, store, _m):
@@ -132,6 +137,7 @@ def add_cmd(
     replace: Annotated[bool, typer.Option("--replace", help="Overwrite a procedure of the same name (its counters are kept).")] = False,
 ) -> None:
     """Teach a procedure by hand from a markdown skill file (see docs/skills.md)."""
+    # kept lazy: --help imports this module; the stores load numpy
     from gaia_lite.skills.procedure import SkillFormatError, parse_skill_file
     from gaia_lite.skills.store import SkillStoreError
 
@@ -204,6 +210,7 @@ def synthesize_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Distil repeated successful multi-step runs into procedures (one model call per cluster)."""
+    # kept lazy: --help imports this module; the stores load numpy
     from gaia_lite.errors import GaiaError
     from gaia_lite.skills.synthesis import synthesize
 
@@ -212,6 +219,7 @@ def synthesize_cmd(
         client = server = None
         try:
             if not dry_run:
+                # kept lazy: --help imports this module; the stores load numpy
                 from gaia_lite.cli.services import connect
 
                 client, server = connect(settings, announce=lambda msg: typer.echo(msg, err=True))

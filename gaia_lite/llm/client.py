@@ -17,6 +17,7 @@ import uuid
 from typing import Any, Generator, Sequence
 
 from gaia_lite.errors import Cancelled, ModelError, ServerUnreachable
+from gaia_lite.llm.textcalls import _loads_lenient
 from gaia_lite.messages import ChatResult, ToolCall, Usage
 
 __all__ = ["ChatClient", "Cancelled"]
@@ -205,8 +206,6 @@ def _finish_call(slot: dict[str, Any]) -> ToolCall:
     try:
         args = json.loads(raw) if raw else {}
     except ValueError:
-        from gaia_lite.llm.textcalls import _loads_lenient
-
         args = _loads_lenient(raw)
     if not isinstance(args, dict):
         args = {"__raw__": raw}

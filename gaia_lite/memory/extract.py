@@ -72,6 +72,7 @@ def _read_text(path: Path) -> str:
 
 
 def _read_pdf(path: Path) -> list[str]:
+    # kept lazy: pypdf loads only for PDFs
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 

