@@ -10,7 +10,7 @@ from pathlib import Path
 from gaia_lite.agent.loop import Agent, AgentOptions
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.embed.hashing import FixedEmbedder
-from gaia_lite.events import ToolsLoaded, ToolsSelected, TurnFinished
+from gaia_lite.events import ToolsLoaded, ToolsSelected, TurnFinished, to_dict
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.loader.bundles import ToolBundle
 from gaia_lite.loader.loader import ToolLoader
@@ -88,6 +88,8 @@ def test_active_loader_filters_both_paths_and_shows_menu(tmp_path):
     assert "LOADABLE TOOL BUNDLES" in req["messages"][0]["content"]
     sel = [e for e in events if isinstance(e, ToolsSelected)][0]
     assert sel.off_state is None and sel.record.admitted and sel.tools_hash == sel.record.tools_hash
+    assert to_dict(sel)["record"] == sel.record.payload()  # serialised as its TOOL_LOADER line logs it
+    json.dumps(to_dict(sel))
     text_req, _ = _first_request(tmp_path, with_loader=True, native=False)
     system = text_req["messages"][0]["content"]
     assert system.rstrip().endswith("- remember(): Store a fact.")  # the filtered tool block is last
