@@ -104,6 +104,8 @@ def _fmt(number: Decimal) -> str:
 
 # ---------------------------------------------------------------- periods
 
+MAX_PERIOD_CHARS = 64
+
 def _month_end(year: int, month: int) -> date:
     return date(year, month, calendar.monthrange(year, month)[1])
 
@@ -129,6 +131,9 @@ def parse_period(text: str) -> tuple[str, Callable[[date], bool]]:
     """Turn "2025-Q1", "Q1 2025", "2025-01", "January 2025", "2025", "Q1" or
     "2025-01-01..2025-03-31" into (label, predicate). Raises ValueError."""
     t = text.strip()
+    if len(t) > MAX_PERIOD_CHARS:  # the splitting regex is quadratic on long runs of spaces
+        raise ValueError(f"date_range is {len(t)} characters; a period is at most {MAX_PERIOD_CHARS}, "
+                         "e.g. 2025-Q1 or 2025-01-01..2025-03-31")
     if m := re.fullmatch(r"q([1-4])", t.lower()):
         months = range(3 * int(m.group(1)) - 2, 3 * int(m.group(1)) + 1)
         return f"Q{m.group(1)} (any year)", lambda d: d.month in months

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import Any
 
 from gaia_lite.registry.context import ToolContext
 
@@ -68,7 +69,8 @@ def not_text_hint(path: Path) -> str | None:
     return None
 
 
-def grep_files(ctx: ToolContext, files: list[Path], rx: re.Pattern, context: int) -> list[dict]:
+def grep_files(ctx: ToolContext, files: list[Path], rx: Any, context: int) -> list[dict]:
+    """Lines matching ``rx`` (anything with ``.search``: an RE2 pattern for model input)."""
     hits: list[dict] = []
     for path in files:
         try:

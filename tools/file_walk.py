@@ -17,6 +17,8 @@ from typing import Callable, Iterator, Optional
 
 from gaia_lite.registry.context import ToolContext
 
+from .patterns import compile_user_regex
+
 __all__ = ["iso_time", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "name_matcher", "file_entry"]
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
@@ -73,11 +75,9 @@ def name_matcher(pattern: str) -> Callable[[str], bool]:
     p = pattern.strip()
     low = p.lower()
     if any(c in "^$+(){}|\\" for c in p):
-        try:
-            rx = re.compile(p, re.IGNORECASE)
+        rx = compile_user_regex(p, ignore_case=True)  # linear time: the pattern is the model's
+        if rx is not None:
             return lambda name: rx.search(name) is not None
-        except re.error:
-            pass
     if any(c in "*?[" for c in p):
         return lambda name: fnmatch.fnmatch(name.lower(), low)
     words = low.split()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import mimetypes
-import re
 import shutil
 import time
 from datetime import datetime
@@ -22,6 +21,7 @@ from gaia_lite.registry.spec import tool
 
 from .file_text import MAX_FILE_BYTES, TEXT_EXTS, grep_files, markdown_outline, not_text_hint, python_outline
 from .file_walk import ext_filter, file_entry, iso_time, iter_files, name_matcher, sandbox_roots, walk_folders
+from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 from .sandbox import SandboxError, resolve_user_path
 
 __all__ = ["TOOLS", "search_file", "search_directory", "read_file", "search_file_content", "write_file",
@@ -169,12 +169,10 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         return target
     if not target.exists():
         return _error(f"{target} does not exist")
-    flags = 0 if case_sensitive else re.IGNORECASE
-    try:
-        regexes = [re.compile(pattern, flags)]
-    except re.error:
-        regexes = []
-    regexes.append(re.compile(re.escape(pattern), flags))  # literal fallback
+    if len(pattern) > MAX_PATTERN_CHARS:
+        return _error(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
+    regexes = [rx for rx in (compile_user_regex(pattern, ignore_case=not case_sensitive),
+                             compile_user_regex(pattern, ignore_case=not case_sensitive, literal=True)) if rx]
     context = max(0, min(5, int(context_lines or 0)))
     wanted = (lambda p: fnmatch.fnmatch(p.name, file_pattern)) if file_pattern else \
         (lambda p: p.suffix.lower() in TEXT_EXTS or p.name in ("Makefile", "Dockerfile", "README"))

@@ -16,6 +16,7 @@ from typing import Any
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 
+from .patterns import MAX_PATTERN_CHARS
 from .sandbox import resolve_user_path
 
 __all__ = ["TOOLS", "query_documents", "query_specific_file", "search_indexed_chunks", "evaluate_retrieval",
@@ -55,6 +56,26 @@ def _allowed(ctx: ToolContext, path: Path) -> bool:
         return False
 
 
+def _in_scope(ctx: ToolContext, path: str | Path) -> bool:
+    """The one rule for indexed documents: visible only while inside the current
+    roots or approved folders (and not a credential file). Documents indexed in an
+    earlier session under other roots stay in the index but out of every answer;
+    asking the user is for paths the model names, not for search results."""
+    try:
+        resolved = Path(path).resolve(strict=False)
+    except (OSError, RuntimeError):
+        return False
+    folders = [Path(f) for f in (*ctx.sandbox.roots, *ctx.sandbox.approved)]
+    if not any(resolved == f or f in resolved.parents for f in folders):
+        return False
+    return _allowed(ctx, resolved)
+
+
+def _scope(ctx: ToolContext) -> list[Any]:
+    """The indexed documents in scope (see ``_in_scope``)."""
+    return [d for d in ctx.rag.list_documents() if _in_scope(ctx, d.path)]
+
+
 def _chunk(hit: Any, chars: int = 2000) -> dict[str, Any]:
     return {"source_file": hit.source_file, "page": hit.page, "relevance_score": hit.score,
             "text": hit.text[:chars]}
@@ -67,16 +88,12 @@ def _top_n(chunk_count: int) -> int:
 
 def _one_document(ctx: ToolContext, name: str) -> Any:
     """The indexed document ``name`` refers to (sandbox-checked), or an error dict."""
-    found = ctx.rag.find_documents(name)
+    found = [d for d in ctx.rag.find_documents(name) if _in_scope(ctx, d.path)]
     if not found:
-        return _error(f"{name!r} is not indexed; index it with index_document first")
+        return _error(f"{name!r} is not indexed under the allowed folders; index it with index_document first")
     if len(found) > 1:
         names = ", ".join(d.path for d in found[:5])
         return _error(f"{name!r} matches several documents ({names}); pass the full path")
-    try:
-        _checked(ctx, found[0].path)
-    except PermissionError as exc:
-        return _error(str(exc))
     return found[0]
 
 
@@ -93,11 +110,12 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     if not query.strip():
         return _error("query is empty; pass the question to search for")
     total = ctx.rag.chunk_count()
-    if not ctx.rag.list_documents():
+    scope = _scope(ctx)
+    if not scope:
         return {"status": "no_documents", "message": NO_DOCS_HINT}
     started = time.monotonic()
     try:
-        hits = ctx.rag.search(query, k=_top_n(total))
+        hits = ctx.rag.search(query, k=_top_n(total), docs=[d.id for d in scope])
     except INDEX_ERRORS as exc:
         return _error(f"search failed: {exc}")
     if not hits:
@@ -121,7 +139,7 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
     """
     if ctx.rag is None:
         return _error(NO_INDEX)
-    found = ctx.rag.find_documents(file_path)
+    found = [d for d in ctx.rag.find_documents(file_path) if _in_scope(ctx, d.path)]
     if len(found) > 1:
         return _error(f"{file_path!r} matches several documents; pass the full path")
     try:
@@ -151,7 +169,9 @@ def search_indexed_chunks(ctx: ToolContext, pattern: str) -> dict[str, Any]:
         return _error(NO_INDEX)
     if not pattern.strip():
         return _error("pattern is empty; pass the text to find")
-    hits, total = ctx.rag.grep(pattern.strip(), limit=10)
+    if len(pattern) > MAX_PATTERN_CHARS:
+        return _error(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
+    hits, total = ctx.rag.grep(pattern.strip(), limit=10, docs=[d.id for d in _scope(ctx)])
     matches = []
     for h in hits:
         at = h.text.lower().find(pattern.strip().lower())
@@ -210,7 +230,7 @@ def list_indexed_documents(ctx: ToolContext) -> dict[str, Any]:
     """List the documents in the index with their pages and chunk counts."""
     if ctx.rag is None:
         return _error(NO_INDEX)
-    docs = [d.to_dict() for d in ctx.rag.list_documents()]
+    docs = [d.to_dict() for d in _scope(ctx)]
     return {"status": "success", "count": len(docs), "documents": docs}
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Sandbox", "SandboxError", "resolve_user_path", "SECRET_FILE_GLOBS", "SECRET_DIR_NAMES"]
+__all__ = ["Sandbox", "SandboxError", "resolve_user_path", "is_secret_path", "SECRET_FILE_GLOBS", "SECRET_DIR_NAMES"]
 
 
 class SandboxError(PermissionError):
@@ -58,6 +58,8 @@ _POSIX_SYSTEM = ("/etc", "/bin", "/sbin", "/usr", "/boot", "/dev", "/proc", "/sy
                  "/lib", "/lib32", "/lib64", "/libx32", "/System", "/Library", "/private/etc",
                  "/private/var/db")
 _READ_BLOCKED = ("/proc", "/dev")
+# Linux's limits (PATH_MAX, NAME_MAX); longer paths cannot name a file anywhere.
+_PATH_MAX, _NAME_MAX = 4096, 255
 
 
 def _windows_system_dirs() -> tuple[str, ...]:
@@ -81,12 +83,24 @@ def _resolve(path: str | Path, base: Path) -> Path:
     p = Path(os.path.expanduser(raw.strip()))
     if not p.is_absolute():
         p = base / p
+    if len(str(p)) > _PATH_MAX or any(len(part) > _NAME_MAX for part in p.parts):
+        raise SandboxError(f"path {_short(raw)} is too long ({len(raw)} characters); give a real path")
     # strict=False resolves every existing prefix (symlinks included) and
     # folds ``..`` in the rest, so non-existent files are judged by their parents.
-    return p.resolve(strict=False)
+    try:
+        return p.resolve(strict=False)
+    except RuntimeError:  # Python < 3.13 reports a symlink loop this way
+        raise SandboxError(f"{_short(raw)} is part of a symlink loop; give a real path") from None
+    except OSError as exc:
+        raise SandboxError(f"invalid path {_short(raw)}: {exc.strerror or exc}") from None
 
 
-def _is_secret(path: Path) -> bool:
+def _short(raw: str) -> str:
+    return repr(raw if len(raw) <= 120 else raw[:100] + "...")
+
+
+def is_secret_path(path: Path) -> bool:
+    """True for a credential file or folder (by name), or anything inside one."""
     parts = [part.lower() for part in path.parts]
     name = parts[-1] if parts else ""
     if name not in _SECRET_NAME_EXCEPTIONS and any(fnmatch.fnmatchcase(name, pat) for pat in SECRET_FILE_GLOBS):
@@ -133,7 +147,7 @@ class Sandbox:
         base = self.roots[0]
         resolved = _resolve(path, base)
         shown = os.fspath(path)
-        if _is_secret(resolved) or _is_secret(Path(os.path.expanduser(shown))):
+        if is_secret_path(resolved) or is_secret_path(Path(os.path.expanduser(shown))):
             raise SandboxError(f"{resolved} looks like a credential file or folder; "
                                "gaia-lite never reads or writes those")
         if not write and any(_under(resolved, self._canon(d)) for d in _READ_BLOCKED):

@@ -8,6 +8,7 @@ no expansion of globs, ``~`` or variables.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -22,7 +23,9 @@ from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.limits import RateLimiter
 from gaia_lite.registry.spec import tool
 
+from . import os_sandbox
 from .sandbox import SandboxError, resolve_user_path
+from .shell_git import prepare_git
 from .shell_policy import ALLOWED_PROGRAMS, CommandRefused, parse_command
 
 # CommandRefused, parse_command and ALLOWED_PROGRAMS live in shell_policy, RateLimiter in the registry
@@ -32,16 +35,21 @@ __all__ = ["TOOLS", "run_shell_command", "CommandRefused", "parse_command", "pol
 
 OUTPUT_CAP = 10_000          # characters kept of stdout and of stderr
 MAX_TIMEOUT = 120
+log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------- execution
 
-def _child_env() -> dict[str, str]:
+def _child_env(confined: bool, extra: dict[str, str] | None = None) -> dict[str, str]:
     keep = ("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR",
             "SYSTEMROOT", "COMSPEC", "PATHEXT")
     env = {k: os.environ[k] for k in keep if k in os.environ}
-    env.update(PAGER="cat", GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", TERM="dumb")
+    env.update(PAGER="cat", GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", TERM="dumb",
+               GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+    if confined:  # inside the OS sandbox only the private /tmp exists of the user's world
+        env.update(HOME="/tmp", TMPDIR="/tmp")
     env.setdefault("LANG", "C.UTF-8")
+    env.update(extra or {})
     return env
 
 
@@ -79,14 +87,17 @@ def _kill(proc: subprocess.Popen) -> None:
         pass
 
 
-def _execute(pipeline: list[list[str]], cwd: Path, timeout: int, cancel: threading.Event) -> dict:
+def _execute(pipeline: list[list[str]], cwd: Path, timeout: int, cancel: threading.Event,
+             env: dict[str, str], names: list[str]) -> dict:
+    """Run argv lists as a pipeline (already wrapped by the OS sandbox, if any);
+    ``names`` are the programs' names for messages."""
     start = time.monotonic()
     err_read, err_write = os.pipe()
     procs: list[subprocess.Popen] = []
     prev = subprocess.DEVNULL
     try:
         for argv in pipeline:
-            procs.append(subprocess.Popen(argv, cwd=cwd, env=_child_env(), stdin=prev, stdout=subprocess.PIPE,
+            procs.append(subprocess.Popen(argv, cwd=cwd, env=env, stdin=prev, stdout=subprocess.PIPE,
                                           stderr=err_write, start_new_session=(sys.platform != "win32")))
             if prev is not subprocess.DEVNULL:
                 prev.close()  # the next process owns it now (so SIGPIPE reaches the writer)
@@ -96,7 +107,7 @@ def _execute(pipeline: list[list[str]], cwd: Path, timeout: int, cancel: threadi
             _kill(p)
             p.stdout.close()
         os.close(err_read)
-        return {"error": f"could not start {pipeline[len(procs)][0]}: {exc.strerror or exc}"}
+        return {"error": f"could not start {names[len(procs)]}: {exc.strerror or exc}"}
     finally:
         os.close(err_write)
     out = _CappedReader(procs[-1].stdout, OUTPUT_CAP * 4)
@@ -131,14 +142,18 @@ def _error(message: str, **extra) -> dict:
     return {"status": "error", "error": message, **extra}
 
 
-def _means_no_match(prog: str, run: dict) -> bool:
+def _means_no_match(argv: list[str], run: dict) -> bool:
     """grep/rg exit 1 for "no match" and diff for "files differ": not failures."""
+    prog = argv[0]
+    if prog == "git":
+        prog = next((a for a in argv[1:] if a in ("grep", "diff")), "git")
     return prog in ("grep", "egrep", "fgrep", "rg", "diff") and run["return_code"] == 1 \
         and not run["stderr"].strip()
 
 
-def _plan(ctx: ToolContext, command: str, working_directory: Optional[str]) -> tuple[list[list[str]], Path] | str:
-    """(pipeline, cwd) ready to run, or the one-line reason the command is refused."""
+def _plan(ctx: ToolContext, command: str, working_directory: Optional[str]
+          ) -> tuple[list[list[str]], Path, dict[str, str]] | str:
+    """(pipeline, cwd, extra env) ready to run, or the one-line reason the command is refused."""
     try:
         cwd = resolve_user_path(ctx, working_directory) if working_directory else ctx.sandbox.check(ctx.workdir)
     except SandboxError as exc:
@@ -159,7 +174,15 @@ def _plan(ctx: ToolContext, command: str, working_directory: Optional[str]) -> t
     missing = [argv[0] for argv in pipeline if shutil.which(argv[0]) is None]
     if missing:
         return f"{missing[0]} is not installed on this machine"
-    return pipeline, cwd
+    extra: dict[str, str] = {}
+    for i, argv in enumerate(pipeline):
+        if argv[0] == "git":
+            git = prepare_git(argv, cwd, ctx.sandbox)
+            if isinstance(git, str):
+                return f"command refused: {git}"
+            pipeline[i], env = git
+            extra.update(env)
+    return pipeline, cwd, extra
 
 
 def policy_error(ctx: ToolContext, command: str, working_directory: Optional[str] = None) -> str | None:
@@ -188,17 +211,21 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
     plan = _plan(ctx, command, working_directory)
     if isinstance(plan, str):
         return _error(plan, command=command)
-    pipeline, cwd = plan
+    pipeline, cwd, extra_env = plan
     wait = ctx.shell_limiter.acquire()
     if wait > 0:
         return _error(f"rate limit: too many shell commands; wait {wait:.0f} s and try again",
                       command=command, retry_after_seconds=round(wait, 1))
-    run = _execute(pipeline, cwd, timeout, ctx.cancel)
+    box = os_sandbox.detect()
+    _notice_once(ctx, box)
+    roots = [*ctx.sandbox.roots, *ctx.sandbox.approved]
+    run = _execute([box.wrap(argv, roots, cwd) for argv in pipeline], cwd, timeout, ctx.cancel,
+                   _child_env(box.active, extra_env), [argv[0] for argv in pipeline])
     if "error" in run:
         return _error(run["error"], command=command)
     result = {"status": "success", "command": command, "stdout": run["stdout"], "stderr": run["stderr"],
               "return_code": run["return_code"],
-              "has_errors": (run["return_code"] != 0 and not _means_no_match(pipeline[-1][0], run))
+              "has_errors": (run["return_code"] != 0 and not _means_no_match(pipeline[-1], run))
               or bool(run["stderr"].strip()),
               "duration_seconds": run["duration_seconds"], "timeout": timeout, "cwd": str(cwd),
               "output_truncated": run["output_truncated"]}
@@ -207,11 +234,17 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
                                             "narrow it down or raise timeout")
     elif run["cancelled"]:
         result.update(status="error", error="command was cancelled")
-    elif run["return_code"] != 0 and not _means_no_match(pipeline[-1][0], run):
+    elif run["return_code"] != 0 and not _means_no_match(pipeline[-1], run):
         first = run["stderr"].strip().splitlines()[:1]
         result.update(status="error", error=f"command exited with code {run['return_code']}"
                                             + (f": {first[0][:200]}" if first else ""))
     return result
+
+
+def _notice_once(ctx: ToolContext, box: os_sandbox.OsSandbox) -> None:
+    """Without a kernel sandbox, say so once per session (a WARNING becomes a chat notice)."""
+    if not box.active and ctx.shell_notice.claim():
+        log.warning(os_sandbox.status_line(box))
 
 
 def _precheck(ctx: ToolContext, command: str, working_directory: Optional[str] = None, **_: object) -> str | None:

@@ -10,6 +10,7 @@ the user is asked to approve and again when the command runs.
 
 from __future__ import annotations
 
+import fnmatch
 import shlex
 import unicodedata
 from typing import Callable
@@ -27,14 +28,22 @@ ALLOWED_PROGRAMS = frozenset({
     "uptime", "id", "git",
 })
 # Programs whose arguments are never file paths (so "/" in `tr / _` is not a path).
-_NO_PATH_ARGS = frozenset({"echo", "tr", "date", "which", "whoami", "uname", "id", "hostname",
-                           "uptime", "pwd", "free", "lscpu", "ps", "basename", "dirname"})
+# Every other program's arguments and option values are path-checked (deny by default).
+_NO_PATH_ARGS = frozenset({"echo", "tr", "which", "whoami", "uname", "id", "hostname",
+                           "uptime", "pwd", "free", "ps", "basename", "dirname"})
 _GIT_READ_ONLY = frozenset({"status", "log", "diff", "show", "branch", "ls-files", "rev-parse",
                             "blame", "grep"})
 _GIT_BRANCH_FLAGS = frozenset({"-a", "-r", "-v", "-vv", "-l", "--list", "--all", "--remotes",
                                "--verbose", "--show-current", "--no-color", "--color"})
 _HOSTNAME_FLAGS = frozenset({"-s", "-f", "-d", "-i", "-I", "-A", "-a", "--short", "--fqdn", "--long",
                              "--domain", "--ip-address", "--all-ip-addresses", "--all-fqdns", "--alias"})
+# Per program: short letters and long names that make a walk follow symlinks.
+_FOLLOW_OPTIONS = {
+    "grep": ("R", ("dereference-recursive",)), "egrep": ("R", ("dereference-recursive",)),
+    "fgrep": ("R", ("dereference-recursive",)), "rg": ("L", ("follow",)), "tree": ("l", ("follow",)),
+    "find": ("LH", ()), "du": ("L", ("dereference",)), "ls": ("L", ("dereference",)),
+}
+_GLOB_PROGRAMS = frozenset({"grep", "egrep", "fgrep", "rg", "git", "diff", "find", "tree", "ls", "du"})
 _FIND_ACTIONS = ("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint")
 # ASCII sequences refused anywhere in the text, longest first for a precise message.
 _FORBIDDEN_TEXT = (("&&", "'&&' (command chaining)"), ("||", "'||' (command chaining)"),
@@ -193,6 +202,23 @@ def _is_bsd_e_flag(args: list[str], i: int) -> bool:
     return a.isalpha() and "e" in a and not follows_option
 
 
+def _check_generic(prog: str, args: list[str]) -> None:
+    """Rules for every program: no lists of file names read from a file (those names
+    escape the path check), no following symlinks out of a recursive walk."""
+    for a in args:
+        if _is_long_prefix(a, "files0-from", "files-from", "fromfile"):
+            raise CommandRefused(f"{prog} {a} reads file names from a file; name the files directly")
+    follow = _FOLLOW_OPTIONS.get(prog)
+    if follow is None:
+        return
+    letters, words = follow
+    for a in args:
+        cluster = _short_cluster(a)
+        if (cluster and set(cluster) & set(letters)) or (a.startswith("--") and _is_long_prefix(a, *words)) \
+                or (prog == "find" and a in ("-follow",)):
+            raise CommandRefused(f"{prog} {a} follows symlinks, which can lead out of the allowed folders")
+
+
 def _check_argv(argv: list[str]) -> list[str]:
     """Refuse or return the argv to execute (git gets safety options added)."""
     prog, args = argv[0], argv[1:]
@@ -203,6 +229,7 @@ def _check_argv(argv: list[str]) -> list[str]:
     if prog not in ALLOWED_PROGRAMS:
         raise CommandRefused(f"{prog!r} is not an allowed read-only program; allowed: "
                              f"{', '.join(sorted(ALLOWED_PROGRAMS))}")
+    _check_generic(prog, args)
     if prog == "find":
         _check_find(args)
     elif prog == "sort":
@@ -213,10 +240,12 @@ def _check_argv(argv: list[str]) -> list[str]:
         _check_date(args)
     elif prog == "git":
         return ["git", *_check_git(args)]
-    elif prog == "tree" and any("o" in _short_cluster(a) for a in args):
-        raise CommandRefused("tree -o writes a file")
+    elif prog == "tree" and any(set(_short_cluster(a)) & set("oRH") for a in args):
+        raise CommandRefused("tree -o, -R and -H write files")
     elif prog == "file" and any("C" in _short_cluster(a) or _is_long_prefix(a, "compile") for a in args):
         raise CommandRefused("file -C writes a compiled magic file")
+    elif prog == "file" and any("f" in _short_cluster(a) for a in args):
+        raise CommandRefused("file -f reads file names from a file; name the files directly")
     elif prog == "ps" and any("env" in a or _is_bsd_e_flag(args, i) for i, a in enumerate(args)):
         raise CommandRefused("ps options that show other processes' environment are not allowed")
     elif prog == "hostname" and any(a not in _HOSTNAME_FLAGS for a in args):
@@ -226,36 +255,91 @@ def _check_argv(argv: list[str]) -> list[str]:
     return argv
 
 
+def _is_delimiter(value: str) -> bool:
+    """``cut -d/`` or ``sort -t:``: one punctuation character is a separator, not a path."""
+    return len(value) == 1 and not value.isalnum() and value not in ".~"
+
+
 def _path_candidates(args: list[str]) -> list[str]:
-    """Arguments that may name files: positionals and the values of options."""
+    """Arguments that may name files: positionals and every option value.
+
+    Deny by default: any value attached to an option (``-fFILE``,
+    ``--file=FILE``) is checked, since options that read a file (``date -f``,
+    ``grep -f``, ``--exclude-from``) are too many to list. A value given as
+    the next argument is checked as a positional. Relative values resolve
+    inside the working folder, so flags and numbers pass.
+    """
     found = []
     for a in args:
         if a in ("-", "--"):
             continue
         if a.startswith("--"):
-            if "=" in a:
-                found.append(a.split("=", 1)[1])
+            value = a.split("=", 1)[1] if "=" in a else ""
         elif a.startswith("-"):
-            tail = a[2:]
-            if tail.startswith("~") or ("/" in tail and len(tail) > 1):
-                found.append(tail)
+            value = a[2:]
         else:
-            found.append(a)
-    return [c for c in found if c]
+            value = a
+        if value and not (a.startswith("-") and _is_delimiter(value)):
+            found.append(value)
+    return found
+
+
+_GLOB_CHARS = frozenset("*?[")
+# Names no credential rule matches: a pattern that matches one of them is a broad
+# glob (``*``, ``*.txt``), not one aimed at credentials.
+_PLAIN_NAMES = ("readme.txt", "main.py", "notes.md", "data.csv", "index.html", "a")
+
+
+def _secret_samples() -> tuple[str, ...]:
+    names = {g.replace("*", "x") for g in SECRET_FILE_GLOBS} | set(SECRET_DIR_NAMES)
+    return tuple(sorted(names))
+
+
+def _targets_secrets(pattern: str) -> bool:
+    """A glob (``.en?``, ``*.pem``, ``id_*``) that singles out credential file names."""
+    if not set(pattern) & _GLOB_CHARS:
+        return False
+    name = pattern.rstrip("/").rsplit("/", 1)[-1].lower().lstrip("!")
+    if not name or any(fnmatch.fnmatchcase(plain, name) for plain in _PLAIN_NAMES):
+        return False
+    return any(fnmatch.fnmatchcase(sample, name) for sample in _secret_samples())
+
+
+def _check_globs(prog: str, args: list[str]) -> None:
+    """Programs that expand patterns themselves must not be aimed at credential files."""
+    if prog not in _GLOB_PROGRAMS:
+        return
+    for value in _path_candidates(args):
+        if _targets_secrets(value):
+            raise CommandRefused(f"the pattern {value!r} matches credential file names; "
+                                 "gaia-lite never reads those")
+
+
+def _insert_before_dashdash(args: list[str], extra: list[str]) -> list[str]:
+    """Options appended last (so they win over the user's), but before a ``--``."""
+    if "--" in args:
+        i = args.index("--")
+        return [*args[:i], *extra, *args[i:]]
+    return [*args, *extra]
 
 
 def _hide_secrets(argv: list[str]) -> list[str]:
-    """Recursive searches skip credential files the sandbox would refuse."""
+    """Recursive readers skip credential files. The exclusions come after the
+    user's own patterns: grep and rg let the last matching pattern win, so an
+    ``--include=.en?`` cannot undo them."""
     prog, args = argv[0], argv[1:]
     if prog == "rg":
         globs = [f"--glob=!{g}" for g in (*SECRET_FILE_GLOBS, *SECRET_DIR_NAMES)]
-        return [prog, *globs, *args]
+        return [prog, *_insert_before_dashdash(args, globs)]
     recursive = any(a in ("--recursive", "--dereference-recursive") or
                     ("r" in _short_cluster(a) or "R" in _short_cluster(a)) for a in args)
-    if prog in ("grep", "egrep", "fgrep") and recursive:
+    if prog in ("grep", "egrep", "fgrep", "diff") and recursive:
         excludes = [f"--exclude={g}" for g in SECRET_FILE_GLOBS]
-        excludes += [f"--exclude-dir={d}" for d in SECRET_DIR_NAMES]
-        return [prog, *excludes, *args]
+        if prog == "diff":  # diff -r follows symlinks unless told not to
+            excludes += [f"--exclude={d}" for d in SECRET_DIR_NAMES] + ["--no-dereference"]
+        else:
+            excludes += [f"--exclude-dir={d}" for d in SECRET_DIR_NAMES]
+        return [prog, *_insert_before_dashdash(args, excludes)]
     return argv
 
 
@@ -282,6 +366,7 @@ def parse_command(command: str, check_path: Callable[[str], None] | None = None)
         if not argv:
             raise CommandRefused("empty pipeline segment (a stray '|')")
         safe = _check_argv(argv)
+        _check_globs(argv[0], argv[1:])
         if check_path is not None and argv[0] not in _NO_PATH_ARGS:
             for cand in _path_candidates(argv[1:]):
                 check_path(cand)

@@ -35,6 +35,7 @@ from gaia_lite.errors import GaiaError
 from gaia_lite.events import ToolsLoaded, TurnFailed
 from gaia_lite.loader.bundles import load_bundles
 from gaia_lite.registry.execute import Decision
+from gaia_lite.tools.os_sandbox import status_line as shell_sandbox_status
 from gaia_lite.tools.rag import resume_watches
 from gaia_lite.ui.commands import parse_command, render_help
 from gaia_lite.ui.console import is_terminal, make_console
@@ -167,6 +168,10 @@ def _warnings_to(buffer: _WarningBuffer) -> Iterator[None]:
 def _layout() -> BundleLayout:
     cfg = load_bundles()
     return BundleLayout(cfg.core, tuple((b.name, b.members) for b in cfg.bundles))
+
+
+def _shell_sandbox_text() -> str:
+    return shell_sandbox_status().removeprefix("shell sandbox: ")
 
 
 class ChatSession:
@@ -355,7 +360,8 @@ class ChatSession:
                 ("embedder", str(getattr(s.embedder, "id", st.embedder))), ("loader", loader_text),
                 ("memory", "disabled" if st.memory_disabled else str(st.paths.memory_db)),
                 ("documents", str(st.paths.rag_db)), ("history", str(st.paths.history_file)),
-                ("log", str(st.paths.log_file)), ("workdir", str(s.agent.options.workdir))]
+                ("log", str(st.paths.log_file)), ("workdir", str(s.agent.options.workdir)),
+                ("shell", _shell_sandbox_text())]
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()

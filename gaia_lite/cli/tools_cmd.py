@@ -13,6 +13,7 @@ from gaia_lite.eval.tokens import make_token_counter
 from gaia_lite.loader.bundles import load_bundles
 from gaia_lite.loader.loader import selection_query
 from gaia_lite.registry.render import native_json, render_native, render_text
+from gaia_lite.tools.os_sandbox import status_line as shell_sandbox_status
 
 from .wiring import build_embedder, build_loader, build_registry, loader_off_state
 
@@ -49,6 +50,7 @@ def print_tools_table(rows: list[dict[str, Any]], tokenizer: str) -> None:
     table.add_row("total", "", str(sum(r["core"] for r in rows)),
                   str(sum(r["text_tokens"] for r in rows)), str(sum(r["native_tokens"] for r in rows)))
     Console().print(table)
+    Console().print(shell_sandbox_status())
 
 
 def select_for_query(settings: Settings, query: str, history: list[str]) -> dict[str, Any]:

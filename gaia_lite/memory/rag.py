@@ -25,7 +25,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, ContextManager
+from typing import Any, Callable, ContextManager, Sequence
 
 import numpy as np
 
@@ -301,8 +301,9 @@ class RagIndex:
 
     # ---- search
     def search(self, query: str, k: int = 5, file: Path | str | None = None,
-               min_score: float = 0.1) -> list[Hit]:
-        """Best ``k`` chunks for ``query`` (cosine + keyword boost), optionally within one file.
+               min_score: float = 0.1, docs: Sequence[int] | None = None) -> list[Hit]:
+        """Best ``k`` chunks for ``query`` (cosine + keyword boost), optionally within one
+        file or among the document ids ``docs`` (the caller's scope).
 
         A chunk with a cosine under ``min_score`` and none of the query's words is dropped.
         """
@@ -311,11 +312,15 @@ class RagIndex:
             doc_filter, args = "", []
             if file is not None:
                 doc = self.document(file)
-                if doc is None:
+                if doc is None or (docs is not None and doc.id not in docs):
                     return []
                 doc_filter, args = " AND c.doc_id = ?", [doc.id]
+            elif docs is not None:
+                if not docs:
+                    return []
+                doc_filter, args = f" AND c.doc_id IN ({','.join('?' * len(docs))})", list(docs)
             among = None
-            if file is not None:
+            if doc_filter:
                 among = [r[0] for r in self._conn.execute(f"SELECT c.id FROM chunks c WHERE 1{doc_filter}", args)]
             cosine: dict[int, float] = {}
             index = self._index()
@@ -353,15 +358,19 @@ class RagIndex:
         hits.sort(key=lambda h: (-h.score, h.source_file, h.chunk_index))
         return hits[:k]
 
-    def grep(self, pattern: str, limit: int = 10) -> tuple[list[Hit], int]:
-        """Chunks containing ``pattern`` (case-insensitive substring) and the total count."""
+    def grep(self, pattern: str, limit: int = 10, docs: Sequence[int] | None = None) -> tuple[list[Hit], int]:
+        """Chunks containing ``pattern`` (case-insensitive substring) and the total count,
+        optionally only among the document ids ``docs``."""
         like = "%" + pattern.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        where = "lower(c.text) LIKE ? ESCAPE '\\'"
+        where, args = "lower(c.text) LIKE ? ESCAPE '\\'", [like]
+        if docs is not None:
+            where += f" AND c.doc_id IN ({','.join('?' * len(docs))})" if docs else " AND 0"
+            args += list(docs)
         with self._lock:
-            total = self._conn.execute(f"SELECT COUNT(*) FROM chunks c WHERE {where}", (like,)).fetchone()[0]
+            total = self._conn.execute(f"SELECT COUNT(*) FROM chunks c WHERE {where}", args).fetchone()[0]
             rows = self._conn.execute(
                 "SELECT d.path, c.page, c.text, c.idx FROM chunks c JOIN documents d ON d.id = c.doc_id "
-                f"WHERE {where} ORDER BY d.path, c.idx LIMIT ?", (like, limit)).fetchall()
+                f"WHERE {where} ORDER BY d.path, c.idx LIMIT ?", (*args, limit)).fetchall()
         return [Hit(path, page, 1.0, text, idx) for path, page, text, idx in rows], total
 
     # ---- watched folders (persisted, so a composition root can resume them)

@@ -17,7 +17,7 @@ import numpy as np
 
 from gaia_lite.events import ToolsLoaded
 
-from .limits import RateLimiter
+from .limits import Once, RateLimiter
 from .ports import DocumentIndexPort, MemoryPort, ProgressFn
 
 __all__ = ["ToolContext", "PathGuard", "LLMPort", "EmbedderPort", "AskUser", "CallCancel", "LoopDirective",
@@ -29,6 +29,11 @@ class PathGuard(Protocol):
     ``SandboxError`` (a PermissionError) with a one-line reason when refused."""
 
     roots: Sequence[Path]
+
+    @property
+    def approved(self) -> Sequence[Path]:
+        """Folders outside the roots the user approved this session."""
+        ...
 
     def check(self, path: str | Path, *, write: bool = False) -> Path: ...
 
@@ -110,9 +115,9 @@ class LoopState:
 @dataclass
 class ToolContext:
     """Per-agent services for tools, and the state tool families keep between calls (the loop
-    directive, the shell rate limit). Nothing here is shared between agents. The executor gives each
-    call a copy with that call's own ``cancel`` flag, so tools never rebind fields: they call the
-    services and update the state objects."""
+    directive, the shell rate limit and its sandbox notice). Nothing here is shared between agents.
+    The executor gives each call a copy with that call's own ``cancel`` flag, so tools never rebind
+    fields: they call the services and update the state objects."""
 
     workdir: Path
     sandbox: PathGuard
@@ -127,4 +132,5 @@ class ToolContext:
     progress: ProgressFn | None = None  # (label, done, total) for long work
     loop: LoopState = field(default_factory=LoopState)
     shell_limiter: RateLimiter = field(default_factory=RateLimiter)
+    shell_notice: Once = field(default_factory=Once)  # "no kernel sandbox here", said once per session
     watch_interval_s: float = 5.0  # seconds between scans of a watched folder (tests shorten it)

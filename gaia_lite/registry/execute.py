@@ -241,7 +241,10 @@ class ToolExecutor:
                         invoked=self.on_invoke is not None)
         precheck = getattr(spec.fn, "precheck", None)
         if callable(precheck):
-            refusal = precheck(self.ctx, **kwargs)
+            try:
+                refusal = precheck(self.ctx, **kwargs)
+            except Exception as exc:  # a pre-check is tool code: it must fail as data too
+                refusal = f"{name} failed: {type(exc).__name__}: {exc}"
             if refusal:
                 return done(name, ToolStatus.REFUSED, _error(refusal), kwargs)
         if spec.gated and name not in self._always:

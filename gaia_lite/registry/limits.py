@@ -1,12 +1,14 @@
-"""Per-agent limits on how often a tool family may run (the shell tool's rate limit)."""
+"""Per-agent limits on how often something may happen: the shell tool's rate limit, and notices
+said once per session."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from typing import Callable
 
-__all__ = ["RateLimiter"]
+__all__ = ["RateLimiter", "Once"]
 
 
 class RateLimiter:
@@ -32,3 +34,17 @@ class RateLimiter:
         if wait <= 0:
             self._calls.append(now)
         return max(wait, 0.0)
+
+
+class Once:
+    """Lets a thing happen once per agent, e.g. the shell tool's "no kernel sandbox" notice."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._claimed = False
+
+    def claim(self) -> bool:
+        """True for the first caller only (tool calls run on worker threads)."""
+        with self._lock:
+            first, self._claimed = not self._claimed, True
+        return first

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 if TYPE_CHECKING:
     from gaia_lite.memory.rag import DocumentInfo, Hit, IndexResult
@@ -68,9 +68,9 @@ class DocumentIndexPort(Protocol):
     def status(self) -> dict[str, Any]: ...
 
     def search(self, query: str, k: int = 5, file: Path | str | None = None,
-               min_score: float = 0.1) -> list[Hit]: ...
+               min_score: float = 0.1, docs: Sequence[int] | None = None) -> list[Hit]: ...
 
-    def grep(self, pattern: str, limit: int = 10) -> tuple[list[Hit], int]: ...
+    def grep(self, pattern: str, limit: int = 10, docs: Sequence[int] | None = None) -> tuple[list[Hit], int]: ...
 
     def watched(self) -> list[str]: ...
 

@@ -39,6 +39,7 @@ def browse_directory(ctx, directory_path: str = ".") -> dict:
 
 class OpenSandbox:
     roots = ()
+    approved = ()
 
     def check(self, path, *, write=False):
         return Path(path)

@@ -81,6 +81,7 @@ def noop(ctx) -> dict:
 
 class OpenSandbox:
     roots = ()
+    approved = ()
 
     def check(self, path, *, write=False):
         return Path(path)

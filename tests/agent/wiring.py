@@ -17,6 +17,7 @@ from gaia_lite.registry.registry import ToolRegistry
 
 class OpenSandbox:
     roots = ()
+    approved = ()
 
     def check(self, path: Any, *, write: bool = False) -> Path:
         return Path(path)

@@ -14,6 +14,7 @@ from gaia_lite.registry.execute import Decision, ToolExecutor, ToolResult, ToolS
 
 class OpenSandbox:
     roots = ()
+    approved = ()
 
     def check(self, path, *, write=False):
         return Path(path)

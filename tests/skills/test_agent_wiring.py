@@ -31,6 +31,7 @@ def read_file(ctx, file_path: str) -> dict:
 
 class OpenSandbox:
     roots = ()
+    approved = ()
 
     def check(self, path, *, write=False):
         return Path(path)
