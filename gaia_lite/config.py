@@ -33,6 +33,7 @@ DEFAULT_BASE_URL = "http://localhost:13305/api/v1"
 CORE_SIZE = 11  # CORE incl. load_tools (bundles/doc.toml); the cap may not go below it
 TRUTHY = frozenset({"1", "true", "yes", "on"})
 FALSY = frozenset({"0", "false", "no", "off", ""})
+MAX_SECONDS = 86_400.0  # a day: the longest timeout a setting may ask for
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class Paths:
     def resolve(cls, env: Mapping[str, str]) -> "Paths":
         home = env.get("GAIA_HOME")
         if home:
-            root = Path(home).expanduser()
+            root = _checked_home(home)
             return cls(root / "config.toml", root / "data", root / "state", root / "cache")
         # kept lazy: only needed when GAIA_HOME is not set
         import platformdirs
@@ -73,6 +74,19 @@ class Paths:
             Path(platformdirs.user_state_dir(APP)),
             Path(platformdirs.user_cache_dir(APP)),
         )
+
+
+def _checked_home(raw: str) -> Path:
+    """GAIA_HOME must be a folder gaia-lite can create files in."""
+    if "\x00" in raw or not raw.strip():
+        raise ConfigError("GAIA_HOME is empty or holds a NUL byte; set it to a folder, e.g. ~/gaia-home")
+    root = Path(raw).expanduser()
+    resolved = root.resolve(strict=False)
+    if any(resolved == Path(d) or Path(d) in resolved.parents for d in ("/proc", "/sys", "/dev")):
+        raise ConfigError(f"GAIA_HOME={raw!r} is inside a kernel folder ({resolved}); set it to a normal folder")
+    if resolved.exists() and not resolved.is_dir():
+        raise ConfigError(f"GAIA_HOME={raw!r} is a file, not a folder; set it to a folder (it is created if missing)")
+    return root
 
 
 @dataclass(frozen=True)
@@ -105,6 +119,7 @@ class Settings:
     max_steps: int = 50
     context_tokens: int | None = None  # the model's context window; None: ask the server (llama-server /props)
     tool_timeout: float = 180.0
+    first_byte_timeout: float = 120.0  # seconds the model server may stay silent before an error
     auto_approve: bool = False
     allowed_paths: tuple[str, ...] = ()
     paths: Paths = field(default_factory=lambda: Paths.resolve(os.environ), compare=False)
@@ -174,17 +189,24 @@ def _parse_positive_float(raw: str) -> float:
         v = float(raw)
     except ValueError:
         raise ValueError("a number of seconds > 0, e.g. 180") from None
-    if not v > 0:
-        raise ValueError("a number of seconds > 0, e.g. 180")
+    if not 0 < v <= MAX_SECONDS:  # also refuses inf and nan (threads cannot wait that long)
+        raise ValueError(f"a number of seconds > 0 and <= {MAX_SECONDS}, e.g. 180")
     return v
 
 
 def normalize_base_url(raw: str) -> str:
     """Validate a server URL and append ``/api/v1`` when the path is missing."""
     value = raw.strip()
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError("an http(s) URL such as http://localhost:13305/api/v1")
+    example = "an http(s) URL such as http://localhost:13305/api/v1"
+    if any(c.isspace() or not c.isprintable() for c in value):
+        raise ValueError(f"{example}, without spaces or control characters")
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises on a port that is not a number in 0-65535
+    except ValueError as exc:
+        raise ValueError(f"{example} ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.netloc or not parts.hostname:
+        raise ValueError(example)
     path = parts.path.rstrip("/")
     if not path:
         path = "/api/v1"
@@ -196,6 +218,12 @@ def _parse_url(raw: str) -> str:
 
 
 def _parse_str(raw: str) -> str:
+    return raw
+
+
+def _parse_api_key(raw: str) -> str:
+    if not all(" " < c < "\x7f" for c in raw):  # it goes into an HTTP header
+        raise ValueError("printable ASCII without spaces (HTTP headers cannot carry other characters)")
     return raw
 
 
@@ -236,7 +264,7 @@ def _parse_paths(raw: str) -> tuple[str, ...]:
 # one, its flag (--max-tools); the env vars keep the names GAIA and Lemonade users already set.
 _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "base_url": ("LEMONADE_BASE_URL", _parse_url),
-    "api_key": ("LEMONADE_API_KEY", _parse_str),
+    "api_key": ("LEMONADE_API_KEY", _parse_api_key),
     "model": ("GAIA_MODEL", _parse_str),
     "native_tools": ("GAIA_NATIVE_TOOLS", _parse_bool),
     "temperature": (None, float),
@@ -259,6 +287,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "max_steps": ("GAIA_AGENT_MAX_STEPS", _parse_positive_int),
     "context_tokens": ("GAIA_CTX_SIZE", _parse_ctx),
     "tool_timeout": ("GAIA_AGENT_TOOL_TIMEOUT", _parse_positive_float),
+    "first_byte_timeout": ("GAIA_FIRST_BYTE_TIMEOUT", _parse_positive_float),
     "auto_approve": ("GAIA_AUTO_APPROVE_TOOLS", _parse_bool),
     "allowed_paths": ("GAIA_ALLOWED_PATHS", _parse_paths),
 }
@@ -300,7 +329,8 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
         try:
             out[key] = parser(raw)
         except ValueError as exc:
-            raise ConfigError(f"{var}={raw!r} is invalid; expected {exc}") from None
+            shown = "(hidden)" if key == "api_key" else repr(raw)  # never echo a secret
+            raise ConfigError(f"{var}={shown} is invalid; expected {exc}") from None
     return out
 
 

@@ -17,7 +17,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
@@ -26,7 +26,9 @@ from typing_extensions import Annotated
 from gaia_lite.cli import eval_cmd, skills_cmd
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
 from gaia_lite.cli.serve import serve
+from gaia_lite.cli.waiting import WaitingNotice
 from gaia_lite.errors import GaiaError
+from gaia_lite.events import Event, TextDelta, ToolCallFinished, ToolCallStarted, TurnFailed, TurnFinished
 
 app = typer.Typer(
     name="gaia-lite",
@@ -122,7 +124,6 @@ def ask(
     """
     # kept lazy: the composition root imports the agent and openai, which --help does not need
     from gaia_lite.cli.services import build_services, connect, stdin_is_tty
-    from gaia_lite.events import TextDelta, ToolCallFinished, ToolCallStarted, TurnFailed, TurnFinished
 
     setup_logging(settings, log_file=log, stderr=verbose)
     say = (lambda msg: typer.echo(msg, err=True))
@@ -136,19 +137,10 @@ def ask(
         finished: TurnFinished | None = None
         failed: TurnFailed | None = None
         streamed = False
-        for ev in services.agent.run(question):
-            if isinstance(ev, TextDelta) and not json_out:
-                typer.echo(ev.text, nl=False)
-                streamed = True
-            elif isinstance(ev, ToolCallStarted) and verbose:
-                say(f"→ {ev.name}({json.dumps(ev.arguments)[:160]})")
-            elif isinstance(ev, ToolCallFinished) and (verbose or ev.status in ("denied",)):
-                say(f"  {ev.name}: {ev.status} ({ev.duration_s:.2f}s)"
-                    + (f" — {ev.result.get('error')}" if ev.status != "success" and ev.result.get("error") else ""))
-            elif isinstance(ev, TurnFinished):
-                finished = ev
-            elif isinstance(ev, TurnFailed):
-                failed = ev
+        with WaitingNotice(say, settings.first_byte_timeout) as waiting:
+            for ev in services.agent.run(question):
+                waiting.seen(ev)
+                finished, failed, streamed = _show_ask_event(ev, json_out, verbose, say, finished, failed, streamed)
         if failed is not None:
             say(f"gaia-lite: error: {failed.error}")
             raise typer.Exit(failed.exit_code)
@@ -171,6 +163,25 @@ def ask(
             services.close()
         elif server is not None:
             server.stop()
+
+
+def _show_ask_event(ev: Event, json_out: bool, verbose: bool, say: Callable[[str], None],
+                    finished: TurnFinished | None, failed: TurnFailed | None,
+                    streamed: bool) -> tuple[TurnFinished | None, TurnFailed | None, bool]:
+    """Print one agent event for `ask`; return (finished, failed, streamed) updated."""
+    if isinstance(ev, TextDelta) and not json_out:
+        typer.echo(ev.text, nl=False)
+        streamed = True
+    elif isinstance(ev, ToolCallStarted) and verbose:
+        say(f"→ {ev.name}({json.dumps(ev.arguments)[:160]})")
+    elif isinstance(ev, ToolCallFinished) and (verbose or ev.status in ("denied",)):
+        say(f"  {ev.name}: {ev.status} ({ev.duration_s:.2f}s)"
+            + (f" — {ev.result.get('error')}" if ev.status != "success" and ev.result.get("error") else ""))
+    elif isinstance(ev, TurnFinished):
+        finished = ev
+    elif isinstance(ev, TurnFailed):
+        failed = ev
+    return finished, failed, streamed
 
 
 def _path_confirmer():
@@ -246,3 +257,7 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("", err=True)
         sys.exit(130)
+    except OSError as exc:  # a folder or file gaia-lite needs: one line, not a traceback
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        typer.echo(f"gaia-lite: error: {where}{exc.strerror or exc}", err=True)
+        sys.exit(1)

@@ -77,7 +77,7 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
             progress: ProgressFn | None = None) -> tuple[ChatClient, runtime.LocalServer | None]:
     """(ChatClient, started LocalServer or None). Raises ServerUnreachable with the fix."""
     client = ChatClient(settings.base_url, api_key=settings.api_key, model=settings.model, sampling=SAMPLING,
-                        vision_model=settings.vision_model)
+                        vision_model=settings.vision_model, first_byte_timeout=settings.first_byte_timeout)
     if client.health():
         return client, None
     if not settings.local_server:
@@ -94,7 +94,7 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
     announce(f"No server at {settings.base_url}; started the embedded llama-server at {server.base_url} "
              f"(model {server.alias}, ready in {server.cold_start_s:.1f}s). Use --no-local-server to turn this off.")
     client = ChatClient(server.base_url, api_key="", model=settings.model or server.alias, sampling=SAMPLING,
-                        vision_model=settings.vision_model)
+                        vision_model=settings.vision_model, first_byte_timeout=settings.first_byte_timeout)
     return client, server
 
 

@@ -40,15 +40,20 @@ class ChatClient:
 
     def __init__(self, base_url: str, *, api_key: str = "", model: str = "",
                  timeout: float = 600.0, http_client: Any = None,
-                 sampling: dict[str, Any] | None = None, vision_model: str = "") -> None:
+                 sampling: dict[str, Any] | None = None, vision_model: str = "",
+                 first_byte_timeout: float = 120.0) -> None:
         import openai  # heavy import kept off the --help path
 
         self.base_url = base_url.rstrip("/")
         self.model = model
         self._openai = openai
         self.sampling = dict(sampling or {})
+        self.first_byte_timeout = first_byte_timeout
+        # read= bounds each wait for bytes: a server that accepts and never answers
+        # (or stalls mid-reply) fails after first_byte_timeout, not after `timeout`.
+        limits = openai.Timeout(timeout, connect=10.0, read=min(first_byte_timeout, timeout))
         kwargs: dict[str, Any] = {"base_url": self.base_url, "api_key": api_key or "not-needed",
-                                  "timeout": timeout, "max_retries": 0}
+                                  "timeout": limits, "max_retries": 0}
         if http_client is not None:
             kwargs["http_client"] = http_client
         self._client = openai.OpenAI(**kwargs)
@@ -77,11 +82,21 @@ class ChatClient:
 
     def list_models(self) -> list[str]:
         try:
-            return [m.id for m in self._client.models.list().data]
+            return [str(m.id) for m in self._client.models.list().data]
+        except self._openai.APITimeoutError:
+            raise self._silent() from None
         except self._openai.APIConnectionError as exc:
             raise ServerUnreachable(self.base_url, type(exc).__name__) from None
         except self._openai.APIError as exc:
             raise ModelError(f"listing models at {self.base_url} failed: {exc}") from None
+        except (ValueError, AttributeError, TypeError):  # a web page or broken JSON, not a model list
+            raise ModelError(f"{self.base_url}/models did not answer with an OpenAI model list; check that "
+                             "--base-url points at an OpenAI-compatible API (it usually ends in /v1)") from None
+
+    def _silent(self) -> ModelError:
+        return ModelError(f"the model server at {self.base_url} accepted the request but sent nothing for "
+                          f"{self.first_byte_timeout:g} s; check that it is running and not overloaded, or raise "
+                          "GAIA_FIRST_BYTE_TIMEOUT for a model that is slow to start")
 
     def resolve_model(self) -> str:
         """The configured model, or the first one the server lists."""
@@ -116,12 +131,14 @@ class ChatClient:
         finish: str | None = None
         usage_obj: Any = None
         timings: Any = None
+        chunks = 0
         try:
             stream = self._client.chat.completions.create(**body, extra_body=extra_body or None)
             try:
                 for chunk in stream:
                     if cancel is not None and cancel.is_set():
                         raise Cancelled()
+                    chunks += 1
                     timings = _field(chunk, "timings") or timings
                     if getattr(chunk, "usage", None):
                         usage_obj = chunk.usage
@@ -154,12 +171,19 @@ class ChatClient:
                     close()
         except Cancelled:
             raise
+        except self._openai.APITimeoutError:
+            raise self._silent() from None
         except self._openai.APIConnectionError as exc:
             raise ServerUnreachable(self.base_url, type(exc).__name__) from None
         except self._openai.APIStatusError as exc:
             raise ModelError(f"the server rejected the request (HTTP {exc.status_code}): {_short(exc)}") from None
         except self._openai.APIError as exc:
             raise ModelError(f"the server failed mid-response: {_short(exc)}") from None
+        except Exception as exc:
+            raise _protocol_error(self, exc) from None
+        if not chunks:  # e.g. a 200 web page: no server-sent events at all
+            raise ModelError(f"the server at {self.base_url} did not answer with a chat completion stream; "
+                             "check that --base-url points at an OpenAI-compatible API")
         total = time.perf_counter() - start
         return ChatResult(
             content="".join(content),
@@ -194,6 +218,17 @@ class ChatClient:
         ]}]
         return self.chat(messages, max_tokens=max_tokens, cancel=cancel,
                          model=self.vision_model or None).content.strip()
+
+
+def _protocol_error(client: ChatClient, exc: Exception) -> Exception:
+    """A reply that is not the protocol (bad JSON, a stalled stream) as a ModelError;
+    anything else is a bug and stays as it is."""
+    if any(c.__name__.endswith("TimeoutException") for c in type(exc).__mro__):
+        return client._silent()
+    if isinstance(exc, (ValueError, AttributeError, TypeError, KeyError)):
+        return ModelError(f"the server at {client.base_url} sent a reply that is not valid chat-completion "
+                          f"JSON ({type(exc).__name__}); check that --base-url points at an OpenAI-compatible API")
+    return exc
 
 
 def _short(exc: Exception) -> str:

@@ -26,8 +26,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, Sequence
 
+from gaia_lite.errors import GaiaError
+
+
+class DatabaseFileError(GaiaError):
+    """A SQLite file cannot be opened or is damaged; the message names it and the way out."""
+
+    exit_code = 1
+
 __all__ = [
-    "Migration", "sql_migration", "MEMORY_MIGRATIONS", "RAG_MIGRATIONS",
+    "DatabaseFileError", "Migration", "sql_migration", "MEMORY_MIGRATIONS", "RAG_MIGRATIONS",
     "open_database", "apply_migrations", "applied_migrations", "locked_transaction",
 ]
 
@@ -173,6 +181,11 @@ def apply_migrations(conn: sqlite3.Connection, migrations: Iterable[Migration]) 
         if m.name in done:
             continue
         conn.execute("BEGIN IMMEDIATE")
+        # Another process may have migrated between our read and the write lock
+        # (two first starts at once): re-check under the lock.
+        if conn.execute("SELECT 1 FROM schema_migrations WHERE name = ?", (m.name,)).fetchone():
+            conn.execute("COMMIT")
+            continue
         try:
             m.apply(conn)
             conn.execute("INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)",
@@ -193,20 +206,36 @@ def open_database(path: Path, migrations: Sequence[Migration], *,
     callers serialise access with their own lock.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
     try:
-        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            raise sqlite3.OperationalError(f"{path}: could not switch to WAL mode (got {mode})")
-        conn.execute(f"PRAGMA synchronous={synchronous}")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA busy_timeout=30000")
-        apply_migrations(conn, migrations)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
+    except (OSError, sqlite3.Error) as exc:
+        raise DatabaseFileError(f"cannot open {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        _open(conn, path, migrations, synchronous)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
+            raise DatabaseFileError(f"cannot open {path}: {exc}") from None
+        raise DatabaseFileError(
+            f"{path} is damaged or not a gaia-lite database ({exc}); move it aside "
+            f"(mv '{path}' '{path}.broken') and gaia-lite starts an empty one; keep the moved file to "
+            "recover from it") from None
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def _open(conn: sqlite3.Connection, path: Path, migrations: Sequence[Migration], synchronous: str) -> None:
+    """Pragmas and schema on a fresh connection; sqlite3 errors propagate."""
+    conn.execute("PRAGMA busy_timeout=30000")  # first: a concurrent first start holds locks
+    mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if str(mode).lower() != "wal":
+        raise sqlite3.OperationalError(f"{path}: could not switch to WAL mode (got {mode})")
+    conn.execute(f"PRAGMA synchronous={synchronous}")
+    conn.execute("PRAGMA foreign_keys=ON")
+    apply_migrations(conn, migrations)
 
 
 @contextmanager

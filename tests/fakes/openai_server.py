@@ -4,6 +4,11 @@ It is not a model: each POST /chat/completions pops the next scripted reply
 (a list of SSE chunk dicts, or an error mode) and records the request body,
 so tests can check exactly what went over the wire. Real-model behaviour is
 covered by the slow tests against llama-server.
+
+Hostile modes for error handling: "html" (a 200 web page instead of a
+stream), "garbage_stream" (SSE whose data is not JSON) and "hang" (accept the
+request, never answer); ``models_body`` serves a raw (content type, body) for
+/models.
 """
 
 from __future__ import annotations
@@ -71,6 +76,8 @@ class FakeOpenAIServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     models: tuple[str, ...] = ("fake-model",)
     n_ctx: int | None = None  # served as llama-server's /props when set
+    models_body: tuple[str, str] | None = None  # (content type, raw body) for /models
+    release: threading.Event = field(default_factory=threading.Event)  # ends "hang" replies
 
     def __enter__(self) -> "FakeOpenAIServer":
         server = self
@@ -87,8 +94,18 @@ class FakeOpenAIServer:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _raw(self, content_type: str, body: str) -> None:
+                data = body.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_GET(self) -> None:
-                if self.path.endswith("/health"):
+                if self.path.endswith("/models") and server.models_body is not None:
+                    self._raw(*server.models_body)
+                elif self.path.endswith("/health"):
                     self._json(200, {"status": "ok"})
                 elif self.path.endswith("/props") and server.n_ctx:
                     self._json(200, {"default_generation_settings": {"n_ctx": server.n_ctx}, "total_slots": 1})
@@ -102,6 +119,18 @@ class FakeOpenAIServer:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 server.requests.append(body)
                 reply = server.script.pop(0) if server.script else text_chunks("(script exhausted)")
+                if reply == "html":
+                    self._raw("text/html", "<html><body><h1>Welcome to nginx!</h1></body></html>")
+                    return
+                if reply == "hang":
+                    server.release.wait(120)
+                    return
+                if reply == "garbage_stream":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.end_headers()
+                    self.wfile.write(b"data: this is not json\n\ndata: [DONE]\n\n")
+                    return
                 if reply == "http_500":
                     self._json(500, {"error": {"message": "scripted failure", "type": "server_error"}})
                     return
@@ -142,5 +171,6 @@ class FakeOpenAIServer:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/api/v1"
 
     def __exit__(self, *exc: Any) -> None:
+        self.release.set()
         self._httpd.shutdown()
         self._httpd.server_close()
