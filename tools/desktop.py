@@ -24,6 +24,7 @@ from pathlib import Path
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 
+from .backup import backup_file
 from .sandbox import SandboxError, resolve_user_path
 
 __all__ = ["TOOLS", "get_system_info", "notify_desktop", "list_windows", "text_to_speech",
@@ -297,7 +298,7 @@ def _speech_command(voice: str, out: Path) -> tuple[list[str], dict | None] | st
     return [Path(engine).name, "-v", voice or "en", "-w", str(out), "--stdin"], None
 
 
-@tool
+@tool(gated=True)
 def text_to_speech(ctx: ToolContext, text: str, output_path: str = "", voice: str = "en") -> dict:
     """Turn text into spoken audio saved as a WAV file.
 
@@ -320,7 +321,10 @@ def text_to_speech(ctx: ToolContext, text: str, output_path: str = "", voice: st
                 return _error("output_path must end in .wav")
         else:
             out = Path(ctx.data_dir) / "tts" / f"speech_{time.strftime('%Y%m%d-%H%M%S')}_{os.getpid()}.wav"
+        if out.is_dir():
+            return _error(f"{out} is a folder; give a .wav file name")
         out.parent.mkdir(parents=True, exist_ok=True)
+        backup = backup_file(ctx, out) if out.exists() else None
     except SandboxError as exc:
         return _error(str(exc))
     except OSError as exc:
@@ -339,7 +343,7 @@ def text_to_speech(ctx: ToolContext, text: str, output_path: str = "", voice: st
     except (wave.Error, EOFError, OSError):
         duration = None
     return {"status": "success", "output_path": str(out), "voice": voice, "engine": Path(argv[0]).stem,
-            "duration_seconds": duration, "characters": len(text)}
+            "duration_seconds": duration, "characters": len(text), "backup_path": str(backup) if backup else None}
 
 
 TOOLS = [get_system_info, notify_desktop, list_windows, text_to_speech]

@@ -10,15 +10,14 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import mimetypes
-import shutil
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 
+from .backup import backup_file
 from .file_text import MAX_FILE_BYTES, TEXT_EXTS, grep_files, markdown_outline, not_text_hint, python_outline
 from .file_walk import ext_filter, file_entry, iso_time, iter_files, name_matcher, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
@@ -187,14 +186,6 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
             **({} if hits else {"message": "No matches. Try a shorter pattern or another folder."})}
 
 
-def _backup(ctx: ToolContext, path: Path) -> Path:
-    folder = Path(ctx.data_dir) / "backups"
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{datetime.now().strftime('%Y%m%d-%H%M%S-%f')}-{path.name}"
-    shutil.copy2(path, target)
-    return target
-
-
 @tool(gated=True)
 def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool = True) -> dict:
     """Create a text file or overwrite one (the old version is backed up first).
@@ -219,7 +210,7 @@ def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool
         path.parent.mkdir(parents=True, exist_ok=True)
     existed = path.exists()
     try:
-        backup = _backup(ctx, path) if existed else None
+        backup = backup_file(ctx, path) if existed else None
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(content)
     except OSError as exc:
@@ -256,7 +247,7 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), updated.splitlines(keepends=True),
                                         f"a/{path.name}", f"b/{path.name}"))
     try:
-        backup = _backup(ctx, path)
+        backup = backup_file(ctx, path)
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(updated)
     except OSError as exc:

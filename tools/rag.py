@@ -16,6 +16,7 @@ from typing import Any
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 
+from .backup import backup_file
 from .patterns import MAX_PATTERN_CHARS
 from .sandbox import resolve_user_path
 
@@ -318,7 +319,7 @@ def summarize_document(ctx: ToolContext, file_path: str, summary_type: str = "de
             "sections": len(sections), "pages": doc.pages, "summary": summary.strip()}
 
 
-@tool
+@tool(gated=True)
 def dump_document(ctx: ToolContext, file_name: str, output_path: str | None = None) -> dict[str, Any]:
     """Export an indexed document's extracted text to a Markdown file.
 
@@ -337,14 +338,19 @@ def dump_document(ctx: ToolContext, file_name: str, output_path: str | None = No
             out = _checked(ctx, output_path, write=True)
         else:  # the app's own folder, not the user's files
             out = Path(ctx.data_dir) / "rag_dumps" / f"{Path(doc.path).stem}.md"
+        if out.is_dir():
+            return _error(f"{out} is a folder; give a file name for the export")
+        if out.resolve() == Path(doc.path).resolve():
+            return _error(f"{out} is the document itself; choose another output_path")
         out.parent.mkdir(parents=True, exist_ok=True)
+        backup = backup_file(ctx, out) if out.exists() else None
         out.write_text(f"# {doc.name}\n\nSource: {doc.path}\n\n{text}\n", encoding="utf-8")
     except PermissionError as exc:
         return _error(str(exc))
     except OSError as exc:
         return _error(f"could not write the export: {exc}")
     return {"status": "success", "file": doc.path, "output_path": str(out), "chars": len(text),
-            "pages": doc.pages}
+            "pages": doc.pages, "backup_path": str(backup) if backup else None}
 
 
 def _folder(ctx: ToolContext, path: str) -> Path | dict[str, Any]:

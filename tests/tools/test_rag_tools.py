@@ -12,7 +12,7 @@ import pytest
 from gaia_lite.embed.hashing import HashEmbedder
 from gaia_lite.memory.rag import RagIndex
 from gaia_lite.registry.context import ToolContext
-from gaia_lite.registry.execute import ToolExecutor
+from gaia_lite.registry.execute import Decision, ToolExecutor
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.spec import spec_of
 from gaia_lite.tools import rag as rag_tools
@@ -68,7 +68,9 @@ def rag_ctx(tmp_path: Path, work: Path) -> Iterator[ToolContext]:
 
 @pytest.fixture
 def call(rag_ctx: ToolContext):
-    executor = ToolExecutor(ToolRegistry(spec_of(f) for f in rag_tools.TOOLS), rag_ctx)
+    # dump_document writes a file, so it is gated: these tests play the user who approves.
+    executor = ToolExecutor(ToolRegistry(spec_of(f) for f in rag_tools.TOOLS), rag_ctx,
+                            approve=lambda spec, args: Decision.ALLOW)
 
     def run(name: str, **args: Any) -> dict[str, Any]:
         return executor.execute(name, args).payload
