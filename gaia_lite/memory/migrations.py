@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -212,7 +213,7 @@ def open_database(path: Path, migrations: Sequence[Migration], *,
     except (OSError, sqlite3.Error) as exc:
         raise DatabaseFileError(f"cannot open {path}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
-        _open(conn, path, migrations, synchronous)
+        _open_retrying(conn, path, migrations, synchronous)
     except sqlite3.DatabaseError as exc:
         conn.close()
         if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
@@ -225,6 +226,22 @@ def open_database(path: Path, migrations: Sequence[Migration], *,
         conn.close()
         raise
     return conn
+
+
+def _open_retrying(conn: sqlite3.Connection, path: Path, migrations: Sequence[Migration], synchronous: str,
+                   *, attempts: int = 60) -> None:
+    """``_open``, retried while another process is creating the same file: SQLite
+    reports SQLITE_BUSY without waiting while a fresh WAL file is being set up."""
+    for attempt in range(attempts):
+        try:
+            _open(conn, path, migrations, synchronous)
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            time.sleep(0.05 + 0.01 * attempt)
 
 
 def _open(conn: sqlite3.Connection, path: Path, migrations: Sequence[Migration], synchronous: str) -> None:
