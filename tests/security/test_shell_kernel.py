@@ -11,6 +11,7 @@ processes are invisible.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import threading
 import uuid
@@ -100,8 +101,11 @@ def test_credentials_inside_the_root_are_hidden(ctx, argv) -> None:
     ("find", "{r}", "-maxdepth", "0", "-fprint", "{r}/canary"),
     ("cp", "{r}/a.txt", "{r}/canary"),
     ("touch", "{o}/canary"),
-], ids=["touch", "sh-redirect", "sort-o", "find-fprint", "cp", "outside"])
+    ("tree", "-o", "{r}/canary", "{r}"),
+], ids=["touch", "sh-redirect", "sort-o", "find-fprint", "cp", "outside", "tree-o"])
 def test_nothing_can_be_written(ctx, root, outside, argv) -> None:
+    if shutil.which(argv[0]) is None:
+        pytest.skip(f"{argv[0]} is not installed (scripts/ci-apt.sh installs it)")
     run = unpoliced(ctx, *(a.format(r=root, o=outside) for a in argv))
     assert run["return_code"] != 0
     assert not (root / "canary").exists() and not (outside / "canary").exists()

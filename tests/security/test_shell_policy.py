@@ -70,7 +70,7 @@ def test_read_only_programs_that_write_are_refused(ctx, root, command) -> None:
 
 @pytest.mark.parametrize("command", [
     "grep -R SECRET .", "grep --dereference-recursive SECRET .", "find -L . -name secret.txt",
-    "find . -follow -name secret.txt", "du -L .", "ls -LR", "tree -l .",
+    "find . -follow -name secret.txt", "du -L .", "ls -LR", "tree -l .", "rg -L SECRET", "rg --follow SECRET",
 ])
 def test_recursive_walks_may_not_follow_symlinks(ctx, root, outside, command) -> None:
     (root / "link").symlink_to(outside)
@@ -89,7 +89,8 @@ def test_plain_recursive_grep_does_not_follow_a_symlink_out(ctx, root, outside) 
 @pytest.mark.parametrize("command", [
     "grep -r --include=.en? API .", "grep -r --include=*.env API .", "grep -r --include=.e* API .",
     "grep -r --include=id_* KEY .", "grep -r --include=[.]env API .", "git ls-files .en?",
-    "git grep API -- .en?", "find . -name .en?",
+    "git grep API -- .en?", "find . -name .en?", "rg -g .en? API", "rg --hidden --glob=.en? API",
+    "rg --iglob=*.PEM KEY",
 ])
 def test_globs_aimed_at_credentials_are_refused(ctx, command) -> None:
     result = run_shell_command(ctx, command)
@@ -98,7 +99,7 @@ def test_globs_aimed_at_credentials_are_refused(ctx, command) -> None:
 
 @pytest.mark.parametrize("command", [
     "grep -r API .", "grep -r --include=* API .", "grep -rn --include=* -e API .",
-    "grep -r KEY .", "diff -r -N . docs",
+    "grep -r KEY .", "diff -r -N . docs", "rg --hidden API", "rg -uuu -g * API .", "rg --hidden KEY -- .",
 ])
 def test_recursive_reads_skip_credentials_even_with_broad_globs(ctx, command) -> None:
     result = run_shell_command(ctx, command)
