@@ -119,7 +119,7 @@ class Settings:
     max_steps: int = 50
     context_tokens: int | None = None  # the model's context window; None: ask the server (llama-server /props)
     tool_timeout: float = 180.0
-    first_byte_timeout: float = 120.0  # seconds the model server may stay silent before an error
+    first_byte_timeout: float = 300.0  # seconds the model server may stay silent: a busy 2-core CPU needs minutes for a long prompt
     auto_approve: bool = False
     allowed_paths: tuple[str, ...] = ()
     paths: Paths = field(default_factory=lambda: Paths.resolve(os.environ), compare=False)

@@ -41,7 +41,7 @@ class ChatClient:
     def __init__(self, base_url: str, *, api_key: str = "", model: str = "",
                  timeout: float = 600.0, http_client: Any = None,
                  sampling: dict[str, Any] | None = None, vision_model: str = "",
-                 first_byte_timeout: float = 120.0) -> None:
+                 first_byte_timeout: float = 300.0) -> None:
         import openai  # heavy import kept off the --help path
 
         self.base_url = base_url.rstrip("/")
