@@ -128,6 +128,8 @@ def _check_find(args: list[str]) -> None:
     for a in args:
         if a.startswith(_FIND_ACTIONS):
             raise CommandRefused(f"find {a} runs or writes something; only searching is allowed")
+        if a == "-files0-from":
+            raise CommandRefused("find -files0-from reads start points from a file; name the folders directly")
 
 
 def _check_sort(args: list[str]) -> None:

@@ -40,6 +40,7 @@ def refused(result: dict) -> bool:
     "wc --files0-from=names.txt",          # names inside the file would skip the check
     "du --files0-from=names.txt",
     "file -f names.txt",
+    "find -files0-from names.txt -name secret.txt",
     "cut -f1 --output-delimiter=, {o}/secret.txt",
     "diff --from-file={o}/secret.txt a.txt",
     "git blame --contents={o}/secret.txt tracked.txt",
