@@ -26,7 +26,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised only on 3.10
     import tomli as tomllib
 
-__all__ = ["Settings", "Paths", "load_settings", "normalize_base_url", "CORE_SIZE", "TRUTHY"]
+__all__ = ["Settings", "Paths", "load_settings", "normalize_base_url", "CORE_SIZE", "TRUTHY",
+           "SETTING_NAMES", "setting_name", "old_setting_keys", "setting_env_var", "parse_setting",
+           "read_config_file", "setting_sources"]
 
 APP = "gaia-lite"
 DEFAULT_BASE_URL = "http://localhost:13305/api/v1"
@@ -58,6 +60,11 @@ class Paths:
     @property
     def log_file(self) -> Path:
         return self.state_dir / "gaia-lite.log"
+
+    @property
+    def turns_file(self) -> Path:
+        """One JSON line per finished or failed turn of ``ask``/``chat`` (``gaia-lite logs``)."""
+        return self.state_dir / "turns.jsonl"
 
     @classmethod
     def resolve(cls, env: Mapping[str, str]) -> "Paths":
@@ -305,9 +312,10 @@ def _from_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path} is not valid TOML ({exc}); fix or delete it") from None
     out: dict[str, Any] = {}
     for key, value in data.items():
-        key = _OLD_KEYS.get(key, key)
-        if key not in _FIELDS:
-            raise ConfigError(f"config file {path}: unknown setting {key!r}; known: {', '.join(sorted(_FIELDS))}")
+        try:
+            key = setting_name(key)
+        except ConfigError as exc:
+            raise ConfigError(f"config file {path}: {exc}") from None
         parser = _FIELDS[key][1]
         if key == "allowed_paths" and isinstance(value, list):
             out[key] = tuple(str(v) for v in value)
@@ -356,3 +364,55 @@ def load_settings(cli: Mapping[str, Any] | None = None, env: Mapping[str, str] |
     if values.get("max_tools") is not None and values["max_tools"] < CORE_SIZE:
         raise ConfigError(f"--max-tools {values['max_tools']} is invalid; expected a whole number >= {CORE_SIZE} (the CORE size)")
     return Settings(paths=paths, **values)
+
+
+# --- provenance and single-setting access (``gaia-lite config``), on top of the resolution above ---
+
+# The settings' names, from the one table above: config key, flag (where there is one) and, through
+# setting_env_var, env var.
+SETTING_NAMES: tuple[str, ...] = tuple(_FIELDS)
+
+
+def setting_name(key: str) -> str:
+    """The setting ``key`` names: its own name, or the new name of a config key of earlier versions
+    (``loader_preset`` is ``preset``). ConfigError for an unknown key."""
+    name = _OLD_KEYS.get(key, key)
+    if name not in _FIELDS:
+        raise ConfigError(f"unknown setting {key!r}; known: {', '.join(sorted(_FIELDS))}")
+    return name
+
+
+def old_setting_keys(name: str) -> tuple[str, ...]:
+    """The config keys earlier versions wrote for setting ``name`` (still read, never written)."""
+    return tuple(old for old, new in _OLD_KEYS.items() if new == name)
+
+
+def setting_env_var(key: str) -> str | None:
+    """The environment variable of a setting, or None when it has none."""
+    return _FIELDS[setting_name(key)][0]
+
+
+def parse_setting(key: str, raw: str) -> Any:
+    """Parse one setting's text as the config file and env vars are parsed (ConfigError if invalid)."""
+    name = setting_name(key)
+    try:
+        return _FIELDS[name][1](raw)
+    except ValueError as exc:
+        raise ConfigError(f"{name} = {raw!r} is invalid; expected {exc}") from None
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """The settings a config file sets, by name, validated as at start-up ({} when it does not exist)."""
+    return _from_file(path)
+
+
+def setting_sources(cli: Mapping[str, Any] | None = None,
+                    env: Mapping[str, str] | None = None) -> tuple[Settings, dict[str, str]]:
+    """``load_settings(cli, env)`` plus where each value came from: flag, env, file or default."""
+    env = os.environ if env is None else env
+    settings = load_settings(cli, env)  # validates exactly as start-up does
+    sources = {key: "default" for key in _FIELDS}
+    sources.update({key: "file" for key in _from_file(settings.paths.config_file)})
+    sources.update({key: "env" for key in _from_env(env)})
+    sources.update({key: "flag" for key, value in (cli or {}).items() if value is not None})
+    return settings, sources

@@ -23,7 +23,7 @@ import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from typing_extensions import Annotated
 
-from gaia_lite.cli import eval_cmd, skills_cmd
+from gaia_lite.cli import config_cmd, eval_cmd, skills_cmd
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
 from gaia_lite.cli.serve import serve
 from gaia_lite.cli.waiting import WaitingNotice
@@ -245,6 +245,7 @@ def tools_select(
 app.command(help=(serve.__doc__ or "").strip() or None)(serve)
 eval_cmd.register(eval_app)
 app.add_typer(skills_cmd.skills_app, name="skills")
+app.add_typer(config_cmd.config_app, name="config")
 
 
 def main() -> None:

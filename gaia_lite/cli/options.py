@@ -19,7 +19,7 @@ from typing_extensions import Annotated
 if TYPE_CHECKING:  # type-only: config is imported when a command runs, not for --help
     from gaia_lite.config import Settings
 
-__all__ = ["BaseUrlOpt", "TauOpt", "MaxToolsOpt", "PresetOpt", "AGENT_OPTIONS", "agent_command", "settings_from_flags"]
+__all__ = ["BaseUrlOpt", "ModelOpt", "TauOpt", "MaxToolsOpt", "PresetOpt", "AGENT_OPTIONS", "agent_command", "settings_from_flags"]
 
 T = TypeVar("T")
 
@@ -27,11 +27,12 @@ BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-co
 TauOpt = Annotated[Optional[float], typer.Option("--tau", help="Similarity threshold for semantic tool matches (env GAIA_DYNAMIC_TOOLS_TAU). Default: the preset's.", show_default=False)]
 MaxToolsOpt = Annotated[Optional[int], typer.Option("--max-tools", help="Cap on the tools the first turn loads, and on what one later turn may add, CORE included, >= 11 (env GAIA_DYNAMIC_TOOLS_MAX). Default: the preset's.", show_default=False)]
 PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset (env GAIA_DYNAMIC_TOOLS_PRESET): `default` (tuned for the built-in embedder), `lean` (fewer tools when one clearly wins) or `gaia` (GAIA's tau 0.20, cap 14).", show_default=False)]
+ModelOpt = Annotated[Optional[str], typer.Option("--model", "-m", help="Model id on the server (env GAIA_MODEL). Default: the first model the server lists.", show_default=False)]
 DynamicOpt = Annotated[Optional[bool], typer.Option("--dynamic-tools/--no-dynamic-tools", help="Load only the tools each turn needs (env GAIA_DYNAMIC_TOOLS). Off by default, as in GAIA.", show_default=False)]
 
 # The options ask and chat share: parameter name (= the setting's name) -> its typer annotation.
 AGENT_OPTIONS: dict[str, Any] = {
-    "model": Annotated[Optional[str], typer.Option("--model", "-m", help="Model id on the server (env GAIA_MODEL). Default: the first model the server lists.", show_default=False)],
+    "model": ModelOpt,
     "base_url": BaseUrlOpt,
     "dynamic_tools": DynamicOpt,
     "tau": TauOpt,
