@@ -23,10 +23,11 @@ import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from typing_extensions import Annotated
 
-from gaia_lite.cli import config_cmd, eval_cmd, skills_cmd
+from gaia_lite.cli import config_cmd, eval_cmd, logs_cmd, skills_cmd
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
 from gaia_lite.cli.serve import serve
 from gaia_lite.cli.waiting import WaitingNotice
+from gaia_lite.cli.turnlog import TurnRecorder
 from gaia_lite.errors import GaiaError
 from gaia_lite.events import Event, TextDelta, ToolCallFinished, ToolCallStarted, TurnFailed, TurnFinished
 
@@ -137,8 +138,9 @@ def ask(
         finished: TurnFinished | None = None
         failed: TurnFailed | None = None
         streamed = False
+        turns = TurnRecorder(settings.paths.turns_file, frontend="ask", client=services.client)
         with WaitingNotice(say, settings.first_byte_timeout) as waiting:
-            for ev in services.agent.run(question):
+            for ev in turns.wrap(services.agent.run(question)):
                 waiting.seen(ev)
                 finished, failed, streamed = _show_ask_event(ev, json_out, verbose, say, finished, failed, streamed)
         if failed is not None:
@@ -246,6 +248,7 @@ app.command(help=(serve.__doc__ or "").strip() or None)(serve)
 eval_cmd.register(eval_app)
 app.add_typer(skills_cmd.skills_app, name="skills")
 app.add_typer(config_cmd.config_app, name="config")
+app.command("logs")(logs_cmd.logs)
 
 
 def main() -> None:

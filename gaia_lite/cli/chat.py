@@ -30,6 +30,7 @@ from rich.text import Text
 
 from gaia_lite.agent.selection import OFF_REASONS
 from gaia_lite.cli.services import build_services, connect
+from gaia_lite.cli.turnlog import TurnRecorder
 from gaia_lite.config import Settings
 from gaia_lite.errors import GaiaError
 from gaia_lite.events import ToolsLoaded, TurnFailed
@@ -184,6 +185,7 @@ class ChatSession:
         self.warnings = warnings
         self.layout = _layout()
         self.exit_code = 0
+        self.turns = TurnRecorder(services.settings.paths.turns_file, frontend="chat", client=services.client)
 
     # ------------------------------------------------------------------ state the view needs
     def _loader_facts(self) -> dict[str, Any]:
@@ -265,7 +267,7 @@ class ChatSession:
         cancel.clear()
         try:
             with interrupt_handler(cancel.set, hold=self.screen.hold_interrupt):
-                outcome = self.screen.run_turn(self.s.agent.run(text))
+                outcome = self.screen.run_turn(self.turns.wrap(self.s.agent.run(text)))
         except KeyboardInterrupt:  # a second Ctrl-C while the first was being handled
             self._say("cancelled (Ctrl-C); the conversation is kept", "red")
             outcome = None
