@@ -214,10 +214,11 @@ class MemoryStore:
 
     def recall(self, query: str = "", *, category: str = "", domain: str = "", context: str = "",
                entity: str = "", limit: int = 0, offset: int = 0, time_from: str = "",
-               time_to: str = "") -> RecallResult:
+               time_to: str = "", count_use: bool = True) -> RecallResult:
         """Hybrid search with ``query``; without one, browse by filters (newest first).
 
         ``limit`` 0 means 5 for a search and 20 for browsing; it is clamped to 1..100.
+        ``count_use`` False leaves ``use_count`` alone (a person browsing is not the agent using a fact).
         """
         limit = max(1, min(100, int(limit) or (5 if query.strip() else 20)))
         offset = max(0, int(offset))
@@ -244,8 +245,9 @@ class MemoryStore:
                 return RecallResult([], False, mode)
             rows = {r[0]: r for r in self._conn.execute(
                 f"SELECT {FACT_COLUMNS} FROM knowledge WHERE id IN ({','.join('?' * len(page))})", page)}
-            with self.transaction() as c:
-                c.executemany("UPDATE knowledge SET use_count = use_count + 1 WHERE id=?", [(p,) for p in page])
+            if count_use:
+                with self.transaction() as c:
+                    c.executemany("UPDATE knowledge SET use_count = use_count + 1 WHERE id=?", [(p,) for p in page])
             facts = [fact_from_row(rows[key], fused[key]) for key in page if key in rows]
             return RecallResult(facts, len(order) > offset + limit, mode)
 
