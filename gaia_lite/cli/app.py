@@ -23,7 +23,7 @@ import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from typing_extensions import Annotated
 
-from gaia_lite.cli import config_cmd, eval_cmd, logs_cmd, memory_cmd, skills_cmd
+from gaia_lite.cli import config_cmd, eval_cmd, index_cmd, logs_cmd, memory_cmd, skills_cmd
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
 from gaia_lite.cli.serve import serve
 from gaia_lite.cli.waiting import WaitingNotice
@@ -250,6 +250,7 @@ app.add_typer(skills_cmd.skills_app, name="skills")
 app.add_typer(config_cmd.config_app, name="config")
 app.command("logs")(logs_cmd.logs)
 app.add_typer(memory_cmd.memory_app, name="memory")
+app.command("index")(index_cmd.index)
 
 
 def main() -> None:

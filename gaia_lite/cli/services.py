@@ -33,12 +33,11 @@ from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.skills.recall import SkillService
 from gaia_lite.tools.sandbox import Sandbox
 
-from .wiring import build_embedder, build_loader, build_tool_set, loader_off_state
+from .wiring import build_document_index, build_embedder, build_loader, build_tool_set, loader_off_state
 
 __all__ = ["Services", "connect", "build_services", "stdin_is_tty"]
 
 SAMPLING = {"repeat_penalty": 1.1}
-RAG_CHUNK_WORDS = 190  # stays under MiniLM's 256-token window, so every word of a chunk is embedded
 
 
 @dataclass(frozen=True)
@@ -106,7 +105,7 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Lo
     settings.paths.data_dir.mkdir(parents=True, exist_ok=True)
     embedder = build_embedder(settings, client.base_url)
     memory = None if settings.memory_disabled else MemoryStore(settings.paths.memory_db, embedder)
-    rag = RagIndex(settings.paths.rag_db, embedder, chunk_words=RAG_CHUNK_WORDS)
+    rag = build_document_index(settings, embedder)
     loader = build_loader(settings, embedder) if loader_off_state(settings) is None else None
     native = settings.native_tools if settings.native_tools is not None else is_native_tool_model(
         client.resolve_model())

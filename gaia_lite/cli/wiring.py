@@ -13,10 +13,14 @@ from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.config import Settings
 from gaia_lite.embed import Embedder, make_embedder
 from gaia_lite.loader.loader import ToolLoader, build_doc_loader
+from gaia_lite.memory.rag import RagIndex
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.tools.catalog import doc_tool_specs
 
-__all__ = ["ToolSet", "build_embedder", "build_loader", "build_registry", "build_tool_set", "loader_off_state"]
+__all__ = ["ToolSet", "DOC_CHUNK_WORDS", "build_embedder", "build_document_index", "build_loader", "build_registry",
+           "build_tool_set", "loader_off_state"]
+
+DOC_CHUNK_WORDS = 190  # stays under MiniLM's 256-token window, so every word of a chunk is embedded
 
 
 def build_embedder(settings: Settings, base_url: str) -> Embedder:
@@ -24,6 +28,12 @@ def build_embedder(settings: Settings, base_url: str) -> Embedder:
                          query_prefix=settings.embed_query_prefix,
                          document_prefix=settings.embed_document_prefix,
                          base_url=settings.embed_base_url or base_url, api_key=settings.api_key)
+
+
+def build_document_index(settings: Settings, embedder: Embedder | None) -> RagIndex:
+    """The document index the agent's RAG tools and ``gaia-lite index`` share (chunked alike).
+    Without an embedder it can list and remove documents, not index them."""
+    return RagIndex(settings.paths.rag_db, embedder, chunk_words=DOC_CHUNK_WORDS)
 
 
 def loader_off_state(settings: Settings) -> str | None:

@@ -21,13 +21,14 @@ from typing import Iterator
 __all__ = [
     "SUPPORTED_EXTENSIONS", "MAX_FILE_BYTES", "CHUNK_WORDS", "OVERLAP_WORDS", "ExtractionError", "Chunk",
     "extract_pages", "with_page_markers", "split_pages", "chunk_pages", "sha256_file", "iter_supported_files",
-    "is_supported",
+    "iter_files", "is_supported", "looks_binary", "BINARY_SNIFF_BYTES",
 ]
 
 TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".csv", ".json",
                              ".py", ".js", ".ts", ".java", ".c", ".cpp", ".h", ".go", ".rs", ".sh"})
 SUPPORTED_EXTENSIONS = TEXT_EXTENSIONS | {".pdf"}
 MAX_FILE_BYTES = 100 * 1024 * 1024
+BINARY_SNIFF_BYTES = 8192
 CHUNK_WORDS = 380
 OVERLAP_WORDS = 50
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv",
@@ -59,9 +60,14 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def looks_binary(head: bytes) -> bool:
+    """NUL bytes in the first ``BINARY_SNIFF_BYTES``: the file is not text."""
+    return b"\x00" in head[:BINARY_SNIFF_BYTES]
+
+
 def _read_text(path: Path) -> str:
     data = path.read_bytes()
-    if b"\x00" in data[:8192]:
+    if looks_binary(data):
         raise ExtractionError(f"{path.name} looks binary (NUL bytes); only text files and PDFs can be indexed")
     for encoding in ("utf-8-sig", "cp1252"):
         try:
@@ -136,6 +142,11 @@ def chunk_pages(pages: list[tuple[int, str]], words: int = CHUNK_WORDS,
 
 def iter_supported_files(directory: Path, recursive: bool = False) -> Iterator[Path]:
     """Supported, non-hidden files under ``directory`` in a stable order."""
+    return (path for path in iter_files(directory, recursive) if is_supported(path))
+
+
+def iter_files(directory: Path, recursive: bool = False) -> Iterator[Path]:
+    """Every non-hidden file under ``directory`` in a stable order; recursion skips ``SKIP_DIRS``."""
     directory = Path(directory)
     try:
         entries = sorted(directory.iterdir(), key=lambda p: p.name)
@@ -146,6 +157,6 @@ def iter_supported_files(directory: Path, recursive: bool = False) -> Iterator[P
             continue
         if entry.is_dir() and not entry.is_symlink():
             if recursive and entry.name not in SKIP_DIRS:
-                yield from iter_supported_files(entry, True)
-        elif entry.is_file() and is_supported(entry):
+                yield from iter_files(entry, True)
+        elif entry.is_file():
             yield entry
