@@ -183,7 +183,8 @@ def check_disk(p: Probe) -> Check:
     free = shutil.disk_usage(where).free
     detail = f"{free / 2**30:.1f} GB free at {where}"
     if free < MIN_FREE:
-        return Check("disk space", FAIL, detail, "free some space: memory and the index stop saving when the disk is full")
+        return Check("disk space", FAIL, detail,
+                     "free some space: memory and the index stop saving when the disk is full")
     if free < GOOD_FREE:
         return Check("disk space", WARN, detail, "free some space soon")
     return Check("disk space", OK, detail)

@@ -147,7 +147,8 @@ def search_cmd(query: Annotated[str, typer.Argument(help="What to look for, in q
         typer.echo(f"Nothing found for {query!r}.")
     elif conversations:
         for r in rows:
-            typer.echo(f"{r['session_id']}  {r['ts'][:16].replace('T', ' ')}  {r['role']:<9}  {_one_line(r['content'])}")
+            when = r["ts"][:16].replace("T", " ")
+            typer.echo(f"{r['session_id']}  {when}  {r['role']:<9}  {_one_line(r['content'])}")
     else:
         _print_facts(rows)
 
@@ -191,7 +192,8 @@ def forget_cmd(item: IdArg,
         turns = session_turns(store, item) if store and fact is None else []
         if fact is None and not turns:
             fail(f"no fact or conversation with id {item!r} (see `gaia-lite memory list`)")
-        what = f"fact {item} ({_one_line(fact.content, 50)})" if fact else f"conversation {item} ({len(turns)} messages)"
+        what = (f"fact {item} ({_one_line(fact.content, 50)})" if fact
+                else f"conversation {item} ({len(turns)} messages)")
         if not yes and sys.stdin.isatty() and not typer.confirm(f"Forget {what}?"):
             raise typer.Exit(1)
         if fact is not None:
