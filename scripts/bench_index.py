@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -105,17 +106,20 @@ def make_mixed_folder(root: Path, *, files: int = 200, max_words: int = 1200, se
 def run_once(root: Path, files: int) -> dict[str, float]:
     expected = make_mixed_folder(root, files=files)
     env = {**os.environ, "GAIA_HOME": str(root / "home")}
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     # run from inside docs/, so the symlinks into elsewhere/ point outside the allowed folders
     proc = subprocess.run([sys.executable, "-m", "gaia_lite", "index", ".", "--json"], cwd=root / "docs", env=env,
                           capture_output=True, text=True)
     wall = time.perf_counter() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
     if proc.returncode != 0:
         raise SystemExit(f"gaia-lite index failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
     out = json.loads(proc.stdout)
     assert out["files"] == expected["files"], (out["files"], expected)
     return {"files": out["files"], "chunks": out["chunks"], "skipped": len(out["skipped"]),
-            "index_s": out["seconds"], "wall_s": round(wall, 2),
+            "index_s": out["seconds"], "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
             "files_per_s": out["files_per_s"], "chunks_per_s": out["chunks_per_s"]}
 
 
@@ -131,7 +135,8 @@ def main() -> int:
     for r in runs:
         print(f"{r['files']} files + {r['skipped']} skipped, {r['chunks']} chunks: {r['index_s']:.2f} s indexing "
               f"({r['files_per_s']:.1f} files/s, {r['chunks_per_s']:.1f} chunks/s), {r['wall_s']:.2f} s wall "
-              "incl. start-up and the walk")
+              f"incl. start-up and the walk, {r['cpu_s']:.1f} s CPU ({1000 * r['cpu_s'] / max(r['chunks'], 1):.0f} ms "
+              f"per chunk); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 
 
