@@ -97,14 +97,26 @@ def show_cmd(json_out: JsonOpt = False, model: ModelOpt = None, base_url: BaseUr
 
 @config_app.command("path")
 def path_cmd(json_out: JsonOpt = False) -> None:
-    """Print the config file's path (GAIA_HOME moves it). Example: `$EDITOR "$(gaia-lite config path)"`."""
-    from gaia_lite.config import Paths
+    """Print the config file's path (GAIA_HOME moves it), then validate the settings as start-up does:
+    an invalid setting still prints the path, and ends with a one-line error and exit code 2.
+
+    Example: `$EDITOR "$(gaia-lite config path)"`
+    """
+    from gaia_lite.config import Paths, load_settings
+    from gaia_lite.errors import GaiaError
 
     path = Paths.resolve(os.environ).config_file
+    try:
+        load_settings()
+        error = None
+    except GaiaError as exc:
+        error = exc
     if json_out:
-        echo_json({"config_file": str(path), "exists": path.is_file()})
+        echo_json({"config_file": str(path), "exists": path.is_file(), "error": str(error) if error else None})
     else:
         typer.echo(str(path))
+    if error is not None:
+        fail(str(error), error.exit_code)
 
 
 @config_app.command("set")

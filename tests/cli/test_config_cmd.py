@@ -66,7 +66,14 @@ def test_show_validates_exactly_as_start_up(cli: Any, gaia_home: Path, monkeypat
 def test_path_prints_the_config_file(cli: Any, gaia_home: Path) -> None:
     assert cli("config", "path").stdout == f"{gaia_home / 'config.toml'}\n"
     assert json.loads(cli("config", "path", "--json").stdout) == {"config_file": str(gaia_home / "config.toml"),
-                                                                  "exists": False}
+                                                                  "exists": False, "error": None}
+
+
+def test_path_still_prints_the_path_of_a_broken_file_but_fails(cli: Any, gaia_home: Path) -> None:
+    (gaia_home / "config.toml").write_text("tau = 7\n", encoding="utf-8")
+    result = cli("config", "path")
+    assert result.exit_code == 2 and result.stdout == f"{gaia_home / 'config.toml'}\n"
+    assert "tau = 7 is invalid; expected a number between -1 and 1" in one_line_error(result)
 
 
 def test_set_keeps_other_keys_and_comments_and_start_up_reads_it(cli: Any, gaia_home: Path) -> None:
