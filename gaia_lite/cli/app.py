@@ -28,7 +28,6 @@ from gaia_lite.cli import config_cmd, doctor_cmd, eval_cmd, index_cmd, logs_cmd,
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
 from gaia_lite.cli.serve import serve
 from gaia_lite.cli.waiting import WaitingNotice
-from gaia_lite.cli.turnlog import TurnRecorder
 from gaia_lite.errors import GaiaError
 from gaia_lite.events import Event, TextDelta, ToolCallFinished, ToolCallStarted, TurnFailed, TurnFinished
 
@@ -125,6 +124,7 @@ def ask(
     """
     # kept lazy: the composition root imports the agent and openai, which --help does not need
     from gaia_lite.cli.services import build_services, connect, stdin_is_tty
+    from gaia_lite.cli.turnlog import TurnRecorder  # kept lazy: only ask records turns
 
     setup_logging(settings, log_file=log, stderr=verbose)
     say = (lambda msg: typer.echo(msg, err=True))

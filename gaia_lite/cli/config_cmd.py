@@ -13,14 +13,18 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typing_extensions import Annotated
 
 from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, ModelOpt, PresetOpt, TauOpt
+from gaia_lite.errors import ConfigError, GaiaError
 
 from .outcome import BAD_INPUT, JsonOpt, echo_json, fail
+
+if TYPE_CHECKING:  # type-only: config is imported when a command runs, not for --help
+    from gaia_lite.config import Settings
 
 __all__ = ["config_app", "write_setting"]
 
@@ -51,9 +55,8 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _resolve(cli: dict[str, Any]) -> tuple[Any, dict[str, str]]:
-    from gaia_lite.config import setting_sources
-    from gaia_lite.errors import GaiaError
+def _resolve(cli: dict[str, Any]) -> tuple[Settings, dict[str, str]]:
+    from gaia_lite.config import setting_sources  # kept lazy: --help imports this module
 
     try:
         return setting_sources(cli)
@@ -61,7 +64,7 @@ def _resolve(cli: dict[str, Any]) -> tuple[Any, dict[str, str]]:
         fail(str(exc), exc.exit_code)
 
 
-def _paths(settings: Any) -> dict[str, str]:
+def _paths(settings: Settings) -> dict[str, str]:
     p = settings.paths
     return {"config_file": str(p.config_file), "data_dir": str(p.data_dir), "state_dir": str(p.state_dir),
             "cache_dir": str(p.cache_dir), "memory_db": str(p.memory_db), "rag_db": str(p.rag_db),
@@ -75,7 +78,7 @@ def show_cmd(json_out: JsonOpt = False, model: ModelOpt = None, base_url: BaseUr
 
     Example: `GAIA_MODEL=qwen2.5-coder-1.5b gaia-lite config show` marks model as `env`.
     """
-    from gaia_lite.config import SETTING_NAMES, setting_env_var
+    from gaia_lite.config import SETTING_NAMES, setting_env_var  # kept lazy: --help imports this module
 
     cli = {"model": model, "base_url": base_url, "preset": preset, "tau": tau, "max_tools": max_tools}
     settings, sources = _resolve(cli)
@@ -102,8 +105,7 @@ def path_cmd(json_out: JsonOpt = False) -> None:
 
     Example: `$EDITOR "$(gaia-lite config path)"`
     """
-    from gaia_lite.config import Paths, load_settings
-    from gaia_lite.errors import GaiaError
+    from gaia_lite.config import Paths, load_settings  # kept lazy: --help imports this module
 
     path = Paths.resolve(os.environ).config_file
     try:
@@ -127,8 +129,7 @@ def set_cmd(key: KeyArg,
 
     Example: `gaia-lite config set dynamic_tools true`
     """
-    from gaia_lite.config import Paths, parse_setting, setting_name
-    from gaia_lite.errors import ConfigError
+    from gaia_lite.config import Paths, parse_setting, setting_name  # kept lazy: --help imports this module
 
     path = Paths.resolve(os.environ).config_file
     try:
@@ -150,8 +151,7 @@ def unset_cmd(key: KeyArg, json_out: JsonOpt = False) -> None:
 
     Example: `gaia-lite config unset model`
     """
-    from gaia_lite.config import Paths, setting_name
-    from gaia_lite.errors import ConfigError
+    from gaia_lite.config import Paths, setting_name  # kept lazy: --help imports this module
 
     path = Paths.resolve(os.environ).config_file
     try:
@@ -180,9 +180,9 @@ def write_setting(path: Path, key: str, value: Any) -> Any:
     earlier versions wrote for the same setting (``loader_preset``) is removed,
     so the file names each setting once.
     """
-    import tomlkit  # only `config set/unset` need it
+    # kept lazy: --help imports this module, and only `config set/unset` need tomlkit
+    import tomlkit
     from gaia_lite.config import old_setting_keys, read_config_file
-    from gaia_lite.errors import ConfigError
 
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     if text:
@@ -203,8 +203,7 @@ def write_setting(path: Path, key: str, value: Any) -> Any:
 
 def _replace_file(path: Path, text: str) -> None:
     """Write ``text`` to a temp file next to ``path``, validate it, fsync, then rename over ``path``."""
-    from gaia_lite.config import read_config_file
-    from gaia_lite.errors import ConfigError
+    from gaia_lite.config import read_config_file  # kept lazy: --help imports this module
 
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o600  # the file may hold api_key

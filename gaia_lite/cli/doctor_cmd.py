@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 import typer
 
 from gaia_lite.cli.options import BaseUrlOpt, ModelOpt
+from gaia_lite.errors import GaiaError
 
 from .outcome import JsonOpt, echo_json
 
-if TYPE_CHECKING:  # type-only: the checks import openai and the runtime, which --help does not need
+if TYPE_CHECKING:  # type-only: the checks load openai and numpy, which --help does not need
     from gaia_lite.cli.doctor_checks import Probe
 
 __all__ = ["doctor"]
@@ -21,10 +22,9 @@ MARKS = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "-"}
 
 def _probe(base_url: str | None, model: str | None) -> Probe:
     """Settings as start-up resolves them; a bad setting becomes the config check's failure."""
-    # kept lazy: the checks import openai and the runtime, which --help does not need
+    # kept lazy: the checks load openai and numpy, which --help does not need
     from gaia_lite.cli.doctor_checks import Probe
     from gaia_lite.config import Paths, Settings, load_settings
-    from gaia_lite.errors import GaiaError
 
     cli = {"base_url": base_url, "model": model}
     try:

@@ -18,12 +18,19 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, List, Optional
+from typing import TYPE_CHECKING, Iterator, List, Optional
 
 import typer
 from typing_extensions import Annotated
 
+from gaia_lite.tools.sandbox import Sandbox, SandboxError, is_secret_path
+
 from .outcome import BAD_INPUT, JsonOpt, echo_json, fail, settings_or_fail
+
+if TYPE_CHECKING:  # type-only: the index loads numpy, which --help does not need
+    from gaia_lite.cli.indexing import IndexSummary
+    from gaia_lite.config import Settings
+    from gaia_lite.memory.rag import RagIndex
 
 __all__ = ["index"]
 
@@ -31,8 +38,8 @@ INTERRUPTED = 130
 
 
 @contextmanager
-def _open_index(settings: Any, *, embed: bool) -> Iterator[Any]:
-    from gaia_lite.cli.wiring import build_document_index, build_embedder
+def _open_index(settings: Settings, *, embed: bool) -> Iterator[RagIndex]:
+    from gaia_lite.cli.wiring import build_document_index, build_embedder  # kept lazy: --help imports this module; the index loads numpy
 
     embedder = None
     if embed:
@@ -50,16 +57,12 @@ def _open_index(settings: Any, *, embed: bool) -> Iterator[Any]:
         rag.close()
 
 
-def _guard(settings: Any, extra: list[str]) -> Any:
-    from gaia_lite.tools.sandbox import Sandbox
-
+def _guard(settings: Settings, extra: list[str]) -> Sandbox:
     return Sandbox([Path.cwd(), *(Path(p).expanduser() for p in (*settings.allowed_paths, *extra))])
 
 
-def _checked_roots(raw: list[Path], guard: Any, *, folders_only: bool = False) -> list[Path]:
+def _checked_roots(raw: list[Path], guard: Sandbox, *, folders_only: bool = False) -> list[Path]:
     """Existing, allowed paths; a folder outside the allowed ones is asked about on a terminal."""
-    from gaia_lite.tools.sandbox import SandboxError, is_secret_path
-
     roots = []
     for given in raw:
         path = given.expanduser().resolve()
@@ -80,8 +83,9 @@ def _checked_roots(raw: list[Path], guard: Any, *, folders_only: bool = False) -
     return roots
 
 
-def _add(settings: Any, guard: Any, roots: list[Path], *, recursive: bool, json_out: bool,
-         watch: bool = False) -> Any:
+def _add(settings: Settings, guard: Sandbox, roots: list[Path], *, recursive: bool, json_out: bool,
+         watch: bool = False) -> IndexSummary:
+    # kept lazy: --help imports this module; the index loads numpy
     from gaia_lite.cli.index_view import print_summary, progress_reporter
     from gaia_lite.cli.indexing import plan_index, run_index
 
@@ -103,7 +107,7 @@ def _add(settings: Any, guard: Any, roots: list[Path], *, recursive: bool, json_
     return summary
 
 
-def _remove(settings: Any, targets: list[Path], json_out: bool) -> None:
+def _remove(settings: Settings, targets: list[Path], json_out: bool) -> None:
     with _open_index(settings, embed=False) as rag:
         indexed = rag.list_documents()
         chosen: dict[Path, list[str]] = {}
@@ -125,8 +129,8 @@ def _remove(settings: Any, targets: list[Path], json_out: bool) -> None:
         typer.echo(f"Removed {len(removed)} document(s) from the index.")
 
 
-def _list(settings: Any, json_out: bool) -> None:
-    from gaia_lite.cli.index_view import print_documents
+def _list(settings: Settings, json_out: bool) -> None:
+    from gaia_lite.cli.index_view import print_documents  # kept lazy: --help imports this module; the index loads numpy
 
     if not settings.paths.rag_db.is_file():
         docs, watched = [], []
@@ -140,7 +144,7 @@ def _list(settings: Any, json_out: bool) -> None:
         print_documents(docs, watched, settings.paths.rag_db)
 
 
-def _unwatch(settings: Any, folder: Path, json_out: bool) -> None:
+def _unwatch(settings: Settings, folder: Path, json_out: bool) -> None:
     path = str(folder.expanduser().resolve())
     with _open_index(settings, embed=False) as rag:
         if path not in rag.watched():
@@ -152,8 +156,9 @@ def _unwatch(settings: Any, folder: Path, json_out: bool) -> None:
         typer.echo(f"Stopped watching {path}; its documents stay indexed (--remove drops them).")
 
 
-def _follow(settings: Any, guard: Any, folder: Path, interval: float) -> None:
+def _follow(settings: Settings, guard: Sandbox, folder: Path, interval: float) -> None:
     """Re-index what changes under ``folder`` until Ctrl-C, one line per change."""
+    # kept lazy: --help imports this module; the index loads numpy
     from gaia_lite.cli.indexing import skip_reason
     from gaia_lite.memory.watch import PollingWatcher
 

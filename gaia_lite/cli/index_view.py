@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .indexing import UNSUPPORTED, IndexProgress, IndexSummary
 
@@ -46,9 +48,6 @@ def plain_progress(stream: TextIO) -> Callable[[IndexProgress], None]:
 
 @contextmanager
 def _rich_progress(total: int) -> Iterator[Callable[[IndexProgress], None]]:
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
     columns = (TextColumn("indexing"), BarColumn(), TextColumn("{task.completed}/{task.total} files"),
                TextColumn("{task.fields[chunks]} chunks"), TextColumn("{task.fields[rate]}"),
                TimeRemainingColumn(), TextColumn("[dim]{task.fields[current]}"))

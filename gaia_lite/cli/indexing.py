@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from gaia_lite.memory.extract import (BINARY_SNIFF_BYTES, MAX_FILE_BYTES, iter_files, is_supported,
+from gaia_lite.embed.base import EmbedderError
+from gaia_lite.memory.extract import (BINARY_SNIFF_BYTES, MAX_FILE_BYTES, ExtractionError, is_supported, iter_files,
                                       looks_binary)
-from gaia_lite.tools.sandbox import SandboxError, is_secret_path
+from gaia_lite.memory.rag import RagIndex
+from gaia_lite.tools.sandbox import Sandbox, SandboxError, is_secret_path
 
 __all__ = ["Skipped", "IndexPlan", "IndexProgress", "IndexSummary", "plan_index", "run_index", "skip_reason",
            "SECRET", "OUTSIDE", "UNSUPPORTED", "TOO_BIG", "BINARY"]
@@ -94,7 +96,7 @@ class IndexSummary:
                 "interrupted": self.interrupted, "error": self.error}
 
 
-def skip_reason(path: Path, sandbox: Any) -> str | None:
+def skip_reason(path: Path, sandbox: Sandbox) -> str | None:
     """Why ``path`` is skipped, or None to index it (see the module doc for the order)."""
     if is_secret_path(path):
         return SECRET
@@ -116,7 +118,7 @@ def skip_reason(path: Path, sandbox: Any) -> str | None:
     return None
 
 
-def plan_index(paths: Iterable[Path], sandbox: Any, *, recursive: bool = True) -> IndexPlan:
+def plan_index(paths: Iterable[Path], sandbox: Sandbox, *, recursive: bool = True) -> IndexPlan:
     """Sort the files under ``paths`` (already checked by the caller) into to-index and skipped."""
     plan = IndexPlan()
     seen: set[Path] = set()
@@ -135,13 +137,10 @@ def plan_index(paths: Iterable[Path], sandbox: Any, *, recursive: bool = True) -
     return plan
 
 
-def run_index(rag: Any, plan: IndexPlan, progress: Callable[[IndexProgress], None] | None = None,
+def run_index(rag: RagIndex, plan: IndexPlan, progress: Callable[[IndexProgress], None] | None = None,
               clock: Callable[[], float] = time.monotonic) -> IndexSummary:
     """Index ``plan.files`` one by one. An embedder failure stops the run with ``error`` set (every
     later file would fail too); Ctrl-C stops it with ``interrupted`` set. Finished files stay indexed."""
-    from gaia_lite.embed.base import EmbedderError
-    from gaia_lite.memory.extract import ExtractionError
-
     summary = IndexSummary(skipped=list(plan.skipped))
     started = clock()
     total = len(plan.files)

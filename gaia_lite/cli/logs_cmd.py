@@ -23,7 +23,7 @@ def logs(
 
     Example: `gaia-lite logs -n 3`, or `gaia-lite logs --json | jq '.[].ttft_s'`
     """
-    from gaia_lite.cli.turnlog import read_turns
+    from gaia_lite.cli.turnlog import read_turns  # kept lazy: --help imports this module
 
     if count < 1:
         fail(f"-n {count} is invalid; expected a whole number >= 1", BAD_INPUT)
@@ -68,6 +68,7 @@ def _print_turn(rec: dict[str, Any], full: bool) -> None:
 
 def _print_recall(records: list[dict[str, Any]]) -> None:
     """What `eval log` would score for these turns, when the loader was on for any of them."""
+    # kept lazy: --help imports this module; the scorer loads numpy
     from gaia_lite.cli.turnlog import log_lines
     from gaia_lite.eval.logscore import score_lines
 

@@ -11,12 +11,19 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 import typer
 from typing_extensions import Annotated
 
+from gaia_lite.memory.records import CATEGORIES, MemoryInputError
+
 from .outcome import BAD_INPUT, JsonOpt, echo_json, fail, settings_or_fail
+
+if TYPE_CHECKING:  # type-only: the store loads numpy, which --help does not need
+    from gaia_lite.config import Settings
+    from gaia_lite.embed import Embedder
+    from gaia_lite.memory.store import MemoryStore
 
 __all__ = ["memory_app"]
 
@@ -33,14 +40,14 @@ IdArg = Annotated[str, typer.Argument(help="A fact id or a conversation's sessio
 
 
 @contextmanager
-def _store(*, create: bool = False, embed: bool = False) -> Iterator[Any]:
+def _store(*, create: bool = False, embed: bool = False) -> Iterator[MemoryStore | None]:
     """The memory store, closed afterwards; None when there is no database yet and ``create`` is off."""
     settings = settings_or_fail()
     path = settings.paths.memory_db
     if not create and not path.is_file():
         yield None
         return
-    from gaia_lite.memory.store import MemoryStore
+    from gaia_lite.memory.store import MemoryStore  # kept lazy: --help imports this module; the stores load numpy
 
     embedder = _embedder(settings) if embed else None
     try:
@@ -53,8 +60,8 @@ def _store(*, create: bool = False, embed: bool = False) -> Iterator[Any]:
         store.close()
 
 
-def _embedder(settings: Any) -> Any:
-    from gaia_lite.cli.wiring import build_embedder
+def _embedder(settings: Settings) -> Embedder | None:
+    from gaia_lite.cli.wiring import build_embedder  # kept lazy: --help imports this module; the stores load numpy
 
     try:
         return build_embedder(settings, settings.base_url)
@@ -83,8 +90,6 @@ def _print_sessions(sessions: list[Any]) -> None:
 
 
 def _check_category(category: str) -> str:
-    from gaia_lite.memory.records import CATEGORIES
-
     if category and category.strip().lower() not in CATEGORIES:
         fail(f"unknown category {category!r}; use one of {', '.join(sorted(CATEGORIES))}", BAD_INPUT)
     return category.strip().lower()
@@ -104,7 +109,7 @@ def list_cmd(conversations: ConversationsOpt = False, category: CategoryOpt = ""
 
     Example: `gaia-lite memory list --category preference`
     """
-    from gaia_lite.memory.sessions import list_sessions
+    from gaia_lite.memory.sessions import list_sessions  # kept lazy: --help imports this module; the stores load numpy
 
     category, count = _check_category(category), _check_count(count)
     with _store() as store:
@@ -159,7 +164,7 @@ def show_cmd(item: IdArg, json_out: JsonOpt = False) -> None:
 
     Example: `gaia-lite memory show 3f9c2a1b7d4e`
     """
-    from gaia_lite.memory.sessions import session_turns
+    from gaia_lite.memory.sessions import session_turns  # kept lazy: --help imports this module; the stores load numpy
 
     with _store() as store:
         fact = store.get(item) if store else None
@@ -185,7 +190,7 @@ def forget_cmd(item: IdArg,
 
     Example: `gaia-lite memory forget 3f9c2a1b7d4e --yes`
     """
-    from gaia_lite.memory.sessions import forget_session, session_turns
+    from gaia_lite.memory.sessions import forget_session, session_turns  # kept lazy: --help imports this module; the stores load numpy
 
     with _store() as store:
         fact = store.get(item) if store else None
@@ -214,7 +219,7 @@ def export_cmd(file: Annotated[Optional[Path], typer.Argument(help="Where to wri
 
     Example: `gaia-lite memory export backup.jsonl` (vectors are rebuilt after an import).
     """
-    from gaia_lite.memory.transfer import export_lines
+    from gaia_lite.memory.transfer import export_lines  # kept lazy: --help imports this module; the stores load numpy
 
     to_stdout = file is None or str(file) == "-"
     with _store() as store:
@@ -242,7 +247,7 @@ def import_cmd(file: Annotated[Path, typer.Argument(help="A file from `memory ex
 
     Example: `GAIA_HOME=/tmp/fresh gaia-lite memory import backup.jsonl`
     """
-    from gaia_lite.memory.records import MemoryInputError
+    # kept lazy: --help imports this module; the stores load numpy
     from gaia_lite.memory.transfer import import_rows, parse_export
     from gaia_lite.skills.store import SKILL_MIGRATIONS
 

@@ -3,24 +3,28 @@ then the embedded runtime's models and how to add more."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from gaia_lite.cli.options import BaseUrlOpt, ModelOpt
+from gaia_lite.errors import GaiaError
+from gaia_lite.llm.capabilities import is_native_tool_model
+from gaia_lite.runtime import DEFAULT_MODEL, runtime_status
 
 from .outcome import JsonOpt, echo_json, fail, settings_or_fail
+
+if TYPE_CHECKING:  # type-only: config is imported when a command runs, not for --help
+    from gaia_lite.config import Settings
 
 __all__ = ["models", "server_models", "runtime_models"]
 
 NO_SERVER = 3
 
 
-def server_models(settings: Any) -> dict[str, Any]:
+def server_models(settings: Settings) -> dict[str, Any]:
     """What the configured server offers: reachable, models, the one in use, tool-call path, window."""
-    from gaia_lite.errors import GaiaError
-    from gaia_lite.llm.capabilities import is_native_tool_model
-    from gaia_lite.llm.client import ChatClient
+    from gaia_lite.llm.client import ChatClient  # kept lazy: --help imports this module; openai is slow to load
 
     client = ChatClient(settings.base_url, api_key=settings.api_key, model=settings.model)
     out: dict[str, Any] = {"base_url": settings.base_url, "reachable": client.health(), "models": [],
@@ -46,9 +50,6 @@ def server_models(settings: Any) -> dict[str, Any]:
 
 def runtime_models() -> dict[str, Any]:
     """The embedded runtime: llama-server binary and each bundled model's state."""
-    from gaia_lite.llm.capabilities import is_native_tool_model
-    from gaia_lite.runtime import DEFAULT_MODEL, runtime_status
-
     status = runtime_status()
     return {
         "llama_server": str(status.server) if status.server else None,

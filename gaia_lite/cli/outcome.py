@@ -10,10 +10,15 @@ stderr, ``gaia-lite: error: ...``, with an exit code:
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, NoReturn
+from typing import TYPE_CHECKING, Any, Mapping, NoReturn
 
 import typer
 from typing_extensions import Annotated
+
+from gaia_lite.errors import GaiaError
+
+if TYPE_CHECKING:  # type-only: config is imported when a command runs, not for --help
+    from gaia_lite.config import Settings
 
 __all__ = ["JsonOpt", "fail", "echo_json", "settings_or_fail", "BAD_INPUT", "NOT_FOUND"]
 
@@ -32,10 +37,9 @@ def echo_json(value: Any) -> None:
     typer.echo(json.dumps(value, ensure_ascii=False))
 
 
-def settings_or_fail(cli: Mapping[str, Any] | None = None) -> Any:
+def settings_or_fail(cli: Mapping[str, Any] | None = None) -> Settings:
     """Settings resolved as at start-up; a bad flag, env var or config file ends the command."""
-    from gaia_lite.config import load_settings
-    from gaia_lite.errors import GaiaError
+    from gaia_lite.config import load_settings  # kept lazy: --help imports this module
 
     try:
         return load_settings(cli or {})
