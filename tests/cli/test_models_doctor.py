@@ -12,6 +12,7 @@ import pytest
 from gaia_lite.config import load_settings
 from gaia_lite.embed.hashing import HashEmbedder
 from gaia_lite.memory.store import MemoryStore
+from gaia_lite.tools import os_sandbox
 from tests.fakes.openai_server import FakeOpenAIServer
 
 from .conftest import one_line_error
@@ -71,7 +72,7 @@ def test_doctor_on_a_good_setup(cli: Any) -> None:
     assert {n: c["status"] for n, c in checks.items()} == {
         "config": "ok", "server": "ok", "model": "ok", "context window": "ok", "embedder": "ok",
         "memory database": "ok", "document index": "ok", "disk space": "ok", "state folder": "ok",
-        "shell sandbox": "skip", "MCP servers": "skip"}
+        "shell sandbox": "ok" if os_sandbox.detect().active else "warn", "MCP servers": "skip"}
     assert checks["model"]["detail"] == "qwen2.5-coder-0.5b (text tool calls)"
     assert checks["memory database"]["detail"].endswith("integrity ok (1 knowledge, 0 conversations)")
     assert "16,384 tokens (server)" in checks["context window"]["detail"]
@@ -96,6 +97,15 @@ def test_doctor_finds_what_is_broken_and_says_how_to_fix_it(cli: Any, monkeypatc
     assert "2,048 tokens" in checks["context window"]["detail"]
     assert "not a database" in checks["memory database"]["detail"]
     assert "fix: " in text and text.rstrip().endswith("problem(s) found.")
+
+
+def test_doctor_says_how_to_turn_the_shell_sandbox_back_on(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GAIA_SHELL_SANDBOX", "off")
+    with FakeOpenAIServer(models=MODELS, n_ctx=16384) as srv:
+        result = cli("doctor", "--base-url", srv.base_url, "--json")
+    check = _checks(result)["shell sandbox"]
+    assert check["status"] == "warn"
+    assert "GAIA_SHELL_SANDBOX" in check["detail"] and "unset GAIA_SHELL_SANDBOX" in check["fix"]
 
 
 def test_doctor_reports_a_bad_setting_and_keeps_checking(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
