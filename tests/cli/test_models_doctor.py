@@ -127,12 +127,17 @@ def test_doctor_without_a_server(cli: Any, monkeypatch: pytest.MonkeyPatch) -> N
     assert not load_settings().paths.memory_db.exists()
 
 
-def test_shell_completion_is_offered(cli: Any) -> None:
+def test_shell_completion_is_offered(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # typer finds the user's shell from the process tree; a test run detached from any shell
+    # (CI runners, nohup) has none, so pin the answer to bash.
+    import shellingham
+
+    monkeypatch.setattr(shellingham, "detect_shell", lambda *a, **k: ("bash", "/bin/bash"))
     top = cli("--help")
     assert "--install-completion" in top.stdout and "--show-completion" in top.stdout
     for command in ("index", "memory", "config", "models", "logs", "doctor"):
         assert command in top.stdout
-    script = cli("--show-completion", "bash")
+    script = cli("--show-completion")
     assert script.exit_code == 0 and "complete" in script.stdout and "_GAIA_LITE_COMPLETE" in script.stdout
 
 
