@@ -176,12 +176,12 @@ def _shell_sandbox_text() -> str:
 
 
 class ChatSession:
-    def __init__(self, services: Any, view: ChatView, screen: Any, reader: Any,
+    def __init__(self, services: Any, view: ChatView, screen: Any, make_reader: Callable[["ChatSession"], Any],
                  warnings: _WarningBuffer | None = None) -> None:
         self.s = services
         self.view = view
         self.screen = screen
-        self.reader = reader
+        self.reader = make_reader(self)  # the reader completes /load names and opens /details through the session
         self.warnings = warnings
         self.layout = _layout()
         self.exit_code = 0
@@ -437,12 +437,13 @@ def run_chat(settings: Settings, *, no_panel: bool, progress: Callable[[str, int
         services = build_services(settings, client, server=server, approve=asker.approve,
                                   ask_user=asker.ask_user, confirm_path=asker.confirm_path,
                                   progress=screen.progress)
-        session = ChatSession(services, view, screen, None, warnings)
-        if tty_out and tty_in:
-            session.reader = LineReader(settings.paths.history_file, SlashCompleter(session.load_names),
-                                        on_details=session.cmd_details)
-        else:
-            session.reader = PlainReader(echo=None if tty_in else (lambda t: screen.print(Text(f"› {t}"))))
+        def make_reader(session: ChatSession) -> Any:
+            if tty_out and tty_in:
+                return LineReader(settings.paths.history_file, SlashCompleter(session.load_names),
+                                  on_details=session.cmd_details)
+            return PlainReader(echo=None if tty_in else (lambda t: screen.print(Text(f"› {t}"))))
+
+        session = ChatSession(services, view, screen, make_reader, warnings)
         if warnings is not None:
             with _warnings_to(warnings):
                 return session.run()

@@ -20,7 +20,7 @@ from gaia_lite.tools import os_sandbox
 from gaia_lite.tools.shell import run_shell_command
 from gaia_lite.ui.plain import PlainScreen
 from gaia_lite.ui.view import ChatView
-from tests.ui.test_chat import Lines, fake_services
+from tests.ui.test_chat import fake_services, typed
 
 BOX = os_sandbox.detect()
 
@@ -49,7 +49,7 @@ def test_status_shows_the_shell_sandbox(monkeypatch) -> None:
     monkeypatch.setenv("GAIA_SHELL_SANDBOX", "off")
     out = io.StringIO()
     view = ChatView()
-    ChatSession(fake_services(), view, PlainScreen(out, view, width=200), Lines("/status")).run()
+    ChatSession(fake_services(), view, PlainScreen(out, view, width=200), typed("/status")).run()
     assert "shell      not active (turned off by GAIA_SHELL_SANDBOX=off)" in out.getvalue()
 
 

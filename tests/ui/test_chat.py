@@ -12,7 +12,7 @@ import logging
 import threading
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Callable
 
 from gaia_lite.cli.chat import Asker, ChatSession, _WarningBuffer, _warnings_to
 from gaia_lite.config import Settings
@@ -97,12 +97,17 @@ class Lines:
         return self.lines.pop(0) if self.lines else None
 
 
+def typed(*lines: str) -> Callable[[Any], Lines]:
+    """A ChatSession reader factory that types ``lines`` and then ends the chat."""
+    return lambda session: Lines(*lines)
+
+
 def test_plain_session_runs_turns_and_commands():
     services = fake_services()
     view = ChatView()
     out = io.StringIO()
     screen = PlainScreen(out, view)
-    session = ChatSession(services, view, screen, Lines("list the files", "/load clipboard", "/load nope",
+    session = ChatSession(services, view, screen, typed("list the files", "/load clipboard", "/load nope",
                                                          "/bogus", "//not a command", "/reset", "/quit", "never"))
     assert session.run() == 0
     text = out.getvalue()
@@ -128,7 +133,7 @@ def test_side_session_frames_show_load_and_reset():
     view = ChatView()
     console = capture_console(120, 40)
     screen = Screen(console, view)
-    session = ChatSession(services, view, screen, Lines("list the files", "/load clipboard"))
+    session = ChatSession(services, view, screen, typed("list the files", "/load clipboard"))
     session.run()
     text = output(console)
     last = text[text.rindex("╭─ tools"):]
@@ -153,7 +158,7 @@ def test_help_status_and_tools_print_tables():
     view = ChatView()
     out = io.StringIO()
     screen = PlainScreen(out, view, width=120)
-    ChatSession(services, view, screen, Lines("/help", "/status", "/tools")).run()
+    ChatSession(services, view, screen, typed("/help", "/status", "/tools")).run()
     text = out.getvalue()
     assert "/load <bundle|tool>" in text and "Alt-Enter / Esc Enter" in text
     assert "loader     on · preset default · tau 0.3 · cap 14 · loaded tools stay" in text
@@ -218,7 +223,7 @@ def test_index_reports_progress_and_results(tmp_path):
     view = ChatView()
     console = capture_console(120, 40)
     screen = Screen(console, view)
-    session = ChatSession(services, view, screen, Lines(f"/index {tmp_path}", f"/index {tmp_path / 'doc.md'}",
+    session = ChatSession(services, view, screen, typed(f"/index {tmp_path}", f"/index {tmp_path / 'doc.md'}",
                                                          f"/index {tmp_path / 'bad.pdf'}", "/index"))
     session.run()
     texts = [e.text for e in view.entries if e.kind in ("info", "error")]
@@ -281,7 +286,7 @@ def test_a_crashing_turn_or_command_does_not_end_the_session():
     services.agent.load = lambda bundle: 1 / 0
     view = ChatView()
     out = io.StringIO()
-    session = ChatSession(services, view, PlainScreen(out, view), Lines("hi", "/load data", "/help"))
+    session = ChatSession(services, view, PlainScreen(out, view), typed("hi", "/load data", "/help"))
     assert session.run() == 0
     text = out.getvalue()
     assert "the turn failed: ValueError: loader configuration names tools missing" in text
