@@ -2,7 +2,7 @@
 
     gaia-lite chat                      talk to the agent (interactive)
     gaia-lite ask "QUESTION"            one question, one answer (scripts: --json)
-    gaia-lite tools list|select         the tool registry and what the loader picks
+    gaia-lite tools list|select|companions|examples   the tool registry, what the loader picks and learned
     gaia-lite eval recall|cost|ttft|log|tasks   benchmarks of the loader
     gaia-lite serve                     run the embedded llama-server for other clients
     gaia-lite skills ...                learned procedures
@@ -241,6 +241,44 @@ def tools_select(
         typer.echo(json.dumps(report))
     else:
         print_selection(report)
+
+
+@tools_app.command("companions")
+def tools_companions(
+    json_out: Annotated[bool, typer.Option("--json", help='Print [{"tool", "companion", "learned_turns", "prior", "tool_turns", "confidence", "fires"}].')] = False,
+) -> None:
+    """Workflow companions learned from past turns: when a tool is selected, the tools turns used with it
+    come too (within the cap, after direct matches).
+
+    Example: `gaia-lite tools companions --json`
+    """
+    from gaia_lite.cli.tools_cmd import companion_rows, print_companions  # kept lazy: loads numpy
+
+    rows = companion_rows(settings_from_flags({}))
+    if json_out:
+        typer.echo(json.dumps(rows))
+    else:
+        print_companions(rows)
+
+
+@tools_app.command("examples")
+def tools_examples(
+    tool: Annotated[Optional[str], typer.Argument(help="Only this tool's examples.", show_default=False)] = None,
+    forget: Annotated[bool, typer.Option("--forget", help="Delete the learned examples (of TOOL, or all).")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help='Print [{"tool", "text", "created_at"}] (with --forget: {"forgotten": N}).')] = False,
+) -> None:
+    """Example requests learned from your own wording: a message whose turn called a tool successfully
+    becomes an example of that tool (at most 8 per tool, the newest kept, stored in memory.db).
+
+    Example: `gaia-lite tools examples analyze_data_file --forget`
+    """
+    from gaia_lite.cli.tools_cmd import example_rows, print_examples  # kept lazy: loads numpy
+
+    rows, forgotten = example_rows(settings_from_flags({}), tool, forget)
+    if json_out:
+        typer.echo(json.dumps({"forgotten": forgotten} if forget else rows))
+    else:
+        print_examples(rows, tool, forgotten, forget)
 
 
 # ---------------------------------------------------------------- serve / eval / skills (own modules)

@@ -37,6 +37,7 @@ def recall_cmd(
     tokenizer: TokenizerOpt = "auto", json_out: JsonOpt = False, base_url: BaseUrlOpt = None,
     skills: Annotated[Optional[Path], typer.Option("--skills", help="A folder of skill files (*.md): seed them into a throwaway memory and compare the SKILL tier off vs on (doc registry).", show_default=False)] = None,
     skill_tau: Annotated[Optional[float], typer.Option("--skill-tau", help="With --skills: similarity a procedure needs to fire (default GAIA_SKILL_TAU, 0.82).", show_default=False)] = None,
+    learn_from: Annotated[Optional[Path], typer.Option("--learn-from", help="A judged set fed first into a throwaway memory as successful past turns (message + expected tools); DATASET is then scored with what the loader learned.", show_default=False)] = None,
 ) -> None:
     """Offline recall of the loader on a judged set: strict, before any escape hatch."""
     # kept lazy: --help imports this module; the eval code loads numpy and the embedder
@@ -48,6 +49,10 @@ def recall_cmd(
         raise ConfigError(f"--registry {registry!r} is invalid; expected doc or dataset")
     if not dataset.is_file():
         raise ConfigError(f"dataset {dataset} does not exist")
+    if learn_from is not None and not learn_from.is_file():
+        raise ConfigError(f"--learn-from {learn_from} does not exist; pass a judged set in the same format")
+    if learn_from is not None and skills is not None:
+        raise ConfigError("--learn-from and --skills measure different things; use one at a time")
     settings = settings_from(tau=tau, max_tools=max_tools, preset=preset, base_url=base_url)
     try:
         counter = make_token_counter(tokenizer, settings.base_url)
@@ -60,9 +65,9 @@ def recall_cmd(
         report = run_recall(dataset, registry_mode=registry, preset=settings.preset, threshold=settings.tau,
                             max_tools=settings.max_tools, embedder=build_embedder(settings, settings.base_url),
                             token_counter=counter, limit=limit, include_cases=cases,
-                            cache_dir=settings.paths.cache_dir / "eval-vectors")
+                            cache_dir=settings.paths.cache_dir / "eval-vectors", learn_from=learn_from)
     except (ValueError, KeyError) as exc:
-        raise ConfigError(f"{dataset}: {exc}") from None
+        raise ConfigError(f"{dataset if learn_from is None else f'{dataset} / {learn_from}'}: {exc}") from None
     if json_out:
         typer.echo(json.dumps(report))
         return
@@ -75,6 +80,10 @@ def recall_cmd(
             ["r@1 / r@5 / r@10", f"{pct(report['r_at_1'])} / {pct(report['r_at_5'])} / {pct(report['r_at_10'])}"],
             ["mrr", num(report["mrr"], 3)],
             ["selection ms p50 / p95", f"{report['selection_ms_p50']:.1f} / {report['selection_ms_p95']:.1f}"]]
+    if "learned" in report:
+        lr = report["learned"]
+        rows.append(["learned from " + Path(lr["from"]).name,
+                     f"{lr['examples']} examples ({lr['tools_with_examples']} tools), {lr['companion_edges']} companion edges"])
     print_all(table(f"eval recall {dataset.name} (registry {registry}, tokens: {report['tokenizer']})",
                   ["metric", "value"], rows))
     if cases:

@@ -33,7 +33,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.skills.recall import SkillService
 from gaia_lite.tools.sandbox import Sandbox
 
-from .wiring import build_document_index, build_embedder, build_loader, build_tool_set, loader_off_state
+from .wiring import build_document_index, build_embedder, build_loader, build_tool_set, loader_off_state, read_learning
 
 __all__ = ["Services", "connect", "build_services", "stdin_is_tty"]
 
@@ -106,7 +106,7 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Lo
     embedder = build_embedder(settings, client.base_url)
     memory = None if settings.memory_disabled else MemoryStore(settings.paths.memory_db, embedder)
     rag = build_document_index(settings, embedder)
-    loader = build_loader(settings, embedder) if loader_off_state(settings) is None else None
+    loader = build_loader(settings, embedder, read_learning(memory)) if loader_off_state(settings) is None else None
     native = settings.native_tools if settings.native_tools is not None else is_native_tool_model(
         client.resolve_model())
     tools = build_tool_set(settings, loader, native=native)

@@ -12,13 +12,16 @@ from dataclasses import dataclass
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.config import Settings
 from gaia_lite.embed import Embedder, make_embedder
+from gaia_lite.loader.bundles import load_bundles
 from gaia_lite.loader.loader import ToolLoader, build_doc_loader
 from gaia_lite.memory.rag import RagIndex
+from gaia_lite.memory.store import MemoryStore
+from gaia_lite.skills.learning import LearnedTools, LearningStore
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.tools.catalog import doc_tool_specs
 
 __all__ = ["ToolSet", "DOC_CHUNK_WORDS", "build_embedder", "build_document_index", "build_loader", "build_registry",
-           "build_tool_set", "loader_off_state"]
+           "build_tool_set", "loader_off_state", "read_learning"]
 
 DOC_CHUNK_WORDS = 190  # stays under MiniLM's 256-token window, so every word of a chunk is embedded
 
@@ -45,9 +48,19 @@ def loader_off_state(settings: Settings) -> str | None:
     return None
 
 
-def build_loader(settings: Settings, embedder: Embedder) -> ToolLoader:
+def read_learning(memory: MemoryStore | None) -> LearnedTools:
+    """What the loader learned from use (examples, companions), from the memory database;
+    empty without memory. The shipped companion edges are the prior."""
+    if memory is None:
+        return LearnedTools()
+    return LearningStore(memory).snapshot(prior=load_bundles().companions)
+
+
+def build_loader(settings: Settings, embedder: Embedder, learned: LearnedTools | None = None) -> ToolLoader:
+    learned = learned or LearnedTools()
     return build_doc_loader(embedder, preset=settings.preset, threshold=settings.tau,
-                            max_tools=settings.max_tools, cache_dir=str(settings.paths.cache_dir / "tool-vectors"))
+                            max_tools=settings.max_tools, cache_dir=str(settings.paths.cache_dir / "tool-vectors"),
+                            learned_examples=learned.examples, companions=learned.companions)
 
 
 def build_registry(settings: Settings, *, with_loader: bool) -> ToolRegistry:

@@ -23,6 +23,7 @@ import json
 import logging
 import random
 import statistics
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -36,12 +37,15 @@ from gaia_lite.loader.presets import LoaderSettings, preset as get_preset
 from gaia_lite.registry.jsonspec import spec_from_json_schema
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import native_json, render_native, render_text
+from gaia_lite.memory.store import MemoryStore
+from gaia_lite.skills.learning import LearnedTools, LearningStore
+from gaia_lite.skills.store import ProcedureStore
 from gaia_lite.tools.catalog import doc_tool_specs
 
 from .tokens import CharTokenCounter, TokenCounter
 
 __all__ = ["JudgedCase", "load_cases", "doc_registry", "dataset_registry", "run_recall", "select_report",
-           "case_kind", "KINDS", "MAX_DATASET_BUNDLE"]
+           "case_kind", "learn_from_cases", "turn_tools", "KINDS", "MAX_DATASET_BUNDLE"]
 
 KINDS = ("single", "multi", "drift", "ambiguous", "chitchat")
 # GAIA keeps bundles <= 6 members so one pull-in cannot swamp the slots; a
@@ -108,6 +112,32 @@ def dataset_registry(tools: Sequence[Mapping[str, Any]]) -> tuple[ToolRegistry, 
     return registry, frozenset(), tuple(bundles)
 
 
+def turn_tools(case: JudgedCase) -> tuple[str, ...]:
+    """The tools a successful turn of this case would have called: every expected tool, or the
+    first one where any of them will do (``match: any``)."""
+    return case.expected[:1] if case.match == "any" else case.expected
+
+
+def learn_from_cases(cases: Sequence[JudgedCase], registry: ToolRegistry, *,
+                     prior: Mapping[str, Sequence[str]] | None = None) -> LearnedTools:
+    """The replay protocol: each case with expected tools becomes a successful past turn (its
+    message, its tools each called once and succeeding) in a throwaway memory database, recorded
+    exactly as the agent records a turn; returns what the loader learns from that memory."""
+    with tempfile.TemporaryDirectory(prefix="gaia-learn-") as tmp:
+        memory = MemoryStore(Path(tmp) / "memory.db")
+        try:
+            spans, learning = ProcedureStore(memory), LearningStore(memory)
+            for case in cases:
+                calls = [(t, {}, True) for t in turn_tools(case) if t in registry]
+                if not calls:
+                    continue
+                spans.record_turn(case.query, calls, success=True, answered=True)
+                learning.learn_turn(case.query, calls)
+            return learning.snapshot(prior)
+        finally:
+            memory.close()
+
+
 def _quiet_logger() -> logging.Logger:
     # Not registered with the logging manager: no global state, and INFO lines are
     # never built (the loader checks isEnabledFor first). Warnings still reach stderr.
@@ -160,8 +190,14 @@ def run_recall(
     case_filter: Callable[[JudgedCase], bool] | None = None,
     cache_dir: str | Path | None = None,
     include_cases: bool = False,
+    learn_from: str | Path | None = None,
 ) -> dict[str, Any]:
-    """Run the loader over a judged set and return the report dict (keys documented in the module)."""
+    """Run the loader over a judged set and return the report dict (keys documented in the module).
+
+    ``learn_from``: a judged set whose cases are first fed into a throwaway memory as successful
+    past turns (``learn_from_cases``); the loader then selects with what it learned. Without it
+    the loader is built exactly as before, so cold start changes nothing.
+    """
     data = json.loads(Path(dataset_path).read_text(encoding="utf-8"))
     if registry_mode == "doc":
         registry, core, bundles, baseline = doc_registry()
@@ -171,9 +207,16 @@ def run_recall(
     else:
         raise ValueError(f"registry_mode must be 'doc' or 'dataset', not {registry_mode!r}")
     loader_settings = settings if settings is not None else get_preset(preset)
-    examples = load_examples("doc") if registry_mode == "doc" and "examples" in loader_settings.views else {}
+    config = load_bundles("doc") if registry_mode == "doc" else None
+    learned = LearnedTools()
+    if learn_from is not None:
+        train = json.loads(Path(learn_from).read_text(encoding="utf-8"))
+        learned = learn_from_cases(load_cases(train), registry, prior=config.companions if config else None)
+    examples = load_examples("doc") if config and "examples" in loader_settings.views else {}
     loader = ToolLoader(core, bundles, embedder, settings=loader_settings, threshold=threshold,
-                        max_tools=max_tools, examples=examples, doc_cache=DocEmbeddingCache(cache_dir),
+                        max_tools=max_tools, examples=examples, aliases=config.aliases if config else {},
+                        learned_examples=learned.examples, companions=learned.companions,
+                        doc_cache=DocEmbeddingCache(cache_dir),
                         logger=_quiet_logger())
     counter = token_counter or CharTokenCounter()
 
@@ -271,6 +314,10 @@ def run_recall(
         "registry_mode": registry_mode,
         "tools": len(registry),
     }
+    if learn_from is not None:
+        report["learned"] = {"from": str(learn_from), "examples": sum(len(v) for v in learned.examples.values()),
+                             "tools_with_examples": len(learned.examples),
+                             "companion_edges": sum(1 for e in learned.companions.edges if e.strong)}
     if include_cases:
         report["case_results"] = per_case
     return report

@@ -27,6 +27,7 @@ from typing import Any, Sequence
 
 from gaia_lite.embed import make_embedder
 from gaia_lite.embed.base import Embedder
+from gaia_lite.loader.bundles import load_bundles
 from gaia_lite.loader.cache import DocEmbeddingCache
 from gaia_lite.loader.documents import load_examples
 from gaia_lite.loader.loader import ToolLoader, selection_query
@@ -66,7 +67,7 @@ def run_skills_recall(dataset: str | Path, seeds_dir: str | Path, *, embedder: E
     settings = get_preset(preset)
     examples = load_examples("doc") if "examples" in settings.views else {}
     loader = ToolLoader(core, bundles, embedder, settings=settings, threshold=threshold, max_tools=max_tools,
-                        examples=examples, doc_cache=DocEmbeddingCache(None),
+                        examples=examples, aliases=load_bundles("doc").aliases, doc_cache=DocEmbeddingCache(None),
                         logger=_quiet_logger("gaia_lite.eval.skills"))
     counter = token_counter or CharTokenCounter()
     memo: dict[tuple[str, ...], int] = {}

@@ -2,7 +2,10 @@
 
 A profile file ``<profile>.toml`` holds ``core = [...]`` and an ordered list of
 ``[[bundle]]`` tables (name, description, members). Bundle order is the menu
-order, so it is kept as a tuple. Nothing here checks the names against a
+order, so it is kept as a tuple. An optional ``[aliases]`` table maps a
+spelling users write ("the shell") to the tools it names (the REQUESTED tier,
+``requested.py``); an optional ``[companions]`` table lists known workflow
+edges, the cold-start prior of the learned companions (``companions.py``). Nothing here checks the names against a
 registry: ``ToolLoader.validate_registry`` does that at runtime and the tests
 check the reverse direction against the catalog.
 """
@@ -10,7 +13,7 @@ check the reverse direction against the catalog.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -39,6 +42,8 @@ class BundleConfig:
 
     core: frozenset[str]
     bundles: tuple[ToolBundle, ...]
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    companions: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def members(self) -> frozenset[str]:
@@ -70,7 +75,20 @@ def parse_bundles(data: dict[str, Any], *, source: str = "<bundles>") -> BundleC
             raise ValueError(f"{source}: bundle {name!r} needs a non-empty list of members")
         seen.add(name)
         bundles.append(ToolBundle(name, frozenset(members), str(raw.get("description", ""))))
-    return BundleConfig(frozenset(core), tuple(bundles))
+    aliases: dict[str, tuple[str, ...]] = {}
+    for alias, tools in (data.get("aliases") or {}).items():
+        if isinstance(tools, str):
+            tools = [tools]
+        if not alias.strip() or not isinstance(tools, list) or not tools or \
+                not all(isinstance(t, str) for t in tools):
+            raise ValueError(f"{source}: alias {alias!r} needs a tool name or a list of tool names")
+        aliases[alias.strip().lower()] = tuple(tools)
+    companions: dict[str, tuple[str, ...]] = {}
+    for tool, mates in (data.get("companions") or {}).items():
+        if not isinstance(mates, list) or not mates or not all(isinstance(m, str) for m in mates):
+            raise ValueError(f"{source}: companions of {tool!r} must be a non-empty list of tool names")
+        companions[tool] = tuple(mates)
+    return BundleConfig(frozenset(core), tuple(bundles), aliases, companions)
 
 
 def load_bundles(profile: str = "doc") -> BundleConfig:

@@ -1,4 +1,10 @@
-"""ToolLoader: per-turn tool selection = CORE ∪ SKILL ∪ SEMANTIC.
+"""ToolLoader: per-turn tool selection = CORE ∪ REQUESTED ∪ SKILL ∪ SEMANTIC (+ companions).
+
+REQUESTED holds the tools the user's own message names (``requested.py``);
+it is admitted right after CORE, as in GAIA's released loader (0.25.1).
+Companions (``companions.py``) are the tools past turns used together with a
+tool selected this turn; they come last, only into free room (never evicting),
+so they can never push out CORE or a direct match.
 
 Only the *prompt* is filtered; the agent executes any registry tool the model
 names ("free recovery", counted as an escape hatch). The loaded set is
@@ -49,10 +55,12 @@ from gaia_lite.registry.render import render_native, render_text, tools_hash
 from . import logline
 from .bundles import ToolBundle, load_bundles
 from .cache import DocEmbeddingCache
+from .companions import CompanionGraph
 from .documents import load_examples
 from .presets import PRESETS, LoaderSettings, preset as get_preset
 from .matching import match_tools, pull_bundles, rank_key
 from .query import SELECTION_QUERY_CHARS, SelectionQuery, selection_query, split_clauses
+from .requested import RequestIndex, build_request_index, requested_tools
 from .scorer import QueryScorer
 
 __all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "build_doc_loader",
@@ -129,6 +137,9 @@ class ToolLoader:
         threshold: float | None = None,
         max_tools: int | None = None,
         examples: Mapping[str, Sequence[str]] | None = None,
+        aliases: Mapping[str, Sequence[str]] | None = None,
+        learned_examples: Mapping[str, Sequence[str]] | None = None,
+        companions: CompanionGraph | None = None,
         doc_cache: DocEmbeddingCache | None = None,
         tools_hash_fn: ToolsHashFn | None = None,
         clock: Callable[[], float] = time.time,
@@ -153,7 +164,10 @@ class ToolLoader:
                 self._bundles_of.setdefault(m, []).append(b)
         self.embedder = embedder
         self._cache = doc_cache if doc_cache is not None else DocEmbeddingCache()
-        self._scorer = QueryScorer(base, embedder, examples or {}, self._cache)
+        self._scorer = QueryScorer(base, embedder, examples or {}, self._cache, learned_examples)
+        self._aliases = dict(aliases or {})
+        self.companions = companions if companions is not None else CompanionGraph()
+        self._requests: tuple[tuple[int, int], RequestIndex] | None = None
         self._tools_hash_fn = tools_hash_fn or registry_tools_hash
         self._clock = clock
         self._perf = perf_clock
@@ -197,8 +211,8 @@ class ToolLoader:
         return tuple(sorted(self._slots))
 
     def reason(self, name: str) -> str | None:
-        """Why a loaded tool was admitted ("core", "skill", "semantic", "bundle:<b>",
-        "load_tools:<b>"); ``None`` if it is not loaded."""
+        """Why a loaded tool was admitted ("core", "requested", "skill", "semantic", "bundle:<b>",
+        "companion:<tool>", "load_tools:<b>"); ``None`` if it is not loaded."""
         slot = self._slots.get(name)
         return slot.reason if slot is not None else None
 
@@ -226,6 +240,13 @@ class ToolLoader:
     def score(self, query: str, registry: ToolRegistry) -> dict[str, float]:
         """Semantic score of every registry tool (registry order). Raises EmbedderError."""
         return self._scorer.score(query, registry)
+
+    def requested(self, message: str, registry: ToolRegistry) -> list[str]:
+        """Tools ``message`` names (tool names, identifier-like bundle names, aliases)."""
+        key = (id(registry), len(registry))  # a registry only grows: identity + size name its contents
+        if self._requests is None or self._requests[0] != key:
+            self._requests = (key, build_request_index(registry.names(), self.bundles, self._aliases))
+        return requested_tools(message, self._requests[1])
 
     # -- admission ---------------------------------------------------------------
 
@@ -266,6 +287,43 @@ class ToolLoader:
         rnd.evicted.append(victim)
         self._admit(name, reason, rnd)
 
+    def _has_room(self, rnd: _Round) -> bool:
+        """Could one more tool be admitted without evicting anything (the cap rules of ``_admit_capped``)?"""
+        if len(self._slots) < self.max_tools:
+            return True
+        if not self.settings.sticky:
+            return False
+        budget = self.max_tools - sum(1 for n in self._slots if n in self.core)
+        return sum(1 for n in rnd.admitted if n not in self.core) < budget
+
+    def _companion_triggers(self, names: Sequence[str], best: np.ndarray, matched: Iterable[str],
+                            direct: Sequence[str]) -> list[str]:
+        """The tools selected this turn, strongest claim first: requested and skill tools, the
+        semantic matches by score, then CORE tools that scored among this turn's best (a CORE tool
+        is always loaded, but "what does the policy say" still selects ``query_documents``)."""
+        scores = dict(zip(names, (float(x) for x in best)))
+        out = list(direct) + sorted(matched, key=lambda n: (-scores.get(n, 0.0), n))
+        k = min(len(names), max(self.settings.per_turn or 0, 4))
+        if k:
+            top = np.argpartition(-best, k - 1)[:k] if k < len(names) else np.arange(len(names))
+            out += sorted((names[i] for i in top if names[i] in self.core and best[i] >= self.threshold),
+                          key=lambda n: (-scores[n], n))
+        return list(dict.fromkeys(out))
+
+    def _admit_companions(self, triggers: Sequence[str], registry: ToolRegistry, rnd: _Round) -> list[str]:
+        added: list[str] = []
+        for trigger in triggers:
+            for edge in self.companions.companions_of(trigger):
+                name = edge.companion
+                if name in self._slots or name not in registry or name in rnd.skipped_at_cap:
+                    continue
+                if self._has_room(rnd):
+                    self._admit(name, f"companion:{trigger}", rnd)
+                    added.append(name)
+                else:
+                    rnd.skipped_at_cap.append(name)
+        return added
+
     def _admit_core(self, registry: ToolRegistry, rnd: _Round) -> None:
         for name in sorted(self.core):
             if name in registry and name not in self._slots:
@@ -294,6 +352,14 @@ class ToolLoader:
 
         rnd = _Round([], [], [])
         self._admit_core(registry, rnd)
+        requested: list[str] = []
+        if self.settings.requested:
+            current = getattr(query, "current", None)
+            for name in self.requested(str(query) if current is None else current, registry):
+                if name in self.core or name in self._slots:
+                    continue
+                requested.append(name)
+                self._admit_capped(name, "requested", rnd.admitted, rnd)
         skill: list[str] = []
         for name in skill_tools or ():
             if name in self.core or name in self._slots or name not in registry or name in skill:
@@ -305,6 +371,10 @@ class ToolLoader:
         for name in new:
             reason = "semantic" if name in matched else f"bundle:{pulled_by[name]}"
             self._admit_capped(name, reason, rnd.admitted, rnd)
+        companion: list[str] = []
+        if not self.companions.empty:
+            triggers = self._companion_triggers(index.names, best, matched, [*requested, *skill])
+            companion = self._admit_companions(triggers, registry, rnd)
 
         loaded = tuple(sorted(self._slots))
         digest, changed = self._rehash(registry, loaded)
@@ -315,7 +385,8 @@ class ToolLoader:
             scores=MappingProxyType(scores), matched=tuple(sorted(matched)), bundle_pulled=tuple(sorted(pulled_by)),
             admitted=tuple(sorted(rnd.admitted)), evicted=tuple(sorted(rnd.evicted)),
             skipped_at_cap=tuple(sorted(rnd.skipped_at_cap)), skill=tuple(sorted(skill)), loaded=loaded,
-            tools_hash=digest, selection_ms=(self._perf() - started) * 1000.0)
+            tools_hash=digest, selection_ms=(self._perf() - started) * 1000.0, requested=tuple(sorted(requested)),
+            companion=tuple(sorted(companion)))
         self._log_record(record)
         return Selection(record, self._reasons(rnd), changed)
 
@@ -419,16 +490,21 @@ class ToolLoader:
 
 def build_doc_loader(embedder: Embedder, *, preset: str = "default", threshold: float | None = None,
                      max_tools: int | None = None, cache_dir: str | None = None, profile: str = "doc",
-                     tools_hash_fn: ToolsHashFn | None = None,
-                     logger: logging.Logger | None = None) -> ToolLoader:
+                     tools_hash_fn: ToolsHashFn | None = None, logger: logging.Logger | None = None,
+                     learned_examples: Mapping[str, Sequence[str]] | None = None,
+                     companions: CompanionGraph | None = None) -> ToolLoader:
     """The composition root's one-liner: CORE, bundles and examples of ``profile`` plus a preset.
 
     ``threshold`` / ``max_tools`` override the preset (env ``GAIA_DYNAMIC_TOOLS_TAU`` /
     ``GAIA_DYNAMIC_TOOLS_MAX`` land here). ``cache_dir=None`` keeps tool vectors in memory.
+    ``learned_examples`` (the user's own wording) join the hand-written examples;
+    ``companions`` are the learned workflow edges (both from ``skills/learning.py``).
     """
     settings = get_preset(preset)
     config = load_bundles(profile)
     examples = load_examples(profile) if "examples" in settings.views else {}
     return ToolLoader(config.core, config.bundles, embedder, settings=settings, threshold=threshold,
-                      max_tools=max_tools, examples=examples, doc_cache=DocEmbeddingCache(cache_dir),
+                      max_tools=max_tools, examples=examples, aliases=config.aliases,
+                      learned_examples=learned_examples, companions=companions,
+                      doc_cache=DocEmbeddingCache(cache_dir),
                       tools_hash_fn=tools_hash_fn, logger=logger)

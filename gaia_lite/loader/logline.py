@@ -58,11 +58,14 @@ def selection_payload(
     skill: Iterable[str] | None,
     tools_hash: str,
     selection_ms: float,
+    requested: Iterable[str] | None = None,
+    companion: Iterable[str] | None = None,
 ) -> dict[str, Any]:
     """Per-turn ``TOOL_LOADER`` payload. ``scores`` keeps the caller's (registry) order.
 
-    ``skill`` is omitted unless the SKILL tier contributed this turn, so a
-    session without skills logs exactly GAIA's keys plus our two additions.
+    ``requested``, ``skill`` and ``companion`` are omitted unless that tier
+    contributed this turn, so a session without them logs exactly GAIA's keys
+    plus our two additions. They sit in tier order after ``loaded``.
     """
     payload: dict[str, Any] = {
         "turn": turn,
@@ -77,9 +80,10 @@ def selection_payload(
         "skipped_at_cap": _names(skipped_at_cap),
         "loaded": _names(loaded),
     }
-    skill_names = _names(skill or ())
-    if skill_names:
-        payload["skill"] = skill_names
+    for key, names in (("requested", requested), ("skill", skill), ("companion", companion)):
+        listed = _names(names or ())
+        if listed:
+            payload[key] = listed
     payload["tools_hash"] = tools_hash
     payload["selection_ms"] = round(float(selection_ms), 3)
     return payload
@@ -113,7 +117,8 @@ def load_tools_payload(
 @dataclass(frozen=True)
 class SelectionRecord:
     """One turn's selection, as its ``TOOL_LOADER`` line reports it. Name tuples are sorted;
-    ``scores`` keeps registry order; ``skill`` is empty unless the SKILL tier contributed."""
+    ``scores`` keeps registry order; ``requested``, ``skill`` and ``companion`` are empty unless
+    that tier contributed."""
 
     turn: int
     query_sha: str
@@ -129,13 +134,16 @@ class SelectionRecord:
     skill: tuple[str, ...]
     tools_hash: str
     selection_ms: float
+    requested: tuple[str, ...] = ()
+    companion: tuple[str, ...] = ()
 
     def payload(self) -> dict[str, Any]:
         return selection_payload(
             turn=self.turn, query_sha=self.query_sha, threshold=self.threshold, max_tools=self.max_tools,
             scores=self.scores, matched=self.matched, bundle_pulled=self.bundle_pulled, admitted=self.admitted,
             evicted=self.evicted, skipped_at_cap=self.skipped_at_cap, loaded=self.loaded, skill=self.skill,
-            tools_hash=self.tools_hash, selection_ms=self.selection_ms)
+            tools_hash=self.tools_hash, selection_ms=self.selection_ms, requested=self.requested,
+            companion=self.companion)
 
     def line(self) -> str:
         return format_selection(self.payload())

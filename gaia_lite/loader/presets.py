@@ -69,6 +69,11 @@ class LoaderSettings:
       description, and taking it out of the prompt costs the server its cached
       prefix (agent/prefix.py), so keeping it is both cheaper and more honest.
       GAIA evicts (``False``).
+    * ``requested``: admit the tools the current message names, right after
+      CORE (the REQUESTED tier, ``requested.py``; GAIA 0.25.1 has it too).
+    * ``learned_gate``: a learned request (the user's own wording of a past
+      turn) raises its tool's score to their cosine when that is at least
+      this (scoring.py); only with the ``examples`` view.
     """
 
     threshold: float = DEFAULT_THRESHOLD
@@ -84,6 +89,8 @@ class LoaderSettings:
     embed_chars: int | None = None
     confident: Confidence | None = None
     sticky: bool = False
+    requested: bool = True
+    learned_gate: float = 0.70
 
     def __post_init__(self) -> None:
         if self.max_tools < 1:

@@ -25,10 +25,11 @@ __all__ = ["QueryScorer"]
 
 class QueryScorer:
     def __init__(self, settings: LoaderSettings, embedder: Embedder, examples: Mapping[str, Sequence[str]],
-                 cache: DocEmbeddingCache) -> None:
+                 cache: DocEmbeddingCache, learned: Mapping[str, Sequence[str]] | None = None) -> None:
         self.settings = settings
         self.embedder = embedder
         self._examples = dict(examples)
+        self._learned = dict(learned or {})
         self._cache = cache
         self._index_key: tuple[int, int] | None = None
         self._index_registry: ToolRegistry | None = None
@@ -41,7 +42,8 @@ class QueryScorer:
         if self._index is None or key != self._index_key:
             st = self.settings
             index = build_index(list(registry), st.views, self._examples, self.embedder, self._cache,
-                                combine=st.combine, lexical=st.lexical_weight > 0)
+                                combine=st.combine, lexical=st.lexical_weight > 0,
+                                learned=self._learned if "examples" in st.views else None)
             self._cache.flush()  # persist right away: a crash must not cost the next run a re-embed
             self._index, self._index_key, self._index_registry = index, key, registry
         return self._index
@@ -72,7 +74,8 @@ class QueryScorer:
         """(index, tools x texts score matrix, index of the first clause text). Raises EmbedderError."""
         index = self.index(registry)
         texts, first_clause = self.query_texts(query)
-        matrix = score_matrix(index, self._embed_queries(texts), texts, self.settings.lexical_weight)
+        matrix = score_matrix(index, self._embed_queries(texts), texts, self.settings.lexical_weight,
+                              self.settings.learned_gate)
         return index, matrix, first_clause
 
     def score(self, query: str, registry: ToolRegistry) -> dict[str, float]:

@@ -5,7 +5,14 @@ Each tool has up to three dense *channels*:
 * ``doc``: its document views (``name: summary``, parameter names,
   description), best view wins;
 * ``ex_max``: the best of its example requests (nearest neighbour);
-* ``ex_centroid``: the mean of its example vectors (Tool2Vec-style).
+* ``ex_centroid``: the mean of its example vectors (Tool2Vec-style);
+* ``learned``: the user's own past requests that this tool served
+  (``skills/learning.py``), embedded as example views too. They are a gated
+  nearest neighbour, not part of the channel average: a tool's score rises
+  to the cosine of its nearest learned request only when that is at least
+  ``learned_gate``, i.e. when the user says (nearly) what they said before.
+  A far-off learned request changes nothing, so learning cannot reshuffle
+  the ranking of unrelated turns.
 
 ``combine="max"`` scores a tool by its best view overall (GAIA's rule when the
 only view is ``name: summary``); ``combine="channels"`` averages the channels a
@@ -18,7 +25,7 @@ no longer decides). An optional BM25 score is added with a small weight.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Mapping, Sequence
 
 import numpy as np
@@ -56,6 +63,9 @@ class ToolIndex:
     centroids: np.ndarray
     lexical: Bm25Index | None
     combine: Combine
+    learned_tools: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    learned_starts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    learned_matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
 
     @property
     def dim(self) -> int:
@@ -89,7 +99,7 @@ def _embed_all(texts: list[str], embedder: Embedder, cache: DocEmbeddingCache) -
 
 def build_index(specs: Sequence[ToolSpec], views: Sequence[View], examples: Mapping[str, Sequence[str]],
                 embedder: Embedder, cache: DocEmbeddingCache, *, combine: Combine = "max",
-                lexical: bool = False) -> ToolIndex:
+                lexical: bool = False, learned: Mapping[str, Sequence[str]] | None = None) -> ToolIndex:
     """Embed what is missing from ``cache`` and stack the channel matrices.
 
     Raises EmbedderError when the embedder fails or answers with the wrong
@@ -113,9 +123,18 @@ def build_index(specs: Sequence[ToolSpec], views: Sequence[View], examples: Mapp
                 ex_tools.append(i)
                 ex_starts.append(len(texts) - n_doc)
                 texts.extend(items)
+    n_written = len(texts)
+    learned_tools: list[int] = []
+    learned_starts: list[int] = []
+    for i, spec in enumerate(specs):
+        items = tool_views(spec, ["examples"], (learned or {}).get(spec.name, ()))
+        if items:
+            learned_tools.append(i)
+            learned_starts.append(len(texts) - n_written)
+            texts.extend(items)
     vectors = _embed_all(texts, embedder, cache)
     dim = vectors.shape[1] if vectors.size else 0
-    doc_matrix, ex_matrix = vectors[:n_doc], vectors[n_doc:]
+    doc_matrix, ex_matrix, learned_matrix = vectors[:n_doc], vectors[n_doc:n_written], vectors[n_written:]
     if ex_tools:
         bounds = [*ex_starts, len(ex_matrix)]
         cents = np.stack([ex_matrix[a:b].mean(axis=0) for a, b in zip(bounds, bounds[1:])])
@@ -129,7 +148,9 @@ def build_index(specs: Sequence[ToolSpec], views: Sequence[View], examples: Mapp
                                for s in specs])
     return ToolIndex(tuple(s.name for s in specs), np.asarray(doc_starts, dtype=np.intp), doc_matrix,
                      np.asarray(ex_tools, dtype=np.intp), np.asarray(ex_starts, dtype=np.intp),
-                     ex_matrix.reshape(-1, dim) if dim else ex_matrix, centroids, lex, combine)
+                     ex_matrix.reshape(-1, dim) if dim else ex_matrix, centroids, lex, combine,
+                     np.asarray(learned_tools, dtype=np.intp), np.asarray(learned_starts, dtype=np.intp),
+                     learned_matrix.reshape(-1, dim) if dim else learned_matrix)
 
 
 _ROW_BLOCK = 256
@@ -148,8 +169,9 @@ def _dot_rows(matrix: np.ndarray, queries_t: np.ndarray) -> np.ndarray:
 
 
 def score_matrix(index: ToolIndex, queries: np.ndarray, texts: Sequence[str] | None = None,
-                 lexical_weight: float = 0.0) -> np.ndarray:
-    """Scores as a (tools, queries) matrix: dense channels, plus ``lexical_weight`` × BM25.
+                 lexical_weight: float = 0.0, learned_gate: float = 1.0) -> np.ndarray:
+    """Scores as a (tools, queries) matrix: dense channels, plus ``lexical_weight`` × BM25, raised
+    to the nearest learned request's cosine where that reaches ``learned_gate``.
 
     ``queries`` holds L2-normalised rows (the embedder's contract), so dot
     products are cosines; nothing is re-normalised here (GAIA does none either).
@@ -173,4 +195,8 @@ def score_matrix(index: ToolIndex, queries: np.ndarray, texts: Sequence[str] | N
     if index.lexical is not None and lexical_weight and texts is not None:
         lex = np.stack([index.lexical.score(t) for t in texts], axis=1)
         scores = scores + lexical_weight * lex
+    if len(index.learned_tools):
+        near = np.maximum.reduceat(_dot_rows(index.learned_matrix, q.T), index.learned_starts, axis=0)
+        rows = scores[index.learned_tools]
+        scores[index.learned_tools] = np.where(near >= learned_gate, np.maximum(rows, near), rows)
     return scores

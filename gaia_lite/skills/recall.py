@@ -11,7 +11,9 @@ so selection, the ``TOOL_LOADER`` line and the prompt are exactly those of
 a build without skills.
 
 After the answer, ``record_turn`` appends the turn's tool span (for
-synthesis) and counts an attempt, and a success, for each recalled procedure.
+synthesis and workflow companions), counts an attempt, and a success, for
+each recalled procedure, and keeps the user's wording as an example request
+of each tool the turn called successfully (``learning.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from .learning import LearningStore
 from .procedure import Procedure, dedupe
 from .store import ProcedureStore
 
@@ -99,6 +102,7 @@ class SkillService:
     def __init__(self, memory_store: Any, embedder: Any, registry: Any, *, tau: float = DEFAULT_TAU,
                  top_k: int = DEFAULT_TOP_K, body_cap: int = BODY_CAP) -> None:
         self.store = ProcedureStore(memory_store, embedder)
+        self.learning = LearningStore(memory_store)
         self.embedder = embedder
         self.registry = registry
         self.tau = float(tau)
@@ -139,3 +143,5 @@ class SkillService:
         if span or recalled:
             self.store.record_turn(goal, span, success=span_succeeded(span, answered), answered=answered,
                                    recalled=recalled)
+        if span and answered:  # the user's wording becomes an example of each tool that worked
+            self.learning.learn_turn(goal, span)

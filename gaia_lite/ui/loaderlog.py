@@ -46,8 +46,12 @@ def _selection_lines(r: SelectionRecord, turn: int, core: frozenset[str], width:
     lines += sub_list("  evicted", [(x, "red") for x in r.evicted], width, n)
     if r.skipped_at_cap:
         lines += sub_list("  skipped", [(x, "yellow") for x in by_score(r.skipped_at_cap, scores)], width, n)
+    if r.requested:
+        lines += sub_list("  requested", [(x, "bold blue") for x in r.requested], width, n)
     if r.skill:
         lines += sub_list("  skill", [(x, "magenta") for x in r.skill], width, n)
+    if r.companion:
+        lines += sub_list("  companion", [(x, "green") for x in r.companion], width, n)
     if not matched and scores:
         best = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
         lines += sub_list("  best", [(f"{x} {fmt_score(s)}", "") for x, s in best], width, n)

@@ -29,7 +29,7 @@ from .wrap import LABEL_WIDTH, assemble, by_score, fmt_count, fmt_score, fmt_sec
 __all__ = ["panel_lines", "render_panel", "render_status_bar", "tool_marks", "LEGEND"]
 
 LEGEND = ("C core  S skill  L /load  · earlier", "+ new this turn (score; ~ via bundle)")
-_MARK_STYLE = {"C": "dim", "S": "magenta", "+": "bold green", "L": "cyan", "·": ""}
+_MARK_STYLE = {"C": "dim", "R": "bold blue", "S": "magenta", "&": "green", "+": "bold green", "L": "cyan", "·": ""}
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,12 @@ def tool_marks(state: PanelState) -> dict[str, tuple[str, str]]:
         reason = state.reasons.get(name, "loaded")
         if name in layout.core or reason == "core":
             out[name] = ("C", "")
+        elif reason == "requested" and name in new:
+            out[name] = ("R", "")
         elif reason == "skill" and name in new:
             out[name] = ("S", "")
+        elif reason.startswith("companion") and name in new:
+            out[name] = ("&", "")
         elif reason.startswith("load_tools:"):
             out[name] = ("L", "")
         elif name in new and reason == "semantic":

@@ -99,3 +99,43 @@ def test_doc_registry_run_on_the_judged_set_file_shape(tmp_path) -> None:
     r = run_recall(path, registry_mode="doc", preset="default", embedder=HashEmbedder())
     assert r["tools"] == 38 and r["scored_cases"] == 1
     assert r["baseline_native_tokens"] > r["mean_native_tokens"]
+
+
+TIMING = ("selection_ms_p50", "selection_ms_p95")
+
+
+def _without_timing(report: dict) -> dict:
+    return {k: v for k, v in report.items() if k not in TIMING and k != "learned"}
+
+
+@pytest.mark.parametrize("mode", ["dataset", "doc"])
+def test_cold_start_learning_changes_nothing(tmp_path, dataset, mode) -> None:
+    """Learning from an empty history gives today's report exactly, case by case."""
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"meta": {}, "tools": [], "cases": []}))
+    if mode == "doc":
+        dataset = tmp_path / "doc.json"
+        dataset.write_text(json.dumps({"meta": {}, "tools": [], "cases": [
+            {"id": "d1", "query": "what is the remote work policy?", "expected_tools": ["query_documents"]},
+            {"id": "d2", "query": "find budget.xlsx and total it", "expected_tools": ["search_file", "analyze_data_file"]},
+            {"id": "d3", "query": "copy that to the clipboard", "expected_tools": ["write_clipboard"],
+             "history": ["which documents have I indexed?"]}]}))
+    kw = dict(registry_mode=mode, preset="default", embedder=HashEmbedder(), include_cases=True)
+    today = run_recall(dataset, **kw)
+    cold = run_recall(dataset, learn_from=empty, **kw)
+    assert cold["learned"] == {"from": str(empty), "examples": 0, "tools_with_examples": 0, "companion_edges": 0}
+    assert json.dumps(_without_timing(cold)) == json.dumps(_without_timing(today))
+
+
+def test_learning_from_past_turns_teaches_the_users_wording(tmp_path, dataset) -> None:
+    wording = "ping the ticker oracle for AMD"
+    train, test = tmp_path / "train.json", tmp_path / "test.json"
+    train.write_text(json.dumps({"meta": {}, "tools": TOOLS, "cases": [
+        {"id": "t1", "query": wording, "expected_tools": ["stock_price"]}]}))
+    test.write_text(json.dumps({"meta": {}, "tools": TOOLS, "cases": [
+        {"id": "s1", "query": wording, "expected_tools": ["stock_price"]}]}))
+    kw = dict(registry_mode="dataset", preset="default", embedder=HashEmbedder(), include_cases=True)
+    before = run_recall(test, **kw)["case_results"][0]["ranks"]["stock_price"]
+    report = run_recall(test, learn_from=train, **kw)
+    assert report["learned"]["examples"] == 1
+    assert report["case_results"][0]["ranks"]["stock_price"] == 1 <= before

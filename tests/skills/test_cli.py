@@ -131,3 +131,16 @@ def test_synthesize_dry_run_needs_no_model(cli: Any, embedder: Any) -> None:
 def test_synthesize_without_a_server_fails_cleanly(cli: Any) -> None:
     res = cli("synthesize", "--base-url", "http://127.0.0.1:9", "--no-local-server")
     assert res.exit_code == 3 and "cannot reach the model server" in res.output
+
+
+def test_tools_select_loads_what_a_chat_turn_would_with_a_learned_procedure(cli: Any, skill_file: Path) -> None:
+    runner = CliRunner()
+    goal = "Summarize the sales in a CSV file by region and save the totals as a markdown report"
+    before = json.loads(runner.invoke(app, ["tools", "select", goal, "--json"]).output)
+    assert before["skills"] == [] and "skill" not in before["reasons"].values()
+    assert cli("add", str(skill_file)).exit_code == 0
+    after = runner.invoke(app, ["tools", "select", goal, "--json"])
+    assert after.exit_code == 0, after.output
+    report = json.loads(after.output)
+    assert report["skills"] == ["sales-csv-report"]
+    assert report["reasons"]["analyze_data_file"] == "skill" and report["reasons"]["write_file"] == "skill"
