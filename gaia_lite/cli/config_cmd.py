@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import typer
 from typing_extensions import Annotated
@@ -26,7 +26,7 @@ from .outcome import BAD_INPUT, JsonOpt, echo_json, fail
 if TYPE_CHECKING:  # type-only: config is imported when a command runs, not for --help
     from gaia_lite.config import Settings
 
-__all__ = ["config_app", "write_setting"]
+__all__ = ["config_app", "write_setting", "edit_config"]
 
 config_app = typer.Typer(
     help="Show, locate and edit gaia-lite's settings (flag > env > config file > default).\n\n"
@@ -180,9 +180,30 @@ def write_setting(path: Path, key: str, value: Any) -> Any:
     earlier versions wrote for the same setting (``loader_preset``) is removed,
     so the file names each setting once.
     """
-    # kept lazy: --help imports this module, and only `config set/unset` need tomlkit
+    from gaia_lite.config import old_setting_keys  # kept lazy: --help imports this module
+
+    def change(doc: Any) -> None:
+        for old in old_setting_keys(key):
+            doc.pop(old, None)
+        if value is None:
+            doc.pop(key, None)
+        else:
+            doc[key] = value
+
+    edit_config(path, change)
+    return value
+
+
+def edit_config(path: Path, change: Callable[[Any], None]) -> None:
+    """Apply ``change`` to the config file's tomlkit document and replace the file atomically.
+
+    The current file must be valid (else ConfigError: fix or delete it); the new
+    text is validated as start-up would before it replaces the old one. tomlkit
+    keeps the user's other keys, comments and layout.
+    """
+    # kept lazy: --help imports this module, and only the commands that write need tomlkit
     import tomlkit
-    from gaia_lite.config import old_setting_keys, read_config_file
+    from gaia_lite.config import read_config_file
 
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     if text:
@@ -191,14 +212,8 @@ def write_setting(path: Path, key: str, value: Any) -> Any:
         doc = tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as exc:
         raise ConfigError(f"config file {path} is not valid TOML ({exc}); fix or delete it") from None
-    for old in old_setting_keys(key):
-        doc.pop(old, None)
-    if value is None:
-        doc.pop(key, None)
-    else:
-        doc[key] = value
+    change(doc)
     _replace_file(path, tomlkit.dumps(doc))
-    return value
 
 
 def _replace_file(path: Path, text: str) -> None:

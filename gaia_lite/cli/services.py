@@ -33,7 +33,10 @@ from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.skills.recall import SkillService
 from gaia_lite.tools.sandbox import Sandbox
 
-from .wiring import build_document_index, build_embedder, build_loader, build_tool_set, loader_off_state, read_learning
+from gaia_lite.mcp.manager import McpManager
+
+from .wiring import (build_document_index, build_embedder, build_loader, build_mcp, build_tool_set, loader_off_state,
+                     read_learning)
 
 __all__ = ["Services", "connect", "build_services", "stdin_is_tty"]
 
@@ -55,6 +58,8 @@ class Services:
     loader: ToolLoader | None
     server: runtime.LocalServer | None  # the embedded server this process started, if any
     skills: SkillService | None
+    mcp: McpManager | None = None  # the MCP servers this agent started
+
 
     def close(self) -> None:
         """Log the loader session summary, close stores (the document index stops its folder
@@ -62,7 +67,7 @@ class Services:
         try:
             self.agent.close()
         finally:
-            for store in (self.rag, self.memory):
+            for store in (self.rag, self.memory, self.mcp):
                 try:
                     if store is not None:
                         store.close()
@@ -107,9 +112,10 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Lo
     memory = None if settings.memory_disabled else MemoryStore(settings.paths.memory_db, embedder)
     rag = build_document_index(settings, embedder)
     loader = build_loader(settings, embedder, read_learning(memory)) if loader_off_state(settings) is None else None
+    mcp = build_mcp(settings, loader)  # servers start now, in the background
     native = settings.native_tools if settings.native_tools is not None else is_native_tool_model(
         client.resolve_model())
-    tools = build_tool_set(settings, loader, native=native)
+    tools = build_tool_set(settings, loader, native=native, joins=mcp.joins if mcp is not None else None)
     tools.selector.warm()
     roots = [workdir, *(Path(p).expanduser() for p in settings.allowed_paths)]
     ctx = ToolContext(workdir=workdir, sandbox=Sandbox(roots, confirm=confirm_path), data_dir=settings.paths.data_dir,
@@ -124,7 +130,7 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Lo
     skills = None if memory is None else SkillService(memory, embedder, tools.registry, tau=settings.skill_tau)
     agent = Agent(client, tools.registry, executor, tools.selector, options, memory=memory, skills=skills)
     return Services(settings, client, tools.registry, ctx, executor, tools.selector, agent, embedder, memory, rag,
-                    loader, server, skills)
+                    loader, server, skills, mcp)
 
 
 def stdin_is_tty() -> bool:

@@ -8,8 +8,9 @@ the offline commands import this module, not ``services``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from gaia_lite.agent.selection import ToolSelector
+from gaia_lite.agent.selection import JoinSource, ToolSelector
 from gaia_lite.config import Settings
 from gaia_lite.embed import Embedder, make_embedder
 from gaia_lite.loader.bundles import load_bundles
@@ -20,8 +21,11 @@ from gaia_lite.skills.learning import LearnedTools, LearningStore
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.tools.catalog import doc_tool_specs
 
+if TYPE_CHECKING:
+    from gaia_lite.mcp.manager import McpManager
+
 __all__ = ["ToolSet", "DOC_CHUNK_WORDS", "build_embedder", "build_document_index", "build_loader", "build_registry",
-           "build_tool_set", "loader_off_state", "read_learning"]
+           "build_tool_set", "loader_off_state", "read_learning", "build_mcp"]
 
 DOC_CHUNK_WORDS = 190  # stays under MiniLM's 256-token window, so every word of a chunk is embedded
 
@@ -75,10 +79,25 @@ class ToolSet:
     loader: ToolLoader | None
 
 
-def build_tool_set(settings: Settings, loader: ToolLoader | None, *, native: bool) -> ToolSet:
+def build_tool_set(settings: Settings, loader: ToolLoader | None, *, native: bool,
+                   joins: JoinSource | None = None) -> ToolSet:
     """The registry and the selector over it. The bundle menu is shown to native tool-callers only:
     a text-path model recovers an unlisted tool for free from the full registry, and its first
     turn is the one most sensitive to prompt length (the menu is ~270 tokens)."""
     registry = build_registry(settings, with_loader=loader is not None)
     off_state = None if loader is not None else (loader_off_state(settings) or "loader_off")
-    return ToolSet(registry, ToolSelector(registry, loader, off_state=off_state, menu_enabled=native), loader)
+    return ToolSet(registry, ToolSelector(registry, loader, off_state=off_state, menu_enabled=native, joins=joins),
+                   loader)
+
+
+def build_mcp(settings: Settings, loader: ToolLoader | None, *, grace: float = 3.0) -> "McpManager | None":
+    """The agent's MCP servers, started in the background (None: none configured, or GAIA_MCP=0).
+    With a loader, each server's tool documents are embedded before its tools join."""
+    if not (settings.mcp_enabled and settings.mcp_servers):
+        return None
+    from gaia_lite.mcp.manager import McpManager  # kept lazy: only a configured server needs it
+
+    manager = McpManager(settings.mcp_servers, log_dir=settings.paths.state_dir, grace=grace,
+                         prepare=loader.prepare if loader is not None else None)
+    manager.start()
+    return manager

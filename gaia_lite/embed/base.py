@@ -9,6 +9,7 @@ type to fall back to the full registry.
 from __future__ import annotations
 
 import hashlib
+import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ class Embedder(ABC):
         self.spec = spec
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
+        self._lock = threading.Lock()
         self.cache_hits = 0
         self.cache_misses = 0
 
@@ -74,7 +76,9 @@ class Embedder(ABC):
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         keys = [self._key(t) for t in texts]
-        missing = [i for i, k in enumerate(keys) if k not in self._cache]
+        with self._lock:  # tools joining mid-session (MCP) are embedded from another thread
+            missing = [i for i, k in enumerate(keys) if k not in self._cache]
+        fresh: dict[str, np.ndarray] = {}
         if missing:
             todo = [texts[i] for i in missing]
             try:
@@ -86,19 +90,24 @@ class Embedder(ABC):
             rows = normalize_rows(raw)
             if rows.shape[0] != len(todo):
                 raise EmbedderError(f"{self.kind} embedder returned {rows.shape[0]} vectors for {len(todo)} texts")
-            for i, row in zip(missing, rows):
-                self._cache[keys[i]] = row
+            fresh = {keys[i]: row for i, row in zip(missing, rows)}
+        out = []
+        with self._lock:
+            for k, row in fresh.items():
+                self._cache[k] = row
                 if len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
             self.cache_misses += len(missing)
-        self.cache_hits += len(texts) - len(missing)
-        out = []
-        for k in keys:
-            row = self._cache.get(k)
-            if row is None:  # evicted within this very call (tiny cache)
-                raise EmbedderError("embedding cache too small for this batch")
-            self._cache.move_to_end(k)
-            out.append(row)
+            self.cache_hits += len(texts) - len(missing)
+            for k in keys:
+                row = fresh.get(k)
+                if row is None:
+                    row = self._cache.get(k)
+                if row is None:  # evicted before it could be read (another thread filled the cache)
+                    raise EmbedderError("embedding cache too small for this batch")
+                if k in self._cache:
+                    self._cache.move_to_end(k)
+                out.append(row)
         if not out:
             return np.zeros((0, self.spec.dim or 0), dtype=np.float32)
         return np.stack(out)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import threading
 from pathlib import Path
 from typing import Sequence
 
@@ -34,6 +35,8 @@ class DocEmbeddingCache:
         self.directory = Path(directory) if directory is not None else None
         self._rows: dict[str, dict[str, np.ndarray]] = {}  # embedder id -> key -> row
         self._dirty: set[str] = set()
+        # tools that join mid-session (MCP servers) are embedded from a background thread
+        self._lock = threading.RLock()
 
     def _path(self, embedder_id: str) -> Path | None:
         if self.directory is None:
@@ -63,23 +66,29 @@ class DocEmbeddingCache:
         return {k: matrix[i] for i, k in enumerate(keys)}
 
     def lookup(self, embedder_id: str, keys: Sequence[str]) -> list[np.ndarray | None]:
-        table = self._table(embedder_id)
-        return [table.get(k) for k in keys]
+        with self._lock:
+            table = self._table(embedder_id)
+            return [table.get(k) for k in keys]
 
     def store(self, embedder_id: str, keys: Sequence[str], vectors: np.ndarray) -> None:
         if len(keys) != len(vectors):
             raise ValueError(f"{len(keys)} keys for {len(vectors)} vectors")
-        table = self._table(embedder_id)
-        for k, row in zip(keys, np.asarray(vectors, dtype=np.float32)):
-            table[k] = row
-        if keys:
-            self._dirty.add(embedder_id)
+        with self._lock:
+            table = self._table(embedder_id)
+            for k, row in zip(keys, np.asarray(vectors, dtype=np.float32)):
+                table[k] = row
+            if keys:
+                self._dirty.add(embedder_id)
 
     def __len__(self) -> int:
         return sum(len(t) for t in self._rows.values())
 
     def flush(self) -> None:
         """Write every changed table to disk (no-op for an in-memory cache)."""
+        with self._lock:
+            self._flush()
+
+    def _flush(self) -> None:
         for embedder_id in sorted(self._dirty):
             path = self._path(embedder_id)
             if path is None:

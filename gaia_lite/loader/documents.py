@@ -32,7 +32,7 @@ _DESCRIPTION_CHARS = 600  # the embedder truncates anyway; this bounds cache-key
 def doc_text(spec: ToolSpec) -> str:
     """GAIA's tool document: ``name: summary`` (just the name without a summary)."""
     summary = spec.summary.strip()
-    return f"{spec.name}: {summary}" if summary else spec.name
+    return f"{spec.doc_name}: {summary}" if summary else spec.doc_name
 
 
 def name_words(name: str) -> str:
@@ -48,9 +48,9 @@ def tool_views(spec: ToolSpec, views: Sequence[View], examples: Sequence[str] = 
         if view == "summary":
             out.append(doc_text(spec))
         elif view == "params" and spec.params:
-            out.append(f"{name_words(spec.name)}: " + ", ".join(name_words(p.name) for p in spec.params))
+            out.append(f"{name_words(spec.doc_name)}: " + ", ".join(name_words(p.name) for p in spec.params))
         elif view == "description" and spec.description.strip() and spec.description.strip() != spec.summary.strip():
-            out.append(f"{name_words(spec.name)}: {spec.description.strip()[:_DESCRIPTION_CHARS]}")
+            out.append(f"{name_words(spec.doc_name)}: {spec.description.strip()[:_DESCRIPTION_CHARS]}")
         elif view == "examples":
             out.extend(e.strip() for e in examples if e.strip())
     seen: set[str] = set()

@@ -63,7 +63,7 @@ def tokenize(text: str) -> list[str]:
 
 
 def tool_lexical_text(spec: ToolSpec, examples: Sequence[str] = ()) -> str:
-    parts = [name_words(spec.name), name_words(spec.name), spec.summary, spec.description]
+    parts = [name_words(spec.doc_name), name_words(spec.doc_name), spec.summary, spec.description]
     parts += [f"{name_words(p.name)} {p.description}" for p in spec.params]
     parts += list(examples)
     return "\n".join(parts)

@@ -51,6 +51,7 @@ import numpy as np
 from gaia_lite.embed.base import Embedder, EmbedderError
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_native, render_text, tools_hash
+from gaia_lite.registry.spec import ToolSpec
 
 from . import logline
 from .bundles import ToolBundle, load_bundles
@@ -433,6 +434,21 @@ class ToolLoader:
 
     def bundle_names(self) -> list[str]:
         return sorted(b.name for b in self.bundles)
+
+    def add_bundle(self, bundle: ToolBundle) -> None:
+        """A bundle that joins mid-session (an MCP server that connected): last in the menu.
+        Its tools must be in the registry first; a bundle of the same name is replaced."""
+        kept = tuple(b for b in self.bundles if b.name != bundle.name)
+        self.bundles = (*kept, bundle)
+        self._bundles_of = {}
+        for b in self.bundles:
+            for m in sorted(b.members):
+                self._bundles_of.setdefault(m, []).append(b)
+
+    def prepare(self, specs: Sequence[ToolSpec]) -> None:
+        """Embed the documents of tools about to join into the on-disk cache, so the turn they
+        join does not pay for it (call from a background thread). Raises EmbedderError."""
+        self._scorer.prepare(specs)
 
     def format_bundle_menu(self) -> str:
         """``- name: description`` per bundle in menu order; empty while inactive."""

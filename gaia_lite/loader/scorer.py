@@ -14,6 +14,7 @@ import numpy as np
 
 from gaia_lite.embed.base import Embedder
 from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.registry.spec import ToolSpec
 
 from .cache import DocEmbeddingCache
 from .presets import LoaderSettings
@@ -47,6 +48,12 @@ class QueryScorer:
             self._cache.flush()  # persist right away: a crash must not cost the next run a re-embed
             self._index, self._index_key, self._index_registry = index, key, registry
         return self._index
+
+    def prepare(self, specs: Sequence[ToolSpec]) -> None:
+        """Embed (through the cache) every document ``index`` will need for these tools, and persist."""
+        st = self.settings
+        build_index(list(specs), st.views, self._examples, self.embedder, self._cache, combine=st.combine)
+        self._cache.flush()
 
     def query_texts(self, query: str) -> tuple[list[str], int]:
         """Texts to score: the selection query, maybe the current message, maybe its clauses.

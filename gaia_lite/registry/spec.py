@@ -71,6 +71,15 @@ class ToolSpec:
     gated: bool = False
     timeout: float | None = None
     takes_context: bool = True
+    # A tool from outside (an MCP server) keeps its JSON schema exactly as given, and the loader
+    # embeds it under the name its provider gave it (``origin``), not the prefixed registry name.
+    schema: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    origin: str = ""
+
+    @property
+    def doc_name(self) -> str:
+        """The name the loader embeds: the provider's own name of the tool, else the registry name."""
+        return self.origin or self.name
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -81,6 +90,8 @@ class ToolSpec:
         return tuple(p.name for p in self.params if p.required)
 
     def parameters_schema(self) -> dict[str, Any]:
+        if self.schema is not None:
+            return self.schema
         return {
             "type": "object",
             "properties": {p.name: p.schema() for p in self.params},
@@ -105,7 +116,7 @@ class ToolSpec:
     def with_fn(self, fn: Callable[..., Any]) -> "ToolSpec":
         """The same spec bound to another callable (e.g. a closure over an agent)."""
         return ToolSpec(self.name, self.summary, self.description, self.params, fn,
-                        self.gated, self.timeout, self.takes_context)
+                        self.gated, self.timeout, self.takes_context, self.schema, self.origin)
 
 
 _SCALARS: dict[Any, JsonType] = {

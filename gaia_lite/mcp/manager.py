@@ -1,0 +1,196 @@
+"""The agent's MCP servers: started together, joined as they become ready, restarted once.
+
+``McpManager`` is built by the composition root (one per agent, no globals) and
+owned by its services, which close it on exit. ``start()`` connects every
+server in the background and returns at once. A server's tools *join* when it
+has connected and their documents are embedded (``prepare``, off the agent's
+thread); the selector asks ``joins()`` at the start of each turn. The first
+turn waits for servers only until ``grace`` seconds after ``start()``: a slow
+server joins a later turn, with a notice.
+
+Faults: a server that fails to start is named in one warning line and in a
+notice; its tools never join. A call to a server that crashed or hung gets an
+error that says so, and the next call restarts the server, once per session.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from gaia_lite.agent.selection import ToolJoin
+from gaia_lite.config import McpServer
+from gaia_lite.events import Notice
+from gaia_lite.registry.spec import ToolSpec
+
+from .connection import McpCallError, ServerConnection
+from .tools import outcome_payload, server_bundle, tool_specs
+
+__all__ = ["McpManager", "ServerStatus", "LOGGER_NAME"]
+
+LOGGER_NAME = "gaia_lite.mcp"
+
+Prepare = Callable[[Sequence[ToolSpec]], None]
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """One row of ``gaia-lite mcp list``."""
+
+    name: str
+    state: str
+    tools: int
+    error: str
+    connect_s: float | None
+    transport: str
+
+
+class McpManager:
+    def __init__(self, servers: Sequence[McpServer], *, log_dir: Path | None = None,
+                 connect_timeout: float = 30.0, grace: float = 3.0, prepare: Prepare | None = None,
+                 clock: Callable[[], float] = time.monotonic, logger: logging.Logger | None = None) -> None:
+        self.servers = {s.name: s for s in servers}
+        self.connect_timeout = connect_timeout
+        self.grace = grace
+        self._log_dir = log_dir
+        self._prepare = prepare
+        self._clock = clock
+        self._log = logger if logger is not None else logging.getLogger(LOGGER_NAME)
+        self._conns = {s.name: self._connection(s) for s in servers}
+        self._specs: dict[str, list[ToolSpec]] = {}
+        self._pending: list[ToolJoin] = []
+        self._settled: set[str] = set()
+        self._restarted: set[str] = set()
+        self._cond = threading.Condition()
+        self._locks = {name: threading.Lock() for name in self.servers}
+        self._started_at: float | None = None
+        self._closed = False
+
+    def _connection(self, server: McpServer) -> ServerConnection:
+        return ServerConnection(server, log_dir=self._log_dir, connect_timeout=self.connect_timeout)
+
+    # ------------------------------------------------------------------ start and join
+    def start(self) -> None:
+        """Connect every server in the background; returns at once."""
+        self._started_at = self._clock()
+        for name in self.servers:
+            threading.Thread(target=self._bring_up, args=(name,), name=f"mcp-join:{name}", daemon=True).start()
+
+    def _bring_up(self, name: str) -> None:
+        server, conn = self.servers[name], self._conns[name]
+        conn.start()
+        conn.wait(self.connect_timeout + 10.0)
+        join: ToolJoin
+        if conn.state != "ready":
+            why = conn.error or f"it is {conn.state}"
+            self._log.warning("MCP server %s failed to start: %s", name, why)
+            join = ToolJoin((), None, Notice("warning", f"MCP server {name} failed to start: {why}. "
+                                                        f"Its tools are not available (gaia-lite doctor)."))
+        else:
+            specs = tool_specs(server, conn.tools, self.call)
+            try:
+                if self._prepare is not None and specs:
+                    self._prepare(specs)
+            except Exception as exc:  # the first select meets the embedder failure and reports it
+                self._log.info("MCP server %s: embedding its tool documents failed (%s)", name, exc)
+            self._specs[name] = specs
+            bundle = server_bundle(server, specs)
+            join = ToolJoin(tuple(specs), bundle, Notice(
+                "info", f"MCP server {name}: {len(specs)} tools joined (bundle {bundle.name})"))
+            self._log.info("MCP server %s ready in %.2fs with %d tools", name, conn.connect_s or 0.0, len(specs))
+        with self._cond:
+            if not self._closed:
+                self._pending.append(join)
+            self._settled.add(name)
+            self._cond.notify_all()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until every server has joined or failed (True), or ``timeout`` passes (False)."""
+        deadline = None if timeout is None else self._clock() + timeout
+        with self._cond:
+            while len(self._settled) < len(self.servers):
+                left = None if deadline is None else deadline - self._clock()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def joins(self) -> list[ToolJoin]:
+        """What joined since the last call. Within ``grace`` of ``start()`` it waits for the rest."""
+        if self._started_at is not None:
+            left = self._started_at + self.grace - self._clock()
+            if left > 0:
+                self.wait(left)
+        with self._cond:
+            out, self._pending = self._pending, []
+        return out
+
+    # ------------------------------------------------------------------ calls
+    def call(self, server: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Run one tool; every failure is an error payload naming the server and what to do."""
+        config = self.servers[server]
+        with self._locks[server]:
+            conn = self._conns[server]
+            if conn.state in ("broken", "closed") and server not in self._restarted and not self._closed:
+                conn = self._restart(server)
+        if conn.state != "ready":
+            return _error(f"MCP server {server} is not available ({conn.error or conn.state}). "
+                          f"{self._after(server)}")
+        try:
+            return outcome_payload(conn.call(tool, arguments, config.timeout))
+        except McpCallError as exc:
+            if not exc.broken:
+                return _error(f"MCP server {server}: {exc}")
+            conn.mark_broken(str(exc))
+            self._log.warning("MCP server %s failed during %s: %s", server, tool, exc)
+            return _error(f"MCP server {server} failed: {exc}. {self._after(server)}")
+
+    def _after(self, server: str) -> str:
+        if server in self._restarted:
+            return ("It was already restarted once this session; answer without it, or check the "
+                    "server with `gaia-lite doctor`.")
+        return "It will be restarted on the next call."
+
+    def _restart(self, server: str) -> ServerConnection:
+        """Replace a broken connection by a fresh one and wait for it (once per session)."""
+        self._restarted.add(server)
+        self._conns[server].close(timeout=5.0)
+        conn = self._connection(self.servers[server])
+        self._conns[server] = conn
+        conn.start()
+        conn.wait(self.connect_timeout + 5.0)
+        self._log.info("MCP server %s restarted: %s", server, conn.state if conn.state != "ready" else "ready")
+        return conn
+
+    # ------------------------------------------------------------------ inspection and exit
+    def specs(self, server: str) -> list[ToolSpec]:
+        return list(self._specs.get(server, ()))
+
+    def connection(self, server: str) -> ServerConnection:
+        return self._conns[server]
+
+    def status(self) -> list[ServerStatus]:
+        rows = []
+        for name, server in self.servers.items():
+            conn = self._conns[name]
+            rows.append(ServerStatus(name, conn.state, len(conn.tools), conn.error, conn.connect_s,
+                                     "http" if server.url else "stdio"))
+        return rows
+
+    def close(self) -> None:
+        """Stop every server (each is also killed by the kernel if gaia-lite dies first)."""
+        with self._cond:
+            self._closed = True
+        threads = [threading.Thread(target=c.close, daemon=True) for c in self._conns.values()]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10.0)
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"status": "error", "error": message}
