@@ -440,6 +440,7 @@ class ToolLoader:
         Its tools must be in the registry first; a bundle of the same name is replaced."""
         kept = tuple(b for b in self.bundles if b.name != bundle.name)
         self.bundles = (*kept, bundle)
+        self._requests = None  # the bundle's name can now be requested
         self._bundles_of = {}
         for b in self.bundles:
             for m in sorted(b.members):
