@@ -214,7 +214,7 @@ class Settings:
     tau: float | None = None  # None: the preset's threshold
     max_tools: int | None = None  # None: the preset's cap
     prompt_layout: str = "auto"  # stable: keep the KV-cache prefix; rewrite: GAIA's; auto: rewrite for the gaia preset
-    skill_tau: float = 0.82  # learned procedures recalled at cosine >= this (MiniLM scores run lower: see docs/skills.md)
+    skill_tau: float = 0.70  # learned procedures recalled at cosine >= this (calibrated for MiniLM: docs/skills.md)
     # embedder
     embedder: str = "onnx"  # onnx (in process) | http (Lemonade /embeddings)
     embed_model: str = ""  # empty: all-MiniLM-L6-v2 (onnx) or user.embeddinggemma-300m-GGUF (http)

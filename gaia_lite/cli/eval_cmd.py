@@ -36,7 +36,7 @@ def recall_cmd(
     cases: Annotated[bool, typer.Option("--cases", help="Include (JSON) or list (table) the per-case results.")] = False,
     tokenizer: TokenizerOpt = "auto", json_out: JsonOpt = False, base_url: BaseUrlOpt = None,
     skills: Annotated[Optional[Path], typer.Option("--skills", help="A folder of skill files (*.md): seed them into a throwaway memory and compare the SKILL tier off vs on (doc registry).", show_default=False)] = None,
-    skill_tau: Annotated[Optional[float], typer.Option("--skill-tau", help="With --skills: similarity a procedure needs to fire (default GAIA_SKILL_TAU, 0.82).", show_default=False)] = None,
+    skill_tau: Annotated[Optional[float], typer.Option("--skill-tau", help="With --skills: similarity a procedure needs to fire (default GAIA_SKILL_TAU, 0.70).", show_default=False)] = None,
     learn_from: Annotated[Optional[Path], typer.Option("--learn-from", help="A judged set fed first into a throwaway memory as successful past turns (message + expected tools); DATASET is then scored with what the loader learned.", show_default=False)] = None,
 ) -> None:
     """Offline recall of the loader on a judged set: strict, before any escape hatch."""

@@ -1,7 +1,7 @@
 """Recall with the SKILL tier off vs on, on goals that match seeded procedures.
 
-    gaia-lite eval recall tests/data/skills_goals.json --skills tests/data/skills [--skill-tau 0.82] [--json]
-    python -m gaia_lite.eval.skills_eval tests/data/skills_goals.json tests/data/skills [--tau 0.82] [--json]
+    gaia-lite eval recall tests/data/skills_goals.json --skills tests/data/skills [--skill-tau 0.70] [--json]
+    python -m gaia_lite.eval.skills_eval tests/data/skills_goals.json tests/data/skills [--tau 0.70] [--json]
 
 The procedures in ``seeds_dir`` (skill files, see docs/skills.md) are seeded
 into a throwaway memory database. Each case then runs twice in a fresh loader
@@ -55,7 +55,7 @@ def _arm_summary(passes: Sequence[bool], loaded: Sequence[int], native: Sequence
 
 
 def run_skills_recall(dataset: str | Path, seeds_dir: str | Path, *, embedder: Embedder | None = None,
-                      preset: str = "default", tau: float = 0.82, top_k: int = 2,
+                      preset: str = "default", tau: float = 0.70, top_k: int = 2,
                       threshold: float | None = None, max_tools: int | None = None,
                       token_counter: TokenCounter | None = None, include_cases: bool = False) -> dict[str, Any]:
     """Run every case with skills off and on; return the report (see the module doc)."""
@@ -169,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gaia_lite.eval.skills_eval", description=__doc__.split("\n")[0])
     parser.add_argument("dataset")
     parser.add_argument("seeds_dir")
-    parser.add_argument("--tau", type=float, default=0.82, help="skill similarity threshold (default 0.82)")
+    parser.add_argument("--tau", type=float, default=0.70, help="skill similarity threshold (default 0.70)")
     parser.add_argument("--top-k", type=int, default=2)
     parser.add_argument("--preset", default="default", choices=("default", "gaia"))
     parser.add_argument("--max-tools", type=int, default=None)

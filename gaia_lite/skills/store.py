@@ -224,7 +224,7 @@ class ProcedureStore:
             n += 1
         return f"{base[:60]}-{n}"
 
-    def search(self, query_vec: np.ndarray, *, top_k: int = 2, tau: float = 0.82) -> list[tuple[Procedure, float]]:
+    def search(self, query_vec: np.ndarray, *, top_k: int = 2, tau: float = 0.70) -> list[tuple[Procedure, float]]:
         """The ``top_k`` enabled procedures whose trigger has cosine ≥ ``tau`` with the query, best first."""
         if top_k <= 0:
             return []
