@@ -4,7 +4,8 @@
 
 Two loaders over the doc registry, side by side in one run: *cold* (nothing learned, i.e. today's
 loader) and *learned* (every case of ``--learn-from``, default the dataset itself, fed in as past
-turns: up to 8 learned examples per tool and the companion edges). For each case, both loaders
+turns: up to 8 learned examples per tool; and, unless ``--no-forced-edges``, every pair of tools a
+case names as a strong companion edge, the worst case for the companion step). For each case, both loaders
 select the same query in alternating order, ``--rounds`` times. Query vectors are computed once and
 served to both from a table, so the figures compare the loader's own work (scoring the bigger
 example matrix, finding companions) without the embedder's noise; ``--with-embedding`` times the
@@ -32,6 +33,8 @@ from gaia_lite.embed import make_embedder  # noqa: E402
 from gaia_lite.eval.recall import doc_registry, learn_from_cases, load_cases  # noqa: E402
 from gaia_lite.loader.bundles import load_bundles  # noqa: E402
 from gaia_lite.loader.cache import DocEmbeddingCache  # noqa: E402
+from gaia_lite.loader.companions import MIN_SUPPORT, CompanionEdge, CompanionGraph  # noqa: E402
+from gaia_lite.skills.learning import LearnedTools  # noqa: E402
 from gaia_lite.loader.documents import load_examples  # noqa: E402
 from gaia_lite.loader.loader import ToolLoader, selection_query  # noqa: E402
 from gaia_lite.loader.presets import preset  # noqa: E402
@@ -67,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dataset", default=str(ROOT / "tests/data/judged_doc.json"))
     ap.add_argument("--learn-from", default=None)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--no-forced-edges", action="store_true",
+                    help="keep only the companion edges learning finds (default: every pair of tools a training "
+                         "case names is made a strong edge, the worst case for the companion step)")
     ap.add_argument("--with-embedding", action="store_true")
     args = ap.parse_args(argv)
 
@@ -77,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     config = load_bundles("doc")
     settings = preset("default")
     learned = learn_from_cases(train, registry, prior=config.companions)
+    if not args.no_forced_edges:
+        pairs = sorted({(a, b) for c in train for a in c.expected for b in c.expected if a != b})
+        forced = CompanionGraph(tuple(CompanionEdge(a, b, MIN_SUPPORT, MIN_SUPPORT) for a, b in pairs))
+        learned = LearnedTools(learned.examples, forced)
     quiet = logging.Logger("bench", level=logging.WARNING)
     cache = DocEmbeddingCache(None)
     cold = ToolLoader(core, bundles, embedder, settings=settings, examples=load_examples("doc"),

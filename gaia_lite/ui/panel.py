@@ -28,7 +28,7 @@ from .wrap import LABEL_WIDTH, assemble, by_score, fmt_count, fmt_score, fmt_sec
 
 __all__ = ["panel_lines", "render_panel", "render_status_bar", "tool_marks", "LEGEND"]
 
-LEGEND = ("C core  S skill  L /load  · earlier", "+ new this turn (score; ~ via bundle)")
+LEGEND = ("C core  R named  S skill  & companion", "L /load  · earlier  + new (score; ~ bundle)")
 _MARK_STYLE = {"C": "dim", "R": "bold blue", "S": "magenta", "&": "green", "+": "bold green", "L": "cyan", "·": ""}
 
 

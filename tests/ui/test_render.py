@@ -219,3 +219,13 @@ def test_a_sticky_session_above_the_cap_says_all_were_kept(view):
     assert len(view.panel.loaded) == 17 and view.panel.max_tools == 14
     assert plain(panel_lines(view.panel, 60))[0].startswith("Loaded 17 (cap 14, all kept) · CORE 11")
     assert "tools 17 (cap 14, all kept)" in render_status_bar(view.panel, 100).plain
+
+
+def test_the_panel_marks_requested_and_companion_tools_of_this_turn() -> None:
+    from gaia_lite.ui.panel import tool_marks
+    from gaia_lite.ui.view import PanelState
+
+    state = PanelState(loaded=("asked", "mate", "old"), new_this_turn=("asked", "mate"),
+                       reasons={"asked": "requested", "mate": "companion:asked", "old": "companion:asked"})
+    marks = tool_marks(state)
+    assert (marks["asked"][0], marks["mate"][0], marks["old"][0]) == ("R", "&", "·")  # old: an earlier turn's
