@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
@@ -125,6 +125,7 @@ class _Round:
     admitted: list[str]
     evicted: list[str]
     skipped_at_cap: list[str]
+    held: list[str] = field(default_factory=list)  # loaded earlier, named again this turn: never evicted now
 
 
 class ToolLoader:
@@ -272,7 +273,7 @@ class ToolLoader:
             else:
                 rnd.skipped_at_cap.append(name)
             return
-        shielded = self.core | set(protected)
+        shielded = self.core | set(protected) | set(rnd.held)
         victims = [n for n in self._slots if n not in shielded]
         if not victims:
             rnd.skipped_at_cap.append(name)
@@ -357,6 +358,8 @@ class ToolLoader:
         if self.settings.requested:
             current = getattr(query, "current", None)
             for name in self.requested(str(query) if current is None else current, registry):
+                if name in self._slots:
+                    rnd.held.append(name)
                 if name in self.core or name in self._slots:
                     continue
                 requested.append(name)

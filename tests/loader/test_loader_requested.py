@@ -76,3 +76,17 @@ def test_the_doc_profile_aliases_name_real_tools() -> None:
     assert config.aliases, "doc.toml declares aliases"
     for alias, tools in config.aliases.items():
         assert set(tools) <= names, f"alias {alias!r} names unknown tools"
+
+
+def test_golden_tool_loader_lines_with_and_without_the_requested_key(make_world) -> None:
+    """The line shape is an interface: a turn the tier fed carries "requested" after "loaded"
+    (and before "tools_hash"); the next turn, which it did not feed, has no such key. Named
+    again, the tool is not evicted by GAIA's LRU for this turn's matches."""
+    from pathlib import Path
+
+    from tests.golden import check_golden
+
+    w = _crowded(make_world, perf_clock=lambda: 0.0, tools_hash_fn=lambda registry, loaded: "0123456789ab")
+    w.select(ASK)
+    assert "deep_tool" in w.select(ASK).loaded
+    check_golden(Path(__file__).parent / "golden" / "requested.log", "\n".join(w.lines) + "\n")

@@ -68,3 +68,31 @@ def test_companions_are_counted_from_the_recorded_turns(tmp_path: Path) -> None:
     (edge,) = store.companions().companions_of("query_specific_file")
     assert (edge.companion, edge.support) == ("list_indexed_documents", 3)
     memory.close()
+
+
+def test_a_chat_turn_teaches_the_loader_the_users_wording(tmp_path: Path) -> None:
+    """SkillService.record_turn (what the agent calls after each answer) stores the wording; a loader
+    built from that memory then matches the same request to the tool it needed."""
+    from gaia_lite.cli.wiring import read_learning
+    from gaia_lite.embed.hashing import HashEmbedder
+    from gaia_lite.eval.recall import doc_registry
+    from gaia_lite.loader.loader import ToolLoader, selection_query
+    from gaia_lite.loader.presets import PRESETS
+    from gaia_lite.skills.recall import SkillService
+
+    embedder = HashEmbedder(dim=256)
+    registry, core, bundles, _ = doc_registry()
+    memory = MemoryStore(tmp_path / "memory.db", embedder)
+    wording = "ping me on the desk when the export is through"
+
+    def loader() -> ToolLoader:
+        learned = read_learning(memory)
+        return ToolLoader(core, bundles, embedder, settings=PRESETS["default"],
+                          learned_examples=learned.examples, companions=learned.companions)
+
+    before = loader().select(selection_query([], wording), registry)
+    SkillService(memory, embedder, registry).record_turn(wording, [("notify_desktop", {"message": "str"}, True)], True)
+    after = loader().select(selection_query([], wording), registry)
+    assert "notify_desktop" not in before.record.matched
+    assert after.reasons["notify_desktop"] == "semantic" and after.record.scores["notify_desktop"] > 0.99
+    memory.close()
