@@ -55,7 +55,7 @@ JoinSource = Callable[[], Sequence[ToolJoin]]  # what has joined since it was la
 
 @dataclass(frozen=True)
 class SelectionState:
-    filter: tuple[str, ...] | None  # sorted loaded set, None = every tool (legacy path)
+    filter: tuple[str, ...] | None  # the loaded set in the loader's order; None = every tool (legacy path)
     menu: str | None = None
     hidden: frozenset[str] = frozenset()  # left out of the unfiltered render
     off_state: str | None = None

@@ -10,7 +10,9 @@ Only the *prompt* is filtered; the agent executes any registry tool the model
 names ("free recovery", counted as an escape hatch). The loaded set is
 session-scoped. With the sticky presets (the default) it only grows: past the
 cap a turn may still add up to the cap minus CORE, and ``load_tools`` always
-adds. GAIA's own preset evicts the least recently used tool at the cap.
+adds. GAIA's own preset evicts the least recently used tool at the cap; as in
+its release (0.25.1) it does so only at a turn boundary, and it returns the
+loaded set in admission order (``LoaderSettings.order`` / ``.evict``).
 
 Each ``select`` and ``load_bundle`` returns a complete ``Selection``: the
 loaded set, why each tool is in it, the typed ``TOOL_LOADER`` record, its tools
@@ -58,7 +60,7 @@ from .bundles import ToolBundle, load_bundles
 from .cache import DocEmbeddingCache
 from .companions import CompanionGraph
 from .documents import load_examples
-from .presets import PRESETS, LoaderSettings, preset as get_preset
+from .presets import LoaderSettings, preset as get_preset
 from .matching import match_tools, pull_bundles, rank_key
 from .query import SELECTION_QUERY_CHARS, SelectionQuery, selection_query, split_clauses
 from .requested import RequestIndex, build_request_index, requested_tools
@@ -148,7 +150,7 @@ class ToolLoader:
         perf_clock: Callable[[], float] = time.perf_counter,
         logger: logging.Logger | None = None,
     ) -> None:
-        base = settings if settings is not None else PRESETS["gaia"]
+        base = settings if settings is not None else LoaderSettings()  # the spec's loader
         if threshold is not None:
             base = base.replace(threshold=float(threshold))
         if max_tools is not None:
@@ -210,6 +212,9 @@ class ToolLoader:
 
     @property
     def loaded(self) -> tuple[str, ...]:
+        """The loaded set, sorted or in admission order (``settings.order``)."""
+        if self.settings.order == "admission":
+            return tuple(self._slots)  # a dict keeps insertion order; a re-admitted tool goes last
         return tuple(sorted(self._slots))
 
     def reason(self, name: str) -> str | None:
@@ -265,6 +270,11 @@ class ToolLoader:
         if len(self._slots) < self.max_tools:
             self._admit(name, reason, rnd)
             return
+        if self.settings.evict == "turn_boundary" and reason.startswith("load_tools:"):
+            # Mid-turn the set is add-only: dropping a tool there rewrites the prompt mid-answer.
+            # The next select() trims back to the cap (_trim_to_cap).
+            self._admit(name, reason, rnd)
+            return
         if self.settings.sticky:
             budget = self.max_tools - sum(1 for n in self._slots if n in self.core)
             added = sum(1 for n in rnd.admitted if n not in self.core)
@@ -274,20 +284,46 @@ class ToolLoader:
                 rnd.skipped_at_cap.append(name)
             return
         shielded = self.core | set(protected) | set(rnd.held)
-        victims = [n for n in self._slots if n not in shielded]
-        if not victims:
+        victim = self._lru_victim(shielded)
+        if victim is None:
             rnd.skipped_at_cap.append(name)
             return
+        del self._slots[victim]
+        rnd.evicted.append(victim)
+        self._admit(name, reason, rnd)
+
+    def _lru_victim(self, shielded: Iterable[str]) -> str | None:
+        """The least recently used loaded tool outside ``shielded`` (last call, else load time; then name)."""
+        shield = set(shielded)
+        victims = [n for n in self._slots if n not in shield]
+        if not victims:
+            return None
 
         def lru_key(n: str) -> tuple[float, float, str]:
             slot = self._slots[n]
             last = slot.last_call_ts if slot.last_call_ts is not None else slot.loaded_at
             return (last, slot.loaded_at, n)
 
-        victim = min(victims, key=lru_key)
-        del self._slots[victim]
-        rnd.evicted.append(victim)
-        self._admit(name, reason, rnd)
+        return min(victims, key=lru_key)
+
+    def _trim_to_cap(self, rnd: _Round) -> None:
+        """At a turn boundary, evict (LRU, never CORE) what mid-turn loads put over the cap."""
+        if self.settings.sticky or self.settings.evict != "turn_boundary":
+            return
+        while len(self._slots) > self.max_tools:
+            victim = self._lru_victim(self.core)
+            if victim is None:
+                return  # CORE alone may exceed the cap
+            del self._slots[victim]
+            rnd.evicted.append(victim)
+
+    def _in_order(self, registry: ToolRegistry, names: Iterable[str]) -> list[str]:
+        """``names`` in the order they are admitted: registry order when the set keeps admission
+        order (as GAIA 0.25.1 admits CORE and a bundle), else by name."""
+        wanted = set(names)
+        if self.settings.order == "admission":
+            return [n for n in registry.names() if n in wanted]
+        return sorted(wanted)
 
     def _has_room(self, rnd: _Round) -> bool:
         """Could one more tool be admitted without evicting anything (the cap rules of ``_admit_capped``)?"""
@@ -327,7 +363,7 @@ class ToolLoader:
         return added
 
     def _admit_core(self, registry: ToolRegistry, rnd: _Round) -> None:
-        for name in sorted(self.core):
+        for name in self._in_order(registry, self.core):
             if name in registry and name not in self._slots:
                 self._admit(name, "core", rnd)
 
@@ -353,6 +389,7 @@ class ToolLoader:
             candidates, pulled_by = {n: scores[n] for n in matched}, {}
 
         rnd = _Round([], [], [])
+        self._trim_to_cap(rnd)
         self._admit_core(registry, rnd)
         requested: list[str] = []
         if self.settings.requested:
@@ -380,7 +417,7 @@ class ToolLoader:
             triggers = self._companion_triggers(index.names, best, matched, [*requested, *skill])
             companion = self._admit_companions(triggers, registry, rnd)
 
-        loaded = tuple(sorted(self._slots))
+        loaded = self.loaded
         digest, changed = self._rehash(registry, loaded)
         if changed:
             self._changes += 1
@@ -484,11 +521,11 @@ class ToolLoader:
         rnd = _Round([], [], [])
         self._admit_core(registry, rnd)  # CORE can never be hidden by an escape-hatch call
         protected = self.core | members
-        for name in sorted(members):
+        for name in self._in_order(registry, members):
             if name in registry and name not in self._slots:
                 self._admit_capped(name, f"load_tools:{resolved}", protected, rnd)
         self._loads += 1
-        loaded = tuple(sorted(self._slots))
+        loaded = self.loaded
         digest, changed = self._rehash(registry, loaded)
         record = logline.LoadToolsRecord(
             turn=self._turn, bundle=resolved, admitted=tuple(sorted(rnd.admitted)), evicted=tuple(sorted(rnd.evicted)),

@@ -1,10 +1,13 @@
 """Loader settings and the named presets.
 
-``gaia`` reproduces GAIA's algorithm exactly (τ 0.20 inclusive, cap 14 counting
-CORE, one ``name: summary`` document per tool, candidates ranked by
-``(-score, name)``). ``default`` is what the calibration on our judged set and
-the public sets favours for the in-process MiniLM embedder; the numbers behind
-it are in docs/loader-calibration.md.
+``gaia`` reproduces GAIA's released loader, amd-gaia 0.25.1 (τ 0.20 inclusive,
+cap 14 counting CORE, one ``name: summary`` document per tool, candidates
+ranked by ``(-score, name)``, the loaded set in admission order, LRU eviction
+only at a turn boundary). ``LoaderSettings()`` itself is the August snapshot
+the spec describes (sorted set, eviction whenever a tool meets the cap).
+``default`` is what the calibration on our judged set and the public sets
+favours for the in-process MiniLM embedder; the numbers behind it are in
+docs/loader-calibration.md.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ DEFAULT_THRESHOLD = 0.20
 DEFAULT_MAX_TOOLS = 14
 
 Ranking = Literal["gaia", "matched_first"]
+Order = Literal["sorted", "admission"]
+Evict = Literal["at_cap", "turn_boundary"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,15 @@ class LoaderSettings:
     * ``learned_gate``: a learned request (the user's own wording of a past
       turn) raises its tool's score to their cosine when that is at least
       this (scoring.py); only with the ``examples`` view.
+    * ``order``: ``sorted`` returns the loaded set sorted by name (the spec);
+      ``admission`` returns it in the order tools were admitted (CORE in
+      registry order first, then each admission appended), never re-sorted,
+      so a prompt rendered from it only grows at its end (GAIA 0.25.1).
+    * ``evict``: with ``sticky`` off, ``at_cap`` evicts the least recently used
+      tool whenever a new one meets the cap, a mid-turn ``load_tools`` too (the
+      spec); ``turn_boundary`` keeps mid-turn loads add-only (they may
+      overshoot the cap) and trims back to the cap at the next ``select``
+      before admitting (GAIA 0.25.1).
     """
 
     threshold: float = DEFAULT_THRESHOLD
@@ -91,6 +105,8 @@ class LoaderSettings:
     sticky: bool = False
     requested: bool = True
     learned_gate: float = 0.70
+    order: Order = "sorted"
+    evict: Evict = "at_cap"
 
     def __post_init__(self) -> None:
         if self.max_tools < 1:
@@ -105,7 +121,8 @@ class LoaderSettings:
 
 
 PRESETS: dict[str, LoaderSettings] = {
-    "gaia": LoaderSettings(),
+    # GAIA's released loader (amd-gaia 0.25.1): the spec's scoring, admission order, eviction at turn start.
+    "gaia": LoaderSettings(order="admission", evict="turn_boundary"),
     # Calibrated for the in-process MiniLM on tests/data/judged_doc.json (docs/loader-calibration.md):
     # examples + BM25 + clause matching; 4 picks per turn; cap 16. With the trimmed CORE schemas it
     # meets both targets (recall 97.5 % at 44.6 % of the all-tools native cost).

@@ -85,7 +85,7 @@ def test_embedder_failure_is_the_legacy_path_byte_for_byte(tmp_path):
 def test_active_loader_filters_both_paths_and_shows_menu(tmp_path):
     req, events = _first_request(tmp_path, with_loader=True)
     names = [t["function"]["name"] for t in req["tools"]]
-    assert names == ["analyze_data_file", "load_tools", "read_file", "remember"]
+    assert names == ["remember", "read_file", "load_tools", "analyze_data_file"]  # GAIA 0.25.1: admission order
     assert "LOADABLE TOOL BUNDLES" in req["messages"][0]["content"]
     sel = [e for e in events if isinstance(e, ToolsSelected)][0]
     assert sel.off_state is None and sel.record.admitted and sel.tools_hash == sel.record.tools_hash
@@ -93,7 +93,7 @@ def test_active_loader_filters_both_paths_and_shows_menu(tmp_path):
     json.dumps(to_dict(sel))
     text_req, _ = _first_request(tmp_path, with_loader=True, native=False)
     system = text_req["messages"][0]["content"]
-    assert system.rstrip().endswith("- remember(): Store a fact.")  # the filtered tool block is last
+    assert system.rstrip().endswith("- analyze_data_file(): Sum a CSV.")  # the filtered tool block is last
     assert system.index("RESPONSE FORMAT") < system.index("AVAILABLE TOOLS")
 
 
