@@ -33,7 +33,8 @@ def _paths(native: bool | None) -> list[str]:
 def ttft_cmd(
     trials: Annotated[int, typer.Option("--trials", help="Cold first turns and six-turn conversations per arm.")] = 3,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens generated per request (prefill is what is measured).")] = 8,
-    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add a third arm: GAIA's prompt layout with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
+    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add an arm: the spec's prompt layout with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
+    gaia: Annotated[bool, typer.Option("--gaia", help="Add an arm: GAIA's released loader (--preset gaia, amd-gaia 0.25.1) with its own layout, the anchor our default is measured against.")] = False,
     model: ModelOpt = None, native_tools: NativeOpt = None, preset: PresetOpt = None, tau: TauOpt = None,
     max_tools: MaxToolsOpt = None, base_url: BaseUrlOpt = None, local_server: LocalOpt = None,
     ctx: CtxOpt = 8192, json_out: JsonOpt = False,
@@ -61,10 +62,13 @@ def ttft_cmd(
         for path in _paths(native_tools):
             arms = {}
             try:
-                for arm in ("off", "on", *(("rewrite",) if rewrite else ())):
-                    layout = "rewrite" if arm == "rewrite" else base.layout
-                    arms[arm] = quiet_services(base.replace(dynamic_tools=arm != "off", prompt_layout=layout,
-                                                             native_tools=path == "native"), client, workdir)
+                for arm in ("off", "on", *(("rewrite",) if rewrite else ()), *(("gaia",) if gaia else ())):
+                    arm_settings = base.replace(dynamic_tools=arm != "off", native_tools=path == "native",
+                                                prompt_layout="rewrite" if arm == "rewrite" else base.layout)
+                    if arm == "gaia":  # GAIA's own defaults (τ, cap) and the layout the preset implies
+                        arm_settings = arm_settings.replace(preset="gaia", tau=None, max_tools=None,
+                                                            prompt_layout="auto")
+                    arms[arm] = quiet_services(arm_settings, client, workdir)
                     if arm == "rewrite" and arms[arm].loader is not None:
                         # the previous default, as a whole: GAIA's layout with an evicting loader
                         arms[arm].loader.settings = arms[arm].loader.settings.replace(sticky=False)
@@ -112,28 +116,36 @@ def _print_ttft(r: dict[str, Any]) -> None:
                  r_or(p["cached_tokens"]["later_turns"]["on"]), ""],
                 ["  prefilled tokens (median)", r_or(p["prefilled_tokens"]["later_turns"]["off"]),
                  r_or(p["prefilled_tokens"]["later_turns"]["on"]), ""],
-                ["tool-block changes over the script", "", later["tool_set_changes_on"], ""]]
+                ["tool-set changes over the script", "", later["tool_set_changes_on"], ""],
+                ["prefix changes over the script", later["prefix_changes"]["off"], later["prefix_changes_on"], ""]]
         print_all(table(f"TTFT seconds, {path} path, model {r['model']} ({f['n']} trials; loader selection "
                       f"{num(f['select_ms_on'], 1)} ms)", ["", "loader off", "loader on", "on/off"], rows))
         print_all(table(f"per turn of the six-turn script ({path} path, medians)",
-                      ["turn", "off s", "on s", "off prompt/cached", "on prompt/cached", "on tools", "on changed"],
+                      ["turn", "off s", "on s", "off prompt/cached", "on prompt/cached", "on tools", "on changed",
+                       "on prefix changed"],
                       [[t["turn"], num(t["off_s"]), num(t["on_s"]),
                         f"{r_or(t['off_prompt_tokens'])}/{r_or(t['off_cached_tokens'])}",
                         f"{r_or(t['on_prompt_tokens'])}/{r_or(t['on_cached_tokens'])}",
-                        r_or(t["on_tools_shown"]), t["on_tools_changed"]] for t in later["per_turn"]]))
-        if "rewrite" in p["prompt_tokens"]:
-            print_all(table(f"prompt layout, loader on ({path} path): stable (default) vs rewrite (GAIA)",
-                          ["", "stable", "rewrite"],
-                          [["first turn vs off (ratio)", num(f["ratio"], 3), num(f.get("rewrite_ratio"), 3)],
+                        r_or(t["on_tools_shown"]), t["on_tools_changed"], t["on_prefix_changed"]]
+                       for t in later["per_turn"]]))
+        extras = [a for a in ("rewrite", "gaia") if a in p["prompt_tokens"]]
+        if extras:
+            print_all(table(f"loader on ({path} path): ours (default) vs " + ", ".join(_EXTRA_TITLES[a] for a in extras),
+                          ["", "ours", *extras],
+                          [["first turn vs off (ratio)", num(f["ratio"], 3), *[num(f.get(f"{a}_ratio"), 3) for a in extras]],
                            ["later turns vs off (ratio)", num(later["ratio"], 3),
-                            num(later.get("rewrite_ratio"), 3)],
-                           ["later turns, median s", num(later["on_s"]), num(later.get("rewrite_s"))],
-                           ["later turns, cached tokens (median)",
-                            r_or(p["cached_tokens"]["later_turns"]["on"]),
-                            r_or(p["cached_tokens"]["later_turns"]["rewrite"])],
+                            *[num(later.get(f"{a}_ratio"), 3) for a in extras]],
+                           ["later turns, median s", num(later["on_s"]), *[num(later.get(f"{a}_s")) for a in extras]],
+                           ["later turns, cached tokens (median)", r_or(p["cached_tokens"]["later_turns"]["on"]),
+                            *[r_or(p["cached_tokens"]["later_turns"][a]) for a in extras]],
                            ["later turns, prefilled tokens (total)",
                             r_or(p["prefilled_tokens"]["later_turns_total"]["on"]),
-                            r_or(p["prefilled_tokens"]["later_turns_total"]["rewrite"])]]))
+                            *[r_or(p["prefilled_tokens"]["later_turns_total"][a]) for a in extras]],
+                           ["prefix changes over the script", later["prefix_changes_on"],
+                            *[later["prefix_changes"][a] for a in extras]]]))
+
+
+_EXTRA_TITLES = {"rewrite": "rewrite (the spec's layout, evicting)", "gaia": "gaia (GAIA 0.25.1's loader)"}
 
 
 # ---------------------------------------------------------------- tasks

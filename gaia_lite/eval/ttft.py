@@ -18,6 +18,13 @@ schemas, and the client streams the request. Only the answer is cut short
   to the selector (``record_tool_use``) as the executor would, so the loader's
   LRU sees the same uses as in a live session.
 
+Two counts over the script tell the tool set and the prompt apart:
+``tool_set_changes`` counts turns whose loaded set changed, ``prefix_changes``
+turns whose bytes before the conversation (system prompt and ``tools`` array,
+where chat templates put the tools) differ from the previous turn's. Only the
+second costs the server its cached prefix: the stable layout discloses new
+tools inside the conversation, so the set can change while the prefix stays.
+
 Arms alternate off, on, off, on … so drift on a busy machine hits both alike.
 TTFT is measured by the client (time to the first streamed content or tool
 call); prompt, cached and prefill numbers are the server's own (llama-server
@@ -26,6 +33,7 @@ call); prompt, cached and prefill numbers are the server's own (llama-server
 
 from __future__ import annotations
 
+import hashlib
 import json
 import statistics
 import time
@@ -33,13 +41,14 @@ import uuid
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-__all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "run_ttft", "summarize", "quantile",
-           "samples_to_dicts"]
+__all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "EXTRA_ARMS", "run_ttft", "summarize",
+           "quantile", "samples_to_dicts", "prefix_digest"]
 
 ARMS = ("off", "on")
-# An optional third arm: the previous default, GAIA's prompt layout (the system prompt is recomposed
-# whenever the loaded set changes) with LRU eviction, so the stable layout's savings show side by side.
-EXTRA_ARMS = ("rewrite",)
+# Optional arms, so the stable layout's savings show side by side: ``rewrite`` is the spec's layout (the
+# system prompt is recomposed whenever the loaded set changes) with LRU eviction; ``gaia`` is GAIA's
+# released loader (preset gaia: admission order, eviction only at a turn boundary) with its layout.
+EXTRA_ARMS = ("rewrite", "gaia")
 
 # Realistic first messages of a doc-profile session.
 QUESTIONS = (
@@ -112,6 +121,8 @@ class Sample:
     changed: bool
     select_ms: float
     tools: tuple[str, ...] = ()
+    prefix_hash: str = ""  # digest of the bytes before the conversation: system prompt (no nonce) + tools
+    prefix_changed: bool = False  # differs from the previous turn of the same conversation
 
     @property
     def prefilled_tokens(self) -> int | None:
@@ -159,35 +170,53 @@ def _script_history(turn: ScriptTurn, index: int) -> list[dict[str, Any]]:
     return msgs
 
 
-def _request(agent: Any, earlier: Sequence[str], history: Sequence[dict[str, Any]], query: str,
-             nonce: str, max_tokens: int) -> tuple[Any, Any, float, str]:
-    """Select tools and send the turn's first model call, laid out by the agent's prompt layout.
+def prefix_digest(system: str, tools: list[dict[str, Any]] | None) -> str:
+    """Short digest of what a chat template puts before the conversation: the system prompt and the
+    ``tools`` array, serialised as sent (key order included: the template renders it in that order)."""
+    h = hashlib.sha256(system.encode("utf-8"))
+    h.update(b"\x00")
+    h.update(json.dumps(tools, ensure_ascii=False).encode("utf-8"))
+    return h.hexdigest()[:12]
 
-    Returns (ChatResult, SelectionState, select ms, the user message as the agent stores it).
-    """
+
+@dataclass(frozen=True)
+class _Sent:
+    result: Any  # ChatResult
+    state: Any  # SelectionState
+    select_ms: float
+    content: str  # the user message as the agent stores it
+    prefix: str  # prefix_digest of the request, without the nonce
+
+
+def _request(agent: Any, earlier: Sequence[str], history: Sequence[dict[str, Any]], query: str,
+             nonce: str, max_tokens: int) -> _Sent:
+    """Select tools and send the turn's first model call, laid out by the agent's prompt layout."""
     t0 = time.perf_counter()
     state = agent.selector.select(list(earlier), query)
     select_ms = (time.perf_counter() - t0) * 1000.0
     content = agent.layout.begin_turn(state, query)
-    system = f"[req-{nonce}] " + agent.system_prompt(state)
-    messages = [{"role": "system", "content": system}, *history, {"role": "user", "content": content}]
-    result = agent.client.chat(messages, tools=agent.tool_schemas(state), max_tokens=max_tokens, temperature=0.0)
-    return result, state, select_ms, content
+    system = agent.system_prompt(state)
+    tools = agent.tool_schemas(state)
+    messages = [{"role": "system", "content": f"[req-{nonce}] " + system}, *history,
+                {"role": "user", "content": content}]
+    result = agent.client.chat(messages, tools=tools, max_tokens=max_tokens, temperature=0.0)
+    return _Sent(result, state, select_ms, content, prefix_digest(system, tools))
 
 
-def _sample(arm: str, phase: str, trial: int, turn: int, agent: Any, result: Any, state: Any,
-            select_ms: float) -> Sample:
-    u = result.usage
+def _sample(arm: str, phase: str, trial: int, turn: int, agent: Any, sent: _Sent,
+            previous_prefix: str | None = None) -> Sample:
+    u, state = sent.result.usage, sent.state
     names = tuple(state.visible_names(agent.registry))
     return Sample(arm, phase, trial, turn, u.ttft_s, (u.prompt_ms / 1000.0) if u.prompt_ms is not None else None,
-                  u.prompt_tokens, u.cached_tokens, len(names), state.tools_hash, bool(state.changed), select_ms,
-                  names)
+                  u.prompt_tokens, u.cached_tokens, len(names), state.tools_hash, bool(state.changed),
+                  sent.select_ms, names, sent.prefix,
+                  previous_prefix is not None and sent.prefix != previous_prefix)
 
 
 def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[str] = QUESTIONS,
              script: Sequence[ScriptTurn] = SCRIPT, max_tokens: int = 8, warmup: bool = True,
              progress: Callable[[str], None] | None = None) -> list[Sample]:
-    """Measure the arms (``{"off": agent, "on": agent}``, optionally ``"rewrite"``) and return every sample.
+    """Measure the arms (``{"off": agent, "on": agent}``, optionally ``"rewrite"``, ``"gaia"``); every sample.
 
     The agents must share one server. Each phase alternates the arms; each
     conversation starts from ``agent.reset()``.
@@ -208,8 +237,7 @@ def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[st
         for arm in order:
             agent = arms[arm]
             agent.reset()
-            result, state, ms, _ = _request(agent, [], [], q, uuid.uuid4().hex[:12], max_tokens)
-            s = _sample(arm, "first", trial, 1, agent, result, state, ms)
+            s = _sample(arm, "first", trial, 1, agent, _request(agent, [], [], q, uuid.uuid4().hex[:12], max_tokens))
             samples.append(s)
             say(f"first turn, trial {trial + 1}/{trials}, loader {arm}: {_fmt_s(s.ttft_s)} "
                 f"({s.prompt_tokens} prompt tokens, {s.tools_shown} tools)")
@@ -220,16 +248,19 @@ def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[st
             nonce = uuid.uuid4().hex[:12]
             earlier: list[str] = []
             history: list[dict[str, Any]] = []
+            prefix: str | None = None
             for i, turn in enumerate(script):
-                result, state, ms, content = _request(agent, earlier, history, turn.user, nonce, max_tokens)
-                s = _sample(arm, "script", trial, i + 1, agent, result, state, ms)
+                sent = _request(agent, earlier, history, turn.user, nonce, max_tokens)
+                s = _sample(arm, "script", trial, i + 1, agent, sent, prefix)
+                prefix = sent.prefix
                 samples.append(s)
                 say(f"script trial {trial + 1}/{trials}, loader {arm}, turn {i + 1}: {_fmt_s(s.ttft_s)} "
-                    f"(cached {s.cached_tokens}/{s.prompt_tokens}{', tools changed' if s.changed else ''})")
+                    f"(cached {s.cached_tokens}/{s.prompt_tokens}{', tools changed' if s.changed else ''}"
+                    f"{', prefix changed' if s.prefix_changed else ''})")
                 for name, _args, _result in turn.calls:  # as the executor does, so LRU sees the use
                     agent.selector.record_tool_use(name)
                 earlier.append(turn.user)
-                history.append({"role": "user", "content": content})
+                history.append({"role": "user", "content": sent.content})
                 history.extend(_script_history(turn, i))
     return samples
 
@@ -253,10 +284,24 @@ def _churn(on: Sequence[Sample], turn: int) -> dict[str, list[str]]:
             "on_dropped": sorted(by_turn[turn - 1] - by_turn[turn])}
 
 
+def _per_trial(samples: Sequence[Sample], flag: str) -> dict[int, int]:
+    """How many turns of each scripted conversation had ``flag`` set."""
+    counts: dict[int, int] = {}
+    for s in samples:
+        counts[s.trial] = counts.get(s.trial, 0) + int(getattr(s, flag))
+    return counts
+
+
+def _worst(per_trial: Mapping[int, int]) -> int | None:
+    return max(per_trial.values()) if per_trial else None
+
+
 def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     """The report of one render path: medians, p90s, server token counts, tool-block changes.
 
-    ``ratio`` is on/off; with a ``rewrite`` arm, ``rewrite_ratio`` is rewrite/off.
+    ``ratio`` is on/off; with a ``rewrite`` (``gaia``) arm, ``rewrite_ratio`` (``gaia_ratio``) is that
+    arm over off. ``tool_set_changes_on`` and ``prefix_changes`` (per arm) are the most any one
+    conversation of the script had, turn 1 not counted.
     """
     present = [a for a in ARMS + EXTRA_ARMS if a in ARMS or any(s.arm == a for s in samples)]
     first = {a: [s for s in samples if s.phase == "first" and s.arm == a] for a in present}
@@ -286,14 +331,16 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
             row[f"{a}_prompt_tokens"] = _median([s.prompt_tokens for s in group])
             row[f"{a}_cached_tokens"] = _median([s.cached_tokens for s in group])
         row["on_tools_changed"] = sum(s.changed for s in script["on"] if s.turn == t)
+        for a in present:
+            row[f"{a}_prefix_changed"] = sum(s.prefix_changed for s in script[a] if s.turn == t)
         row["on_tools_shown"] = _median([s.tools_shown for s in script["on"] if s.turn == t])
         row.update(_churn(script["on"], t))
         per_turn.append(row)
-    changes_by_trial: dict[int, int] = {}
-    for s in script["on"]:
-        changes_by_trial[s.trial] = changes_by_trial.get(s.trial, 0) + int(s.changed)
+    changes_by_trial = _per_trial(script["on"], "changed")
+    prefix_changes = {a: _worst(_per_trial(script[a], "prefix_changed")) for a in present}
     later_turns = {**side(later, "ttft_s"),
-                   "tool_set_changes_on": max(changes_by_trial.values()) if changes_by_trial else None,
+                   "tool_set_changes_on": _worst(changes_by_trial),
+                   "prefix_changes_on": prefix_changes["on"], "prefix_changes": prefix_changes,
                    "turns_per_conversation": len(turns), "conversations": len(changes_by_trial),
                    "prefill": side(later, "prefill_s"), "per_turn": per_turn}
     return {

@@ -160,3 +160,31 @@ def test_run_ttft_validates_arms_and_trials() -> None:
         ttft.run_ttft({"off": _Agent("off"), "on": _Agent("on")}, trials=0)
     with pytest.raises(ValueError):
         ttft.run_ttft({"off": _Agent("off"), "on": _Agent("on"), "sorted": _Agent("on")}, trials=1)
+
+
+class _RewritingAgent(_Agent):
+    """Its system prompt names the tools of the latest change, so the prefix changes with the set."""
+
+    def system_prompt(self, state: _State) -> str:
+        return "SYSTEM " + state.tools_hash
+
+
+def test_prefix_changes_count_the_bytes_before_the_conversation_not_the_tool_set() -> None:
+    arms = {"off": _Agent("off"), "on": _Agent("on", change_on={2, 5}),
+            "rewrite": _RewritingAgent("rewrite", change_on={2, 5})}
+    samples = ttft.run_ttft(arms, trials=2, questions=("q",), warmup=False)
+    later = ttft.summarize(samples)["later_turns"]
+    # the stable "on" arm changed its tool set twice but kept its prefix; the rewriting arm did not
+    assert later["tool_set_changes_on"] == 2 and later["prefix_changes_on"] == 0
+    # turn 2 changes the prompt; turn 3 has no change, which rewrites it back to "h0"; likewise 5, 6
+    assert later["prefix_changes"] == {"off": 0, "on": 0, "rewrite": 4}
+    assert [t["rewrite_prefix_changed"] for t in later["per_turn"]] == [0, 2, 2, 0, 2, 2]
+    # the nonce of each conversation is not part of the prefix digest, and cold first turns are never counted
+    first = [s for s in samples if s.phase == "first"]
+    assert not any(s.prefix_changed for s in first) and len({s.prefix_hash for s in first if s.arm == "on"}) == 1
+
+
+def test_prefix_digest_covers_system_prompt_and_tools_in_sent_order() -> None:
+    a = ttft.prefix_digest("S", [{"b": 1, "a": 2}])
+    assert a != ttft.prefix_digest("S", [{"a": 2, "b": 1}])  # templates render keys in the order sent
+    assert a != ttft.prefix_digest("S2", [{"b": 1, "a": 2}]) and a == ttft.prefix_digest("S", [{"b": 1, "a": 2}])
