@@ -355,8 +355,8 @@ def _parse_preset(raw: str) -> str:
 
 def _parse_layout(raw: str) -> str:
     v = raw.strip().lower()
-    if v not in ("auto", "stable", "rewrite"):
-        raise ValueError("auto, stable or rewrite")
+    if v not in ("auto", "stable", "rewrite", "append"):
+        raise ValueError("auto, stable, rewrite or append")
     return v
 
 

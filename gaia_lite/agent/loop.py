@@ -26,6 +26,7 @@ from gaia_lite.events import (
 )
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.messages import ChatResult, Message, ToolCall
+from gaia_lite.registry.bridge import unwrap_call
 from gaia_lite.registry.execute import ToolExecutor
 from gaia_lite.registry.ports import MemoryPort
 from gaia_lite.registry.registry import ToolRegistry
@@ -242,8 +243,12 @@ class Agent:
         self.history.append({"role": "assistant", "content": answer})
         return answer
 
-    def _call_tool(self, call: ToolCall, book: CallBook, stats: TurnStats) -> Generator[Event, None, None]:
-        """Run one call (unless the book refuses a repeat) and put its result in the history."""
+    def _call_tool(self, wire: ToolCall, book: CallBook, stats: TurnStats) -> Generator[Event, None, None]:
+        """Run one call (unless the book refuses a repeat) and put its result in the history.
+
+        A ``call_tool`` bridge call is seen as the call it stands for (events, books, escape
+        hatches); the history keeps the model's own words, and the result answers its call id."""
+        call = unwrap_call(wire)
         yield ToolCallStarted(call.id, call.name, call.arguments, call.source)
         result = book.refusal(call)
         escape = False

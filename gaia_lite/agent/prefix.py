@@ -12,20 +12,25 @@ A ``PromptLayout`` keeps one conversation's prompts. ``StableLayout`` (our
 default):
 
 * the system prompt is composed once per conversation and then left alone;
-* text path: tools admitted later are described in a block appended to the
-  user message of the turn that admitted them (or to the ``load_tools`` result
-  mid-turn), so they join the conversation instead of rewriting its start;
-* native path: the ``tools`` array only grows at its end, in admission order,
-  so the system part and the tools already shown stay a cached prefix;
+* tools admitted later are described in a block appended to the user message
+  of the turn that admitted them (or to the ``load_tools`` result mid-turn),
+  so they join the conversation instead of rewriting its start;
+* native path: the ``tools`` array is fixed when the prompt is composed: the
+  tools loaded then, plus the ``call_tool(name, arguments)`` bridge
+  (registry/bridge.py), through which the model calls the tools disclosed
+  later. Chat templates render the array inside the system message, so even
+  appending to it would make the server prefill the whole history again;
 * recalled procedures travel with the user message of their turn, not in
   the system prompt;
 * an eviction (the cap was reached) is the one case that recomposes, because
   the model must stop seeing the evicted tool.
 
-``RewriteLayout`` is GAIA's: the system prompt and tools array are recomposed
-from the sorted loaded set every time it changes, and recalled procedures sit
-in the system prompt. With no filter (every off-state), both layouts send the
-legacy prompt byte for byte.
+``append`` is the stable layout without the bridge: on the native path a tool
+admitted later is appended to the ``tools`` array (kept to measure the bridge
+against). ``RewriteLayout`` is GAIA's: the system prompt and tools array are
+recomposed from the loaded set (in the loader's order) every time it changes,
+and recalled procedures sit in the system prompt. With no filter (every
+off-state), all layouts send the legacy prompt byte for byte.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from gaia_lite.registry.bridge import BRIDGE, bridge_schema
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_native, render_text
 
@@ -42,8 +48,9 @@ from .selection import SelectionState
 
 __all__ = ["PromptLayout", "StableLayout", "RewriteLayout", "make_layout", "LAYOUTS", "MORE_TOOLS_HEADER"]
 
-LAYOUTS = ("stable", "rewrite")
+LAYOUTS = ("stable", "rewrite", "append")
 MORE_TOOLS_HEADER = "==== MORE TOOLS, NOW AVAILABLE ===="
+BRIDGE_NOTE = f"Call these with {BRIDGE}(name, arguments):"
 
 
 class PromptLayout(Protocol):
@@ -67,8 +74,9 @@ class PromptLayout(Protocol):
 def make_layout(layout: str, registry: ToolRegistry, workdir: Path, *, native: bool) -> PromptLayout:
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
-    cls = StableLayout if layout == "stable" else RewriteLayout
-    return cls(registry, workdir, native=native)
+    if layout == "rewrite":
+        return RewriteLayout(registry, workdir, native=native)
+    return StableLayout(registry, workdir, native=native, bridge=layout == "stable")
 
 
 class RewriteLayout:
@@ -111,16 +119,19 @@ class _Shown:
 
     key: tuple[Any, ...]  # (no filter, menu, hidden) of the composed system prompt
     system: str
-    names: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # every tool shown: declared, then disclosed
+    declared: tuple[str, ...] = ()  # native: the tools array as composed (fixed until recomposed)
+    bridged: tuple[str, ...] = ()  # native: the names call_tool accepts (fixed with the array)
 
 
 class StableLayout:
     """The system prompt is written once; later tools join the conversation (see the module docstring)."""
 
-    def __init__(self, registry: ToolRegistry, workdir: Path, *, native: bool) -> None:
+    def __init__(self, registry: ToolRegistry, workdir: Path, *, native: bool, bridge: bool = True) -> None:
         self.registry = registry
         self.workdir = workdir
         self.native = native
+        self.bridge = bridge  # native path: declare call_tool and keep the tools array fixed
         self._shown: _Shown | None = None
         self.recomposed = 0  # times the system prompt was (re)written (each one costs the cache)
 
@@ -141,8 +152,12 @@ class StableLayout:
     def tools(self, state: SelectionState) -> list[dict[str, Any]] | None:
         if not self.native:
             return None
-        names = self._current(state).names if state.filter is not None else state.visible_names(self.registry)
-        return render_native(self.registry, names) or None
+        if state.filter is None:
+            return render_native(self.registry, state.visible_names(self.registry)) or None
+        shown = self._current(state)
+        if not self.bridge:
+            return render_native(self.registry, shown.names) or None
+        return [*render_native(self.registry, shown.declared), bridge_schema(shown.bridged)]
 
     def _current(self, state: SelectionState) -> _Shown:
         if self._shown is None:
@@ -165,13 +180,14 @@ class StableLayout:
         if not new:
             return ""
         shown.names.extend(new)
-        if self.native:
+        if self.native and not self.bridge:
             return ""  # the tools array grows at its end (see tools())
-        return f"{MORE_TOOLS_HEADER}\n{render_text(self.registry, new)}"
+        header = f"{MORE_TOOLS_HEADER}\n{BRIDGE_NOTE}" if self.native else MORE_TOOLS_HEADER
+        return f"{header}\n{render_text(self.registry, new)}"
 
     def _compose(self, state: SelectionState, key: tuple[Any, ...], order: list[str]) -> None:
         parts = PromptParts(self.workdir, not self.native, state.menu)
         filter_to = None if state.filter is None else tuple(order)
         system = compose_system_prompt(parts, self.registry, filter_to, exclude=state.hidden)
-        self._shown = _Shown(key, system, order)
+        self._shown = _Shown(key, system, list(order), tuple(order), tuple(self.registry.names()))
         self.recomposed += 1

@@ -4,8 +4,9 @@ The loader only narrows what the *prompt* shows. A model that names a tool it
 was not shown still gets it run here ("free recovery"); the ``on_invoke`` hook
 lets the loader count that as an escape hatch.
 
-Order of operations: normalise the name, resolve it, validate and coerce the
-arguments, ask the confirmation gate for side-effecting tools, call the hook,
+Order of operations: unwrap a ``call_tool`` bridge call into the direct call it
+stands for (registry/bridge.py), normalise the name, resolve it, validate and
+coerce the arguments, ask the confirmation gate for side-effecting tools, call the hook,
 run with a timeout. Every outcome is a ``ToolResult``; a failure's payload is a
 dict with ``status: "error"`` so the model can repair its call in one step.
 """
@@ -22,6 +23,7 @@ from typing import Any, Callable
 
 from gaia_lite.events import ToolsLoaded
 
+from .bridge import unwrap
 from .context import CallCancel, ToolContext, ToolReply
 from .registry import ToolRegistry
 from .spec import ParamSpec, ToolSpec
@@ -221,12 +223,15 @@ class ToolExecutor:
 
     def execute(self, requested: str, arguments: dict[str, Any] | None) -> ToolResult:
         start = time.perf_counter()
-        args = dict(arguments or {})
+        direct = unwrap(requested, arguments)  # a bridged call is checked and run exactly as a direct one
+        requested, args = direct.name, direct.arguments
 
         def done(name: str | None, status: ToolStatus, payload: dict[str, Any], used: dict[str, Any] = args,
                  invoked: bool = False, loaded: ToolsLoaded | None = None) -> ToolResult:
             return ToolResult(requested, name, used, payload, status, time.perf_counter() - start, invoked, loaded)
 
+        if direct.error is not None:
+            return done(None, ToolStatus.INVALID, _error(direct.error))
         name, error = resolve_name(requested, self.registry)
         if name is None:
             return done(None, ToolStatus.INVALID, _error(error or ""))

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.prefix import MORE_TOOLS_HEADER, PromptLayout, StableLayout, make_layout
+from gaia_lite.agent.prefix import BRIDGE_NOTE, MORE_TOOLS_HEADER, PromptLayout, StableLayout, make_layout
 from gaia_lite.agent.prompt import PromptParts, compose_system_prompt
 from gaia_lite.agent.selection import SelectionState
+from gaia_lite.registry.bridge import BRIDGE, bridge_schema
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_native
 from gaia_lite.tools.catalog import doc_tool_specs
@@ -50,8 +51,28 @@ def test_text_path_system_prompt_is_written_once_and_new_tools_join_the_user_mes
     assert isinstance(book, StableLayout) and book.recomposed == 1
 
 
-def test_native_path_tools_grow_at_the_end_in_admission_order(registry) -> None:
+def test_native_path_tools_array_is_fixed_and_later_tools_go_through_the_bridge(registry) -> None:
     book = _book(registry, native=True)
+    first = _state("search_file")
+    assert book.begin_turn(first, "find the handbook") == "find the handbook"
+    before = book.tools(first)
+    system = book.system(first)
+    # turn 1: the loaded tools, then call_tool, whose name is an enum of the whole registry
+    assert before == [*render_native(registry, first.filter), bridge_schema(registry.names())]
+    assert before[-1]["function"]["name"] == BRIDGE
+    second = _state("search_file", "analyze_data_file")
+    content = book.begin_turn(second, "total revenue?")
+    assert book.tools(second) == before and book.system(second) == system  # byte-stable prefix
+    head, block = content.split("\n\n", 1)
+    assert head == "total revenue?"
+    assert block.startswith(f"{MORE_TOOLS_HEADER}\n{BRIDGE_NOTE}\n- analyze_data_file(")
+    assert book.begin_turn(second, "by region?") == "by region?"  # disclosed once
+    loaded = _state("search_file", "analyze_data_file", "read_clipboard")
+    assert "- read_clipboard(" in book.after_load(loaded) and book.tools(loaded) == before
+
+
+def test_append_layout_grows_the_native_tools_at_the_end_in_admission_order(registry) -> None:
+    book = _book(registry, native=True, layout="append")
     first = _state("search_file")
     book.begin_turn(first, "find the handbook")
     before = book.tools(first)
@@ -71,7 +92,8 @@ def test_an_eviction_recomposes_and_keeps_the_surviving_order(registry) -> None:
     evicted = _state("search_file", "analyze_data_file")  # browse_directory fell out at the cap
     assert book.begin_turn(evicted, "q3") == "q3"
     names = [t["function"]["name"] for t in book.tools(evicted)]
-    assert "browse_directory" not in names
+    assert "browse_directory" not in names and names[-1] == BRIDGE
+    assert "analyze_data_file" in names  # recomposed: the tools array declares every loaded tool again
     assert names.index("search_file") < names.index("analyze_data_file")  # survivors keep their order
     assert isinstance(book, StableLayout) and book.recomposed == 2
 
@@ -101,7 +123,7 @@ def test_with_no_filter_both_layouts_send_the_legacy_prompt(registry) -> None:
     full = SelectionState(None, None, frozenset({"load_tools"}))
     legacy = compose_system_prompt(PromptParts(Path("/work"), True, None), registry, None,
                                    exclude=frozenset({"load_tools"}))
-    for layout in ("stable", "rewrite"):
+    for layout in ("stable", "rewrite", "append"):
         book = _book(registry, native=False, layout=layout)
         assert book.begin_turn(full, "hi") == "hi"
         assert book.system(full) == legacy
