@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
                              f"| {100 * r['cost']:.1f} | {r['mean_loaded']:.1f} | {r['p50']:.1f} |")
             lines.append("")
             print(f"{name}: done in {took:.0f} s", file=sys.stderr)
+            if args.out:  # written after every set: a long run that is stopped keeps what it measured
+                Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     text = "\n".join(lines)
     if args.out:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
