@@ -1,20 +1,17 @@
 """An end-to-end task suite: the real agent, a real model, fixture files, fixed answers.
 
-``gaia-lite eval tasks`` runs each task twice, loader off and loader on, in a
-fresh temporary working directory with a fresh gaia-lite data dir, and checks
-every answer with deterministic rules (regular expressions for the expected
-facts and numbers; "no tool calls" where none are needed). The five tasks are
-our own, modelled on GAIA's tool_selection scenarios:
+``gaia-lite eval tasks`` runs each task of a suite (``gaia_lite.eval.suite``;
+the built-in one is ``data/tasks/builtin.json``) once per arm, in a fresh
+temporary working directory with a fresh gaia-lite data dir, and checks every
+answer with deterministic rules: regexes for the expected facts, "no tool
+calls" where none are needed, regexes over files a task should have written.
 
-=================  ==========================================================
-smart_discovery    find the handbook nobody named the path of, answer 15 PTO
-                   days, then the remote-work rule
-known_path_read    read reports/acme_q3_report.md: $14.2 million, CEO outlook
-data_vs_recall     totals over a CSV (Q1 $340,000; Sarah Chen, $70,000), which
-                   needs analyze_data_file rather than RAG or memory
-multi_step         an HR briefing from the handbook, then add Q3 revenue
-no_tools_needed    capital of France, 15 % of 200: no tool calls at all
-=================  ==========================================================
+Besides success, each turn records what went wrong on the way: **invalid
+calls** (an unknown tool or arguments that do not fit the schema: the
+executor refused them before running), **malformed** answers (a call the
+parser could not read, left as JSON in the answer) and **narrated** turns (an
+answer that names a tool instead of calling it: "use the `browse_directory`
+tool with ..." or just "list_recent_files").
 
 Every run logs the loader's ``TOOL_LOADER`` lines and the agent's
 ``TOOL_CALLS`` lines to one file, which ``gaia_lite.eval.logscore`` scores.
@@ -34,12 +31,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from gaia_lite.agent.replies import names_a_tool
 from gaia_lite.events import ToolCallFinished, TurnFailed, TurnFinished
 
 from .logscore import score_file
+from .suite import Suite, Task, Turn, builtin_suite_path, check_answer, check_files_after, load_suite
 
-__all__ = ["ARMS", "default_skills_dir", "Check", "Task", "TASKS", "TurnResult", "TaskResult", "fixture_path", "prepare_workdir",
-           "check_turn", "run_tasks", "summarize", "select_tasks"]
+__all__ = ["ARMS", "default_skills_dir", "Task", "Turn", "TASKS", "TurnResult", "TaskResult", "fixture_path",
+           "prepare_workdir", "check_turn", "run_tasks", "summarize", "select_tasks", "builtin_suite",
+           "is_narrated", "is_malformed", "inside"]
 
 log = logging.getLogger("gaia_lite.eval.tasks")
 
@@ -47,76 +47,13 @@ FIXTURE_PACKAGE = "gaia_lite.eval"
 FIXTURE_DIR = "data/tasks"
 
 
-@dataclass(frozen=True)
-class Check:
-    """One user turn and the rules its answer must meet."""
-
-    prompt: str
-    expect: tuple[str, ...]  # regexes (case-insensitive); every one must match the answer
-    no_tools: bool = False  # the turn must finish without any tool call
+def builtin_suite() -> Suite:
+    return load_suite(builtin_suite_path())
 
 
-@dataclass(frozen=True)
-class Task:
-    name: str
-    description: str
-    files: tuple[tuple[str, str], ...]  # (fixture file, path inside the working dir)
-    turns: tuple[Check, ...]
-    index: tuple[str, ...] = ()  # working-dir paths indexed before the first turn (as GAIA's setup does)
-
-
-_PTO = r"\b15\b"
-_REMOTE = r"\b(3|three)\b"
-_Q3 = r"14\.2\s*(million|mn|m\b)|14,200,000"
-_OUTLOOK = r"15\s*(%|percent)?\s*(-|–|to|and)\s*18\s*(%|percent)"
-_Q1 = r"340,?000|340\s*k\b|340 thousand"
-
-TASKS: tuple[Task, ...] = (
-    Task("smart_discovery", "find an unnamed file, index or read it, answer; follow-up without re-indexing",
-         (("employee_handbook.md", "company/hr/policies/employee_handbook.md"),
-          ("meeting_notes.md", "company/notes/meeting_notes.md"),
-          ("budget_notes.md", "company/finance/budget_notes.md"),
-          ("README.md", "README.md")),
-         (Check("How many days of paid time off do first-year employees get? The employee handbook is "
-                "somewhere in this folder.", (_PTO,)),
-          Check("And how many days a week can people work from home?", (_REMOTE,)))),
-    Task("known_path_read", "read a file at a given path directly",
-         (("acme_q3_report.md", "reports/acme_q3_report.md"),
-          ("acme_q2_report.md", "reports/acme_q2_report.md")),
-         (Check("What was Acme's revenue in Q3? The report is reports/acme_q3_report.md.", (_Q3,)),
-          Check("What revenue growth does the CEO expect for 2026, according to that report?", (_OUTLOOK,))),
-         index=("reports/acme_q3_report.md",)),
-    Task("data_vs_recall", "aggregate questions over a CSV go to the data tool",
-         (("sales_data_2025.csv", "data/sales_data_2025.csv"),),
-         (Check("What was the total revenue in Q1 2025 in data/sales_data_2025.csv?", (_Q1,)),
-          Check("Who was the top salesperson by total revenue in that file, and how much did they sell?",
-                (r"sarah\s+chen", r"70,?000|70\s*k\b"))),
-         index=("data/sales_data_2025.csv",)),
-    Task("multi_step", "a compound briefing from one document, then a fact from a second one",
-         (("employee_handbook.md", "docs/employee_handbook.md"),
-          ("acme_q3_report.md", "reports/acme_q3_report.md")),
-         (Check("Give me a short HR briefing from docs/employee_handbook.md: how many PTO days first-year "
-                "staff get, how many remote days per week are allowed, and whether contractors get benefits.",
-                (_PTO, _REMOTE, r"not eligible|ineligible|aren't eligible|are not eligible|no (company )?benefits"
-                                r"|do not (get|receive|qualify)|don't (get|receive|qualify)|not entitled|excluded")),
-          Check("Now add the Q3 revenue from reports/acme_q3_report.md to the briefing.", (_Q3,))),
-         index=("docs/employee_handbook.md", "reports/acme_q3_report.md")),
-    Task("no_tools_needed", "general knowledge and arithmetic: answered without tools",
-         (("README.md", "README.md"),),
-         (Check("What is the capital of France?", (r"\bparis\b",), no_tools=True),
-          Check("What is 15% of 200?", (r"\b30\b",), no_tools=True))),
-)
-
-
-def select_tasks(names: Sequence[str] | None) -> list[Task]:
-    """The named tasks in suite order (all when ``names`` is empty); unknown names raise ValueError."""
-    if not names:
-        return list(TASKS)
-    known = {t.name: t for t in TASKS}
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise ValueError(f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(known)}")
-    return [t for t in TASKS if t.name in set(names)]
+def select_tasks(names: Sequence[str] | None, suite: Suite | None = None) -> list[Task]:
+    """The named tasks of ``suite`` (default: the built-in one) in suite order; unknown names raise ValueError."""
+    return (suite or builtin_suite()).select(list(names or ()))
 
 
 def default_skills_dir() -> Path:
@@ -132,20 +69,49 @@ def fixture_path(name: str) -> Path:
 
 
 def prepare_workdir(task: Task, workdir: Path) -> None:
-    """Copy the task's fixtures into ``workdir`` (which is created)."""
+    """Create ``workdir`` with the task's text files and copied fixtures."""
     workdir.mkdir(parents=True, exist_ok=True)
-    for name, dest in task.files:
+    for dest, text in task.files:
         target = workdir / dest
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(fixture_path(name), target)
+        target.write_text(text, encoding="utf-8")
+    for dest, source in task.copy:
+        target = workdir / dest
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
 
 
-def check_turn(check: Check, answer: str, called: Sequence[str]) -> list[str]:
+def check_turn(turn: Turn, answer: str, called: Sequence[str]) -> list[str]:
     """The rules this answer breaks (empty = pass)."""
-    failures = [f"answer lacks /{rx}/" for rx in check.expect if not re.search(rx, answer or "", re.IGNORECASE)]
-    if check.no_tools and called:
-        failures.append(f"called tools although none were needed: {', '.join(called)}")
-    return failures
+    return check_answer(turn, answer, list(called))
+
+
+def inside(workdir: Path, arguments: dict[str, Any]) -> bool:
+    """Do all path-like arguments of a call stay inside ``workdir``? (What the suite's approver asks
+    before a gated tool runs: writes, edits and shell commands are allowed in the task's temp dir only.)"""
+    root = workdir.resolve()
+    for key, value in arguments.items():
+        if not isinstance(value, str) or not re.search(r"path|file|dir|folder|cwd", key, re.IGNORECASE):
+            continue
+        target = (root / Path(value).expanduser()).resolve()
+        if target != root and root not in target.parents:
+            return False
+    return True
+
+
+_MALFORMED = re.compile(r"[{\[]\s*[\"']?(name|tool|tool_name|function|arguments|tool_args)[\"']?\s*:", re.IGNORECASE)
+
+
+def is_malformed(answer: str) -> bool:
+    """An answer holding what was meant as a call (a JSON object with a name or arguments key)."""
+    return bool(_MALFORMED.search(answer or ""))
+
+
+def is_narrated(answer: str, tool_names: Iterable[str]) -> bool:
+    """An answer that names a registered tool: a call described in prose, or a bare tool name,
+    instead of a call made. (Tool names are snake_case identifiers a user-facing answer has no
+    reason to contain.)"""
+    return names_a_tool(answer or "", tool_names)
 
 
 @dataclass
@@ -163,6 +129,10 @@ class TurnResult:
     error: str | None = None
     skills: list[str] = field(default_factory=list)  # procedures recalled for this turn
     loaded: int | None = None  # tools the prompt showed at the end of the turn
+    tool_calls: int = 0  # calls the model made, whatever their outcome
+    invalid_calls: int = 0  # unknown tool or bad arguments: refused before running
+    malformed: bool = False  # the answer holds an unreadable call
+    narrated: bool = False  # the answer names a tool instead of calling it
 
 
 @dataclass
@@ -173,48 +143,69 @@ class TaskResult:
     seconds: float
     turns: list[TurnResult] = field(default_factory=list)
     setup_error: str | None = None
+    files_failures: list[str] = field(default_factory=list)
 
 
-def _run_turn(agent: Any, index: int, check: Check) -> TurnResult:
+def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> TurnResult:
     started = time.perf_counter()
     finished: TurnFinished | None = None
     failed: TurnFailed | None = None
-    escapes = 0
-    for ev in agent.run(check.prompt):
+    escapes = calls = invalid = 0
+    for ev in agent.run(turn.prompt):
         if isinstance(ev, TurnFinished):
             finished = ev
         elif isinstance(ev, TurnFailed):
             failed = ev
-        elif isinstance(ev, ToolCallFinished) and ev.escape_hatch:
-            escapes += 1
+        elif isinstance(ev, ToolCallFinished):
+            calls += 1
+            escapes += ev.escape_hatch
+            invalid += getattr(ev, "outcome", "") == "invalid"
     seconds = time.perf_counter() - started
     if finished is None:
         error = failed.error if failed is not None else "the turn ended without an answer"
-        return TurnResult(index, check.prompt, "", [], False, [f"turn failed: {error}"], seconds, None, None,
-                          escapes, error)
+        return TurnResult(index, turn.prompt, "", [], False, [f"turn failed: {error}"], seconds, None, None,
+                          escapes, error, tool_calls=calls, invalid_calls=invalid)
     called = list(finished.tools_called)
-    failures = check_turn(check, finished.answer, called)
-    return TurnResult(index, check.prompt, finished.answer, called, not failures, failures, seconds,
+    failures = check_turn(turn, finished.answer, called)
+    return TurnResult(index, turn.prompt, finished.answer, called, not failures, failures, seconds,
                       finished.steps, finished.ttft_s, escapes,
-                      skills=list(finished.stats.get("skills", ())), loaded=len(finished.loaded_tools))
+                      skills=list(finished.stats.get("skills", ())), loaded=len(finished.loaded_tools),
+                      tool_calls=calls, invalid_calls=invalid, malformed=is_malformed(finished.answer),
+                      narrated=is_narrated(finished.answer, tool_names))
 
 
 ServicesFactory = Callable[[str, Path, Path], Any]  # (arm, workdir, gaia home) -> Services
-# Arms: "off" = every tool every turn; "on" = the dynamic loader; "skills" = the loader with
+# Arms: "off" = every tool every turn; "on" = the dynamic loader; "free" = the loader with constrained
+# calls turned off (calls parsed from free text); "gbnf" = the loader with design (b), prose or one call
+# under a GBNF grammar, to compare with "on"'s JSON schema (design a); "skills" = the loader with
 # procedures seeded into the fresh memory DB (the factory seeds them), for the SKILL-tier lift.
-ARMS = ("off", "on", "skills")
+ARMS = ("off", "on", "free", "gbnf", "skills")
+
+
+def _new_conversation(agent: Any) -> None:
+    """A fresh conversation for the same user: history and loader session go, memory stays."""
+    start = getattr(agent, "new_conversation", None) or getattr(agent, "reset", None)
+    if start is not None:
+        start()
+
+
+def _tool_names(services: Any) -> list[str]:
+    registry = getattr(services, "registry", None)
+    names = getattr(registry, "names", None)
+    return list(names()) if callable(names) else []
 
 
 def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
               progress: Callable[[str], None]) -> TaskResult:
-    workdir = root / f"{task.name}-{arm}" / "work"
-    home = root / f"{task.name}-{arm}" / "home"
+    workdir = root / f"{task.id}-{arm}" / "work"
+    home = root / f"{task.id}-{arm}" / "home"
     prepare_workdir(task, workdir)
     started = time.perf_counter()
-    log.info("EVAL_TASK %s", json.dumps({"task": task.name, "arm": arm}))
+    log.info("EVAL_TASK %s", json.dumps({"task": task.id, "arm": arm}))
     services = make_services(arm, workdir, home)
-    result = TaskResult(task.name, arm, False, 0.0)
+    result = TaskResult(task.id, arm, False, 0.0)
     try:
+        names = _tool_names(services)
         for rel in task.index:
             if services.rag is None:
                 break
@@ -222,15 +213,20 @@ def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
                 services.rag.index_file(workdir / rel)
             except Exception as exc:  # a setup failure is reported, the task still runs
                 result.setup_error = f"could not index {rel}: {exc}"
-        for i, check in enumerate(task.turns, 1):
-            turn = _run_turn(services.agent, i, check)
-            result.turns.append(turn)
-            progress(f"{task.name} [{arm}] turn {i}: {'PASS' if turn.passed else 'FAIL'} "
-                     f"({turn.seconds:.1f} s, tools: {', '.join(turn.called) or 'none'})")
+        for i, turn in enumerate(task.turns, 1):
+            if turn.new_conversation and i > 1:
+                _new_conversation(services.agent)
+            outcome = _run_turn(services.agent, i, turn, names)
+            result.turns.append(outcome)
+            progress(f"{task.id} [{arm}] turn {i}: {'PASS' if outcome.passed else 'FAIL'} "
+                     f"({outcome.seconds:.1f} s, tools: {', '.join(outcome.called) or 'none'})")
     finally:
         services.close()
+    result.files_failures = check_files_after(task, workdir)
+    for failure in result.files_failures:
+        progress(f"{task.id} [{arm}]: {failure}")
     result.seconds = time.perf_counter() - started
-    result.passed = bool(result.turns) and all(t.passed for t in result.turns)
+    result.passed = bool(result.turns) and all(t.passed for t in result.turns) and not result.files_failures
     return result
 
 
@@ -277,7 +273,7 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
                 (run_dir / "report.partial.json").write_text(json.dumps(summarize(results, arms)))
     report = summarize(results, arms)
     report["log"] = str(log_path)
-    if "on" in arms or "skills" in arms:  # the off arm logs no TOOL_LOADER lines
+    if set(arms) - {"off"}:  # the off arm logs no TOOL_LOADER lines
         report["log_score"] = score_file(log_path).to_dict()
     return report
 
@@ -296,8 +292,13 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
             "turns": len(turns),
             "turns_passed": sum(t.passed for t in turns),
             "turn_success": round(sum(t.passed for t in turns) / len(turns), 4) if turns else None,
-            "tool_calls": sum(len(t.called) for t in turns),
+            "tool_calls": sum(max(t.tool_calls, len(t.called)) for t in turns),
             "turns_with_tools": len(tool_turns),
+            "invalid_calls": sum(t.invalid_calls for t in turns),
+            "malformed_turns": sum(t.malformed for t in turns),
+            "narrated_turns": sum(t.narrated for t in turns),
+            "files_failed": sum(bool(r.files_failures) for r in mine),
+            "mean_first_ttft_s": _mean([r.turns[0].ttft_s for r in mine if r.turns]),
             "escape_hatches": sum(t.escape_hatches for t in turns),
             "skill_turns": sum(bool(t.skills) for t in turns),
             "mean_loaded": round(sum(loaded) / len(loaded), 2) if loaded else None,
@@ -306,3 +307,8 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
             "seconds": round(sum(r.seconds for r in mine), 1),
         }
     return {"arms": per_arm, "tasks": [asdict(r) for r in results]}
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return round(sum(known) / len(known), 3) if known else None

@@ -16,12 +16,17 @@ from gaia_lite.eval.logscore import format_tool_calls
 from gaia_lite.loader import logline
 
 
-def test_every_fixture_a_task_names_exists() -> None:
-    for task in tasks.TASKS:
-        for name, _dest in task.files:
-            assert tasks.fixture_path(name).is_file()
-        for rel in task.index:
-            assert rel in {dest for _n, dest in task.files}
+def test_builtin_suite_loads_and_covers_every_headless_bundle() -> None:
+    suite = tasks.builtin_suite()
+    ids = [t.id for t in suite.tasks]
+    assert len(ids) >= 25
+    assert {"smart_discovery", "known_path_read", "data_vs_recall", "multi_step", "no_tools_needed"} <= set(ids)
+    turns = [turn for t in suite.tasks for turn in t.turns]
+    assert any(turn.no_tools for turn in turns) and any(turn.new_conversation for turn in turns)
+    assert any(t.files_after for t in suite.tasks) and any(len(t.turns) >= 3 for t in suite.tasks)
+    for task in suite.tasks:
+        for _dest, source in task.copy:
+            assert source.is_file()
 
 
 def test_sales_fixture_has_the_expected_numbers() -> None:
@@ -76,6 +81,47 @@ def test_answer_rules(task: str, turn: int, answer: str, ok: bool) -> None:
     assert (not tasks.check_turn(check, answer, [])) is ok
 
 
+@pytest.mark.parametrize(("task", "turn", "answer", "ok"), [
+    ("csv_total", 0, "The total of q1 is 425.", True),
+    ("csv_total", 0, "The total is 4250.", False),
+    ("search_content", 0, "field/day2.md mentions the heron.", True),
+    ("search_content", 0, "day2.md and field/day1.md", False),  # a reject rule
+    ("remember_preference", 1, "You prefer tea.", True),
+    ("remember_preference", 1, "You prefer coffee over tea.", False),
+    ("arithmetic", 0, "12 times 12 is 144.", True),
+])
+def test_new_task_rules(task: str, turn: int, answer: str, ok: bool) -> None:
+    check = tasks.select_tasks([task])[0].turns[turn]
+    assert (not tasks.check_turn(check, answer, [])) is ok
+
+
+@pytest.mark.parametrize(("answer", "narrated"), [
+    ("list_recent_files", True),
+    ("To list the files you can use the `browse_directory` tool with these arguments.", True),
+    ("The folder holds notes.md and budget.csv.", False),
+    ("I read the file (read-only) and found 8080.", False),
+])
+def test_narration_is_an_answer_that_names_a_tool(answer: str, narrated: bool) -> None:
+    assert tasks.is_narrated(answer, ["list_recent_files", "browse_directory", "read_file"]) is narrated
+
+
+@pytest.mark.parametrize(("answer", "malformed"), [
+    ('{"name": "read_file", "arguments": {"file_path": "a"', True),
+    ("```json\n{'tool': 'read_file'}\n```", True),
+    ("The port is 8080 {see config}.", False),
+])
+def test_malformed_is_an_unreadable_call_left_in_the_answer(answer: str, malformed: bool) -> None:
+    assert tasks.is_malformed(answer) is malformed
+
+
+def test_gated_calls_are_approved_inside_the_task_dir_only(tmp_path: Path) -> None:
+    assert tasks.inside(tmp_path, {"file_path": "notes/a.txt", "content": "/etc/passwd"})
+    assert tasks.inside(tmp_path, {"command": "wc -l words.txt"})
+    assert not tasks.inside(tmp_path, {"file_path": "../outside.txt"})
+    assert not tasks.inside(tmp_path, {"file_path": "/etc/hosts"})
+    assert not tasks.inside(tmp_path, {"working_directory": "/"})
+
+
 def test_no_tools_rule_fails_a_right_answer_reached_with_a_tool() -> None:
     check = tasks.select_tasks(["no_tools_needed"])[0].turns[0]
     assert tasks.check_turn(check, "Paris", ["search_file"]) == [
@@ -83,7 +129,7 @@ def test_no_tools_rule_fails_a_right_answer_reached_with_a_tool() -> None:
 
 
 def test_select_tasks() -> None:
-    assert [t.name for t in tasks.select_tasks([])] == [t.name for t in tasks.TASKS]
+    assert [t.name for t in tasks.select_tasks([])] == [t.name for t in tasks.builtin_suite().tasks]
     assert [t.name for t in tasks.select_tasks(["no_tools_needed", "smart_discovery"])] == [
         "smart_discovery", "no_tools_needed"]
     with pytest.raises(ValueError, match="unknown task"):
@@ -94,6 +140,8 @@ def test_prepare_workdir(tmp_path: Path) -> None:
     task = tasks.select_tasks(["smart_discovery"])[0]
     tasks.prepare_workdir(task, tmp_path / "w")
     assert (tmp_path / "w/company/hr/policies/employee_handbook.md").is_file()
+    tasks.prepare_workdir(tasks.select_tasks(["csv_total"])[0], tmp_path / "c")
+    assert (tmp_path / "c/sales.csv").read_text().startswith("region,q1,q2\n")
 
 
 class _FakeAgent:
