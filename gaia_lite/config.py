@@ -205,6 +205,7 @@ class Settings:
     api_key: str = ""
     model: str = ""  # empty: the first model the server lists
     native_tools: bool | None = None  # None: decided by the capability table
+    tool_calls: str = "auto"  # text path: constrained (JSON schema), free (parsed from text), auto (constrained if the server can)
     temperature: float = 0.1
     max_tokens: int = 1024
     local_server: bool = True  # start the embedded llama-server when base_url is unreachable
@@ -360,6 +361,13 @@ def _parse_layout(raw: str) -> str:
     return v
 
 
+def _parse_tool_calls(raw: str) -> str:
+    v = raw.strip().lower()
+    if v not in ("auto", "constrained", "free"):
+        raise ValueError("auto (constrained when the server supports it), constrained or free")
+    return v
+
+
 def _parse_ctx(raw: str) -> int | None:
     return None if raw.strip() == "" else _int_at_least(raw, 1024, "a whole number of tokens >= 1024")
 
@@ -379,6 +387,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "api_key": ("LEMONADE_API_KEY", _parse_api_key),
     "model": ("GAIA_MODEL", _parse_str),
     "native_tools": ("GAIA_NATIVE_TOOLS", _parse_bool),
+    "tool_calls": ("GAIA_TOOL_CALLS", _parse_tool_calls),
     "temperature": (None, float),
     "max_tokens": (None, _parse_positive_int),
     "local_server": ("GAIA_AUTO_START_SERVER", _parse_bool),
@@ -464,7 +473,7 @@ def load_settings(cli: Mapping[str, Any] | None = None, env: Mapping[str, str] |
             continue
         if key not in _FIELDS:
             raise KeyError(f"unknown setting {key}")
-        if key in ("base_url", "preset"):  # the flags typer hands over as plain strings
+        if key in ("base_url", "preset", "tool_calls"):  # the flags typer hands over as plain strings
             try:
                 value = _FIELDS[key][1](value)
             except ValueError as exc:

@@ -81,6 +81,7 @@ class ToolCallFinished:
     result: dict[str, Any]
     duration_s: float
     escape_hatch: bool = False
+    outcome: str = "ok"  # how the call ended for the loop: ok, error, invalid (never ran), refused, denied, timeout
     kind: Literal["tool_call_finished"] = "tool_call_finished"
 
 

@@ -66,6 +66,7 @@ def test_base_url_gets_api_v1_when_path_missing(raw, expected):
     ("GAIA_EMBEDDER", "torch", "onnx"),
     ("GAIA_DYNAMIC_TOOLS_PRESET", "fast", "default, lean or gaia"),
     ("GAIA_PROMPT_LAYOUT", "sorted", "auto, stable, rewrite or append"),
+    ("GAIA_TOOL_CALLS", "grammar", "auto (constrained when the server supports it), constrained or free"),
     ("GAIA_CTX_SIZE", "512", "a whole number of tokens >= 1024"),
     ("GAIA_CTX_SIZE", "big", "a whole number of tokens >= 1024"),
 ])

@@ -16,7 +16,7 @@ from collections import defaultdict
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
@@ -346,7 +346,8 @@ def _indexed_namesake(ctx: ToolContext, file_path: str) -> Path | None:
 
 
 @tool
-def analyze_data_file(ctx: ToolContext, file_path: str, analysis_type: str = "summary",
+def analyze_data_file(ctx: ToolContext, file_path: str,
+                      analysis_type: Literal["summary", "spending", "trends", "full"] = "summary",
                       columns: Optional[str] = None, group_by: Optional[str] = None,
                       date_range: Optional[str] = None) -> dict:
     """Compute exact totals, averages and rankings from a CSV, TSV or Excel file.

@@ -12,7 +12,7 @@ import fnmatch
 import mimetypes
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
@@ -266,7 +266,7 @@ _SORT_KEYS = {
 
 @tool
 def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, show_hidden: bool = False,
-                     sort_by: str = "name") -> dict:
+                     sort_by: Literal["name", "size", "modified", "type"] = "name") -> dict:
     """List the files and subfolders of a folder (folders first).
 
     Args:

@@ -13,6 +13,7 @@ from gaia_lite.registry.execute import ToolResult, ToolStatus
 __all__ = ["TurnStats", "CallBook", "REPEAT_LIMIT"]
 
 REPEAT_LIMIT = 2  # the same call (name + arguments) may run this many times per turn
+FAILED_CALLS_LIMIT = 2  # failed calls per turn before the next model call must answer
 
 
 @dataclass
@@ -25,12 +26,22 @@ class TurnStats:
     span: list[tuple[str, dict[str, str], bool]] = field(default_factory=list)  # (tool, argument types, ok)
     last_result: tuple[str, dict[str, Any]] | None = None  # the latest successful tool result, else any
     overflow_retried: bool = False  # the once-per-turn retry after a context overflow was used
+    renudged: bool = False  # a narrated reply was sent back once this turn
+    transient: list[dict[str, Any]] = field(default_factory=list)  # the next request's off-the-record messages
+    shown: bool = False  # the latest reply's view put text on the screen
+    failed_calls: int = 0  # calls that did not succeed (denied ones included)
+    must_answer: bool = False  # a denial, or too many failures: the next model call must answer
 
     def model_called(self, usage: Usage) -> None:
         self.steps += 1
         self.first_usage = self.first_usage or usage
 
     def tool_ran(self, result: ToolResult) -> None:
+        if not result.ok:
+            self.failed_calls += 1
+            # the user said no, or the tools keep failing: the model hears it once, then answers
+            self.must_answer = self.must_answer or result.status is ToolStatus.DENIED \
+                or self.failed_calls >= FAILED_CALLS_LIMIT
         if result.name and result.status is not ToolStatus.DENIED:
             self.called.append(result.name)
             self.span.append((result.name, {k: type(v).__name__ for k, v in result.arguments.items()}, result.ok))

@@ -33,8 +33,9 @@ from gaia_lite.registry.registry import ToolRegistry
 
 from .books import CallBook, TurnStats
 from .fallback import answer_from_result
+from .results import compact_result
 from .prefix import make_layout
-from .replies import FreeReplies, Reply, ReplyMode, is_result_echo
+from .replies import FreeReplies, Reply, ReplyMode, bare_tool_name, is_result_echo, names_a_tool
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
@@ -45,11 +46,13 @@ __all__ = ["Agent", "AgentOptions"]
 
 log = logging.getLogger("gaia_lite.agent")
 
-RESULT_CHAR_CAP = 6000  # tool results beyond this are cut before going back to a small-context model
 # Small text-path models tend to echo tool results as JSON; one short line after
 # each result steers them to either answer in prose or call the next tool.
 TEXT_PATH_NEXT = "\n(Now answer the user in plain sentences, or call another tool if needed.)"
 STOP_CALLING = "Stop calling tools now and answer my request with what you already have, in plain text."
+# Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
+NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
+            "or answer my question yourself in plain sentences.")
 GAVE_UP = "I could not finish this with the tools available."
 
 
@@ -84,7 +87,8 @@ class _Request:
 class Agent:
     def __init__(self, client: ChatClient, registry: ToolRegistry, executor: ToolExecutor,
                  selector: ToolSelector, options: AgentOptions, *, memory: MemoryPort | None = None,
-                 skills: SkillService | None = None, replies: ReplyMode | None = None) -> None:
+                 skills: SkillService | None = None, replies: ReplyMode | None = None,
+                 notices: tuple[str, ...] = ()) -> None:
         self.client = client
         self.registry = registry
         self.executor = executor
@@ -92,7 +96,8 @@ class Agent:
         self.options = options
         self.memory = memory
         self.skills = skills
-        self.replies = replies or FreeReplies(registry.names)
+        self.replies = replies or FreeReplies(registry.names, hold_all=not options.native_tools)
+        self._notices = list(notices)  # start-up warnings (e.g. the free-parser fallback), shown once
         self.history: list[Message] = []
         self.user_messages: list[str] = []
         self.turn = 0
@@ -115,6 +120,12 @@ class Agent:
         self.layout.reset()
         self.selector.reset()
 
+    def new_conversation(self) -> None:
+        """A new conversation with the same user: ``reset`` plus a new session id, so memory files the
+        next turns as another conversation (facts and past conversations stay)."""
+        self.reset()
+        self.options.session_id = uuid.uuid4().hex[:12]
+
     def close(self) -> None:
         self.selector.close()
 
@@ -128,6 +139,8 @@ class Agent:
         self.turn += 1
         turn = self.turn
         yield TurnStarted(turn, query)
+        while self._notices:
+            yield Notice("warning", self._notices.pop(0))
         try:
             yield from self._run_turn(turn, query)
         except (GaiaError, KeyboardInterrupt) as exc:  # GaiaError includes Cancelled
@@ -149,8 +162,17 @@ class Agent:
         stats, book = TurnStats(), CallBook()
         answer: str | None = None
         while answer is None:
-            forced = book.stop or stats.steps + 1 >= self.options.max_steps
+            if book.stop:  # the model kept repeating refused calls: end with what the tools returned
+                answer = yield from self._give_up(stats)
+                break
+            forced = stats.must_answer or stats.steps + 1 >= self.options.max_steps
             reply = yield from self._step(stats, forced)
+            if not forced and not reply.calls and not stats.renudged and self._narrated(reply.text):
+                # a call described (or a bare tool name) is not an answer: ask once more, off the record
+                stats.renudged = True
+                stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": NARRATED}]
+                continue
+            stats.transient = []
             if forced or not reply.calls:
                 answer = yield from self._final_answer(reply, forced, stats)
             else:
@@ -165,11 +187,15 @@ class Agent:
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""
         while True:
-            request = yield from self._request(forced)
+            request = yield from self._request(forced, stats.transient)
             try:
-                result = yield from self._stream(request)
+                result = yield from self._stream(request, stats)
                 break
             except ModelError as exc:
+                if self._drop_constraint(request, exc):
+                    yield Notice("warning", f"the server refused the reply constraint ({str(exc)[:160]}); "
+                                            "reading tool calls from free text for the rest of this session")
+                    continue
                 # The estimate was too low (or the window unknown): drop half the earlier turns, once.
                 if stats.overflow_retried or not is_context_overflow(str(exc)) or not self._drop_older_half():
                     raise
@@ -184,64 +210,91 @@ class Agent:
                                 u.completion_tokens, len(reply.calls))
         return reply
 
-    def _request(self, forced: bool) -> Generator[Event, None, _Request]:
+    def _request(self, forced: bool, transient: list[Message] | None = None) -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
         answer), fitted to the model's window."""
         state = self.selector.state  # a load_tools call earlier in the turn may have changed it
         system, tools = self._prompt(state, forced)
         if (yield from self._fit_window(system, tools)):  # turns were dropped: the prompt is recomposed
             system, tools = self._prompt(state, forced)
-        messages: list[Message] = [{"role": "system", "content": system}, *self.history]
+        messages: list[Message] = [{"role": "system", "content": system}, *self.history, *(transient or ())]
         if forced:
             messages.append({"role": "user", "content": STOP_CALLING})
-        return _Request(messages, tools, self.replies.request_extra(tools))
+        return _Request(messages, tools, self.replies.request_extra(tools, forced=forced))
 
     def _prompt(self, state: SelectionState, forced: bool) -> tuple[str, list[dict[str, Any]] | None]:
         return self.system_prompt(state), (None if forced else self.tool_schemas(state))
 
-    def _stream(self, request: _Request) -> Generator[Event, None, ChatResult]:
-        """Stream one model call. Text that may be a tool call is held back
-        until it is clearly prose, so JSON calls never flash up as an answer."""
+    def _stream(self, request: _Request, stats: TurnStats) -> Generator[Event, None, ChatResult]:
+        """Stream one model call. The reply mode's view decides which text is shown and when, so a
+        call (JSON, or prose around one) never flashes up as an answer."""
         gen = self.client.stream_chat(request.messages, tools=request.tools, max_tokens=self.options.max_tokens,
                                       temperature=self.options.temperature, cancel=self.executor.ctx.cancel,
                                       **request.extra)
-        held, holding = "", True
+        view = self.replies.view()
+        stats.shown = False
         while True:
             try:
                 delta = next(gen)
             except StopIteration as stop:
                 result: ChatResult = stop.value
                 break
-            if not holding:
-                yield TextDelta(delta)
-                continue
-            held += delta
-            head = held.lstrip()
-            if not head or self.replies.holds(head):
-                continue
-            holding = False
-            yield TextDelta(held)
-            held = ""
-        if held and not result.tool_calls:
-            reply = self.replies.parse(ChatResult(held))
-            if not reply.calls and reply.text and not is_result_echo(reply.text):  # the loop answers an echo
-                yield TextDelta(reply.text)
+            shown = view.feed(delta)
+            if shown:
+                stats.shown = True
+                yield TextDelta(shown)
+        rest = view.finish(result)
+        if rest:
+            stats.shown = True
+            yield TextDelta(rest)
         return result
 
     def _final_answer(self, reply: Reply, forced: bool, stats: TurnStats) -> Generator[Event, None, str]:
-        """The turn's answer, stored in the history. Two replies are not answers, and are replaced by
-        one from the latest tool result: a call written after being told to stop (it is never run),
-        and a JSON echo of a tool result (small models do that instead of answering)."""
-        answer = reply.text
-        if forced and reply.calls:
-            answer = answer_from_result(*stats.last_result) if stats.last_result is not None else GAVE_UP
+        """The turn's answer, stored in the history. Some replies are not answers and are replaced by
+        one built from the tool results: a call written after being told to stop (it is never run), a
+        JSON echo of a tool result, and a reply that only names a tool or still describes a call after
+        being asked once to make it. The answer is shown here unless the reply's view showed it."""
+        answer = reply.text.replace(TEXT_PATH_NEXT.strip(), "").strip()
+        if (forced and reply.calls) or is_result_echo(answer) or bare_tool_name(answer, self.registry.names()):
+            answer = self._from_results(stats)
+        elif self._narrated(answer) and stats.last_result is not None:
+            answer = self._from_results(stats)
+        if not stats.shown:
             yield TextDelta(answer)
-        if is_result_echo(answer):
-            if stats.last_result is not None:
-                answer = answer_from_result(*stats.last_result)
-            yield TextDelta(answer)
+        elif answer != reply.text.strip():  # the view showed a reply that is not the answer
+            yield TextDelta("\n\n" + answer)
         self.history.append({"role": "assistant", "content": answer})
         return answer
+
+    def _from_results(self, stats: TurnStats) -> str:
+        """An answer made of what the tools returned this turn (never invented)."""
+        if stats.last_result is None:
+            return GAVE_UP
+        tool, payload = stats.last_result
+        if payload.get("status") in ("error", "denied"):
+            return f"I could not finish this: {tool} failed ({payload.get('error', payload.get('status'))})."
+        return answer_from_result(tool, payload)
+
+    def _give_up(self, stats: TurnStats) -> Generator[Event, None, str]:
+        """End a looping turn without another model call, honestly, with what the tools returned."""
+        answer = "I could not finish this: the same tool call kept repeating."
+        if stats.last_result is not None and stats.last_result[1].get("status") not in ("error", "denied"):
+            answer += " " + answer_from_result(*stats.last_result)
+        yield TextDelta(answer)
+        self.history.append({"role": "assistant", "content": answer})
+        return answer
+
+    def _drop_constraint(self, request: _Request, exc: ModelError) -> bool:
+        """A server that took the capability probe but refuses this request's schema or grammar: go on
+        with the free parser (True) rather than fail every turn."""
+        if not ({"response_format", "grammar"} & set(request.extra)) or is_context_overflow(str(exc)):
+            return False
+        log.warning("constrained request refused, falling back to free tool calls: %s", exc)
+        self.replies = FreeReplies(self.registry.names, hold_all=not self.options.native_tools)
+        return True
+
+    def _narrated(self, text: str) -> bool:
+        return names_a_tool(text, self.registry.names())
 
     def _call_tool(self, wire: ToolCall, book: CallBook, stats: TurnStats) -> Generator[Event, None, None]:
         """Run one call (unless the book refuses a repeat) and put its result in the history.
@@ -259,8 +312,8 @@ class Agent:
             book.ran(call, result)
             stats.tool_ran(result)
         yield ToolCallFinished(call.id, result.name or call.name, result.arguments, result.shown_status,
-                               result.payload, result.duration_s, escape)
-        content = _result_text(result.payload)
+                               result.payload, result.duration_s, escape, result.status.value)
+        content = compact_result(result.payload)
         if result.loaded is not None:
             yield result.loaded
             disclosed = self.layout.after_load(self.selector.state)  # the tools this load added
@@ -335,10 +388,3 @@ class Agent:
         if repaired and repaired[-1]["role"] == "tool":
             repaired.append({"role": "assistant", "content": "(cancelled)"})
         self.history[:] = repaired
-
-
-def _result_text(result: dict[str, Any]) -> str:
-    text = json.dumps(result, ensure_ascii=False, default=str)
-    if len(text) > RESULT_CHAR_CAP:
-        text = text[:RESULT_CHAR_CAP] + f'... [truncated {len(text) - RESULT_CHAR_CAP} chars]'
-    return text

@@ -13,13 +13,15 @@ anything else is the answer.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import AssistantCallsMessage, ChatResult, ToolCall
 
-__all__ = ["Reply", "ReplyMode", "FreeReplies", "is_result_echo"]
+__all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "is_result_echo", "names_a_tool",
+           "bare_tool_name"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
 _HOLD_PREFIXES = ("{", "[", "(", "```", "<tool_call", "<think", "<")
@@ -36,8 +38,9 @@ class Reply:
 
 
 class ReplyMode(Protocol):
-    def request_extra(self, tools: list[dict[str, Any]] | None) -> dict[str, Any]:
-        """Extra request fields this mode sends with every model call ({} for none)."""
+    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False) -> dict[str, Any]:
+        """Extra request fields this mode sends with a model call ({} for none); ``forced``: the call
+        that must answer without tools."""
 
     def holds(self, head: str) -> bool:
         """May a reply starting with ``head`` still turn into a call (so it is not streamed yet)?"""
@@ -45,18 +48,33 @@ class ReplyMode(Protocol):
     def parse(self, result: ChatResult) -> Reply:
         """The calls and text of a finished reply."""
 
+    def view(self) -> "ReplyView":
+        """A fresh view for one streamed reply: which of its text the user may see, and when."""
+
+
+class ReplyView(Protocol):
+    def feed(self, delta: str) -> str:
+        """The text to show now, given the next chunk of the reply ("" to hold it)."""
+
+    def finish(self, result: ChatResult) -> str:
+        """The text still to show once the reply is complete."""
+
 
 class FreeReplies:
     """Native ``tool_calls``, or calls the model wrote into its text; anything else is the answer."""
 
-    def __init__(self, tool_names: Callable[[], list[str]]) -> None:
+    def __init__(self, tool_names: Callable[[], list[str]], *, hold_all: bool = False) -> None:
         self._names = tool_names
+        self._hold_all = hold_all  # the text path: a call may follow prose, so show only the parsed answer
 
-    def request_extra(self, tools: list[dict[str, Any]] | None) -> dict[str, Any]:
+    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False) -> dict[str, Any]:
         return {}
 
     def holds(self, head: str) -> bool:
         return any(head.startswith(p) or p.startswith(head) for p in _HOLD_PREFIXES)
+
+    def view(self) -> "HoldingView":
+        return HoldingView(self, hold_all=self._hold_all, tool_names=self._names)
 
     def parse(self, result: ChatResult) -> Reply:
         if result.tool_calls:
@@ -65,6 +83,41 @@ class FreeReplies:
         if parsed.calls:
             return Reply(parsed.calls, parsed.text)
         return Reply((), parsed.answer if parsed.answer is not None else strip_think(result.content))
+
+
+class HoldingView:
+    """Free replies on screen: text that may still become a written call is held until it is clearly
+    prose; with ``hold_all`` (the text path, where a call may follow a sentence) the whole reply is
+    held and only its answer is shown, so prose that came with a call never looks like the answer."""
+
+    def __init__(self, mode: ReplyMode, *, hold_all: bool = False,
+                 tool_names: Callable[[], list[str]] = list) -> None:
+        self._mode = mode
+        self._tool_names = tool_names
+        self._held = ""
+        self._holding = True
+        self._hold_all = hold_all
+
+    def feed(self, delta: str) -> str:
+        if not self._holding:
+            return delta
+        self._held += delta
+        head = self._held.lstrip()
+        if self._hold_all or not head or self._mode.holds(head):
+            return ""
+        self._holding = False
+        out, self._held = self._held, ""
+        return out
+
+    def finish(self, result: ChatResult) -> str:
+        if not self._held or result.tool_calls:
+            return ""
+        reply = self._mode.parse(ChatResult(self._held))
+        # the loop answers an echo, and asks again (or answers from the results) for a narrated call
+        if not reply.calls and reply.text and not is_result_echo(reply.text) \
+                and not names_a_tool(reply.text, self._tool_names()):
+            return reply.text
+        return ""
 
 
 def is_result_echo(text: str) -> bool:
@@ -77,3 +130,16 @@ def is_result_echo(text: str) -> bool:
     except ValueError:
         return False
     return isinstance(value, dict) and "status" in value
+
+
+def names_a_tool(text: str, tool_names: Iterable[str]) -> bool:
+    """Does ``text`` name a tool (``browse_directory``, `read_file`)? An answer has no reason to:
+    it is a call described in prose, or a bare tool name, instead of a call made. Only snake_case
+    names count, so "read" or "recall" in a sentence never does."""
+    return any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text or "") for n in tool_names if "_" in n)
+
+
+def bare_tool_name(text: str, tool_names: Iterable[str]) -> bool:
+    """Is the whole reply just a tool's name (``list_recent_files``, `read_file()`)?"""
+    core = (text or "").strip().strip("`'\".:").removesuffix("()").strip()
+    return bool(core) and core in set(tool_names)

@@ -31,7 +31,7 @@ from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, ag
 from gaia_lite.cli.serve import serve
 from gaia_lite.cli.waiting import WaitingNotice
 from gaia_lite.errors import GaiaError
-from gaia_lite.events import Event, TextDelta, ToolCallFinished, ToolCallStarted, TurnFailed, TurnFinished
+from gaia_lite.events import Event, Notice, TextDelta, ToolCallFinished, TurnFailed, TurnFinished
 
 app = typer.Typer(
     name="gaia-lite",
@@ -118,9 +118,13 @@ def ask(
     question: Annotated[str, typer.Argument(help="What to ask, in quotes.")],
     settings: Any, log: Optional[Path],
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object: answer, tools_called, ttft_s, prompt_tokens, loaded_tools.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show tool calls and TOOL_LOADER lines on stderr.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show TOOL_LOADER lines and info notices on stderr.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Nothing on stderr but errors (no server line, tool lines or warnings).")] = False,
 ) -> None:
     """Ask one question and print the answer (exit 3 when no server can be reached).
+
+    The answer alone goes to stdout. stderr gets the server-start line, one line per tool call
+    (`→ read_file(file_path='notes.md') ✓ 0.02s`) and warnings; `--quiet` keeps only errors.
 
     Example: `gaia-lite ask "what is in notes.md?" --dynamic-tools`
     """
@@ -130,21 +134,23 @@ def ask(
 
     setup_logging(settings, log_file=log, stderr=verbose)
     say = (lambda msg: typer.echo(msg, err=True))
-    client, server = connect(settings, announce=say, progress=_progress_printer())
+    progress = (lambda _msg: None) if quiet else say  # errors still go to say
+    client, server = connect(settings, announce=progress, progress=None if quiet else _progress_printer())
     services = None
     try:
         interactive = stdin_is_tty()
         services = build_services(settings, client, server=server, approve=_approver(settings, interactive),
                                   confirm_path=_path_confirmer() if interactive else None,
-                                  progress=_progress_printer())
+                                  progress=None if quiet else _progress_printer())
         finished: TurnFinished | None = None
         failed: TurnFailed | None = None
         streamed = False
         turns = TurnRecorder(settings.paths.turns_file, frontend="ask", client=services.client)
-        with WaitingNotice(say, settings.first_byte_timeout) as waiting:
+        with WaitingNotice(progress, settings.first_byte_timeout) as waiting:
             for ev in turns.wrap(services.agent.run(question)):
                 waiting.seen(ev)
-                finished, failed, streamed = _show_ask_event(ev, json_out, verbose, say, finished, failed, streamed)
+                finished, failed, streamed = _show_ask_event(ev, json_out, verbose, progress, finished, failed,
+                                                             streamed)
         if failed is not None:
             say(f"gaia-lite: error: {failed.error}")
             raise typer.Exit(failed.exit_code)
@@ -169,23 +175,40 @@ def ask(
             server.stop()
 
 
-def _show_ask_event(ev: Event, json_out: bool, verbose: bool, say: Callable[[str], None],
+def _show_ask_event(ev: Event, json_out: bool, verbose: bool, progress: Callable[[str], None],
                     finished: TurnFinished | None, failed: TurnFailed | None,
                     streamed: bool) -> tuple[TurnFinished | None, TurnFailed | None, bool]:
-    """Print one agent event for `ask`; return (finished, failed, streamed) updated."""
+    """Print one agent event for `ask`: answer text on stdout, progress on stderr (``progress``).
+    Return (finished, failed, streamed) updated."""
     if isinstance(ev, TextDelta) and not json_out:
         typer.echo(ev.text, nl=False)
         streamed = True
-    elif isinstance(ev, ToolCallStarted) and verbose:
-        say(f"→ {ev.name}({json.dumps(ev.arguments)[:160]})")
-    elif isinstance(ev, ToolCallFinished) and (verbose or ev.status in ("denied",)):
-        say(f"  {ev.name}: {ev.status} ({ev.duration_s:.2f}s)"
-            + (f" — {ev.result.get('error')}" if ev.status != "success" and ev.result.get("error") else ""))
+    elif isinstance(ev, ToolCallFinished):
+        if streamed and not json_out:  # a tool line never lands in the middle of the answer's line
+            typer.echo("")
+            streamed = False
+        progress(tool_line(ev))
+    elif isinstance(ev, Notice) and (ev.level == "warning" or verbose):
+        progress(f"{ev.level}: {ev.message}")
     elif isinstance(ev, TurnFinished):
         finished = ev
     elif isinstance(ev, TurnFailed):
         failed = ev
     return finished, failed, streamed
+
+
+def tool_line(ev: ToolCallFinished, width: int = 100) -> str:
+    """``→ browse_directory(directory_path='.') ✓ 0.02s``; a call that did not succeed ends with ✗
+    and why."""
+    args = ", ".join(f"{k}={v!r}" for k, v in ev.arguments.items())
+    if len(args) > width:
+        args = args[:width - 1] + "…"
+    ok = ev.outcome == "ok" and ev.status not in ("error", "denied")
+    line = f"→ {ev.name}({args}) {'✓' if ok else '✗'} {ev.duration_s:.2f}s"
+    if not ok:
+        why = str(ev.result.get("error") or ev.outcome)
+        line += f" ({why[:width] + '…' if len(why) > width else why})"
+    return line
 
 
 def _path_confirmer():

@@ -150,9 +150,10 @@ _EXTRA_TITLES = {"rewrite": "rewrite (the spec's layout, evicting)", "gaia": "ga
 
 # ---------------------------------------------------------------- tasks
 def tasks_cmd(
-    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU).")] = "off,on",
+    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, design b: prose or one call under a GBNF grammar, llama-server only), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU).")] = "off,on,free",
     skills_dir: Annotated[Optional[Path], typer.Option("--skills", help="Skill files (*.md with front matter) the skills arm seeds. Default: the procedures written for this suite.", show_default=False)] = None,
-    task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task (repeatable).", show_default=False)] = None,
+    suite: Annotated[Optional[Path], typer.Option("--suite", help="A task suite in JSON (format: gaia_lite/eval/suite.py; default: the built-in suite, gaia_lite/eval/data/tasks/builtin.json).", show_default=False)] = None,
+    task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task id (repeatable).", show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Keep working dirs and tasks.log here (default: a temp dir, kept).", show_default=False)] = None,
     max_steps: Annotated[int, typer.Option("--max-steps", help="Model calls per turn before the agent must answer.")] = 8,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens per model reply (bounds a rambling small model; the answers are short).")] = 512,
@@ -162,7 +163,8 @@ def tasks_cmd(
 ) -> None:
     """End-to-end tasks with the real agent on fixture files, loader off and on; answers checked by rules."""
     # kept lazy: --help imports this module; the eval code loads the agent
-    from gaia_lite.eval.tasks import ARMS, default_skills_dir, run_tasks, select_tasks
+    from gaia_lite.eval.suite import SuiteError, builtin_suite_path, load_suite
+    from gaia_lite.eval.tasks import ARMS, default_skills_dir, inside, run_tasks
     from gaia_lite.registry.execute import Decision
 
     arm_list = [a.strip() for a in arms.split(",") if a.strip()]
@@ -172,8 +174,9 @@ def tasks_cmd(
     if "skills" in arm_list:
         require_skill_files(seeds)
     try:
-        chosen = select_tasks(task or [])
-    except ValueError as exc:
+        loaded_suite = load_suite(suite or builtin_suite_path())
+        chosen = loaded_suite.select(task or [])
+    except SuiteError as exc:
         raise ConfigError(str(exc)) from None
     if max_steps < 1 or max_tokens < 16:
         raise ConfigError("--max-steps must be >= 1 and --max-tokens >= 16")
@@ -182,21 +185,40 @@ def tasks_cmd(
     run_dir = out or Path(tempfile.mkdtemp(prefix="gaia-eval-tasks-"))
     with live_client(settings, model, ctx) as (client, server):
         model_id = client.resolve_model()
+        calls_mode = _calls_mode(settings, client, server)  # probed once, not per fresh task home
 
         def make_services(arm: str, workdir: Path, home: Path) -> Any:
             s = settings.replace(paths=scratch_paths(settings, home), dynamic_tools=arm != "off",
-                                 native_tools=native_tools, auto_approve=True, max_tokens=max_tokens)
-            services = quiet_services(s, client, workdir, approve=lambda _spec, _args: Decision.ALLOW)
+                                 native_tools=native_tools, auto_approve=True, max_tokens=max_tokens,
+                                 tool_calls=arm if arm in ("free", "gbnf") else calls_mode)
+            # gated tools (writes, edits, shell) run inside the task's temp dir only
+            services = quiet_services(s, client, workdir, approve=lambda _spec, args: (
+                Decision.ALLOW if inside(workdir, args) else Decision.DENY))
             if arm == "skills":
                 _seed_skills(services, seeds)
             return services
 
         report = run_tasks(chosen, arm_list, make_services, run_dir, progress=say)
-    report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens)
+    report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens,
+                  tool_calls=calls_mode,
+                  suite=loaded_suite.name, suite_path=str(loaded_suite.path), load_average=_loadavg())
     if json_out:
         typer.echo(json.dumps(report))
         return
     _print_tasks(report)
+
+
+def _calls_mode(settings: Any, client: Any, server: Any) -> str:
+    """``constrained`` or ``free`` for the arms that follow the setting (``auto`` asks the server once)."""
+    if settings.tool_calls != "auto":
+        return settings.tool_calls
+    # kept lazy: --help imports this module; the eval code loads the agent
+    from gaia_lite.cli.services import structured_replies
+
+    capable = structured_replies(settings, client, server)
+    if not capable:
+        say("the server does not hold replies to a JSON schema: the on and off arms use free tool calls too")
+    return "constrained" if capable else "free"
 
 
 def _seed_skills(services: Any, seeds: Path) -> None:
@@ -213,7 +235,8 @@ def _seed_skills(services: Any, seeds: Path) -> None:
         raise
 
 
-_ARM_TITLES = {"off": "loader off", "on": "loader on", "skills": "loader + skills"}
+_ARM_TITLES = {"off": "loader off", "on": "loader on", "free": "loader on, free calls",
+               "gbnf": "loader on, GBNF (b)", "skills": "loader + skills"}
 
 
 def _print_tasks(r: dict[str, Any]) -> None:
@@ -230,13 +253,18 @@ def _print_tasks(r: dict[str, Any]) -> None:
         rows.append(row)
     rows.append(["task success", *[pct(r["arms"][a]["success"]) for a in arms]])
     rows.append(["turn success", *[pct(r["arms"][a]["turn_success"]) for a in arms]])
-    rows.append(["tool calls / escape hatches", *[f"{r['arms'][a]['tool_calls']} / {r['arms'][a]['escape_hatches']}"
-                                                  for a in arms]])
-    rows.append(["model calls", *[r["arms"][a].get("model_calls", "-") for a in arms]])
+    rows.append(["model calls / tool calls", *[f"{r['arms'][a].get('model_calls', '-')} / {r['arms'][a]['tool_calls']}"
+                                               for a in arms]])
+    rows.append(["invalid calls", *[r["arms"][a].get("invalid_calls", "-") for a in arms]])
+    rows.append(["narrated / malformed turns", *[f"{r['arms'][a].get('narrated_turns', '-')} / "
+                                                 f"{r['arms'][a].get('malformed_turns', '-')}" for a in arms]])
+    rows.append(["escape hatches", *[r["arms"][a]["escape_hatches"] for a in arms]])
+    rows.append(["mean first-turn TTFT s", *[num(r["arms"][a].get("mean_first_ttft_s")) for a in arms]])
     rows.append(["mean loaded tools", *[num(r["arms"][a].get("mean_loaded"), 1) for a in arms]])
     rows.append(["turns a skill fired", *[r["arms"][a].get("skill_turns", 0) for a in arms]])
-    rows.append(["seconds", *[r["arms"][a]["seconds"] for a in arms]])
-    print_all(table(f"eval tasks, model {r['model']} (max {r['max_steps']} steps per turn)",
+    rows.append(["wall seconds", *[r["arms"][a]["seconds"] for a in arms]])
+    print_all(table(f"eval tasks {r.get('suite', '')}, model {r['model']} (max {r['max_steps']} steps per turn; "
+                    f"load average {r.get('load_average')})",
                   ["task", *[_ARM_TITLES.get(a, a) for a in arms]], rows))
     ls = r.get("log_score")
     if ls:
@@ -247,3 +275,6 @@ def _print_tasks(r: dict[str, Any]) -> None:
     fails = [(t["task"], t["arm"], x) for t in r["tasks"] for x in t["turns"] if not x["passed"]]
     for task, arm, x in fails:
         say(f"{task} [{arm}] turn {x['turn']}: {'; '.join(x['failures'])} | answer: {x['answer'][:160]!r}")
+    for t in r["tasks"]:
+        for failure in t.get("files_failures") or ():
+            say(f"{t['task']} [{t['arm']}]: {failure}")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from gaia_lite import runtime
+from gaia_lite.agent.constrained import choose_replies
 from gaia_lite.agent.loop import Agent, AgentOptions
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.config import Settings
@@ -23,6 +24,7 @@ from gaia_lite.embed import Embedder
 from gaia_lite.errors import ServerUnreachable
 from gaia_lite.llm.capabilities import is_native_tool_model
 from gaia_lite.llm.client import ChatClient
+from gaia_lite.llm.structured import CapabilityCache, supports_response_format
 from gaia_lite.loader.loader import ToolLoader
 from gaia_lite.memory.rag import RagIndex
 from gaia_lite.memory.store import MemoryStore
@@ -38,7 +40,7 @@ from gaia_lite.mcp.manager import McpManager
 from .wiring import (build_document_index, build_embedder, build_loader, build_mcp, build_tool_set, loader_off_state,
                      read_learning)
 
-__all__ = ["Services", "connect", "build_services", "stdin_is_tty"]
+__all__ = ["Services", "connect", "build_services", "stdin_is_tty", "structured_replies"]
 
 SAMPLING = {"repeat_penalty": 1.1}
 
@@ -128,9 +130,21 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Lo
                            temperature=settings.temperature, workdir=workdir, prompt_layout=settings.layout,
                            context_tokens=settings.context_tokens or client.context_size())
     skills = None if memory is None else SkillService(memory, embedder, tools.registry, tau=settings.skill_tau)
-    agent = Agent(client, tools.registry, executor, tools.selector, options, memory=memory, skills=skills)
+    replies, notice = choose_replies(settings.tool_calls, native=native, registry=tools.registry,
+                                     capable=lambda: structured_replies(settings, client, server))
+    agent = Agent(client, tools.registry, executor, tools.selector, options, memory=memory, skills=skills,
+                  replies=replies, notices=(notice,) if notice else ())
     return Services(settings, client, tools.registry, ctx, executor, tools.selector, agent, embedder, memory, rag,
                     loader, server, skills, mcp)
+
+
+def structured_replies(settings: Settings, client: ChatClient, server: runtime.LocalServer | None) -> bool:
+    """Can this server and model hold replies to a JSON schema? Probed once, cached in the state dir
+    (the embedded server is one server whatever port it gets)."""
+    model = client.resolve_model()
+    key = f"embedded|{model}" if server is not None else f"{client.base_url}|{model}"
+    cache = CapabilityCache(settings.paths.state_dir / "capabilities.json")
+    return supports_response_format(client, cache, key)[0]
 
 
 def stdin_is_tty() -> bool:

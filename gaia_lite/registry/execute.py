@@ -122,7 +122,10 @@ def _coerce(p: ParamSpec, value: Any) -> Any:
             raise ValueError("expected a string")
         value = str(value)
         if p.enum and value not in p.enum:
-            raise ValueError(f"must be one of {', '.join(p.enum)}")
+            folded = {e.lower(): e for e in p.enum}.get(value.strip().lower())  # "Summary" means summary
+            if folded is None:
+                raise ValueError(f"must be one of {', '.join(p.enum)}")
+            value = folded
         return value
     if t == "boolean":
         if isinstance(value, bool):

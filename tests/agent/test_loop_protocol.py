@@ -65,7 +65,7 @@ def test_native_tool_calls_travel_as_tool_calls_and_tool_messages(tmp_path):
     assistant, tool_msg = second["messages"][-2:]
     assert assistant["role"] == "assistant" and assistant["tool_calls"][0]["id"] == "call_A"
     assert tool_msg["role"] == "tool" and tool_msg["tool_call_id"] == "call_A"
-    assert json.loads(tool_msg["content"])["content"] == "buy milk"
+    assert tool_msg["content"] == "status: success\ncontent: buy milk"  # compact lines, not JSON
     done = [e for e in events if isinstance(e, TurnFinished)][0]
     assert done.answer == "Your note says: buy milk." and done.tools_called == ("read_file",)
     assert sum(isinstance(e, ModelCallFinished) for e in events) == 2
@@ -94,20 +94,24 @@ def test_unknown_tool_error_lets_the_model_repair(tmp_path):
                        text_chunks("Empty folder.")]
         events = list(_agent(srv, tmp_path, native=False).run("list files"))
         repair_prompt = srv.requests[1]["messages"][-1]
-    assert "Unknown tool 'list_files'" in json.loads(repair_prompt["content"].split("\n(")[0])["error"]
+    assert "Unknown tool 'list_files'" in repair_prompt["content"]
     assert repair_prompt["content"].endswith("or call another tool if needed.)")  # text-path nudge
     assert [e.status for e in events if isinstance(e, ToolCallFinished)] == ["error", "success"]
 
 
-def test_repeated_identical_calls_are_stopped(tmp_path):
+def test_repeated_identical_calls_end_the_turn_with_what_the_tools_returned(tmp_path):
+    (tmp_path / "a.txt").write_text("x")
     call = '{"name": "browse_directory", "arguments": {"directory_path": "."}}'
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks(call)] * 4 + [text_chunks("Done.")]
         events = list(_agent(srv, tmp_path, native=False).run("list"))
+        requests = len(srv.requests)
     finished = [e for e in events if isinstance(e, ToolCallFinished)]
     assert [e.status for e in finished][:2] == ["success", "success"]
     assert "already called" in finished[2].result["error"]
-    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "Done."
+    answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
+    assert answer.startswith("I could not finish this: the same tool call kept repeating.") and "a.txt" in answer
+    assert requests == 4  # no model call after the loop was caught
 
 
 def test_max_steps_counts_every_model_call_and_the_last_one_answers_without_tools(tmp_path):
@@ -180,4 +184,56 @@ def test_a_call_written_after_being_told_to_stop_is_answered_from_the_last_resul
     streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
     answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
     assert "browse_directory\"" not in streamed and answer == streamed
+    assert "From browse_directory:" in answer and "a.txt" in answer
+
+
+def test_a_narrated_call_is_sent_back_once_off_the_record_then_the_answer_is_shown(tmp_path):
+    (tmp_path / "a.txt").write_text("x")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("To list the files, use the `browse_directory` tool."),
+                       text_chunks('{"name": "browse_directory", "arguments": {"directory_path": "."}}'),
+                       text_chunks("The folder holds a.txt.")]
+        events = list(_agent(srv, tmp_path, native=False).run("list the files"))
+        requests = list(srv.requests)
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert shown == "The folder holds a.txt."  # the narration never reached the screen
+    assert "Do not describe a tool call" in requests[1]["messages"][-1]["content"]
+    assert all("Do not describe" not in m["content"] for m in requests[2]["messages"] if m["role"] == "user")
+
+
+def test_a_bare_tool_name_is_not_an_answer(tmp_path):
+    (tmp_path / "a.txt").write_text("x")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "browse_directory", "arguments": {"directory_path": "."}}'),
+                       text_chunks("browse_directory"), text_chunks("`browse_directory`")]
+        events = list(_agent(srv, tmp_path, native=False).run("list the files"))
+    answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
     assert answer.startswith("From browse_directory:") and "a.txt" in answer
+
+
+@tool(gated=True)
+def run_shell_command(ctx, command: str) -> dict:
+    """Run a shell command.
+
+    Args:
+        command: The command.
+    """
+    return {"status": "success", "output": "144"}
+
+
+def test_a_denied_call_goes_back_once_and_the_model_then_answers_without_tools(tmp_path):
+    registry = ToolRegistry([read_file, run_shell_command])
+    ctx = ToolContext(workdir=tmp_path, sandbox=OpenSandbox(), data_dir=tmp_path)
+    selector = ToolSelector(registry)
+    executor = ToolExecutor(registry, ctx, on_invoke=selector.record_tool_use)  # no approver: denied
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "run_shell_command", "arguments": {"command": "echo $((12*12))"}}'),
+                       text_chunks("12 times 12 is 144.")]
+        agent = Agent(ChatClient(srv.base_url), registry, executor, selector,
+                      AgentOptions(native_tools=False, max_steps=8, workdir=tmp_path))
+        events = list(agent.run("what is 12 times 12?"))
+        requests = list(srv.requests)
+    assert [e.outcome for e in events if isinstance(e, ToolCallFinished)] == ["denied"]
+    assert "did not approve" in requests[1]["messages"][-2]["content"]  # the denial went back once
+    assert "Stop calling tools" in requests[1]["messages"][-1]["content"]  # ... and the model must answer
+    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "12 times 12 is 144."

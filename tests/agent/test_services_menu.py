@@ -18,7 +18,8 @@ pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
 def test_the_bundle_menu_is_for_native_models_only(gaia_home, tmp_path, native: bool) -> None:
     from gaia_lite.cli.services import build_services
 
-    settings = load_settings({"dynamic_tools": True, "native_tools": native}, {"GAIA_HOME": str(gaia_home)})
+    settings = load_settings({"dynamic_tools": True, "native_tools": native, "tool_calls": "free"},
+                             {"GAIA_HOME": str(gaia_home)})
     with FakeOpenAIServer() as srv:
         srv.script.append(text_chunks("Hello."))
         services = build_services(settings, ChatClient(srv.base_url), workdir=tmp_path)

@@ -29,7 +29,7 @@ def test_eval_tasks_one_task_both_arms(tmp_path: Path) -> None:
     out = tmp_path / "run"
     proc = subprocess.run([sys.executable, "-m", "gaia_lite", "eval", "tasks", "--task", "no_tools_needed",
                            "--arms", "off,on", "--max-steps", "3", "--out", str(out), "--json"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1500)
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout)
     assert report["embedded_server"] is True

@@ -8,7 +8,7 @@ covered by the slow tests against llama-server.
 Hostile modes for error handling: "html" (a 200 web page instead of a
 stream), "garbage_stream" (SSE whose data is not JSON) and "hang" (accept the
 request, never answer); ``models_body`` serves a raw (content type, body) for
-/models.
+/models; ``reject_response_format`` plays a server without JSON-schema replies.
 """
 
 from __future__ import annotations
@@ -78,6 +78,7 @@ class FakeOpenAIServer:
     n_ctx: int | None = None  # served as llama-server's /props when set
     models_body: tuple[str, str] | None = None  # (content type, raw body) for /models
     release: threading.Event = field(default_factory=threading.Event)  # ends "hang" replies
+    reject_response_format: bool = False  # answer 400 to a request with response_format (an old server, NPU/OGA)
 
     def __enter__(self) -> "FakeOpenAIServer":
         server = self
@@ -118,6 +119,10 @@ class FakeOpenAIServer:
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 server.requests.append(body)
+                if server.reject_response_format and "response_format" in body:
+                    self._json(400, {"error": {"message": "Unrecognized request argument supplied: response_format",
+                                               "type": "invalid_request_error"}})
+                    return
                 reply = server.script.pop(0) if server.script else text_chunks("(script exhausted)")
                 if reply == "html":
                     self._raw("text/html", "<html><body><h1>Welcome to nginx!</h1></body></html>")

@@ -1,0 +1,181 @@
+"""Design (b): a GBNF grammar where a reply is either prose or one call, decided by its first token.
+
+llama-server accepts a ``grammar`` field. This one lets the model start with
+``{`` and then write exactly one call, ``{"name": <a tool of the full
+registry>, "arguments": <that tool's arguments>}``, or start with anything
+else and write prose. Prose streams from the first token; a call never
+reaches the screen. The argument rules are derived from each tool's JSON
+schema here (types, enums, required and optional fields in the declared
+order), so a call is as well-formed as in design (a).
+
+Kept beside design (a) (``constrained``) because the task suite decides
+between them: ``gaia-lite eval tasks --arms on,gbnf`` runs both.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from typing import Any, Callable
+
+from gaia_lite.messages import ChatResult, ToolCall
+from gaia_lite.registry.registry import ToolRegistry
+
+from .replies import HoldingView, Reply, names_a_tool
+
+__all__ = ["reply_grammar", "GrammarReplies"]
+
+_BASE = r'''
+ws ::= [ ]?
+string ::= "\"" ( [^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) )* "\""
+integer ::= "-"? [0-9]+
+number ::= "-"? [0-9]+ ( "." [0-9]+ )? ( [eE] [-+]? [0-9]+ )?
+boolean ::= "true" | "false"
+null ::= "null"
+value ::= string | number | boolean | null | array-any | object-any
+array-any ::= "[" ws ( value ( ws "," ws value )* )? ws "]"
+object-any ::= "{" ws ( string ws ":" ws value ( ws "," ws string ws ":" ws value )* )? ws "}"
+'''.strip()
+
+
+def _lit(text: str) -> str:
+    """A GBNF literal for ``text`` (JSON-encoded first when it is a JSON string)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _rule_name(*parts: str) -> str:
+    return "-".join(re.sub(r"[^a-zA-Z0-9]+", "-", p).strip("-").lower() for p in parts if p)
+
+
+class _Rules:
+    def __init__(self) -> None:
+        self.rules: dict[str, str] = {}
+
+    def add(self, name: str, body: str) -> str:
+        self.rules[name] = body
+        return name
+
+    def value(self, prefix: str, schema: dict[str, Any]) -> str:
+        """A rule (or inline expression) for one JSON-schema value."""
+        if "const" in schema:
+            return _lit(json.dumps(schema["const"]))
+        if schema.get("enum"):
+            return "( " + " | ".join(_lit(json.dumps(v)) for v in schema["enum"]) + " )"
+        kind = schema.get("type")
+        if kind in ("string", "integer", "number", "boolean"):
+            return kind
+        if kind == "array":
+            item = self.value(prefix + "-item", schema.get("items") or {})
+            return self.add(prefix, f'"[" ws ( {item} ( ws "," ws {item} )* )? ws "]"')
+        if kind == "object" and schema.get("properties"):
+            return self.object(prefix, schema)
+        return "value" if kind is None else ("object-any" if kind == "object" else "value")
+
+    def object(self, prefix: str, schema: dict[str, Any]) -> str:
+        """Properties in their declared order; any optional one may be left out, no required one may."""
+        props = list((schema.get("properties") or {}).items())
+        required = set(schema.get("required") or [])
+        kv = [f'{_lit(json.dumps(name))} ws ":" ws {self.value(_rule_name(prefix, name), sub)}'
+              for name, sub in props]
+        n = len(props)
+
+        def nexts(after: int) -> list[int]:
+            """Which property may come next after index ``after`` (-1: the first one)."""
+            out = []
+            for j in range(after + 1, n):
+                out.append(j)
+                if props[j][0] in required:
+                    break
+            return out
+
+        def may_end(after: int) -> bool:
+            return all(props[j][0] not in required for j in range(after + 1, n))
+
+        for i in range(n - 1, -1, -1):
+            options = [f'ws "," ws {_rule_name(prefix, "from", str(j))}' for j in nexts(i)]
+            tail = " | ".join(options)
+            body = kv[i] + (f" ( {tail} )" + ("?" if may_end(i) else "") if options else "")
+            self.add(_rule_name(prefix, "from", str(i)), body)
+        first = " | ".join(_rule_name(prefix, "from", str(j)) for j in nexts(-1))
+        inner = f"( {first} )" + ("?" if may_end(-1) else "") if first else ""
+        return self.add(prefix, f'"{{" ws {inner} ws "}}"')
+
+
+def reply_grammar(registry: ToolRegistry, *, answer_only: bool = False) -> str:
+    """GBNF: prose (first character not ``{``) or one call to a tool of ``registry``."""
+    rules = _Rules()
+    calls = []
+    for spec in registry:
+        args = rules.object(_rule_name("args", spec.name), spec.parameters_schema()) \
+            if spec.params else rules.add(_rule_name("args", spec.name), '"{" ws "}"')
+        calls.append(rules.add(_rule_name("call", spec.name),
+                               f'{_lit(json.dumps(spec.name))} ws "," ws "\\"arguments\\"" ws ":" ws {args}'))
+    prose = 'prose ::= [^{ \\t\\n] [^\\x00]*'
+    if answer_only or not calls:
+        return "root ::= prose\n" + prose
+    call = 'call ::= "{" ws "\\"name\\"" ws ":" ws ( ' + " | ".join(calls) + ' ) ws "}"'
+    lines = ["root ::= call | prose", prose, call, *(f"{k} ::= {v}" for k, v in rules.rules.items()), _BASE]
+    return "\n".join(lines)
+
+
+class GrammarReplies:
+    """Design (b): prose or one JSON call, held to a GBNF grammar (llama-server ``grammar``)."""
+
+    design = "gbnf"
+
+    def __init__(self, registry: ToolRegistry, fallback_parse: Callable[[ChatResult], Reply]) -> None:
+        self._registry = registry
+        self._fallback = fallback_parse
+        self._grammar: str | None = None
+        self._names: tuple[str, ...] = ()
+
+    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False) -> dict[str, Any]:
+        if forced:
+            return {"grammar": reply_grammar(self._registry, answer_only=True)}
+        names = tuple(self._registry.names())
+        if self._grammar is None or names != self._names:
+            self._grammar, self._names = reply_grammar(self._registry), names
+        return {"grammar": self._grammar}
+
+    def holds(self, head: str) -> bool:
+        return head.startswith("{")
+
+    def view(self) -> HoldingView:
+        return _ProseView(self, self._registry.names)
+
+    def parse(self, result: ChatResult) -> Reply:
+        text = (result.content or "").strip()
+        if text.startswith("{"):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                return self._fallback(result)
+            if isinstance(value, dict) and isinstance(value.get("name"), str) \
+                    and isinstance(value.get("arguments"), dict):
+                return Reply((ToolCall("call_" + uuid.uuid4().hex[:12], value["name"], value["arguments"],
+                                       source="text"),), "")
+            return self._fallback(result)
+        return Reply((), text)
+
+
+class _ProseView(HoldingView):
+    """Prose streams as it comes, after its first sentence shows it is not a narrated call."""
+
+    def __init__(self, mode: GrammarReplies, tool_names: Callable[[], list[str]]) -> None:
+        super().__init__(mode, tool_names=tool_names)
+
+    def feed(self, delta: str) -> str:
+        if not self._holding:
+            return delta
+        self._held += delta
+        head = self._held.lstrip()
+        if not head or head.startswith("{"):
+            return ""
+        if names_a_tool(head, self._tool_names()):
+            return ""  # held to the end; the loop asks again or answers from the results
+        if len(head) < 160 and not re.search(r".{12}[.!?:](\s|$)|\n", head, re.DOTALL):
+            return ""
+        self._holding = False
+        out, self._held = self._held, ""
+        return out

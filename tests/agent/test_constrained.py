@@ -1,0 +1,205 @@
+"""Constrained replies (design a: JSON only) on the wire, against a SCRIPTED FAKE OpenAI server.
+
+The fake server does not run a grammar; it plays the replies a grammar allows. That the real
+llama-server holds the model to the schema is checked by the slow test in tests/integration.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+import pytest
+
+from gaia_lite.agent.constrained import (FALLBACK_NOTICE, AnswerView, ConstrainedReplies, choose_replies,
+                                         decode_partial_string, reply_schema)
+from gaia_lite.agent.loop import Agent, AgentOptions
+from gaia_lite.agent.replies import FreeReplies
+from gaia_lite.agent.selection import ToolSelector
+from gaia_lite.events import Notice, TextDelta, ToolCallFinished, TurnFinished
+from gaia_lite.llm.client import ChatClient
+from gaia_lite.llm.structured import CapabilityCache, probe_response_format, supports_response_format
+from gaia_lite.messages import ChatResult
+from gaia_lite.registry import ToolRegistry, tool
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.execute import ToolExecutor
+from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
+
+
+@tool
+def read_file(ctx, file_path: str) -> dict:
+    """Read a text file.
+
+    Args:
+        file_path: Path of the file.
+    """
+    return {"status": "success", "content": (ctx.workdir / file_path).read_text()}
+
+
+@tool
+def analyze_data_file(ctx, file_path: str, analysis_type: Literal["summary", "spending"] = "summary") -> dict:
+    """Totals from a CSV.
+
+    Args:
+        file_path: The CSV.
+        analysis_type: What to compute.
+    """
+    return {"status": "success", "total": 270}
+
+
+class OpenSandbox:
+    roots = ()
+    approved = ()
+
+    def check(self, path, *, write=False):
+        return Path(path)
+
+
+def _registry() -> ToolRegistry:
+    return ToolRegistry([read_file, analyze_data_file])
+
+
+def _agent(srv: FakeOpenAIServer, workdir: Path, replies=None, notices=()) -> Agent:
+    registry = _registry()
+    selector = ToolSelector(registry)
+    ctx = ToolContext(workdir=workdir, sandbox=OpenSandbox(), data_dir=workdir)
+    executor = ToolExecutor(registry, ctx, on_invoke=selector.record_tool_use)
+    client = ChatClient(srv.base_url)
+    mode = replies(registry) if replies else ConstrainedReplies(registry, FreeReplies(registry.names).parse)
+    return Agent(client, registry, executor, selector, AgentOptions(native_tools=False, max_steps=4, workdir=workdir),
+                 replies=mode, notices=notices)
+
+
+def test_the_schema_offers_an_answer_or_a_call_to_any_tool_with_its_own_arguments() -> None:
+    schema = reply_schema(_registry())
+    answer, *calls = schema["anyOf"]
+    assert answer["required"] == ["answer"]
+    assert [c["properties"]["name"]["const"] for c in calls] == ["read_file", "analyze_data_file"]
+    data = calls[1]["properties"]["arguments"]
+    assert data["properties"]["analysis_type"]["enum"] == ["summary", "spending"]  # 'sum' cannot be written
+    assert data["required"] == ["file_path"] and data["additionalProperties"] is False
+    assert reply_schema(_registry(), answer_only=True) == answer
+
+
+@pytest.mark.parametrize(("raw", "text", "closed"), [
+    ('Hello', "Hello", False),
+    ('Hel\\"lo" , "x"', 'Hel"lo', True),
+    ('line\\', "line", False),  # an escape cut in half waits for the next chunk
+    ('caf\\u00e', "caf", False),
+    ('caf\\u00e9!"', "café!", True),
+])
+def test_decode_partial_string(raw: str, text: str, closed: bool) -> None:
+    assert decode_partial_string(raw) == (text, closed)
+
+
+def _feed(view: AnswerView, reply: str, size: int = 5) -> str:
+    shown = "".join(view.feed(reply[i:i + size]) for i in range(0, len(reply), size))
+    return shown + view.finish(ChatResult(reply))
+
+
+def test_the_answer_streams_as_text_without_its_json() -> None:
+    reply = json.dumps({"answer": "The total of q1 is 270, from sales.csv. North sold 120 and south 150."})
+    view = AnswerView(["read_file"])
+    first = [view.feed(reply[i:i + 5]) for i in range(0, len(reply), 5)]
+    assert "".join(first) + view.finish(ChatResult(reply)) == json.loads(reply)["answer"]
+    assert any(first[:-3]), "the answer is shown while it arrives, not only at the end"
+
+
+def test_an_answer_that_names_a_tool_is_never_shown() -> None:
+    assert _feed(AnswerView(["list_recent_files"]), '{"answer": "list_recent_files"}') == ""
+    narrated = '{"answer": "To list the files, you can use the `browse_directory` tool with these arguments."}'
+    assert _feed(AnswerView(["browse_directory"]), narrated) == ""
+
+
+def test_a_call_is_never_shown() -> None:
+    assert _feed(AnswerView(["read_file"]), '{"name": "read_file", "arguments": {"file_path": "a.txt"}}') == ""
+
+
+def test_parse_reads_calls_answers_and_a_cut_off_answer() -> None:
+    mode = ConstrainedReplies(_registry(), FreeReplies(_registry().names).parse)
+    call = mode.parse(ChatResult('{"name": "read_file", "arguments": {"file_path": "a.txt"}}'))
+    assert [(c.name, c.arguments) for c in call.calls] == [("read_file", {"file_path": "a.txt"})]
+    assert mode.parse(ChatResult('{"answer": " 270 "}')).text == "270"
+    assert mode.parse(ChatResult('{"answer": "It is 27')).text == "It is 27"  # max_tokens hit
+
+
+def test_a_constrained_turn_sends_the_schema_runs_the_call_and_streams_the_answer(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("buy milk")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "notes.md"}}'),
+                       text_chunks('{"answer": "Your notes say: buy milk. That is the only item on the list."}',
+                                   pieces=6)]
+        events = list(_agent(srv, tmp_path).run("what is in notes.md?"))
+    finished = next(e for e in events if isinstance(e, TurnFinished))
+    assert finished.answer == "Your notes say: buy milk. That is the only item on the list."
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == finished.answer
+    assert [e.outcome for e in events if isinstance(e, ToolCallFinished)] == ["ok"]
+    for body in srv.requests:
+        schema = body["response_format"]["json_schema"]["schema"]
+        assert len(schema["anyOf"]) == 3  # the answer + both tools of the full registry
+
+
+def test_a_server_without_response_format_is_probed_once_and_cached(tmp_path: Path) -> None:
+    cache = CapabilityCache(tmp_path / "state/capabilities.json")
+    with FakeOpenAIServer(reject_response_format=True) as srv:
+        client = ChatClient(srv.base_url)
+        assert supports_response_format(client, cache, "srv|fake-model") == (False, True)
+        assert supports_response_format(client, cache, "srv|fake-model") == (False, False)
+        assert len(srv.requests) == 1
+    assert json.loads((tmp_path / "state/capabilities.json").read_text())["srv|fake-model"]["response_format"] is False
+
+
+@pytest.mark.parametrize(("reply", "capable"), [('{"ok": true}', True), ("Yes, water is wet.", False),
+                                                ('{"ok": true, "why": "x"}', False)])
+def test_the_probe_trusts_only_a_reply_held_to_the_schema(reply: str, capable: bool) -> None:
+    with FakeOpenAIServer() as srv:
+        srv.script.append(text_chunks(reply))
+        assert probe_response_format(ChatClient(srv.base_url)) is capable
+        assert srv.requests[0]["response_format"]["type"] == "json_schema"
+
+
+def test_auto_falls_back_to_the_free_parser_with_one_notice(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("buy milk")
+    registry = _registry()
+    with FakeOpenAIServer(reject_response_format=True) as srv:
+        client = ChatClient(srv.base_url)
+        cache = CapabilityCache(tmp_path / "capabilities.json")
+        replies, notice = choose_replies("auto", native=False, registry=registry,
+                                         capable=lambda: supports_response_format(client, cache, "k")[0])
+        assert isinstance(replies, FreeReplies) and notice == FALLBACK_NOTICE
+        srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "notes.md"}}'),
+                       text_chunks("Your notes say: buy milk."),
+                       text_chunks("Nothing else.")]
+        agent = _agent(srv, tmp_path, replies=lambda _r: replies, notices=(notice,))
+        first = list(agent.run("what is in notes.md?"))
+        second = list(agent.run("anything else?"))
+    assert [e.message for e in first if isinstance(e, Notice)] == [FALLBACK_NOTICE]
+    assert not [e for e in second if isinstance(e, Notice)]
+    assert next(e for e in first if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
+    assert all("response_format" not in body for body in srv.requests[1:])
+
+
+def test_choose_replies() -> None:
+    registry = _registry()
+
+    def never() -> bool:
+        raise AssertionError("no probe expected")
+
+    assert choose_replies("auto", native=True, registry=registry, capable=never)[1] is None
+    assert isinstance(choose_replies("free", native=False, registry=registry, capable=never)[0], FreeReplies)
+    assert isinstance(choose_replies("constrained", native=False, registry=registry, capable=never)[0],
+                      ConstrainedReplies)
+    assert isinstance(choose_replies("auto", native=False, registry=registry, capable=lambda: True)[0],
+                      ConstrainedReplies)
+
+
+def test_a_server_refusing_the_schema_mid_session_falls_back_to_free_calls(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("buy milk")
+    with FakeOpenAIServer() as srv:
+        srv.script += ["http_500", text_chunks("Your notes say: buy milk.")]
+        events = list(_agent(srv, tmp_path).run("what is in notes.md?"))
+        requests = list(srv.requests)
+    assert "response_format" in requests[0] and "response_format" not in requests[1]
+    assert [e.message[:40] for e in events if isinstance(e, Notice)] == ["the server refused the reply constraint "]
+    assert next(e for e in events if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
