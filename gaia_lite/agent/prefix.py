@@ -121,7 +121,6 @@ class _Shown:
     system: str
     names: list[str] = field(default_factory=list)  # every tool shown: declared, then disclosed
     declared: tuple[str, ...] = ()  # native: the tools array as composed (fixed until recomposed)
-    bridged: tuple[str, ...] = ()  # native: the names call_tool accepts (fixed with the array)
 
 
 class StableLayout:
@@ -157,7 +156,7 @@ class StableLayout:
         shown = self._current(state)
         if not self.bridge:
             return render_native(self.registry, shown.names) or None
-        return [*render_native(self.registry, shown.declared), bridge_schema(shown.bridged)]
+        return [*render_native(self.registry, shown.declared), bridge_schema()]
 
     def _current(self, state: SelectionState) -> _Shown:
         if self._shown is None:
@@ -189,5 +188,5 @@ class StableLayout:
         parts = PromptParts(self.workdir, not self.native, state.menu)
         filter_to = None if state.filter is None else tuple(order)
         system = compose_system_prompt(parts, self.registry, filter_to, exclude=state.hidden)
-        self._shown = _Shown(key, system, list(order), tuple(order), tuple(self.registry.names()))
+        self._shown = _Shown(key, system, list(order), tuple(order))
         self.recomposed += 1

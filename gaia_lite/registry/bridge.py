@@ -4,9 +4,14 @@ admitted after the first turn.
 Chat templates put the ``tools`` array before the conversation, so a tool added
 to it on a later turn changes the bytes in front of the whole history and the
 server prefills all of it again. The stable layout (agent/prefix.py) therefore
-fixes the array after the first turn and adds this bridge to it: its ``name``
-is an enum of the registry (so a server that constrains tool calls to their
-schema can only produce a real name), and ``arguments`` are the named tool's.
+fixes the array after the first turn and adds this bridge to it: ``name`` names
+a tool disclosed later in the conversation, ``arguments`` are that tool's.
+
+``name`` is a plain string there, not an enum of the registry: the enum (which
+a server that constrains calls to their schema would enforce) costs about as
+many tokens again as the rest of the bridge on every first turn, the turn the
+loader exists to make cheap (docs/benchmarks.md), and the executor checks the
+name as it checks a direct call's (with a "did you mean" for near misses).
 
 The bridge is plumbing, not a tool: ``unwrap`` turns a bridged call back into
 the direct call it stands for before anything looks at it, so the executor
@@ -31,15 +36,16 @@ _ARG_KEYS = ("arguments", "args", "parameters")
 USAGE = f'Use {BRIDGE}(name="<tool>", arguments={{...the tool\'s arguments...}}).'
 
 
-def bridge_schema(names: Sequence[str]) -> dict[str, Any]:
-    """The OpenAI function schema of the bridge; ``names`` become the enum of ``name``."""
+def bridge_schema(names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The OpenAI function schema of the bridge; ``names``, when given, become the enum of ``name``."""
+    name: dict[str, Any] = {"type": "string", "description": "The tool's name, as listed under MORE TOOLS."}
+    if names is not None:
+        name["enum"] = list(names)
     return {"type": "function", "function": {
         "name": BRIDGE,
-        "description": "Call a tool that is not in this list but was made available later in the "
-                       "conversation (under MORE TOOLS), with that tool's own arguments.",
+        "description": "Call a tool listed later in the conversation under MORE TOOLS.",
         "parameters": {"type": "object", "properties": {
-            "name": {"type": "string", "enum": list(names), "description": "The tool to call."},
-            "arguments": {"type": "object", "description": "The tool's arguments."},
+            "name": name, "arguments": {"type": "object", "description": "The tool's arguments."},
         }, "required": ["name", "arguments"]},
     }}
 
