@@ -210,7 +210,7 @@ class Settings:
     max_tokens: int = 1024
     local_server: bool = True  # start the embedded llama-server when base_url is unreachable
     # dynamic tool loader
-    dynamic_tools: bool = False
+    dynamic_tools: bool = True  # the loader; off for the gaia preset unless set (GAIA defaults to off)
     preset: str = "default"  # the loader preset
     tau: float | None = None  # None: the preset's threshold
     max_tools: int | None = None  # None: the preset's cap
@@ -479,6 +479,8 @@ def load_settings(cli: Mapping[str, Any] | None = None, env: Mapping[str, str] |
             except ValueError as exc:
                 raise ConfigError(f"--{key.replace('_', '-')} {value!r} is invalid; expected {exc}") from None
         values[key] = value
+    if "dynamic_tools" not in values and values.get("preset") == "gaia":
+        values["dynamic_tools"] = False  # the gaia preset reproduces GAIA, whose loader is off by default
     if values.get("max_tools") is not None and values["max_tools"] < CORE_SIZE:
         raise ConfigError(f"--max-tools {values['max_tools']} is invalid; expected a whole number >= {CORE_SIZE} (the CORE size)")
     return Settings(paths=paths, **values)

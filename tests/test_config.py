@@ -18,8 +18,20 @@ def _write_config(home: Path, text: str) -> None:
 def test_defaults(gaia_home):
     s = load_settings({}, {"GAIA_HOME": str(gaia_home)})
     assert s.base_url == "http://localhost:13305/api/v1"
-    assert s.dynamic_tools is False and s.max_steps == 50 and s.tool_timeout == 180.0
+    assert s.dynamic_tools is True and s.max_steps == 50 and s.tool_timeout == 180.0
     assert s.paths.data_dir == gaia_home / "data"
+
+
+@pytest.mark.parametrize(("cli", "env", "on"), [
+    ({}, {}, True),                                                  # the loader is on by default
+    ({}, {"GAIA_DYNAMIC_TOOLS": "0"}, False),                        # ... GAIA_DYNAMIC_TOOLS=0 turns it off
+    ({"dynamic_tools": False}, {}, False),                           # ... and so does --no-dynamic-tools
+    ({"preset": "gaia"}, {}, False),                                 # the gaia preset reproduces GAIA: off
+    ({"preset": "gaia"}, {"GAIA_DYNAMIC_TOOLS": "1"}, True),         # ... unless asked for
+    ({}, {"GAIA_DYNAMIC_TOOLS_PRESET": "gaia"}, False),
+])
+def test_the_loader_is_on_by_default_but_not_for_the_gaia_preset(gaia_home, cli, env, on):
+    assert load_settings(cli, {"GAIA_HOME": str(gaia_home), **env}).dynamic_tools is on
 
 
 def test_precedence_flag_over_env_over_file_over_default(gaia_home):

@@ -28,7 +28,7 @@ TauOpt = Annotated[Optional[float], typer.Option("--tau", help="Similarity thres
 MaxToolsOpt = Annotated[Optional[int], typer.Option("--max-tools", help="Cap on the tools the first turn loads, and on what one later turn may add, CORE included, >= 11 (env GAIA_DYNAMIC_TOOLS_MAX). Default: the preset's.", show_default=False)]
 PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset (env GAIA_DYNAMIC_TOOLS_PRESET): `default` (tuned for the built-in embedder), `lean` (fewer tools when one clearly wins) or `gaia` (GAIA's tau 0.20, cap 14).", show_default=False)]
 ModelOpt = Annotated[Optional[str], typer.Option("--model", "-m", help="Model id on the server (env GAIA_MODEL). Default: the first model the server lists.", show_default=False)]
-DynamicOpt = Annotated[Optional[bool], typer.Option("--dynamic-tools/--no-dynamic-tools", help="Load only the tools each turn needs (env GAIA_DYNAMIC_TOOLS). Off by default, as in GAIA.", show_default=False)]
+DynamicOpt = Annotated[Optional[bool], typer.Option("--dynamic-tools/--no-dynamic-tools", help="Load only the tools each turn needs (env GAIA_DYNAMIC_TOOLS; GAIA_DYNAMIC_TOOLS=0 turns it off). On by default; off with --preset gaia, as in GAIA.", show_default=False)]
 
 # The options ask and chat share: parameter name (= the setting's name) -> its typer annotation.
 AGENT_OPTIONS: dict[str, Any] = {
