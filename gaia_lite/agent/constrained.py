@@ -32,11 +32,16 @@ from .replies import FreeReplies, Reply, ReplyMode, is_result_echo, names_a_tool
 __all__ = ["reply_schema", "response_format", "ConstrainedReplies", "AnswerView", "decode_partial_string",
            "CONSTRAINED_FORMAT_NOTE", "choose_replies", "FALLBACK_NOTICE"]
 
-# The system prompt's reply-format paragraph for this mode (replaces the free-text call format).
-CONSTRAINED_FORMAT_NOTE = (
-    'Reply with one JSON object. To call a tool: {"name": "<tool>", "arguments": {...}}. '
-    'To answer the user: {"answer": "<your answer in plain sentences>"}.'
-)
+# The system prompt's reply-format block in this mode (it replaces the free-text one, which tells the
+# model to answer "in plain sentences (not JSON)": held to the schema, a small model then fills the
+# answer with that block's own text).
+CONSTRAINED_FORMAT_NOTE = """==== RESPONSE FORMAT ====
+Every reply is one JSON object.
+To call a tool: {"name": "<tool name>", "arguments": {"<argument>": <value>}}
+Example, to read notes.txt: {"name": "read_file", "arguments": {"file_path": "notes.txt"}}
+To answer the user: {"answer": "<your answer, in plain sentences>"}
+Example: {"answer": "The folder holds notes.txt and data.csv."}
+After a tool result: if it holds what the user asked for, answer with it; otherwise call another tool."""
 
 _ANSWER = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"],
            "additionalProperties": False}
@@ -147,6 +152,7 @@ class ConstrainedReplies:
     """Design (a): JSON only, ``{"name", "arguments"}`` or ``{"answer"}``, via ``response_format``."""
 
     design = "json"
+    response_format_text = CONSTRAINED_FORMAT_NOTE
 
     def __init__(self, registry: ToolRegistry, fallback_parse: Callable[[ChatResult], Reply]) -> None:
         self._registry = registry

@@ -123,6 +123,7 @@ class GrammarReplies:
     """Design (b): prose or one JSON call, held to a GBNF grammar (llama-server ``grammar``)."""
 
     design = "gbnf"
+    response_format_text: str | None = None  # the free-text format fits: prose, or one JSON call
 
     def __init__(self, registry: ToolRegistry, fallback_parse: Callable[[ChatResult], Reply]) -> None:
         self._registry = registry

@@ -35,6 +35,7 @@ from .books import CallBook, TurnStats
 from .fallback import answer_from_result
 from .results import compact_result
 from .prefix import make_layout
+from .prompt import RESPONSE_FORMAT
 from .replies import FreeReplies, Reply, ReplyMode, bare_tool_name, is_result_echo, names_a_tool
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
@@ -106,7 +107,9 @@ class Agent:
 
     # ------------------------------------------------------------------ prompt
     def system_prompt(self, state: SelectionState) -> str:
-        return self.layout.system(state)
+        text = self.layout.system(state)
+        fmt = self.replies.response_format_text  # the same text every time, so the prefix stays stable
+        return text.replace(RESPONSE_FORMAT, fmt) if fmt else text
 
     def tool_schemas(self, state: SelectionState) -> list[dict[str, Any]] | None:
         return self.layout.tools(state)

@@ -38,6 +38,8 @@ class Reply:
 
 
 class ReplyMode(Protocol):
+    response_format_text: str | None  # replaces the prompt's free-text reply format (None: keep it)
+
     def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False) -> dict[str, Any]:
         """Extra request fields this mode sends with a model call ({} for none); ``forced``: the call
         that must answer without tools."""
@@ -62,6 +64,8 @@ class ReplyView(Protocol):
 
 class FreeReplies:
     """Native ``tool_calls``, or calls the model wrote into its text; anything else is the answer."""
+
+    response_format_text: str | None = None
 
     def __init__(self, tool_names: Callable[[], list[str]], *, hold_all: bool = False) -> None:
         self._names = tool_names

@@ -203,3 +203,14 @@ def test_a_server_refusing_the_schema_mid_session_falls_back_to_free_calls(tmp_p
     assert "response_format" in requests[0] and "response_format" not in requests[1]
     assert [e.message[:40] for e in events if isinstance(e, Notice)] == ["the server refused the reply constraint "]
     assert next(e for e in events if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
+
+
+def test_constrained_replies_get_their_own_reply_format_in_the_system_prompt(tmp_path: Path) -> None:
+    from gaia_lite.agent.prompt import RESPONSE_FORMAT
+
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"answer": "Paris is the capital of France."}')]
+        list(_agent(srv, tmp_path).run("capital of France?"))
+        system = srv.requests[0]["messages"][0]["content"]
+    assert RESPONSE_FORMAT not in system  # "answer in plain sentences (not JSON)" contradicts the schema
+    assert 'To answer the user: {"answer": "<your answer, in plain sentences>"}' in system
