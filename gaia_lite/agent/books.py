@@ -14,6 +14,7 @@ __all__ = ["TurnStats", "CallBook", "REPEAT_LIMIT"]
 
 REPEAT_LIMIT = 2  # the same call (name + arguments) may run this many times per turn
 FAILED_CALLS_LIMIT = 2  # failed calls per turn before the next model call must answer
+SAME_TOOL_LIMIT = 3  # successful calls of one tool per turn before the next model call must answer
 
 
 @dataclass
@@ -31,12 +32,17 @@ class TurnStats:
     shown: bool = False  # the latest reply's view put text on the screen
     failed_calls: int = 0  # calls that did not succeed (denied ones included)
     must_answer: bool = False  # a denial, or too many failures: the next model call must answer
+    runs: dict[str, int] = field(default_factory=dict)  # successful calls per tool this turn
 
     def model_called(self, usage: Usage) -> None:
         self.steps += 1
         self.first_usage = self.first_usage or usage
 
     def tool_ran(self, result: ToolResult) -> None:
+        if result.ok and result.name:
+            self.runs[result.name] = self.runs.get(result.name, 0) + 1
+            # the same tool again and again with new arguments is a loop too: answer with what it gave
+            self.must_answer = self.must_answer or self.runs[result.name] >= SAME_TOOL_LIMIT
         if not result.ok:
             self.failed_calls += 1
             # the user said no, or the tools keep failing: the model hears it once, then answers

@@ -237,3 +237,17 @@ def test_a_denied_call_goes_back_once_and_the_model_then_answers_without_tools(t
     assert "did not approve" in requests[1]["messages"][-2]["content"]  # the denial went back once
     assert "Stop calling tools" in requests[1]["messages"][-1]["content"]  # ... and the model must answer
     assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "12 times 12 is 144."
+
+
+def test_the_same_tool_with_ever_new_arguments_is_a_loop_too(tmp_path):
+    for name in ("a", "b", "c", "d"):
+        (tmp_path / name).mkdir()
+    calls = [text_chunks(f'{{"name": "browse_directory", "arguments": {{"directory_path": "{d}"}}}}')
+             for d in ("a", "b", "c", "d")]
+    with FakeOpenAIServer() as srv:
+        srv.script += calls[:3] + [text_chunks("Three empty folders.")]
+        events = list(_agent(srv, tmp_path, native=False).run("what is in the folders?"))
+        requests = list(srv.requests)
+    assert len([e for e in events if isinstance(e, ToolCallFinished)]) == 3
+    assert "Stop calling tools" in requests[3]["messages"][-1]["content"]
+    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "Three empty folders."
