@@ -126,7 +126,7 @@ def ask(
     The answer alone goes to stdout. stderr gets the server-start line, one line per tool call
     (`→ read_file(file_path='notes.md') ✓ 0.02s`) and warnings; `--quiet` keeps only errors.
 
-    Example: `gaia-lite ask "what is in notes.md?" --dynamic-tools`
+    Example: `gaia-lite ask "what is in notes.md?"`
     """
     # kept lazy: the composition root imports the agent and openai, which --help does not need
     from gaia_lite.cli.services import build_services, connect, stdin_is_tty

@@ -28,7 +28,7 @@ __all__ = ["mcp_app"]
 
 mcp_app = typer.Typer(
     help="MCP servers as tools: each server is one bundle (`mcp_NAME`) the loader selects from.\n\n"
-         "Example: `gaia-lite mcp add time -- mcp-server-time`, then `gaia-lite chat --dynamic-tools`.",
+         "Example: `gaia-lite mcp add time -- mcp-server-time`, then `gaia-lite chat`.",
     no_args_is_help=True,
 )
 
