@@ -40,7 +40,6 @@ Every reply is one JSON object.
 To call a tool: {"name": "<tool name>", "arguments": {"<argument>": <value>}}
 Example, to read notes.txt: {"name": "read_file", "arguments": {"file_path": "notes.txt"}}
 To answer the user: {"answer": "<your answer, in plain sentences>"}
-Example: {"answer": "The folder holds notes.txt and data.csv."}
 After a tool result: if it holds what the user asked for, answer with it; otherwise call another tool."""
 
 _ANSWER = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"],

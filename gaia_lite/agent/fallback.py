@@ -50,4 +50,5 @@ def answer_from_result(tool: str, result: dict[str, Any]) -> str:
             lines.append(f"{label}: {inner}")
         else:
             lines.append(f"{label}: {_scalar(value)}")
-    return f"From {tool}:\n" + "\n".join(f"- {line}" for line in lines) if lines else f"{tool} returned nothing."
+    # no tool name in it: this is the user's answer, and a name reads as a call described
+    return "Here is what I found:\n" + "\n".join(f"- {line}" for line in lines) if lines else "I found nothing."

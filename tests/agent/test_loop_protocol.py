@@ -139,7 +139,7 @@ def test_a_call_in_the_forced_answer_is_never_run(tmp_path):
         calls = len(srv.requests)
     assert calls == 2 and sum(isinstance(e, ToolCallFinished) for e in events) == 1
     answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
-    assert answer == "From browse_directory:\n- entries: a.txt"  # from the call that ran
+    assert answer == "Here is what I found:\n- entries: a.txt"  # from the call that ran
 
 
 def test_server_down_mid_chat_is_recoverable_and_history_kept(tmp_path):
@@ -172,7 +172,7 @@ def test_json_echo_of_a_tool_result_is_answered_from_the_result(tmp_path):
     streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
     answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
     assert calls == 2  # no extra model call to "try again"
-    assert answer == streamed == "From browse_directory:\n- entries: a.txt, sub"
+    assert answer == streamed == "Here is what I found:\n- entries: a.txt, sub"
 
 
 def test_a_call_written_after_being_told_to_stop_is_answered_from_the_last_result(tmp_path):
@@ -184,7 +184,7 @@ def test_a_call_written_after_being_told_to_stop_is_answered_from_the_last_resul
     streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
     answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
     assert "browse_directory\"" not in streamed and answer == streamed
-    assert "From browse_directory:" in answer and "a.txt" in answer
+    assert "Here is what I found:" in answer and "a.txt" in answer
 
 
 def test_a_narrated_call_is_sent_back_once_off_the_record_then_the_answer_is_shown(tmp_path):
@@ -208,7 +208,7 @@ def test_a_bare_tool_name_is_not_an_answer(tmp_path):
                        text_chunks("browse_directory"), text_chunks("`browse_directory`")]
         events = list(_agent(srv, tmp_path, native=False).run("list the files"))
     answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
-    assert answer.startswith("From browse_directory:") and "a.txt" in answer
+    assert answer.startswith("Here is what I found:") and "a.txt" in answer
 
 
 @tool(gated=True)
