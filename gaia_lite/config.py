@@ -205,7 +205,9 @@ class Settings:
     api_key: str = ""
     model: str = ""  # empty: the first model the server lists
     native_tools: bool | None = None  # None: decided by the capability table
-    tool_calls: str = "auto"  # text path: constrained (JSON schema), free (parsed from text), auto (constrained if the server can)
+    # text path: constrained (JSON schema), free (parsed from text), auto (constrained if the server can).
+    # free by default: on the suite the 0.5B model, held to the schema, answered without calling tools
+    tool_calls: str = "free"
     temperature: float = 0.1
     max_tokens: int = 1024
     local_server: bool = True  # start the embedded llama-server when base_url is unreachable

@@ -209,9 +209,10 @@ def tasks_cmd(
 
 
 def _calls_mode(settings: Any, client: Any, server: Any) -> str:
-    """``constrained`` or ``free`` for the arms that follow the setting (``auto`` asks the server once)."""
-    if settings.tool_calls != "auto":
-        return settings.tool_calls
+    """``constrained`` or ``free`` for the off and on arms: constrained where the server supports it
+    (asked once), whatever the product default is, so that ``on`` vs ``free`` compares the two."""
+    if settings.tool_calls == "constrained":
+        return "constrained"
     # kept lazy: --help imports this module; the eval code loads the agent
     from gaia_lite.cli.services import structured_replies
 
