@@ -1,8 +1,7 @@
 """The checks behind ``gaia-lite doctor``: each looks at one thing a bad setup can break and,
 when it is broken, says how to fix it.
 
-A check is a function ``(Probe) -> Check``; ``CHECKS`` is their order. MCP
-servers have a placeholder check here until that part lands.
+A check is a function ``(Probe) -> Check``; ``CHECKS`` is their order.
 """
 
 from __future__ import annotations
@@ -34,6 +33,7 @@ OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 MIN_CTX, GOOD_CTX = 4096, 8192          # the full tool list alone is ~3-4k tokens
 MIN_FREE, GOOD_FREE = 100 * 2**20, 2**30  # bytes free on the data dir's disk
 EMBEDDED_CTX = 8192                      # the embedded server's default window
+MCP_TIMEOUT = 30.0                       # seconds a configured MCP server has to start and list its tools
 
 
 @dataclass(frozen=True)
@@ -223,8 +223,32 @@ def check_shell_sandbox(p: Probe) -> Check:
 
 
 def check_mcp_servers(p: Probe) -> Check:
-    # Placeholder until MCP support lands; its check replaces this one in CHECKS.
-    return Check("MCP servers", SKIP, "not part of this version yet")
+    """Each configured server starts and lists its tools; a broken one is named with the fix."""
+    servers = p.settings.mcp_servers
+    if not servers:
+        return Check("MCP servers", SKIP, "none configured (add one: gaia-lite mcp add NAME -- COMMAND ARGS...)")
+    if not p.settings.mcp_enabled:
+        return Check("MCP servers", SKIP, f"{len(servers)} configured, turned off by GAIA_MCP=0")
+    import logging
+
+    from gaia_lite.mcp.manager import McpManager  # kept lazy: only a configured server loads the SDK
+
+    manager = McpManager(servers, log_dir=p.settings.paths.state_dir, connect_timeout=MCP_TIMEOUT,
+                         logger=logging.Logger("gaia_lite.doctor.mcp", level=logging.CRITICAL))
+    manager.start()
+    try:
+        manager.wait(MCP_TIMEOUT + 15.0)
+        rows = manager.status()
+    finally:
+        manager.close()
+    broken = [r for r in rows if r.state != "ready"]
+    if broken:
+        first = broken[0]
+        return Check("MCP servers", FAIL, "; ".join(f"{r.name}: {r.error or r.state}" for r in broken),
+                     f"fix [mcp.servers.{first.name}] in {p.settings.paths.config_file}, or "
+                     f"`gaia-lite mcp remove {first.name}`; its stderr is in "
+                     f"{p.settings.paths.state_dir / f'mcp-{first.name}.log'}")
+    return Check("MCP servers", OK, ", ".join(f"{r.name}: {r.tools} tools ({r.connect_s or 0:.1f}s)" for r in rows))
 
 
 CHECKS: tuple[Callable[[Probe], Check], ...] = (
