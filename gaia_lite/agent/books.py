@@ -25,7 +25,7 @@ class TurnStats:
     first_usage: Usage | None = None
     called: list[str] = field(default_factory=list)  # resolved calls the user did not deny
     span: list[tuple[str, dict[str, str], bool]] = field(default_factory=list)  # (tool, argument types, ok)
-    last_result: tuple[str, dict[str, Any]] | None = None  # the latest successful tool result, else any
+    last_result: ToolResult | None = None  # the latest successful tool result, else any
     overflow_retried: bool = False  # the once-per-turn retry after a context overflow was used
     renudged: bool = False  # a narrated reply was sent back once this turn
     transient: list[dict[str, Any]] = field(default_factory=list)  # the next request's off-the-record messages
@@ -52,7 +52,7 @@ class TurnStats:
             self.called.append(result.name)
             self.span.append((result.name, {k: type(v).__name__ for k, v in result.arguments.items()}, result.ok))
         if result.ok or self.last_result is None:
-            self.last_result = (result.name or result.requested, result.payload)
+            self.last_result = result
 
     def finished(self, turn: int, answer: str, loaded: tuple[str, ...], skills: list[str]) -> TurnFinished:
         u = self.first_usage

@@ -273,16 +273,18 @@ class Agent:
         """An answer made of what the tools returned this turn (never invented)."""
         if stats.last_result is None:
             return GAVE_UP
-        tool, payload = stats.last_result
-        if payload.get("status") in ("error", "denied"):
+        result = stats.last_result
+        tool, payload = result.name or result.requested, result.payload
+        if not result.ok:
             return f"I could not finish this: {tool} failed ({payload.get('error', payload.get('status'))})."
         return answer_from_result(tool, payload)
 
     def _give_up(self, stats: TurnStats) -> Generator[Event, None, str]:
         """End a looping turn without another model call, honestly, with what the tools returned."""
         answer = "I could not finish this: the same tool call kept repeating."
-        if stats.last_result is not None and stats.last_result[1].get("status") not in ("error", "denied"):
-            answer += " " + answer_from_result(*stats.last_result)
+        if stats.last_result is not None and stats.last_result.ok:
+            answer += " " + answer_from_result(stats.last_result.name or stats.last_result.requested,
+                                               stats.last_result.payload)
         yield TextDelta(answer)
         self.history.append({"role": "assistant", "content": answer})
         return answer
