@@ -33,7 +33,7 @@ from gaia_lite.cli.services import build_services, connect
 from gaia_lite.cli.turnlog import TurnRecorder
 from gaia_lite.config import Settings
 from gaia_lite.errors import GaiaError
-from gaia_lite.events import ToolsLoaded, TurnFailed
+from gaia_lite.events import Event, ToolsLoaded, ToolsSelected, TurnFailed
 from gaia_lite.loader.bundles import load_bundles
 from gaia_lite.registry.execute import Decision
 from gaia_lite.tools.os_sandbox import status_line as shell_sandbox_status
@@ -166,7 +166,11 @@ def _warnings_to(buffer: _WarningBuffer) -> Iterator[None]:
             logger.addHandler(h)
 
 
-def _layout() -> BundleLayout:
+def _layout(loader: Any = None) -> BundleLayout:
+    """CORE and the bundles in menu order: the live loader's (MCP servers join it mid-session), else the profile's."""
+    core, bundles = getattr(loader, "core", None), getattr(loader, "bundles", None)
+    if core is not None and bundles is not None:
+        return BundleLayout(frozenset(core), tuple((b.name, b.members) for b in bundles))
     cfg = load_bundles()
     return BundleLayout(cfg.core, tuple((b.name, b.members) for b in cfg.bundles))
 
@@ -183,7 +187,7 @@ class ChatSession:
         self.screen = screen
         self.reader = make_reader(self)  # the reader completes /load names and opens /details through the session
         self.warnings = warnings
-        self.layout = _layout()
+        self.layout = _layout(getattr(services, "loader", None))
         self.exit_code = 0
         self.turns = TurnRecorder(services.settings.paths.turns_file, frontend="chat", client=services.client)
 
@@ -267,7 +271,7 @@ class ChatSession:
         cancel.clear()
         try:
             with interrupt_handler(cancel.set, hold=self.screen.hold_interrupt):
-                outcome = self.screen.run_turn(self.turns.wrap(self.s.agent.run(text)))
+                outcome = self.screen.run_turn(self.turns.wrap(self._with_layout(self.s.agent.run(text))))
         except KeyboardInterrupt:  # a second Ctrl-C while the first was being handled
             self._say("cancelled (Ctrl-C); the conversation is kept", "red")
             outcome = None
@@ -288,6 +292,16 @@ class ChatSession:
             self.exit_code = outcome.exit_code
             return False
         return True
+
+    def _with_layout(self, events: Iterator[Event]) -> Iterator[Event]:
+        """The turn's events; when its selection comes, the panel's bundles are refreshed first, so the
+        tools of an MCP server that joined this turn show under their own bundle."""
+        for ev in events:
+            if isinstance(ev, ToolsSelected) and getattr(self.s, "loader", None) is not None:
+                layout = _layout(self.s.loader)
+                if layout != self.layout:
+                    self.layout = self.view.panel.layout = layout
+            yield ev
 
     # ------------------------------------------------------------------ commands
     def _say(self, text: str, style: str = "dim", *, panel_changed: bool = False) -> None:

@@ -30,7 +30,7 @@ __all__ = ["register"]
 # ---------------------------------------------------------------- recall
 def recall_cmd(
     dataset: Annotated[Path, typer.Argument(help="A judged set in the format of shared/evaldata/README.md.")],
-    registry: Annotated[str, typer.Option("--registry", help="doc: our 37 tools and bundles; dataset: the set's own tools.")] = "doc",
+    registry: Annotated[str, typer.Option("--registry", help="doc: our 37 tools and bundles; dataset: the set's own tools; mcp: the set's tools served by an MCP fixture server.")] = "doc",
     tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Score a fixed random sample of N cases.", show_default=False)] = None,
     cases: Annotated[bool, typer.Option("--cases", help="Include (JSON) or list (table) the per-case results.")] = False,
@@ -45,8 +45,8 @@ def recall_cmd(
     from gaia_lite.eval.recall import run_recall
     from gaia_lite.eval.tokens import TokenCounterError, make_token_counter
 
-    if registry not in ("doc", "dataset"):
-        raise ConfigError(f"--registry {registry!r} is invalid; expected doc or dataset")
+    if registry not in ("doc", "dataset", "mcp"):
+        raise ConfigError(f"--registry {registry!r} is invalid; expected doc, dataset or mcp")
     if not dataset.is_file():
         raise ConfigError(f"dataset {dataset} does not exist")
     if learn_from is not None and not learn_from.is_file():

@@ -20,23 +20,47 @@ from gaia_lite.skills.learning import LearningStore
 from gaia_lite.skills.recall import SkillService
 from gaia_lite.tools.os_sandbox import status_line as shell_sandbox_status
 
-from .wiring import build_embedder, build_loader, build_registry, loader_off_state, read_learning
+from .wiring import build_embedder, build_loader, build_mcp, build_registry, loader_off_state, read_learning
 
 __all__ = ["tools_list_rows", "print_tools_table", "select_for_query", "print_selection", "companion_rows",
            "print_companions", "example_rows", "print_examples"]
+
+
+MCP_WAIT_S = 60.0  # the offline commands wait for every configured MCP server (they have no later turn)
+
+
+def _join_mcp(settings: Settings, registry: Any, loader: Any = None) -> dict[str, str]:
+    """Start the configured MCP servers, wait for them, add their tools to ``registry`` (and their
+    bundles to ``loader``); tool -> bundle. A server that fails is named in one warning line."""
+    manager = build_mcp(settings, loader, grace=MCP_WAIT_S)
+    if manager is None:
+        return {}
+    bundle_of: dict[str, str] = {}
+    try:
+        for join in manager.joins():
+            registry.add_all(join.specs)
+            if join.bundle is not None:
+                bundle_of.update({s.name: join.bundle.name for s in join.specs})
+                if loader is not None:
+                    loader.add_bundle(join.bundle)
+    finally:
+        manager.close()
+    return bundle_of
 
 
 def tools_list_rows(settings: Settings) -> tuple[list[dict[str, Any]], str]:
     """One row per tool (the registry exactly as the agent builds it): name, bundles, CORE mark, text and
     native token cost."""
     registry = build_registry(settings, with_loader=loader_off_state(settings) is None)
+    mcp_bundles = _join_mcp(settings, registry)
     config = load_bundles()
     counter = make_token_counter("auto", settings.base_url)
     rows = []
     for spec in registry:
         rows.append({
             "name": spec.name,
-            "bundles": [b.name for b in config.bundles if spec.name in b.members],
+            "bundles": [b.name for b in config.bundles if spec.name in b.members] + (
+                [mcp_bundles[spec.name]] if spec.name in mcp_bundles else []),
             "core": spec.name in config.core,
             "text_tokens": counter.count(render_text(registry, [spec.name])),
             "native_tokens": counter.count(native_json(render_native(registry, [spec.name]))),
@@ -86,6 +110,7 @@ def select_for_query(settings: Settings, query: str, history: list[str]) -> dict
     fired: list[str] = []
     with _user_memory(loader_settings, embedder) as memory:
         loader = build_loader(loader_settings, embedder, read_learning(memory))
+        _join_mcp(loader_settings, registry, loader)
         skills = None if memory is None else SkillService(memory, embedder, registry, tau=settings.skill_tau)
         for message in [*history, query]:
             skill_tools = None

@@ -19,6 +19,7 @@ build without the loader).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -204,14 +205,45 @@ def run_recall(
     elif registry_mode == "dataset":
         registry, core, bundles = dataset_registry(data.get("tools") or [])
         baseline = registry.names()
+    elif registry_mode == "mcp":  # the set's tools through a real MCP session
+        from .mcp_registry import mcp_registry  # kept lazy: starts a server and loads the MCP SDK
+
+        served = mcp_registry(dataset_path)
+        try:
+            report = run_recall_on(served.registry, frozenset(), served.bundles, served.registry.names(),
+                                   data, registry_mode=registry_mode, preset=preset, settings=settings,
+                                   threshold=threshold, max_tools=max_tools, embedder=embedder,
+                                   token_counter=token_counter, limit=limit, sample_seed=sample_seed,
+                                   case_filter=case_filter, cache_dir=cache_dir, include_cases=include_cases,
+                                   learn_from=learn_from, rename=served.rename)
+        finally:
+            served.close()
+        report["mcp_connect_s"] = served.connect_s
+        return report
     else:
-        raise ValueError(f"registry_mode must be 'doc' or 'dataset', not {registry_mode!r}")
+        raise ValueError(f"registry_mode must be 'doc', 'dataset' or 'mcp', not {registry_mode!r}")
+    return run_recall_on(registry, core, bundles, baseline, data, registry_mode=registry_mode, preset=preset,
+                         settings=settings, threshold=threshold, max_tools=max_tools, embedder=embedder,
+                         token_counter=token_counter, limit=limit, sample_seed=sample_seed, case_filter=case_filter,
+                         cache_dir=cache_dir, include_cases=include_cases, learn_from=learn_from)
+
+
+def run_recall_on(
+    registry: ToolRegistry, core: frozenset[str], bundles: tuple[ToolBundle, ...], baseline: Sequence[str],
+    data: Mapping[str, Any], *, registry_mode: str, preset: str, settings: LoaderSettings | None,
+    threshold: float | None, max_tools: int | None, embedder: Embedder, token_counter: TokenCounter | None,
+    limit: int | None, sample_seed: int, case_filter: Callable[[JudgedCase], bool] | None,
+    cache_dir: str | Path | None, include_cases: bool, learn_from: str | Path | None,
+    rename: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """``run_recall`` on a registry already built; ``rename`` maps the set's tool names to the registry's."""
     loader_settings = settings if settings is not None else get_preset(preset)
     config = load_bundles("doc") if registry_mode == "doc" else None
     learned = LearnedTools()
     if learn_from is not None:
         train = json.loads(Path(learn_from).read_text(encoding="utf-8"))
-        learned = learn_from_cases(load_cases(train), registry, prior=config.companions if config else None)
+        learned = learn_from_cases(_renamed(load_cases(train), rename), registry,
+                                   prior=config.companions if config else None)
     examples = load_examples("doc") if config and "examples" in loader_settings.views else {}
     loader = ToolLoader(core, bundles, embedder, settings=loader_settings, threshold=threshold,
                         max_tools=max_tools, examples=examples, aliases=config.aliases if config else {},
@@ -220,7 +252,7 @@ def run_recall(
                         logger=_quiet_logger())
     counter = token_counter or CharTokenCounter()
 
-    cases = load_cases(data)
+    cases = _renamed(load_cases(data), rename)
     if case_filter is not None:
         cases = [c for c in cases if case_filter(c)]
     if limit is not None and limit < len(cases):
@@ -321,6 +353,12 @@ def run_recall(
     if include_cases:
         report["case_results"] = per_case
     return report
+
+
+def _renamed(cases: list[JudgedCase], rename: Mapping[str, str] | None) -> list[JudgedCase]:
+    if not rename:
+        return cases
+    return [dataclasses.replace(c, expected=tuple(rename.get(t, t) for t in c.expected)) for c in cases]
 
 
 def select_report(query: str, history: Sequence[str], loader: ToolLoader,

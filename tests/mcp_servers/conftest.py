@@ -30,6 +30,11 @@ def time_server() -> McpServer:
 
 @pytest.fixture
 def git_repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path)
+
+
+def make_repo(tmp_path: Path) -> Path:
+    """A git repository with one commit and one unstaged change."""
     import subprocess
 
     repo = tmp_path / "repo"
