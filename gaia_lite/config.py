@@ -236,6 +236,7 @@ class Settings:
     allowed_paths: tuple[str, ...] = ()
     # MCP servers ([mcp.servers.NAME] tables); GAIA_MCP=0 turns them all off for one run
     mcp_enabled: bool = True
+    mcp_wait: float = 3.0  # seconds the first turn waits for servers still starting; later ones join a later turn
     mcp_servers: tuple[McpServer, ...] = ()
     paths: Paths = field(default_factory=lambda: Paths.resolve(os.environ), compare=False)
 
@@ -414,6 +415,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "auto_approve": ("GAIA_AUTO_APPROVE_TOOLS", _parse_bool),
     "allowed_paths": ("GAIA_ALLOWED_PATHS", _parse_paths),
     "mcp_enabled": ("GAIA_MCP", _parse_bool),
+    "mcp_wait": ("GAIA_MCP_WAIT", _parse_positive_float),
 }
 
 ENV_VARS: tuple[str, ...] = tuple(env for env, _ in _FIELDS.values() if env)

@@ -174,15 +174,21 @@ def agent(args: argparse.Namespace) -> dict[str, Any]:
     arms["token_ratio"] = arms["mcp"]["first_turn_tokens_mean"] / arms["no_mcp"]["first_turn_tokens_mean"]
     # start-up: a fresh process each, cold cache then warm, without and with the server
     starts: dict[str, Any] = {}
-    for arm, servers in (("no_mcp", ()), ("mcp", (server,))):
+    homes = {}
+    for arm in ("no_mcp", "mcp"):
         h = Path(tempfile.mkdtemp(prefix=f"gl-start-{arm}-"))
-        if servers:
+        if arm == "mcp":
             (h / "config.toml").write_text(
                 f'[mcp.servers.fixture]\ncommand = {json.dumps(sys.executable)}\n'
                 f'args = ["-m", "gaia_lite.eval.mcp_fixture", {json.dumps(str(subset))}]\n')
+        homes[arm] = h
         cold = _startup(h)
-        warm = [_startup(h)["ready_s"] for _ in range(args.turns)]
-        starts[arm] = {"cold_s": cold["ready_s"], "warm_s": statistics.median(warm), "tools": cold["tools"]}
+        starts[arm] = {"cold_s": cold["ready_s"], "tools": cold["tools"], "warm": []}
+    for _ in range(args.turns):  # warm starts interleaved: the machine's load hits both alike
+        for arm, h in homes.items():
+            starts[arm]["warm"].append(_startup(h)["ready_s"])
+    for arm in homes:
+        starts[arm]["warm_s"] = statistics.median(starts[arm]["warm"])
     starts["warm_extra_s"] = starts["mcp"]["warm_s"] - starts["no_mcp"]["warm_s"]
     return {"server_tools": args.tools, "queries": len(queries), "load_avg": os.getloadavg(),
             "selection": arms, "startup": starts}

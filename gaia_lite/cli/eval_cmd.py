@@ -171,6 +171,7 @@ def cost_cmd(
                                query=query or cost.FIXED_QUERY, clone_bundle_size=bundle_size,
                                cache_dir=settings.paths.cache_dir / "eval-vectors",
                                progress=say)
+        report["mcp_servers"] = _mcp_costs(settings, counter)
     if plot is not None:
         _plot_cost(report, plot)
         report["plot"] = str(plot)
@@ -178,6 +179,33 @@ def cost_cmd(
         typer.echo(json.dumps(report))
         return
     _print_cost(report)
+
+
+def _mcp_costs(settings: Any, counter: Any) -> list[dict[str, Any]]:
+    """What each configured MCP server's tools cost if all were shown, and its bundle menu line
+    (the loader shows them only when selected, like any bundle). Empty without servers."""
+    from gaia_lite.cli.wiring import build_mcp
+    from gaia_lite.registry.registry import ToolRegistry
+    from gaia_lite.registry.render import native_json, render_native, render_text
+
+    manager = build_mcp(settings, None, grace=60.0)
+    if manager is None:
+        return []
+    rows = []
+    try:
+        for join in manager.joins():
+            if join.bundle is None:
+                say(join.notice.message)
+                continue
+            registry = ToolRegistry(join.specs)
+            rows.append({"server": join.bundle.name.removeprefix("mcp_"), "bundle": join.bundle.name,
+                         "tools": len(join.specs),
+                         "native_tokens": counter.count(native_json(render_native(registry, registry.names()))),
+                         "text_tokens": counter.count(render_text(registry, registry.names())),
+                         "menu_tokens": counter.count(f"- {join.bundle.name}: {join.bundle.description}")})
+    finally:
+        manager.close()
+    return rows
 
 
 def _print_cost(r: dict[str, Any]) -> None:
@@ -189,6 +217,9 @@ def _print_cost(r: dict[str, Any]) -> None:
     for s in r["loaded_sets"]:
         rows.append([s["label"], s["n"], s["text_tokens"], s["native_tokens"], pct(s["text_share"]),
                      pct(s["native_share"])])
+    for m in r.get("mcp_servers", []):
+        rows.append([f"MCP {m['bundle']}: all its tools (menu line {m['menu_tokens']})", m["tools"],
+                     m["text_tokens"], m["native_tokens"], "", ""])
     print_all(table(f"tool-prompt cost (tokens: {r['tokenizer']}; preset {r['preset']}, tau {r['threshold']}, "
                   f"cap {r['max_tools']})", ["set", "tools", "text", "native", "text share", "native share"], rows))
     for label, block in (("fixed query (clones do not match)", r), ("query that matches the clones", r.get("matching"))):

@@ -90,14 +90,15 @@ def build_tool_set(settings: Settings, loader: ToolLoader | None, *, native: boo
                    loader)
 
 
-def build_mcp(settings: Settings, loader: ToolLoader | None, *, grace: float = 3.0) -> "McpManager | None":
+def build_mcp(settings: Settings, loader: ToolLoader | None, *, grace: float | None = None) -> "McpManager | None":
     """The agent's MCP servers, started in the background (None: none configured, or GAIA_MCP=0).
     With a loader, each server's tool documents are embedded before its tools join."""
     if not (settings.mcp_enabled and settings.mcp_servers):
         return None
     from gaia_lite.mcp.manager import McpManager  # kept lazy: only a configured server needs it
 
-    manager = McpManager(settings.mcp_servers, log_dir=settings.paths.state_dir, grace=grace,
+    manager = McpManager(settings.mcp_servers, log_dir=settings.paths.state_dir,
+                         grace=settings.mcp_wait if grace is None else grace,
                          prepare=loader.prepare if loader is not None else None)
     manager.start()
     return manager
