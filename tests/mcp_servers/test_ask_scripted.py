@@ -24,8 +24,8 @@ def test_ask_runs_an_mcp_tool_through_the_executor_and_the_real_server(gaia_home
     with FakeOpenAIServer() as srv:
         srv.script.append(tool_call_chunks("time__get_current_time", {"timezone": "Asia/Tokyo"}))
         srv.script.append(text_chunks("It is evening in Tokyo."))
-        result = CliRunner().invoke(app, ["ask", "--base-url", srv.base_url, "--native-tools", "--no-dynamic-tools", "--no-local-server", "--json",
-                                          "what time is it in Tokyo?"])
+        result = CliRunner().invoke(app, ["ask", "--base-url", srv.base_url, "--native-tools", "--no-dynamic-tools",
+                                          "--no-local-server", "--json", "what time is it in Tokyo?"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert out["tools_called"] == ["time__get_current_time"]
