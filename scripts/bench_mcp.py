@@ -160,6 +160,7 @@ def agent(args: argparse.Namespace) -> dict[str, Any]:
     for q in queries:  # interleaved arms: the machine's load hits both alike
         for arm, (selector, registry, _) in selectors.items():
             selector.reset()
+            embedder._cache.clear()  # each arm pays for its query embedding, as a real turn does
             state = selector.select([], q)
             times[arm].append(state.record.selection_ms)
             prompt = native_json(render_native(registry, state.visible_names(registry))) + (state.menu or "")
