@@ -343,32 +343,26 @@ def _parse_api_key(raw: str) -> str:
     return raw
 
 
-def _parse_embedder(raw: str) -> str:
-    v = raw.strip().lower()
-    if v not in ("onnx", "http"):
-        raise ValueError("onnx (in-process MiniLM) or http (the server's /embeddings)")
-    return v
+def _one_of(*choices: str, explain: str = "") -> Callable[[str], str]:
+    """A parser for a setting that takes one of a few words, case-insensitively."""
+    message = explain or (", ".join(choices[:-1]) + " or " + choices[-1])
+
+    def parse(raw: str) -> str:
+        value = raw.strip().lower()
+        if value not in choices:
+            raise ValueError(message)
+        return value
+
+    return parse
 
 
-def _parse_preset(raw: str) -> str:
-    v = raw.strip().lower()
-    if v not in ("default", "lean", "gaia"):
-        raise ValueError("default, lean or gaia")
-    return v
-
-
-def _parse_layout(raw: str) -> str:
-    v = raw.strip().lower()
-    if v not in ("auto", "stable", "rewrite", "append"):
-        raise ValueError("auto, stable, rewrite or append")
-    return v
-
-
-def _parse_tool_calls(raw: str) -> str:
-    v = raw.strip().lower()
-    if v not in ("auto", "constrained", "free"):
-        raise ValueError("auto (constrained when the server supports it), constrained or free")
-    return v
+_parse_embedder = _one_of("onnx", "http", explain="onnx (in-process MiniLM) or http (the server's /embeddings)")
+_parse_preset = _one_of("default", "lean", "gaia")
+_parse_layout = _one_of("auto", "stable", "rewrite", "append")
+_parse_tool_calls = _one_of(
+    "auto", "constrained", "free",
+    explain="auto (constrained when the server supports it), constrained or free",
+)
 
 
 def _parse_ctx(raw: str) -> int | None:
