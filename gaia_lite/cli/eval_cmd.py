@@ -29,7 +29,7 @@ __all__ = ["register"]
 
 # ---------------------------------------------------------------- recall
 def recall_cmd(
-    dataset: Annotated[Path, typer.Argument(help="A judged set in the format of shared/evaldata/README.md.")],
+    dataset: Annotated[Path, typer.Argument(help="A judged set (JSON, format above; shared/evaldata holds five).")],
     registry: Annotated[str, typer.Option("--registry", help="doc: our 37 tools and bundles; dataset: the set's own tools; mcp: the set's tools served by an MCP fixture server.")] = "doc",
     tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
     limit: Annotated[Optional[int], typer.Option("--limit", help="Score a fixed random sample of N cases.", show_default=False)] = None,
@@ -39,7 +39,12 @@ def recall_cmd(
     skill_tau: Annotated[Optional[float], typer.Option("--skill-tau", help="With --skills: similarity a procedure needs to fire (default GAIA_SKILL_TAU, 0.70).", show_default=False)] = None,
     learn_from: Annotated[Optional[Path], typer.Option("--learn-from", help="A judged set fed first into a throwaway memory as successful past turns (message + expected tools); DATASET is then scored with what the loader learned.", show_default=False)] = None,
 ) -> None:
-    """Offline recall of the loader on a judged set: strict, before any escape hatch."""
+    """Offline recall of the loader on a judged set: strict, before any escape hatch.
+
+    A judged set is JSON: {"tools": [{"name", "description", "parameters"}] (for --registry
+    dataset/mcp), "cases": [{"id", "query", "expected_tools": [names], "match": "all"|"any",
+    "history": [earlier user messages]}]}. "tools", "match" and "history" are optional.
+    """
     # kept lazy: --help imports this module; the eval code loads numpy and the embedder
     from gaia_lite.cli.wiring import build_embedder
     from gaia_lite.eval.recall import run_recall
@@ -47,10 +52,9 @@ def recall_cmd(
 
     if registry not in ("doc", "dataset", "mcp"):
         raise ConfigError(f"--registry {registry!r} is invalid; expected doc, dataset or mcp")
-    if not dataset.is_file():
-        raise ConfigError(f"dataset {dataset} does not exist")
-    if learn_from is not None and not learn_from.is_file():
-        raise ConfigError(f"--learn-from {learn_from} does not exist; pass a judged set in the same format")
+    _check_judged_file("dataset", dataset)
+    if learn_from is not None:
+        _check_judged_file("--learn-from", learn_from, allow_empty=True)
     if learn_from is not None and skills is not None:
         raise ConfigError("--learn-from and --skills measure different things; use one at a time")
     settings = settings_from(tau=tau, max_tools=max_tools, preset=preset, base_url=base_url)
@@ -90,6 +94,16 @@ def recall_cmd(
         misses = [c for c in report.get("case_results", []) if not c["pass"]]
         print_all(table(f"{len(misses)} missed cases", ["case", "kind", "missing"],
                       [[c["id"], c["kind"], ", ".join(c["missing"])] for c in misses]))
+
+
+def _check_judged_file(label: str, path: Path, *, allow_empty: bool = False) -> None:
+    """Fail in one line, before any model or embedder loads, when ``path`` is not a judged set."""
+    from gaia_lite.eval.judged_format import load_judged_set  # kept lazy: --help imports this module
+
+    try:
+        load_judged_set(path, allow_empty=allow_empty)
+    except ValueError as exc:
+        raise ConfigError(f"{label} {exc}; the format is in `gaia-lite eval recall --help`") from None
 
 
 def _skills_recall(dataset: Path, seeds: Path, settings: Any, counter: Any, skill_tau: float | None,

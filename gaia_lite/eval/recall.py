@@ -43,6 +43,7 @@ from gaia_lite.skills.learning import LearnedTools, LearningStore
 from gaia_lite.skills.store import ProcedureStore
 from gaia_lite.tools.catalog import doc_tool_specs
 
+from .judged_format import load_judged_set
 from .tokens import CharTokenCounter, TokenCounter
 
 __all__ = ["JudgedCase", "load_cases", "doc_registry", "dataset_registry", "run_recall", "select_report",
@@ -199,7 +200,7 @@ def run_recall(
     past turns (``learn_from_cases``); the loader then selects with what it learned. Without it
     the loader is built exactly as before, so cold start changes nothing.
     """
-    data = json.loads(Path(dataset_path).read_text(encoding="utf-8"))
+    data = load_judged_set(Path(dataset_path))
     if registry_mode == "doc":
         registry, core, bundles, baseline = doc_registry()
     elif registry_mode == "dataset":
@@ -241,7 +242,7 @@ def run_recall_on(
     config = load_bundles("doc") if registry_mode == "doc" else None
     learned = LearnedTools()
     if learn_from is not None:
-        train = json.loads(Path(learn_from).read_text(encoding="utf-8"))
+        train = load_judged_set(Path(learn_from), allow_empty=True)
         learned = learn_from_cases(_renamed(load_cases(train), rename), registry,
                                    prior=config.companions if config else None)
     examples = load_examples("doc") if config and "examples" in loader_settings.views else {}

@@ -37,6 +37,7 @@ from gaia_lite.registry.render import native_json, render_native
 from gaia_lite.skills.recall import SkillService
 from gaia_lite.skills.store import seed_procedures
 
+from .judged_format import load_judged_set
 from .recall import doc_registry, load_cases
 from .tokens import CharTokenCounter, TokenCounter
 
@@ -60,7 +61,7 @@ def run_skills_recall(dataset: str | Path, seeds_dir: str | Path, *, embedder: E
                       token_counter: TokenCounter | None = None, include_cases: bool = False) -> dict[str, Any]:
     """Run every case with skills off and on; return the report (see the module doc)."""
     embedder = embedder or make_embedder("onnx")
-    raw = json.loads(Path(dataset).read_text(encoding="utf-8"))
+    raw = load_judged_set(Path(dataset))
     wanted_skill = {str(c["id"]): c.get("skill") for c in raw["cases"]}
     cases = load_cases(raw)
     registry, core, bundles, _baseline = doc_registry()

@@ -25,12 +25,13 @@ task and the field, so a typo never costs a model run.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+from gaia_lite.jsonfile import read_json
 
 __all__ = ["SuiteError", "Turn", "Task", "Suite", "load_suite", "builtin_suite_path", "check_answer",
            "check_files_after"]
@@ -190,14 +191,10 @@ def _task(raw: Any, where: str, base: Path) -> Task:
 def load_suite(path: Path) -> Suite:
     """Read and check a suite file; ``copy`` sources resolve against the file's folder."""
     path = Path(path)
-    if not path.is_file():
-        raise SuiteError(f"suite file {path} does not exist")
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SuiteError(f"cannot read suite file {path}: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise SuiteError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raw = read_json(path)
+    except ValueError as exc:
+        raise SuiteError(f"suite file {exc}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("tasks"), list) or not raw["tasks"]:
         raise SuiteError(f"{path}: expected an object with a non-empty \"tasks\" list")
     tasks = tuple(_task(t, f"{path.name} task #{i}", path.parent) for i, t in enumerate(raw["tasks"], 1))

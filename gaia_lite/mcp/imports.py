@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from gaia_lite.config import McpServer, _mcp_name, parse_mcp_server
 from gaia_lite.errors import ConfigError
+from gaia_lite.jsonfile import read_json
 
 __all__ = ["Imported", "read_server_file"]
 
@@ -28,11 +29,9 @@ class Imported:
 def read_server_file(path: Path) -> Imported:
     """The servers a Claude Desktop / VS Code MCP file configures. ConfigError when it is not one."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path} is not JSON ({exc.msg} at line {exc.lineno})") from None
+        data = read_json(path)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     table = data.get("mcpServers", data.get("servers")) if isinstance(data, Mapping) else None
     if not isinstance(table, Mapping):
         raise ConfigError(f"{path} has no \"mcpServers\" (Claude Desktop) or \"servers\" (VS Code) object")
