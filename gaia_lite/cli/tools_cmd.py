@@ -135,6 +135,7 @@ def select_for_query(settings: Settings, query: str, history: list[str]) -> dict
         "selection_ms": round(sel.record.selection_ms, 3),
         "requested": list(sel.record.requested),
         "companion": list(sel.record.companion),
+        "learned": list(sel.record.learned),
         "skills": fired,
         "skill_tau": settings.skill_tau,
     }

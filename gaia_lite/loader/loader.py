@@ -1,10 +1,12 @@
-"""ToolLoader: per-turn tool selection = CORE ∪ REQUESTED ∪ SKILL ∪ SEMANTIC (+ companions).
+"""ToolLoader: per-turn tool selection = CORE ∪ REQUESTED ∪ SKILL ∪ SEMANTIC (+ learned, companions).
 
 REQUESTED holds the tools the user's own message names (``requested.py``);
 it is admitted right after CORE, as in GAIA's released loader (0.25.1).
-Companions (``companions.py``) are the tools past turns used together with a
-tool selected this turn; they come last, only into free room (never evicting),
-so they can never push out CORE or a direct match.
+Learned picks (``matching.learned_picks``) are tools whose past requests the
+current message nearly repeats; companions (``companions.py``) are the tools
+past turns used together with a tool selected this turn. Both come after the
+direct matches, only into free room (never evicting), so what was learned can
+never push out CORE or a direct match: learning only adds.
 
 Only the *prompt* is filtered; the agent executes any registry tool the model
 names ("free recovery", counted as an escape hatch). The loaded set is
@@ -61,7 +63,7 @@ from .cache import DocEmbeddingCache
 from .companions import CompanionGraph
 from .documents import load_examples
 from .presets import LoaderSettings, preset as get_preset
-from .matching import match_tools, pull_bundles, rank_key
+from .matching import learned_picks, match_tools, pull_bundles, rank_key
 from .query import SELECTION_QUERY_CHARS, SelectionQuery, selection_query, split_clauses
 from .requested import RequestIndex, build_request_index, requested_tools
 from .scorer import QueryScorer
@@ -219,7 +221,7 @@ class ToolLoader:
 
     def reason(self, name: str) -> str | None:
         """Why a loaded tool was admitted ("core", "requested", "skill", "semantic", "bundle:<b>",
-        "companion:<tool>", "load_tools:<b>"); ``None`` if it is not loaded."""
+        "learned", "companion:<tool>", "load_tools:<b>"); ``None`` if it is not loaded."""
         slot = self._slots.get(name)
         return slot.reason if slot is not None else None
 
@@ -335,18 +337,32 @@ class ToolLoader:
         return sum(1 for n in rnd.admitted if n not in self.core) < budget
 
     def _companion_triggers(self, names: Sequence[str], best: np.ndarray, matched: Iterable[str],
-                            direct: Sequence[str]) -> list[str]:
+                            direct: Sequence[str], learned: Sequence[str] = ()) -> list[str]:
         """The tools selected this turn, strongest claim first: requested and skill tools, the
-        semantic matches by score, then CORE tools that scored among this turn's best (a CORE tool
-        is always loaded, but "what does the policy say" still selects ``query_documents``)."""
+        semantic matches by score, the learned picks, then CORE tools that scored among this turn's
+        best (a CORE tool is always loaded, but "what does the policy say" still selects
+        ``query_documents``)."""
         scores = dict(zip(names, (float(x) for x in best)))
-        out = list(direct) + sorted(matched, key=lambda n: (-scores.get(n, 0.0), n))
+        out = list(direct) + sorted(matched, key=lambda n: (-scores.get(n, 0.0), n)) + list(learned)
         k = min(len(names), max(self.settings.per_turn or 0, 4))
         if k:
             top = np.argpartition(-best, k - 1)[:k] if k < len(names) else np.arange(len(names))
             out += sorted((names[i] for i in top if names[i] in self.core and best[i] >= self.threshold),
                           key=lambda n: (-scores[n], n))
         return list(dict.fromkeys(out))
+
+    def _admit_free(self, names: Sequence[str], reason: str, registry: ToolRegistry, rnd: _Round) -> list[str]:
+        """Admit ``names`` in order into free room only (never evicting); the rest are skipped at the cap."""
+        added: list[str] = []
+        for name in names:
+            if name in self._slots or name not in registry or name in rnd.skipped_at_cap:
+                continue
+            if self._has_room(rnd):
+                self._admit(name, reason, rnd)
+                added.append(name)
+            else:
+                rnd.skipped_at_cap.append(name)
+        return added
 
     def _admit_companions(self, triggers: Sequence[str], registry: ToolRegistry, rnd: _Round) -> list[str]:
         added: list[str] = []
@@ -375,7 +391,7 @@ class ToolLoader:
         started = self._perf()
         self._turn += 1  # before embedding: a failing turn still counts, as in GAIA
         try:
-            index, matrix, first_clause = self._scorer.score_all(query, registry)
+            index, matrix, first_clause, nearest = self._scorer.score_all(query, registry)
         except EmbedderError as exc:
             self._disable(exc)
             return None
@@ -383,6 +399,12 @@ class ToolLoader:
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
         scores = dict(zip(index.names, (float(x) for x in best)))
         matched = match_tools(index.names, matrix, first_clause, self.core, self.settings)
+        learned = learned_picks(index.names, nearest, self.settings.learned_gate, self.core | matched,
+                                self.settings.per_turn)
+        # Reported (and ranked, for R@5) as the user's wording scores them: a tool's score rises to
+        # its nearest learned request's cosine where that clears the gate. Matching used ``best``.
+        scores.update((index.names[i], float(nearest[i]))
+                      for i in np.flatnonzero((nearest >= self.settings.learned_gate) & (nearest > best)))
         if self.settings.bundle_pull:
             candidates, pulled_by = pull_bundles(self.bundles, scores, matched, registry)
         else:
@@ -412,9 +434,10 @@ class ToolLoader:
         for name in new:
             reason = "semantic" if name in matched else f"bundle:{pulled_by[name]}"
             self._admit_capped(name, reason, rnd.admitted, rnd)
+        learned_added = self._admit_free(learned, "learned", registry, rnd)
         companion: list[str] = []
         if not self.companions.empty:
-            triggers = self._companion_triggers(index.names, best, matched, [*requested, *skill])
+            triggers = self._companion_triggers(index.names, best, matched, [*requested, *skill], learned)
             companion = self._admit_companions(triggers, registry, rnd)
 
         loaded = self.loaded
@@ -427,7 +450,7 @@ class ToolLoader:
             admitted=tuple(sorted(rnd.admitted)), evicted=tuple(sorted(rnd.evicted)),
             skipped_at_cap=tuple(sorted(rnd.skipped_at_cap)), skill=tuple(sorted(skill)), loaded=loaded,
             tools_hash=digest, selection_ms=(self._perf() - started) * 1000.0, requested=tuple(sorted(requested)),
-            companion=tuple(sorted(companion)))
+            companion=tuple(sorted(companion)), learned=tuple(sorted(learned_added)))
         self._log_record(record)
         return Selection(record, self._reasons(rnd), changed)
 

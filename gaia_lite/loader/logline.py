@@ -60,10 +60,11 @@ def selection_payload(
     selection_ms: float,
     requested: Iterable[str] | None = None,
     companion: Iterable[str] | None = None,
+    learned: Iterable[str] | None = None,
 ) -> dict[str, Any]:
     """Per-turn ``TOOL_LOADER`` payload. ``scores`` keeps the caller's (registry) order.
 
-    ``requested``, ``skill`` and ``companion`` are omitted unless that tier
+    ``requested``, ``skill``, ``learned`` and ``companion`` are omitted unless that tier
     contributed this turn, so a session without them logs exactly GAIA's keys
     plus our two additions. They sit in tier order after ``loaded``.
     """
@@ -80,7 +81,7 @@ def selection_payload(
         "skipped_at_cap": _names(skipped_at_cap),
         "loaded": _names(loaded),
     }
-    for key, names in (("requested", requested), ("skill", skill), ("companion", companion)):
+    for key, names in (("requested", requested), ("skill", skill), ("learned", learned), ("companion", companion)):
         listed = _names(names or ())
         if listed:
             payload[key] = listed
@@ -117,8 +118,8 @@ def load_tools_payload(
 @dataclass(frozen=True)
 class SelectionRecord:
     """One turn's selection, as its ``TOOL_LOADER`` line reports it. Name tuples are sorted;
-    ``scores`` keeps registry order; ``requested``, ``skill`` and ``companion`` are empty unless
-    that tier contributed."""
+    ``scores`` keeps registry order; ``requested``, ``skill``, ``learned`` and ``companion`` are
+    empty unless that tier contributed."""
 
     turn: int
     query_sha: str
@@ -136,6 +137,7 @@ class SelectionRecord:
     selection_ms: float
     requested: tuple[str, ...] = ()
     companion: tuple[str, ...] = ()
+    learned: tuple[str, ...] = ()
 
     def payload(self) -> dict[str, Any]:
         return selection_payload(
@@ -143,7 +145,7 @@ class SelectionRecord:
             scores=self.scores, matched=self.matched, bundle_pulled=self.bundle_pulled, admitted=self.admitted,
             evicted=self.evicted, skipped_at_cap=self.skipped_at_cap, loaded=self.loaded, skill=self.skill,
             tools_hash=self.tools_hash, selection_ms=self.selection_ms, requested=self.requested,
-            companion=self.companion)
+            companion=self.companion, learned=self.learned)
 
     def line(self) -> str:
         return format_selection(self.payload())

@@ -11,7 +11,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from .bundles import ToolBundle
 from .presets import LoaderSettings, Ranking
 
-__all__ = ["match_tools", "pull_bundles", "rank_key"]
+__all__ = ["match_tools", "learned_picks", "pull_bundles", "rank_key"]
 
 
 def match_tools(names: Sequence[str], matrix: np.ndarray, first_clause: int, core: Collection[str],
@@ -58,6 +58,20 @@ def match_tools(names: Sequence[str], matrix: np.ndarray, first_clause: int, cor
     for col in range(first_clause, matrix.shape[1]):
         matched.update(top(matrix[:, col], 1))
     return matched
+
+
+def learned_picks(names: Sequence[str], nearest: np.ndarray, gate: float, skip: Collection[str],
+                  limit: int | None) -> list[str]:
+    """Tools a learned request brings this turn: those whose nearest learned request has cosine
+    ``>= gate`` (``scoring.learned_nearest``), best first, outside ``skip`` (CORE and the turn's
+    direct matches), at most ``limit`` (``None``: all).
+
+    They are extra picks, admitted after the direct matches into free room only: scored into the
+    same race, a learned request of another task could lift a wrong tool over the gate and take
+    one of the turn's picks from the right one (Seal-Tools, docs/loader-calibration.md)."""
+    hits = [i for i in np.flatnonzero(nearest >= gate) if names[i] not in skip]
+    hits.sort(key=lambda i: (-float(nearest[i]), names[i]))
+    return [names[i] for i in hits[:limit]] if limit is not None else [names[i] for i in hits]
 
 
 def pull_bundles(bundles: Iterable[ToolBundle], scores: Mapping[str, float], matched: Collection[str],

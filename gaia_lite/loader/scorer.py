@@ -19,7 +19,7 @@ from gaia_lite.registry.spec import ToolSpec
 from .cache import DocEmbeddingCache
 from .presets import LoaderSettings
 from .query import split_clauses
-from .scoring import ToolIndex, build_index, score_matrix
+from .scoring import ToolIndex, build_index, learned_nearest, score_matrix
 
 __all__ = ["QueryScorer"]
 
@@ -77,16 +77,17 @@ class QueryScorer:
         # (a joined history vs a short clause) and padding made a batch slower.
         return np.stack([self.embedder.embed_query(t) for t in texts])
 
-    def score_all(self, query: str, registry: ToolRegistry) -> tuple[ToolIndex, np.ndarray, int]:
-        """(index, tools x texts score matrix, index of the first clause text). Raises EmbedderError."""
+    def score_all(self, query: str, registry: ToolRegistry) -> tuple[ToolIndex, np.ndarray, int, np.ndarray]:
+        """(index, tools x texts score matrix, index of the first clause text, per-tool cosine of
+        the nearest learned request over those texts, -1 where none). Raises EmbedderError."""
         index = self.index(registry)
         texts, first_clause = self.query_texts(query)
-        matrix = score_matrix(index, self._embed_queries(texts), texts, self.settings.lexical_weight,
-                              self.settings.learned_gate)
-        return index, matrix, first_clause
+        vectors = self._embed_queries(texts)
+        matrix = score_matrix(index, vectors, texts, self.settings.lexical_weight)
+        return index, matrix, first_clause, learned_nearest(index, vectors)
 
     def score(self, query: str, registry: ToolRegistry) -> dict[str, float]:
         """Semantic score of every registry tool (registry order). Raises EmbedderError."""
-        index, matrix, _ = self.score_all(query, registry)
+        index, matrix, _, _ = self.score_all(query, registry)
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
         return dict(zip(index.names, (float(x) for x in best)))

@@ -7,12 +7,13 @@ Each tool has up to three dense *channels*:
 * ``ex_max``: the best of its example requests (nearest neighbour);
 * ``ex_centroid``: the mean of its example vectors (Tool2Vec-style);
 * ``learned``: the user's own past requests that this tool served
-  (``skills/learning.py``), embedded as example views too. They are a gated
-  nearest neighbour, not part of the channel average: a tool's score rises
-  to the cosine of its nearest learned request only when that is at least
-  ``learned_gate``, i.e. when the user says (nearly) what they said before.
-  A far-off learned request changes nothing, so learning cannot reshuffle
-  the ranking of unrelated turns.
+  (``skills/learning.py``), embedded as example views too. They are kept out
+  of the scores above and out of the channel average: ``learned_nearest``
+  gives each tool the cosine of its nearest learned request, and the loader
+  (``matching.learned_picks``) adds a tool whose learned request is close
+  enough (``learned_gate``: the user says nearly what they said before) as an
+  *extra* pick after the direct matches. A learned request can thus bring a
+  tool, but never takes a pick from one the turn matched directly.
 
 ``combine="max"`` scores a tool by its best view overall (GAIA's rule when the
 only view is ``name: summary``); ``combine="channels"`` averages the channels a
@@ -37,7 +38,7 @@ from .cache import DocEmbeddingCache, doc_key
 from .documents import View, doc_text, tool_views
 from .lexical import Bm25Index, tool_lexical_text
 
-__all__ = ["ToolIndex", "build_index", "score_matrix", "Combine"]
+__all__ = ["ToolIndex", "build_index", "score_matrix", "learned_nearest", "Combine"]
 
 Combine = Literal["max", "channels"]
 _BATCH = 256  # bounds the padded ONNX batch when thousands of documents are new
@@ -169,13 +170,13 @@ def _dot_rows(matrix: np.ndarray, queries_t: np.ndarray) -> np.ndarray:
 
 
 def score_matrix(index: ToolIndex, queries: np.ndarray, texts: Sequence[str] | None = None,
-                 lexical_weight: float = 0.0, learned_gate: float = 1.0) -> np.ndarray:
-    """Scores as a (tools, queries) matrix: dense channels, plus ``lexical_weight`` × BM25, raised
-    to the nearest learned request's cosine where that reaches ``learned_gate``.
+                 lexical_weight: float = 0.0) -> np.ndarray:
+    """Scores as a (tools, queries) matrix: dense channels, plus ``lexical_weight`` × BM25.
 
     ``queries`` holds L2-normalised rows (the embedder's contract), so dot
     products are cosines; nothing is re-normalised here (GAIA does none either).
     ``texts`` are the query strings for the lexical score, row-aligned.
+    Learned requests play no part here (``learned_nearest``).
     """
     n = len(index.names)
     q = np.atleast_2d(np.asarray(queries, dtype=np.float32))
@@ -195,8 +196,15 @@ def score_matrix(index: ToolIndex, queries: np.ndarray, texts: Sequence[str] | N
     if index.lexical is not None and lexical_weight and texts is not None:
         lex = np.stack([index.lexical.score(t) for t in texts], axis=1)
         scores = scores + lexical_weight * lex
-    if len(index.learned_tools):
-        near = np.maximum.reduceat(_dot_rows(index.learned_matrix, q.T), index.learned_starts, axis=0)
-        rows = scores[index.learned_tools]
-        scores[index.learned_tools] = np.where(near >= learned_gate, np.maximum(rows, near), rows)
     return scores
+
+
+def learned_nearest(index: ToolIndex, queries: np.ndarray) -> np.ndarray:
+    """Per tool, the cosine of its nearest learned request to any of ``queries`` (-1 for a tool
+    that has none): what the loader compares with ``learned_gate``."""
+    near = np.full(len(index.names), -1.0, dtype=np.float32)
+    if len(index.learned_tools):
+        q = np.atleast_2d(np.asarray(queries, dtype=np.float32))
+        per_text = np.maximum.reduceat(_dot_rows(index.learned_matrix, q.T), index.learned_starts, axis=0)
+        near[index.learned_tools] = per_text.max(axis=1)
+    return near

@@ -50,6 +50,8 @@ def _selection_lines(r: SelectionRecord, turn: int, core: frozenset[str], width:
         lines += sub_list("  requested", [(x, "bold blue") for x in r.requested], width, n)
     if r.skill:
         lines += sub_list("  skill", [(x, "magenta") for x in r.skill], width, n)
+    if r.learned:
+        lines += sub_list("  learned", [(x, "green") for x in r.learned], width, n)
     if r.companion:
         lines += sub_list("  companion", [(x, "green") for x in r.companion], width, n)
     if not matched and scores:

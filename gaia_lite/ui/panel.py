@@ -69,7 +69,7 @@ def tool_marks(state: PanelState) -> dict[str, tuple[str, str]]:
             out[name] = ("&", "")
         elif reason.startswith("load_tools:"):
             out[name] = ("L", "")
-        elif name in new and reason == "semantic":
+        elif name in new and reason in ("semantic", "learned"):
             out[name] = ("+", fmt_score(state.scores.get(name)))
         elif name in new and reason.startswith("bundle:"):
             inherited = matched_by_bundle.get(reason.split(":", 1)[1], state.scores.get(name))

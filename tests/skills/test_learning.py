@@ -94,5 +94,5 @@ def test_a_chat_turn_teaches_the_loader_the_users_wording(tmp_path: Path) -> Non
     SkillService(memory, embedder, registry).record_turn(wording, [("notify_desktop", {"message": "str"}, True)], True)
     after = loader().select(selection_query([], wording), registry)
     assert "notify_desktop" not in before.record.matched
-    assert after.reasons["notify_desktop"] == "semantic" and after.record.scores["notify_desktop"] > 0.99
+    assert after.reasons["notify_desktop"] == "learned" and after.record.scores["notify_desktop"] > 0.99
     memory.close()
