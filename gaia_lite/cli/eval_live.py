@@ -35,20 +35,27 @@ def ttft_cmd(
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens generated per request (prefill is what is measured).")] = 8,
     rewrite: Annotated[bool, typer.Option("--rewrite", help="Add an arm: the spec's prompt layout with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
     gaia: Annotated[bool, typer.Option("--gaia", help="Add an arm: GAIA's released loader (--preset gaia, amd-gaia 0.25.1) with its own layout, the anchor our default is measured against.")] = False,
+    interleave: Annotated[str, typer.Option("--interleave", help="How the scripted conversations alternate the arms: turn (each turn of every arm in turn; needs a server that keeps each conversation's cache, as llama-server's --cache-ram does, and flags any turn that lost it) or conversation (whole conversations one after another).")] = "turn",
+    turns: Annotated[Optional[int], typer.Option("--turns", help="Run only the first N turns of the six-turn script (default: all).")] = None,
+    first_turns: Annotated[bool, typer.Option("--first-turns/--no-first-turns", help="Measure the cold first turns (default); --no-first-turns runs only the scripted conversations.")] = True,
     model: ModelOpt = None, native_tools: NativeOpt = None, preset: PresetOpt = None, tau: TauOpt = None,
     max_tools: MaxToolsOpt = None, base_url: BaseUrlOpt = None, local_server: LocalOpt = None,
     ctx: CtxOpt = 8192, json_out: JsonOpt = False,
 ) -> None:
     """Live time to first token, loader off vs on, interleaved, on both render paths."""
     # kept lazy: --help imports this module; the eval code loads the agent
-    from gaia_lite.eval.ttft import run_ttft, samples_to_dicts, summarize
+    from gaia_lite.eval.ttft import SCRIPT, run_ttft, samples_to_dicts, summarize
     from gaia_lite.llm.capabilities import is_native_tool_model
 
     if trials < 1 or max_tokens < 1:
         raise ConfigError("--trials and --max-tokens must be >= 1")
+    if interleave not in ("turn", "conversation"):
+        raise ConfigError(f"--interleave must be turn or conversation, got {interleave!r}")
+    if turns is not None and not 2 <= turns <= len(SCRIPT):
+        raise ConfigError(f"--turns must be between 2 and {len(SCRIPT)} (turn 1 is cold; later turns are measured)")
     settings = settings_from(model=model, preset=preset, tau=tau, max_tools=max_tools, base_url=base_url,
                          local_server=local_server)
-    report: dict[str, Any] = {"trials": trials, "max_tokens": max_tokens, "paths": {}}
+    report: dict[str, Any] = {"trials": trials, "max_tokens": max_tokens, "interleave": interleave, "paths": {}}
     samples_out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="gaia-eval-ttft-") as tmp, \
             live_client(settings, model, ctx) as (client, server):
@@ -73,7 +80,8 @@ def ttft_cmd(
                         # the previous default, as a whole: GAIA's layout with an evicting loader
                         arms[arm].loader.settings = arms[arm].loader.settings.replace(sticky=False)
                 samples = run_ttft({a: s.agent for a, s in arms.items()}, trials=trials, max_tokens=max_tokens,
-                                   progress=lambda m, p=path: say(f"[{p}] {m}"))
+                                   script=SCRIPT[:turns], first_turns=first_turns, warmup=first_turns,
+                                   interleave=interleave, progress=lambda m, p=path: say(f"[{p}] {m}"))
             finally:
                 for s in arms.values():
                     s.close()
@@ -128,6 +136,13 @@ def _print_ttft(r: dict[str, Any]) -> None:
                         f"{r_or(t['on_prompt_tokens'])}/{r_or(t['on_cached_tokens'])}",
                         r_or(t["on_tools_shown"]), t["on_tools_changed"], t["on_prefix_changed"]]
                        for t in later["per_turn"]]))
+        lost = {a: n for a, n in later.get("cache_lost", {}).items() if n}
+        if lost:
+            say(f"warning ({path} path): the server lost an unchanged conversation's cached prefix on "
+                + ", ".join(f"{n} later turn(s) of arm {a}" for a, n in lost.items())
+                + "; those turns re-prefilled the history, so the later-turn ratio is not the layout's. "
+                  "Use a server that keeps each conversation's cache (llama-server --cache-ram) or "
+                  "--interleave conversation.")
         extras = [a for a in ("rewrite", "gaia") if a in p["prompt_tokens"]]
         if extras:
             print_all(table(f"loader on ({path} path): ours (default) vs " + ", ".join(_EXTRA_TITLES[a] for a in extras),

@@ -25,7 +25,17 @@ where chat templates put the tools) differ from the previous turn's. Only the
 second costs the server its cached prefix: the stable layout discloses new
 tools inside the conversation, so the set can change while the prefix stays.
 
-Arms alternate off, on, off, on … so drift on a busy machine hits both alike.
+Arms alternate off, on, off, on … so drift on a busy machine hits both alike:
+cold first turns request by request, and the scripted conversations turn by
+turn (``interleave="turn"``, the default), each arm continuing its own
+conversation. That needs a server that keeps each conversation's cached
+prefix while the other arms' requests come between (llama-server saves a
+slot's prompt to its host-memory cache, ``--cache-ram``, on by default, and
+restores it when the conversation comes back); every later turn whose prefix
+did not change but whose cache came back short is flagged ``cache_lost``, so
+a server that cannot do this shows up instead of skewing the ratio. With
+``interleave="conversation"`` each arm runs a whole conversation before the
+next one starts (one cache suffices; drift between arms is not controlled).
 TTFT is measured by the client (time to the first streamed content or tool
 call); prompt, cached and prefill numbers are the server's own (llama-server
 ``timings``; servers that report nothing leave them None).
@@ -38,17 +48,21 @@ import json
 import statistics
 import time
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-__all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "EXTRA_ARMS", "run_ttft", "summarize",
-           "quantile", "samples_to_dicts", "prefix_digest"]
+__all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "EXTRA_ARMS", "INTERLEAVE", "run_ttft",
+           "summarize", "quantile", "samples_to_dicts", "prefix_digest"]
 
 ARMS = ("off", "on")
 # Optional arms, so the stable layout's savings show side by side: ``rewrite`` is the spec's layout (the
 # system prompt is recomposed whenever the loaded set changes) with LRU eviction; ``gaia`` is GAIA's
 # released loader (preset gaia: admission order, eviction only at a turn boundary) with its layout.
 EXTRA_ARMS = ("rewrite", "gaia")
+INTERLEAVE = ("turn", "conversation")
+# A later turn whose prefix is unchanged should get back at least the previous request's tokens from the
+# cache; this many fewer counts as a lost cache (templates may re-render the last few tokens differently).
+CACHE_SLACK = 16
 
 # Realistic first messages of a doc-profile session.
 QUESTIONS = (
@@ -123,6 +137,7 @@ class Sample:
     tools: tuple[str, ...] = ()
     prefix_hash: str = ""  # digest of the bytes before the conversation: system prompt (no nonce) + tools
     prefix_changed: bool = False  # differs from the previous turn of the same conversation
+    cache_lost: bool = False  # prefix unchanged, yet the server restored less than the previous request
 
     @property
     def prefilled_tokens(self) -> int | None:
@@ -204,25 +219,41 @@ def _request(agent: Any, earlier: Sequence[str], history: Sequence[dict[str, Any
 
 
 def _sample(arm: str, phase: str, trial: int, turn: int, agent: Any, sent: _Sent,
-            previous_prefix: str | None = None) -> Sample:
+            previous: Sample | None = None) -> Sample:
     u, state = sent.result.usage, sent.state
     names = tuple(state.visible_names(agent.registry))
+    prefix_changed = previous is not None and sent.prefix != previous.prefix_hash
+    lost = (previous is not None and not prefix_changed and previous.prompt_tokens is not None
+            and u.cached_tokens is not None and u.cached_tokens < previous.prompt_tokens - CACHE_SLACK)
     return Sample(arm, phase, trial, turn, u.ttft_s, (u.prompt_ms / 1000.0) if u.prompt_ms is not None else None,
                   u.prompt_tokens, u.cached_tokens, len(names), state.tools_hash, bool(state.changed),
-                  sent.select_ms, names, sent.prefix,
-                  previous_prefix is not None and sent.prefix != previous_prefix)
+                  sent.select_ms, names, sent.prefix, prefix_changed, lost)
+
+
+@dataclass
+class _Conversation:
+    """One arm's scripted conversation in progress."""
+
+    nonce: str
+    earlier: list[str] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    last: Sample | None = None
 
 
 def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[str] = QUESTIONS,
              script: Sequence[ScriptTurn] = SCRIPT, max_tokens: int = 8, warmup: bool = True,
+             first_turns: bool = True, interleave: str = "turn",
              progress: Callable[[str], None] | None = None) -> list[Sample]:
     """Measure the arms (``{"off": agent, "on": agent}``, optionally ``"rewrite"``, ``"gaia"``); every sample.
 
-    The agents must share one server. Each phase alternates the arms; each
-    conversation starts from ``agent.reset()``.
+    The agents must share one server. Each phase alternates the arms (see the
+    module docstring for ``interleave``); each conversation starts from
+    ``agent.reset()``. ``first_turns=False`` skips the cold first-turn phase.
     """
     if not set(ARMS) <= set(arms) or not set(arms) <= set(ARMS + EXTRA_ARMS):
         raise ValueError(f"arms must be {ARMS}, optionally with {EXTRA_ARMS}")
+    if interleave not in INTERLEAVE:
+        raise ValueError(f"interleave must be one of {INTERLEAVE}, got {interleave!r}")
     order = [a for a in ARMS + EXTRA_ARMS if a in arms]
     if trials < 1:
         raise ValueError("trials must be >= 1")
@@ -231,8 +262,9 @@ def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[st
     if warmup:
         for arm in order:
             arms[arm].reset()
-            _request(arms[arm], [], [], questions[0], uuid.uuid4().hex[:12], max_tokens)
-    for trial in range(trials):
+            _request(arms[arm], [], [], questions[0] if questions else SCRIPT[0].user, uuid.uuid4().hex[:12],
+                     max_tokens)
+    for trial in range(trials if first_turns else 0):
         q = questions[trial % len(questions)] if questions else SCRIPT[0].user
         for arm in order:
             agent = arms[arm]
@@ -242,26 +274,29 @@ def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[st
             say(f"first turn, trial {trial + 1}/{trials}, loader {arm}: {_fmt_s(s.ttft_s)} "
                 f"({s.prompt_tokens} prompt tokens, {s.tools_shown} tools)")
     for trial in range(trials if script else 0):
-        for arm in order:
-            agent = arms[arm]
-            agent.reset()
-            nonce = uuid.uuid4().hex[:12]
-            earlier: list[str] = []
-            history: list[dict[str, Any]] = []
-            prefix: str | None = None
-            for i, turn in enumerate(script):
-                sent = _request(agent, earlier, history, turn.user, nonce, max_tokens)
-                s = _sample(arm, "script", trial, i + 1, agent, sent, prefix)
-                prefix = sent.prefix
-                samples.append(s)
-                say(f"script trial {trial + 1}/{trials}, loader {arm}, turn {i + 1}: {_fmt_s(s.ttft_s)} "
-                    f"(cached {s.cached_tokens}/{s.prompt_tokens}{', tools changed' if s.changed else ''}"
-                    f"{', prefix changed' if s.prefix_changed else ''})")
-                for name, _args, _result in turn.calls:  # as the executor does, so LRU sees the use
-                    agent.selector.record_tool_use(name)
-                earlier.append(turn.user)
-                history.append({"role": "user", "content": sent.content})
-                history.extend(_script_history(turn, i))
+        convos: dict[str, _Conversation] = {}
+        if interleave == "turn":
+            steps = [(arm, i) for i in range(len(script)) for arm in order]
+        else:
+            steps = [(arm, i) for arm in order for i in range(len(script))]
+        for arm, i in steps:
+            agent, turn = arms[arm], script[i]
+            if arm not in convos:
+                agent.reset()
+                convos[arm] = _Conversation(uuid.uuid4().hex[:12])
+            c = convos[arm]
+            sent = _request(agent, c.earlier, c.history, turn.user, c.nonce, max_tokens)
+            s = _sample(arm, "script", trial, i + 1, agent, sent, c.last)
+            c.last = s
+            samples.append(s)
+            say(f"script trial {trial + 1}/{trials}, loader {arm}, turn {i + 1}: {_fmt_s(s.ttft_s)} "
+                f"(cached {s.cached_tokens}/{s.prompt_tokens}{', tools changed' if s.changed else ''}"
+                f"{', prefix changed' if s.prefix_changed else ''}{', CACHE LOST' if s.cache_lost else ''})")
+            for name, _args, _result in turn.calls:  # as the executor does, so LRU sees the use
+                agent.selector.record_tool_use(name)
+            c.earlier.append(turn.user)
+            c.history.append({"role": "user", "content": sent.content})
+            c.history.extend(_script_history(turn, i))
     return samples
 
 
@@ -301,7 +336,8 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
 
     ``ratio`` is on/off; with a ``rewrite`` (``gaia``) arm, ``rewrite_ratio`` (``gaia_ratio``) is that
     arm over off. ``tool_set_changes_on`` and ``prefix_changes`` (per arm) are the most any one
-    conversation of the script had, turn 1 not counted.
+    conversation of the script had, turn 1 not counted; ``cache_lost`` (per arm) counts the later turns,
+    over all conversations, whose unchanged prefix the server did not restore (a broken measurement).
     """
     present = [a for a in ARMS + EXTRA_ARMS if a in ARMS or any(s.arm == a for s in samples)]
     first = {a: [s for s in samples if s.phase == "first" and s.arm == a] for a in present}
@@ -341,6 +377,7 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     later_turns = {**side(later, "ttft_s"),
                    "tool_set_changes_on": _worst(changes_by_trial),
                    "prefix_changes_on": prefix_changes["on"], "prefix_changes": prefix_changes,
+                   "cache_lost": {a: sum(s.cache_lost for s in later[a]) for a in present},
                    "turns_per_conversation": len(turns), "conversations": len(changes_by_trial),
                    "prefill": side(later, "prefill_s"), "per_turn": per_turn}
     return {

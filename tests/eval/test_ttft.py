@@ -188,3 +188,96 @@ def test_prefix_digest_covers_system_prompt_and_tools_in_sent_order() -> None:
     a = ttft.prefix_digest("S", [{"b": 1, "a": 2}])
     assert a != ttft.prefix_digest("S", [{"a": 2, "b": 1}])  # templates render keys in the order sent
     assert a != ttft.prefix_digest("S2", [{"b": 1, "a": 2}]) and a == ttft.prefix_digest("S", [{"b": 1, "a": 2}])
+
+
+def _record_order(*agents: _Agent) -> list[tuple[str, int]]:
+    """(arm, number of user messages) of every request, in the order sent."""
+    order: list[tuple[str, int]] = []
+    for agent in agents:
+        original = agent.client.chat
+
+        def chat(messages, *, _orig=original, _arm=agent.client.arm, **kw):
+            order.append((_arm, sum(1 for m in messages if m["role"] == "user")))
+            return _orig(messages, **kw)
+
+        agent.client.chat = chat  # type: ignore[method-assign]
+    return order
+
+
+def test_scripted_conversations_alternate_the_arms_turn_by_turn_each_continuing_its_own() -> None:
+    off, on = _Agent("off"), _Agent("on", change_on={2})
+    order = _record_order(off, on)
+    samples = ttft.run_ttft({"off": off, "on": on}, trials=1, first_turns=False, warmup=False,
+                            script=ttft.SCRIPT[:3])
+    assert order == [("off", 1), ("on", 1), ("off", 2), ("on", 2), ("off", 3), ("on", 3)]
+    assert [(s.arm, s.turn) for s in samples] == [("off", 1), ("on", 1), ("off", 2), ("on", 2), ("off", 3), ("on", 3)]
+    # each arm keeps one nonce for its whole conversation, and the two differ
+    nonces = {arm: {m[0]["content"].split("]")[0] for (_a, m, _t) in a.client.log} for arm, a in (("off", off), ("on", on))}
+    assert len(nonces["off"]) == 1 and len(nonces["on"]) == 1 and nonces["off"] != nonces["on"]
+
+
+def test_conversation_interleave_runs_whole_conversations_one_after_another() -> None:
+    off, on = _Agent("off"), _Agent("on")
+    order = _record_order(off, on)
+    ttft.run_ttft({"off": off, "on": on}, trials=1, first_turns=False, warmup=False, script=ttft.SCRIPT[:2],
+                  interleave="conversation")
+    assert order == [("off", 1), ("off", 2), ("on", 1), ("on", 2)]
+    with pytest.raises(ValueError):
+        ttft.run_ttft({"off": off, "on": on}, trials=1, interleave="request")
+
+
+class _ForgetfulClient(_Client):
+    """A one-slot server without a prompt cache: another conversation's request evicts this one's prefix."""
+
+    last_arm: list[str] = []
+
+    def chat(self, messages: list[dict[str, Any]], **kw: Any) -> ChatResult:
+        result = super().chat(messages, **kw)
+        evicted = bool(self.last_arm) and self.last_arm[-1] != self.arm
+        self.last_arm.append(self.arm)
+        if evicted and result.usage.cached_tokens:
+            return ChatResult("ok", usage=Usage(ttft_s=1.0, prompt_tokens=result.usage.prompt_tokens,
+                                                cached_tokens=3, prompt_ms=1000.0))
+        return result
+
+
+def test_a_later_turn_whose_unchanged_prefix_came_back_short_is_flagged_as_cache_lost() -> None:
+    _ForgetfulClient.last_arm = []
+    off, on = _Agent("off"), _Agent("on")
+    off.client, on.client = _ForgetfulClient("off"), _ForgetfulClient("on")
+    samples = ttft.run_ttft({"off": off, "on": on}, trials=1, first_turns=False, warmup=False)
+    later = ttft.summarize(samples)["later_turns"]
+    assert later["cache_lost"] == {"off": 5, "on": 5}
+    # the same server, one conversation at a time: nothing lost
+    _ForgetfulClient.last_arm = []
+    samples = ttft.run_ttft({"off": off, "on": on}, trials=1, first_turns=False, warmup=False,
+                            interleave="conversation")
+    assert ttft.summarize(samples)["later_turns"]["cache_lost"] == {"off": 0, "on": 0}
+
+
+class _PrefixClient(_Client):
+    """A real prefix cache in miniature: a request whose system prompt differs from the previous one's
+    (nonce aside) gets nothing back from the cache."""
+
+    def __init__(self, arm: str) -> None:
+        super().__init__(arm)
+        self.previous: str | None = None
+
+    def chat(self, messages: list[dict[str, Any]], **kw: Any) -> ChatResult:
+        result = super().chat(messages, **kw)
+        system = messages[0]["content"].split("] ", 1)[1]
+        rewritten, self.previous = self.previous is not None and system != self.previous, system
+        if rewritten:
+            return ChatResult("ok", usage=Usage(ttft_s=1.0, prompt_tokens=result.usage.prompt_tokens,
+                                                cached_tokens=3, prompt_ms=1000.0))
+        return result
+
+
+def test_a_prefix_that_changed_is_a_rewrite_not_a_lost_cache() -> None:
+    rewrite = _RewritingAgent("rewrite", change_on={2})
+    rewrite.client = _PrefixClient("rewrite")
+    samples = ttft.run_ttft({"off": _Agent("off"), "on": _Agent("on"), "rewrite": rewrite}, trials=1,
+                            first_turns=False, warmup=False)
+    turns = [s for s in samples if s.arm == "rewrite"]
+    assert turns[1].prefix_changed and turns[1].cached_tokens == 3 and not turns[1].cache_lost
+    assert ttft.summarize(samples)["later_turns"]["cache_lost"] == {"off": 0, "on": 0, "rewrite": 0}
