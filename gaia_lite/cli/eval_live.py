@@ -22,7 +22,7 @@ from .eval_common import (CtxOpt, JsonOpt, LocalOpt, ModelOpt, NativeOpt, live_c
                           quiet_services, r_or, require_skill_files, say, scratch_paths, settings_from,
                           table)
 
-__all__ = ["ttft_cmd", "tasks_cmd"]
+__all__ = ["ttft_cmd", "tasks_cmd", "task_arm_settings"]
 
 
 # ---------------------------------------------------------------- ttft
@@ -165,7 +165,7 @@ _EXTRA_TITLES = {"rewrite": "rewrite (the spec's layout, evicting)", "gaia": "ga
 
 # ---------------------------------------------------------------- tasks
 def tasks_cmd(
-    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, design b: prose or one call under a GBNF grammar, llama-server only), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU).")] = "off,on,free",
+    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, design b: prose or one call under a GBNF grammar, llama-server only), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
     skills_dir: Annotated[Optional[Path], typer.Option("--skills", help="Skill files (*.md with front matter) the skills arm seeds. Default: the procedures written for this suite.", show_default=False)] = None,
     suite: Annotated[Optional[Path], typer.Option("--suite", help="A task suite in JSON (format: gaia_lite/eval/suite.py; default: the built-in suite, gaia_lite/eval/data/tasks/builtin.json).", show_default=False)] = None,
     task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task id (repeatable).", show_default=False)] = None,
@@ -203,9 +203,9 @@ def tasks_cmd(
         calls_mode = _calls_mode(settings, client, server)  # probed once, not per fresh task home
 
         def make_services(arm: str, workdir: Path, home: Path) -> Any:
-            s = settings.replace(paths=scratch_paths(settings, home), dynamic_tools=arm != "off",
-                                 native_tools=native_tools, auto_approve=True, max_tokens=max_tokens,
-                                 tool_calls=arm if arm in ("free", "gbnf") else calls_mode)
+            s = task_arm_settings(settings, arm, calls_mode).replace(
+                paths=scratch_paths(settings, home), native_tools=native_tools, auto_approve=True,
+                max_tokens=max_tokens)
             # gated tools (writes, edits, shell) run inside the task's temp dir only
             services = quiet_services(s, client, workdir, approve=lambda _spec, args: (
                 Decision.ALLOW if inside(workdir, args) else Decision.DENY))
@@ -221,6 +221,14 @@ def tasks_cmd(
         typer.echo(json.dumps(report))
         return
     _print_tasks(report)
+
+
+def task_arm_settings(settings: Any, arm: str, calls_mode: str) -> Any:
+    """What an arm of ``eval tasks`` changes: the loader, the tool-call mode and (nobridge) the layout.
+    ``calls_mode`` is what the off and on arms use (see ``_calls_mode``)."""
+    calls = "free" if arm in ("free", "nobridge") else "gbnf" if arm == "gbnf" else calls_mode
+    s = settings.replace(dynamic_tools=arm != "off", tool_calls=calls)
+    return s.replace(prompt_layout="append") if arm == "nobridge" else s
 
 
 def _calls_mode(settings: Any, client: Any, server: Any) -> str:
@@ -252,7 +260,8 @@ def _seed_skills(services: Any, seeds: Path) -> None:
 
 
 _ARM_TITLES = {"off": "loader off", "on": "loader on", "free": "loader on, free calls",
-               "gbnf": "loader on, GBNF (b)", "skills": "loader + skills"}
+               "gbnf": "loader on, GBNF (b)", "skills": "loader + skills",
+               "nobridge": "loader on, free calls, no call_tool bridge"}
 
 
 def _print_tasks(r: dict[str, Any]) -> None:

@@ -178,8 +178,10 @@ ServicesFactory = Callable[[str, Path, Path], Any]  # (arm, workdir, gaia home) 
 # Arms: "off" = every tool every turn; "on" = the dynamic loader; "free" = the loader with constrained
 # calls turned off (calls parsed from free text); "gbnf" = the loader with design (b), prose or one call
 # under a GBNF grammar, to compare with "on"'s JSON schema (design a); "skills" = the loader with
-# procedures seeded into the fresh memory DB (the factory seeds them), for the SKILL-tier lift.
-ARMS = ("off", "on", "free", "gbnf", "skills")
+# procedures seeded into the fresh memory DB (the factory seeds them), for the SKILL-tier lift;
+# "nobridge" = "free" without the native path's call_tool bridge (prompt layout "append": a tool admitted
+# later is appended to the tools array), so the bridge's effect on task success is measured side by side.
+ARMS = ("off", "on", "free", "gbnf", "skills", "nobridge")
 
 
 def _new_conversation(agent: Any) -> None:

@@ -253,3 +253,16 @@ def test_default_skills_dir_holds_the_task_procedures() -> None:
     names = sorted(p.stem for p in tasks.default_skills_dir().glob("*.md"))
     assert names == ["answer-from-unlocated-document", "briefing-from-document", "figure-from-report-at-path",
                      "totals-from-csv"]
+
+
+def test_the_nobridge_arm_is_the_free_arm_without_the_call_tool_bridge() -> None:
+    from gaia_lite.cli.eval_live import task_arm_settings
+    from gaia_lite.config import load_settings
+
+    base = load_settings({}, {})
+    free = task_arm_settings(base, "free", "constrained")
+    nobridge = task_arm_settings(base, "nobridge", "constrained")
+    assert (free.dynamic_tools, free.tool_calls, free.layout) == (True, "free", "stable")
+    assert (nobridge.dynamic_tools, nobridge.tool_calls, nobridge.layout) == (True, "free", "append")
+    assert task_arm_settings(base, "on", "constrained").tool_calls == "constrained"
+    assert task_arm_settings(base, "off", "free").dynamic_tools is False
