@@ -19,7 +19,15 @@ default):
   tools loaded then, plus the ``call_tool(name, arguments)`` bridge
   (registry/bridge.py), through which the model calls the tools disclosed
   later. Chat templates render the array inside the system message, so even
-  appending to it would make the server prefill the whole history again;
+  appending to it would make the server prefill the whole history again.
+  A disclosure there is one compact line per tool: its argument names and
+  the first words of its summary (``- index_document(file_path): Add a file
+  (PDF, text, Markdown, code, CSV,…``), because that turn prefills every
+  token of it: the text path's full lines made later turns prefill ~1.5x
+  what the loader-off arm does. Names alone were cheaper still, but the
+  0.5B model then called a disclosed tool that did not fit the question
+  (get_system_info with a file_path); a call with wrong arguments gets the
+  executor's message with the full signature;
 * recalled procedures travel with the user message of their turn, not in
   the system prompt;
 * an eviction (the cap was reached) is the one case that recomposes, because
@@ -41,7 +49,7 @@ from typing import Any, Protocol
 
 from gaia_lite.registry.bridge import BRIDGE, bridge_schema
 from gaia_lite.registry.registry import ToolRegistry
-from gaia_lite.registry.render import render_native, render_text
+from gaia_lite.registry.render import render_compact, render_native, render_text
 
 from .prompt import PromptParts, compose_system_prompt
 from .selection import SelectionState
@@ -50,7 +58,7 @@ __all__ = ["PromptLayout", "StableLayout", "RewriteLayout", "make_layout", "LAYO
 
 LAYOUTS = ("stable", "rewrite", "append")
 MORE_TOOLS_HEADER = "==== MORE TOOLS, NOW AVAILABLE ===="
-BRIDGE_NOTE = f"Call these with {BRIDGE}(name, arguments):"
+BRIDGE_NOTE = f"More tools, call them with {BRIDGE}(name, arguments):"  # native: the header of a disclosure
 
 
 class PromptLayout(Protocol):
@@ -181,8 +189,9 @@ class StableLayout:
         shown.names.extend(new)
         if self.native and not self.bridge:
             return ""  # the tools array grows at its end (see tools())
-        header = f"{MORE_TOOLS_HEADER}\n{BRIDGE_NOTE}" if self.native else MORE_TOOLS_HEADER
-        return f"{header}\n{render_text(self.registry, new)}"
+        if self.native:
+            return f"{BRIDGE_NOTE}\n{render_compact(self.registry, new)}"
+        return f"{MORE_TOOLS_HEADER}\n{render_text(self.registry, new)}"
 
     def _compose(self, state: SelectionState, key: tuple[Any, ...], order: list[str]) -> None:
         parts = PromptParts(self.workdir, not self.native, state.menu)

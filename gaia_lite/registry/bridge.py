@@ -38,12 +38,12 @@ USAGE = f'Use {BRIDGE}(name="<tool>", arguments={{...the tool\'s arguments...}})
 
 def bridge_schema(names: Sequence[str] | None = None) -> dict[str, Any]:
     """The OpenAI function schema of the bridge; ``names``, when given, become the enum of ``name``."""
-    name: dict[str, Any] = {"type": "string", "description": "The tool's name, as listed under MORE TOOLS."}
+    name: dict[str, Any] = {"type": "string", "description": "The tool's name, as listed under More tools."}
     if names is not None:
         name["enum"] = list(names)
     return {"type": "function", "function": {
         "name": BRIDGE,
-        "description": "Call a tool listed later in the conversation under MORE TOOLS.",
+        "description": "Call a tool listed later in the conversation under More tools.",
         "parameters": {"type": "object", "properties": {
             "name": name, "arguments": {"type": "object", "description": "The tool's arguments."},
         }, "required": ["name", "arguments"]},

@@ -4,6 +4,10 @@
   ``- name(p: type, q?: type): first docstring line``.
 * Native path: OpenAI ``tools=`` function schemas with real JSON types and
   per-parameter descriptions.
+* Compact: ``- name(p, q?, n?: integer): the summary's first words``, one
+  line per tool, the type only where it is not a string: how the native
+  path's stable layout discloses a tool admitted on a later turn
+  (agent/prefix.py), where every token is prefilled on that turn.
 
 ``filter_to=None`` renders every tool in registration order; that output is
 what a build without the loader produces, byte for byte.
@@ -17,11 +21,30 @@ from typing import Any, Iterable
 
 from .registry import ToolRegistry
 
-__all__ = ["render_text", "render_native", "tools_hash", "native_json"]
+__all__ = ["render_text", "render_native", "render_compact", "compact_signature", "short_summary", "tools_hash",
+           "native_json"]
 
 
 def render_text(registry: ToolRegistry, filter_to: Iterable[str] | None = None) -> str:
     return "\n".join(f"- {s.signature_text()}: {s.summary}" for s in registry.specs(filter_to))
+
+
+def compact_signature(spec: Any) -> str:
+    """``name(p, q?, n?: integer)``: the argument names (``?`` = optional), types other than string."""
+    parts = [f"{p.name}{'' if p.required else '?'}" + ("" if p.json_type == "string" else f": {p.json_type}")
+             for p in spec.params]
+    return f"{spec.name}({', '.join(parts)})"
+
+
+def short_summary(summary: str, words: int = 8) -> str:
+    """The summary's first ``words`` words (``…`` when cut), without its closing period."""
+    w = summary.strip().rstrip(".").split()
+    return " ".join(w[:words]) + ("…" if len(w) > words else "")
+
+
+def render_compact(registry: ToolRegistry, filter_to: Iterable[str] | None = None) -> str:
+    return "\n".join(f"- {compact_signature(s)}: {short_summary(s.summary)}" if s.summary
+                     else f"- {compact_signature(s)}" for s in registry.specs(filter_to))
 
 
 def render_native(registry: ToolRegistry, filter_to: Iterable[str] | None = None) -> list[dict[str, Any]]:

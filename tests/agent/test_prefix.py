@@ -12,7 +12,7 @@ from gaia_lite.agent.prompt import PromptParts, compose_system_prompt
 from gaia_lite.agent.selection import SelectionState
 from gaia_lite.registry.bridge import BRIDGE, bridge_schema
 from gaia_lite.registry.registry import ToolRegistry
-from gaia_lite.registry.render import render_native
+from gaia_lite.registry.render import compact_signature, render_native, short_summary
 from gaia_lite.tools.catalog import doc_tool_specs
 
 CORE = ("query_documents", "read_file", "recall", "remember")
@@ -65,7 +65,10 @@ def test_native_path_tools_array_is_fixed_and_later_tools_go_through_the_bridge(
     assert book.tools(second) == before and book.system(second) == system  # byte-stable prefix
     head, block = content.split("\n\n", 1)
     assert head == "total revenue?"
-    assert block.startswith(f"{MORE_TOOLS_HEADER}\n{BRIDGE_NOTE}\n- analyze_data_file(")
+    # one compact line per new tool: its argument names and the summary's first words (this turn
+    # prefills all of it)
+    spec = registry.get("analyze_data_file")
+    assert block == f"{BRIDGE_NOTE}\n- {compact_signature(spec)}: {short_summary(spec.summary)}"
     assert book.begin_turn(second, "by region?") == "by region?"  # disclosed once
     loaded = _state("search_file", "analyze_data_file", "read_clipboard")
     assert "- read_clipboard(" in book.after_load(loaded) and book.tools(loaded) == before

@@ -62,3 +62,12 @@ def test_tools_hash_changes_with_the_tool_block_only():
     h2 = tools_hash(render_text(reg, ["alpha"]), render_native(reg, ["alpha"]))
     h3 = tools_hash(render_text(reg, ["alpha", "mid"]), render_native(reg, ["alpha", "mid"]))
     assert h1 == h2 != h3 and len(h1) == 12
+
+
+def test_compact_lines_name_the_arguments_only_non_string_types_and_the_summary_s_first_words():
+    from gaia_lite.registry.render import render_compact, short_summary
+
+    assert render_compact(_registry()) == "- zeta(a): Zeta does z\n- alpha(b?: integer): Alpha does a\n- mid(): Mid does m"
+    assert render_compact(_registry(), ["mid", "ghost"]) == "- mid(): Mid does m"
+    assert short_summary("Show this computer's operating system, CPU, memory and free disk space.") == (
+        "Show this computer's operating system, CPU, memory and…")
