@@ -206,8 +206,9 @@ class Settings:
     model: str = ""  # empty: the first model the server lists
     native_tools: bool | None = None  # None: decided by the capability table
     # text path: constrained (JSON schema), free (parsed from text), auto (constrained if the server can).
-    # free by default: on the suite the 0.5B model, held to the schema, answered without calling tools
-    tool_calls: str = "free"
+    # auto by default: with the tool-first schema ({"tool": <name> | "none", ...}) the 0.5B model calls tools
+    # with valid arguments, where the answer-first one made it answer from its head (docs/benchmarks.md)
+    tool_calls: str = "auto"
     temperature: float = 0.1
     max_tokens: int = 1024
     local_server: bool = True  # start the embedded llama-server when base_url is unreachable

@@ -29,6 +29,7 @@ class TurnStats:
     overflow_retried: bool = False  # the once-per-turn retry after a context overflow was used
     renudged: bool = False  # a narrated reply was sent back once this turn
     transient: list[dict[str, Any]] = field(default_factory=list)  # the next request's off-the-record messages
+    calls_only: bool = False  # the next reply is held to a call (a constrained reply named a tool instead)
     shown: bool = False  # the latest reply's view put text on the screen
     failed_calls: int = 0  # calls that did not succeed (denied ones included)
     must_answer: bool = False  # a denial, or too many failures: the next model call must answer

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from gaia_lite.messages import ChatResult, ToolCall
@@ -42,8 +43,16 @@ Example, to read notes.txt: {"name": "read_file", "arguments": {"file_path": "no
 To answer the user: {"answer": "<your answer, in plain sentences>"}
 After a tool result: if it holds what the user asked for, answer with it; otherwise call another tool."""
 
-_ANSWER = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"],
-           "additionalProperties": False}
+# The tool-first shape: the first key is the choice, so the first thing the model writes is a tool's
+# name or "none" (with the answer-first shape, the 0.5B model wrote `{"answer"` at once and invented
+# file contents: it never had to look at the tool list).
+NO_TOOL = "none"
+TOOL_FIRST_FORMAT_NOTE = """==== RESPONSE FORMAT ====
+Every reply is one JSON object. Its first key, "tool", says whether you call a tool.
+To call a tool: {"tool": "<tool name>", "arguments": {"<argument>": <value>}}
+Example, to read notes.txt: {"tool": "read_file", "arguments": {"file_path": "notes.txt"}}
+To answer: {"tool": "none", "answer": "<your answer, in plain sentences>"}
+Call a tool when the answer depends on the user's files, data, memory or computer: never guess their contents. Answer with "none" for general knowledge, math and chit-chat, and once a tool result holds what the user asked for."""
 
 
 def _arguments_schema(params: dict[str, Any]) -> dict[str, Any]:
@@ -56,16 +65,63 @@ def _arguments_schema(params: dict[str, Any]) -> dict[str, Any]:
             "additionalProperties": False}
 
 
-def reply_schema(registry: ToolRegistry, *, answer_only: bool = False) -> dict[str, Any]:
+def _object(props: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+# Each tool result's last line on the text path, in this mode's words (the free-text one says "plain
+# sentences", which a JSON-only reply cannot be).
+TOOL_FIRST_AFTER_RESULT = '\n(If this answers the request, answer now with "tool": "none"; otherwise call the next tool.)'
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How a constrained reply is laid out: the key that names the tool (``name`` or ``tool``), and
+    whether the answer branch carries that key too (``"tool": "none"``, so every reply starts with
+    the choice) or is ``{"answer"}`` alone."""
+
+    key: str
+    choice_first: bool
+    format_note: str
+    after_result: str | None = None  # the line after each tool result (None: the loop's own)
+
+    def answer_branch(self) -> dict[str, Any]:
+        if self.choice_first:
+            return _object({self.key: {"const": NO_TOOL}, "answer": {"type": "string"}})
+        return _object({"answer": {"type": "string"}})
+
+    def call_branch(self, name: str, params: dict[str, Any]) -> dict[str, Any]:
+        return _object({self.key: {"const": name}, "arguments": _arguments_schema(params)})
+
+    @property
+    def answer_start(self) -> re.Pattern[str]:
+        """Where the answer string's body starts in a streamed reply."""
+        head = rf'"{self.key}"\s*:\s*"{NO_TOOL}"\s*,\s*' if self.choice_first else ""
+        return re.compile(rf'^\s*\{{\s*{head}"answer"\s*:\s*"')
+
+    def read(self, value: dict[str, Any]) -> Reply | None:
+        """The reply a parsed JSON object stands for (None: not this shape)."""
+        name, args = value.get(self.key), value.get("arguments")
+        if isinstance(value.get("answer"), str) and (not self.choice_first or name == NO_TOOL):
+            return Reply((), value["answer"].strip())
+        if isinstance(name, str) and name != NO_TOOL and isinstance(args, dict):
+            return Reply((ToolCall("call_" + uuid.uuid4().hex[:12], name, args, source="text"),), "")
+        return None
+
+
+ANSWER_FIRST = Shape("name", False, CONSTRAINED_FORMAT_NOTE)  # design (a): {"name", "arguments"} | {"answer"}
+TOOL_FIRST = Shape("tool", True, TOOL_FIRST_FORMAT_NOTE, TOOL_FIRST_AFTER_RESULT)  # {"tool": <name>, "arguments"} | {"tool": "none", "answer"}
+SHAPES = {"answer-first": ANSWER_FIRST, "tool-first": TOOL_FIRST}
+
+
+def reply_schema(registry: ToolRegistry, *, answer_only: bool = False, shape: Shape = ANSWER_FIRST,
+                 calls_only: bool = False) -> dict[str, Any]:
     """``anyOf`` a call to any tool of ``registry`` (name first, so the name is chosen before the
-    arguments) or an answer."""
+    arguments) or an answer; ``answer_only`` / ``calls_only`` keep one side."""
     if answer_only:
-        return dict(_ANSWER)
-    calls = [{"type": "object",
-              "properties": {"name": {"const": spec.name}, "arguments": _arguments_schema(spec.parameters_schema())},
-              "required": ["name", "arguments"], "additionalProperties": False}
-             for spec in registry]
-    return {"anyOf": [_ANSWER, *calls]}
+        return shape.answer_branch()
+    calls = [shape.call_branch(spec.name, spec.parameters_schema()) for spec in registry]
+    return {"anyOf": calls if calls_only else [shape.answer_branch(), *calls]}
 
 
 def response_format(schema: dict[str, Any]) -> dict[str, Any]:
@@ -74,7 +130,6 @@ def response_format(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 _SENTENCE_END = re.compile(r".{12}[.!?:](\s|$)|\n", re.DOTALL)
-_STRING_START = re.compile(r'^\s*\{\s*"answer"\s*:\s*"')
 
 
 def decode_partial_string(raw: str) -> tuple[str, bool]:
@@ -107,7 +162,8 @@ class AnswerView:
     answer that names a tool is left to the loop (which asks again or answers from the tool
     results), so it is never on the screen first."""
 
-    def __init__(self, tool_names: Iterable[str], gate: int = 160) -> None:
+    def __init__(self, tool_names: Iterable[str], gate: int = 160, shape: Shape = ANSWER_FIRST) -> None:
+        self._start = shape.answer_start
         self._raw = ""
         self._shown = 0
         self._gate = gate
@@ -119,7 +175,7 @@ class AnswerView:
 
     def feed(self, delta: str) -> str:
         self._raw += delta
-        m = _STRING_START.match(self._raw)
+        m = self._start.match(self._raw)
         if m is None or self._blocked:
             return ""
         text, closed = decode_partial_string(self._raw[m.end():])
@@ -136,7 +192,7 @@ class AnswerView:
 
     def finish(self, result: ChatResult) -> str:
         """What is left to show once the reply is complete (the rest of a short answer)."""
-        m = _STRING_START.match(self._raw)
+        m = self._start.match(self._raw)
         if m is None or self._blocked:
             return ""
         text, _closed = decode_partial_string(self._raw[m.end():])
@@ -148,12 +204,16 @@ class AnswerView:
 
 
 class ConstrainedReplies:
-    """Design (a): JSON only, ``{"name", "arguments"}`` or ``{"answer"}``, via ``response_format``."""
+    """Design (a): JSON only, a call or an answer, via ``response_format``, in one of two ``Shape``s."""
 
     design = "json"
-    response_format_text = CONSTRAINED_FORMAT_NOTE
+    forces_calls = True
 
-    def __init__(self, registry: ToolRegistry, fallback_parse: Callable[[ChatResult], Reply]) -> None:
+    def __init__(self, registry: ToolRegistry, fallback_parse: Callable[[ChatResult], Reply], *,
+                 shape: Shape = ANSWER_FIRST) -> None:
+        self.shape = shape
+        self.response_format_text = shape.format_note
+        self.after_result = shape.after_result
         self._registry = registry
         self._fallback = fallback_parse  # for a reply that is not the JSON asked for (a server ignoring the schema)
         self._schema: dict[str, Any] | None = None
@@ -162,18 +222,24 @@ class ConstrainedReplies:
     def _full_schema(self) -> dict[str, Any]:
         names = tuple(self._registry.names())
         if self._schema is None or names != self._names:  # rebuilt only when the registry changes
-            self._schema, self._names = reply_schema(self._registry), names
+            self._schema, self._names = reply_schema(self._registry, shape=self.shape), names
         return self._schema
 
-    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False) -> dict[str, Any]:
-        schema = reply_schema(self._registry, answer_only=True) if forced else self._full_schema()
+    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
+                      calls_only: bool = False) -> dict[str, Any]:
+        if forced:
+            schema = reply_schema(self._registry, answer_only=True, shape=self.shape)
+        elif calls_only:
+            schema = reply_schema(self._registry, calls_only=True, shape=self.shape)
+        else:
+            schema = self._full_schema()
         return {"response_format": response_format(schema)}
 
     def holds(self, head: str) -> bool:
         return True
 
     def view(self) -> AnswerView:
-        return AnswerView(self._registry.names())
+        return AnswerView(self._registry.names(), shape=self.shape)
 
     def parse(self, result: ChatResult) -> Reply:
         if result.tool_calls:
@@ -182,13 +248,10 @@ class ConstrainedReplies:
             value = json.loads(result.content)
         except ValueError:
             value = None
-        if isinstance(value, dict):
-            if isinstance(value.get("answer"), str):
-                return Reply((), value["answer"].strip())
-            name, args = value.get("name"), value.get("arguments")
-            if isinstance(name, str) and isinstance(args, dict):
-                return Reply((ToolCall("call_" + uuid.uuid4().hex[:12], name, args, source="text"),), "")
-        m = _STRING_START.match(result.content or "")
+        reply = self.shape.read(value) if isinstance(value, dict) else None
+        if reply is not None:
+            return reply
+        m = self.shape.answer_start.match(result.content or "")
         if m is not None:  # cut off by max_tokens inside the answer: keep what was written
             return Reply((), decode_partial_string(result.content[m.end():])[0].strip())
         return self._fallback(result)
@@ -211,6 +274,8 @@ def choose_replies(mode: str, *, native: bool, registry: ToolRegistry,
         from .grammar import GrammarReplies  # kept lazy: only the eval's gbnf arm uses it
 
         return GrammarReplies(registry, free.parse), None
+    if mode == "answer-first":  # design (a) as first built, for the task suite's comparison
+        return ConstrainedReplies(registry, free.parse, shape=ANSWER_FIRST), None
     if mode == "constrained" or capable():
-        return ConstrainedReplies(registry, free.parse), None
+        return ConstrainedReplies(registry, free.parse, shape=TOOL_FIRST), None
     return free, FALLBACK_NOTICE

@@ -124,6 +124,8 @@ class GrammarReplies:
 
     design = "gbnf"
     response_format_text: str | None = None  # the free-text format fits: prose, or one JSON call
+    forces_calls = False
+    after_result: str | None = None
 
     def __init__(self, registry: ToolRegistry, fallback_parse: Callable[[ChatResult], Reply]) -> None:
         self._registry = registry
@@ -131,7 +133,8 @@ class GrammarReplies:
         self._grammar: str | None = None
         self._names: tuple[str, ...] = ()
 
-    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False) -> dict[str, Any]:
+    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
+                      calls_only: bool = False) -> dict[str, Any]:
         if forced:
             return {"grammar": reply_grammar(self._registry, answer_only=True)}
         names = tuple(self._registry.names())

@@ -171,11 +171,16 @@ class Agent:
             forced = stats.must_answer or stats.steps + 1 >= self.options.max_steps
             reply = yield from self._step(stats, forced)
             if not forced and not reply.calls and not stats.renudged and self._narrated(reply.text):
-                # a call described (or a bare tool name) is not an answer: ask once more, off the record
+                # a call described (or a bare tool name) is not an answer: ask once more, off the record;
+                # a mode that can hold the reply to a call does so, with no words the model could echo
                 stats.renudged = True
-                stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": NARRATED}]
+                if self.replies.forces_calls:
+                    stats.calls_only = True
+                else:
+                    stats.transient = [{"role": "assistant", "content": reply.text},
+                                       {"role": "user", "content": NARRATED}]
                 continue
-            stats.transient = []
+            stats.transient, stats.calls_only = [], False
             if forced or not reply.calls:
                 answer = yield from self._final_answer(reply, forced, stats)
             else:
@@ -190,7 +195,7 @@ class Agent:
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""
         while True:
-            request = yield from self._request(forced, stats.transient)
+            request = yield from self._request(forced, stats.transient, calls_only=stats.calls_only)
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -213,7 +218,8 @@ class Agent:
                                 u.completion_tokens, len(reply.calls))
         return reply
 
-    def _request(self, forced: bool, transient: list[Message] | None = None) -> Generator[Event, None, _Request]:
+    def _request(self, forced: bool, transient: list[Message] | None = None, *,
+                 calls_only: bool = False) -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
         answer), fitted to the model's window."""
         state = self.selector.state  # a load_tools call earlier in the turn may have changed it
@@ -223,7 +229,8 @@ class Agent:
         messages: list[Message] = [{"role": "system", "content": system}, *self.history, *(transient or ())]
         if forced:
             messages.append({"role": "user", "content": STOP_CALLING})
-        return _Request(messages, tools, self.replies.request_extra(tools, forced=forced))
+        return _Request(messages, tools, self.replies.request_extra(tools, forced=forced,
+                                                                    calls_only=calls_only and not forced))
 
     def _prompt(self, state: SelectionState, forced: bool) -> tuple[str, list[dict[str, Any]] | None]:
         return self.system_prompt(state), (None if forced else self.tool_schemas(state))
@@ -258,6 +265,9 @@ class Agent:
         JSON echo of a tool result, and a reply that only names a tool or still describes a call after
         being asked once to make it. The answer is shown here unless the reply's view showed it."""
         answer = reply.text.replace(TEXT_PATH_NEXT.strip(), "").strip()
+        after = self.replies.after_result
+        if after:
+            answer = answer.replace(after.strip(), "").strip()
         if (forced and reply.calls) or is_result_echo(answer) or bare_tool_name(answer, self.registry.names()):
             answer = self._from_results(stats)
         elif self._narrated(answer) and stats.last_result is not None:
@@ -325,7 +335,7 @@ class Agent:
             if disclosed:
                 content += "\n\n" + disclosed
         if not self.options.native_tools:
-            content += TEXT_PATH_NEXT
+            content += self.replies.after_result or TEXT_PATH_NEXT
         self.history.append({"role": "tool", "tool_call_id": call.id, "content": content})
 
     # ------------------------------------------------------------------ helpers

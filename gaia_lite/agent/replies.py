@@ -39,10 +39,13 @@ class Reply:
 
 class ReplyMode(Protocol):
     response_format_text: str | None  # replaces the prompt's free-text reply format (None: keep it)
+    forces_calls: bool  # can hold a reply to "a call, no answer" (calls_only), with no words to the model
+    after_result: str | None  # the text path's line after each tool result (None: the loop's own)
 
-    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False) -> dict[str, Any]:
+    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
+                      calls_only: bool = False) -> dict[str, Any]:
         """Extra request fields this mode sends with a model call ({} for none); ``forced``: the call
-        that must answer without tools."""
+        that must answer without tools; ``calls_only``: the reply must be a call (``forces_calls`` modes)."""
 
     def holds(self, head: str) -> bool:
         """May a reply starting with ``head`` still turn into a call (so it is not streamed yet)?"""
@@ -66,12 +69,15 @@ class FreeReplies:
     """Native ``tool_calls``, or calls the model wrote into its text; anything else is the answer."""
 
     response_format_text: str | None = None
+    forces_calls = False
+    after_result: str | None = None
 
     def __init__(self, tool_names: Callable[[], list[str]], *, hold_all: bool = False) -> None:
         self._names = tool_names
         self._hold_all = hold_all  # the text path: a call may follow prose, so show only the parsed answer
 
-    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False) -> dict[str, Any]:
+    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
+                      calls_only: bool = False) -> dict[str, Any]:
         return {}
 
     def holds(self, head: str) -> bool:

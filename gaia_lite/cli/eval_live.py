@@ -165,7 +165,7 @@ _EXTRA_TITLES = {"rewrite": "rewrite (the spec's layout, evicting)", "gaia": "ga
 
 # ---------------------------------------------------------------- tasks
 def tasks_cmd(
-    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, design b: prose or one call under a GBNF grammar, llama-server only), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
+    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, design b: prose or one call under a GBNF grammar, llama-server only), answer-first (loader on, the JSON schema with {\"answer\"} as its own branch: the choice is not the first key), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
     skills_dir: Annotated[Optional[Path], typer.Option("--skills", help="Skill files (*.md with front matter) the skills arm seeds. Default: the procedures written for this suite.", show_default=False)] = None,
     suite: Annotated[Optional[Path], typer.Option("--suite", help="A task suite in JSON (format: gaia_lite/eval/suite.py; default: the built-in suite, gaia_lite/eval/data/tasks/builtin.json).", show_default=False)] = None,
     task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task id (repeatable).", show_default=False)] = None,
@@ -226,7 +226,7 @@ def tasks_cmd(
 def task_arm_settings(settings: Any, arm: str, calls_mode: str) -> Any:
     """What an arm of ``eval tasks`` changes: the loader, the tool-call mode and (nobridge) the layout.
     ``calls_mode`` is what the off and on arms use (see ``_calls_mode``)."""
-    calls = "free" if arm in ("free", "nobridge") else "gbnf" if arm == "gbnf" else calls_mode
+    calls = "free" if arm in ("free", "nobridge") else arm if arm in ("gbnf", "answer-first") else calls_mode
     s = settings.replace(dynamic_tools=arm != "off", tool_calls=calls)
     return s.replace(prompt_layout="append") if arm == "nobridge" else s
 
@@ -260,7 +260,7 @@ def _seed_skills(services: Any, seeds: Path) -> None:
 
 
 _ARM_TITLES = {"off": "loader off", "on": "loader on", "free": "loader on, free calls",
-               "gbnf": "loader on, GBNF (b)", "skills": "loader + skills",
+               "gbnf": "loader on, GBNF (b)", "answer-first": "loader on, answer-first JSON", "skills": "loader + skills",
                "nobridge": "loader on, free calls, no call_tool bridge"}
 
 

@@ -39,7 +39,7 @@ AGENT_OPTIONS: dict[str, Any] = {
     "max_tools": MaxToolsOpt,
     "preset": PresetOpt,
     "native_tools": Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Force OpenAI tool calling, or tool calls written as JSON text (env GAIA_NATIVE_TOOLS). Default: from the model table.", show_default=False)],
-    "tool_calls": Annotated[Optional[str], typer.Option("--tool-calls", help="Text-path tool calls (env GAIA_TOOL_CALLS): `constrained` (replies held to a JSON schema of every tool: always a well-formed call or an answer), `free` (calls read from the model's text) or `auto` (constrained when the server supports it). Default: free.", show_default=False)],
+    "tool_calls": Annotated[Optional[str], typer.Option("--tool-calls", help="Text-path tool calls (env GAIA_TOOL_CALLS): `constrained` (replies held to a JSON schema of every tool whose first key is the choice, a tool or none: always a well-formed call or an answer), `free` (calls read from the model's text) or `auto` (constrained when the server supports it). Default: auto.", show_default=False)],
     "vision_model": Annotated[Optional[str], typer.Option("--vision-model", help="Model id the image tools use (env GAIA_VISION_MODEL). Default: the chat model.", show_default=False)],
     "allowed_paths": Annotated[Optional[List[str]], typer.Option("--allowed-paths", help="Extra folders tools may touch (repeatable; added to GAIA_ALLOWED_PATHS). The working directory is always allowed.", show_default=False)],
     "max_steps": Annotated[Optional[int], typer.Option("--max-steps", help="Most model calls per question, the final answer included (env GAIA_AGENT_MAX_STEPS, default 50).", show_default=False)],

@@ -12,10 +12,10 @@ from typing import Literal
 
 import pytest
 
-from gaia_lite.agent.constrained import (FALLBACK_NOTICE, AnswerView, ConstrainedReplies, choose_replies,
-                                         decode_partial_string, reply_schema)
+from gaia_lite.agent.constrained import (FALLBACK_NOTICE, TOOL_FIRST, AnswerView, ConstrainedReplies,
+                                         choose_replies, decode_partial_string, reply_schema)
 from gaia_lite.agent.loop import Agent, AgentOptions
-from gaia_lite.agent.replies import FreeReplies
+from gaia_lite.agent.replies import FreeReplies, Reply
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.events import Notice, TextDelta, ToolCallFinished, TurnFinished
 from gaia_lite.llm.client import ChatClient
@@ -214,3 +214,51 @@ def test_constrained_replies_get_their_own_reply_format_in_the_system_prompt(tmp
         system = srv.requests[0]["messages"][0]["content"]
     assert RESPONSE_FORMAT not in system  # "answer in plain sentences (not JSON)" contradicts the schema
     assert 'To answer the user: {"answer": "<your answer, in plain sentences>"}' in system
+
+
+def test_the_tool_first_schema_starts_every_reply_with_the_choice() -> None:
+    schema = reply_schema(_registry(), shape=TOOL_FIRST)
+    answer, *calls = schema["anyOf"]
+    assert list(answer["properties"]) == ["tool", "answer"] and answer["properties"]["tool"] == {"const": "none"}
+    assert [list(c["properties"]) for c in calls] == [["tool", "arguments"], ["tool", "arguments"]]
+    assert [c["properties"]["tool"]["const"] for c in calls] == ["read_file", "analyze_data_file"]
+    assert reply_schema(_registry(), answer_only=True, shape=TOOL_FIRST) == answer
+
+
+def test_tool_first_replies_are_read_and_their_answer_streams_without_json() -> None:
+    mode = ConstrainedReplies(_registry(), FreeReplies(_registry().names).parse, shape=TOOL_FIRST)
+    call = mode.parse(ChatResult('{"tool": "read_file", "arguments": {"file_path": "a.txt"}}'))
+    assert [(c.name, c.arguments) for c in call.calls] == [("read_file", {"file_path": "a.txt"})]
+    assert mode.parse(ChatResult('{"tool": "none", "answer": " 270 "}')) == Reply((), "270")
+    assert mode.parse(ChatResult('{"tool": "none", "answer": "It is 27')).text == "It is 27"  # max_tokens hit
+    reply = json.dumps({"tool": "none", "answer": "The total of q1 is 270, from sales.csv. North sold 120."})
+    assert _feed(mode.view(), reply) == json.loads(reply)["answer"]
+    assert _feed(mode.view(), '{"tool": "read_file", "arguments": {"file_path": "a.txt"}}') == ""
+
+
+def test_a_tool_first_turn_tells_the_model_its_format(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("buy milk")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": "notes.md"}}'),
+                       text_chunks('{"tool": "none", "answer": "Your notes say: buy milk."}')]
+        events = list(_agent(srv, tmp_path, replies=lambda r: ConstrainedReplies(
+            r, FreeReplies(r.names).parse, shape=TOOL_FIRST)).run("what is in notes.md?"))
+        system = srv.requests[0]["messages"][0]["content"]
+    assert next(e for e in events if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
+    assert '{"tool": "none", "answer": "<your answer, in plain sentences>"}' in system
+
+
+def test_a_narrated_constrained_reply_is_asked_again_held_to_a_call_with_no_words(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("buy milk")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "You can use read_file to read notes.md."}'),
+                       text_chunks('{"tool": "read_file", "arguments": {"file_path": "notes.md"}}'),
+                       text_chunks('{"tool": "none", "answer": "Your notes say: buy milk."}')]
+        events = list(_agent(srv, tmp_path, replies=lambda r: ConstrainedReplies(
+            r, FreeReplies(r.names).parse, shape=TOOL_FIRST)).run("what is in notes.md?"))
+        first, retry, last = srv.requests
+    assert retry["messages"] == first["messages"]  # nothing the model could echo was added
+    assert "none" not in json.dumps(retry["response_format"])  # held to a call
+    assert "none" in json.dumps(last["response_format"])
+    assert next(e for e in events if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Your notes say: buy milk."
