@@ -182,11 +182,46 @@ class Sandbox:
 def resolve_user_path(ctx: "ToolContext", raw: str, *, write: bool = False) -> Path:
     """Join a model-given path with ``ctx.workdir`` and check it with ``ctx.sandbox``.
 
-    Works with any PathGuard; raises SandboxError with a one-line reason.
+    A path to read that does not exist but names a file found exactly once in the working
+    directory is read from there (see ``_repair``). Works with any PathGuard; raises SandboxError
+    with a one-line reason.
     """
     if not isinstance(raw, str) or not raw.strip():
         raise SandboxError("empty path: give a file or folder path")
-    p = Path(os.path.expanduser(raw.strip()))
-    if not p.is_absolute():
-        p = Path(ctx.workdir) / p
+    given = Path(os.path.expanduser(raw.strip()))
+    p = given if given.is_absolute() else Path(ctx.workdir) / given
+    if not write:
+        p = _repair(p, Path(ctx.workdir), absolute=given.is_absolute())
     return ctx.sandbox.check(p, write=write)
+
+
+_REPAIR_SCAN = 2000  # entries looked at, at most, when a missing file is looked for
+
+
+def _repair(path: Path, workdir: Path, *, absolute: bool) -> Path:
+    """``path``, or the one file of the same name in ``workdir`` when ``path`` does not exist.
+
+    Small models copy the working directory into a path and drop or add a folder on the way
+    (``<workdir>/acme_q3_report.md`` for ``<workdir>/reports/acme_q3_report.md``, or the
+    workdir's parent for the workdir). Only a path inside the working directory, or an absolute
+    one next to it, is repaired, only when exactly one file there has its name, and never for a
+    write; anything else is left for the sandbox and the tool to refuse as before."""
+    try:
+        if path.exists():
+            return path
+        root = workdir.resolve()
+        target = path.resolve(strict=False)
+    except (OSError, RuntimeError):
+        return path
+    if not (_under(target, root) or (absolute and _under(target, root.parent))):
+        return path
+    found: list[Path] = []
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]  # .git, .venv: not where a user's file is
+        seen += len(dirs) + len(files)
+        if path.name in files:
+            found.append(Path(folder) / path.name)
+        if len(found) > 1 or seen > _REPAIR_SCAN:  # ambiguous, or a folder too big to search on each call
+            return path
+    return found[0] if len(found) == 1 else path

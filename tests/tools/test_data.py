@@ -176,7 +176,8 @@ def test_a_bare_name_falls_back_to_the_one_indexed_file_of_that_name(tool_ctx, t
     shutil.copy(FIXTURE, tmp_path / "data" / "sales_data_2025.csv")
     tool_ctx.rag = RagIndex(tmp_path / "index", HashEmbedder(dim=64))
     try:
-        assert "search_file" in analyze_data_file(tool_ctx, "sales_data_2025.csv")["error"]  # not indexed yet
+        # not indexed yet: found as the one file of that name in the working directory (resolve_user_path)
+        assert analyze_data_file(tool_ctx, "sales_data_2025.csv", columns="revenue")["status"] == "success"
         tool_ctx.rag.index_file(tmp_path / "data" / "sales_data_2025.csv")
         out = analyze_data_file(tool_ctx, "sales_data_2025.csv", date_range="2025-Q1", columns="revenue")
         assert out["status"] == "success" and out["file"] == str(tmp_path / "data" / "sales_data_2025.csv")

@@ -221,3 +221,18 @@ def test_relative_paths_do_not_depend_on_the_process_cwd(root: Path, outside_dir
     monkeypatch.chdir(outside_dir)
     assert Sandbox([root]).check("docs/notes.txt") == (root / "docs" / "notes.txt").resolve()
     assert os.getcwd() == str(outside_dir)
+
+
+def test_a_missing_read_path_is_repaired_to_the_one_file_of_that_name_in_the_workdir(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "q3.md").write_text("x")
+    found = (tmp_path / "reports" / "q3.md").resolve()
+    assert resolve_user_path(tool_ctx, "q3.md") == found  # a folder dropped
+    assert resolve_user_path(tool_ctx, str(tmp_path / "q3.md")) == found  # the workdir copied, a folder dropped
+    assert resolve_user_path(tool_ctx, str(tmp_path.parent / "q3.md")) == found  # the workdir's parent
+    assert resolve_user_path(tool_ctx, "q3.md", write=True) == (tmp_path / "q3.md").resolve()  # never for a write
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "q3.md").write_text("y")
+    assert resolve_user_path(tool_ctx, "q3.md") == (tmp_path / "q3.md").resolve()  # two candidates: left as given
+    with pytest.raises(SandboxError):
+        resolve_user_path(tool_ctx, "../elsewhere/q3.md")  # a relative path out of the workdir is not repaired
