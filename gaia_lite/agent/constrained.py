@@ -52,7 +52,8 @@ Every reply is one JSON object. Its first key, "tool", says whether you call a t
 To call a tool: {"tool": "<tool name>", "arguments": {"<argument>": <value>}}
 Example, to read notes.txt: {"tool": "read_file", "arguments": {"file_path": "notes.txt"}}
 To answer: {"tool": "none", "answer": "<your answer, in plain sentences>"}
-Call a tool when the answer depends on the user's files, data, memory or computer: never guess their contents. Answer with "none" for general knowledge, math and chit-chat, and once a tool result holds what the user asked for."""
+After a tool result: {"answer": "<your answer, from the result>"}, or call the next tool if the result is not enough.
+Call a tool when the answer depends on the user's files, data, memory or computer: never guess their contents. Answer with "none" for general knowledge, math and chit-chat."""
 
 
 def _arguments_schema(params: dict[str, Any]) -> dict[str, Any]:
@@ -71,7 +72,7 @@ def _object(props: dict[str, Any]) -> dict[str, Any]:
 
 # Each tool result's last line on the text path, in this mode's words (the free-text one says "plain
 # sentences", which a JSON-only reply cannot be).
-TOOL_FIRST_AFTER_RESULT = '\n(If this answers the request, answer now with "tool": "none"; otherwise call the next tool.)'
+TOOL_FIRST_AFTER_RESULT = '\n(If this answers the request, reply {"answer": "..."} with it; otherwise call the next tool.)'
 
 
 @dataclass(frozen=True)
@@ -96,13 +97,13 @@ class Shape:
     @property
     def answer_start(self) -> re.Pattern[str]:
         """Where the answer string's body starts in a streamed reply."""
-        head = rf'"{self.key}"\s*:\s*"{NO_TOOL}"\s*,\s*' if self.choice_first else ""
+        head = rf'("{self.key}"\s*:\s*"{NO_TOOL}"\s*,\s*)?' if self.choice_first else ""
         return re.compile(rf'^\s*\{{\s*{head}"answer"\s*:\s*"')
 
     def read(self, value: dict[str, Any]) -> Reply | None:
         """The reply a parsed JSON object stands for (None: not this shape)."""
         name, args = value.get(self.key), value.get("arguments")
-        if isinstance(value.get("answer"), str) and (not self.choice_first or name == NO_TOOL):
+        if isinstance(value.get("answer"), str) and name in (None, NO_TOOL):
             return Reply((), value["answer"].strip())
         if isinstance(name, str) and name != NO_TOOL and isinstance(args, dict):
             return Reply((ToolCall("call_" + uuid.uuid4().hex[:12], name, args, source="text"),), "")
@@ -115,13 +116,21 @@ SHAPES = {"answer-first": ANSWER_FIRST, "tool-first": TOOL_FIRST}
 
 
 def reply_schema(registry: ToolRegistry, *, answer_only: bool = False, shape: Shape = ANSWER_FIRST,
-                 calls_only: bool = False) -> dict[str, Any]:
+                 calls_only: bool = False, has_result: bool = False) -> dict[str, Any]:
     """``anyOf`` a call to any tool of ``registry`` (name first, so the name is chosen before the
-    arguments) or an answer; ``answer_only`` / ``calls_only`` keep one side."""
+    arguments) or an answer; ``answer_only`` / ``calls_only`` keep one side.
+
+    ``has_result``: this turn already has a tool result. The tool-first shape then offers a bare
+    ``{"answer"}`` beside the calls, so the first key is again the choice, now between answering
+    (``"answer"``) and calling on (``"tool"``): a small model held to ``"tool"`` first kept calling
+    after the result it needed (browse_directory, then list_recent_files, then "no files found")."""
     if answer_only:
         return shape.answer_branch()
     calls = [shape.call_branch(spec.name, spec.parameters_schema()) for spec in registry]
-    return {"anyOf": calls if calls_only else [shape.answer_branch(), *calls]}
+    if calls_only:
+        return {"anyOf": calls}
+    answer = _object({"answer": {"type": "string"}}) if has_result and shape.choice_first else shape.answer_branch()
+    return {"anyOf": [answer, *calls]}
 
 
 def response_format(schema: dict[str, Any]) -> dict[str, Any]:
@@ -216,23 +225,25 @@ class ConstrainedReplies:
         self.after_result = shape.after_result
         self._registry = registry
         self._fallback = fallback_parse  # for a reply that is not the JSON asked for (a server ignoring the schema)
-        self._schema: dict[str, Any] | None = None
+        self._schemas: dict[bool, dict[str, Any]] = {}
         self._names: tuple[str, ...] = ()
 
-    def _full_schema(self) -> dict[str, Any]:
+    def _full_schema(self, has_result: bool) -> dict[str, Any]:
         names = tuple(self._registry.names())
-        if self._schema is None or names != self._names:  # rebuilt only when the registry changes
-            self._schema, self._names = reply_schema(self._registry, shape=self.shape), names
-        return self._schema
+        if names != self._names:  # rebuilt only when the registry changes
+            self._schemas, self._names = {}, names
+        if has_result not in self._schemas:
+            self._schemas[has_result] = reply_schema(self._registry, shape=self.shape, has_result=has_result)
+        return self._schemas[has_result]
 
     def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
-                      calls_only: bool = False) -> dict[str, Any]:
+                      calls_only: bool = False, has_result: bool = False) -> dict[str, Any]:
         if forced:
             schema = reply_schema(self._registry, answer_only=True, shape=self.shape)
         elif calls_only:
             schema = reply_schema(self._registry, calls_only=True, shape=self.shape)
         else:
-            schema = self._full_schema()
+            schema = self._full_schema(has_result)
         return {"response_format": response_format(schema)}
 
     def holds(self, head: str) -> bool:

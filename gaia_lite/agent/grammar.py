@@ -134,7 +134,7 @@ class GrammarReplies:
         self._names: tuple[str, ...] = ()
 
     def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
-                      calls_only: bool = False) -> dict[str, Any]:
+                      calls_only: bool = False, has_result: bool = False) -> dict[str, Any]:
         if forced:
             return {"grammar": reply_grammar(self._registry, answer_only=True)}
         names = tuple(self._registry.names())

@@ -195,7 +195,8 @@ class Agent:
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""
         while True:
-            request = yield from self._request(forced, stats.transient, calls_only=stats.calls_only)
+            request = yield from self._request(forced, stats.transient, calls_only=stats.calls_only,
+                                               has_result=stats.last_result is not None)
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -219,7 +220,7 @@ class Agent:
         return reply
 
     def _request(self, forced: bool, transient: list[Message] | None = None, *,
-                 calls_only: bool = False) -> Generator[Event, None, _Request]:
+                 calls_only: bool = False, has_result: bool = False) -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
         answer), fitted to the model's window."""
         state = self.selector.state  # a load_tools call earlier in the turn may have changed it
@@ -229,8 +230,8 @@ class Agent:
         messages: list[Message] = [{"role": "system", "content": system}, *self.history, *(transient or ())]
         if forced:
             messages.append({"role": "user", "content": STOP_CALLING})
-        return _Request(messages, tools, self.replies.request_extra(tools, forced=forced,
-                                                                    calls_only=calls_only and not forced))
+        return _Request(messages, tools, self.replies.request_extra(tools, forced=forced, calls_only=calls_only
+                                                                    and not forced, has_result=has_result))
 
     def _prompt(self, state: SelectionState, forced: bool) -> tuple[str, list[dict[str, Any]] | None]:
         return self.system_prompt(state), (None if forced else self.tool_schemas(state))

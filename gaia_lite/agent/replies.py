@@ -43,9 +43,10 @@ class ReplyMode(Protocol):
     after_result: str | None  # the text path's line after each tool result (None: the loop's own)
 
     def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
-                      calls_only: bool = False) -> dict[str, Any]:
+                      calls_only: bool = False, has_result: bool = False) -> dict[str, Any]:
         """Extra request fields this mode sends with a model call ({} for none); ``forced``: the call
-        that must answer without tools; ``calls_only``: the reply must be a call (``forces_calls`` modes)."""
+        that must answer without tools; ``calls_only``: the reply must be a call (``forces_calls`` modes);
+        ``has_result``: this turn already has a tool result."""
 
     def holds(self, head: str) -> bool:
         """May a reply starting with ``head`` still turn into a call (so it is not streamed yet)?"""
@@ -77,7 +78,7 @@ class FreeReplies:
         self._hold_all = hold_all  # the text path: a call may follow prose, so show only the parsed answer
 
     def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
-                      calls_only: bool = False) -> dict[str, Any]:
+                      calls_only: bool = False, has_result: bool = False) -> dict[str, Any]:
         return {}
 
     def holds(self, head: str) -> bool:

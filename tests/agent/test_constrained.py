@@ -240,12 +240,16 @@ def test_a_tool_first_turn_tells_the_model_its_format(tmp_path: Path) -> None:
     (tmp_path / "notes.md").write_text("buy milk")
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": "notes.md"}}'),
-                       text_chunks('{"tool": "none", "answer": "Your notes say: buy milk."}')]
+                       text_chunks('{"answer": "Your notes say: buy milk."}')]
         events = list(_agent(srv, tmp_path, replies=lambda r: ConstrainedReplies(
             r, FreeReplies(r.names).parse, shape=TOOL_FIRST)).run("what is in notes.md?"))
-        system = srv.requests[0]["messages"][0]["content"]
+        first, after = srv.requests
+    system = first["messages"][0]["content"]
     assert next(e for e in events if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
     assert '{"tool": "none", "answer": "<your answer, in plain sentences>"}' in system
+    # with a result in hand, the first key chooses between answering and calling on
+    assert first["response_format"]["json_schema"]["schema"]["anyOf"][0]["required"] == ["tool", "answer"]
+    assert after["response_format"]["json_schema"]["schema"]["anyOf"][0]["required"] == ["answer"]
 
 
 def test_a_narrated_constrained_reply_is_asked_again_held_to_a_call_with_no_words(tmp_path: Path) -> None:
@@ -259,6 +263,6 @@ def test_a_narrated_constrained_reply_is_asked_again_held_to_a_call_with_no_word
         first, retry, last = srv.requests
     assert retry["messages"] == first["messages"]  # nothing the model could echo was added
     assert "none" not in json.dumps(retry["response_format"])  # held to a call
-    assert "none" in json.dumps(last["response_format"])
+    assert "answer" in json.dumps(last["response_format"])
     assert next(e for e in events if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Your notes say: buy milk."
