@@ -43,11 +43,14 @@ NOT_ACTIVE = "the loader is not active, so every tool is already available"
 @dataclass(frozen=True)
 class ToolJoin:
     """Tools that join the registry mid-session (an MCP server that connected), as one bundle,
-    with the notice that says so; a server that failed joins nothing and only has its notice."""
+    with the notice that says so; a server that failed joins nothing and only has its notice.
+    A spec whose name is registered already replaces it (the server changed the tool), and the
+    ``removed`` names leave (the server no longer lists them)."""
 
     specs: tuple[ToolSpec, ...]
     bundle: ToolBundle | None
     notice: Notice
+    removed: tuple[str, ...] = ()
 
 
 JoinSource = Callable[[], Sequence[ToolJoin]]  # what has joined since it was last asked (never blocks long)
@@ -141,14 +144,21 @@ class ToolSelector:
             return ()
         notices: list[Notice] = []
         for join in self._joins():
+            removed = [n for n in join.removed if n in self.registry]
+            for name in removed:
+                self.registry.remove(name)
             added = [s for s in join.specs if s.name not in self.registry]
-            for spec in added:
-                self.registry.add(spec)
-            if self.loader is not None and join.bundle is not None and join.specs:
+            for spec in join.specs:
+                if spec.name in self.registry:
+                    self.registry.replace(spec)
+                else:
+                    self.registry.add(spec)
+            if self.loader is not None and join.bundle is not None and (join.specs or removed):
                 self.loader.add_bundle(join.bundle)
-            if added:
+                self.loader.forget(removed)
+            if added or removed:
                 reasons = {**self._full.reasons, **{s.name: "all" for s in added}}
-                self._full = replace(self._full, reasons=reasons)
+                self._full = replace(self._full, reasons={n: r for n, r in reasons.items() if n not in removed})
             notices.append(join.notice)
         return tuple(notices)
 

@@ -202,7 +202,7 @@ def _mcp_costs(settings: Any, counter: Any) -> list[dict[str, Any]]:
     from gaia_lite.registry.registry import ToolRegistry
     from gaia_lite.registry.render import native_json, render_native, render_text
 
-    manager = build_mcp(settings, None, grace=60.0)
+    manager = build_mcp(settings, None, grace=60.0, tool_cache=False)
     if manager is None:
         return []
     rows = []

@@ -32,7 +32,7 @@ MCP_WAIT_S = 60.0  # the offline commands wait for every configured MCP server (
 def _join_mcp(settings: Settings, registry: Any, loader: Any = None) -> dict[str, str]:
     """Start the configured MCP servers, wait for them, add their tools to ``registry`` (and their
     bundles to ``loader``); tool -> bundle. A server that fails is named in one warning line."""
-    manager = build_mcp(settings, loader, grace=MCP_WAIT_S)
+    manager = build_mcp(settings, loader, grace=MCP_WAIT_S, tool_cache=False)
     if manager is None:
         return {}
     bundle_of: dict[str, str] = {}

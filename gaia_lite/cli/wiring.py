@@ -90,14 +90,18 @@ def build_tool_set(settings: Settings, loader: ToolLoader | None, *, native: boo
                    loader)
 
 
-def build_mcp(settings: Settings, loader: ToolLoader | None, *, grace: float | None = None) -> "McpManager | None":
+def build_mcp(settings: Settings, loader: ToolLoader | None, *, grace: float | None = None,
+              tool_cache: bool = True) -> "McpManager | None":
     """The agent's MCP servers, started in the background (None: none configured, or GAIA_MCP=0).
-    With a loader, each server's tool documents are embedded before its tools join."""
+    With a loader, each server's tool documents are embedded before its tools join. With
+    ``tool_cache`` a server's tools join at once from the list it gave last time (same config),
+    and the live list confirms or corrects them; the offline commands want the live list only."""
     if not (settings.mcp_enabled and settings.mcp_servers):
         return None
     from gaia_lite.mcp.manager import McpManager  # kept lazy: only a configured server needs it
 
     manager = McpManager(settings.mcp_servers, log_dir=settings.paths.state_dir,
+                         cache_dir=settings.paths.cache_dir / "mcp-tools" if tool_cache else None,
                          grace=settings.mcp_wait if grace is None else grace,
                          prepare=loader.prepare if loader is not None else None)
     manager.start()

@@ -252,7 +252,7 @@ class ToolLoader:
 
     def requested(self, message: str, registry: ToolRegistry) -> list[str]:
         """Tools ``message`` names (tool names, identifier-like bundle names, aliases)."""
-        key = (id(registry), len(registry))  # a registry only grows: identity + size name its contents
+        key = (id(registry), registry.revision)  # identity + revision name its contents
         if self._requests is None or self._requests[0] != key:
             self._requests = (key, build_request_index(registry.names(), self.bundles, self._aliases))
         return requested_tools(message, self._requests[1])
@@ -508,6 +508,11 @@ class ToolLoader:
         for b in self.bundles:
             for m in sorted(b.members):
                 self._bundles_of.setdefault(m, []).append(b)
+
+    def forget(self, names: Iterable[str]) -> None:
+        """Tools that left the registry (an MCP server no longer lists them) leave the loaded set."""
+        for name in names:
+            self._slots.pop(name, None)
 
     def prepare(self, specs: Sequence[ToolSpec]) -> None:
         """Embed the documents of tools about to join into the on-disk cache, so the turn they

@@ -37,9 +37,9 @@ class QueryScorer:
         self._index: ToolIndex | None = None
 
     def index(self, registry: ToolRegistry) -> ToolIndex:
-        # A ToolRegistry only grows (no removal, no replacement), so its identity and
-        # size name its contents; the reference kept below stops the id being reused.
-        key = (id(registry), len(registry))
+        # A ToolRegistry's identity and revision name its contents; the reference kept
+        # below stops the id being reused.
+        key = (id(registry), registry.revision)
         if self._index is None or key != self._index_key:
             st = self.settings
             index = build_index(list(registry), st.views, self._examples, self.embedder, self._cache,

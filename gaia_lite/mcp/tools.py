@@ -58,9 +58,12 @@ def local_names(server: str, tools: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def tool_specs(server: McpServer, tools: Sequence[ListedTool], call: CallFn) -> list[ToolSpec]:
-    """One ToolSpec per listed tool; running it calls ``call(server, listed name, arguments)``."""
-    names = local_names(server.name, [t.name for t in tools])
+def tool_specs(server: McpServer, tools: Sequence[ListedTool], call: CallFn, *,
+               named_after: Sequence[str] = ()) -> list[ToolSpec]:
+    """One ToolSpec per listed tool; running it calls ``call(server, listed name, arguments)``.
+    Names are given over ``named_after`` (the tools listed before) and then ``tools``, so a tool
+    that was listed before keeps its name when the list changes."""
+    names = local_names(server.name, list(dict.fromkeys([*named_after, *(t.name for t in tools)])))
     specs: list[ToolSpec] = []
     for t in tools:
         base = spec_from_json_schema(t.name, t.description or t.title, t.input_schema)

@@ -1,7 +1,10 @@
 """One ToolRegistry per agent: an ordered name -> ToolSpec map.
 
 Registration order is the unfiltered render order, so it is part of the
-prompt's byte identity. A duplicate name is an error, never an overwrite.
+prompt's byte identity. A duplicate name is an error, never an overwrite:
+``replace`` (same name, same place) and ``remove`` are explicit, for tools
+whose server changed its list (MCP). ``revision`` counts every change, so
+what is derived from a registry can be keyed by (identity, revision).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ __all__ = ["ToolRegistry"]
 class ToolRegistry:
     def __init__(self, specs: Iterable[ToolSpec] = ()) -> None:
         self._specs: dict[str, ToolSpec] = {}
+        self.revision = 0
         for s in specs:
             self.add(s)
 
@@ -24,7 +28,20 @@ class ToolRegistry:
         if spec.name in self._specs:
             raise ValueError(f"tool {spec.name!r} is already registered")
         self._specs[spec.name] = spec
+        self.revision += 1
         return spec
+
+    def replace(self, spec: ToolSpec) -> None:
+        """A registered tool's new spec, kept in its place in the order."""
+        if spec.name not in self._specs:
+            raise KeyError(spec.name)
+        self._specs[spec.name] = spec
+        self.revision += 1
+
+    def remove(self, name: str) -> None:
+        """Forget a tool (an MCP server no longer lists it); an unknown name is a KeyError."""
+        del self._specs[name]
+        self.revision += 1
 
     def add_all(self, items: Iterable[ToolSpec | Callable[..., Any]]) -> None:
         for item in items:
