@@ -3,7 +3,7 @@
 large MCP server costs the agent.
 
     python scripts/bench_mcp.py recall [--limit 200] [--cache-dir DIR] [--json]
-    python scripts/bench_mcp.py agent  [--tools 600] [--turns 3] [--json]
+    python scripts/bench_mcp.py agent  [--tools 600] [--turns 3] [--parts selection,startup] [--json]
 
 ``recall``: for every set in shared/evaldata, R@5 (and R@1, MRR) of the loader with the set's
 tools read from the file (``--registry dataset``) and served by the fixture MCP server
@@ -129,18 +129,17 @@ def _startup(home: Path) -> dict[str, Any]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def agent(args: argparse.Namespace) -> dict[str, Any]:
+def selection(subset: Path, queries_n: int, home: str | None) -> dict[str, Any]:
+    """Selection ms per turn and first-turn tokens, both arms interleaved over the judged doc queries."""
     from gaia_lite.agent.selection import ToolSelector
     from gaia_lite.cli.wiring import build_loader, build_mcp, build_registry
     from gaia_lite.config import McpServer, load_settings
     from gaia_lite.eval.recall import load_cases
     from gaia_lite.registry.render import native_json, render_native
 
-    subset = _subset(args.tools)
     server = McpServer("fixture", command=sys.executable, args=("-m", "gaia_lite.eval.mcp_fixture", str(subset)))
     embedder = _embedder()
-    home = Path(tempfile.mkdtemp(prefix="gl-mcp-home-"))
-    os.environ["GAIA_HOME"] = str(home)
+    os.environ["GAIA_HOME"] = home or tempfile.mkdtemp(prefix="gl-mcp-home-")  # a kept home keeps its vectors
     base = load_settings({"dynamic_tools": True})
     arms: dict[str, Any] = {}
     selectors = {}
@@ -154,7 +153,7 @@ def agent(args: argparse.Namespace) -> dict[str, Any]:
         loader.score("", registry)  # index built before timing (the agent warms it in the background)
         selectors[arm] = (selector, registry, mcp)
     queries = [c.query for c in load_cases(json.loads((REPO / "tests/data/judged_doc.json").read_text()))]
-    queries = queries[: args.queries]
+    queries = queries[:queries_n]
     times: dict[str, list[float]] = {a: [] for a in selectors}
     tokens: dict[str, list[int]] = {a: [] for a in selectors}
     for q in queries:  # interleaved arms: the machine's load hits both alike
@@ -173,6 +172,11 @@ def agent(args: argparse.Namespace) -> dict[str, Any]:
         if mcp:
             mcp.close()
     arms["token_ratio"] = arms["mcp"]["first_turn_tokens_mean"] / arms["no_mcp"]["first_turn_tokens_mean"]
+    return arms
+
+
+def startups(subset: Path, turns: int) -> dict[str, Any]:
+    """Wall time from a fresh process to its first selection, cold then ``turns`` warm starts per arm."""
     # start-up: a fresh process each, cold cache then warm, without and with the server
     starts: dict[str, Any] = {}
     homes = {}
@@ -185,14 +189,26 @@ def agent(args: argparse.Namespace) -> dict[str, Any]:
         homes[arm] = h
         cold = _startup(h)
         starts[arm] = {"cold_s": cold["ready_s"], "tools": cold["tools"], "warm": []}
-    for _ in range(args.turns):  # warm starts interleaved: the machine's load hits both alike
+    for _ in range(turns):  # warm starts interleaved: the machine's load hits both alike
         for arm, h in homes.items():
             starts[arm]["warm"].append(_startup(h)["ready_s"])
     for arm in homes:
         starts[arm]["warm_s"] = statistics.median(starts[arm]["warm"])
     starts["warm_extra_s"] = starts["mcp"]["warm_s"] - starts["no_mcp"]["warm_s"]
-    return {"server_tools": args.tools, "queries": len(queries), "load_avg": os.getloadavg(),
-            "selection": arms, "startup": starts}
+    return starts
+
+
+def agent(args: argparse.Namespace) -> dict[str, Any]:
+    subset = _subset(args.tools)
+    parts = set(args.parts.split(","))
+    out: dict[str, Any] = {"server_tools": args.tools, "load_avg_before": os.getloadavg()}
+    if "selection" in parts:
+        out["selection"] = selection(subset, args.queries, args.home)
+        out["queries"] = out["selection"]["mcp"]["turns"]
+    if "startup" in parts:
+        out["startup"] = startups(subset, args.turns)
+    out["load_avg"] = os.getloadavg()
+    return out
 
 
 def main() -> int:
@@ -205,6 +221,8 @@ def main() -> int:
     a.add_argument("--tools", type=int, default=600)
     a.add_argument("--queries", type=int, default=80)
     a.add_argument("--turns", type=int, default=3, help="warm starts per arm (median)")
+    a.add_argument("--parts", default="selection,startup", help="what to measure (comma-separated)")
+    a.add_argument("--home", help="GAIA_HOME for the selection part (reuse one to skip embedding the tools)")
     for p in (r, a):
         p.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -12,6 +12,7 @@ microseconds per matching posting, not a loop over every tool.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -37,6 +38,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+@functools.lru_cache(maxsize=65536)  # a pure function of one word; tool documents repeat their words a lot
 def _stem(word: str) -> str:
     """A deliberately light suffix strip: joins "files"/"file", "indexed"/"index", "copied"/"copy"."""
     if len(word) <= 3:
@@ -88,14 +90,18 @@ class Bm25Index:
                 ids.setdefault(term, []).append(i)
                 tfs.setdefault(term, []).append(float(tf))
         n = len(documents)
-        postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        for term, doc_ids in ids.items():
-            d = np.asarray(doc_ids, dtype=np.intp)
-            tf = np.asarray(tfs[term], dtype=np.float32)
-            idf = math.log(1.0 + (n - len(d) + 0.5) / (len(d) + 0.5))
-            # BM25's per-document term weight, precomputed once
-            weight = idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * lengths[d] / avg))
-            postings[term] = (d, weight.astype(np.float32))
+        # BM25's per-document term weight, precomputed once for every posting in one pass over
+        # flat arrays (the same float32 operations, in the same order, as one term at a time)
+        terms = list(ids)
+        sizes = np.fromiter((len(ids[t]) for t in terms), dtype=np.intp, count=len(terms))
+        d_all = np.fromiter((i for t in terms for i in ids[t]), dtype=np.intp, count=int(sizes.sum()))
+        tf = np.fromiter((x for t in terms for x in tfs[t]), dtype=np.float32, count=len(d_all))
+        idf = np.asarray([math.log(1.0 + (n - m + 0.5) / (m + 0.5)) for m in sizes.tolist()],
+                         dtype=np.float32)
+        weight = (np.repeat(idf, sizes) * tf * np.float32(k1 + 1.0)
+                  / (tf + np.float32(k1) * (np.float32(1.0 - b) + np.float32(b) * lengths[d_all] / np.float32(avg))))
+        bounds = np.cumsum(sizes)[:-1]
+        postings = dict(zip(terms, zip(np.split(d_all, bounds), np.split(weight.astype(np.float32), bounds))))
         return cls(n, postings)
 
     def score(self, query: str) -> np.ndarray:

@@ -342,7 +342,7 @@ class ToolLoader:
         semantic matches by score, the learned picks, then CORE tools that scored among this turn's
         best (a CORE tool is always loaded, but "what does the policy say" still selects
         ``query_documents``)."""
-        scores = dict(zip(names, (float(x) for x in best)))
+        scores = dict(zip(names, best.tolist()))
         out = list(direct) + sorted(matched, key=lambda n: (-scores.get(n, 0.0), n)) + list(learned)
         k = min(len(names), max(self.settings.per_turn or 0, 4))
         if k:
@@ -397,7 +397,7 @@ class ToolLoader:
             return None
         threshold = self.threshold
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
-        scores = dict(zip(index.names, (float(x) for x in best)))
+        scores = dict(zip(index.names, best.tolist()))  # tolist: Python floats in one C loop
         matched = match_tools(index.names, matrix, first_clause, self.core, self.settings)
         learned = learned_picks(index.names, nearest, self.settings.learned_gate, self.core | matched,
                                 self.settings.per_turn)

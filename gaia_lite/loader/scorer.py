@@ -90,4 +90,4 @@ class QueryScorer:
         """Semantic score of every registry tool (registry order). Raises EmbedderError."""
         index, matrix, _, _ = self.score_all(query, registry)
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
-        return dict(zip(index.names, (float(x) for x in best)))
+        return dict(zip(index.names, best.tolist()))

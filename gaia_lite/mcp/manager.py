@@ -91,11 +91,14 @@ class McpManager:
         conn.start()
         cached = self._tool_cache.read(server) if self._tool_cache is not None else None
         if cached:
+            # not prepared again: the run that listed them embedded their documents into the same
+            # cache folder, and looking 600 of them up here only competes with the first turn
             self._join(name, cached, cached, (), (), f"{len(cached)} tools joined (bundle {server.bundle}; "
-                                                     f"as listed last time, the server is starting)")
+                                                     f"as listed last time, the server is starting)", prepare=False)
         conn.wait(self.connect_timeout + 10.0)
         if conn.state != "ready":
-            why = conn.error or f"it is {conn.state}"
+            why = conn.error or (f"it did not answer within {self.connect_timeout + 10.0:g}s"
+                                 if conn.state == "connecting" else f"it is {conn.state}")
             self._log.warning("MCP server %s failed to start: %s", name, why)
             tail = "Its tools answer with an error" if cached else "Its tools are not available"
             self._settle(name, ToolJoin((), None, Notice("warning", f"MCP server {name} failed to start: {why}. "
@@ -121,9 +124,9 @@ class McpManager:
         self._settle(name, None)
 
     def _join(self, name: str, every: Sequence[ListedTool], joining: Sequence[ListedTool],
-              removed: Sequence[str], named_after: Sequence[str], what: str) -> None:
+              removed: Sequence[str], named_after: Sequence[str], what: str, *, prepare: bool = True) -> None:
         """The server's tools are ``every`` now: ``joining`` (new or changed) join at the next turn and
-        ``removed`` (listed names) leave; only the joining ones' documents are embedded."""
+        ``removed`` (listed names) leave; only the joining ones' documents are embedded (``prepare``)."""
         server = self.servers[name]
         specs = tool_specs(server, every, self.call, named_after=named_after)
         wanted = {t.name for t in joining}
@@ -132,7 +135,7 @@ class McpManager:
         with self._cond:
             leaving = tuple(s.name for s in self._specs.get(name, ()) if s.origin in gone)
         try:
-            if self._prepare is not None and fresh:
+            if prepare and self._prepare is not None and fresh:
                 self._prepare(fresh)
         except Exception as exc:  # the first select meets the embedder failure and reports it
             self._log.info("MCP server %s: embedding its tool documents failed (%s)", name, exc)

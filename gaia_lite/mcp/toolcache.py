@@ -31,8 +31,12 @@ def _config_hash(server: McpServer) -> str:
 
 def tools_hash(tools: Sequence[ListedTool]) -> str:
     """A hash of a server's tool list (names, texts, schemas, hints), as its cache key for the tools."""
-    raw = json.dumps([asdict(t) for t in tools], sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    return _raw_hash([asdict(t) for t in tools])
+
+
+def _raw_hash(raw: list[dict[str, Any]]) -> str:
+    """The same hash over the tools as plain JSON data (what the file holds): no dataclass copies."""
+    return hashlib.sha256(json.dumps(raw, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
 class ToolListCache:
@@ -46,13 +50,12 @@ class ToolListCache:
         """The tools this server listed last time with the same config, or None."""
         try:
             data = json.loads(self._path(server).read_text(encoding="utf-8"))
-            if data.get("config") != _config_hash(server):
+            if data.get("config") != _config_hash(server) or data.get("tools_hash") != _raw_hash(data["tools"]):
                 return None
-            tools = tuple(ListedTool(str(t["name"]), str(t["description"]), dict(t["input_schema"]),
-                                     bool(t.get("read_only")), str(t.get("title") or "")) for t in data["tools"])
+            return tuple(ListedTool(str(t["name"]), str(t["description"]), dict(t["input_schema"]),
+                                    bool(t.get("read_only")), str(t.get("title") or "")) for t in data["tools"])
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
-        return tools if data.get("tools_hash") == tools_hash(tools) else None
 
     def write(self, server: McpServer, tools: Sequence[ListedTool]) -> None:
         """Keep this list for the next start (a failure to write only costs that start the wait)."""
