@@ -20,7 +20,7 @@ def test_doctor_starts_each_server_and_names_a_broken_one_with_the_fix(gaia_home
         '[mcp.servers.broken]\ncommand = "no-such-mcp-server"\n')
     check = check_mcp_servers(Probe(load_settings()))
     assert check.status == FAIL
-    assert check.detail.startswith("broken: ") and "no-such-mcp-server" in check.detail
+    assert check.detail == "broken: command 'no-such-mcp-server' not found (install it, or give its full path)"
     assert "`gaia-lite mcp remove broken`" in check.fix and "\n" not in check.detail + check.fix
     (gaia_home / "config.toml").write_text(f'[mcp.servers.time]\ncommand = "{installed("mcp-server-time")}"\n')
     good = check_mcp_servers(Probe(load_settings()))
