@@ -40,8 +40,8 @@ Example, to read notes.txt: {"name": "read_file", "arguments": {"file_path": "no
 Use only the argument names the tool lists. You will get the tool result back; then call another tool the same way, or answer the user in plain sentences (not JSON).
 If no tool is needed, answer in plain sentences."""
 
-MENU_INTRO = ("Only some tools are listed below. To get more, call load_tools with one of these bundle "
-              "names (or the exact tool name you need); the new tools are available on your next step.")
+MENU_INTRO = ("To get more tools, call load_tools with a bundle name below (or a tool's exact name); "
+              "they arrive on your next step.")
 
 
 @dataclass(frozen=True)
