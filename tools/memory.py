@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gaia_lite.memory.credentials import mask_credentials
+from gaia_lite.memory.records import CATEGORIES
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 
@@ -33,6 +35,24 @@ def _as_int(value: Any, name: str) -> int:
 
 def _as_bool(value: Any) -> bool:
     return str(value).strip().lower() in {"true", "1", "yes", "on"}
+
+
+def _category(value: str, default: str) -> tuple[str, str]:
+    """(the category to use, a note for the model). Small models write "preferences" or "personal
+    information": a plural or another case is read as the category it names, and anything else
+    becomes ``default`` with a note, so a fact is never lost over its label."""
+    word = (value or "").strip().lower()
+    if not word or word in CATEGORIES:
+        return word or default, ""
+    if word.endswith("s") and word[:-1] in CATEGORIES:
+        return word[:-1], ""
+    shown = f"'{default}'" if default else "no category filter"
+    return default, f"category {value!r} is not one of {', '.join(sorted(CATEGORIES))}; used {shown}"
+
+
+def saved_text(fact: str) -> str:
+    """The fact as the confirmation repeats it (credentials masked, as the store keeps them)."""
+    return mask_credentials(fact.strip())
 
 
 def _brief(fact: Any) -> dict[str, Any]:
@@ -61,13 +81,16 @@ def remember(ctx: ToolContext, fact: str, category: str = "fact", domain: str = 
     """
     if ctx.memory is None:
         return _error(DISABLED)
+    category, note = _category(category, "fact")
     try:
         saved = ctx.memory.remember(fact, category=category, domain=domain, due_at=due_at, context=context,
                                     sensitive=_as_bool(sensitive), entity=entity)
     except ValueError as exc:
         return _error(str(exc))
-    message = "Updated a nearly identical memory." if saved.deduplicated else "Remembered."
-    return {"status": "stored", "knowledge_id": saved.id, "message": message}
+    message = "Updated a nearly identical memory." if saved.deduplicated else (
+        "Remembered." if _as_bool(sensitive) else f"Remembered: {saved_text(fact)}")
+    out = {"status": "stored", "knowledge_id": saved.id, "message": message}
+    return {**out, "note": note} if note else out
 
 
 @tool
@@ -89,6 +112,7 @@ def recall(ctx: ToolContext, query: str = "", category: str = "", domain: str = 
     """
     if ctx.memory is None:
         return _error(DISABLED)
+    category, note = _category(category, "")
     if not any(s.strip() for s in (query, category, domain, context, entity, time_from, time_to)):
         return _error("give a query or at least one filter (category, domain, context, entity, time_from, time_to)")
     try:
@@ -97,9 +121,10 @@ def recall(ctx: ToolContext, query: str = "", category: str = "", domain: str = 
                                   time_from=time_from, time_to=time_to)
     except ValueError as exc:
         return _error(str(exc))
-    return {"status": "found" if found.facts else "empty", "count": len(found.facts),
-            "offset": max(0, _as_int(offset, "offset")), "has_more": found.has_more,
-            "results": [_brief(f) for f in found.facts]}
+    out = {"status": "found" if found.facts else "empty", "count": len(found.facts),
+           "offset": max(0, _as_int(offset, "offset")), "has_more": found.has_more,
+           "results": [_brief(f) for f in found.facts]}
+    return {**out, "note": note} if note else out
 
 
 @tool

@@ -34,6 +34,7 @@ class TurnStats:
     failed_calls: int = 0  # calls that did not succeed (denied ones included)
     must_answer: bool = False  # a denial, or too many failures: the next model call must answer
     runs: dict[str, int] = field(default_factory=dict)  # successful calls per tool this turn
+    opening: str = ""  # how the first constrained reply may begin: "answer", "open" or "" (Agent._opening)
 
     def model_called(self, usage: Usage) -> None:
         self.steps += 1

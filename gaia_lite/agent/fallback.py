@@ -36,6 +36,8 @@ def answer_from_result(tool: str, result: dict[str, Any]) -> str:
     """Render one tool result as short plain text."""
     if result.get("status") in ("error", "denied"):
         return f"{tool} failed: {result.get('error', result.get('status'))}"
+    if result.get("status") == "stored" and result.get("message"):
+        return str(result["message"])  # the tool's own confirmation ("Remembered: ...")
     lines: list[str] = []
     for key, value in result.items():
         if key in _SKIP or value in (None, "", [], {}):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +56,17 @@ STOP_CALLING = "Stop calling tools now and answer my request with what you alrea
 NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
             "or answer my question yourself in plain sentences.")
 GAVE_UP = "I could not finish this with the tools available."
+# Saved facts shown beside a user message: MiniLM cosine of a question to the fact that answers it
+# was 0.72-0.88 ("who is my dentist?" / "my dentist is Dr. Okafor"), to unrelated facts below 0.3.
+# Below this best tool score (MiniLM, the default loader's documents) a message is unlike every tool:
+# on the judged doc set 9 of its 16 no-tool messages ("is a tomato a fruit?", "lol ok") score under it
+# and none of its 161 tool messages (the lowest is 0.29).
+OPEN_ANSWER_BELOW = 0.27
+EMPTY_ANSWERS = frozenset({"", "none", "null", "n/a"})
+SAVED_FACTS_HEADER = "Saved memories that may help (from earlier conversations):"
+SAVED_FACTS_LIMIT = 3
+SAVED_FACTS_MIN = 0.45
+ANSWERED_BY_FACT = 0.6  # a saved fact this close answers the question (the pairs above: 0.72-0.88)
 
 
 @dataclass
@@ -161,8 +173,10 @@ class Agent:
         yield state.event(turn, self.registry)
         yield from state.notices
         self.user_messages.append(query)
-        self.history.append({"role": "user", "content": self.layout.begin_turn(state, query, recalled.blocks)})
-        stats, book = TurnStats(), CallBook()
+        facts, closest = self._saved_facts(query)
+        self.history.append({"role": "user", "content": self.layout.begin_turn(state, "\n\n".join([query, *facts]),
+                                                                             recalled.blocks)})
+        stats, book = TurnStats(opening=self._opening(query, facts, closest)), CallBook()
         answer: str | None = None
         while answer is None:
             if book.stop:  # the model kept repeating refused calls: end with what the tools returned
@@ -195,8 +209,10 @@ class Agent:
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""
         while True:
+            first = stats.steps == 0 and not stats.transient and not stats.calls_only
             request = yield from self._request(forced, stats.transient, calls_only=stats.calls_only,
-                                               has_result=stats.last_result is not None)
+                                               has_result=stats.last_result is not None or stats.opening == "open",
+                                               direct=first and stats.opening == "answer")
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -220,7 +236,8 @@ class Agent:
         return reply
 
     def _request(self, forced: bool, transient: list[Message] | None = None, *,
-                 calls_only: bool = False, has_result: bool = False) -> Generator[Event, None, _Request]:
+                 calls_only: bool = False, has_result: bool = False,
+                 direct: bool = False) -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
         answer), fitted to the model's window."""
         state = self.selector.state  # a load_tools call earlier in the turn may have changed it
@@ -230,7 +247,8 @@ class Agent:
         messages: list[Message] = [{"role": "system", "content": system}, *self.history, *(transient or ())]
         if forced:
             messages.append({"role": "user", "content": STOP_CALLING})
-        return _Request(messages, tools, self.replies.request_extra(tools, forced=forced, calls_only=calls_only
+        # ``direct``: the reply is held to an answer by its schema alone (no words added, same prompt)
+        return _Request(messages, tools, self.replies.request_extra(tools, forced=forced or direct, calls_only=calls_only
                                                                     and not forced, has_result=has_result))
 
     def _prompt(self, state: SelectionState, forced: bool) -> tuple[str, list[dict[str, Any]] | None]:
@@ -271,6 +289,8 @@ class Agent:
             answer = answer.replace(after.strip(), "").strip()
         if (forced and reply.calls) or is_result_echo(answer) or bare_tool_name(answer, self.registry.names()):
             answer = self._from_results(stats)
+        elif stats.last_result is not None and answer.strip(" .\"'").lower() in EMPTY_ANSWERS:
+            answer = self._from_results(stats)  # the tool-first shape's "none" taken for the answer
         elif self._narrated(answer) and stats.last_result is not None:
             answer = self._from_results(stats)
         if not stats.shown:
@@ -350,6 +370,43 @@ class Agent:
             return _Recalled()
         blocks = (recalled.prompt_block,) if recalled.prompt_block else ()
         return _Recalled(recalled.tools or None, blocks, recalled.names)
+
+    def _opening(self, query: str, facts: tuple[str, ...], closest: float) -> str:
+        """How a constrained first reply may begin. With tool-first replies the first thing the model
+        writes is a tool's name, and the 0.5B model calls some tool even for "what is 12 times 12?"
+        or, with the answer saved beside the question, for "who is my dentist?" (it read dentist.txt).
+        ``"answer"``: no tool resembles the message, or a saved fact plainly answers it and the message
+        names no tool ("remember that my dentist is now ..." must still reach ``remember``); the first
+        reply is then an answer, held there by its schema (the model still sees the conversation).
+        ``"open"``: saved facts sit beside the question, and the reply chooses between answering and
+        calling, as after a tool result. ``""``: tool first. Free replies and native calls are never held."""
+        if not self.replies.forces_calls:
+            return ""
+        if facts:
+            words = set(re.findall(r"[a-z0-9_]+", query.lower()))
+            return "answer" if closest >= ANSWERED_BY_FACT and not words & set(self.registry.names()) else "open"
+        best = self.selector.best_match(query)
+        return "answer" if best is not None and best < OPEN_ANSWER_BELOW else ""
+
+    def _saved_facts(self, query: str) -> tuple[tuple[str, ...], float]:
+        """The saved facts closest to ``query``, as a block to put beside it, and the best one's cosine.
+        A small model does not think of ``recall`` for "what is my plate number?" (the 0.5B model read
+        files instead); shown the fact, it answers. The block rides with the user message, so the cached
+        prefix is untouched."""
+        if self.memory is None:
+            return (), 0.0
+        try:
+            facts = self.memory.relevant_facts(query, limit=SAVED_FACTS_LIMIT, min_similarity=SAVED_FACTS_MIN)
+        except Exception as exc:  # memory must never break a turn
+            log.warning("saved-fact lookup failed: %s", exc)
+            return (), 0.0
+        if not facts:
+            return (), 0.0
+        # the reply mode's own after-result line: a constrained reply then answers from them as it would
+        # from a tool result
+        after = (self.replies.after_result or "").strip()
+        block = "\n".join([SAVED_FACTS_HEADER, *(f"- {f.content}" for f in facts), *([after] if after else [])])
+        return (block,), max(f.score or 0.0 for f in facts)
 
     def _remember_turn(self, query: str, answer: str, stats: TurnStats) -> None:
         if self.memory is not None:

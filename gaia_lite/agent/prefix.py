@@ -43,6 +43,7 @@ off-state), all layouts send the legacy prompt byte for byte.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -52,7 +53,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_compact, render_native, render_text
 
 from .prompt import PromptParts, compose_system_prompt
-from .selection import SelectionState
+from .selection import LOAD_TOOLS, SelectionState
 
 __all__ = ["PromptLayout", "StableLayout", "RewriteLayout", "make_layout", "LAYOUTS", "MORE_TOOLS_HEADER"]
 
@@ -131,6 +132,24 @@ class _Shown:
     declared: tuple[str, ...] = ()  # native: the tools array as composed (fixed until recomposed)
 
 
+def by_relevance(names: list[str], state: SelectionState, message: str = "") -> list[str]:
+    """``names`` with the tools the user named (in ``message``, or through the REQUESTED tier) or a
+    recalled procedure needs first, then by the loader's score, ``load_tools`` last.
+
+    Small models pick tools near the top of a list: in alphabetical order the 0.5B model answered
+    "remember that my plate is KX-4821" with ``analyze_image``, the first tool listed. The order is
+    chosen when the prompt is composed and then kept (later tools join at the end), so the cached
+    prefix is not affected. Text path only: native tool-callers read a ``tools`` array, which keeps
+    the loader's order."""
+    rec = state.record
+    if rec is None:
+        return names
+    words = set(re.findall(r"[a-z0-9_]+", message.lower()))
+    first = set(rec.requested) | set(rec.skill) | {n for n in names if n in words}
+    pos = {n: i for i, n in enumerate(names)}
+    return sorted(names, key=lambda n: (n == LOAD_TOOLS, n not in first, -rec.scores.get(n, 0.0), pos[n]))
+
+
 class StableLayout:
     """The system prompt is written once; later tools join the conversation (see the module docstring)."""
 
@@ -147,7 +166,7 @@ class StableLayout:
 
     def begin_turn(self, state: SelectionState, query: str, extra_blocks: tuple[str, ...] = ()) -> str:
         blocks = tuple(b for b in extra_blocks if b)
-        disclosed = self._sync(state)
+        disclosed = self._sync(state, query)
         return "\n\n".join([query, *blocks, *([disclosed] if disclosed else [])])
 
     def after_load(self, state: SelectionState) -> str:
@@ -172,7 +191,7 @@ class StableLayout:
         assert self._shown is not None
         return self._shown
 
-    def _sync(self, state: SelectionState) -> str:
+    def _sync(self, state: SelectionState, message: str = "") -> str:
         """Bring the shown set up to ``state``; returns the disclosure block ("" if none)."""
         loaded = state.visible_names(self.registry)
         key = (state.filter is None, state.menu, state.hidden)
@@ -180,7 +199,8 @@ class StableLayout:
         still_loaded = set(loaded)
         if shown is None or shown.key != key or any(n not in still_loaded for n in shown.names):
             kept = [n for n in (shown.names if shown is not None and shown.key == key else []) if n in loaded]
-            order = kept + [n for n in loaded if n not in kept]
+            new = [n for n in loaded if n not in kept]
+            order = kept + (new if self.native else by_relevance(new, state, message))
             self._compose(state, key, order)
             return ""
         new = [n for n in loaded if n not in shown.names]

@@ -28,18 +28,47 @@ def _scalar(value: Any) -> str:
     return str(value)
 
 
+_TEXT_KEYS = ("text", "content", "snippet", "chunk", "passage")
+_NOISE_KEYS = {"relevance_score", "score", "rank"}  # the model copied these into answers; the order says it
+_LONG_TEXT = 60
+
+
+def _size(n: Any) -> str:
+    if not isinstance(n, (int, float)):
+        return str(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def _field(key: str, value: Any) -> str:
+    """A record's short field in words a person would write (a model copies them): ``21 B``, not
+    ``size_bytes=21``."""
+    if key in ("size_bytes", "size"):
+        return _size(value)
+    return f"{key}={_scalar(value)}"
+
+
 def _record(item: Any) -> str:
-    """One list entry on one line: its name first, then its other short fields."""
+    """One list entry on one line: its name first, then its other short fields. An entry that carries
+    a passage (a search hit) is the passage first, then where it came from."""
     if not isinstance(item, dict):
         return _scalar(item)
+    text_key = next((k for k in _TEXT_KEYS if isinstance(item.get(k), str) and len(item[k]) >= _LONG_TEXT), None)
     name_key = next((k for k in _NAME_KEYS if isinstance(item.get(k), (str, int)) and item.get(k) != ""), None)
     head = str(item[name_key]) if name_key else ""
-    if name_key and item.get("type") in ("folder", "directory", "dir"):
+    kind = item.get("type")
+    if name_key and kind in ("folder", "directory", "dir"):
         head += "/"
-    rest = [f"{k}={_scalar(v)}" for k, v in item.items()
-            if k not in (name_key, "type") and v not in (None, "", [], {})]
-    if name_key and item.get("type") not in (None, "folder", "directory", "dir"):
-        rest.insert(0, f"type={item['type']}")
+    rest = [_field(k, v) for k, v in item.items()
+            if k not in (name_key, text_key, "type") and k not in _NOISE_KEYS and v not in (None, "", [], {})]
+    if name_key and kind not in (None, "folder", "directory", "dir"):
+        rest.insert(0, str(kind))
+    if text_key:
+        where = ", ".join([head, *rest]) if head else ", ".join(rest)
+        return f"{item[text_key].strip()}" + (f"\n  (source: {where})" if where else "")
     if not head:
         return ", ".join(rest)
     return f"{head} ({', '.join(rest)})" if rest else head

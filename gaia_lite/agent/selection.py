@@ -184,6 +184,17 @@ class ToolSelector:
         self.state = self._full_state(joined + notices)
         return self.state
 
+    def best_match(self, message: str) -> float | None:
+        """The best score any tool (``load_tools`` aside) gets for ``message`` on its own; None when the
+        loader is not active or cannot score."""
+        if self.loader is None or not self.active:
+            return None
+        try:
+            scores = self.loader.score(message, self.registry)
+        except Exception:  # the turn's own select() reports an embedder failure
+            return None
+        return max((s for n, s in scores.items() if n != LOAD_TOOLS), default=None)
+
     # ------------------------------------------------------------------ mid-turn
     def is_escape(self, name: str) -> bool:
         """Would running ``name`` be a free recovery (not shown in the prompt)?"""

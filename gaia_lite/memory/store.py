@@ -251,6 +251,29 @@ class MemoryStore:
             facts = [fact_from_row(rows[key], fused[key]) for key in page if key in rows]
             return RecallResult(facts, len(order) > offset + limit, mode)
 
+    def relevant_facts(self, query: str, *, limit: int = 3, min_similarity: float = 0.5) -> list[Fact]:
+        """Saved facts close in meaning to ``query`` (cosine >= ``min_similarity``), best first, for the
+        agent to show beside the user's message. Sensitive facts are left out, and a look-up is not
+        counted as a use. Empty without an embedder: keyword overlap alone would drag in facts that
+        merely share a word."""
+        index = self._index() if query.strip() else None
+        if index is None or len(index) == 0:
+            return []
+        try:
+            q = self.embedder.embed_query(query)
+        except EmbedderError as exc:
+            log.warning("memory: query embedding failed, no saved facts shown this turn: %s", exc)
+            return []
+        with self._lock:
+            hits = index.search(q, limit * 2, None, min_similarity)
+            if not hits:
+                return []
+            ids = [key for key, _ in hits]
+            rows = {r[0]: r for r in self._conn.execute(
+                f"SELECT {FACT_COLUMNS} FROM knowledge WHERE id IN ({','.join('?' * len(ids))})", ids)}
+        facts = [fact_from_row(rows[key], score) for key, score in hits if key in rows]
+        return [f for f in facts if not f.sensitive][:limit]
+
     def _vector_candidates(self, query: str, pool: int, where: str, args: list[Any]) -> list[str] | None:
         """Ids by cosine (best first); None when vector search is unavailable."""
         index = self._index()

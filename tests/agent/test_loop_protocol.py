@@ -251,3 +251,12 @@ def test_the_same_tool_with_ever_new_arguments_is_a_loop_too(tmp_path):
     assert len([e for e in events if isinstance(e, ToolCallFinished)]) == 3
     assert "Stop calling tools" in requests[3]["messages"][-1]["content"]
     assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "Three empty folders."
+
+
+def test_an_answer_of_none_after_a_result_is_answered_from_the_result(tmp_path):
+    (tmp_path / "a.txt").write_text("x")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "browse_directory", "arguments": {}}'), text_chunks("none")]
+        events = list(_agent(srv, tmp_path, native=False).run("list the files here"))
+    answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
+    assert answer == "Here is what I found:\n- entries: a.txt"

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.agent.prefix import BRIDGE_NOTE, MORE_TOOLS_HEADER, PromptLayout, StableLayout, make_layout
-from gaia_lite.agent.prompt import PromptParts, compose_system_prompt
+from gaia_lite.agent.prompt import TOOLS_HEADER, PromptParts, compose_system_prompt
 from gaia_lite.agent.selection import SelectionState
+from gaia_lite.loader.logline import SelectionRecord
 from gaia_lite.registry.bridge import BRIDGE, bridge_schema
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import compact_signature, render_native, short_summary
@@ -49,6 +50,47 @@ def test_text_path_system_prompt_is_written_once_and_new_tools_join_the_user_mes
     assert book.begin_turn(second, "and by region?") == "and by region?"  # nothing new: nothing disclosed
     assert book.tools(second) is None
     assert isinstance(book, StableLayout) and book.recomposed == 1
+
+
+def _record(scores: dict[str, float], **tiers: tuple[str, ...]) -> SelectionRecord:
+    loaded = tuple(sorted(scores))
+    return SelectionRecord(1, "sha", 0.2, 16, scores, (), (), loaded, (), (), loaded, tiers.get("skill", ()),
+                           "hash", 1.0, requested=tiers.get("requested", ()))
+
+
+def test_text_path_lists_the_tools_by_relevance_once_and_keeps_that_order() -> None:
+    registry = ToolRegistry(doc_tool_specs(with_loader=True))
+    scores = {"query_documents": 0.1, "read_file": 0.3, "recall": 0.2, "remember": 0.6, "load_tools": 0.9,
+              "search_file": 0.4}
+    first = SelectionState(tuple(sorted(scores)), MENU, record=_record(scores))
+    book = _book(registry, native=False)
+    book.begin_turn(first, "remember that my plate is KX-4821")
+    listed = [line[2:].split("(")[0] for line in book.system(first).split(TOOLS_HEADER + "\n")[1].splitlines()]
+    # the best match first (a small model takes the top of the list), load_tools last
+    assert listed == ["remember", "search_file", "read_file", "recall", "query_documents", "load_tools"]
+    later = {**scores, "remember": 0.0, "query_documents": 0.9}
+    assert book.system(SelectionState(first.filter, MENU, record=_record(later))) == book.system(first)
+
+
+def test_tools_the_user_named_come_first_whatever_their_score(registry) -> None:
+    scores = {"read_file": 0.7, "recall": 0.5, "run_shell_command": 0.1}
+    state = SelectionState(tuple(sorted(scores)), MENU, record=_record(scores, requested=("run_shell_command",)))
+    book = _book(registry, native=False)
+    book.begin_turn(state, "use the shell to count the lines")
+    assert book.system(state).split(TOOLS_HEADER + "\n")[1].startswith("- run_shell_command(")
+    core = {"recall": 0.6, "remember": 0.5}  # CORE tools are never in the REQUESTED tier: the words count
+    named = SelectionState(tuple(sorted(core)), MENU, record=_record(core))
+    book = _book(registry, native=False)
+    book.begin_turn(named, "Remember this preference: I prefer tea")
+    assert book.system(named).split(TOOLS_HEADER + "\n")[1].startswith("- remember(")
+
+
+def test_native_tools_array_keeps_the_loaders_order(registry) -> None:
+    scores = {"read_file": 0.1, "remember": 0.9}
+    state = SelectionState(tuple(sorted(scores)), MENU, record=_record(scores))
+    book = _book(registry, native=True)
+    book.begin_turn(state, "remember this")
+    assert [t["function"]["name"] for t in book.tools(state)][:2] == ["read_file", "remember"]
 
 
 def test_native_path_tools_array_is_fixed_and_later_tools_go_through_the_bridge(registry) -> None:

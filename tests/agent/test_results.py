@@ -8,7 +8,20 @@ from gaia_lite.agent.results import compact_result
 def test_a_file_list_is_one_line_per_entry() -> None:
     payload = {"status": "success", "path": "/w", "entries": [
         {"name": "docs", "type": "folder"}, {"name": "notes.md", "type": "file", "size": 23}]}
-    assert compact_result(payload) == "status: success\npath: /w\nentries (2):\n- docs/\n- notes.md (type=file, size=23)"
+    assert compact_result(payload) == "status: success\npath: /w\nentries (2):\n- docs/\n- notes.md (file, 23 B)"
+
+
+def test_file_sizes_read_as_sizes_not_field_names() -> None:
+    # the 0.5B model copied "size_bytes" into its list of files
+    payload = {"entries": [{"name": "big.log", "type": "file", "size_bytes": 2_500_000, "modified": "2026-12-01"}]}
+    assert compact_result(payload) == "entries (1):\n- big.log (file, 2.4 MB, modified=2026-12-01)"
+
+
+def test_a_search_hit_is_its_passage_first_then_its_source() -> None:
+    passage = "Customers may return unused items within 45 days of delivery for a full refund."
+    payload = {"chunks": [{"source_file": "/w/policies/returns.md", "page": 1, "relevance_score": 0.738,
+                           "text": passage}]}
+    assert compact_result(payload) == f"chunks (1):\n- {passage}\n  (source: /w/policies/returns.md, page=1)"
 
 
 def test_text_stays_text_and_empty_fields_go() -> None:

@@ -94,7 +94,9 @@ def test_active_loader_filters_both_paths_and_shows_menu(tmp_path):
     json.dumps(to_dict(sel))
     text_req, _ = _first_request(tmp_path, with_loader=True, native=False)
     system = text_req["messages"][0]["content"]
-    assert system.rstrip().endswith("- analyze_data_file(): Sum a CSV.")  # the filtered tool block is last
+    tool_block = system.rsplit("\n\n", 1)[1]  # the filtered tool block is last, load_tools at its end
+    assert tool_block.startswith("==== AVAILABLE TOOLS ====") and "- analyze_data_file(): Sum a CSV." in tool_block
+    assert tool_block.splitlines()[-1].startswith("- load_tools(")
     assert system.index("RESPONSE FORMAT") < system.index("AVAILABLE TOOLS")
 
 
