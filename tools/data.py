@@ -21,6 +21,7 @@ from typing import Any, Callable, Literal, Optional
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 
+from .file_text import TEXT_EXTS
 from .sandbox import SandboxError, resolve_user_path
 
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
@@ -345,6 +346,19 @@ def _indexed_namesake(ctx: ToolContext, file_path: str) -> Path | None:
     return ctx.sandbox.check(Path(matches[0].path))
 
 
+def _as_text(ctx: ToolContext, path: Path) -> dict[str, Any]:
+    """A text file that is not a table, read as ``read_file`` reads it, with a note saying so. Small
+    models send a Markdown report here for "what was Q3 revenue?", and an error then became the
+    answer; the text has the figure."""
+    from .files import read_file  # files imports nothing from here; kept local to keep this module light
+
+    result = read_file(ctx, str(path))
+    if result.get("status") != "success":
+        return result
+    return {"status": "success", "note": f"{path.name} is not a table, so here is its text", **{
+        k: v for k, v in result.items() if k != "status"}}
+
+
 @tool
 def analyze_data_file(ctx: ToolContext, file_path: str,
                       analysis_type: Literal["summary", "spending", "trends", "full"] = "summary",
@@ -373,6 +387,8 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     if not path.is_file():
         return _error(f"{path} does not exist; find it with search_file")
     if path.suffix.lower() not in (".csv", ".tsv", ".txt", ".xlsx", ".xlsm"):
+        if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
+            return _as_text(ctx, path)
         return _error(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
     if path.stat().st_size > MAX_BYTES:
         return _error(f"{path.name} is larger than 50 MB")

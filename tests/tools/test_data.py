@@ -154,11 +154,19 @@ def test_bad_arguments_are_clear_errors(tool_ctx, sales: str, kwargs: dict, frag
     assert result["status"] == "error" and fragment in result["error"]
 
 
+def test_a_text_report_is_read_as_text_not_refused(tool_ctx, tmp_path: Path) -> None:
+    # the 0.5B model sends a Markdown report here for "what was Q3 revenue?"; the refusal became its answer
+    (tmp_path / "q3.md").write_text("# Q3\n\nRevenue was $14.2 million.\n")
+    result = analyze_data_file(tool_ctx, "q3.md", analysis_type="summary")
+    assert result["status"] == "success" and result["note"] == "q3.md is not a table, so here is its text"
+    assert "Revenue was $14.2 million." in result["content"]
+
+
 def test_file_errors(tool_ctx, tmp_path: Path, outside_dir: Path) -> None:
     assert "search_file" in analyze_data_file(tool_ctx, "missing.csv")["error"]
     assert "--allowed-paths" in analyze_data_file(tool_ctx, str(outside_dir / "secret_plans.txt"))["error"]
-    (tmp_path / "notes.md").write_text("# hi\n")
-    assert "not a table" in analyze_data_file(tool_ctx, "notes.md")["error"]
+    (tmp_path / "photo.png").write_bytes(b"\x89PNG")
+    assert "not a table" in analyze_data_file(tool_ctx, "photo.png")["error"]
     (tmp_path / "empty.csv").write_text("\n\n")
     assert "no rows" in analyze_data_file(tool_ctx, "empty.csv")["error"]
     (tmp_path / "broken.xlsx").write_bytes(b"not a zip file")
