@@ -260,3 +260,12 @@ def test_an_answer_of_none_after_a_result_is_answered_from_the_result(tmp_path):
         events = list(_agent(srv, tmp_path, native=False).run("list the files here"))
     answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
     assert answer == "Here is what I found:\n- entries: a.txt"
+
+
+def test_an_empty_search_is_answered_without_echoing_its_request():
+    from gaia_lite.agent.fallback import answer_from_result
+
+    result = {"status": "success", "pattern": "search_file.txt", "directory": "/w", "count": 0,
+              "message": "No matches. Try a shorter pattern or another folder."}
+    assert answer_from_result("search_file_content", result) == \
+        "I found nothing. No matches. Try a shorter pattern or another folder."
