@@ -20,3 +20,18 @@ def gaia_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     return home
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The real in-process MiniLM ONNX embedder, loaded once (skips where it is not installed)."""
+    pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip install onnxruntime")
+    from gaia_lite.embed import OnnxEmbedder, make_embedder
+
+    emb = make_embedder("onnx")
+    assert isinstance(emb, OnnxEmbedder)
+    try:
+        emb.embed_query("warm up")
+    except Exception as exc:  # model files missing or broken
+        pytest.skip(f"the MiniLM ONNX model is unavailable: {exc}")
+    return emb

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +36,7 @@ from .fallback import answer_from_result
 from .results import compact_result
 from .prefix import make_layout
 from .prompt import RESPONSE_FORMAT
-from .replies import FreeReplies, Reply, ReplyMode, bare_tool_name, is_result_echo, names_a_tool
+from .replies import FreeReplies, Reply, ReplyMode, bare_tool_name, is_result_echo, names_a_tool, tools_named
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
@@ -56,13 +55,13 @@ STOP_CALLING = "Stop calling tools now and answer my request with what you alrea
 NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
             "or answer my question yourself in plain sentences.")
 GAVE_UP = "I could not finish this with the tools available."
-# Saved facts shown beside a user message: MiniLM cosine of a question to the fact that answers it
-# was 0.72-0.88 ("who is my dentist?" / "my dentist is Dr. Okafor"), to unrelated facts below 0.3.
 # Below this best tool score (MiniLM, the default loader's documents) a message is unlike every tool:
 # on the judged doc set 9 of its 16 no-tool messages ("is a tomato a fruit?", "lol ok") score under it
 # and none of its 161 tool messages (the lowest is 0.29).
 OPEN_ANSWER_BELOW = 0.27
 EMPTY_ANSWERS = frozenset({"", "none", "null", "n/a"})
+# Saved facts shown beside a user message: MiniLM cosine of a question to the fact that answers it
+# was 0.72-0.88 ("who is my dentist?" / "my dentist is Dr. Okafor"), to unrelated facts below 0.3.
 SAVED_FACTS_HEADER = "Saved memories that may help (from earlier conversations):"
 SAVED_FACTS_LIMIT = 3
 SAVED_FACTS_MIN = 0.45
@@ -383,8 +382,8 @@ class Agent:
         if not self.replies.forces_calls:
             return ""
         if facts:
-            words = set(re.findall(r"[a-z0-9_]+", query.lower()))
-            return "answer" if closest >= ANSWERED_BY_FACT and not words & set(self.registry.names()) else "open"
+            named = tools_named(query, self.registry.names())
+            return "answer" if closest >= ANSWERED_BY_FACT and not named else "open"
         best = self.selector.best_match(query)
         return "answer" if best is not None and best < OPEN_ANSWER_BELOW else ""
 

@@ -43,7 +43,6 @@ off-state), all layouts send the legacy prompt byte for byte.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -53,6 +52,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_compact, render_native, render_text
 
 from .prompt import PromptParts, compose_system_prompt
+from .replies import tools_named
 from .selection import LOAD_TOOLS, SelectionState
 
 __all__ = ["PromptLayout", "StableLayout", "RewriteLayout", "make_layout", "LAYOUTS", "MORE_TOOLS_HEADER"]
@@ -144,8 +144,7 @@ def by_relevance(names: list[str], state: SelectionState, message: str = "") -> 
     rec = state.record
     if rec is None:
         return names
-    words = set(re.findall(r"[a-z0-9_]+", message.lower()))
-    first = set(rec.requested) | set(rec.skill) | {n for n in names if n in words}
+    first = set(rec.requested) | set(rec.skill) | tools_named(message, names)
     pos = {n: i for i, n in enumerate(names)}
     return sorted(names, key=lambda n: (n == LOAD_TOOLS, n not in first, -rec.scores.get(n, 0.0), pos[n]))
 

