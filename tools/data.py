@@ -35,6 +35,9 @@ _CATEGORY_NAMES = ("category", "type", "merchant", "vendor", "payee", "departmen
 _ID_LIKE = re.compile(r"(^|_)(id|year|month|day|zip|phone|code)$", re.IGNORECASE)
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+# A table this small goes back whole: "and what was its q1?" after "which region had the highest q2?"
+# needs the rows, not only totals.
+SMALL_TABLE_ROWS = 12
 _DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%m/%d/%Y", "%m/%d/%y", "%d.%m.%Y", "%Y-%m-%d %H:%M:%S",
                  "%Y-%m-%dT%H:%M:%S", "%b %d, %Y", "%B %d, %Y", "%d %b %Y", "%d %B %Y")
 
@@ -299,6 +302,23 @@ def _category_column(frame: _Frame) -> str | None:
     return (named or texts or [None])[0]
 
 
+def _label_column(frame: _Frame) -> str | None:
+    """The text column that names each row (every value different), e.g. ``region`` in a table with one
+    row per region; None when no column does."""
+    if not 1 < frame.rows <= 50:
+        return None
+    return next((n for n in frame.names if frame.types[n] == "text"
+                 and all(frame.text[n]) and len(set(frame.text[n])) == frame.rows), None)
+
+
+def _extremes(frame: _Frame, key: str, column: str) -> list[str]:
+    values = [(v, frame.text[key][i]) for i, v in enumerate(frame.numbers[column]) if v is not None]
+    if len(values) < 2:
+        return []
+    (high, at_high), (low, at_low) = max(values, key=lambda p: p[0]), min(values, key=lambda p: p[0])
+    return [f"Highest {column}: {at_high} ({_fmt(high)}); lowest {column}: {at_low} ({_fmt(low)})"]
+
+
 def _analyze(frame: _Frame, analysis_type: str, value_cols: list[str], group_by: str | None,
              period_label: str | None) -> dict:
     value = value_cols[0] if value_cols else None
@@ -312,6 +332,12 @@ def _analyze(frame: _Frame, analysis_type: str, value_cols: list[str], group_by:
         out["statistics"] = {c: _stats(frame.numbers[c]) for c in described}
         out["text_columns"] = {n: {"unique": len(set(frame.text[n]))} for n in frame.names
                                if frame.types[n] == "text"}
+        key = _label_column(frame)
+        if key:  # "which region had the highest q2?" is answered by naming the row
+            for c in described[:4]:
+                highlights.extend(_extremes(frame, key, c))
+        if frame.rows <= SMALL_TABLE_ROWS:
+            out["all_rows"] = [{n: frame.text[n][i] for n in frame.names} for i in range(frame.rows)]
     by = group_by or (_category_column(frame) if analysis_type == "spending" else None)
     if by:
         out.update(_grouped(frame, by, value_cols))
@@ -324,6 +350,12 @@ def _analyze(frame: _Frame, analysis_type: str, value_cols: list[str], group_by:
     date_col = next(iter(frame.dates), None)
     if analysis_type in ("trends", "full") and date_col:
         out["trends"] = _trends(frame, date_col, value)
+    elif date_col and value and not period_label:  # "Q1 revenue" asked without a date_range still has its figure
+        quarters = _trends(frame, date_col, value)["quarterly"]
+        if len(quarters) > 1:
+            out["quarterly"] = quarters
+            highlights.append(f"{value} by quarter: " + ", ".join(
+                f"{q} {_fmt(Decimal(str(v)))}" for q, v in quarters.items()))
     if analysis_type == "full":
         out["breakdowns"] = {n: _grouped(frame, n, value_cols, limit=10) for n in frame.names
                              if frame.types[n] == "text" and n != by and 1 < len(set(frame.text[n])) <= 50}

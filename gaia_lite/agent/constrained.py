@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable
 from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.registry import ToolRegistry
 
-from .replies import FreeReplies, Reply, ReplyMode, is_result_echo, names_a_tool
+from .replies import FreeReplies, Reply, ReplyMode, is_result_echo, not_an_answer
 
 __all__ = ["reply_schema", "response_format", "ConstrainedReplies", "AnswerView", "decode_partial_string",
            "CONSTRAINED_FORMAT_NOTE", "choose_replies", "FALLBACK_NOTICE"]
@@ -180,7 +180,7 @@ class AnswerView:
         self._blocked = False
 
     def _names_tool(self, text: str) -> bool:
-        return names_a_tool(text, self._names)
+        return not_an_answer(text, self._names)
 
     def feed(self, delta: str) -> str:
         self._raw += delta

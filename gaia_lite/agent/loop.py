@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generator, Iterator
 
@@ -32,11 +32,14 @@ from gaia_lite.registry.ports import MemoryPort
 from gaia_lite.registry.registry import ToolRegistry
 
 from .books import CallBook, TurnStats
+from .facts import in_user_words
 from .fallback import answer_from_result
 from .results import compact_result
 from .prefix import make_layout
 from .prompt import RESPONSE_FORMAT
-from .replies import FreeReplies, Reply, ReplyMode, bare_tool_name, is_result_echo, names_a_tool, tools_named
+from .replies import (
+    FreeReplies, Reply, ReplyMode, bare_tool_name, is_result_echo, names_a_tool, not_an_answer, placeholder, tools_named,
+)
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
@@ -54,6 +57,9 @@ STOP_CALLING = "Stop calling tools now and answer my request with what you alrea
 # Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
 NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
             "or answer my question yourself in plain sentences.")
+# Sent the same way when a reply is a template ("The customer is [Customer Name].") instead of an answer.
+TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a tool to find the real value "
+            "now, or say plainly that you could not find it.")
 GAVE_UP = "I could not finish this with the tools available."
 # Below this best tool score (MiniLM, the default loader's documents) a message is unlike every tool:
 # on the judged doc set 9 of its 16 no-tool messages ("is a tomato a fruit?", "lol ok") score under it
@@ -183,15 +189,17 @@ class Agent:
                 break
             forced = stats.must_answer or stats.steps + 1 >= self.options.max_steps
             reply = yield from self._step(stats, forced)
-            if not forced and not reply.calls and not stats.renudged and self._narrated(reply.text):
-                # a call described (or a bare tool name) is not an answer: ask once more, off the record;
-                # a mode that can hold the reply to a call does so, with no words the model could echo
+            if not forced and not reply.calls and not stats.renudged and self._not_an_answer(reply.text):
+                # a call described (or a bare tool name), or a template with slots for the values, is not an
+                # answer: ask once more, off the record; a mode that can hold the reply to a call does so,
+                # with no words the model could echo
                 stats.renudged = True
                 if self.replies.forces_calls:
                     stats.calls_only = True
                 else:
-                    stats.transient = [{"role": "assistant", "content": reply.text},
-                                       {"role": "user", "content": NARRATED}]
+                    slot = placeholder(reply.text)
+                    again = NARRATED if self._narrated(reply.text) or slot is None else TEMPLATE.format(slot=slot)
+                    stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": again}]
                 continue
             stats.transient, stats.calls_only = [], False
             if forced or not reply.calls:
@@ -290,7 +298,7 @@ class Agent:
             answer = self._from_results(stats)
         elif stats.last_result is not None and answer.strip(" .\"'").lower() in EMPTY_ANSWERS:
             answer = self._from_results(stats)  # the tool-first shape's "none" taken for the answer
-        elif self._narrated(answer) and stats.last_result is not None:
+        elif self._not_an_answer(answer) and stats.last_result is not None:
             answer = self._from_results(stats)
         if not stats.shown:
             yield TextDelta(answer)
@@ -331,12 +339,15 @@ class Agent:
     def _narrated(self, text: str) -> bool:
         return names_a_tool(text, self.registry.names())
 
+    def _not_an_answer(self, text: str) -> bool:
+        return not_an_answer(text, self.registry.names())
+
     def _call_tool(self, wire: ToolCall, book: CallBook, stats: TurnStats) -> Generator[Event, None, None]:
         """Run one call (unless the book refuses a repeat) and put its result in the history.
 
         A ``call_tool`` bridge call is seen as the call it stands for (events, books, escape
         hatches); the history keeps the model's own words, and the result answers its call id."""
-        call = unwrap_call(wire)
+        call = self._in_user_words(unwrap_call(wire))
         yield ToolCallStarted(call.id, call.name, call.arguments, call.source)
         result = book.refusal(call)
         escape = False
@@ -359,6 +370,14 @@ class Agent:
         self.history.append({"role": "tool", "tool_call_id": call.id, "content": content})
 
     # ------------------------------------------------------------------ helpers
+    def _in_user_words(self, call: ToolCall) -> ToolCall:
+        """A ``remember`` whose fact is a piece of the user's sentence keeps the whole sentence (facts.py)."""
+        fact = call.arguments.get("fact") if call.name == "remember" else None
+        if not isinstance(fact, str) or not self.user_messages:
+            return call
+        kept = in_user_words(fact, self.user_messages[-1])
+        return call if kept == fact else replace(call, arguments={**call.arguments, "fact": kept})
+
     def _recall_skills(self, query: str) -> _Recalled:
         if self.skills is None:
             return _Recalled()

@@ -21,7 +21,7 @@ from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import AssistantCallsMessage, ChatResult, ToolCall
 
 __all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "is_result_echo", "names_a_tool",
-           "bare_tool_name"]
+           "bare_tool_name", "placeholder", "not_an_answer"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
 _HOLD_PREFIXES = ("{", "[", "(", "```", "<tool_call", "<think", "<")
@@ -126,7 +126,7 @@ class HoldingView:
         reply = self._mode.parse(ChatResult(self._held))
         # the loop answers an echo, and asks again (or answers from the results) for a narrated call
         if not reply.calls and reply.text and not is_result_echo(reply.text) \
-                and not names_a_tool(reply.text, self._tool_names()):
+                and not not_an_answer(reply.text, self._tool_names()):
             return reply.text
         return ""
 
@@ -148,6 +148,24 @@ def names_a_tool(text: str, tool_names: Iterable[str]) -> bool:
     it is a call described in prose, or a bare tool name, instead of a call made. Only snake_case
     names count, so "read" or "recall" in a sentence never does."""
     return any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text or "") for n in tool_names if "_" in n)
+
+
+# A template slot where a value should be: "[Customer Name]", "[Total Units]", "[Name]". Two or more
+# capitalised words, or one slot word; "[Page 2]", "[REDACTED]" and Markdown links do not count.
+_PLACEHOLDER = re.compile(
+    r"\[(?:[A-Z][a-z']+(?: [A-Za-z][a-z']+){1,4}|(?:Name|Value|Number|Amount|Date|Total|Location|Address|X|N))\](?!\()")
+
+
+def placeholder(text: str) -> str | None:
+    """The first template slot in ``text`` (``[Customer Name]``), or None. The model wrote the shape of
+    an answer without the value: it has not read what holds it yet."""
+    m = _PLACEHOLDER.search(text or "")
+    return m.group(0) if m else None
+
+
+def not_an_answer(text: str, tool_names: Iterable[str]) -> bool:
+    """A reply the user must not see as the answer: a call described in prose, or a template."""
+    return names_a_tool(text, tool_names) or placeholder(text) is not None
 
 
 def tools_named(message: str, tool_names: Iterable[str]) -> set[str]:

@@ -269,3 +269,42 @@ def test_an_empty_search_is_answered_without_echoing_its_request():
               "message": "No matches. Try a shorter pattern or another folder."}
     assert answer_from_result("search_file_content", result) == \
         "I found nothing. No matches. Try a shorter pattern or another folder."
+
+
+def test_a_template_answer_is_sent_back_once_and_the_model_reads_the_value(tmp_path):
+    (tmp_path / "invoice.txt").write_text("Customer: Lindqvist Bakery")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("The customer on the invoice is [Customer Name]."),
+                       text_chunks('{"name": "read_file", "arguments": {"file_path": "invoice.txt"}}'),
+                       text_chunks("The customer is Lindqvist Bakery.")]
+        events = list(_agent(srv, tmp_path, native=False).run("who is the customer on invoice.txt?"))
+        requests = list(srv.requests)
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert shown == "The customer is Lindqvist Bakery."  # the template never reached the screen
+    assert "[Customer Name]" in requests[1]["messages"][-1]["content"]
+    assert "placeholder" in requests[1]["messages"][-1]["content"]
+
+
+@tool
+def remember(ctx, fact: str) -> dict:
+    """Save a fact about the user.
+
+    Args:
+        fact: One self-contained statement.
+    """
+    (ctx.workdir / "facts.txt").write_text(fact)
+    return {"status": "stored"}
+
+
+def test_a_fact_cut_down_to_its_value_is_kept_in_the_users_words(tmp_path):
+    registry = ToolRegistry([remember])
+    ctx = ToolContext(workdir=tmp_path, sandbox=OpenSandbox(), data_dir=tmp_path)
+    selector = ToolSelector(registry)
+    with FakeOpenAIServer() as srv:
+        srv.script += [tool_call_chunks("remember", {"fact": "KX-4821"}), text_chunks("Noted.")]
+        agent = Agent(ChatClient(srv.base_url), registry, ToolExecutor(registry, ctx), selector,
+                      AgentOptions(native_tools=True, workdir=tmp_path))
+        events = list(agent.run("Please remember that my car's licence plate is KX-4821."))
+    assert (tmp_path / "facts.txt").read_text() == "My car's licence plate is KX-4821"
+    started = [e for e in events if type(e).__name__ == "ToolCallStarted"][0]
+    assert started.arguments == {"fact": "My car's licence plate is KX-4821"}  # the panel shows what is kept

@@ -196,3 +196,32 @@ def test_a_bare_name_falls_back_to_the_one_indexed_file_of_that_name(tool_ctx, t
         assert "search_file" in analyze_data_file(tool_ctx, "sales_data_2025.csv")["error"]
     finally:
         tool_ctx.rag.close()
+
+
+SMALL = "region,q1,q2\nnorth,120,90\nsouth,150,110\neast,95,130\nwest,60,70\n"
+
+
+def test_a_small_table_comes_back_whole_so_a_follow_up_can_be_answered(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "sales.csv").write_text(SMALL)
+    result = analyze_data_file(tool_ctx, "sales.csv")
+    assert result["all_rows"][2] == {"region": "east", "q1": "95", "q2": "130"}   # "and what was its q1?"
+    assert len(result["all_rows"]) == 4
+
+
+def test_the_row_with_the_highest_value_is_named(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "sales.csv").write_text(SMALL)
+    highlights = analyze_data_file(tool_ctx, "sales.csv", columns="q2")["highlights"]
+    assert "Highest q2: east (130); lowest q2: west (70)" in highlights
+
+
+def test_a_large_table_keeps_its_rows_to_itself(tool_ctx, sales: str) -> None:
+    result = analyze_data_file(tool_ctx, sales)
+    assert "all_rows" not in result
+    assert not any(h.startswith("Highest") for h in result["highlights"])   # no column names each row
+
+
+def test_quarter_totals_come_with_an_unfiltered_summary(tool_ctx, sales: str) -> None:
+    result = analyze_data_file(tool_ctx, sales)
+    assert result["quarterly"]["2025-Q1"] == 340000       # "Q1 revenue" asked without a date_range
+    assert any(h.startswith("revenue by quarter: 2025-Q1 340,000") for h in result["highlights"])
+    assert "quarterly" not in analyze_data_file(tool_ctx, sales, date_range="2025-Q1")

@@ -1,0 +1,37 @@
+"""A template slot is not an answer; bracketed text that is a real value is."""
+
+import pytest
+
+from gaia_lite.agent.constrained import AnswerView
+from gaia_lite.agent.replies import placeholder
+from gaia_lite.messages import ChatResult
+
+
+@pytest.mark.parametrize("text, slot", [
+    ("The customer on the invoice is [Customer Name].", "[Customer Name]"),
+    ("The top salesperson was [Salesperson Name], and they sold [Total Units] units.", "[Salesperson Name]"),
+    ("Your plate is [Number].", "[Number]"),
+])
+def test_template_slots_are_found(text, slot):
+    assert placeholder(text) == slot
+
+
+@pytest.mark.parametrize("text", [
+    "See [Page 2] of the report.",               # a citation copied from a tool result
+    "The key was [REDACTED] in the log.",
+    "Read the [Release Notes](https://example.org/notes).",   # a Markdown link
+    "The list is [a, b, c].",
+    "Rome is the capital of Italy.",
+])
+def test_real_answers_have_no_slot(text):
+    assert placeholder(text) is None
+
+
+def _shown(raw: str) -> str:
+    view = AnswerView(["read_file"])
+    return "".join(view.feed(raw[i:i + 7]) for i in range(0, len(raw), 7)) + view.finish(ChatResult(raw))
+
+
+def test_a_constrained_template_answer_never_reaches_the_screen():
+    assert _shown('{"answer": "The customer on the invoice is [Customer Name]."}') == ""
+    assert _shown('{"answer": "The customer is Lindqvist Bakery."}') == "The customer is Lindqvist Bakery."
