@@ -319,10 +319,17 @@ def _extremes(frame: _Frame, key: str, column: str) -> list[str]:
     return [f"Highest {column}: {at_high} ({_fmt(high)}); lowest {column}: {at_low} ({_fmt(low)})"]
 
 
+def _all_dates(frame: _Frame) -> str:
+    """" over every date (2025-01-03..2025-09-28)" for an unfiltered table with dates, so a total of the
+    whole file is not read as the total of the period a question named."""
+    days = [d for d in next(iter(frame.dates.values()), []) if d is not None]
+    return f" over every date ({min(days)}..{max(days)})" if days else ""
+
+
 def _analyze(frame: _Frame, analysis_type: str, value_cols: list[str], group_by: str | None,
              period_label: str | None) -> dict:
     value = value_cols[0] if value_cols else None
-    scope = f" for {period_label}" if period_label else ""
+    scope = f" for {period_label}" if period_label else _all_dates(frame)
     totals = {c: sum((v for v in frame.numbers[c] if v is not None), Decimal(0)) for c in value_cols}
     out: dict[str, Any] = {"totals": {c: _plain(t) for c, t in totals.items()}}
     highlights = [f"Total {value}{scope}: {_fmt(totals[value])} ({frame.rows} rows)"] \

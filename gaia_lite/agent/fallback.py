@@ -38,6 +38,8 @@ def answer_from_result(tool: str, result: dict[str, Any]) -> str:
         return f"{tool} failed: {result.get('error', result.get('status'))}"
     if result.get("status") == "stored" and result.get("message"):
         return str(result["message"])  # the tool's own confirmation ("Remembered: ...")
+    if result.get("count") == 0 and result.get("mentioned_in"):
+        return str(result["message"])  # no name matched, but files hold the words
     if result.get("count") == 0 and result.get("message"):
         # a search that found nothing: say so, without echoing the request (a model-made pattern such
         # as "search_file.txt" read as a tool named in the answer)

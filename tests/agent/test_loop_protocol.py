@@ -269,6 +269,9 @@ def test_an_empty_search_is_answered_without_echoing_its_request():
               "message": "No matches. Try a shorter pattern or another folder."}
     assert answer_from_result("search_file_content", result) == \
         "I found nothing. No matches. Try a shorter pattern or another folder."
+    named = {"status": "success", "pattern": "blue heron", "count": 0, "mentioned_in": ["field/day2.md"],
+             "message": "No file is named like that, but the text 'blue heron' appears in: field/day2.md"}
+    assert answer_from_result("search_file", named) == named["message"]  # not "I found nothing"
 
 
 def test_a_template_answer_is_sent_back_once_and_the_model_reads_the_value(tmp_path):

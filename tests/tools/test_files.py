@@ -85,6 +85,18 @@ def test_search_file_caps_results_and_reports_nothing_found(tool_ctx, tmp_path: 
     assert search_file(tool_ctx, "  ")["status"] == "error"
 
 
+def test_search_file_names_the_files_that_mention_words_no_file_is_named_after(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "field").mkdir()
+    (tmp_path / "field" / "day1.md").write_text("Saw two mallards.\n")
+    (tmp_path / "field" / "day2.md").write_text("A Blue Heron stood by the reeds.\n")
+    result = search_file(tool_ctx, "blue heron")
+    assert result["count"] == 0 and result["mentioned_in"] == [str(Path("field") / "day2.md")]
+    assert "appears in: field/day2.md" in result["message"]
+    assert "mentioned_in" not in search_file(tool_ctx, "*heron*")   # a glob is a name search only
+    found = search_file(tool_ctx, "day1")
+    assert "mentioned_in" not in found and found["hint"] == "read_file gives a file's text"
+
+
 def test_search_file_never_looks_outside_the_roots(tool_ctx, tree: Path, outside_dir: Path) -> None:
     assert search_file(tool_ctx, "secret_plans")["count"] == 0
 
@@ -239,6 +251,25 @@ def test_edit_replaces_first_occurrence_and_returns_a_diff(tool_ctx, tmp_path: P
     assert (tmp_path / "todo.txt").read_text() == "buy bread\nbuy milk\ncall mom\n"
     assert "-buy milk" in result["diff"] and "+buy bread" in result["diff"]
     assert Path(result["backup_path"]).read_text() == "buy milk\nbuy milk\ncall mom\n"
+
+
+def test_edit_finds_the_snippet_when_only_its_spacing_differs(tool_ctx, tmp_path: Path) -> None:
+    config = tmp_path / "config.ini"
+    config.write_text("[server]\nhost = files.internal.example\nport = 8080\n")
+    result = edit_file(tool_ctx, "config.ini", "port=8080", "port = 9090")
+    assert result["status"] == "success" and "different spacing" in result["note"]
+    assert config.read_text() == "[server]\nhost = files.internal.example\nport = 9090\n"
+    assert Path(result["backup_path"]).read_text().endswith("port = 8080\n")
+
+
+@pytest.mark.parametrize("old", ["port=80",        # a whole-word match only: not inside "port = 8080"
+                                 "port: 8080",     # another separator is another text
+                                 "x=1"])           # twice in the file: which one would be a guess
+def test_a_loose_match_is_never_a_guess(tool_ctx, tmp_path: Path, old: str) -> None:
+    config = tmp_path / "config.ini"
+    config.write_text("port = 8080\nx = 1\ny = 2\nx = 1\n")
+    assert edit_file(tool_ctx, "config.ini", old, "changed")["status"] == "error"
+    assert config.read_text() == "port = 8080\nx = 1\ny = 2\nx = 1\n"
 
 
 def test_edit_not_found_shows_the_closest_line(tool_ctx, tmp_path: Path) -> None:
