@@ -19,6 +19,7 @@ import pytest
 from gaia_lite.config import load_settings
 from gaia_lite.memory.rag import RagIndex
 from scripts.bench_index import make_mixed_folder
+from tests.hang import HANG_GUARD_S
 from tests.memory.pdfgen import make_pdf
 
 from .conftest import one_line_error
@@ -162,7 +163,7 @@ def _run_on_a_pty(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int,
             break
         chunks.append(data)
     out = proc.stdout.read().decode() if proc.stdout else ""
-    code = proc.wait(timeout=120)
+    code = proc.wait(timeout=HANG_GUARD_S)
     os.close(master)
     return code, out, b"".join(chunks).decode("utf-8", errors="replace")
 
@@ -187,7 +188,7 @@ def _lines(stream: Any) -> "queue.Queue[str]":
     return lines
 
 
-def _wait_for(lines: "queue.Queue[str]", prefix: str, timeout: float = 60) -> str:
+def _wait_for(lines: "queue.Queue[str]", prefix: str, timeout: float = HANG_GUARD_S) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -218,7 +219,7 @@ def test_watch_follow_reindexes_changes_until_ctrl_c(tmp_path: Path, gaia_home: 
     finally:
         proc.send_signal(signal.SIGINT)
         try:
-            proc.wait(timeout=30)
+            proc.wait(timeout=HANG_GUARD_S)
         except subprocess.TimeoutExpired:
             proc.kill()
     err = proc.stderr.read() if proc.stderr else ""

@@ -16,6 +16,7 @@ from gaia_lite.embed import (
     make_embedder,
 )
 from gaia_lite.runtime import LocalServer, free_port
+from tests.hang import HANG_GUARD_S
 
 from .conftest import TEXTS, StubEmbeddings
 
@@ -56,7 +57,7 @@ def test_batches_keep_order_and_send_model(stub_embeddings: StubEmbeddings) -> N
 )
 def test_bad_replies_raise(stub_embeddings: StubEmbeddings, status: int, payload: bytes, message: str) -> None:
     stub_embeddings.reply = lambda body: (status, payload)
-    emb = HttpEmbedder(EmbedderSpec("m", 3), base_url=stub_embeddings.base_url)
+    emb = HttpEmbedder(EmbedderSpec("m", 3), base_url=stub_embeddings.base_url, timeout=HANG_GUARD_S)
     with pytest.raises(EmbedderError, match=message):
         emb.embed_documents(["one", "two"])
 

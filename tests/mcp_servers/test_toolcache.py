@@ -14,13 +14,14 @@ from gaia_lite.mcp.manager import McpManager
 from gaia_lite.mcp.toolcache import ToolListCache
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.spec import ToolSpec
+from tests.hang import HANG_GUARD_S
 
 from .conftest import fixture_server
 
 
 def started(server: McpServer, cache: Path, *, grace: float = 60.0, prepared: list | None = None) -> McpManager:
     prepare = None if prepared is None else (lambda specs: prepared.extend(s.name for s in specs))
-    manager = McpManager([server], cache_dir=cache, grace=grace, connect_timeout=30.0, prepare=prepare)
+    manager = McpManager([server], cache_dir=cache, grace=grace, connect_timeout=HANG_GUARD_S, prepare=prepare)
     manager.start()
     return manager
 

@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
+from tests.hang import HANG_GUARD_S
 
 pytestmark = pytest.mark.network
 
 
-def gaia(home: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 90) -> subprocess.CompletedProcess:
+def gaia(home: Path, *args: str, env: dict[str, str] | None = None, timeout: float = HANG_GUARD_S) -> subprocess.CompletedProcess:
     full = {k: v for k, v in os.environ.items() if not k.startswith(("GAIA_", "LEMONADE_"))}
     full.update(GAIA_HOME=str(home), GAIA_AUTO_START_SERVER="0", **(env or {}))
     return subprocess.run([sys.executable, "-m", "gaia_lite", *args], capture_output=True, text=True,

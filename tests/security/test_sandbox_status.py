@@ -20,6 +20,7 @@ from gaia_lite.tools import os_sandbox
 from gaia_lite.tools.shell import run_shell_command
 from gaia_lite.ui.plain import PlainScreen
 from gaia_lite.ui.view import ChatView
+from tests.hang import HANG_GUARD_S
 from tests.ui.test_chat import fake_services, typed
 
 BOX = os_sandbox.detect()
@@ -28,7 +29,7 @@ BOX = os_sandbox.detect()
 def tools_list(tmp_path, **env: str) -> str:
     full = {**os.environ, "GAIA_HOME": str(tmp_path / "home"), **env}
     run = subprocess.run([sys.executable, "-m", "gaia_lite", "tools", "list"], capture_output=True, text=True,
-                         env=full, timeout=120)
+                         env=full, timeout=HANG_GUARD_S)
     assert run.returncode == 0 and "Traceback" not in run.stderr
     return " ".join(run.stdout.split())  # rich wraps long lines
 
