@@ -394,8 +394,8 @@ def _as_text(ctx: ToolContext, path: Path) -> dict[str, Any]:
     result = read_file(ctx, str(path))
     if result.get("status") != "success":
         return result
-    return {"status": "success", "note": f"{path.name} is not a table, so here is its text", **{
-        k: v for k, v in result.items() if k != "status"}}
+    # the note goes last: the 0.5B model answered with whatever line came first
+    return {**result, "note": f"{path.name} is not a table, so this is its text"}
 
 
 @tool

@@ -158,8 +158,9 @@ def test_a_text_report_is_read_as_text_not_refused(tool_ctx, tmp_path: Path) -> 
     # the 0.5B model sends a Markdown report here for "what was Q3 revenue?"; the refusal became its answer
     (tmp_path / "q3.md").write_text("# Q3\n\nRevenue was $14.2 million.\n")
     result = analyze_data_file(tool_ctx, "q3.md", analysis_type="summary")
-    assert result["status"] == "success" and result["note"] == "q3.md is not a table, so here is its text"
+    assert result["status"] == "success" and result["note"] == "q3.md is not a table, so this is its text"
     assert "Revenue was $14.2 million." in result["content"]
+    assert list(result)[-1] == "note"   # the text comes first: the 0.5B model answered with the first line
 
 
 def test_file_errors(tool_ctx, tmp_path: Path, outside_dir: Path) -> None:
