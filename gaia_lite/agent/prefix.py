@@ -12,9 +12,10 @@ A ``PromptLayout`` keeps one conversation's prompts. ``StableLayout`` (our
 default):
 
 * the system prompt is composed once per conversation and then left alone;
-* tools admitted later are described in a block appended to the user message
-  of the turn that admitted them (or to the ``load_tools`` result mid-turn),
-  so they join the conversation instead of rewriting its start;
+* tools admitted later are described in a block at the start of the user
+  message of the turn that admitted them, before the question (or after the
+  ``load_tools`` result mid-turn), so they join the conversation instead of
+  rewriting its start;
 * native path: the ``tools`` array is fixed when the prompt is composed: the
   tools loaded then, plus the ``call_tool(name, arguments)`` bridge
   (registry/bridge.py), through which the model calls the tools disclosed
@@ -58,7 +59,7 @@ from .selection import LOAD_TOOLS, SelectionState
 __all__ = ["PromptLayout", "StableLayout", "RewriteLayout", "make_layout", "LAYOUTS", "MORE_TOOLS_HEADER"]
 
 LAYOUTS = ("stable", "rewrite", "append")
-MORE_TOOLS_HEADER = "==== MORE TOOLS, NOW AVAILABLE ===="
+MORE_TOOLS_HEADER = "==== MORE TOOLS, IF A QUESTION NEEDS THEM ===="
 BRIDGE_NOTE = f"More tools, call them with {BRIDGE}(name, arguments):"  # native: the header of a disclosure
 
 
@@ -166,7 +167,10 @@ class StableLayout:
     def begin_turn(self, state: SelectionState, query: str, extra_blocks: tuple[str, ...] = ()) -> str:
         blocks = tuple(b for b in extra_blocks if b)
         disclosed = self._sync(state, query)
-        return "\n\n".join([query, *blocks, *([disclosed] if disclosed else [])])
+        # the new tools go before the question, not after it: placed last, the tool just listed was what
+        # both Qwen2.5-Coder models called next (get_system_info for "who was the top salesperson in
+        # that file?", a data tool for "how many minutes in two hours?")
+        return "\n\n".join([*([disclosed] if disclosed else []), query, *blocks])
 
     def after_load(self, state: SelectionState) -> str:
         return self._sync(state)

@@ -43,8 +43,8 @@ def test_text_path_system_prompt_is_written_once_and_new_tools_join_the_user_mes
     second = _state("search_file", "analyze_data_file")
     content = book.begin_turn(second, "total revenue in sales.csv?")
     assert book.system(second) == system
-    head, block = content.split("\n\n", 1)
-    assert head == "total revenue in sales.csv?"
+    block, question = content.rsplit("\n\n", 1)
+    assert question == "total revenue in sales.csv?"  # the question comes last, after the new tools
     assert block.startswith(MORE_TOOLS_HEADER) and "- analyze_data_file(" in block
     assert "search_file(" not in block  # only what is new
     assert book.begin_turn(second, "and by region?") == "and by region?"  # nothing new: nothing disclosed
@@ -105,8 +105,8 @@ def test_native_path_tools_array_is_fixed_and_later_tools_go_through_the_bridge(
     second = _state("search_file", "analyze_data_file")
     content = book.begin_turn(second, "total revenue?")
     assert book.tools(second) == before and book.system(second) == system  # byte-stable prefix
-    head, block = content.split("\n\n", 1)
-    assert head == "total revenue?"
+    block, question = content.rsplit("\n\n", 1)
+    assert question == "total revenue?"
     # one compact line per new tool: its argument names and the summary's first words (this turn
     # prefills all of it)
     spec = registry.get("analyze_data_file")

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from gaia_lite.agent.loop import Agent, AgentOptions
+from gaia_lite.agent.prefix import MORE_TOOLS_HEADER
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.embed.hashing import FixedEmbedder
 from gaia_lite.events import ToolsLoaded, ToolsSelected, TurnFinished, to_dict
@@ -129,7 +130,7 @@ def test_text_path_load_keeps_the_system_prompt_and_lists_the_new_tools_in_the_r
         first, second = srv.requests[0], srv.requests[1]
     assert second["messages"][0]["content"] == first["messages"][0]["content"]
     result = second["messages"][-1]
-    assert result["role"] == "tool" and "==== MORE TOOLS, NOW AVAILABLE ====" in result["content"]
+    assert result["role"] == "tool" and MORE_TOOLS_HEADER in result["content"]
     assert "- write_clipboard(" in result["content"] and "- read_clipboard(" in result["content"]
     assert [e for e in events if isinstance(e, TurnFinished)][0].tools_called == ("load_tools", "write_clipboard")
 
