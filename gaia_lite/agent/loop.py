@@ -38,7 +38,8 @@ from .results import compact_result
 from .prefix import make_layout
 from .prompt import RESPONSE_FORMAT
 from .replies import (
-    FreeReplies, Reply, ReplyMode, bare_tool_name, is_result_echo, names_a_tool, not_an_answer, placeholder, tools_named,
+    FreeReplies, Reply, ReplyMode, UnrepeatedView, bare_tool_name, is_result_echo, names_a_tool, not_an_answer,
+    placeholder, plain_words, tools_named,
 )
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
@@ -60,6 +61,8 @@ NARRATED = ("Do not describe a tool call or name a tool. Either make the call no
 # Sent the same way when a reply is a template ("The customer is [Customer Name].") instead of an answer.
 TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a tool to find the real value "
             "now, or say plainly that you could not find it.")
+# Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
+REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
 GAVE_UP = "I could not finish this with the tools available."
 # Below this best tool score (MiniLM, the default loader's documents) a message is unlike every tool:
 # on the judged doc set 9 of its 16 no-tool messages ("is a tomato a fruit?", "lol ok") score under it
@@ -201,6 +204,13 @@ class Agent:
                     again = NARRATED if self._narrated(reply.text) or slot is None else TEMPLATE.format(slot=slot)
                     stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": again}]
                 continue
+            if not forced and not reply.calls and not stats.renudged and self._repeats_an_answer(reply.text):
+                # after a topic change, both Qwen2.5-Coder models answered "which host does config.ini name?"
+                # with their previous answer ("The capital of Italy is Rome.")
+                stats.renudged = True
+                stats.transient = [{"role": "assistant", "content": reply.text},
+                                   {"role": "user", "content": REPEATED.format(query=query)}]
+                continue
             stats.transient, stats.calls_only = [], False
             if forced or not reply.calls:
                 answer = yield from self._final_answer(reply, forced, stats)
@@ -267,7 +277,7 @@ class Agent:
         gen = self.client.stream_chat(request.messages, tools=request.tools, max_tokens=self.options.max_tokens,
                                       temperature=self.options.temperature, cancel=self.executor.ctx.cancel,
                                       **request.extra)
-        view = self.replies.view()
+        view = UnrepeatedView(self.replies.view(), self._earlier_answers())
         stats.shown = False
         while True:
             try:
@@ -341,6 +351,20 @@ class Agent:
 
     def _not_an_answer(self, text: str) -> bool:
         return not_an_answer(text, self.registry.names())
+
+    def _earlier_answers(self) -> list[str]:
+        """This conversation's earlier answers (20+ characters) a new question must not get again; none
+        when the current question was asked before, which may well get the same answer."""
+        asked = [plain_words(q) for q in self.user_messages]
+        if not asked or asked[-1] in asked[:-1]:
+            return []
+        return [m["content"] for m in self.history if m["role"] == "assistant" and not m.get("tool_calls")
+                and isinstance(m.get("content"), str) and len(plain_words(m["content"])) >= 20]
+
+    def _repeats_an_answer(self, text: str) -> bool:
+        """Is ``text`` an earlier turn's answer word for word, while this question is new?"""
+        said = plain_words(text)
+        return bool(said) and any(plain_words(a) == said for a in self._earlier_answers())
 
     def _call_tool(self, wire: ToolCall, book: CallBook, stats: TurnStats) -> Generator[Event, None, None]:
         """Run one call (unless the book refuses a repeat) and put its result in the history.
@@ -479,3 +503,4 @@ class Agent:
         if repaired and repaired[-1]["role"] == "tool":
             repaired.append({"role": "assistant", "content": "(cancelled)"})
         self.history[:] = repaired
+

@@ -21,7 +21,7 @@ from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import AssistantCallsMessage, ChatResult, ToolCall
 
 __all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "is_result_echo", "names_a_tool",
-           "bare_tool_name", "placeholder", "not_an_answer"]
+           "bare_tool_name", "placeholder", "not_an_answer", "plain_words", "UnrepeatedView"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
 _HOLD_PREFIXES = ("{", "[", "(", "```", "<tool_call", "<think", "<")
@@ -131,6 +131,42 @@ class HoldingView:
         return ""
 
 
+def plain_words(text: str) -> str:
+    """``text`` lower-cased, without punctuation, one space between words: for "said the same"."""
+    return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
+
+
+class UnrepeatedView:
+    """Wraps a view: what it would show is held while it may still turn out to be one of ``earlier``
+    (answers already given in this conversation), and dropped if it is one, word for word. The loop
+    then asks for an answer to the new question, so a repeat never reaches the screen."""
+
+    def __init__(self, inner: ReplyView, earlier: Iterable[str]) -> None:
+        self._inner = inner
+        self._earlier = [e for e in map(plain_words, earlier) if e]
+        self._held = ""
+        self._open = not self._earlier
+
+    def _release(self) -> str:
+        if not self._open and not any(e.startswith(plain_words(self._held)) for e in self._earlier):
+            self._open = True
+        if not self._open:
+            return ""
+        out, self._held = self._held, ""
+        return out
+
+    def feed(self, delta: str) -> str:
+        self._held += self._inner.feed(delta)
+        return self._release()
+
+    def finish(self, result: ChatResult) -> str:
+        self._held += self._inner.finish(result)
+        if not self._open and plain_words(self._held) in self._earlier:
+            return ""
+        self._open = True
+        return self._release()
+
+
 def is_result_echo(text: str) -> bool:
     """Does the model's reply look like a tool result (a JSON object with a status)?"""
     t = text.strip()
@@ -150,10 +186,12 @@ def names_a_tool(text: str, tool_names: Iterable[str]) -> bool:
     return any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text or "") for n in tool_names if "_" in n)
 
 
-# A template slot where a value should be: "[Customer Name]", "[Total Units]", "[Name]". Two or more
-# capitalised words, or one slot word; "[Page 2]", "[REDACTED]" and Markdown links do not count.
+# A template slot where a value should be: "[Customer Name]", "[Total Units]", "[customer name]", "[Name]".
+# Two or more capitalised words, or words ending in a slot word; "[Page 2]", "[REDACTED]" and Markdown
+# links do not count.
+_SLOT_WORDS = r"(?:name|value|number|amount|date|total|units?|location|address|price|count)"
 _PLACEHOLDER = re.compile(
-    r"\[(?:[A-Z][a-z']+(?: [A-Za-z][a-z']+){1,4}|(?:Name|Value|Number|Amount|Date|Total|Location|Address|X|N))\](?!\()")
+    r"\[(?:[A-Z][a-z']+(?: [A-Za-z][a-z']+){1,4}|(?:[A-Za-z][a-z']* ){0,3}(?i:" + _SLOT_WORDS + r"))\](?!\()")
 
 
 def placeholder(text: str) -> str | None:

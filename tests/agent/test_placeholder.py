@@ -11,6 +11,7 @@ from gaia_lite.messages import ChatResult
     ("The customer on the invoice is [Customer Name].", "[Customer Name]"),
     ("The top salesperson was [Salesperson Name], and they sold [Total Units] units.", "[Salesperson Name]"),
     ("Your plate is [Number].", "[Number]"),
+    ("The customer on the invoice is [customer name].", "[customer name]"),
 ])
 def test_template_slots_are_found(text, slot):
     assert placeholder(text) == slot
@@ -21,6 +22,8 @@ def test_template_slots_are_found(text, slot):
     "The key was [REDACTED] in the log.",
     "Read the [Release Notes](https://example.org/notes).",   # a Markdown link
     "The list is [a, b, c].",
+    "- [X] done\n- [ ] to do",                  # a Markdown task list
+    "The flag is [enabled] by default.",
     "Rome is the capital of Italy.",
 ])
 def test_real_answers_have_no_slot(text):
