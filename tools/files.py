@@ -61,6 +61,11 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
               "truncated": len(found) > 20, "searched": [str(r) for r in sandbox_roots(ctx)]}
     if 0 < len(found) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
+    named = [e for e in found if e["name"].lower() == exact]
+    one = found[0] if len(found) == 1 else named[0] if len(named) == 1 else None
+    preview = _first_lines(ctx, Path(one["path"])) if one else ""
+    if preview:  # one file by its name: the user will want what is in it
+        result["first_lines"] = preview
     if not found:
         mentioned = _mentioned_in(ctx, file_pattern)
         if mentioned:  # "which file mentions a blue heron?" asked of the name search
@@ -71,6 +76,27 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
             result["message"] = ("No file matched. Try fewer words, a glob such as *sales*, "
                                  "deep_search=true, or ask for --allowed-paths to widen the search.")
     return result
+
+
+PREVIEW_LINES, PREVIEW_CHARS = 6, 400
+
+
+def _first_lines(ctx: ToolContext, path: Path) -> str:
+    """The start of a small text file ("" for anything else), for the one file a name search found."""
+    if path.suffix.lower() not in TEXT_EXTS:
+        return ""
+    try:
+        ctx.sandbox.check(path)
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return ""
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(PREVIEW_CHARS * 2)
+    except (SandboxError, OSError):
+        return ""
+    if "\x00" in head:
+        return ""
+    text = "\n".join(head.splitlines()[:PREVIEW_LINES])[:PREVIEW_CHARS]
+    return text.rstrip()
 
 
 def _mentioned_in(ctx: ToolContext, words: str, limit: int = 10) -> list[str]:

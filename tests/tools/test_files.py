@@ -97,6 +97,19 @@ def test_search_file_names_the_files_that_mention_words_no_file_is_named_after(t
     assert "mentioned_in" not in found and found["hint"] == "read_file gives a file's text"
 
 
+def test_the_one_file_a_name_search_finds_comes_with_its_first_lines(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "archive" / "2024").mkdir(parents=True)
+    (tmp_path / "archive" / "2024" / "invoice_0193.txt").write_text(
+        "Invoice 0193\nCustomer: Lindqvist Bakery\nTotal due: 1,245.50 EUR\n")
+    (tmp_path / "old_invoice_0193.txt").write_text("superseded\n")
+    result = search_file(tool_ctx, "invoice_0193.txt")      # two hits, one with exactly that name
+    assert result["count"] == 2
+    assert result["first_lines"] == "Invoice 0193\nCustomer: Lindqvist Bakery\nTotal due: 1,245.50 EUR"
+    assert "first_lines" not in search_file(tool_ctx, "invoice")   # several files: no guess which one
+    (tmp_path / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00")
+    assert "first_lines" not in search_file(tool_ctx, "photo.png")   # not text
+
+
 def test_search_file_never_looks_outside_the_roots(tool_ctx, tree: Path, outside_dir: Path) -> None:
     assert search_file(tool_ctx, "secret_plans")["count"] == 0
 
