@@ -59,13 +59,17 @@ def _is_empty_selection(out: CommandOutcome) -> bool:
                                                 or "no selection" in text)
 
 
+# xclip answers in milliseconds; the limit only ends a hang (a clipboard owner that never replies), and
+# is generous because a busy machine can delay a helper process by seconds
+CLIPBOARD_TIMEOUT_S = 15.0
+
 @tool
 def read_clipboard(ctx: ToolContext) -> dict:
     """Get the text currently on the clipboard."""
     backend = clipboard_backend()
     if isinstance(backend, str):
         return _error(backend)
-    out = run_platform_command(backend[0], timeout=5)
+    out = run_platform_command(backend[0], timeout=CLIPBOARD_TIMEOUT_S)
     if _is_empty_selection(out):
         return {"status": "success", "text": "", "empty": True, "truncated": False}
     if not out.ok:
@@ -89,7 +93,7 @@ def write_clipboard(ctx: ToolContext, text: str) -> dict:
     backend = clipboard_backend()
     if isinstance(backend, str):
         return _error(backend)
-    out = run_platform_command(backend[1], input_text=text, timeout=5, detached=True)
+    out = run_platform_command(backend[1], input_text=text, timeout=CLIPBOARD_TIMEOUT_S, detached=True)
     if not out.ok:
         return _error(f"could not write the clipboard: {out.problem or out.first_error_line()}")
     return {"status": "success", "characters": len(text)}

@@ -38,7 +38,7 @@ def test_run_platform_command_never_raises(tmp_path: Path) -> None:
     start = time.monotonic()
     slow = run_platform_command([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.5)
     assert slow.returncode is None and "did not finish" in slow.problem
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 25   # ended by the 0.5 s limit, not the 30 s sleep (slack for a busy machine)
     echo = run_platform_command([sys.executable, "-c", "import sys; print(sys.stdin.read().upper())"],
                                 input_text="-n ; rm -rf / $(x)")
     assert echo.ok and echo.stdout.strip() == "-N ; RM -RF / $(X)"
