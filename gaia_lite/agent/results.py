@@ -11,6 +11,7 @@ result goes back as ``key: value`` lines, a list of records as one ``- name
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 __all__ = ["compact_result", "RESULT_CHAR_CAP"]
@@ -43,11 +44,17 @@ def _size(n: Any) -> str:
     return str(n)
 
 
+_ISO_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(\.\d+)?)?([+-]\d{2}:?\d{2}|Z)?")
+
+
 def _field(key: str, value: Any) -> str:
     """A record's short field in words a person would write (a model copies them): ``21 B``, not
-    ``size_bytes=21``."""
+    ``size_bytes=21``; ``modified 2026-12-02 04:07``, not ``modified=2026-12-02T04:07:50``."""
     if key in ("size_bytes", "size"):
         return _size(value)
+    if isinstance(value, str) and _ISO_TIME.fullmatch(value):
+        m = _ISO_TIME.fullmatch(value)
+        return f"{key} {m.group(1)} {m.group(2)}"  # type: ignore[union-attr]
     return f"{key}={_scalar(value)}"
 
 
@@ -64,7 +71,7 @@ def _record(item: Any) -> str:
         head += "/"
     rest = [_field(k, v) for k, v in item.items()
             if k not in (name_key, text_key, "type") and k not in _NOISE_KEYS and v not in (None, "", [], {})]
-    if name_key and kind not in (None, "folder", "directory", "dir"):
+    if name_key and kind not in (None, "file", "folder", "directory", "dir"):  # a file is the default
         rest.insert(0, str(kind))
     if text_key:
         where = ", ".join([head, *rest]) if head else ", ".join(rest)

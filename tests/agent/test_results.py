@@ -8,13 +8,20 @@ from gaia_lite.agent.results import compact_result
 def test_a_file_list_is_one_line_per_entry() -> None:
     payload = {"status": "success", "path": "/w", "entries": [
         {"name": "docs", "type": "folder"}, {"name": "notes.md", "type": "file", "size": 23}]}
-    assert compact_result(payload) == "status: success\npath: /w\nentries (2):\n- docs/\n- notes.md (file, 23 B)"
+    assert compact_result(payload) == "status: success\npath: /w\nentries (2):\n- docs/\n- notes.md (23 B)"
 
 
 def test_file_sizes_read_as_sizes_not_field_names() -> None:
     # the 0.5B model copied "size_bytes" into its list of files
     payload = {"entries": [{"name": "big.log", "type": "file", "size_bytes": 2_500_000, "modified": "2026-12-01"}]}
-    assert compact_result(payload) == "entries (1):\n- big.log (file, 2.4 MB, modified=2026-12-01)"
+    assert compact_result(payload) == "entries (1):\n- big.log (2.4 MB, modified=2026-12-01)"
+
+
+def test_times_read_as_a_person_writes_them() -> None:
+    # the 0.5B model copied "modified=2026-12-02T04:08:11" for every file, and took seconds to write it
+    payload = {"entries": [{"name": "notes.md", "type": "file", "size_bytes": 20, "modified": "2026-12-02T04:08:11"},
+                           {"name": "link", "type": "symlink"}]}
+    assert compact_result(payload) == "entries (2):\n- notes.md (20 B, modified 2026-12-02 04:08)\n- link (symlink)"
 
 
 def test_a_search_hit_is_its_passage_first_then_its_source() -> None:
