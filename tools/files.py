@@ -104,7 +104,9 @@ def _mentioned_in(ctx: ToolContext, words: str, limit: int = 10) -> list[str]:
     paths relative to it: small models send "which file mentions X?" to the name search."""
     if any(c in words for c in "*?[]\\^$|(){}") or len(words) > MAX_PATTERN_CHARS:
         return []
-    rx = compile_user_regex(words.strip(), ignore_case=True, literal=True)
+    phrase = re.sub(r"\.[A-Za-z0-9]{1,5}$", "", words.strip())  # "blue heron.csv": a file name made up
+    words = phrase if len(phrase.split()) > 1 else words.strip()
+    rx = compile_user_regex(words, ignore_case=True, literal=True)
     if rx is None:
         return []
     files = [p for p in iter_files([ctx.workdir], 6, ctx, limit=2_000) if p.suffix.lower() in TEXT_EXTS]

@@ -133,6 +133,7 @@ class TurnResult:
     invalid_calls: int = 0  # unknown tool or bad arguments: refused before running
     malformed: bool = False  # the answer holds an unreadable call
     narrated: bool = False  # the answer names a tool instead of calling it
+    calls: list[dict[str, Any]] = field(default_factory=list)  # each call: name, arguments, outcome (to read a failure)
 
 
 @dataclass
@@ -151,6 +152,7 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
     finished: TurnFinished | None = None
     failed: TurnFailed | None = None
     escapes = calls = invalid = 0
+    made: list[dict[str, Any]] = []
     for ev in agent.run(turn.prompt):
         if isinstance(ev, TurnFinished):
             finished = ev
@@ -160,18 +162,19 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
             calls += 1
             escapes += ev.escape_hatch
             invalid += getattr(ev, "outcome", "") == "invalid"
+            made.append({"name": ev.name, "arguments": ev.arguments, "outcome": ev.outcome})
     seconds = time.perf_counter() - started
     if finished is None:
         error = failed.error if failed is not None else "the turn ended without an answer"
         return TurnResult(index, turn.prompt, "", [], False, [f"turn failed: {error}"], seconds, None, None,
-                          escapes, error, tool_calls=calls, invalid_calls=invalid)
+                          escapes, error, tool_calls=calls, invalid_calls=invalid, calls=made)
     called = list(finished.tools_called)
     failures = check_turn(turn, finished.answer, called)
     return TurnResult(index, turn.prompt, finished.answer, called, not failures, failures, seconds,
                       finished.steps, finished.ttft_s, escapes,
                       skills=list(finished.stats.get("skills", ())), loaded=len(finished.loaded_tools),
                       tool_calls=calls, invalid_calls=invalid, malformed=is_malformed(finished.answer),
-                      narrated=is_narrated(finished.answer, tool_names))
+                      narrated=is_narrated(finished.answer, tool_names), calls=made)
 
 
 ServicesFactory = Callable[[str, Path, Path], Any]  # (arm, workdir, gaia home) -> Services

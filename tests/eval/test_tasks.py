@@ -198,6 +198,9 @@ def test_run_tasks_reports_per_arm_and_scores_the_log(tmp_path: Path) -> None:
     arms = report["arms"]
     assert arms["off"]["success"] == 0.0 and arms["on"]["success"] == 1.0
     assert arms["on"]["tool_calls"] == 2 and arms["on"]["escape_hatches"] == 1
+    on_turns = [t for r in report["tasks"] if r["arm"] == "on" for t in r["turns"]]
+    assert [c["name"] for t in on_turns for c in t["calls"]] == ["read_file", "query_specific_file"]
+    assert all({"arguments", "outcome"} <= set(c) for t in on_turns for c in t["calls"])  # to read a failure
     ls = report["log_score"]
     assert ls["turns"] == 2 and ls["unfiltered_turns"] == 2
     assert ls["recall"] == pytest.approx(0.5)  # query_specific_file was not loaded on turn 2

@@ -93,6 +93,7 @@ def test_search_file_names_the_files_that_mention_words_no_file_is_named_after(t
     assert result["count"] == 0 and result["mentioned_in"] == [str(Path("field") / "day2.md")]
     assert "appears in: field/day2.md" in result["message"]
     assert "mentioned_in" not in search_file(tool_ctx, "*heron*")   # a glob is a name search only
+    assert search_file(tool_ctx, "blue heron.md")["mentioned_in"] == [str(Path("field") / "day2.md")]  # a guessed name
     found = search_file(tool_ctx, "day1")
     assert "mentioned_in" not in found and found["hint"] == "read_file gives a file's text"
 
