@@ -353,7 +353,7 @@ _SORT_KEYS = {
 @tool
 def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, show_hidden: bool = False,
                      sort_by: Literal["name", "size", "modified", "type"] = "name") -> dict:
-    """List the files and subfolders of a folder (folders first).
+    """List the files and subfolders of a folder (folders first), with sizes; dates when sorted by them.
 
     Args:
         directory_path: Folder to list; defaults to the working directory.
@@ -379,9 +379,12 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
         entry = {"name": child.name, "type": "folder" if child.is_dir() else "file",
                  "size_bytes": None if child.is_dir() else st.st_size, "modified": iso_time(st.st_mtime)}
         (dirs if child.is_dir() else files).append(entry)
-    dirs.sort(key=key, reverse=sort_by == "modified")
-    files.sort(key=key, reverse=sort_by == "modified")
+    by_date = (sort_by or "").lower() == "modified"
+    dirs.sort(key=key, reverse=by_date)
+    files.sort(key=key, reverse=by_date)
     entries = dirs + files
+    if not by_date:  # a listing is names and sizes; every date is read and often copied into the answer
+        entries = [{k: v for k, v in e.items() if k != "modified"} for e in entries]
     return {"status": "success", "path": str(folder), "folders": len(dirs), "files": len(files),
             "entries": entries[:200], "truncated": len(entries) > 200}
 

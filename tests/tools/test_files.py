@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -297,6 +298,14 @@ def test_edit_not_found_shows_the_closest_line(tool_ctx, tmp_path: Path) -> None
 
 
 # ---------------------------------------------------------------- browse / info / recent
+
+
+def test_a_listing_has_dates_only_when_sorted_by_them(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a")
+    plain = browse_directory(tool_ctx, str(tmp_path))["entries"]
+    assert plain == [{"name": "a.txt", "type": "file", "size_bytes": 1}]
+    dated = browse_directory(tool_ctx, str(tmp_path), sort_by="modified")["entries"]
+    assert dated[0]["modified"].startswith(str(date.today().year))
 
 def test_browse_defaults_to_workdir_with_folders_first(tool_ctx, tree: Path, monkeypatch) -> None:
     monkeypatch.setenv("HOME", "/nonexistent-home")
