@@ -38,6 +38,11 @@ def answer_from_result(tool: str, result: dict[str, Any]) -> str:
         return f"{tool} failed: {result.get('error', result.get('status'))}"
     if result.get("status") == "stored" and result.get("message"):
         return str(result["message"])  # the tool's own confirmation ("Remembered: ...")
+    content = result.get("content")
+    if isinstance(content, str) and content.strip() and (result.get("file_path") or result.get("path")):
+        # a file read: its text is the answer, not a list of its size, line count and path
+        name = str(result.get("file_path") or result.get("path")).rstrip("/").rsplit("/", 1)[-1]
+        return f"{name} says:\n{content.strip()}"
     if result.get("count") == 0 and result.get("mentioned_in"):
         return str(result["message"])  # no name matched, but files hold the words
     if result.get("count") == 0 and result.get("message"):

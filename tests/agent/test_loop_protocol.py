@@ -274,6 +274,14 @@ def test_an_empty_search_is_answered_without_echoing_its_request():
     assert answer_from_result("search_file", named) == named["message"]  # not "I found nothing"
 
 
+def test_a_file_read_is_answered_with_its_text():
+    from gaia_lite.agent.fallback import answer_from_result
+
+    result = {"status": "success", "file_path": "/w/todo.txt", "size_bytes": 48, "lines": 2,
+              "content": "Monday: call the plumber\nFriday: renew passport\n"}
+    assert answer_from_result("read_file", result) == "todo.txt says:\nMonday: call the plumber\nFriday: renew passport"
+
+
 def test_a_template_answer_is_sent_back_once_and_the_model_reads_the_value(tmp_path):
     (tmp_path / "invoice.txt").write_text("Customer: Lindqvist Bakery")
     with FakeOpenAIServer() as srv:
