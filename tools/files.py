@@ -353,7 +353,7 @@ _SORT_KEYS = {
 @tool
 def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, show_hidden: bool = False,
                      sort_by: Literal["name", "size", "modified", "type"] = "name") -> dict:
-    """List the files and subfolders of a folder (folders first), with sizes; dates when sorted by them.
+    """List the files and subfolders of a folder (folders first).
 
     Args:
         directory_path: Folder to list; defaults to the working directory.
