@@ -59,10 +59,26 @@ def iter_files(roots: list[Path], max_depth: int, ctx: ToolContext, limit: int =
                 yield here / name
 
 
+# Kinds a model writes for file_types instead of extensions ("text" made the 0.5B model's search for
+# invoice_0193.txt find nothing)
+_KINDS = {
+    "text": ".txt .md .markdown .rst .log .csv .tsv .json .yaml .yml .ini .toml .cfg .conf .xml .html",
+    "document": ".pdf .docx .doc .odt .rtf .txt .md", "doc": ".pdf .docx .doc .odt .rtf .txt .md",
+    "image": ".png .jpg .jpeg .gif .bmp .webp .tiff .svg", "picture": ".png .jpg .jpeg .gif .bmp .webp",
+    "photo": ".png .jpg .jpeg .heic .webp", "spreadsheet": ".csv .tsv .xlsx .xls .ods",
+    "table": ".csv .tsv .xlsx .xls .ods", "data": ".csv .tsv .xlsx .xls .json",
+    "code": ".py .js .ts .java .c .cpp .h .go .rs .rb .sh",
+}
+
+
 def ext_filter(file_types: Optional[str]) -> Callable[[Path], bool]:
     if not file_types:
         return lambda p: True
-    exts = {"." + e.strip().lower().lstrip("*.") for e in re.split(r"[,\s;]+", file_types) if e.strip()}
+    exts: set[str] = set()
+    for e in re.split(r"[,\s;]+", file_types.lower()):
+        e = e.strip().lstrip("*.")
+        if e:
+            exts.update(_KINDS.get(e.rstrip("s"), "").split() or ["." + e])
     return lambda p: p.suffix.lower() in exts
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -68,6 +69,14 @@ GAVE_UP = "I could not finish this with the tools available."
 # on the judged doc set 9 of its 16 no-tool messages ("is a tomato a fruit?", "lol ok") score under it
 # and none of its 161 tool messages (the lowest is 0.29).
 OPEN_ANSWER_BELOW = 0.27
+# On a later turn, a message that names no file and scores below this may be answered at once (the reply
+# chooses: answer, or call): "Thanks! How many days are there in a week?" (0.40) and "Unrelated question:
+# how many minutes are there in two hours?" (0.54) came right after a tool turn, and both Qwen2.5-Coder
+# models, held to a tool first, called one. Follow-ups whose answer is already in the conversation ("and
+# what was its q1?", 0.35) are answered from it; "who was the top salesperson in that file?" (0.86)
+# still starts with the tool choice.
+OPEN_LATER_BELOW = 0.55
+_FILE_NAMED = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b|/")
 EMPTY_ANSWERS = frozenset({"", "none", "null", "n/a"})
 # Saved facts shown beside a user message: MiniLM cosine of a question to the fact that answers it
 # was 0.72-0.88 ("who is my dentist?" / "my dentist is Dr. Okafor"), to unrelated facts below 0.3.
@@ -420,15 +429,24 @@ class Agent:
         ``"answer"``: no tool resembles the message, or a saved fact plainly answers it and the message
         names no tool ("remember that my dentist is now ..." must still reach ``remember``); the first
         reply is then an answer, held there by its schema (the model still sees the conversation).
-        ``"open"``: saved facts sit beside the question, and the reply chooses between answering and
-        calling, as after a tool result. ``""``: tool first. Free replies and native calls are never held."""
+        ``"open"``: saved facts sit beside the question, or a later turn names no file and is not much like
+        any tool (``OPEN_LATER_BELOW``); the reply chooses between answering and calling, as after a tool
+        result. ``""``: tool first. Free replies and native calls are never held."""
         if not self.replies.forces_calls:
             return ""
         if facts:
             named = tools_named(query, self.registry.names())
             return "answer" if closest >= ANSWERED_BY_FACT and not named else "open"
         best = self.selector.best_match(query)
-        return "answer" if best is not None and best < OPEN_ANSWER_BELOW else ""
+        if best is None:
+            return ""
+        if best < OPEN_ANSWER_BELOW:
+            return "answer"
+        later = any(m["role"] == "tool" for m in self.history)
+        if later and best < OPEN_LATER_BELOW and not _FILE_NAMED.search(query) \
+                and not tools_named(query, self.registry.names()):
+            return "open"
+        return ""
 
     def _saved_facts(self, query: str) -> tuple[tuple[str, ...], float]:
         """The saved facts closest to ``query``, as a block to put beside it, and the best one's cosine.

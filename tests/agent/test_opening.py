@@ -76,3 +76,30 @@ def test_a_message_naming_a_memory_tool_may_still_call_it(tmp_path: Path, loader
                            facts=("My dentist is Dr. Okafor",))
     branches = _branches(schema)
     assert branches[0] == ["answer"] and ["tool", "arguments"] in branches  # answer, or call remember
+
+
+def _second_schema(tmp_path: Path, loader: ToolLoader, message: str) -> dict:
+    """The schema of the first reply to ``message``, asked after a turn that read todo.txt."""
+    loader.reset_session()
+    (tmp_path / "todo.txt").write_text("Friday: renew passport\n")
+    stack = doc_stack(loader, tmp_path, native=False)
+    replies = ConstrainedReplies(stack.registry, FreeReplies(stack.registry.names).parse, shape=TOOL_FIRST)
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": "todo.txt"}}'),
+                       text_chunks('{"answer": "Renew your passport."}'), text_chunks('{"answer": "ok"}')]
+        agent = Agent(ChatClient(srv.base_url), stack.registry, stack.executor, stack.selector,
+                      AgentOptions(native_tools=False, workdir=tmp_path, max_steps=4), replies=replies)
+        list(agent.run("What does todo.txt say I must do on Friday?"))
+        list(agent.run(message))
+        return srv.requests[-1]["response_format"]["json_schema"]["schema"]
+
+
+def test_small_talk_after_a_tool_turn_may_be_answered_at_once(tmp_path: Path, loader) -> None:
+    branches = _branches(_second_schema(tmp_path, loader, "Thanks! How many days are there in a week?"))
+    assert branches[0] == ["answer"] and ["tool", "arguments"] in branches  # answer, or call a tool
+
+
+@pytest.mark.parametrize("message", ["And what does notes.md say?",     # names a file
+                                     "Which is bigger, big.log or small.log?"])
+def test_a_later_turn_that_names_a_file_starts_with_the_tool_choice(tmp_path: Path, loader, message) -> None:
+    assert _branches(_second_schema(tmp_path, loader, message))[0] == ["tool", "answer"]

@@ -73,6 +73,7 @@ def test_search_file_by_words_glob_regex_and_squashed_name(tool_ctx, tree: Path)
 def test_search_file_filters_types_and_skips_hidden_and_vendor_dirs(tool_ctx, tree: Path) -> None:
     assert search_file(tool_ctx, "sales", file_types="md")["count"] == 0
     assert search_file(tool_ctx, "sales", file_types=".csv, xlsx")["count"] == 1
+    assert search_file(tool_ctx, "sales", file_types="spreadsheets")["count"] == 1   # a kind, not an extension
     assert search_file(tool_ctx, "sales_notes")["count"] == 0      # inside .git
 
 
