@@ -360,8 +360,9 @@ def _analyze(frame: _Frame, analysis_type: str, value_cols: list[str], group_by:
     elif date_col and value and not period_label:  # "Q1 revenue" asked without a date_range still has its figure
         quarters = _trends(frame, date_col, value)["quarterly"]
         if len(quarters) > 1:
-            out["quarterly"] = quarters
-            highlights.append(f"{value} by quarter: " + ", ".join(
+            # first: the 0.5B model answered "Q1 revenue" with the first total it read
+            out = {"quarterly": quarters, **out}
+            highlights.insert(0, f"{value} by quarter: " + ", ".join(
                 f"{q} {_fmt(Decimal(str(v)))}" for q, v in quarters.items()))
     if analysis_type == "full":
         out["breakdowns"] = {n: _grouped(frame, n, value_cols, limit=10) for n in frame.names
