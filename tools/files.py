@@ -230,6 +230,8 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     regexes = [rx for rx in (compile_user_regex(pattern, ignore_case=not case_sensitive),
                              compile_user_regex(pattern, ignore_case=not case_sensitive, literal=True)) if rx]
     context = max(0, min(5, int(context_lines or 0)))
+    if file_pattern and file_pattern.startswith(".*"):  # a regex written for a glob: ".*ini" means "*ini"
+        file_pattern = "*" + file_pattern[2:]
     wanted = (lambda p: fnmatch.fnmatch(p.name, file_pattern)) if file_pattern else \
         (lambda p: p.suffix.lower() in TEXT_EXTS or p.name in ("Makefile", "Dockerfile", "README"))
     candidates = [target] if target.is_file() else \
@@ -238,9 +240,15 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         hits = grep_files(ctx, candidates, rx, context)
         if hits:
             break
-    return {"status": "success", "pattern": pattern, "directory": str(target), "count": len(hits),
-            "matches": hits[:50], "truncated": len(hits) > 50,
-            **({} if hits else {"message": "No matches. Try a shorter pattern or another folder."})}
+    result = {"status": "success", "pattern": pattern, "directory": str(target), "count": len(hits),
+              "matches": hits[:50], "truncated": len(hits) > 50,
+              **({} if hits else {"message": "No matches. Try a shorter pattern or another folder."})}
+    named = [] if hits or target.is_file() else [p for p in candidates if p.name.lower() == pattern.strip().lower()]
+    preview = _first_lines(ctx, named[0]) if len(named) == 1 else ""
+    if preview:  # "config.ini" searched for inside files: the model wanted that file
+        result["message"] = f"No file's text holds {pattern.strip()!r}, but a file has that name: {named[0]}"
+        result["first_lines"] = preview
+    return result
 
 
 @tool(gated=True)

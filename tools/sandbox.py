@@ -205,7 +205,8 @@ def _repair(path: Path, workdir: Path, *, absolute: bool) -> Path:
     (``<workdir>/acme_q3_report.md`` for ``<workdir>/reports/acme_q3_report.md``, or the
     workdir's parent for the workdir). Only a path inside the working directory, or an absolute
     one next to it, is repaired, only when exactly one file there has its name, and never for a
-    write; anything else is left for the sandbox and the tool to refuse as before."""
+    write; anything else is left for the sandbox and the tool to refuse as before. With no file of that
+    name, the one file whose name differs only by its extension is taken (the model guessed ``.txt``)."""
     try:
         if path.exists():
             return path
@@ -216,12 +217,17 @@ def _repair(path: Path, workdir: Path, *, absolute: bool) -> Path:
     if not (_under(target, root) or (absolute and _under(target, root.parent))):
         return path
     found: list[Path] = []
+    kin: list[Path] = []  # same name but another extension: "employee_handbook.txt" for the .md the folder has
+    stem = path.stem.lower()
     seen = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not d.startswith(".")]  # .git, .venv: not where a user's file is
         seen += len(dirs) + len(files)
         if path.name in files:
             found.append(Path(folder) / path.name)
+        kin += [Path(folder) / f for f in files if Path(f).stem.lower() == stem and f != path.name]
         if len(found) > 1 or seen > _REPAIR_SCAN:  # ambiguous, or a folder too big to search on each call
             return path
-    return found[0] if len(found) == 1 else path
+    if len(found) == 1:
+        return found[0]
+    return kin[0] if not found and len(kin) == 1 and stem else path

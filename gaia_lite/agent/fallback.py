@@ -45,6 +45,8 @@ def answer_from_result(tool: str, result: dict[str, Any]) -> str:
         return f"{name} says:\n{content.strip()}"
     if result.get("count") == 0 and result.get("mentioned_in"):
         return str(result["message"])  # no name matched, but files hold the words
+    if result.get("count") == 0 and result.get("first_lines"):
+        return f"{result.get('message', '')}\n{result['first_lines']}".strip()  # not in any text, but a file is named so
     if result.get("count") == 0 and result.get("message"):
         # a search that found nothing: say so, without echoing the request (a model-made pattern such
         # as "search_file.txt" read as a tool named in the answer)

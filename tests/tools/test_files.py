@@ -212,6 +212,15 @@ def test_grep_case_and_literal_fallback(tool_ctx, tree: Path, tmp_path: Path) ->
     assert literal["count"] == 1 and literal["matches"][0]["text"] == "total = f(x"
 
 
+def test_grep_for_a_file_name_shows_that_file(tool_ctx, tmp_path: Path) -> None:
+    # the 0.5B model searched the text of files for "config.ini" to answer "what port is set in config.ini?"
+    (tmp_path / "config.ini").write_text("[server]\nport = 8080\n")
+    result = search_file_content(tool_ctx, "config.ini", file_pattern=".*ini")   # a regex in a glob's place
+    assert result["count"] == 0 and result["first_lines"] == "[server]\nport = 8080"
+    assert "a file has that name" in result["message"]
+    assert "first_lines" not in search_file_content(tool_ctx, "port")   # found in the text: nothing else
+
+
 def test_grep_file_pattern_single_file_and_credentials(tool_ctx, tree: Path, tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("revenue_token=1\n")
     (tmp_path / "deploy.env").write_text("revenue_token=1\n")

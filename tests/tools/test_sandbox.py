@@ -236,3 +236,14 @@ def test_a_missing_read_path_is_repaired_to_the_one_file_of_that_name_in_the_wor
     assert resolve_user_path(tool_ctx, "q3.md") == (tmp_path / "q3.md").resolve()  # two candidates: left as given
     with pytest.raises(SandboxError):
         resolve_user_path(tool_ctx, "../elsewhere/q3.md")  # a relative path out of the workdir is not repaired
+
+
+def test_a_missing_read_path_with_a_guessed_extension_finds_the_one_file_of_that_stem(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "hr").mkdir()
+    (tmp_path / "hr" / "employee_handbook.md").write_text("x")
+    found = (tmp_path / "hr" / "employee_handbook.md").resolve()
+    assert resolve_user_path(tool_ctx, str(tmp_path / "employee_handbook.txt")) == found   # .txt guessed for .md
+    (tmp_path / "employee_handbook.pdf").write_text("y")
+    assert resolve_user_path(tool_ctx, "employee_handbook.txt") == (tmp_path / "employee_handbook.txt").resolve()
+    (tmp_path / "hr" / "employee_handbook.txt").write_text("z")      # the exact name wins over its kin
+    assert resolve_user_path(tool_ctx, "employee_handbook.txt") == (tmp_path / "hr" / "employee_handbook.txt").resolve()
