@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gaia_lite.registry.registry import ToolRegistry
-from gaia_lite.registry.render import render_text
+from gaia_lite.registry.render import render_listed, render_text
 
 __all__ = ["PromptParts", "compose_system_prompt", "RESPONSE_FORMAT", "TOOLS_HEADER", "MENU_HEADER"]
 
@@ -50,6 +50,7 @@ class PromptParts:
     text_path: bool  # the model writes calls as text: show the tool list + reply format
     menu: str | None = None  # the bundle menu, only while the loader is active
     extra_blocks: tuple[str, ...] = ()  # e.g. recalled procedures (stable part)
+    listed: bool = False  # text path, loader on: tool lines without ": string" (render_listed)
 
 
 def compose_system_prompt(parts: PromptParts, registry: ToolRegistry,
@@ -65,7 +66,8 @@ def compose_system_prompt(parts: PromptParts, registry: ToolRegistry,
         blocks.append(f"{MENU_HEADER}\n{MENU_INTRO}\n{parts.menu}")
     if parts.text_path:
         names = filter_to if filter_to is not None else tuple(n for n in registry.names() if n not in exclude)
-        tools_block = f"{TOOLS_HEADER}\n{render_text(registry, names)}"
+        render = render_listed if parts.listed and filter_to is not None else render_text  # off: legacy bytes
+        tools_block = f"{TOOLS_HEADER}\n{render(registry, names)}"
         if filter_to is None:
             blocks += [tools_block, RESPONSE_FORMAT]
         else:  # volatile part last: the reply format stays in the cached prefix

@@ -5,9 +5,13 @@
 * Native path: OpenAI ``tools=`` function schemas with real JSON types and
   per-parameter descriptions.
 * Compact: ``- name(p, q?, n?: integer): the summary's first words``, one
-  line per tool, the type only where it is not a string: how the native
-  path's stable layout discloses a tool admitted on a later turn
-  (agent/prefix.py), where every token is prefilled on that turn.
+  line per tool, the type only where it is not a string: how the stable
+  layout discloses a tool admitted on a later turn (agent/prefix.py), where
+  every token is prefilled on that turn.
+* Listed: ``- name(p, q?, n?: integer): the whole summary``: the text path's
+  tool list while the loader is on (the same line as the text render, without
+  the ``: string`` that most arguments carry; the constrained reply schema
+  holds the real types either way).
 
 ``filter_to=None`` renders every tool in registration order; that output is
 what a build without the loader produces, byte for byte.
@@ -21,12 +25,17 @@ from typing import Any, Iterable
 
 from .registry import ToolRegistry
 
-__all__ = ["render_text", "render_native", "render_compact", "compact_signature", "short_summary", "tools_hash",
+__all__ = ["render_text", "render_listed", "render_native", "render_compact", "compact_signature", "short_summary", "tools_hash",
            "native_json"]
 
 
 def render_text(registry: ToolRegistry, filter_to: Iterable[str] | None = None) -> str:
     return "\n".join(f"- {s.signature_text()}: {s.summary}" for s in registry.specs(filter_to))
+
+
+def render_listed(registry: ToolRegistry, filter_to: Iterable[str] | None = None) -> str:
+    return "\n".join(f"- {compact_signature(s)}: {s.summary}" if s.summary else f"- {compact_signature(s)}"
+                     for s in registry.specs(filter_to))
 
 
 def compact_signature(spec: Any) -> str:

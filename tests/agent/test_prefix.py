@@ -38,14 +38,18 @@ def test_text_path_system_prompt_is_written_once_and_new_tools_join_the_user_mes
     first = _state("search_file")
     assert book.begin_turn(first, "find the handbook") == "find the handbook"
     system = book.system(first)
-    # turn 1 is exactly the prompt a rewrite build sends, so first-turn cost is unchanged
-    assert system == compose_system_prompt(PromptParts(Path("/work"), True, MENU), registry, first.filter)
+    # turn 1 is the rewrite build's prompt with the tool lines left without ": string"
+    assert system == compose_system_prompt(PromptParts(Path("/work"), True, MENU, listed=True), registry,
+                                           first.filter)
+    assert "- search_file(file_pattern, " in system and ": string" not in system
     second = _state("search_file", "analyze_data_file")
     content = book.begin_turn(second, "total revenue in sales.csv?")
     assert book.system(second) == system
     block, question = content.rsplit("\n\n", 1)
     assert question == "total revenue in sales.csv?"  # the question comes last, after the new tools
-    assert block.startswith(MORE_TOOLS_HEADER) and "- analyze_data_file(" in block
+    spec = registry.get("analyze_data_file")
+    # one compact line, as on the native path: later turns prefill every token of it
+    assert block == f"{MORE_TOOLS_HEADER}\n- {compact_signature(spec)}: {short_summary(spec.summary)}"
     assert "search_file(" not in block  # only what is new
     assert book.begin_turn(second, "and by region?") == "and by region?"  # nothing new: nothing disclosed
     assert book.tools(second) is None

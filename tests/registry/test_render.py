@@ -71,3 +71,9 @@ def test_compact_lines_name_the_arguments_only_non_string_types_and_the_summary_
     assert render_compact(_registry(), ["mid", "ghost"]) == "- mid(): Mid does m"
     assert short_summary("Show this computer's operating system, CPU, memory and free disk space.") == (
         "Show this computer's operating system, CPU, memory and…")
+
+
+def test_listed_lines_keep_the_whole_summary_and_show_only_non_string_types():
+    from gaia_lite.registry.render import render_listed
+
+    assert render_listed(_registry()) == "- zeta(a): Zeta does z.\n- alpha(b?: integer): Alpha does a.\n- mid(): Mid does m."
