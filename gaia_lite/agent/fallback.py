@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["answer_from_result"]
+__all__ = ["answer_from_result", "plain_name"]
 
 _SKIP = {"status", "display_message", "truncated", "output_truncated", "has_errors"}
 _MAX_ITEMS = 40
@@ -32,10 +32,15 @@ def _item(value: Any) -> str:
     return _scalar(value)
 
 
+def plain_name(tool: str) -> str:
+    """A tool's name as words ("read file"): an answer that names a tool reads as a call described."""
+    return tool.replace("__", " ").replace("_", " ")
+
+
 def answer_from_result(tool: str, result: dict[str, Any]) -> str:
     """Render one tool result as short plain text."""
     if result.get("status") in ("error", "denied"):
-        return f"{tool} failed: {result.get('error', result.get('status'))}"
+        return f"{plain_name(tool)} failed: {result.get('error', result.get('status'))}"
     if result.get("status") == "stored" and result.get("message"):
         return str(result["message"])  # the tool's own confirmation ("Remembered: ...")
     content = result.get("content")

@@ -34,7 +34,7 @@ from gaia_lite.registry.registry import ToolRegistry
 
 from .books import CallBook, TurnStats
 from .facts import in_user_words
-from .fallback import answer_from_result
+from .fallback import answer_from_result, plain_name
 from .results import compact_result
 from .prefix import make_layout
 from .prompt import RESPONSE_FORMAT
@@ -333,15 +333,24 @@ class Agent:
         result = stats.last_result
         tool, payload = result.name or result.requested, result.payload
         if not result.ok:
-            return f"I could not finish this: {tool} failed ({payload.get('error', payload.get('status'))})."
-        return answer_from_result(tool, payload)
+            return self._no_tool_names(f"I could not finish this: {plain_name(tool)} failed "
+                                       f"({payload.get('error', payload.get('status'))}).")
+        return self._no_tool_names(answer_from_result(tool, payload))
+
+    def _no_tool_names(self, text: str) -> str:
+        """``text`` with each tool's name as words: a tool's hint ("find it with search_file") copied into
+        an answer reads as a call described."""
+        for name in self.registry.names():
+            if "_" in name:
+                text = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", plain_name(name), text)
+        return text
 
     def _give_up(self, stats: TurnStats) -> Generator[Event, None, str]:
         """End a looping turn without another model call, honestly, with what the tools returned."""
         answer = "I could not finish this: the same tool call kept repeating."
         if stats.last_result is not None and stats.last_result.ok:
-            answer += " " + answer_from_result(stats.last_result.name or stats.last_result.requested,
-                                               stats.last_result.payload)
+            answer += " " + self._no_tool_names(answer_from_result(stats.last_result.name or stats.last_result.requested,
+                                                                   stats.last_result.payload))
         yield TextDelta(answer)
         self.history.append({"role": "assistant", "content": answer})
         return answer

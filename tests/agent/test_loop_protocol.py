@@ -348,3 +348,13 @@ def test_the_same_question_may_get_the_same_answer(tmp_path):
         events = list(agent.run("what is the capital of italy"))
         assert len(srv.requests) == 2   # not sent back
     assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "The capital of Italy is Rome."
+
+
+def test_an_answer_built_from_a_failed_call_names_no_tool(tmp_path):
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "missing.md"}}'),
+                       text_chunks("read_file"), text_chunks("`read_file`")]
+        events = list(_agent(srv, tmp_path, native=False).run("what is in missing.md?"))
+    answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
+    assert answer.startswith("I could not finish this: read file failed (")
+    assert "read_file" not in answer and "browse_directory" not in answer   # counted as narration otherwise
