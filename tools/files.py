@@ -151,10 +151,10 @@ def search_directory(ctx: ToolContext, directory_name: str, search_root: Optiona
             "directories": found[:20], "truncated": len(found) > 20}
 
 
-def _checked_file(ctx: ToolContext, file_path: str, *, write: bool = False) -> Path | dict:
+def _checked_file(ctx: ToolContext, file_path: str, *, write: bool = False, repair: bool | None = None) -> Path | dict:
     """Resolve and sandbox-check; an error dict when refused."""
     try:
-        return resolve_user_path(ctx, file_path, write=write)
+        return resolve_user_path(ctx, file_path, write=write, repair=repair)
     except SandboxError as exc:
         return _error(str(exc))
 
@@ -295,7 +295,7 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     """
     if not isinstance(old_content, str) or not old_content:
         return _error("old_content is empty: copy the exact text to replace from read_file")
-    path = _checked_file(ctx, file_path, write=True)
+    path = _checked_file(ctx, file_path, write=True, repair=True)  # it edits a file that exists: find it
     if isinstance(path, dict):
         return path
     text = _load_text(path)

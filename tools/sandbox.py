@@ -179,18 +179,19 @@ class Sandbox:
         return f"Sandbox(roots={[str(r) for r in self.roots]!r}, approved={len(self._approved)})"
 
 
-def resolve_user_path(ctx: "ToolContext", raw: str, *, write: bool = False) -> Path:
+def resolve_user_path(ctx: "ToolContext", raw: str, *, write: bool = False, repair: bool | None = None) -> Path:
     """Join a model-given path with ``ctx.workdir`` and check it with ``ctx.sandbox``.
 
     A path to read that does not exist but names a file found exactly once in the working
-    directory is read from there (see ``_repair``). Works with any PathGuard; raises SandboxError
-    with a one-line reason.
+    directory is read from there (see ``_repair``); ``repair=True`` does the same for a write that
+    changes an existing file (an edit). Works with any PathGuard; raises SandboxError with a one-line
+    reason.
     """
     if not isinstance(raw, str) or not raw.strip():
         raise SandboxError("empty path: give a file or folder path")
     given = Path(os.path.expanduser(raw.strip()))
     p = given if given.is_absolute() else Path(ctx.workdir) / given
-    if not write:
+    if (not write) if repair is None else repair:  # an edit of an existing file may be repaired too
         p = _repair(p, Path(ctx.workdir), absolute=given.is_absolute())
     return ctx.sandbox.check(p, write=write)
 

@@ -287,6 +287,15 @@ def test_edit_finds_the_snippet_when_only_its_spacing_differs(tool_ctx, tmp_path
     assert Path(result["backup_path"]).read_text().endswith("port = 8080\n")
 
 
+def test_an_edit_finds_the_file_when_the_model_dropped_a_folder(tool_ctx, tmp_path: Path) -> None:
+    # Qwen2.5-Coder-1.5B wrote <workdir's parent>/config.ini; the write was refused and it said "changed"
+    config = tmp_path / "config.ini"
+    config.write_text("port = 8080\n")
+    result = edit_file(tool_ctx, str(tmp_path.parent / "config.ini"), "port = 8080", "port = 9090")
+    assert result["status"] == "success" and config.read_text() == "port = 9090\n"
+    assert write_file(tool_ctx, str(tmp_path.parent / "new.txt"), "x")["status"] == "error"   # a new file: never
+
+
 @pytest.mark.parametrize("old", ["port=80",        # a whole-word match only: not inside "port = 8080"
                                  "port: 8080",     # another separator is another text
                                  "x=1"])           # twice in the file: which one would be a guess
