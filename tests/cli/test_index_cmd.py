@@ -205,9 +205,12 @@ def test_watch_follow_reindexes_changes_until_ctrl_c(tmp_path: Path, gaia_home: 
     docs.mkdir()
     (docs / "a.md").write_text("alpha notes\n", encoding="utf-8")
     env = {**os.environ, "GAIA_HOME": str(gaia_home), "PYTHONPATH": str(REPO)}
+    # Ctrl-C as a terminal sends it: a suite started in the background (`scripts/test.sh &`) runs with
+    # SIGINT ignored, the child inherits that, and Python then never raises KeyboardInterrupt
     proc = subprocess.Popen([sys.executable, "-m", "gaia_lite", "index", "--watch", ".", "--follow",
                              "--interval", "0.2"], cwd=docs, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         lines = _lines(proc.stdout)
         assert _wait_for(lines, "Indexed ").startswith("Indexed 1 files: 1 new")
