@@ -40,7 +40,7 @@ from .prefix import make_layout
 from .prompt import RESPONSE_FORMAT
 from .replies import (
     FreeReplies, Reply, ReplyMode, UnrepeatedView, bare_tool_name, is_result_echo, names_a_tool, not_an_answer,
-    placeholder, plain_words, tools_named,
+    placeholder, plain_words, tools_named, without_tool_names,
 )
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
@@ -210,15 +210,14 @@ class Agent:
                     stats.calls_only = True
                 else:
                     slot = placeholder(reply.text)
-                    again = NARRATED if self._narrated(reply.text) or slot is None else TEMPLATE.format(slot=slot)
-                    stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": again}]
+                    _ask_again(stats, reply.text, NARRATED if self._narrated(reply.text) or slot is None
+                               else TEMPLATE.format(slot=slot))
                 continue
             if not forced and not reply.calls and not stats.renudged and self._repeats_an_answer(reply.text):
                 # after a topic change, both Qwen2.5-Coder models answered "which host does config.ini name?"
                 # with their previous answer ("The capital of Italy is Rome.")
                 stats.renudged = True
-                stats.transient = [{"role": "assistant", "content": reply.text},
-                                   {"role": "user", "content": REPEATED.format(query=query)}]
+                _ask_again(stats, reply.text, REPEATED.format(query=query))
                 continue
             stats.transient, stats.calls_only = [], False
             if forced or not reply.calls:
@@ -340,10 +339,7 @@ class Agent:
     def _no_tool_names(self, text: str) -> str:
         """``text`` with each tool's name as words: a tool's hint ("find it with search_file") copied into
         an answer reads as a call described."""
-        for name in self.registry.names():
-            if "_" in name:
-                text = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", plain_name(name), text)
-        return text
+        return without_tool_names(text, self.registry.names(), plain_name)
 
     def _give_up(self, stats: TurnStats) -> Generator[Event, None, str]:
         """End a looping turn without another model call, honestly, with what the tools returned."""
@@ -531,3 +527,7 @@ class Agent:
             repaired.append({"role": "assistant", "content": "(cancelled)"})
         self.history[:] = repaired
 
+
+def _ask_again(stats: TurnStats, reply: str, request: str) -> None:
+    """The next model call sees ``reply`` and ``request`` after it; both stay out of the history."""
+    stats.transient = [{"role": "assistant", "content": reply}, {"role": "user", "content": request}]

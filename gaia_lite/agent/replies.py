@@ -21,7 +21,8 @@ from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import AssistantCallsMessage, ChatResult, ToolCall
 
 __all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "is_result_echo", "names_a_tool",
-           "bare_tool_name", "placeholder", "not_an_answer", "plain_words", "UnrepeatedView"]
+           "bare_tool_name", "placeholder", "not_an_answer", "plain_words", "UnrepeatedView",
+           "without_tool_names"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
 _HOLD_PREFIXES = ("{", "[", "(", "```", "<tool_call", "<think", "<")
@@ -183,7 +184,20 @@ def names_a_tool(text: str, tool_names: Iterable[str]) -> bool:
     """Does ``text`` name a tool (``browse_directory``, `read_file`)? An answer has no reason to:
     it is a call described in prose, or a bare tool name, instead of a call made. Only snake_case
     names count, so "read" or "recall" in a sentence never does."""
-    return any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text or "") for n in tool_names if "_" in n)
+    return any(_named(n).search(text or "") for n in tool_names if "_" in n)
+
+
+def without_tool_names(text: str, tool_names: Iterable[str], words: Callable[[str], str]) -> str:
+    """``text`` with every tool name ``names_a_tool`` would find replaced by ``words(name)``."""
+    for n in tool_names:
+        if "_" in n:
+            text = _named(n).sub(words(n), text)
+    return text
+
+
+def _named(name: str) -> re.Pattern[str]:
+    """A tool's name as a whole word, not part of a file name or a longer identifier."""
+    return re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
 
 
 # A template slot where a value should be: "[Customer Name]", "[Total Units]", "[customer name]", "[Name]".
