@@ -40,7 +40,7 @@ from .prefix import make_layout
 from .prompt import RESPONSE_FORMAT
 from .replies import (
     FreeReplies, Reply, ReplyMode, UnrepeatedView, bare_tool_name, is_result_echo, names_a_tool, not_an_answer,
-    placeholder, plain_words, tools_named, without_tool_names,
+    format_slot, placeholder, plain_words, tools_named, without_tool_names,
 )
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
@@ -62,6 +62,9 @@ NARRATED = ("Do not describe a tool call or name a tool. Either make the call no
 # Sent the same way when a reply is a template ("The customer is [Customer Name].") instead of an answer.
 TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a tool to find the real value "
             "now, or say plainly that you could not find it.")
+# Sent the same way when a reply copies the reply format's slot ("<your answer, in plain sentences>"): the
+# 0.5B model did on "what is the capital of Italy?"; the template request above would send it to a tool.
+COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}"
 # Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
 REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
 GAVE_UP = "I could not finish this with the tools available."
@@ -204,12 +207,15 @@ class Agent:
             if not forced and not reply.calls and not stats.renudged and self._not_an_answer(reply.text):
                 # a call described (or a bare tool name), or a template with slots for the values, is not an
                 # answer: ask once more, off the record; a mode that can hold the reply to a call does so,
-                # with no words the model could echo
+                # with no words the model could echo; a copied reply-format slot is asked for the answer
+                # itself (the question may need no tool)
                 stats.renudged = True
-                if self.replies.forces_calls:
+                slot = placeholder(reply.text)
+                if slot is not None and format_slot(slot) and not self._narrated(reply.text):
+                    _ask_again(stats, reply.text, COPIED_FORMAT.format(slot=slot, query=query))
+                elif self.replies.forces_calls:
                     stats.calls_only = True
                 else:
-                    slot = placeholder(reply.text)
                     _ask_again(stats, reply.text, NARRATED if self._narrated(reply.text) or slot is None
                                else TEMPLATE.format(slot=slot))
                 continue
@@ -316,7 +322,7 @@ class Agent:
             answer = self._from_results(stats)
         elif stats.last_result is not None and answer.strip(" .\"'").lower() in EMPTY_ANSWERS:
             answer = self._from_results(stats)  # the tool-first shape's "none" taken for the answer
-        elif self._not_an_answer(answer) and stats.last_result is not None:
+        elif (self._not_an_answer(answer) and stats.last_result is not None) or _only_format_slot(answer):
             answer = self._from_results(stats)
         if not stats.shown:
             yield TextDelta(answer)
@@ -526,6 +532,12 @@ class Agent:
         if repaired and repaired[-1]["role"] == "tool":
             repaired.append({"role": "assistant", "content": "(cancelled)"})
         self.history[:] = repaired
+
+
+def _only_format_slot(answer: str) -> bool:
+    """Is the answer nothing but the reply format's slot, copied ("<your answer, in plain sentences>")?"""
+    slot = format_slot(answer)
+    return slot is not None and not answer.replace(slot, "").strip(" .\"'{}:")
 
 
 def _ask_again(stats: TurnStats, reply: str, request: str) -> None:

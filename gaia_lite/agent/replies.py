@@ -21,7 +21,7 @@ from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import AssistantCallsMessage, ChatResult, ToolCall
 
 __all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "is_result_echo", "names_a_tool",
-           "bare_tool_name", "placeholder", "not_an_answer", "plain_words", "UnrepeatedView",
+           "bare_tool_name", "placeholder", "format_slot", "not_an_answer", "plain_words", "UnrepeatedView",
            "without_tool_names"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
@@ -208,10 +208,23 @@ _PLACEHOLDER = re.compile(
     r"\[(?:[A-Z][a-z']+(?: [A-Za-z][a-z']+){1,4}|(?:[A-Za-z][a-z']* ){0,3}(?i:" + _SLOT_WORDS + r"))\](?!\()")
 
 
+# The reply format's own slot copied into the reply ("<your answer, in plain sentences>"): two or more
+# lower-case words in angle brackets. HTML tags (<br>, <a href="...">) and autolinks (<https://...>)
+# do not match.
+_FORMAT_SLOT = re.compile(r"<[a-z][a-z']*(?:,? [a-z][a-z']*)+>")
+
+
 def placeholder(text: str) -> str | None:
-    """The first template slot in ``text`` (``[Customer Name]``), or None. The model wrote the shape of
-    an answer without the value: it has not read what holds it yet."""
-    m = _PLACEHOLDER.search(text or "")
+    """The first template slot in ``text`` (``[Customer Name]``, ``<your answer, in plain sentences>``),
+    or None. The model wrote the shape of an answer without the value: it has not read what holds it
+    yet, or it copied the reply format instead of answering."""
+    found = [m for m in (_PLACEHOLDER.search(text or ""), _FORMAT_SLOT.search(text or "")) if m]
+    return min(found, key=lambda m: m.start()).group(0) if found else None
+
+
+def format_slot(text: str) -> str | None:
+    """The reply format's slot copied into ``text`` (``<your answer, in plain sentences>``), or None."""
+    m = _FORMAT_SLOT.search(text or "")
     return m.group(0) if m else None
 
 

@@ -266,3 +266,15 @@ def test_a_narrated_constrained_reply_is_asked_again_held_to_a_call_with_no_word
     assert "answer" in json.dumps(last["response_format"])
     assert next(e for e in events if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Your notes say: buy milk."
+
+
+def test_a_copied_reply_format_is_asked_for_the_answer_not_held_to_a_call(tmp_path: Path) -> None:
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "<your answer, in plain sentences>"}'),
+                       text_chunks('{"tool": "none", "answer": "Rome is the capital of Italy."}')]
+        events = list(_agent(srv, tmp_path, replies=lambda r: ConstrainedReplies(
+            r, FreeReplies(r.names).parse, shape=TOOL_FIRST)).run("what is the capital of Italy?"))
+        first, retry = srv.requests
+    assert "none" in json.dumps(retry["response_format"])  # still free to answer without a tool
+    assert "what is the capital of Italy?" in retry["messages"][-1]["content"]
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Rome is the capital of Italy."

@@ -296,6 +296,26 @@ def test_a_template_answer_is_sent_back_once_and_the_model_reads_the_value(tmp_p
     assert "placeholder" in requests[1]["messages"][-1]["content"]
 
 
+def test_a_copied_reply_format_is_asked_for_the_answer_itself(tmp_path):
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("<your answer, in plain sentences>"),
+                       text_chunks("Rome is the capital of Italy.")]
+        events = list(_agent(srv, tmp_path, native=False).run("what is the capital of Italy?"))
+        requests = list(srv.requests)
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Rome is the capital of Italy."
+    asked = requests[1]["messages"][-1]["content"]
+    assert "copied <your answer, in plain sentences>" in asked and "what is the capital of Italy?" in asked
+    assert "Call a tool" not in asked  # a question that needs no tool is not sent to one
+
+
+def test_a_reply_format_copied_twice_is_not_given_as_the_answer(tmp_path):
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("<your answer, in plain sentences>")] * 2
+        events = list(_agent(srv, tmp_path, native=False).run("what is the capital of Italy?"))
+    answer = next(e for e in events if isinstance(e, TurnFinished)).answer
+    assert "<your answer" not in answer and answer == "I could not finish this with the tools available."
+
+
 @tool
 def remember(ctx, fact: str) -> dict:
     """Save a fact about the user.

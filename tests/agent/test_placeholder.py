@@ -12,6 +12,8 @@ from gaia_lite.messages import ChatResult
     ("The top salesperson was [Salesperson Name], and they sold [Total Units] units.", "[Salesperson Name]"),
     ("Your plate is [Number].", "[Number]"),
     ("The customer on the invoice is [customer name].", "[customer name]"),
+    ("<your answer, in plain sentences>", "<your answer, in plain sentences>"),   # the reply format, copied
+    ("The total is <your answer, from the result>.", "<your answer, from the result>"),
 ])
 def test_template_slots_are_found(text, slot):
     assert placeholder(text) == slot
@@ -25,6 +27,9 @@ def test_template_slots_are_found(text, slot):
     "- [X] done\n- [ ] to do",                  # a Markdown task list
     "The flag is [enabled] by default.",
     "Rome is the capital of Italy.",
+    "Use <br> for a line break, or <p class=\"x\"> for a paragraph.",   # HTML tags
+    "The docs are at <https://example.org/docs>.",   # an autolink
+    "Java writes List<String> and the test is a < b and c > d.",
 ])
 def test_real_answers_have_no_slot(text):
     assert placeholder(text) is None
@@ -38,3 +43,7 @@ def _shown(raw: str) -> str:
 def test_a_constrained_template_answer_never_reaches_the_screen():
     assert _shown('{"answer": "The customer on the invoice is [Customer Name]."}') == ""
     assert _shown('{"answer": "The customer is Lindqvist Bakery."}') == "The customer is Lindqvist Bakery."
+
+
+def test_a_copied_reply_format_never_reaches_the_screen():
+    assert _shown('{"tool": "none", "answer": "<your answer, in plain sentences>"}') == ""
