@@ -40,7 +40,7 @@ from .prefix import make_layout
 from .prompt import RESPONSE_FORMAT
 from .replies import (
     FreeReplies, Reply, ReplyMode, UnrepeatedView, bare_tool_name, is_result_echo, names_a_tool, not_an_answer,
-    format_slot, placeholder, plain_words, tools_named, without_tool_names,
+    answer_slot, placeholder, plain_words, tools_named, without_tool_names, written_call,
 )
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
@@ -210,9 +210,9 @@ class Agent:
                 # with no words the model could echo; a copied reply-format slot is asked for the answer
                 # itself (the question may need no tool)
                 stats.renudged = True
-                slot = placeholder(reply.text)
-                if slot is not None and format_slot(slot) and not self._narrated(reply.text):
-                    _ask_again(stats, reply.text, COPIED_FORMAT.format(slot=slot, query=query))
+                slot, copied = placeholder(reply.text), answer_slot(reply.text)
+                if copied is not None and not self._narrated(reply.text):
+                    _ask_again(stats, reply.text, COPIED_FORMAT.format(slot=copied, query=query))
                 elif self.replies.forces_calls:
                     stats.calls_only = True
                 else:
@@ -322,8 +322,9 @@ class Agent:
             answer = self._from_results(stats)
         elif stats.last_result is not None and answer.strip(" .\"'").lower() in EMPTY_ANSWERS:
             answer = self._from_results(stats)  # the tool-first shape's "none" taken for the answer
-        elif (self._not_an_answer(answer) and stats.last_result is not None) or _only_format_slot(answer):
-            answer = self._from_results(stats)
+        elif self._not_an_answer(answer) and (stats.last_result is not None or _only_answer_slot(answer)
+                                              or written_call(answer, self.registry.names())):
+            answer = self._from_results(stats)  # without results: "could not finish", never the raw text
         if not stats.shown:
             yield TextDelta(answer)
         elif answer != reply.text.strip():  # the view showed a reply that is not the answer
@@ -534,9 +535,9 @@ class Agent:
         self.history[:] = repaired
 
 
-def _only_format_slot(answer: str) -> bool:
-    """Is the answer nothing but the reply format's slot, copied ("<your answer, in plain sentences>")?"""
-    slot = format_slot(answer)
+def _only_answer_slot(answer: str) -> bool:
+    """Is the answer nothing but the reply format's answer slot, copied ("<your answer, in plain sentences>")?"""
+    slot = answer_slot(answer)
     return slot is not None and not answer.replace(slot, "").strip(" .\"'{}:")
 
 

@@ -21,7 +21,7 @@ from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import AssistantCallsMessage, ChatResult, ToolCall
 
 __all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "is_result_echo", "names_a_tool",
-           "bare_tool_name", "placeholder", "format_slot", "not_an_answer", "plain_words", "UnrepeatedView",
+           "bare_tool_name", "placeholder", "answer_slot", "written_call", "not_an_answer", "plain_words", "UnrepeatedView",
            "without_tool_names"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
@@ -208,29 +208,42 @@ _PLACEHOLDER = re.compile(
     r"\[(?:[A-Z][a-z']+(?: [A-Za-z][a-z']+){1,4}|(?:[A-Za-z][a-z']* ){0,3}(?i:" + _SLOT_WORDS + r"))\](?!\()")
 
 
-# The reply format's own slot copied into the reply ("<your answer, in plain sentences>"): two or more
+# A slot copied from the reply format ("<your answer, in plain sentences>", "<tool name>"): two or more
 # lower-case words in angle brackets. HTML tags (<br>, <a href="...">) and autolinks (<https://...>)
 # do not match.
-_FORMAT_SLOT = re.compile(r"<[a-z][a-z']*(?:,? [a-z][a-z']*)+>")
+_ANGLE_SLOT = re.compile(r"<[a-z][a-z']*(?:,? [a-z][a-z']*)+>")
+# The reply format's answer slots are "<your answer, ...>"; a copy of one stands where the answer belongs.
+_ANSWER_SLOT = re.compile(r"<your answer\b[^<>]{0,40}>")
+# What was meant as a call to a tool, written into the text and not read as one (cut-off or broken JSON):
+# an object whose name key holds a tool's name. An answer quoting a JSON file has no reason to.
+_WRITTEN_CALL = re.compile(r"""\{\s*["']?(?:name|tool|tool_name|function)["']?\s*:\s*["']([A-Za-z_][\w.-]*)["']""")
 
 
 def placeholder(text: str) -> str | None:
     """The first template slot in ``text`` (``[Customer Name]``, ``<your answer, in plain sentences>``),
     or None. The model wrote the shape of an answer without the value: it has not read what holds it
     yet, or it copied the reply format instead of answering."""
-    found = [m for m in (_PLACEHOLDER.search(text or ""), _FORMAT_SLOT.search(text or "")) if m]
+    found = [m for m in (_PLACEHOLDER.search(text or ""), _ANGLE_SLOT.search(text or "")) if m]
     return min(found, key=lambda m: m.start()).group(0) if found else None
 
 
-def format_slot(text: str) -> str | None:
-    """The reply format's slot copied into ``text`` (``<your answer, in plain sentences>``), or None."""
-    m = _FORMAT_SLOT.search(text or "")
+def answer_slot(text: str) -> str | None:
+    """The reply format's answer slot copied into ``text`` (``<your answer, in plain sentences>``), or None."""
+    m = _ANSWER_SLOT.search(text or "")
     return m.group(0) if m else None
 
 
+def written_call(text: str, tool_names: Iterable[str]) -> str | None:
+    """The tool a call written into ``text`` names (``{"name": "recall", "arguments": {...``), or None."""
+    names = set(tool_names)
+    return next((m.group(1) for m in _WRITTEN_CALL.finditer(text or "") if m.group(1) in names), None)
+
+
 def not_an_answer(text: str, tool_names: Iterable[str]) -> bool:
-    """A reply the user must not see as the answer: a call described in prose, or a template."""
-    return names_a_tool(text, tool_names) or placeholder(text) is not None
+    """A reply the user must not see as the answer: a call described in prose or written as unreadable
+    JSON, or a template."""
+    tool_names = list(tool_names)
+    return names_a_tool(text, tool_names) or placeholder(text) is not None or written_call(text, tool_names) is not None
 
 
 def tools_named(message: str, tool_names: Iterable[str]) -> set[str]:

@@ -316,6 +316,29 @@ def test_a_reply_format_copied_twice_is_not_given_as_the_answer(tmp_path):
     assert "<your answer" not in answer and answer == "I could not finish this with the tools available."
 
 
+def test_a_broken_written_call_never_reaches_the_screen_as_the_answer(tmp_path):
+    (tmp_path / "notes.md").write_text("buy milk")
+    broken = '{"name": "read_file", "arguments": {"file_path": "notes.md", lines: all}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [tool_call_chunks("read_file", {"file_path": "notes.md"}), text_chunks(broken),
+                       text_chunks(broken)]
+        events = list(_agent(srv, tmp_path, native=True).run("what is in notes.md?"))
+        requests = list(srv.requests)
+    answer = next(e for e in events if isinstance(e, TurnFinished)).answer
+    assert "buy milk" in answer and "{" not in answer  # built from what the tool returned
+    assert "{" not in "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert "Do not describe a tool call" in requests[2]["messages"][-1]["content"]  # asked once to make it
+
+
+def test_a_broken_written_call_with_no_results_ends_in_a_plain_sentence(tmp_path):
+    broken = '{"name": "read_file", "arguments": {"file_path": notes.md}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(broken)] * 2
+        events = list(_agent(srv, tmp_path, native=True).run("what is in notes.md?"))
+    assert next(e for e in events if isinstance(e, TurnFinished)).answer == \
+        "I could not finish this with the tools available."
+
+
 @tool
 def remember(ctx, fact: str) -> dict:
     """Save a fact about the user.

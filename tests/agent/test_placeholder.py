@@ -3,7 +3,7 @@
 import pytest
 
 from gaia_lite.agent.constrained import AnswerView
-from gaia_lite.agent.replies import placeholder
+from gaia_lite.agent.replies import not_an_answer, placeholder, written_call
 from gaia_lite.messages import ChatResult
 
 
@@ -47,3 +47,12 @@ def test_a_constrained_template_answer_never_reaches_the_screen():
 
 def test_a_copied_reply_format_never_reaches_the_screen():
     assert _shown('{"tool": "none", "answer": "<your answer, in plain sentences>"}') == ""
+
+
+def test_a_broken_written_call_is_not_an_answer():
+    broken = '{"name": "recall", "arguments": {"query": "revenue in Q3?", chunks (2): ["# Acme"], offset: 0}}'
+    assert written_call(broken, ["recall", "read_file"]) == "recall"
+    assert not_an_answer(broken, ["recall", "read_file"])
+    quoted = 'package.json says: {"name": "acme-web", "version": "2.1.0"}'   # a JSON file, not a call
+    assert written_call(quoted, ["recall", "read_file"]) is None
+    assert not not_an_answer(quoted, ["recall", "read_file"])
