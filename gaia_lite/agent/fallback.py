@@ -12,7 +12,8 @@ from typing import Any
 
 __all__ = ["answer_from_result", "plain_name"]
 
-_SKIP = {"status", "display_message", "truncated", "output_truncated", "has_errors"}
+# Fields for the agent, not the user: flags, and the paging of a long result
+_SKIP = {"status", "display_message", "truncated", "output_truncated", "has_errors", "offset", "has_more"}
 _MAX_ITEMS = 40
 
 
@@ -56,6 +57,8 @@ def answer_from_result(tool: str, result: dict[str, Any]) -> str:
         # a search that found nothing: say so, without echoing the request (a model-made pattern such
         # as "search_file.txt" read as a tool named in the answer)
         return f"I found nothing. {result['message']}"
+    if result.get("count") == 0:  # a memory search with no hits: not "count: 0, offset: 0, has more: False"
+        return "I found nothing."
     lines: list[str] = []
     for key, value in result.items():
         if key in _SKIP or value in (None, "", [], {}):

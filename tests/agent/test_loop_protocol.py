@@ -274,6 +274,15 @@ def test_an_empty_search_is_answered_without_echoing_its_request():
     assert answer_from_result("search_file", named) == named["message"]  # not "I found nothing"
 
 
+def test_an_empty_search_is_answered_in_words_not_its_paging_fields():
+    from gaia_lite.agent.fallback import answer_from_result
+
+    empty = {"status": "success", "count": 0, "offset": 0, "has_more": False, "results": []}
+    assert answer_from_result("recall", empty) == "I found nothing."
+    page = {"status": "success", "count": 2, "offset": 0, "has_more": True, "results": ["a.md", "b.md"]}
+    assert answer_from_result("search_file", page) == "Here is what I found:\n- count: 2\n- results: a.md, b.md"
+
+
 def test_a_file_read_is_answered_with_its_text():
     from gaia_lite.agent.fallback import answer_from_result
 
