@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable
 from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.registry import ToolRegistry
 
-from .replies import FreeReplies, Reply, ReplyMode, is_result_echo, not_an_answer
+from .replies import FreeReplies, Reply, ReplyMode, is_result_echo, not_an_answer, opens_json_object
 
 __all__ = ["reply_schema", "response_format", "ConstrainedReplies", "AnswerView", "decode_partial_string",
            "CONSTRAINED_FORMAT_NOTE", "choose_replies", "FALLBACK_NOTICE"]
@@ -183,7 +183,8 @@ class AnswerView:
         self._blocked = False
 
     def _names_tool(self, text: str) -> bool:
-        return not_an_answer(text, self._names)
+        """Not for the screen as it streams: not an answer, or JSON data (the loop decides on it)."""
+        return not_an_answer(text, self._names) or opens_json_object(text)
 
     def feed(self, delta: str) -> str:
         self._raw += delta

@@ -39,8 +39,8 @@ from .results import compact_result
 from .prefix import make_layout
 from .prompt import RESPONSE_FORMAT
 from .replies import (
-    FreeReplies, Reply, ReplyMode, UnrepeatedView, bare_tool_name, is_result_echo, names_a_tool, not_an_answer,
-    answer_slot, placeholder, plain_words, tools_named, without_tool_names, written_call,
+    FreeReplies, Reply, ReplyMode, UnrepeatedView, answer_slot, bare_tool_name, echoes_result, is_result_echo,
+    names_a_tool, not_an_answer, placeholder, plain_words, tools_named, without_tool_names, written_call,
 )
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
@@ -318,7 +318,9 @@ class Agent:
         after = self.replies.after_result
         if after:
             answer = answer.replace(after.strip(), "").strip()
-        if (forced and reply.calls) or is_result_echo(answer) or bare_tool_name(answer, self.registry.names()):
+        echo = is_result_echo(answer) or (stats.last_result is not None
+                                          and echoes_result(answer, stats.last_result.payload))
+        if (forced and reply.calls) or echo or bare_tool_name(answer, self.registry.names()):
             answer = self._from_results(stats)
         elif stats.last_result is not None and answer.strip(" .\"'").lower() in EMPTY_ANSWERS:
             answer = self._from_results(stats)  # the tool-first shape's "none" taken for the answer

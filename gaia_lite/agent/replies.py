@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Protocol
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import AssistantCallsMessage, ChatResult, ToolCall
 
-__all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "is_result_echo", "names_a_tool",
+__all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "is_result_echo", "echoes_result", "opens_json_object", "names_a_tool",
            "bare_tool_name", "placeholder", "answer_slot", "written_call", "not_an_answer", "plain_words", "UnrepeatedView",
            "without_tool_names"]
 
@@ -126,7 +126,7 @@ class HoldingView:
             return ""
         reply = self._mode.parse(ChatResult(self._held))
         # the loop answers an echo, and asks again (or answers from the results) for a narrated call
-        if not reply.calls and reply.text and not is_result_echo(reply.text) \
+        if not reply.calls and reply.text and not opens_json_object(reply.text) \
                 and not not_an_answer(reply.text, self._tool_names()):
             return reply.text
         return ""
@@ -178,6 +178,24 @@ def is_result_echo(text: str) -> bool:
     except ValueError:
         return False
     return isinstance(value, dict) and "status" in value
+
+
+# A reply that opens a JSON object with a plain key ({"size_bytes": ...): data, held off the screen until the
+# loop has read it (the answer shown is the loop's, so a JSON answer the user asked for still appears).
+_JSON_OBJECT = re.compile(r'\s*\{\s*"([\w ]+)"\s*:')
+
+
+def opens_json_object(text: str) -> bool:
+    return bool(_JSON_OBJECT.match(text or ""))
+
+
+def echoes_result(text: str, payload: dict[str, Any]) -> bool:
+    """Is ``text`` a tool result given back as JSON: with its status, or opening with one of ``payload``'s
+    keys (the 0.5B model dropped "status" and was cut off mid-"content")?"""
+    if is_result_echo(text):
+        return True
+    m = _JSON_OBJECT.match(text or "")
+    return m is not None and m.group(1) in payload
 
 
 def names_a_tool(text: str, tool_names: Iterable[str]) -> bool:

@@ -278,3 +278,9 @@ def test_a_copied_reply_format_is_asked_for_the_answer_not_held_to_a_call(tmp_pa
     assert "none" in json.dumps(retry["response_format"])  # still free to answer without a tool
     assert "what is the capital of Italy?" in retry["messages"][-1]["content"]
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Rome is the capital of Italy."
+
+
+def test_a_constrained_answer_that_is_json_data_is_held_for_the_loop() -> None:
+    view = AnswerView(["read_file"], shape=TOOL_FIRST)
+    raw = '{"tool": "none", "answer": "{\\"size_bytes\\": 8, \\"content\\": \\"buy milk. Then more.\\"}"}'
+    assert "".join(view.feed(raw[i:i + 5]) for i in range(0, len(raw), 5)) + view.finish(ChatResult(raw)) == ""

@@ -339,6 +339,25 @@ def test_a_broken_written_call_never_reaches_the_screen_as_the_answer(tmp_path):
     assert "Do not describe a tool call" in requests[2]["messages"][-1]["content"]  # asked once to make it
 
 
+def test_a_tool_result_given_back_as_json_without_its_status_is_answered_from_the_result(tmp_path):
+    (tmp_path / "notes.md").write_text("buy milk")
+    echo = '{"content": "buy milk", "lines'   # "status" dropped, cut off at the token limit
+    with FakeOpenAIServer() as srv:
+        srv.script += [tool_call_chunks("read_file", {"file_path": "notes.md"}), text_chunks(echo)]
+        events = list(_agent(srv, tmp_path, native=True).run("what is in notes.md?"))
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert "buy milk" in shown and "{" not in shown
+
+
+def test_a_json_answer_that_is_not_a_result_is_still_shown(tmp_path):
+    (tmp_path / "notes.md").write_text("buy milk")
+    asked = '{"item": "milk", "done": false}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [tool_call_chunks("read_file", {"file_path": "notes.md"}), text_chunks(asked)]
+        events = list(_agent(srv, tmp_path, native=True).run("notes.md as a JSON object with item and done"))
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == asked
+
+
 def test_a_broken_written_call_with_no_results_ends_in_a_plain_sentence(tmp_path):
     broken = '{"name": "read_file", "arguments": {"file_path": notes.md}}'
     with FakeOpenAIServer() as srv:
