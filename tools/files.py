@@ -46,19 +46,20 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     """
     if not isinstance(file_pattern, str) or not file_pattern.strip():
         return _error("file_pattern is empty: give part of the file name, e.g. 'report'")
-    matches, keep = name_matcher(file_pattern), ext_filter(file_types)
-    found = []
-    for path in iter_files(sandbox_roots(ctx), 64 if deep_search else 6, ctx):
-        if matches(path.name) and keep(path):
-            try:
-                found.append(file_entry(path))
-            except OSError:
-                continue
+    depth = 64 if deep_search else 6
+    found = _files_named(ctx, file_pattern, depth, ext_filter(file_types))
     exact = file_pattern.strip().lower()
+    stem = _guessed_stem(file_pattern)
+    other_ext = not found and stem is not None
+    if other_ext:  # "employee_handbook.txt" (types "txt") when the file is employee_handbook.md
+        found = _files_named(ctx, stem, depth, ext_filter(None))
+        exact = next((e["name"].lower() for e in found if Path(e["name"]).stem.lower() == stem.lower()), exact)
     found.sort(key=lambda e: e["modified"], reverse=True)
     found.sort(key=lambda e: e["name"].lower() != exact)   # stable: exact names first, then newest
     result = {"status": "success", "pattern": file_pattern, "count": len(found), "files": found[:20],
               "truncated": len(found) > 20, "searched": [str(r) for r in sandbox_roots(ctx)]}
+    if other_ext and found:
+        result["message"] = f"No file is named {file_pattern.strip()!r}; these are named {stem!r} with another extension."
     if 0 < len(found) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     named = [e for e in found if e["name"].lower() == exact]
@@ -76,6 +77,27 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
             result["message"] = ("No file matched. Try fewer words, a glob such as *sales*, "
                                  "deep_search=true, or ask for --allowed-paths to widen the search.")
     return result
+
+
+def _files_named(ctx: ToolContext, pattern: str, depth: int, keep) -> list[dict]:
+    matches, found = name_matcher(pattern), []
+    for path in iter_files(sandbox_roots(ctx), depth, ctx):
+        if matches(path.name) and keep(path):
+            try:
+                found.append(file_entry(path))
+            except OSError:
+                continue
+    return found
+
+
+def _guessed_stem(pattern: str) -> str | None:
+    """The name part of a plain file name with an extension ("employee_handbook.txt" -> "employee_handbook"),
+    for a second look when the extension was guessed; None for globs, regexes and bare words."""
+    p = pattern.strip()
+    m = re.fullmatch(r"([\w][\w .-]*?)\.[A-Za-z0-9]{1,5}", p)
+    if m is None or any(c in p for c in "*?[]^$+(){}|\\"):
+        return None
+    return m.group(1) if len(m.group(1)) >= 3 else None
 
 
 PREVIEW_LINES, PREVIEW_CHARS = 6, 400
@@ -102,6 +124,9 @@ def _first_lines(ctx: ToolContext, path: Path) -> str:
 def _mentioned_in(ctx: ToolContext, words: str, limit: int = 10) -> list[str]:
     """Text files in the working folder whose text holds ``words`` (plain words only, not a glob), as
     paths relative to it: small models send "which file mentions X?" to the name search."""
+    inner = re.sub(r"^\^?(?:\.\*|\*)|(?:\.\*|\*)\$?$", "", words.strip())
+    if " " in inner.strip():  # ".*blue heron.*": a phrase in wildcards (a glob of one word stays a name search)
+        words = inner.strip()
     if any(c in words for c in "*?[]\\^$|(){}") or len(words) > MAX_PATTERN_CHARS:
         return []
     phrase = re.sub(r"\.[A-Za-z0-9]{1,5}$", "", words.strip())  # "blue heron.csv": a file name made up

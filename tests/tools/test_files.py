@@ -100,6 +100,26 @@ def test_search_file_names_the_files_that_mention_words_no_file_is_named_after(t
     assert "mentioned_in" not in found and found["hint"] == "read_file gives a file's text"
 
 
+def test_words_wrapped_in_wildcards_are_still_looked_for_in_the_text(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "field").mkdir()
+    (tmp_path / "field" / "day2.md").write_text("A Blue Heron stood by the reeds.\n")
+    for pattern in (".*blue heron.*", "*blue heron*", "^.*blue heron.*$"):   # the 1.5B model sent the first
+        assert search_file(tool_ctx, pattern)["mentioned_in"] == [str(Path("field") / "day2.md")], pattern
+    assert "mentioned_in" not in search_file(tool_ctx, "*heron*")   # one word in a glob: a name search
+
+
+def test_a_guessed_extension_finds_the_file_under_its_real_one(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "employee_handbook.md").write_text("# Handbook\nFirst-year employees get 15 days.\n")
+    result = search_file(tool_ctx, "employee_handbook.txt", file_types="txt")
+    assert [f["name"] for f in result["files"]] == ["employee_handbook.md"]
+    assert "another extension" in result["message"]
+    assert result["first_lines"].startswith("# Handbook")
+    assert search_file(tool_ctx, "employee_handbook.md")["count"] == 1 and \
+        "message" not in search_file(tool_ctx, "employee_handbook.md")   # the right name: no note
+    assert search_file(tool_ctx, "payroll.txt")["count"] == 0   # no file of that name at all
+
+
 def test_the_one_file_a_name_search_finds_comes_with_its_first_lines(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "archive" / "2024").mkdir(parents=True)
     (tmp_path / "archive" / "2024" / "invoice_0193.txt").write_text(
