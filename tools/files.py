@@ -13,7 +13,7 @@ import mimetypes
 import re
 import time
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Callable, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
@@ -59,7 +59,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     result = {"status": "success", "pattern": file_pattern, "count": len(found), "files": found[:20],
               "truncated": len(found) > 20, "searched": [str(r) for r in sandbox_roots(ctx)]}
     if other_ext and found:
-        result["message"] = f"No file is named {file_pattern.strip()!r}; these are named {stem!r} with another extension."
+        result["message"] = (f"No file is named {file_pattern.strip()!r}; "
+                             f"these are named {stem!r} with another extension.")
     if 0 < len(found) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     named = [e for e in found if e["name"].lower() == exact]
@@ -79,7 +80,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     return result
 
 
-def _files_named(ctx: ToolContext, pattern: str, depth: int, keep) -> list[dict]:
+def _files_named(ctx: ToolContext, pattern: str, depth: int, keep: Callable[[Path], bool]) -> list[dict]:
+    """Entries for the files whose name ``pattern`` matches and ``keep`` accepts, up to ``depth`` levels."""
     matches, found = name_matcher(pattern), []
     for path in iter_files(sandbox_roots(ctx), depth, ctx):
         if matches(path.name) and keep(path):

@@ -20,9 +20,9 @@ from typing import Any, Callable, Iterable, Protocol
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import AssistantCallsMessage, ChatResult, ToolCall
 
-__all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "is_result_echo", "echoes_result", "opens_json_object", "names_a_tool",
-           "bare_tool_name", "placeholder", "answer_slot", "written_call", "not_an_answer", "plain_words", "UnrepeatedView",
-           "without_tool_names"]
+__all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "UnrepeatedView", "is_result_echo",
+           "echoes_result", "opens_json_object", "names_a_tool", "bare_tool_name", "placeholder", "answer_slot",
+           "written_call", "not_an_answer", "plain_words", "without_tool_names"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
 _HOLD_PREFIXES = ("{", "[", "(", "```", "<tool_call", "<think", "<")
@@ -260,8 +260,8 @@ def written_call(text: str, tool_names: Iterable[str]) -> str | None:
 def not_an_answer(text: str, tool_names: Iterable[str]) -> bool:
     """A reply the user must not see as the answer: a call described in prose or written as unreadable
     JSON, or a template."""
-    tool_names = list(tool_names)
-    return names_a_tool(text, tool_names) or placeholder(text) is not None or written_call(text, tool_names) is not None
+    names = list(tool_names)
+    return names_a_tool(text, names) or placeholder(text) is not None or written_call(text, names) is not None
 
 
 def tools_named(message: str, tool_names: Iterable[str]) -> set[str]:
