@@ -318,8 +318,8 @@ class Agent:
         after = self.replies.after_result
         if after:
             answer = answer.replace(after.strip(), "").strip()
-        echo = is_result_echo(answer) or (stats.last_result is not None
-                                          and echoes_result(answer, stats.last_result.payload))
+        echo = (echoes_result(answer, stats.last_result.payload) if stats.last_result is not None
+                else is_result_echo(answer))
         if (forced and reply.calls) or echo or bare_tool_name(answer, self.registry.names()):
             answer = self._from_results(stats)
         elif stats.last_result is not None and answer.strip(" .\"'").lower() in EMPTY_ANSWERS:

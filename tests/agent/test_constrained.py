@@ -71,6 +71,10 @@ def _agent(srv: FakeOpenAIServer, workdir: Path, replies=None, notices=()) -> Ag
                  replies=mode, notices=notices)
 
 
+def _tool_first_agent(srv: FakeOpenAIServer, workdir: Path) -> Agent:
+    return _agent(srv, workdir, replies=lambda r: ConstrainedReplies(r, FreeReplies(r.names).parse, shape=TOOL_FIRST))
+
+
 def test_the_schema_offers_an_answer_or_a_call_to_any_tool_with_its_own_arguments() -> None:
     schema = reply_schema(_registry())
     answer, *calls = schema["anyOf"]
@@ -241,8 +245,7 @@ def test_a_tool_first_turn_tells_the_model_its_format(tmp_path: Path) -> None:
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks('{"answer": "Your notes say: buy milk."}')]
-        events = list(_agent(srv, tmp_path, replies=lambda r: ConstrainedReplies(
-            r, FreeReplies(r.names).parse, shape=TOOL_FIRST)).run("what is in notes.md?"))
+        events = list(_tool_first_agent(srv, tmp_path).run("what is in notes.md?"))
         first, after = srv.requests
     system = first["messages"][0]["content"]
     assert next(e for e in events if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
@@ -258,8 +261,7 @@ def test_a_narrated_constrained_reply_is_asked_again_held_to_a_call_with_no_word
         srv.script += [text_chunks('{"tool": "none", "answer": "You can use read_file to read notes.md."}'),
                        text_chunks('{"tool": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks('{"tool": "none", "answer": "Your notes say: buy milk."}')]
-        events = list(_agent(srv, tmp_path, replies=lambda r: ConstrainedReplies(
-            r, FreeReplies(r.names).parse, shape=TOOL_FIRST)).run("what is in notes.md?"))
+        events = list(_tool_first_agent(srv, tmp_path).run("what is in notes.md?"))
         first, retry, last = srv.requests
     assert retry["messages"] == first["messages"]  # nothing the model could echo was added
     assert "none" not in json.dumps(retry["response_format"])  # held to a call
@@ -272,8 +274,7 @@ def test_a_copied_reply_format_is_asked_for_the_answer_not_held_to_a_call(tmp_pa
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "none", "answer": "<your answer, in plain sentences>"}'),
                        text_chunks('{"tool": "none", "answer": "Rome is the capital of Italy."}')]
-        events = list(_agent(srv, tmp_path, replies=lambda r: ConstrainedReplies(
-            r, FreeReplies(r.names).parse, shape=TOOL_FIRST)).run("what is the capital of Italy?"))
+        events = list(_tool_first_agent(srv, tmp_path).run("what is the capital of Italy?"))
         first, retry = srv.requests
     assert "none" in json.dumps(retry["response_format"])  # still free to answer without a tool
     assert "what is the capital of Italy?" in retry["messages"][-1]["content"]
