@@ -14,6 +14,7 @@ import sys
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
+from gaia_lite.registry.failure import error_payload
 
 from .desktop import CommandOutcome, graphical_session, run_platform_command
 
@@ -23,10 +24,6 @@ MAX_READ_CHARS = 20_000
 MAX_WRITE_CHARS = 1_000_000
 _PS_READ = "Get-Clipboard -Raw"
 _PS_WRITE = "Set-Clipboard -Value ([Console]::In.ReadToEnd())"
-
-
-def _error(message: str) -> dict:
-    return {"status": "error", "error": message}
 
 
 def clipboard_backend() -> tuple[list[str], list[str]] | str:
@@ -68,12 +65,12 @@ def read_clipboard(ctx: ToolContext) -> dict:
     """Get the text currently on the clipboard."""
     backend = clipboard_backend()
     if isinstance(backend, str):
-        return _error(backend)
+        return error_payload(backend)
     out = run_platform_command(backend[0], timeout=CLIPBOARD_TIMEOUT_S)
     if _is_empty_selection(out):
         return {"status": "success", "text": "", "empty": True, "truncated": False}
     if not out.ok:
-        return _error(f"could not read the clipboard: {out.problem or out.first_error_line()}")
+        return error_payload(f"could not read the clipboard: {out.problem or out.first_error_line()}")
     text = out.stdout
     return {"status": "success", "text": text[:MAX_READ_CHARS], "empty": not text,
             "characters": len(text), "truncated": len(text) > MAX_READ_CHARS}
@@ -87,15 +84,15 @@ def write_clipboard(ctx: ToolContext, text: str) -> dict:
         text: The text to copy.
     """
     if not isinstance(text, str):
-        return _error("text must be a string")
+        return error_payload("text must be a string")
     if len(text) > MAX_WRITE_CHARS:
-        return _error("text is longer than 1,000,000 characters")
+        return error_payload("text is longer than 1,000,000 characters")
     backend = clipboard_backend()
     if isinstance(backend, str):
-        return _error(backend)
+        return error_payload(backend)
     out = run_platform_command(backend[1], input_text=text, timeout=CLIPBOARD_TIMEOUT_S, detached=True)
     if not out.ok:
-        return _error(f"could not write the clipboard: {out.problem or out.first_error_line()}")
+        return error_payload(f"could not write the clipboard: {out.problem or out.first_error_line()}")
     return {"status": "success", "characters": len(text)}
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
+from gaia_lite.registry.failure import error_payload
 
 from .file_text import TEXT_EXTS
 from .sandbox import SandboxError, resolve_user_path
@@ -40,10 +41,6 @@ _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if
 SMALL_TABLE_ROWS = 12
 _DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%m/%d/%Y", "%m/%d/%y", "%d.%m.%Y", "%Y-%m-%d %H:%M:%S",
                  "%Y-%m-%dT%H:%M:%S", "%b %d, %Y", "%B %d, %Y", "%d %b %Y", "%d %B %Y")
-
-
-def _error(message: str) -> dict:
-    return {"status": "error", "error": message}
 
 
 # ---------------------------------------------------------------- values
@@ -417,27 +414,27 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     """
     kind = (analysis_type or "summary").strip().lower()
     if kind not in ANALYSIS_TYPES:
-        return _error(f"analysis_type must be one of {', '.join(ANALYSIS_TYPES)}; got {analysis_type!r}")
+        return error_payload(f"analysis_type must be one of {', '.join(ANALYSIS_TYPES)}; got {analysis_type!r}")
     try:
         path = resolve_user_path(ctx, file_path)
         if not path.is_file():
             path = _indexed_namesake(ctx, file_path) or path
     except SandboxError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     if not path.is_file():
-        return _error(f"{path} does not exist; find it with search_file")
+        return error_payload(f"{path} does not exist; find it with search_file")
     if path.suffix.lower() not in (".csv", ".tsv", ".txt", ".xlsx", ".xlsm"):
         if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
             return _as_text(ctx, path)
-        return _error(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
+        return error_payload(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
     if path.stat().st_size > MAX_BYTES:
-        return _error(f"{path.name} is larger than 50 MB")
+        return error_payload(f"{path.name} is larger than 50 MB")
     try:
         names, body = _table(_load_rows(path))
     except Exception as exc:  # noqa: BLE001 - a corrupt workbook can raise many things
-        return _error(f"could not read {path.name}: {exc}")
+        return error_payload(f"could not read {path.name}: {exc}")
     if not names:
-        return _error(f"{path.name} has no rows")
+        return error_payload(f"{path.name} has no rows")
     frame = _Frame(names, body, _column_types(names, body))
     result: dict[str, Any] = {"status": "success", "file": str(path), "analysis_type": kind, "rows_total": frame.rows,
                               "columns": [{"name": n, "type": frame.types[n]} for n in names]}
@@ -446,21 +443,22 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
         found = _find_column(names, raw)
         if found is None or frame.types[found] != "number":
             numeric = [n for n in names if frame.types[n] == "number"]
-            return _error(f"column {raw!r} is not a number column; number columns: {', '.join(numeric) or 'none'}")
+            return error_payload(
+                f"column {raw!r} is not a number column; number columns: {', '.join(numeric) or 'none'}")
         requested.append(found)
     by = None
     if group_by:
         by = _find_column(names, group_by)
         if by is None:
-            return _error(f"group_by column {group_by!r} not found; columns: {', '.join(names)}")
+            return error_payload(f"group_by column {group_by!r} not found; columns: {', '.join(names)}")
     label = None
     if date_range and date_range.strip():
         if not frame.dates:
-            return _error("date_range was given but no column holds dates")
+            return error_payload("date_range was given but no column holds dates")
         try:
             label, inside = parse_period(date_range)
         except ValueError as exc:
-            return _error(str(exc))
+            return error_payload(str(exc))
         date_col = next(iter(frame.dates))
         frame = frame.select([d is not None and inside(d) for d in frame.dates[date_col]])
         result["date_filter"] = {"date_range": date_range, "resolved": label, "date_column": date_col}

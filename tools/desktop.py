@@ -23,6 +23,7 @@ from pathlib import Path
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
+from gaia_lite.registry.failure import error_payload
 
 from .backup import backup_file
 from .sandbox import SandboxError, resolve_user_path
@@ -88,10 +89,6 @@ def graphical_session() -> str | None:
     if os.environ.get("DISPLAY"):
         return "x11"
     return None
-
-
-def _error(message: str) -> dict:
-    return {"status": "error", "error": message}
 
 
 def _powershell() -> str | None:
@@ -199,29 +196,29 @@ def notify_desktop(ctx: ToolContext, title: str, message: str, timeout: int = 5)
         timeout: Seconds the notification stays visible (1-60).
     """
     if not isinstance(title, str) or not title.strip():
-        return _error("title is empty: give the notification a heading")
+        return error_payload("title is empty: give the notification a heading")
     message = str(message or "")[:1000]
     try:
         seconds = max(1, min(60, int(timeout)))
     except (TypeError, ValueError):
-        return _error(f"timeout must be a whole number of seconds, got {timeout!r}")
+        return error_payload(f"timeout must be a whole number of seconds, got {timeout!r}")
     if sys.platform == "darwin":
         out = run_platform_command(["osascript", *_MAC_NOTIFY, title[:200], message])
     elif sys.platform == "win32":
         if not _powershell():
-            return _error("notifications not available: PowerShell was not found")
+            return error_payload("notifications not available: PowerShell was not found")
         env = {**os.environ, "GAIA_NOTIFY_TITLE": title[:200], "GAIA_NOTIFY_TEXT": message,
                "GAIA_NOTIFY_MS": str(seconds * 1000)}
         out = run_platform_command([_powershell(), "-NoProfile", "-NonInteractive", "-Command", _WIN_NOTIFY],
                                    env=env, timeout=15)
     else:
         if shutil.which("notify-send") is None:
-            return _error("notifications not available: install notify-send (apt-get install libnotify-bin)")
+            return error_payload("notifications not available: install notify-send (apt-get install libnotify-bin)")
         out = run_platform_command(["notify-send", f"--expire-time={seconds * 1000}", "--app-name=gaia-lite",
                                     "--", title[:200], message])
     if not out.ok:
         why = out.problem or out.first_error_line()
-        return _error(f"the notification could not be shown: {why} (is a desktop session running?)")
+        return error_payload(f"the notification could not be shown: {why} (is a desktop session running?)")
     return {"status": "success", "title": title, "message": message, "timeout": seconds}
 
 
@@ -236,15 +233,15 @@ _WIN_WINDOWS = ("Get-Process | Where-Object { $_.MainWindowTitle } | "
 def _linux_windows() -> dict:
     session = graphical_session()
     if session is None:
-        return _error("window list not available: no graphical session (DISPLAY is not set)")
+        return error_payload("window list not available: no graphical session (DISPLAY is not set)")
     if session == "wayland" and not os.environ.get("DISPLAY"):
-        return _error("window list not available on Wayland: compositors do not expose other apps' windows")
+        return error_payload("window list not available on Wayland: compositors do not expose other apps' windows")
     if shutil.which("wmctrl") is None:
-        return _error("window list not available: install wmctrl (apt-get install wmctrl)")
+        return error_payload("window list not available: install wmctrl (apt-get install wmctrl)")
     out = run_platform_command(["wmctrl", "-l", "-p"], timeout=5)
     if not out.ok:
-        return _error(f"window list not available: {out.problem or out.first_error_line()} "
-                      "(wmctrl needs an EWMH window manager)")
+        return error_payload(f"window list not available: {out.problem or out.first_error_line()} "
+                             "(wmctrl needs an EWMH window manager)")
     windows = []
     for line in out.stdout.splitlines():
         parts = line.split(None, 4)
@@ -260,16 +257,16 @@ def list_windows(ctx: ToolContext) -> dict:
     if sys.platform == "darwin":
         out = run_platform_command(["osascript", "-e", _MAC_WINDOWS], timeout=10)
         if not out.ok:
-            return _error(f"window list not available: {out.problem or out.first_error_line()}")
+            return error_payload(f"window list not available: {out.problem or out.first_error_line()}")
         names = [n.strip() for n in out.stdout.split(",") if n.strip()]
         return {"status": "success", "count": len(names), "windows": [{"app": n} for n in names]}
     if sys.platform == "win32":
         if not _powershell():
-            return _error("window list not available: PowerShell was not found")
+            return error_payload("window list not available: PowerShell was not found")
         out = run_platform_command([_powershell(), "-NoProfile", "-NonInteractive", "-Command", _WIN_WINDOWS],
                                    timeout=15)
         if not out.ok:
-            return _error(f"window list not available: {out.problem or out.first_error_line()}")
+            return error_payload(f"window list not available: {out.problem or out.first_error_line()}")
         rows = [line.split("\t", 2) for line in out.stdout.splitlines() if line.count("\t") >= 2]
         return {"status": "success", "count": len(rows),
                 "windows": [{"pid": r[0], "app": r[1], "title": r[2]} for r in rows]}
@@ -308,35 +305,35 @@ def text_to_speech(ctx: ToolContext, text: str, output_path: str = "", voice: st
         voice: Voice or language code, e.g. "en", "en-us", "de".
     """
     if not isinstance(text, str) or not text.strip():
-        return _error("text is empty: give the words to speak")
+        return error_payload("text is empty: give the words to speak")
     if len(text) > MAX_SPEECH_CHARS:
-        return _error(f"text is {len(text)} characters; the limit is {MAX_SPEECH_CHARS}. Split it up")
+        return error_payload(f"text is {len(text)} characters; the limit is {MAX_SPEECH_CHARS}. Split it up")
     voice = (voice or "en").strip()
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_+\- ]{0,39}", voice):
-        return _error(f"voice {voice!r} is not a valid voice name; try \"en\"")
+        return error_payload(f"voice {voice!r} is not a valid voice name; try \"en\"")
     try:
         if output_path:
             out = resolve_user_path(ctx, output_path, write=True)
             if out.suffix.lower() != ".wav":
-                return _error("output_path must end in .wav")
+                return error_payload("output_path must end in .wav")
         else:
             out = Path(ctx.data_dir) / "tts" / f"speech_{time.strftime('%Y%m%d-%H%M%S')}_{os.getpid()}.wav"
         if out.is_dir():
-            return _error(f"{out} is a folder; give a .wav file name")
+            return error_payload(f"{out} is a folder; give a .wav file name")
         out.parent.mkdir(parents=True, exist_ok=True)
         backup = backup_file(ctx, out) if out.exists() else None
     except SandboxError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     except OSError as exc:
-        return _error(f"cannot create the folder for {output_path or 'speech'}: {exc.strerror or exc}")
+        return error_payload(f"cannot create the folder for {output_path or 'speech'}: {exc.strerror or exc}")
     command = _speech_command(voice, out)
     if isinstance(command, str):
-        return _error(command)
+        return error_payload(command)
     argv, env = command
     result = run_platform_command(argv, input_text=text, env=env, timeout=120)
     if not result.ok or not out.exists():
         why = result.problem or result.first_error_line()
-        return _error(f"speech synthesis failed: {why}")
+        return error_payload(f"speech synthesis failed: {why}")
     try:
         with wave.open(str(out), "rb") as wav:
             duration = round(wav.getnframes() / float(wav.getframerate()), 2)

@@ -17,6 +17,7 @@ from typing import Callable, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
+from gaia_lite.registry.failure import error_payload
 
 from .backup import backup_file
 from .file_text import MAX_FILE_BYTES, TEXT_EXTS, grep_files, markdown_outline, not_text_hint, python_outline
@@ -30,10 +31,6 @@ __all__ = ["TOOLS", "search_file", "search_directory", "read_file", "search_file
 READ_CHAR_CAP = 50_000
 
 
-def _error(message: str) -> dict:
-    return {"status": "error", "error": message}
-
-
 @tool
 def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
                 file_types: Optional[str] = None) -> dict:
@@ -45,7 +42,7 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
         file_types: Comma-separated extensions to keep, e.g. "csv,xlsx".
     """
     if not isinstance(file_pattern, str) or not file_pattern.strip():
-        return _error("file_pattern is empty: give part of the file name, e.g. 'report'")
+        return error_payload("file_pattern is empty: give part of the file name, e.g. 'report'")
     depth = 64 if deep_search else 6
     found = _files_named(ctx, file_pattern, depth, ext_filter(file_types))
     exact = file_pattern.strip().lower()
@@ -159,19 +156,19 @@ def search_directory(ctx: ToolContext, directory_name: str, search_root: Optiona
         max_depth: How many levels deep to look (1-10).
     """
     if not isinstance(directory_name, str) or not directory_name.strip():
-        return _error("directory_name is empty: give part of the folder name")
+        return error_payload("directory_name is empty: give part of the folder name")
     try:
         roots = [resolve_user_path(ctx, search_root)] if search_root else sandbox_roots(ctx)
         depth = max(1, min(10, int(max_depth)))
     except SandboxError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     except (TypeError, ValueError):
-        return _error(f"max_depth must be a whole number, got {max_depth!r}")
+        return error_payload(f"max_depth must be a whole number, got {max_depth!r}")
     needle = directory_name.strip().lower()
     found = []
     for root in roots:
         if not root.is_dir():
-            return _error(f"search_root {root} is not an existing folder")
+            return error_payload(f"search_root {root} is not an existing folder")
         for here, dirnames, _ in walk_folders(root, depth, ctx):
             found += [str(here / d) for d in dirnames if needle in d.lower()]
     return {"status": "success", "directory_name": directory_name, "count": len(found),
@@ -183,24 +180,24 @@ def _checked_file(ctx: ToolContext, file_path: str, *, write: bool = False, repa
     try:
         return resolve_user_path(ctx, file_path, write=write, repair=repair)
     except SandboxError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
 
 
 def _load_text(path: Path) -> str | dict:
     """The file as text, or an error dict (missing, folder, too big, binary)."""
     if not path.exists():
-        return _error(f"{path} does not exist; check the name with search_file")
+        return error_payload(f"{path} does not exist; check the name with search_file")
     if path.is_dir():
-        return _error(f"{path} is a folder; use browse_directory to list it")
+        return error_payload(f"{path} is a folder; use browse_directory to list it")
     hint = not_text_hint(path)
     if hint:
-        return _error(hint)
+        return error_payload(hint)
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
-        return _error(f"{path} is {size / 1e6:.1f} MB; the limit is 10 MB. Use search_file_content to grep it")
+        return error_payload(f"{path} is {size / 1e6:.1f} MB; the limit is 10 MB. Use search_file_content to grep it")
     data = path.read_bytes()
     if b"\x00" in data[:8192]:
-        return _error(f"{path} is a binary file, not text")
+        return error_payload(f"{path} is a binary file, not text")
     return data.decode("utf-8", errors="replace")
 
 
@@ -246,14 +243,14 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         context_lines: Lines to show before and after each hit (0-5).
     """
     if not isinstance(pattern, str) or not pattern:
-        return _error("pattern is empty: give the text to search for")
+        return error_payload("pattern is empty: give the text to search for")
     target = _checked_file(ctx, directory or ".")
     if isinstance(target, dict):
         return target
     if not target.exists():
-        return _error(f"{target} does not exist")
+        return error_payload(f"{target} does not exist")
     if len(pattern) > MAX_PATTERN_CHARS:
-        return _error(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
+        return error_payload(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
     regexes = [rx for rx in (compile_user_regex(pattern, ignore_case=not case_sensitive),
                              compile_user_regex(pattern, ignore_case=not case_sensitive, literal=True)) if rx]
     context = max(0, min(5, int(context_lines or 0)))
@@ -288,17 +285,17 @@ def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool
         create_dirs: Create missing parent folders.
     """
     if not isinstance(content, str):
-        return _error("content must be text")
+        return error_payload("content must be text")
     if len(content.encode("utf-8")) > MAX_FILE_BYTES:
-        return _error("content is larger than 10 MB; write a smaller file")
+        return error_payload("content is larger than 10 MB; write a smaller file")
     path = _checked_file(ctx, file_path, write=True)
     if isinstance(path, dict):
         return path
     if path.is_dir():
-        return _error(f"{path} is a folder; give a file name")
+        return error_payload(f"{path} is a folder; give a file name")
     if not path.parent.exists():
         if not create_dirs:
-            return _error(f"folder {path.parent} does not exist; pass create_dirs=true to create it")
+            return error_payload(f"folder {path.parent} does not exist; pass create_dirs=true to create it")
         path.parent.mkdir(parents=True, exist_ok=True)
     existed = path.exists()
     try:
@@ -306,7 +303,7 @@ def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(content)
     except OSError as exc:
-        return _error(f"could not write {path}: {exc.strerror or exc}")
+        return error_payload(f"could not write {path}: {exc.strerror or exc}")
     return {"status": "success", "file_path": str(path), "bytes_written": len(content.encode("utf-8")),
             "created": not existed, "backup_path": str(backup) if backup else None}
 
@@ -321,7 +318,7 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         new_content: Text to put in its place.
     """
     if not isinstance(old_content, str) or not old_content:
-        return _error("old_content is empty: copy the exact text to replace from read_file")
+        return error_payload("old_content is empty: copy the exact text to replace from read_file")
     path = _checked_file(ctx, file_path, write=True, repair=True)  # it edits a file that exists: find it
     if isinstance(path, dict):
         return path
@@ -338,8 +335,9 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         first = old_content.strip().splitlines()[0] if old_content.strip() else old_content
         close = difflib.get_close_matches(first.strip(), [ln.strip() for ln in text.splitlines()], n=1, cutoff=0.6)
         near = f" The closest line is {close[0]!r}." if close else ""
-        return _error(f"old_content was not found in {path.name}.{near} Read the file and copy the text exactly, "
-                      "including spaces and indentation")
+        return error_payload(
+            f"old_content was not found in {path.name}.{near} Read the file and copy the text exactly, "
+            "including spaces and indentation")
     return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
 
 
@@ -351,7 +349,7 @@ def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: in
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(updated)
     except OSError as exc:
-        return _error(f"could not write {path}: {exc.strerror or exc}")
+        return error_payload(f"could not write {path}: {exc.strerror or exc}")
     result = {"status": "success", "file_path": str(path), "occurrences": count, "replaced": 1,
               "diff": diff[:5000], "backup_path": str(backup)}
     return {**result, "note": note} if note else result
@@ -397,12 +395,12 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     """
     key = _SORT_KEYS.get((sort_by or "name").lower())
     if key is None:
-        return _error(f"sort_by must be one of {', '.join(_SORT_KEYS)}; got {sort_by!r}")
+        return error_payload(f"sort_by must be one of {', '.join(_SORT_KEYS)}; got {sort_by!r}")
     folder = _checked_file(ctx, directory_path or str(ctx.workdir))
     if isinstance(folder, dict):
         return folder
     if not folder.is_dir():
-        return _error(f"{folder} is not an existing folder")
+        return error_payload(f"{folder} is not an existing folder")
     dirs, files = [], []
     for child in folder.iterdir():
         if child.name.startswith(".") and not show_hidden:
@@ -435,7 +433,7 @@ def get_file_info(ctx: ToolContext, file_path: str) -> dict:
     if isinstance(path, dict):
         return path
     if not path.exists():
-        return _error(f"{path} does not exist; check the name with search_file")
+        return error_payload(f"{path} does not exist; check the name with search_file")
     st = path.stat()
     info = {"status": "success", "path": str(path), "name": path.name,
             "type": "folder" if path.is_dir() else "file", "size_bytes": st.st_size,
@@ -471,7 +469,7 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
     try:
         limit, days = max(1, min(100, int(max_results))), max(1, min(3650, int(days)))
     except (TypeError, ValueError):
-        return _error("max_results and days must be whole numbers")
+        return error_payload("max_results and days must be whole numbers")
     if not location or location.strip().lower() == "all":
         roots = sandbox_roots(ctx)
     else:
@@ -479,7 +477,7 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
         if isinstance(root, dict):
             return root
         if not root.is_dir():
-            return _error(f"{root} is not an existing folder; use \"all\" or a folder path")
+            return error_payload(f"{root} is not an existing folder; use \"all\" or a folder path")
         roots = [root]
     cutoff, keep = time.time() - days * 86400, ext_filter(file_types)
     recent = []

@@ -13,15 +13,12 @@ from typing import Optional
 
 from gaia_lite.registry.context import LoopDirective, ToolContext
 from gaia_lite.registry.spec import tool
+from gaia_lite.registry.failure import error_payload
 
 __all__ = ["TOOLS", "set_loop_state", "request_user_input", "LOOP_STATES"]
 
 LOOP_STATES = ("idle", "scheduled", "paused")
 MIN_WAKE, MAX_WAKE = 30, 86_400
-
-
-def _error(message: str) -> dict:
-    return {"status": "error", "error": message}
 
 
 @tool
@@ -35,11 +32,11 @@ def set_loop_state(ctx: ToolContext, state: str, reason: str = "", wake_in_secon
     """
     name = (state or "").strip().lower() if isinstance(state, str) else ""
     if name not in LOOP_STATES:
-        return _error(f"state must be one of {', '.join(LOOP_STATES)}; got {state!r}")
+        return error_payload(f"state must be one of {', '.join(LOOP_STATES)}; got {state!r}")
     try:
         wake = int(wake_in_seconds or 0)
     except (TypeError, ValueError):
-        return _error(f"wake_in_seconds must be a whole number, got {wake_in_seconds!r}")
+        return error_payload(f"wake_in_seconds must be a whole number, got {wake_in_seconds!r}")
     clamped = False
     if name == "scheduled":
         bounded = max(MIN_WAKE, min(MAX_WAKE, wake))
@@ -84,14 +81,14 @@ def request_user_input(ctx: ToolContext, message: str, choices: Optional[list[st
         continue_if_no_response: Go on without an answer.
     """
     if not isinstance(message, str) or not message.strip():
-        return _error("message is empty: write the question to ask")
+        return error_payload("message is empty: write the question to ask")
     if isinstance(choices, str):
         choices = [c.strip() for c in choices.split(",")]
     options = [str(c).strip() for c in (choices or []) if str(c).strip()]
     try:
         wait = min(max(float(timeout_seconds), MIN_WAIT_SECONDS), MAX_WAIT_SECONDS)
     except (TypeError, ValueError):
-        return _error(f"timeout_seconds must be a number of seconds; got {timeout_seconds!r}")
+        return error_payload(f"timeout_seconds must be a number of seconds; got {timeout_seconds!r}")
     try:
         answer = ctx.ask_user(message.strip(), options or None, timeout=wait)
     except EOFError:

@@ -14,16 +14,13 @@ from gaia_lite.memory.credentials import mask_credentials
 from gaia_lite.memory.records import CATEGORIES
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
+from gaia_lite.registry.failure import error_payload
 
 __all__ = ["TOOLS", "remember", "recall", "update_memory", "forget", "search_past_conversations"]
 
 DISABLED = ("memory is disabled (GAIA_MEMORY_DISABLED=1) or unavailable this session; "
             "unset GAIA_MEMORY_DISABLED and restart to use memory")
 TURN_PREVIEW_CHARS = 600
-
-
-def _error(message: str) -> dict[str, Any]:
-    return {"status": "error", "error": message}
 
 
 def _as_int(value: Any, name: str) -> int:
@@ -80,13 +77,13 @@ def remember(ctx: ToolContext, fact: str, category: str = "fact", domain: str = 
         entity: Who or what it is about.
     """
     if ctx.memory is None:
-        return _error(DISABLED)
+        return error_payload(DISABLED)
     category, note = _category(category, "fact")
     try:
         saved = ctx.memory.remember(fact, category=category, domain=domain, due_at=due_at, context=context,
                                     sensitive=_as_bool(sensitive), entity=entity)
     except ValueError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     message = "Updated a nearly identical memory." if saved.deduplicated else (
         "Remembered." if _as_bool(sensitive) else f"Remembered: {saved_text(fact)}")
     out = {"status": "stored", "knowledge_id": saved.id, "message": message}
@@ -111,16 +108,17 @@ def recall(ctx: ToolContext, query: str = "", category: str = "", domain: str = 
         time_to: Saved on or before (ISO date).
     """
     if ctx.memory is None:
-        return _error(DISABLED)
+        return error_payload(DISABLED)
     category, note = _category(category, "")
     if not any(s.strip() for s in (query, category, domain, context, entity, time_from, time_to)):
-        return _error("give a query or at least one filter (category, domain, context, entity, time_from, time_to)")
+        return error_payload(
+            "give a query or at least one filter (category, domain, context, entity, time_from, time_to)")
     try:
         found = ctx.memory.recall(query, category=category, domain=domain, context=context, entity=entity,
                                   limit=_as_int(limit, "limit"), offset=_as_int(offset, "offset"),
                                   time_from=time_from, time_to=time_to)
     except ValueError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     out = {"status": "found" if found.facts else "empty", "count": len(found.facts),
            "offset": max(0, _as_int(offset, "offset")), "has_more": found.has_more,
            "results": [_brief(f) for f in found.facts]}
@@ -145,7 +143,7 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
         entity: New subject.
     """
     if ctx.memory is None:
-        return _error(DISABLED)
+        return error_payload(DISABLED)
     fields: dict[str, Any] = {}
     for name, value in (("content", content), ("category", category), ("domain", domain),
                         ("context", context), ("entity", entity)):
@@ -157,11 +155,11 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
     if str(sensitive).strip():
         fields["sensitive"] = _as_bool(sensitive)
     if not fields:
-        return _error("nothing to change; pass content or another field to update")
+        return error_payload("nothing to change; pass content or another field to update")
     try:
         fact = ctx.memory.update(str(knowledge_id).strip(), **fields)
     except ValueError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     if fact is None:
         return {"status": "not_found", "knowledge_id": knowledge_id,
                 "message": "No memory has this id; use recall to find the right one."}
@@ -176,7 +174,7 @@ def forget(ctx: ToolContext, knowledge_id: str) -> dict[str, Any]:
         knowledge_id: The id returned by remember or recall.
     """
     if ctx.memory is None:
-        return _error(DISABLED)
+        return error_payload(DISABLED)
     if ctx.memory.forget(str(knowledge_id).strip()):
         return {"status": "removed", "knowledge_id": knowledge_id}
     return {"status": "not_found", "knowledge_id": knowledge_id,
@@ -196,15 +194,15 @@ def search_past_conversations(ctx: ToolContext, query: str = "", days: int = 0, 
         time_to: On or before (ISO date).
     """
     if ctx.memory is None:
-        return _error(DISABLED)
+        return error_payload(DISABLED)
     try:
         days_n, limit_n = _as_int(days, "days"), _as_int(limit, "limit")
         if not (query.strip() or days_n or time_from.strip() or time_to.strip()):
-            return _error("give a query, days, or a time_from/time_to bound")
+            return error_payload("give a query, days, or a time_from/time_to bound")
         turns = ctx.memory.search_turns(query, days=days_n, time_from=time_from, time_to=time_to,
                                         limit=limit_n or 10)
     except ValueError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     results = [{"role": t["role"], "content": t["content"][:TURN_PREVIEW_CHARS], "ts": t["ts"][:19],
                 "session_id": t["session_id"]} for t in turns]
     return {"status": "found" if results else "empty", "count": len(results), "results": results}

@@ -15,6 +15,7 @@ from typing import Any
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
+from gaia_lite.registry.failure import error_payload
 
 from .backup import backup_file
 from .patterns import MAX_PATTERN_CHARS
@@ -38,10 +39,6 @@ SUMMARY_STYLES = {
     "detailed": "a detailed summary in a few paragraphs",
     "bullets": "a bulleted list of the key points",
 }
-
-
-def _error(message: str) -> dict[str, Any]:
-    return {"status": "error", "error": message}
 
 
 def _checked(ctx: ToolContext, path: str, *, write: bool = False) -> Path:
@@ -91,10 +88,10 @@ def _one_document(ctx: ToolContext, name: str) -> Any:
     """The indexed document ``name`` refers to (sandbox-checked), or an error dict."""
     found = [d for d in ctx.rag.find_documents(name) if _in_scope(ctx, d.path)]
     if not found:
-        return _error(f"{name!r} is not indexed under the allowed folders; index it with index_document first")
+        return error_payload(f"{name!r} is not indexed under the allowed folders; index it with index_document first")
     if len(found) > 1:
         names = ", ".join(d.path for d in found[:5])
-        return _error(f"{name!r} matches several documents ({names}); pass the full path")
+        return error_payload(f"{name!r} matches several documents ({names}); pass the full path")
     return found[0]
 
 
@@ -107,9 +104,9 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         debug: True to include retrieval details.
     """
     if ctx.rag is None:
-        return _error(NO_INDEX)
+        return error_payload(NO_INDEX)
     if not query.strip():
-        return _error("query is empty; pass the question to search for")
+        return error_payload("query is empty; pass the question to search for")
     total = ctx.rag.chunk_count()
     scope = _scope(ctx)
     if not scope:
@@ -118,7 +115,7 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     try:
         hits = ctx.rag.search(query, k=_top_n(total), docs=[d.id for d in scope])
     except INDEX_ERRORS as exc:
-        return _error(f"search failed: {exc}")
+        return error_payload(f"search failed: {exc}")
     if not hits:
         return {"status": "no_results", "query": query,
                 "message": "Nothing relevant found; try other words or index more documents."}
@@ -139,21 +136,21 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
         query: The question or topic to look for.
     """
     if ctx.rag is None:
-        return _error(NO_INDEX)
+        return error_payload(NO_INDEX)
     found = [d for d in ctx.rag.find_documents(file_path) if _in_scope(ctx, d.path)]
     if len(found) > 1:
-        return _error(f"{file_path!r} matches several documents; pass the full path")
+        return error_payload(f"{file_path!r} matches several documents; pass the full path")
     try:
         path = _checked(ctx, found[0].path if found else file_path)
         if not found:
             if not (path.is_file() and ctx.rag.supports(path)):
-                return _error(f"{file_path!r} is not indexed and no supported file exists there")
+                return error_payload(f"{file_path!r} is not indexed and no supported file exists there")
             ctx.rag.index_file(path)
         hits = ctx.rag.search(query, k=5, file=path)
     except PermissionError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     except INDEX_ERRORS as exc:
-        return _error(f"could not search {file_path}: {exc}")
+        return error_payload(f"could not search {file_path}: {exc}")
     if not hits:
         return {"status": "no_results", "file": str(path), "message": "Nothing relevant in this file."}
     return {"status": "success", "file": str(path), "chunks": [_chunk(h) for h in hits], "instruction": CITE}
@@ -167,11 +164,11 @@ def search_indexed_chunks(ctx: ToolContext, pattern: str) -> dict[str, Any]:
         pattern: Text to find, case-insensitive.
     """
     if ctx.rag is None:
-        return _error(NO_INDEX)
+        return error_payload(NO_INDEX)
     if not pattern.strip():
-        return _error("pattern is empty; pass the text to find")
+        return error_payload("pattern is empty; pass the text to find")
     if len(pattern) > MAX_PATTERN_CHARS:
-        return _error(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
+        return error_payload(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
     hits, total = ctx.rag.grep(pattern.strip(), limit=10, docs=[d.id for d in _scope(ctx)])
     matches = []
     for h in hits:
@@ -211,16 +208,16 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
         file_path: Path of the file to index.
     """
     if ctx.rag is None:
-        return _error(NO_INDEX)
+        return error_payload(NO_INDEX)
     try:
         path = _checked(ctx, file_path)
         if not path.is_file():
-            return _error(f"{path} does not exist or is not a file; check the path with search_file")
+            return error_payload(f"{path} does not exist or is not a file; check the path with search_file")
         result = ctx.rag.index_file(path)
     except PermissionError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     except INDEX_ERRORS as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     info = result.to_dict()
     info["outcome"] = info.pop("status")  # indexed, updated or unchanged
     return {"status": "success", **info}
@@ -230,7 +227,7 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
 def list_indexed_documents(ctx: ToolContext) -> dict[str, Any]:
     """List the documents in the index with their pages and chunk counts."""
     if ctx.rag is None:
-        return _error(NO_INDEX)
+        return error_payload(NO_INDEX)
     docs = [d.to_dict() for d in _scope(ctx)]
     return {"status": "success", "count": len(docs), "documents": docs}
 
@@ -239,7 +236,7 @@ def list_indexed_documents(ctx: ToolContext) -> dict[str, Any]:
 def rag_status(ctx: ToolContext) -> dict[str, Any]:
     """Show document index status: counts, sizes, types and watched folders."""
     if ctx.rag is None:
-        return _error(NO_INDEX)
+        return error_payload(NO_INDEX)
     watchers = [{"directory": str(w.directory), "running": w.running, "reindexed": w.reindexed,
                  "errors": w.errors[-3:]} for w in ctx.rag.watchers()]
     return {"status": "success", **ctx.rag.status(), "active_watchers": watchers}
@@ -280,22 +277,23 @@ def summarize_document(ctx: ToolContext, file_path: str, summary_type: str = "de
         max_words_per_section: Words sent to the model per section.
     """
     if ctx.rag is None:
-        return _error(NO_INDEX)
+        return error_payload(NO_INDEX)
     if ctx.llm is None:
-        return _error("no language model is connected, so documents cannot be summarised; start the model server")
+        return error_payload(
+            "no language model is connected, so documents cannot be summarised; start the model server")
     style = SUMMARY_STYLES.get(summary_type.strip().lower())
     if style is None:
-        return _error(f"summary_type must be one of {', '.join(SUMMARY_STYLES)}")
+        return error_payload(f"summary_type must be one of {', '.join(SUMMARY_STYLES)}")
     doc = _one_document(ctx, file_path)
     if isinstance(doc, dict):
         return doc
     try:
         max_words = max(200, min(20000, int(max_words_per_section)))
     except (TypeError, ValueError):
-        return _error("max_words_per_section must be a whole number")
+        return error_payload("max_words_per_section must be a whole number")
     sections = _sections(ctx.rag.document_pages(doc.path), max_words)
     if not sections:
-        return _error(f"{doc.name} has no extractable text to summarise")
+        return error_payload(f"{doc.name} has no extractable text to summarise")
     system = "You summarise documents faithfully, using only the text given. Keep names, numbers and dates."
     partials = []
     try:
@@ -314,7 +312,7 @@ def summarize_document(ctx: ToolContext, file_path: str, summary_type: str = "de
                                          system=system, max_tokens=1000) for g in groups]
             summary = partials[0]
     except Exception as exc:  # the model server can fail in many ways; report, do not raise
-        return _error(f"the language model failed while summarising: {exc}")
+        return error_payload(f"the language model failed while summarising: {exc}")
     return {"status": "success", "file": doc.path, "summary_type": summary_type.strip().lower(),
             "sections": len(sections), "pages": doc.pages, "summary": summary.strip()}
 
@@ -328,7 +326,7 @@ def dump_document(ctx: ToolContext, file_name: str, output_path: str | None = No
         output_path: Where to write; default is the app's data folder.
     """
     if ctx.rag is None:
-        return _error(NO_INDEX)
+        return error_payload(NO_INDEX)
     doc = _one_document(ctx, file_name)
     if isinstance(doc, dict):
         return doc
@@ -339,16 +337,16 @@ def dump_document(ctx: ToolContext, file_name: str, output_path: str | None = No
         else:  # the app's own folder, not the user's files
             out = Path(ctx.data_dir) / "rag_dumps" / f"{Path(doc.path).stem}.md"
         if out.is_dir():
-            return _error(f"{out} is a folder; give a file name for the export")
+            return error_payload(f"{out} is a folder; give a file name for the export")
         if out.resolve() == Path(doc.path).resolve():
-            return _error(f"{out} is the document itself; choose another output_path")
+            return error_payload(f"{out} is the document itself; choose another output_path")
         out.parent.mkdir(parents=True, exist_ok=True)
         backup = backup_file(ctx, out) if out.exists() else None
         out.write_text(f"# {doc.name}\n\nSource: {doc.path}\n\n{text}\n", encoding="utf-8")
     except PermissionError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     except OSError as exc:
-        return _error(f"could not write the export: {exc}")
+        return error_payload(f"could not write the export: {exc}")
     return {"status": "success", "file": doc.path, "output_path": str(out), "chars": len(text),
             "pages": doc.pages, "backup_path": str(backup) if backup else None}
 
@@ -356,13 +354,13 @@ def dump_document(ctx: ToolContext, file_name: str, output_path: str | None = No
 def _folder(ctx: ToolContext, path: str) -> Path | dict[str, Any]:
     """The sandbox-approved folder ``path`` names, or an error dict."""
     if ctx.rag is None:
-        return _error(NO_INDEX)
+        return error_payload(NO_INDEX)
     try:
         folder = _checked(ctx, path)
     except PermissionError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     if not folder.is_dir():
-        return _error(f"{folder} is not a folder; check the path with search_directory")
+        return error_payload(f"{folder} is not a folder; check the path with search_directory")
     return folder
 
 

@@ -22,6 +22,7 @@ from typing import Optional
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.limits import RateLimiter
 from gaia_lite.registry.spec import tool
+from gaia_lite.registry.failure import error_payload
 
 from . import os_sandbox
 from .sandbox import SandboxError, resolve_user_path
@@ -138,10 +139,6 @@ def _execute(pipeline: list[list[str]], cwd: Path, timeout: int, cancel: threadi
             "duration_seconds": round(time.monotonic() - start, 3)}
 
 
-def _error(message: str, **extra) -> dict:
-    return {"status": "error", "error": message, **extra}
-
-
 def _means_no_match(argv: list[str], run: dict) -> bool:
     """grep/rg exit 1 for "no match" and diff for "files differ": not failures."""
     prog = argv[0]
@@ -207,22 +204,22 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
     try:
         timeout = max(1, min(MAX_TIMEOUT, int(timeout)))
     except (TypeError, ValueError):
-        return _error(f"timeout must be a number of seconds, got {timeout!r}")
+        return error_payload(f"timeout must be a number of seconds, got {timeout!r}")
     plan = _plan(ctx, command, working_directory)
     if isinstance(plan, str):
-        return _error(plan, command=command)
+        return error_payload(plan, command=command)
     pipeline, cwd, extra_env = plan
     wait = ctx.shell_limiter.acquire()
     if wait > 0:
-        return _error(f"rate limit: too many shell commands; wait {wait:.0f} s and try again",
-                      command=command, retry_after_seconds=round(wait, 1))
+        return error_payload(f"rate limit: too many shell commands; wait {wait:.0f} s and try again",
+                             command=command, retry_after_seconds=round(wait, 1))
     box = os_sandbox.detect()
     _notice_once(ctx, box)
     roots = [*ctx.sandbox.roots, *ctx.sandbox.approved]
     run = _execute([box.wrap(argv, roots, cwd) for argv in pipeline], cwd, timeout, ctx.cancel,
                    _child_env(box.active, extra_env), [argv[0] for argv in pipeline])
     if "error" in run:
-        return _error(run["error"], command=command)
+        return error_payload(run["error"], command=command)
     result = {"status": "success", "command": command, "stdout": run["stdout"], "stderr": run["stderr"],
               "return_code": run["return_code"],
               "has_errors": (run["return_code"] != 0 and not _means_no_match(pipeline[-1], run))

@@ -13,6 +13,7 @@ import base64
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
+from gaia_lite.registry.failure import error_payload
 
 from .sandbox import SandboxError, resolve_user_path
 
@@ -28,10 +29,6 @@ FOCUS_PROMPTS = {
 }
 _NO_VISION = ("the configured model cannot see images ({reason}); set GAIA_VISION_MODEL "
               "(or --vision-model) to a vision-capable model")
-
-
-def _error(message: str) -> dict:
-    return {"status": "error", "error": message}
 
 
 def sniff_image_type(head: bytes) -> str | None:
@@ -52,29 +49,29 @@ def _ask_about_image(ctx: ToolContext, image_path: str, prompt: str) -> dict:
     try:
         path = resolve_user_path(ctx, image_path)
     except SandboxError as exc:
-        return _error(str(exc))
+        return error_payload(str(exc))
     if not path.is_file():
-        return _error(f"{path} does not exist or is not a file; find it with search_file")
+        return error_payload(f"{path} does not exist or is not a file; find it with search_file")
     size = path.stat().st_size
     if size > MAX_IMAGE_BYTES:
-        return _error(f"{path.name} is {size / 1e6:.1f} MB; images up to 20 MB are supported")
+        return error_payload(f"{path.name} is {size / 1e6:.1f} MB; images up to 20 MB are supported")
     try:
         data = path.read_bytes()
     except OSError as exc:
-        return _error(f"cannot read {path}: {exc.strerror or exc}")
+        return error_payload(f"cannot read {path}: {exc.strerror or exc}")
     mime = sniff_image_type(data[:16])
     if mime is None:
-        return _error(f"{path.name} is not a PNG, JPEG, GIF or WEBP image")
+        return error_payload(f"{path.name} is not a PNG, JPEG, GIF or WEBP image")
     if ctx.llm is None:
-        return _error(_NO_VISION.format(reason="no model is connected"))
+        return error_payload(_NO_VISION.format(reason="no model is connected"))
     data_url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     try:
         text = ctx.llm.describe_image(data_url, prompt, cancel=ctx.cancel)
     except Exception as exc:  # noqa: BLE001 - any server/client failure means "cannot see"
         reason = " ".join(str(exc).split())[:160] or type(exc).__name__
-        return _error(_NO_VISION.format(reason=reason))
+        return error_payload(_NO_VISION.format(reason=reason))
     if not isinstance(text, str) or not text.strip():
-        return _error(_NO_VISION.format(reason="it returned an empty answer"))
+        return error_payload(_NO_VISION.format(reason="it returned an empty answer"))
     return {"status": "success", "image_path": str(path), "mime_type": mime, "size_bytes": size,
             "text": text.strip()}
 
@@ -89,7 +86,7 @@ def analyze_image(ctx: ToolContext, image_path: str, focus: str = "all") -> dict
     """
     key = (focus or "all").strip().lower()
     if key not in FOCUS_PROMPTS:
-        return _error(f"focus must be one of {', '.join(FOCUS_PROMPTS)}; got {focus!r}")
+        return error_payload(f"focus must be one of {', '.join(FOCUS_PROMPTS)}; got {focus!r}")
     result = _ask_about_image(ctx, image_path, FOCUS_PROMPTS[key])
     if result["status"] == "success":
         result["focus"] = key
@@ -106,7 +103,7 @@ def answer_question_about_image(ctx: ToolContext, image_path: str, question: str
         question: What to find out, e.g. "What is the total on this receipt?".
     """
     if not isinstance(question, str) or not question.strip():
-        return _error("question is empty: ask something about the image")
+        return error_payload("question is empty: ask something about the image")
     result = _ask_about_image(ctx, image_path, question.strip())
     if result["status"] == "success":
         result["question"] = question.strip()

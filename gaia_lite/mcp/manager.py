@@ -28,6 +28,7 @@ from gaia_lite.agent.selection import ToolJoin
 from gaia_lite.config import McpServer
 from gaia_lite.events import Notice
 from gaia_lite.registry.spec import ToolSpec
+from gaia_lite.registry.failure import error_payload
 
 from .connection import ListedTool, McpCallError, ServerConnection
 from .toolcache import ToolListCache
@@ -191,16 +192,16 @@ class McpManager:
         if conn.state == "connecting":  # its tools joined from the cache; the server is still starting
             conn.wait(self.connect_timeout + 5.0)
         if conn.state != "ready":
-            return _error(f"MCP server {server} is not available ({conn.error or conn.state}). "
-                          f"{self._after(server)}")
+            return error_payload(f"MCP server {server} is not available ({conn.error or conn.state}). "
+                                 f"{self._after(server)}")
         try:
             return outcome_payload(conn.call(tool, arguments, config.timeout))
         except McpCallError as exc:
             if not exc.broken:
-                return _error(f"MCP server {server}: {exc}")
+                return error_payload(f"MCP server {server}: {exc}")
             conn.mark_broken(str(exc))
             self._log.warning("MCP server %s failed during %s: %s", server, tool, exc)
-            return _error(f"MCP server {server} failed: {exc}. {self._after(server)}")
+            return error_payload(f"MCP server {server} failed: {exc}. {self._after(server)}")
 
     def _after(self, server: str) -> str:
         if server in self._restarted:
@@ -243,7 +244,3 @@ class McpManager:
             t.start()
         for t in threads:
             t.join(10.0)
-
-
-def _error(message: str) -> dict[str, Any]:
-    return {"status": "error", "error": message}

@@ -25,6 +25,7 @@ from gaia_lite.events import ToolsLoaded
 
 from .bridge import unwrap
 from .context import CallCancel, ToolContext, ToolReply
+from .failure import ToolFailure, error_payload
 from .registry import ToolRegistry
 from .spec import ParamSpec, ToolSpec
 
@@ -234,10 +235,10 @@ class ToolExecutor:
             return ToolResult(requested, name, used, payload, status, time.perf_counter() - start, invoked, loaded)
 
         if direct.error is not None:
-            return done(None, ToolStatus.INVALID, _error(direct.error))
+            return done(None, ToolStatus.INVALID, error_payload(direct.error))
         name, error = resolve_name(requested, self.registry)
         if name is None:
-            return done(None, ToolStatus.INVALID, _error(error or ""))
+            return done(None, ToolStatus.INVALID, error_payload(error or ""))
         spec = self.registry[name]
         kwargs, error = validate_arguments(spec, args)
         if kwargs is None:
@@ -245,16 +246,19 @@ class ToolExecutor:
             # badly-argued call to an unlisted tool is still an escape hatch (and counts as use).
             if self.on_invoke is not None:
                 self.on_invoke(name)
-            return done(name, ToolStatus.INVALID, _error((error or "") + _suggest_tools(spec, args, self.registry)),
+            return done(name, ToolStatus.INVALID,
+                        error_payload((error or "") + _suggest_tools(spec, args, self.registry)),
                         invoked=self.on_invoke is not None)
         precheck = getattr(spec.fn, "precheck", None)
         if callable(precheck):
             try:
                 refusal = precheck(self.ctx, **kwargs)
+            except ToolFailure as exc:
+                refusal = exc.message
             except Exception as exc:  # a pre-check is tool code: it must fail as data too
                 refusal = f"{name} failed: {type(exc).__name__}: {exc}"
             if refusal:
-                return done(name, ToolStatus.REFUSED, _error(refusal), kwargs)
+                return done(name, ToolStatus.REFUSED, error_payload(refusal), kwargs)
         if spec.gated and name not in self._always:
             decision = self.approve(spec, kwargs)
             if decision == Decision.ALWAYS:
@@ -292,7 +296,9 @@ class ToolExecutor:
                                                            "Try a narrower request."})
         if "error" in box:
             exc = box["error"]
-            return ToolStatus.ERROR, ToolReply(_error(f"{spec.name} failed: {type(exc).__name__}: {exc}"))
+            if isinstance(exc, ToolFailure):  # the tool's own words, passed through as they are
+                return ToolStatus.ERROR, ToolReply(exc.payload())
+            return ToolStatus.ERROR, ToolReply(error_payload(f"{spec.name} failed: {type(exc).__name__}: {exc}"))
         result = box.get("result")
         if isinstance(result, ToolReply):
             reply = result
@@ -300,6 +306,3 @@ class ToolExecutor:
             reply = ToolReply(result if isinstance(result, dict) else {"status": "success", "result": result})
         return (ToolStatus.ERROR if reply.payload.get("status") == "error" else ToolStatus.OK), reply
 
-
-def _error(message: str) -> dict[str, Any]:
-    return {"status": "error", "error": message}

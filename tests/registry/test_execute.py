@@ -223,3 +223,22 @@ def test_only_a_tool_that_ran_without_reporting_an_error_is_ok(tmp_path):
     failed = ex.execute("finder", {"name": "y"})
     assert failed.status is ToolStatus.ERROR and not failed.ok
     assert [s for s in ToolStatus if ToolResult("t", "t", {}, {}, s, 0.0).ok] == [ToolStatus.OK]
+
+
+def test_a_tool_failure_reaches_the_model_word_for_word(tmp_path):
+    from gaia_lite.registry.failure import ToolFailure
+
+    @tool
+    def opener(ctx, path: str) -> dict:
+        """Open a file.
+
+        Args:
+            path: The file.
+        """
+        raise ToolFailure(f"'{path}' is not a file: it is a folder. Browse it instead.", hint="browse")
+
+    ex = ToolExecutor(ToolRegistry([opener]), ToolContext(workdir=tmp_path, sandbox=None, data_dir=tmp_path))
+    out = ex.execute("opener", {"path": "docs"})
+    assert out.status is ToolStatus.ERROR and not out.ok
+    assert out.payload == {"status": "error", "error": "'docs' is not a file: it is a folder. Browse it instead.",
+                           "hint": "browse"}
