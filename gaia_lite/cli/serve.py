@@ -1,8 +1,10 @@
 """``gaia-lite serve``: run the embedded llama-server in the foreground.
 
 Useful to share one model between several gaia-lite sessions or other
-OpenAI-compatible clients. Mounted by ``cli/app.py``; this module only
-defines the command function and the rich progress bar for model assembly.
+OpenAI-compatible clients. ``serve --stop`` instead stops the servers that
+``ask``/``chat`` kept alive (GAIA_KEEP_ALIVE). Mounted by ``cli/app.py``; this
+module only defines the command function and the rich progress bar for model
+assembly.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColum
 
 from gaia_lite.runtime import (
     DEFAULT_MODEL,
+    stop_kept,
     MODELS,
     LocalRuntimeError,
     LocalServer,
@@ -81,6 +84,10 @@ CtxOpt = Annotated[
         "--ctx-size", "-c", help="Context window in tokens (default 8192 for chat, 512 for embedding).", min=64
     ),
 ]
+StopOpt = Annotated[
+    bool,
+    typer.Option("--stop", help="Stop the embedded servers that ask/chat kept alive (GAIA_KEEP_ALIVE), then exit."),
+]
 
 
 def serve(
@@ -88,11 +95,20 @@ def serve(
     model: ModelOpt = DEFAULT_MODEL,
     embedding: EmbeddingOpt = False,
     ctx_size: CtxOpt = None,
+    stop: StopOpt = False,
 ) -> None:
-    """Run a local OpenAI-compatible llama-server until Ctrl-C."""
+    """Run a local OpenAI-compatible llama-server until Ctrl-C (`--stop`: stop the kept-alive ones)."""
     # soft_wrap: URLs and paths stay on one line, so they can be copied.
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if stop:
+        stopped = stop_kept()
+        for state in stopped:
+            console.print(f"Stopped the kept llama-server of model {state.alias} at {state.base_url} "
+                          f"(pid {state.keeper_pid}).")
+        if not stopped:
+            console.print("No kept llama-server is running.")
+        return
 
     def fail(message: str) -> typer.Exit:
         err.print(f"[red]error:[/red] {message}")

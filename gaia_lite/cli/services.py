@@ -58,7 +58,7 @@ class Services:
     memory: MemoryStore | None
     rag: RagIndex
     loader: ToolLoader | None
-    server: runtime.LocalServer | None  # the embedded server this process started, if any
+    server: runtime.EmbeddedServer | None  # the embedded server this process holds, if any
     skills: SkillService | None
     mcp: McpManager | None = None  # the MCP servers this agent started
 
@@ -80,8 +80,8 @@ class Services:
 
 
 def connect(settings: Settings, *, announce: Callable[[str], None],
-            progress: ProgressFn | None = None) -> tuple[ChatClient, runtime.LocalServer | None]:
-    """(ChatClient, started LocalServer or None). Raises ServerUnreachable with the fix."""
+            progress: ProgressFn | None = None) -> tuple[ChatClient, runtime.EmbeddedServer | None]:
+    """(ChatClient, the embedded server held, or None). Raises ServerUnreachable with the fix."""
     client = ChatClient(settings.base_url, api_key=settings.api_key, model=settings.model, sampling=SAMPLING,
                         vision_model=settings.vision_model, first_byte_timeout=settings.first_byte_timeout)
     if client.health():
@@ -91,20 +91,41 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
     status = runtime.runtime_status()
     if not status.ready and status.server is None:
         raise ServerUnreachable(settings.base_url, "and the embedded runtime is not installed: run scripts/setup.sh")
+    model, named = embedded_model(settings)
     try:
-        ctx = {"ctx_size": settings.context_tokens} if settings.context_tokens else {}
-        server = runtime.ensure_local_server(None, progress=progress, **ctx)
+        server = runtime.start_embedded(model, keep_alive=settings.keep_alive, progress=progress,
+                                        ctx_size=settings.context_tokens or 8192)
     except runtime.LocalRuntimeError as exc:
         raise ServerUnreachable(settings.base_url, str(exc)) from None
-    assert server is not None
-    announce(f"No server at {settings.base_url}; started the embedded llama-server at {server.base_url} "
-             f"(model {server.alias}, ready in {server.cold_start_s:.1f}s). Use --no-local-server to turn this off.")
-    client = ChatClient(server.base_url, api_key="", model=settings.model or server.alias, sampling=SAMPLING,
-                        vision_model=settings.vision_model, first_byte_timeout=settings.first_byte_timeout)
+    announce(server_line(settings.base_url, server))
+    client = ChatClient(server.base_url, api_key=server.api_key, model=server.alias if named else settings.model
+                        or server.alias, sampling=SAMPLING, vision_model=settings.vision_model,
+                        first_byte_timeout=settings.first_byte_timeout)
     return client, server
 
 
-def build_services(settings: Settings, client: ChatClient, *, server: runtime.LocalServer | None = None,
+def embedded_model(settings: Settings) -> tuple[str, bool]:
+    """The model the embedded server runs, and whether ``settings.model`` named it: a bundled model's
+    name or a .gguf path does; any other name is the server's business, so the default model runs."""
+    chosen = settings.model.strip()
+    if chosen in runtime.MODELS or chosen.endswith(".gguf"):
+        return chosen, True
+    return runtime.DEFAULT_MODEL, False
+
+
+def server_line(base_url: str, server: runtime.EmbeddedServer) -> str:
+    """The one stderr line about the embedded server: started or reused, and how long it stays."""
+    if server.reused:
+        what = f"reusing the embedded llama-server at {server.base_url} (model {server.alias}, kept alive"
+    else:
+        what = (f"started the embedded llama-server at {server.base_url} (model {server.alias}, ready in "
+                f"{server.cold_start_s:.1f}s")
+    stays = (f"; it stays up {server.keep_alive:g} s after use, `gaia-lite serve --stop` ends it)"
+             if server.keep_alive else ")")
+    return f"No server at {base_url}; {what}{stays}. Use --no-local-server to turn this off."
+
+
+def build_services(settings: Settings, client: ChatClient, *, server: runtime.EmbeddedServer | None = None,
                    approve: Approver | None = None, ask_user: AskUser | None = None,
                    confirm_path: Callable[[str], bool] | None = None, progress: ProgressFn | None = None,
                    workdir: Path | None = None) -> Services:
@@ -128,7 +149,8 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Lo
                             default_timeout=settings.tool_timeout)
     options = AgentOptions(native_tools=native, max_steps=settings.max_steps, max_tokens=settings.max_tokens,
                            temperature=settings.temperature, workdir=workdir, prompt_layout=settings.layout,
-                           context_tokens=settings.context_tokens or client.context_size())
+                           context_tokens=settings.context_tokens or (server.ctx_size if server is not None
+                                                                      else client.context_size()))
     skills = None if memory is None else SkillService(memory, embedder, tools.registry, tau=settings.skill_tau)
     replies, notice = choose_replies(settings.tool_calls, native=native, registry=tools.registry,
                                      capable=lambda: structured_replies(settings, client, server))
@@ -138,7 +160,7 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Lo
                     loader, server, skills, mcp)
 
 
-def structured_replies(settings: Settings, client: ChatClient, server: runtime.LocalServer | None) -> bool:
+def structured_replies(settings: Settings, client: ChatClient, server: runtime.EmbeddedServer | None) -> bool:
     """Can this server and model hold replies to a JSON schema? Probed once, cached in the state dir
     (the embedded server is one server whatever port it gets)."""
     model = client.resolve_model()

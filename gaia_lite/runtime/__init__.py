@@ -1,9 +1,12 @@
 """The embedded local runtime: llama-server plus a PyPI-shipped GGUF model.
 
-The CLI calls ``ensure_local_server(base_url)``: when nothing answers at the
-configured URL and the runtime is installed, it assembles the model (once)
-and starts a ``LocalServer``, which the caller must stop (``with`` or
-``stop()``). Nothing in this package prints.
+The CLI calls ``start_embedded(model, keep_alive=S)`` when nothing answers at
+the configured URL: it assembles the model (once) and returns a hold on a
+server. With ``S`` > 0 that is a ``KeptServer`` (kept.py): started, or found
+running for the same model and settings, and left up for ``S`` idle seconds
+after ``stop()``; with 0 a ``LocalServer`` that ``stop()`` ends.
+``ensure_local_server(base_url)`` is the older probe-then-start helper (evals).
+Nothing in this package prints.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from .model import (
     model_path,
     runtime_status,
 )
+from .kept import DEFAULT_KEEP_ALIVE, KeptServer, KeptStatus, ServerSpec, acquire, kept_servers, stop_kept
 from .server import LocalServer, ServerError, ServerInfo, free_port, port_is_free
 
 __all__ = [
@@ -55,7 +59,19 @@ __all__ = [
     "server_reachable",
     "resolve_model",
     "ensure_local_server",
+    "start_embedded",
+    "prefix_dir",
+    "EmbeddedServer",
+    "DEFAULT_KEEP_ALIVE",
+    "KeptServer",
+    "KeptStatus",
+    "ServerSpec",
+    "acquire",
+    "kept_servers",
+    "stop_kept",
 ]
+
+EmbeddedServer = LocalServer | KeptServer  # what ask/chat hold: stop() lets go of it
 
 
 def server_reachable(base_url: str, timeout: float = 1.0) -> bool:
@@ -114,4 +130,41 @@ def ensure_local_server(
     except ModelInstallError as exc:
         raise ModelInstallError(f"{where}; {exc}") from exc
     server = LocalServer(path, port=port, alias=alias, ctx_size=ctx_size, threads=threads, binary=status.server)
+    return server.start()
+
+
+def prefix_dir() -> Path:
+    """Where saved shared-prompt KV caches live: beside the models, shared by every gaia-lite home
+    (a file is only valid for one model file and server build, and its name says which)."""
+    from .model import models_dir
+
+    folder = models_dir() / "prefix"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def start_embedded(
+    model: str | Path = DEFAULT_MODEL,
+    *,
+    keep_alive: float = 0.0,
+    ctx_size: int = 8192,
+    threads: int = 2,
+    progress: ProgressFn | None = None,
+) -> LocalServer | KeptServer:
+    """A hold on an embedded llama-server for ``model`` (LocalRuntimeError with the fix if it cannot be had).
+
+    ``keep_alive`` > 0: the kept server for this model and these settings, started or reused
+    (``.reused`` says which); it outlives this process by ``keep_alive`` idle seconds. 0: a server of
+    this process alone, stopped by ``stop()`` or when the process ends.
+    """
+    status = runtime_status()
+    if status.server is None:
+        raise LocalRuntimeError(f"llama-server is missing: {status.server_fix}")
+    path, alias = resolve_model(model, progress=progress)
+    slots = prefix_dir()
+    if keep_alive > 0:
+        spec = ServerSpec(path, alias, ctx_size=ctx_size, threads=threads, binary=status.server, slot_dir=slots)
+        return acquire(spec, keep_alive=keep_alive)
+    server = LocalServer(path, alias=alias, ctx_size=ctx_size, threads=threads, binary=status.server,
+                         extra_args=("--slot-save-path", str(slots)))
     return server.start()

@@ -234,6 +234,11 @@ class LocalServer:
     def is_running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    # what a KeptServer also offers, so ask/chat hold either the same way
+    api_key = ""  # this server takes requests without a key (it dies with its parent)
+    reused = False
+    keep_alive = 0.0
+
     def info(self) -> ServerInfo:
         if self._proc is None or self.port is None or self.log_path is None or self.cold_start_s is None:
             raise ServerError("server not started: call start() or use it as a context manager")

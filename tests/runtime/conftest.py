@@ -54,9 +54,15 @@ if mode == "hang":
 if mode == "brief":  # healthy, then dies on its own
     threading.Timer(1.0, os._exit, [5]).start()
 
+key = None
+if "--api-key-file" in args:  # like llama-server: every request needs the key
+    key = open(args[args.index("--api-key-file") + 1]).read().strip()
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         code = 200 if self.path in ("/api/health", "/api/v1/models") else 404
+        if key is not None and self.headers.get("Authorization") != "Bearer " + key:
+            code = 401
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.end_headers()
