@@ -37,7 +37,13 @@ default):
 * recalled procedures travel with the user message of their turn, not in
   the system prompt;
 * an eviction (the cap was reached) is the one case that recomposes, because
-  the model must stop seeing the evicted tool.
+  the model must stop seeing the evicted tool;
+* the shared prefix (issue 29): a composed prompt lists the CORE tools first,
+  in a fixed order, and names the working directory in the user message of
+  the turn that composed it, not in the system prompt; so the system prompt
+  plus CORE tools are the same bytes for every conversation of a model and
+  settings, in every folder, and their KV cache can be saved once and
+  restored when a server starts (runtime/prefix_cache.py).
 
 ``append`` is the stable layout without the bridge: on the native path a tool
 admitted later is appended to the ``tools`` array (kept to measure the bridge
@@ -57,7 +63,7 @@ from gaia_lite.registry.bridge import BRIDGE, bridge_schema
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_compact, render_native
 
-from .prompt import PromptParts, compose_system_prompt
+from .prompt import WORKDIR_LINE, PromptParts, compose_system_prompt
 from .replies import tools_named
 from .selection import LOAD_TOOLS, SelectionState
 
@@ -169,6 +175,21 @@ class StableLayout:
     def reset(self) -> None:
         self._shown = None
 
+    def snapshot(self) -> dict[str, Any] | None:
+        """What the model has been shown, as JSON, so another process can continue the conversation
+        with the same bytes (``gaia-lite ask -c``): the server's cached prefix then still fits."""
+        s = self._shown
+        if s is None:
+            return None
+        return {"key": [s.key[0], s.key[1], sorted(s.key[2])], "system": s.system, "names": list(s.names),
+                "declared": list(s.declared)}
+
+    def adopt(self, data: dict[str, Any]) -> None:
+        """Continue from a ``snapshot()``."""
+        key = data["key"]
+        self._shown = _Shown((bool(key[0]), key[1], frozenset(key[2])), str(data["system"]), list(data["names"]),
+                             tuple(data["declared"]))
+
     def begin_turn(self, state: SelectionState, query: str, extra_blocks: tuple[str, ...] = ()) -> str:
         blocks = tuple(b for b in extra_blocks if b)
         disclosed = self._sync(state, query)
@@ -209,8 +230,12 @@ class StableLayout:
             kept = [n for n in (shown.names if shown is not None and shown.key == key else []) if n in loaded]
             new = [n for n in loaded if n not in kept]
             order = kept + (new if self.native else by_relevance(new, state, message))
+            if not kept:  # CORE first, in a fixed order: every conversation's prompt starts with the same bytes
+                core = sorted((n for n in order if state.reasons.get(n) == "core"), key=lambda n: (n == LOAD_TOOLS, n))
+                order = core + [n for n in order if n not in core]
             self._compose(state, key, order)
-            return ""
+            # without a filter the legacy prompt names the folder itself
+            return "" if state.filter is None else WORKDIR_LINE.format(workdir=self.workdir)
         new = [n for n in loaded if n not in shown.names]
         if not new:
             return ""
@@ -220,7 +245,8 @@ class StableLayout:
         return f"{BRIDGE_NOTE if self.native else MORE_TOOLS_HEADER}\n{render_compact(self.registry, new)}"
 
     def _compose(self, state: SelectionState, key: tuple[Any, ...], order: list[str]) -> None:
-        parts = PromptParts(self.workdir, not self.native, state.menu, listed=True)
+        parts = PromptParts(self.workdir, not self.native, state.menu, listed=True,
+                            workdir_line=state.filter is None)
         filter_to = None if state.filter is None else tuple(order)
         system = compose_system_prompt(parts, self.registry, filter_to, exclude=state.hidden)
         self._shown = _Shown(key, system, list(order), tuple(order))

@@ -16,11 +16,12 @@ from pathlib import Path
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_listed, render_text
 
-__all__ = ["PromptParts", "compose_system_prompt", "RESPONSE_FORMAT", "TOOLS_HEADER", "MENU_HEADER"]
+__all__ = ["PromptParts", "compose_system_prompt", "RESPONSE_FORMAT", "TOOLS_HEADER", "MENU_HEADER", "WORKDIR_LINE"]
 
 TOOLS_HEADER = "==== AVAILABLE TOOLS ===="
 MENU_HEADER = "==== LOADABLE TOOL BUNDLES ===="
 
+WORKDIR_LINE = "Working directory: {workdir}"
 PERSONA = """You are gaia-lite, a concise assistant running locally on the user's computer.
 Working directory: {workdir}
 Operating system: {os}
@@ -51,6 +52,9 @@ class PromptParts:
     menu: str | None = None  # the bundle menu, only while the loader is active
     extra_blocks: tuple[str, ...] = ()  # e.g. recalled procedures (stable part)
     listed: bool = False  # text path, loader on: tool lines without ": string" (render_listed)
+    # False: the working directory is left out (the stable layout puts it in the user message), so the
+    # system prompt is the same bytes in every folder and a saved KV cache of it serves them all
+    workdir_line: bool = True
 
 
 def compose_system_prompt(parts: PromptParts, registry: ToolRegistry,
@@ -60,7 +64,8 @@ def compose_system_prompt(parts: PromptParts, registry: ToolRegistry,
     ``exclude`` removes names from the unfiltered render (``load_tools`` while
     the loader is in an off-state), so the legacy path stays byte-identical.
     """
-    blocks = [PERSONA.format(workdir=parts.workdir, os=f"{platform.system()} {platform.release()}")]
+    persona = PERSONA if parts.workdir_line else PERSONA.replace(WORKDIR_LINE + "\n", "")
+    blocks = [persona.format(workdir=parts.workdir, os=f"{platform.system()} {platform.release()}")]
     blocks += [b for b in parts.extra_blocks if b]
     if parts.menu:
         blocks.append(f"{MENU_HEADER}\n{MENU_INTRO}\n{parts.menu}")

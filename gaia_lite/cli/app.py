@@ -120,16 +120,20 @@ def ask(
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object: answer, tools_called, ttft_s, prompt_tokens, loaded_tools.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show TOOL_LOADER lines and info notices on stderr.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Nothing on stderr but errors (no server line, tool lines or warnings).")] = False,
+    cont: Annotated[bool, typer.Option("--continue", "-c", help="Continue the last conversation (ask or chat) instead of starting a new one.")] = False,
+    conversation: Annotated[Optional[str], typer.Option("--conversation", help="Continue this conversation (an id from `gaia-lite memory list -c`).", show_default=False)] = None,
 ) -> None:
     """Ask one question and print the answer (exit 3 when no server can be reached).
 
     The answer alone goes to stdout. stderr gets the server-start line, one line per tool call
     (`→ read_file(file_path='notes.md') ✓ 0.02s`) and warnings; `--quiet` keeps only errors.
 
-    Example: `gaia-lite ask "what is in notes.md?"`
+    Example: `gaia-lite ask "what is in notes.md?"`, then `gaia-lite ask -c "and how big is it?"`
     """
     # kept lazy: the composition root imports the agent and openai, which --help does not need
+    from gaia_lite.cli.resume import resume, save_state
     from gaia_lite.cli.services import build_services, connect, stdin_is_tty
+    from gaia_lite.cli.shared_prefix import prepare_prefix
     from gaia_lite.cli.turnlog import TurnRecorder  # kept lazy: only ask records turns
 
     setup_logging(settings, log_file=log, stderr=verbose)
@@ -142,6 +146,11 @@ def ask(
         services = build_services(settings, client, server=server, approve=_approver(settings, interactive),
                                   confirm_path=_path_confirmer() if interactive else None,
                                   progress=None if quiet else _progress_printer())
+        if cont or conversation:
+            resumed = resume(services, conversation)
+            progress(f"continuing conversation {resumed.session_id} ({resumed.turns} earlier turn(s)"
+                     + ("" if resumed.exact else ", rebuilt from memory.db") + ")")
+        prepare_prefix(services, progress if verbose else None)
         finished: TurnFinished | None = None
         failed: TurnFailed | None = None
         streamed = False
@@ -151,6 +160,7 @@ def ask(
                 waiting.seen(ev)
                 finished, failed, streamed = _show_ask_event(ev, json_out, verbose, progress, finished, failed,
                                                              streamed)
+        save_state(services)
         if failed is not None:
             say(f"gaia-lite: error: {failed.error}")
             raise typer.Exit(failed.exit_code)
@@ -225,12 +235,13 @@ def _path_confirmer():
 def chat(
     settings: Any, log: Optional[Path],
     no_panel: Annotated[bool, typer.Option("--no-panel", help="Hide the side panel of loaded tools and TOOL_LOADER lines.")] = False,
+    cont: Annotated[bool, typer.Option("--continue", "-c", help="Resume the last conversation (ask or chat) with its history.")] = False,
 ) -> None:
     """Chat with the agent. Type /help inside for commands; Ctrl-C cancels an answer, Ctrl-D quits."""
     from gaia_lite.cli.chat import run_chat  # kept lazy: prompt-toolkit and the agent are not needed for --help
 
     setup_logging(settings, log_file=log)
-    raise typer.Exit(run_chat(settings, no_panel=no_panel, progress=_progress_printer()))
+    raise typer.Exit(run_chat(settings, no_panel=no_panel, progress=_progress_printer(), resume_last=cont))
 
 
 # ---------------------------------------------------------------- tools

@@ -29,7 +29,9 @@ from rich.table import Table
 from rich.text import Text
 
 from gaia_lite.agent.selection import OFF_REASONS
+from gaia_lite.cli.resume import Resumed, resume, save_state
 from gaia_lite.cli.services import build_services, connect
+from gaia_lite.cli.shared_prefix import prepare_prefix
 from gaia_lite.cli.turnlog import TurnRecorder
 from gaia_lite.config import Settings
 from gaia_lite.errors import GaiaError
@@ -190,6 +192,7 @@ class ChatSession:
         self.layout = _layout(getattr(services, "loader", None))
         self.exit_code = 0
         self.turns = TurnRecorder(services.settings.paths.turns_file, frontend="chat", client=services.client)
+        self.intro: tuple[str, ...] = ()  # --continue: the earlier turns, shown after the welcome
 
     # ------------------------------------------------------------------ state the view needs
     def _loader_facts(self) -> dict[str, Any]:
@@ -216,7 +219,7 @@ class ChatSession:
         loader = "dynamic tools on" if facts["active"] else f"loader off ({facts['off_state']})"
         welcome = (f"gaia-lite chat · model {client.model or '?'} · {loader}",
                    "/help for commands · Enter sends · Alt-Enter new line · Ctrl-C cancels · Ctrl-D quits")
-        welcome += self._resume_watches()
+        welcome += self._resume_watches() + self.intro
         for line in welcome:
             self.view.add("info", line)
         self._drain_warnings()
@@ -288,6 +291,7 @@ class ChatSession:
         if self.warnings is not None and self.warnings.messages:
             self._drain_warnings()
             self.screen.print_frame()
+        save_state(self.s)  # a later `ask -c` or `chat --continue` goes on from here
         if isinstance(outcome, TurnFailed) and not outcome.recoverable:
             self.exit_code = outcome.exit_code
             return False
@@ -430,8 +434,24 @@ class ChatSession:
         self.screen.print(render_entries(self.view.current_turn_entries(), self.view.details))
 
 
-def run_chat(settings: Settings, *, no_panel: bool, progress: Callable[[str, int, int], None] | None) -> int:
-    """The ``chat`` command. Returns the exit code (0, or the code of a fatal error)."""
+def resumed_lines(services: Any, resumed: Resumed) -> tuple[str, ...]:
+    """The continued conversation's earlier turns, as they were said (questions as typed, answers)."""
+    how = "" if resumed.exact else " (rebuilt from memory.db)"
+    lines = [f"continuing conversation {resumed.session_id}: {resumed.turns} earlier turn(s){how}"]
+    questions = iter(services.agent.user_messages)
+    for message in services.agent.history:
+        content = message.get("content")
+        if message.get("role") == "user":
+            lines.append(f"› {next(questions, content if isinstance(content, str) else '')}")
+        elif message.get("role") == "assistant" and isinstance(content, str) and not message.get("tool_calls"):
+            lines.append(content)
+    return tuple(lines)
+
+
+def run_chat(settings: Settings, *, no_panel: bool, progress: Callable[[str, int, int], None] | None,
+             resume_last: bool = False) -> int:
+    """The ``chat`` command (``resume_last``: ``--continue``). Returns the exit code (0, or the code of a
+    fatal error)."""
     view = ChatView()
     tty_out, tty_in = is_terminal(sys.stdout), sys.stdin.isatty()
     if tty_out:
@@ -451,6 +471,9 @@ def run_chat(settings: Settings, *, no_panel: bool, progress: Callable[[str, int
         services = build_services(settings, client, server=server, approve=asker.approve,
                                   ask_user=asker.ask_user, confirm_path=asker.confirm_path,
                                   progress=screen.progress)
+        intro = resumed_lines(services, resume(services, None)) if resume_last else ()
+        prepare_prefix(services)
+
         def make_reader(session: ChatSession) -> Any:
             if tty_out and tty_in:
                 return LineReader(settings.paths.history_file, SlashCompleter(session.load_names),
@@ -458,6 +481,7 @@ def run_chat(settings: Settings, *, no_panel: bool, progress: Callable[[str, int
             return PlainReader(echo=None if tty_in else (lambda t: screen.print(Text(f"› {t}"))))
 
         session = ChatSession(services, view, screen, make_reader, warnings)
+        session.intro = intro
         if warnings is not None:
             with _warnings_to(warnings):
                 return session.run()

@@ -18,6 +18,7 @@ from gaia_lite.tools.catalog import doc_tool_specs
 
 CORE = ("query_documents", "read_file", "recall", "remember")
 MENU = "- files: find files\n- data: tables"
+WD = "Working directory: /work\n\n"  # a composing turn names the folder in its message, not the system prompt
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +37,12 @@ def _book(registry: ToolRegistry, *, native: bool, layout: str = "stable") -> Pr
 def test_text_path_system_prompt_is_written_once_and_new_tools_join_the_user_message(registry) -> None:
     book = _book(registry, native=False)
     first = _state("search_file")
-    assert book.begin_turn(first, "find the handbook") == "find the handbook"
+    assert book.begin_turn(first, "find the handbook") == WD + "find the handbook"
     system = book.system(first)
-    # turn 1 is the rewrite build's prompt with the tool lines left without ": string"
-    assert system == compose_system_prompt(PromptParts(Path("/work"), True, MENU, listed=True), registry,
-                                           first.filter)
+    # turn 1 is the rewrite build's prompt with the tool lines left without ": string", and without the folder
+    assert system == compose_system_prompt(PromptParts(Path("/work"), True, MENU, listed=True, workdir_line=False),
+                                           registry, first.filter)
+    assert "/work" not in system
     assert "- search_file(file_pattern, " in system and ": string" not in system
     second = _state("search_file", "analyze_data_file")
     content = book.begin_turn(second, "total revenue in sales.csv?")
@@ -100,7 +102,7 @@ def test_native_tools_array_keeps_the_loaders_order(registry) -> None:
 def test_native_path_tools_array_is_fixed_and_later_tools_go_through_the_bridge(registry) -> None:
     book = _book(registry, native=True)
     first = _state("search_file")
-    assert book.begin_turn(first, "find the handbook") == "find the handbook"
+    assert book.begin_turn(first, "find the handbook") == WD + "find the handbook"
     before = book.tools(first)
     system = book.system(first)
     # turn 1: the loaded tools, then call_tool
@@ -139,7 +141,7 @@ def test_an_eviction_recomposes_and_keeps_the_surviving_order(registry) -> None:
     book.begin_turn(_state("search_file", "browse_directory"), "q1")
     book.begin_turn(_state("search_file", "browse_directory", "analyze_data_file"), "q2")
     evicted = _state("search_file", "analyze_data_file")  # browse_directory fell out at the cap
-    assert book.begin_turn(evicted, "q3") == "q3"
+    assert book.begin_turn(evicted, "q3") == WD + "q3"
     names = [t["function"]["name"] for t in book.tools(evicted)]
     assert "browse_directory" not in names and names[-1] == BRIDGE
     assert "analyze_data_file" in names  # recomposed: the tools array declares every loaded tool again
@@ -151,7 +153,7 @@ def test_procedures_ride_with_the_user_message_in_the_stable_layout(registry) ->
     book = _book(registry, native=False)
     state = _state()
     content = book.begin_turn(state, "q", ("## Recalled procedures\n### p1",))
-    assert content == "q\n\n## Recalled procedures\n### p1"
+    assert content == WD + "q\n\n## Recalled procedures\n### p1"
     assert "Recalled procedures" not in book.system(state)
 
 
@@ -196,7 +198,7 @@ def test_reset_starts_a_new_prompt(registry) -> None:
     book.begin_turn(_state(), "q")
     book.begin_turn(_state("search_file"), "q2")
     book.reset()
-    assert book.begin_turn(_state("search_file"), "q3") == "q3"  # composed afresh, nothing to disclose
+    assert book.begin_turn(_state("search_file"), "q3") == WD + "q3"  # composed afresh, nothing to disclose
     assert "search_file(" in book.system(_state("search_file"))
 
 
