@@ -230,8 +230,9 @@ class StableLayout:
             kept = [n for n in (shown.names if shown is not None and shown.key == key else []) if n in loaded]
             new = [n for n in loaded if n not in kept]
             order = kept + (new if self.native else by_relevance(new, state, message))
-            if not kept:  # CORE first, in a fixed order: every conversation's prompt starts with the same bytes
-                core = sorted((n for n in order if state.reasons.get(n) == "core"), key=lambda n: (n == LOAD_TOOLS, n))
+            if not kept:  # CORE first, in the loader's (fixed) order: every conversation starts with the same bytes
+                # (the text path keeps load_tools at the end of its list, as by_relevance puts it)
+                core = [n for n in loaded if state.reasons.get(n) == "core" and (self.native or n != LOAD_TOOLS)]
                 order = core + [n for n in order if n not in core]
             self._compose(state, key, order)
             # without a filter the legacy prompt names the folder itself

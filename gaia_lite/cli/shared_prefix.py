@@ -38,10 +38,17 @@ def shared_prefix_messages(agent: Any, extra_tool: str) -> tuple[list[dict[str, 
     by a fresh layout of the agent's kind, as the agent would send it."""
     selector, registry = agent.selector, agent.registry
     loader = selector.loader
-    core = sorted((n for n in registry.names() if n in loader.core), key=lambda n: (n == LOAD_TOOLS, n))
+    # CORE in the order the loader admits it (agent/prefix.py keeps that order first)
+    core = [n for n in registry.names() if n in loader.core]
+    if loader.settings.order != "admission":
+        core.sort()
     menu = loader.format_bundle_menu() if selector.menu_enabled and selector.active else None
     reasons = {**{n: "core" for n in core}, extra_tool: "semantic"}
-    state = SelectionState(tuple([*core, extra_tool]), menu, frozenset(), None, reasons)
+    if agent.options.native_tools:
+        loaded = [*core, extra_tool]
+    else:  # the text path lists load_tools last, after the turn's own tools (agent/prefix.py by_relevance)
+        loaded = [*(n for n in core if n != LOAD_TOOLS), extra_tool, *(n for n in core if n == LOAD_TOOLS)]
+    state = SelectionState(tuple(loaded), menu, frozenset(), None, reasons)
     layout = make_layout(agent.options.prompt_layout, registry, agent.options.workdir,
                          native=agent.options.native_tools)
     layout.begin_turn(state, _PROBE)
