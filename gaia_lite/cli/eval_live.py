@@ -38,6 +38,7 @@ def ttft_cmd(
     interleave: Annotated[str, typer.Option("--interleave", help="How the scripted conversations alternate the arms: turn (each turn of every arm in turn; needs a server that keeps each conversation's cache, as llama-server's --cache-ram does, and flags any turn that lost it) or conversation (whole conversations one after another).")] = "turn",
     turns: Annotated[Optional[int], typer.Option("--turns", help="Run only the first N turns of the six-turn script (default: all).")] = None,
     first_turns: Annotated[bool, typer.Option("--first-turns/--no-first-turns", help="Measure the cold first turns (default); --no-first-turns runs only the scripted conversations.")] = True,
+    restored: Annotated[bool, typer.Option("--restored/--no-restored", help="With the embedded server: also measure first turns with each arm's shared prompt prefix restored from its saved file (a restarted server) and on a kept-alive server (default on).")] = True,
     model: ModelOpt = None, native_tools: NativeOpt = None, preset: PresetOpt = None, tau: TauOpt = None,
     max_tools: MaxToolsOpt = None, base_url: BaseUrlOpt = None, local_server: LocalOpt = None,
     ctx: CtxOpt = 8192, json_out: JsonOpt = False,
@@ -79,9 +80,11 @@ def ttft_cmd(
                     if arm == "rewrite" and arms[arm].loader is not None:
                         # the previous default, as a whole: GAIA's layout with an evicting loader
                         arms[arm].loader.settings = arms[arm].loader.settings.replace(sticky=False)
+                restore = prefix_restorer(server, arms) if restored and server is not None else None
                 samples = run_ttft({a: s.agent for a, s in arms.items()}, trials=trials, max_tokens=max_tokens,
                                    script=SCRIPT[:turns], first_turns=first_turns, warmup=first_turns,
-                                   interleave=interleave, progress=lambda m, p=path: say(f"[{p}] {m}"))
+                                   interleave=interleave, progress=lambda m, p=path: say(f"[{p}] {m}"),
+                                   restore=restore)
             finally:
                 for s in arms.values():
                     s.close()
@@ -94,6 +97,50 @@ def ttft_cmd(
         typer.echo(json.dumps(report))
         return
     _print_ttft(report)
+
+
+def prefix_restorer(server: Any, arms: dict[str, Any]) -> Any:
+    """``restore(arm, agent)``: make the embedded server's slot hold the arm's shared prompt prefix,
+    restored from its saved file (built and saved the first time), as a restarted server's is.
+
+    The prefix is the arm's first-request bytes that do not depend on the question: for the loader's
+    stable layout the system prompt and CORE tools (cli/shared_prefix.py), for the other arms the
+    common start of two first requests with unrelated questions (their whole system prompt and tools)."""
+    # kept lazy: --help imports this module
+    from gaia_lite import runtime
+    from gaia_lite.cli.shared_prefix import common_lines, render_with, shared_prefix_text
+    from gaia_lite.eval.ttft import first_request
+    from gaia_lite.runtime.kept import build_id
+    from gaia_lite.runtime.prefix_cache import prepare
+
+    render = render_with(server.url, server.api_key)
+    binary = server.binary or runtime.find_llama_server()
+    build = build_id(binary) if binary else "unknown"
+    model_id = f"{server.model.name}:{server.model.stat().st_size}"
+    prefixes: dict[str, str] = {}
+
+    def prefix_of(arm: str, agent: Any) -> str:
+        if arm not in prefixes:
+            text = shared_prefix_text(agent, render)
+            if not text:
+                a = render(*first_request(agent, "What is 12 times 12?"))
+                b = render(*first_request(agent, "Summarize the contract in acme_msa.pdf."))
+                text = common_lines(a, b)
+            prefixes[arm] = text
+        return prefixes[arm]
+
+    def restore(arm: str, agent: Any) -> bool:
+        text = prefix_of(arm, agent)
+        if not text:
+            return False
+        outcome = prepare(server.url, server.api_key, runtime.prefix_dir(), model_id=model_id, build=build,
+                          prefix=text)
+        if outcome.action == "built":  # the first time: now restore it, as a restarted server would
+            outcome = prepare(server.url, server.api_key, runtime.prefix_dir(), model_id=model_id, build=build,
+                              prefix=text)
+        return outcome.action == "restored"
+
+    return restore
 
 
 def _loadavg() -> list[float] | None:
@@ -136,6 +183,21 @@ def _print_ttft(r: dict[str, Any]) -> None:
                         f"{r_or(t['on_prompt_tokens'])}/{r_or(t['on_cached_tokens'])}",
                         r_or(t["on_tools_shown"]), t["on_tools_changed"], t["on_prefix_changed"]]
                        for t in later["per_turn"]]))
+        kinds = [(k, t) for k, t in (("first_turn_restored", "restored prefix (a restarted server)"),
+                                      ("first_turn_kept", "kept-alive server")) if k in p]
+        if kinds:
+            rows = []
+            for key, title in kinds:
+                e = p[key]
+                rows += [[f"first turn, {title} (median)", num(e["off_s"]), num(e["on_s"]), num(e["ratio"], 3)],
+                         ["  prefilled / prompt tokens", f"{r_or(e['prefilled_tokens']['off'])}/"
+                          f"{r_or(e['prompt_tokens']['off'])}", f"{r_or(e['prefilled_tokens']['on'])}/"
+                          f"{r_or(e['prompt_tokens']['on'])}", ""],
+                         ["  prefilled share (median)", num(e["prefilled_share"]["off"], 3),
+                          num(e["prefilled_share"]["on"], 3), ""]]
+            rows.append(["first turn, cold (for comparison)", num(f["off_s"]), num(f["on_s"]), num(f["ratio"], 3)])
+            print_all(table(f"first turns with the shared prefix ({path} path, {p[kinds[0][0]]['n']} trials)",
+                            ["", "loader off", "loader on", "on/off"], rows))
         lost = {a: n for a, n in later.get("cache_lost", {}).items() if n}
         if lost:
             say(f"warning ({path} path): the server lost an unchanged conversation's cached prefix on "

@@ -27,7 +27,7 @@ from gaia_lite.agent.selection import LOAD_TOOLS, SelectionState
 from gaia_lite.runtime.kept import build_id
 from gaia_lite.runtime.prefix_cache import PrefixOutcome, prepare
 
-__all__ = ["shared_prefix_messages", "shared_prefix_text", "prepare_prefix", "common_lines"]
+__all__ = ["shared_prefix_messages", "shared_prefix_text", "prepare_prefix", "common_lines", "render_with"]
 
 log = logging.getLogger("gaia_lite.runtime.prefix")
 _PROBE = "x"  # the user message of the two rendered variants (after the shared bytes, so any text does)
@@ -84,7 +84,9 @@ def shared_prefix_text(agent: Any, render: Callable[[list[dict[str, Any]], list[
     return common_lines(a, b)
 
 
-def _renderer(url: str, api_key: str) -> Callable[[list[dict[str, Any]], list[dict[str, Any]] | None], str]:
+def render_with(url: str, api_key: str) -> Callable[[list[dict[str, Any]], list[dict[str, Any]] | None], str]:
+    """``render(messages, tools)``: the prompt the server's chat template makes of a request."""
+
     def render(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> str:
         body: dict[str, Any] = {"messages": messages, **({"tools": tools} if tools else {})}
         req = urllib.request.Request(f"{url}/api/apply-template", data=json.dumps(body).encode(), method="POST",
@@ -104,7 +106,7 @@ def prepare_prefix(services: Any, say: Callable[[str], None] | None = None) -> P
     if server is None or server.reused:
         return None
     try:
-        prefix = shared_prefix_text(services.agent, _renderer(server.url, server.api_key))
+        prefix = shared_prefix_text(services.agent, render_with(server.url, server.api_key))
     except (urllib.error.URLError, OSError, ValueError, KeyError) as exc:
         log.info("PREFIX_CACHE the shared prefix could not be rendered: %s", exc)
         return None

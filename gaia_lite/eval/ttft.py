@@ -25,6 +25,14 @@ where chat templates put the tools) differ from the previous turn's. Only the
 second costs the server its cached prefix: the stable layout discloses new
 tools inside the conversation, so the set can change while the prefix stays.
 
+Two more first-turn phases need the embedded llama-server (``restore`` given; issue 29):
+
+* **First turn, restored prefix** (``first_restored``). Before each request the server's slot is made
+  to hold the arm's shared prompt prefix, restored from its saved file, as a freshly started server's
+  is before its first request; no nonce. What a cold server's first turn costs with the prefix saved.
+* **First turn, kept-alive server** (``first_kept``). A new conversation sent right after the arm's
+  previous one, no nonce, nothing restored: what the next ``ask`` costs on a kept-alive server.
+
 Arms alternate off, on, off, on … so drift on a busy machine hits both alike:
 cold first turns request by request, and the scripted conversations turn by
 turn (``interleave="turn"``, the default), each arm continuing its own
@@ -51,7 +59,7 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-__all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "EXTRA_ARMS", "INTERLEAVE", "run_ttft",
+__all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "EXTRA_ARMS", "INTERLEAVE", "run_ttft", "first_request",
            "summarize", "quantile", "samples_to_dicts", "prefix_digest"]
 
 ARMS = ("off", "on")
@@ -123,7 +131,7 @@ class Sample:
     """One measured request."""
 
     arm: str
-    phase: str  # "first" (cold first turn) or "script" (the six-turn conversation)
+    phase: str  # "first" (cold first turn), "first_restored", "first_kept" or "script" (the conversation)
     trial: int
     turn: int
     ttft_s: float | None
@@ -212,10 +220,22 @@ def _request(agent: Any, earlier: Sequence[str], history: Sequence[dict[str, Any
     content = agent.layout.begin_turn(state, query)
     system = agent.system_prompt(state)
     tools = agent.tool_schemas(state)
-    messages = [{"role": "system", "content": f"[req-{nonce}] " + system}, *history,
-                {"role": "user", "content": content}]
+    tag = f"[req-{nonce}] " if nonce else ""  # no nonce: the server may reuse a cached prefix
+    messages = [{"role": "system", "content": tag + system}, *history, {"role": "user", "content": content}]
     result = agent.client.chat(messages, tools=tools, max_tokens=max_tokens, temperature=0.0)
     return _Sent(result, state, select_ms, content, prefix_digest(system, tools))
+
+
+def first_request(agent: Any, query: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
+    """(messages, tools) of a new conversation's first model call, built as ``_request`` builds it but
+    not sent (the agent is reset before and after)."""
+    agent.reset()
+    state = agent.selector.select([], query)
+    content = agent.layout.begin_turn(state, query)
+    out = ([{"role": "system", "content": agent.system_prompt(state)}, {"role": "user", "content": content}],
+           agent.tool_schemas(state))
+    agent.reset()
+    return out
 
 
 def _sample(arm: str, phase: str, trial: int, turn: int, agent: Any, sent: _Sent,
@@ -243,12 +263,15 @@ class _Conversation:
 def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[str] = QUESTIONS,
              script: Sequence[ScriptTurn] = SCRIPT, max_tokens: int = 8, warmup: bool = True,
              first_turns: bool = True, interleave: str = "turn",
-             progress: Callable[[str], None] | None = None) -> list[Sample]:
+             progress: Callable[[str], None] | None = None,
+             restore: Callable[[str, Any], bool] | None = None) -> list[Sample]:
     """Measure the arms (``{"off": agent, "on": agent}``, optionally ``"rewrite"``, ``"gaia"``); every sample.
 
     The agents must share one server. Each phase alternates the arms (see the
     module docstring for ``interleave``); each conversation starts from
-    ``agent.reset()``. ``first_turns=False`` skips the cold first-turn phase.
+    ``agent.reset()``. ``first_turns=False`` skips the cold first-turn phase. ``restore(arm, agent)``
+    (True when it worked) makes the server's slot hold the arm's saved shared prefix; given, the
+    ``first_restored`` and ``first_kept`` phases run after the cold one.
     """
     if not set(ARMS) <= set(arms) or not set(arms) <= set(ARMS + EXTRA_ARMS):
         raise ValueError(f"arms must be {ARMS}, optionally with {EXTRA_ARMS}")
@@ -273,6 +296,18 @@ def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[st
             samples.append(s)
             say(f"first turn, trial {trial + 1}/{trials}, loader {arm}: {_fmt_s(s.ttft_s)} "
                 f"({s.prompt_tokens} prompt tokens, {s.tools_shown} tools)")
+    for trial in range(trials if first_turns and restore is not None else 0):
+        q = questions[trial % len(questions)] if questions else SCRIPT[0].user
+        for phase in ("first_restored", "first_kept"):
+            for arm in order:
+                agent = arms[arm]
+                agent.reset()
+                if phase == "first_restored" and not restore(arm, agent):  # type: ignore[misc]
+                    continue
+                s = _sample(arm, phase, trial, 1, agent, _request(agent, [], [], q, "", max_tokens))
+                samples.append(s)
+                say(f"first turn ({phase.removeprefix('first_')}), trial {trial + 1}/{trials}, loader {arm}: "
+                    f"{_fmt_s(s.ttft_s)} (prefilled {s.prefilled_tokens} of {s.prompt_tokens} prompt tokens)")
     for trial in range(trials if script else 0):
         convos: dict[str, _Conversation] = {}
         if interleave == "turn":
@@ -357,6 +392,17 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     first_turn = {**side(first, "ttft_s"), "n": len(first["on"]),
                   "prefill": side(first, "prefill_s"),
                   "select_ms_on": _r(_median([s.select_ms for s in first["on"]]), 3)}
+    extra_first = {}
+    for phase in ("first_restored", "first_kept"):
+        group = {a: [s for s in samples if s.phase == phase and s.arm == a] for a in present}
+        if group["on"] and group["off"]:
+            extra_first[phase.replace("first", "first_turn")] = {
+                **side(group, "ttft_s"), "n": len(group["on"]), "prefill": side(group, "prefill_s"),
+                "prompt_tokens": {a: _median([s.prompt_tokens for s in group[a]]) for a in present},
+                "prefilled_tokens": {a: _median([s.prefilled_tokens for s in group[a]]) for a in present},
+                "prefilled_share": {a: _r(_median([s.prefilled_tokens / s.prompt_tokens for s in group[a]
+                                                   if s.prompt_tokens and s.prefilled_tokens is not None]), 3)
+                                    for a in present}}
     turns = sorted({s.turn for s in script["on"] + script["off"]})
     per_turn = []
     for t in turns:
@@ -382,6 +428,7 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
                    "prefill": side(later, "prefill_s"), "per_turn": per_turn}
     return {
         "first_turn": first_turn,
+        **extra_first,
         "later_turns": later_turns,
         "prompt_tokens": {a: _median([s.prompt_tokens for s in first[a]]) for a in present},
         "prefilled_tokens": {

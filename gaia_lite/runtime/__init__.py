@@ -129,7 +129,8 @@ def ensure_local_server(
         path, alias = resolve_model(model, progress=progress)
     except ModelInstallError as exc:
         raise ModelInstallError(f"{where}; {exc}") from exc
-    server = LocalServer(path, port=port, alias=alias, ctx_size=ctx_size, threads=threads, binary=status.server)
+    server = LocalServer(path, port=port, alias=alias, ctx_size=ctx_size, threads=threads, binary=status.server,
+                         extra_args=("--slot-save-path", str(prefix_dir())))  # eval ttft restores saved prefixes
     return server.start()
 
 
