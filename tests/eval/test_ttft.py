@@ -281,3 +281,33 @@ def test_a_prefix_that_changed_is_a_rewrite_not_a_lost_cache() -> None:
     turns = [s for s in samples if s.arm == "rewrite"]
     assert turns[1].prefix_changed and turns[1].cached_tokens == 3 and not turns[1].cache_lost
     assert ttft.summarize(samples)["later_turns"]["cache_lost"] == {"off": 0, "on": 0, "rewrite": 0}
+
+
+def test_restored_and_kept_first_turns_send_no_nonce_and_restore_before_each_request() -> None:
+    off, on = _Agent("off"), _Agent("on")
+    restored: list[tuple[str, int]] = []
+
+    def restore(arm: str, agent: Any) -> bool:
+        restored.append((arm, len(agent.client.log)))  # before this arm's request is sent
+        return True
+
+    samples = ttft.run_ttft({"off": off, "on": on}, trials=2, script=(), warmup=False, restore=restore)
+    phases = [(s.phase, s.arm) for s in samples]
+    assert phases[:4] == [("first", "off"), ("first", "on")] * 2
+    assert phases[4:] == [("first_restored", "off"), ("first_restored", "on"), ("first_kept", "off"),
+                          ("first_kept", "on")] * 2
+    assert [a for a, _ in restored] == ["off", "on"] * 2  # only the restored phase restores
+    for client in (off.client, on.client):
+        systems = [m[0]["content"] for _, m, _ in client.log]
+        assert all(s.startswith("[req-") for s in systems[:2])  # cold: a nonce defeats the cache
+        assert not any(s.startswith("[req-") for s in systems[2:])  # restored and kept: the real prefix
+    report = ttft.summarize(samples)
+    assert report["first_turn_restored"]["n"] == 2 and "first_turn_kept" in report
+    assert report["first_turn_restored"]["prefilled_share"]["on"] is not None
+
+
+def test_a_failed_restore_skips_that_sample() -> None:
+    samples = ttft.run_ttft({"off": _Agent("off"), "on": _Agent("on")}, trials=1, script=(), warmup=False,
+                            restore=lambda arm, agent: arm == "on")
+    assert [(s.phase, s.arm) for s in samples if s.phase == "first_restored"] == [("first_restored", "on")]
+    assert "first_turn_restored" not in ttft.summarize(samples)  # no off arm to compare with
