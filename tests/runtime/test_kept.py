@@ -205,3 +205,24 @@ def test_a_dead_server_in_the_state_file_is_replaced(spec: ServerSpec) -> None:
     finally:
         fresh.stop()
         stop_kept()
+
+
+def test_models_doctor_show_a_kept_server_and_serve_stop_ends_it(spec: ServerSpec) -> None:
+    from typer.testing import CliRunner
+
+    from gaia_lite.cli.app import app
+
+    hold = acquire(spec, keep_alive=120)
+    hold.stop()
+    runner = CliRunner()
+    shown = runner.invoke(app, ["models", "--base-url", "http://127.0.0.1:9/api/v1"])
+    assert f"running: fake kept alive at {hold.base_url}" in shown.output and "stops in" in shown.output
+    as_json = runner.invoke(app, ["models", "--json", "--base-url", "http://127.0.0.1:9/api/v1"])
+    [kept] = json.loads(as_json.output)["embedded"]["kept"]
+    assert kept["model"] == "fake" and kept["pid"] == hold.pid and 100 < kept["idle_left_s"] <= 120
+    doctor = runner.invoke(app, ["doctor", "--json"], env={"LEMONADE_BASE_URL": "http://127.0.0.1:9/api/v1"})
+    assert "fake kept alive at" in doctor.output
+    stopped = runner.invoke(app, ["serve", "--stop"])
+    assert stopped.exit_code == 0 and f"Stopped the kept llama-server of model fake at {hold.base_url}" in stopped.output
+    assert kept_servers() == [] and not _alive(hold.pid)
+    assert "No kept llama-server is running." in runner.invoke(app, ["serve", "--stop"]).output
