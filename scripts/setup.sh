@@ -86,6 +86,10 @@ else
   "$py" "${assemble[@]}"
 fi
 
+# Save the KV cache of the prompt start every conversation shares (issue 29), so the first ask after
+# set-up does not prefill it; a failure here only costs that first ask the prefill.
+.venv/bin/gaia-lite serve --warm >/dev/null 2>&1 || say "could not save the shared prompt prefix (the first ask reads it)"
+
 if [ "$quiet" = 0 ]; then
   "$py" - <<'EOF'
 from gaia_lite.runtime import runtime_status

@@ -90,12 +90,20 @@ StopOpt = Annotated[
 ]
 
 
+WarmOpt = Annotated[
+    bool,
+    typer.Option("--warm", help="Save the KV cache of the prompt start every conversation shares (default "
+                 "settings, embedded server), so the first ask after it reads less; scripts/setup.sh runs it."),
+]
+
+
 def serve(
     port: PortOpt = DEFAULT_SERVE_PORT,
     model: ModelOpt = DEFAULT_MODEL,
     embedding: EmbeddingOpt = False,
     ctx_size: CtxOpt = None,
     stop: StopOpt = False,
+    warm: WarmOpt = False,
 ) -> None:
     """Run a local OpenAI-compatible llama-server until Ctrl-C (`--stop`: stop the kept-alive ones)."""
     # soft_wrap: URLs and paths stay on one line, so they can be copied.
@@ -108,6 +116,9 @@ def serve(
                           f"(pid {state.keeper_pid}).")
         if not stopped:
             console.print("No kept llama-server is running.")
+        return
+    if warm:
+        _warm(console)
         return
 
     def fail(message: str) -> typer.Exit:
@@ -150,3 +161,32 @@ def serve(
             return
         tail = server.log_tail()
     raise fail(f"llama-server exited unexpectedly (log {info.log_path}):\n{tail}")
+
+
+def _warm(console: Console) -> None:
+    """Start the embedded server as ``ask`` would (stopped after), and save the shared prompt prefix."""
+    from pathlib import Path
+
+    # kept lazy: the composition root loads the agent, the embedder and openai
+    from gaia_lite.cli.services import build_services, connect
+    from gaia_lite.cli.shared_prefix import prepare_prefix
+    from gaia_lite.config import load_settings
+
+    settings = load_settings().replace(keep_alive=0.0)
+    client, server = connect(settings, announce=lambda _line: None)
+    if server is None:
+        console.print(f"A server answers at {settings.base_url}; the embedded one needs no warming.")
+        return
+    services = None
+    try:
+        services = build_services(settings, client, server=server, workdir=Path.cwd())
+        outcome = prepare_prefix(services)
+    finally:
+        if services is not None:
+            services.close()
+        else:
+            server.stop()
+    if outcome is None:
+        console.print("No shared prompt prefix with these settings (the loader is off or GAIA's layout is on).")
+    else:
+        console.print(f"Shared prompt prefix of {server.alias}: {outcome.action}, {outcome.tokens} tokens.")

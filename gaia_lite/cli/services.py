@@ -65,7 +65,7 @@ class Services:
 
     def close(self) -> None:
         """Log the loader session summary, close stores (the document index stops its folder
-        watchers), stop the embedded server."""
+        watchers), let go of the embedded server (a kept one stays up for its keep-alive)."""
         try:
             self.agent.close()
         finally:

@@ -33,11 +33,16 @@ _PR_SET_PDEATHSIG = 1
 _STOP_GRACE = 5.0
 
 
-def _die_with_parent() -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-    if os.getppid() == 1:  # the keeper died between fork and prctl
-        os._exit(1)
+def _die_with(parent: int):  # type: ignore[no-untyped-def]
+    """A preexec_fn: the kernel SIGKILLs the child when ``parent`` (this single-threaded keeper) dies."""
+    prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved before fork: no dlopen in the child
+
+    def preexec() -> None:
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != parent:  # the keeper died between fork and prctl
+            os._exit(1)
+
+    return preexec
 
 
 def _in_use(users_fd: int) -> bool:
@@ -50,18 +55,23 @@ def _in_use(users_fd: int) -> bool:
     return False
 
 
-def _mtime(path: Path) -> float:
+def mtime(path: Path) -> float:
+    """A file's mtime, 0 when it is missing (the lease's: the last use)."""
     try:
         return path.stat().st_mtime
     except OSError:
         return 0.0
 
 
-def _touch(path: Path) -> None:
+def touch(path: Path) -> None:
+    """Set a file's mtime to now, creating it (0600) if needed; never raises."""
     try:
         os.utime(path)
     except FileNotFoundError:
-        path.touch()
+        try:
+            path.touch(mode=0o600)
+        except OSError:
+            pass
     except OSError:
         pass
 
@@ -82,7 +92,7 @@ class Keeper:
         users_fd = os.open(self.folder / f"{self.key}.users", os.O_RDWR | os.O_CREAT, 0o600)
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                         preexec_fn=_die_with_parent)
+                                         preexec_fn=_die_with(os.getpid()))
         started = last_used = time.time()
         tick = min(1.0, max(0.1, self.keep_alive / 20))
         while not self.stopping:
@@ -93,8 +103,8 @@ class Keeper:
             now = time.time()
             if _in_use(users_fd):
                 last_used = now
-                _touch(self.lease)  # status readers see the same idle clock (a killed client touches nothing)
-            last_used = max(last_used, _mtime(self.lease), started)
+                touch(self.lease)  # status readers see the same idle clock (a killed client touches nothing)
+            last_used = max(last_used, mtime(self.lease), started)
             if now - last_used >= self.keep_alive and self._idle_stop(users_fd):
                 return 0
             time.sleep(tick)
@@ -106,7 +116,7 @@ class Keeper:
         """Stop after the idle time, unless a client picked the server up meanwhile."""
         with open(self.lock, "a+") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if _in_use(users_fd) or time.time() - _mtime(self.lease) < self.keep_alive:
+            if _in_use(users_fd) or time.time() - mtime(self.lease) < self.keep_alive:
                 return False
             self._forget_state()
             self._stop_server()

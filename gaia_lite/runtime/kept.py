@@ -36,6 +36,7 @@ import urllib.request
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .keeper import mtime, touch
 from .model import LLAMA_SERVER_FIX, cache_dir, find_llama_server
 from .server import ServerError, free_port
 
@@ -208,7 +209,7 @@ class KeptServer:
         fd, self._users_fd = self._users_fd, None
         if fd is None:
             return
-        _touch(self.folder / f"{self.state.key}.lease")
+        touch(self.folder / f"{self.state.key}.lease")
         os.close(fd)  # drops the shared lock
 
     def shutdown(self) -> None:
@@ -247,7 +248,7 @@ def kept_servers(root: Path | None = None) -> list[KeptStatus]:
         if state is None or not _alive(state):
             continue
         in_use = _in_use(folder / f"{state.key}.users")
-        last = max(_mtime(folder / f"{state.key}.lease"), state.started_at)
+        last = max(mtime(folder / f"{state.key}.lease"), state.started_at)
         idle = 0.0 if in_use else max(0.0, time.time() - last)
         out.append(KeptStatus(state, in_use, idle, max(0.0, state.keep_alive - idle)))
     return out
@@ -287,7 +288,7 @@ class _locked:
 def _hold(folder: Path, key: str) -> int:
     fd = os.open(folder / f"{key}.users", os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_SH)
-    _touch(folder / f"{key}.lease")
+    touch(folder / f"{key}.lease")
     return fd
 
 
@@ -303,22 +304,6 @@ def _in_use(users: Path) -> bool:
     finally:
         os.close(fd)  # also drops the probe's own lock
     return False
-
-
-def _touch(path: Path) -> None:
-    try:
-        os.utime(path)
-    except FileNotFoundError:
-        path.touch(mode=0o600)
-    except OSError:
-        pass
-
-
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
 
 
 def _unlink(path: Path) -> None:
