@@ -75,7 +75,7 @@ def resume(services: Any, conversation: str | None) -> Resumed:
 
 def save_state(services: Any) -> None:
     """Keep the conversation's prompt state for a later ``-c`` (never fails the turn)."""
-    memory = services.memory
+    memory = getattr(services, "memory", None)
     agent = services.agent
     if memory is None or not agent.user_messages:
         return

@@ -216,5 +216,5 @@ def test_models_doctor_show_a_kept_server_and_serve_stop_ends_it(spec: ServerSpe
     assert "fake kept alive at" in doctor.output
     stopped = runner.invoke(app, ["serve", "--stop"])
     assert stopped.exit_code == 0 and f"Stopped the kept llama-server of model fake at {hold.base_url}" in stopped.output
-    assert kept_servers() == [] and not _alive(hold.pid)
+    assert kept_servers() == [] and _wait_until(lambda: not _alive(hold.pid), 5)
     assert "No kept llama-server is running." in runner.invoke(app, ["serve", "--stop"]).output
