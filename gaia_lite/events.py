@@ -114,6 +114,9 @@ class TurnFinished:
     cached_tokens: int | None
     loaded_tools: tuple[str, ...]
     stats: dict[str, Any] = field(default_factory=dict)
+    # The answer judge sets it when the answer's specifics were not supported by the turn's evidence
+    # (tool results, the user's messages, saved facts shown); `eval tasks` counts it as ungrounded_turns.
+    ungrounded: bool = False
     kind: Literal["turn_finished"] = "turn_finished"
 
 
