@@ -97,6 +97,7 @@ def _checked_home(raw: str) -> Path:
 
 
 MCP_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"  # an MCP server's name: a tool-name prefix, so snake_case without "__"
+MCP_NAME_MAX = 32  # leaves 30 of the 64 characters a tool name may have on the wire
 MCP_TRUST = ("ask", "always")
 
 
@@ -145,7 +146,10 @@ def parse_mcp_server(name: str, raw: Any, where: str) -> McpServer:
     """One server table, validated; ConfigError names the key and the fix."""
     import re  # kept local: the only regex in this module
 
-    what = f"{where}: [mcp.servers.{name}]"
+    what = f"{where}: [mcp.servers.{name[:40]}]"
+    if len(name) > MCP_NAME_MAX:  # it prefixes every tool name, which the wire caps at 64 characters
+        raise ConfigError(f"{what}: the name is {len(name)} characters; at most {MCP_NAME_MAX}, e.g. "
+                          f"[mcp.servers.{_mcp_name(name)[:MCP_NAME_MAX].rstrip('_') or 'git'}]")
     if not re.fullmatch(MCP_NAME, name):
         raise ConfigError(f"{what}: the name must be lower-case snake_case (letters, digits, single "
                           f"underscores), e.g. [mcp.servers.{_mcp_name(name) or 'git'}]")
