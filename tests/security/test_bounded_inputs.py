@@ -39,12 +39,17 @@ def export_file(folder: Path, *lines: str) -> Path:
     return path
 
 
-def facts_in(home: Path) -> list[str]:
+def db_rows(home: Path, sql: str) -> list[str]:
+    """The first column of ``sql`` on the home's memory.db ([] when there is none)."""
     db = home / "data" / "memory.db"
     if not db.is_file():
         return []
     with sqlite3.connect(db) as conn:
-        return [r[0] for r in conn.execute("SELECT content FROM knowledge")]
+        return [r[0] for r in conn.execute(sql)]
+
+
+def facts_in(home: Path) -> list[str]:
+    return db_rows(home, "SELECT content FROM knowledge")
 
 
 class TestMemoryImportLimits:

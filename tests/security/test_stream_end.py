@@ -12,7 +12,6 @@ Real ``gaia-lite ask`` processes against the SCRIPTED FAKE OpenAI server (a prot
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from gaia_lite.errors import GaiaError
 from gaia_lite.llm.client import ChatClient
 from tests.fakes.openai_server import FakeOpenAIServer, cut_chunks, text_chunks
 
+from .test_bounded_inputs import db_rows
 from .test_cli_errors import assert_one_line_error, gaia
 
 pytestmark = pytest.mark.network
@@ -29,11 +29,7 @@ PARTIAL = "The capital of France is Par"
 
 
 def _stored_answers(home: Path) -> list[str]:
-    db = home / "data" / "memory.db"
-    if not db.is_file():
-        return []
-    with sqlite3.connect(db) as conn:
-        return [r[0] for r in conn.execute("SELECT content FROM conversations WHERE role = 'assistant'")]
+    return db_rows(home, "SELECT content FROM conversations WHERE role = 'assistant'")
 
 
 def _turn_records(home: Path) -> list[dict]:
