@@ -155,16 +155,24 @@ def _check_row(obj: dict[str, Any], lineno: int) -> tuple[TableSpec, dict[str, A
     extra = sorted(set(obj) - set(spec.names) - {"type"})
     if extra:
         raise MemoryInputError(f"line {lineno}: unknown field(s) {', '.join(extra)[:200]} in a {spec.kind} record")
-    for name, code in spec.columns:
+    for name, code, check, cap, (low, high) in _PLANS[spec.kind]:
         if name not in obj:
             raise MemoryInputError(f"line {lineno}: {spec.kind} record without {name!r}")
-        _check_value(spec, name, code, obj[name], lineno)
+        v = obj[name]
+        # the normal path in one test; anything odd goes to _check_value, which says what is wrong
+        if not check(v) or (len(v) > cap if v.__class__ is str else v is not None and not low <= v <= high):
+            _check_value(spec, name, code, v, lineno)
     if spec.kind == "fact":
         if obj["category"] not in CATEGORIES:
             raise MemoryInputError(f"line {lineno}: unknown fact category {obj['category'][:40]!r}")
         if not obj["id"].strip() or not obj["content"].strip():
             raise MemoryInputError(f"line {lineno}: a fact needs a non-empty id and content")
     return spec, {name: obj[name] for name in spec.names}
+
+
+_PLANS = {spec.kind: tuple((name, code, _CHECKS[code], _TEXT_CAPS.get((spec.kind, name), MAX_TEXT_CHARS),
+                            _RANGES.get(name, (-MAX_COUNT, MAX_COUNT))) for name, code in spec.columns)
+          for spec in TABLES}
 
 
 def _too_deep(line: str, limit: int = MAX_DEPTH) -> bool:
@@ -186,6 +194,9 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # one decoder: json.loads(**kw) builds one a call
+
+
 def _load_line(line: str, lineno: int) -> Any:
     """One line as JSON, within the line and depth limits; NaN and Infinity refused."""
     if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
@@ -194,7 +205,7 @@ def _load_line(line: str, lineno: int) -> Any:
     if _too_deep(line):
         raise MemoryInputError(f"line {lineno}: nested more than {MAX_DEPTH} deep; export records are flat")
     try:
-        return json.loads(line, parse_constant=_no_constant)
+        return _DECODER.decode(line)
     except ValueError as exc:  # JSONDecodeError, the constants above, an integer of 4,300+ digits
         raise MemoryInputError(f"line {lineno}: not valid JSON ({getattr(exc, 'msg', None) or exc})") from None
 
