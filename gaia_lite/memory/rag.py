@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sqlite3
 import threading
@@ -152,6 +153,11 @@ class RagIndex:
         """Index one file; unchanged content is a no-op. Raises ExtractionError/EmbedderError."""
         started = time.monotonic()
         p = Path(path).expanduser().resolve()
+        try:
+            str(p).encode("utf-8")  # SQLite stores paths as UTF-8 text; a bad name would fail there, mid-write
+        except UnicodeEncodeError:
+            shown = os.fsencode(str(p)).decode("utf-8", "backslashreplace")
+            raise ExtractionError(f"{shown}: the file name is not valid UTF-8; rename the file to index it") from None
         if not p.is_file():
             raise ExtractionError(f"{p} does not exist or is not a file")
         if not is_supported(p):
