@@ -109,14 +109,7 @@ def test_answer_rules(task: str, turn: int, answer: str, ok: bool) -> None:
     ("remember_preference", 1, "You prefer tea.", True),
     ("remember_preference", 1, "You prefer coffee over tea.", False),
     ("arithmetic", 0, "12 times 12 is 144.", True),
-])
-def test_new_task_rules(task: str, turn: int, answer: str, ok: bool) -> None:
-    check = tasks.select_tasks([task])[0].turns[turn]
-    assert (not tasks.check_turn(check, answer, [])) is ok
-
-
-@pytest.mark.parametrize(("task", "turn", "answer", "ok"), [
-    # any correct phrasing passes
+    # issue 28's tasks: any correct phrasing passes, the classic wrong answers fail
     ("data_orders_casual", 0, "Mila Novak spent the most, $470.00 over three orders.", True),
     ("data_orders_casual", 0, "Chloe Martin spent the most ($300).", False),
     ("data_total_casual", 0, "The q2 column adds up to 450.", True),
@@ -152,7 +145,7 @@ def test_new_task_rules(task: str, turn: int, answer: str, ok: bool) -> None:
     ("alike_find_recipe_casual", 0, "It's in cooking/breakfast/pancakes_recipe.txt: 2 eggs.", True),
     ("alike_find_recipe_casual", 0, "You need 200 g flour.", False),
 ])
-def test_issue_28_task_rules(task: str, turn: int, answer: str, ok: bool) -> None:
+def test_new_task_rules(task: str, turn: int, answer: str, ok: bool) -> None:
     check = tasks.select_tasks([task])[0].turns[turn]
     assert (not tasks.check_turn(check, answer, [])) is ok
 
