@@ -25,7 +25,7 @@ from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import error_payload
 
 from . import os_sandbox
-from .sandbox import SandboxError, resolve_user_path
+from .sandbox import SandboxError, SecretPathError, resolve_user_path, secret_name_rule
 from .shell_git import prepare_git
 from .shell_policy import ALLOWED_PROGRAMS, CommandRefused, parse_command
 
@@ -160,7 +160,15 @@ def _plan(ctx: ToolContext, command: str, working_directory: Optional[str]
 
     def check_path(arg: str) -> None:
         target = Path(os.path.expanduser(arg))
-        ctx.sandbox.check(target if target.is_absolute() else cwd / target)
+        target = target if target.is_absolute() else cwd / target
+        try:
+            ctx.sandbox.check(target)
+        except SecretPathError:
+            # A bare word like API_TOKEN or password that names no file is a search pattern
+            # (grep -rn API_TOKEN .), not a path: there is nothing to read. Names that only ever
+            # mean a credential file (.env, id_rsa) stay refused, as do paths.
+            if os.path.lexists(target) or "/" in arg or secret_name_rule(arg) != "broad":
+                raise
 
     try:
         pipeline = parse_command(command, check_path)
