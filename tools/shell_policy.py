@@ -199,11 +199,26 @@ def _check_git(args: list[str]) -> list[str]:
     return safe + rest[1:]
 
 
+# ps options whose value is the next argument: -p 42, --sort pid, and BSD clusters that end in
+# one (axo pid,comm). Anything else without a dash is a BSD option cluster.
+_PS_SHORT_VALUE = frozenset("pqugUGCstoOk")
+_PS_LONG_VALUE = frozenset({"--pid", "--ppid", "--quick-pid", "--user", "--User", "--group", "--Group", "--sid",
+                            "--tty", "--format", "--sort", "--cols", "--columns", "--rows", "--lines", "--width",
+                            "--context", "--deselect"})
+_PS_BSD_VALUE = frozenset("pqUtoOk")
+
+
 def _is_bsd_e_flag(args: list[str], i: int) -> bool:
-    """``ps axe``: a dashless letter cluster with ``e`` prints environments."""
+    """``ps axe`` or ``ps -p42 e``: a dashless cluster with ``e`` prints environments, unless
+    it is the value of the option before it (``-o user,pid`` or ``-C chrome``)."""
     a = args[i]
-    follows_option = i > 0 and args[i - 1].startswith("-")
-    return a.isalpha() and "e" in a and not follows_option
+    if a.startswith("-") or "e" not in a:
+        return False
+    prev = args[i - 1] if i > 0 else ""
+    is_value = ((len(prev) == 2 and prev[0] == "-" and prev[1] in _PS_SHORT_VALUE) or prev in _PS_LONG_VALUE
+                or (prev and not prev.startswith("-") and prev[-1] in _PS_BSD_VALUE
+                    and not _is_bsd_e_flag(args, i - 1)))
+    return not is_value
 
 
 def _check_generic(prog: str, args: list[str]) -> None:
