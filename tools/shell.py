@@ -224,8 +224,15 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
     box = os_sandbox.detect()
     _notice_once(ctx, box)
     roots = [*ctx.sandbox.roots, *ctx.sandbox.approved]
-    run = _execute([box.wrap(argv, roots, cwd) for argv in pipeline], cwd, timeout, ctx.cancel,
-                   _child_env(box.active, extra_env), [argv[0] for argv in pipeline])
+    caps = os_sandbox.resource_limits(timeout)
+    if isinstance(caps, str):
+        return error_payload(caps, command=command)
+    try:
+        wrapped = [[*caps, *box.wrap(argv, roots, cwd)] for argv in pipeline]
+    except os_sandbox.TooManyFiles as exc:
+        return error_payload(f"command refused: {exc}", command=command)
+    run = _execute(wrapped, cwd, timeout, ctx.cancel, _child_env(box.active, extra_env),
+                   [argv[0] for argv in pipeline])
     if "error" in run:
         return error_payload(run["error"], command=command)
     result = {"status": "success", "command": command, "stdout": run["stdout"], "stderr": run["stderr"],
