@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.tools import os_sandbox, shell
+from gaia_lite.tools import shell
 from gaia_lite.tools.shell import run_shell_command
 
 from .conftest import git, make_repo, output_of
@@ -26,16 +26,8 @@ NETRC = "NETRC-CANARY-7c1d"
 AWS = "AWS-CANARY-2b9e"
 TOKEN = "TOKENFILE-CANARY-4f0a"
 CANARIES = (NETRC, AWS, TOKEN)
-BOX = os_sandbox.detect()
 
 
-@pytest.fixture(params=["kernel-sandbox", "policy-alone"])
-def mode(request, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "policy-alone":
-        monkeypatch.setenv("GAIA_SHELL_SANDBOX", "off")
-    elif not BOX.active:
-        pytest.skip(f"no OS sandbox on this machine: {BOX.reason}")
-    return request.param
 
 
 @pytest.fixture

@@ -46,13 +46,6 @@ print(json.dumps({"result": result, "peak_mib": peak_kib / 1024}))
 """
 
 
-@pytest.fixture(params=["kernel-sandbox", "policy-alone"])
-def mode(request, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "policy-alone":
-        monkeypatch.setenv("GAIA_SHELL_SANDBOX", "off")
-    elif not BOX.active:
-        pytest.skip(f"no OS sandbox on this machine: {BOX.reason}")
-    return request.param
 
 
 def _peak(root: Path, command: str) -> dict:

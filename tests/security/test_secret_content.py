@@ -9,8 +9,6 @@ go through the real ToolExecutor with the real tools, files and git repositories
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from gaia_lite.registry.context import ToolContext
@@ -18,7 +16,6 @@ from gaia_lite.registry.execute import Decision, ToolExecutor
 from gaia_lite.registry.redact import redact_payload, redact_text
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.spec import spec_of, tool
-from gaia_lite.tools import os_sandbox
 from gaia_lite.tools.catalog import doc_tool_specs
 
 from .conftest import git, make_repo
@@ -36,16 +33,8 @@ TOKENS = {
 PASSWORD = "Wq7#kP2!zR9m"
 URL_TOKEN = "tok3nInUrl9Xq2Lm"
 KEY_BODY = "MIIEowIBAAKCAQEAx8f3kZ9q"
-BOX = os_sandbox.detect()
 
 
-@pytest.fixture(params=["kernel-sandbox", "policy-alone"])
-def mode(request, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "policy-alone":
-        monkeypatch.setenv("GAIA_SHELL_SANDBOX", "off")
-    elif not BOX.active:
-        pytest.skip(f"no OS sandbox on this machine: {BOX.reason}")
-    return request.param
 
 
 @pytest.fixture

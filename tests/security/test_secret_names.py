@@ -39,13 +39,6 @@ def canary(name: str) -> str:
     return f"NAMECANARY{zlib.crc32(name.encode())}"
 
 
-@pytest.fixture(params=["kernel-sandbox", "policy-alone"])
-def mode(request, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "policy-alone":
-        monkeypatch.setenv("GAIA_SHELL_SANDBOX", "off")
-    elif not BOX.active:
-        pytest.skip(f"no OS sandbox on this machine: {BOX.reason}")
-    return request.param
 
 
 @pytest.fixture
