@@ -26,6 +26,7 @@ from gaia_lite.events import ToolsLoaded
 from .bridge import unwrap
 from .context import CallCancel, ToolContext, ToolReply
 from .failure import ToolFailure, error_payload
+from .redact import redact_payload
 from .registry import ToolRegistry
 from .spec import ParamSpec, ToolSpec
 
@@ -271,7 +272,8 @@ class ToolExecutor:
         if self.on_invoke is not None:
             self.on_invoke(name)
         status, reply = self._run(spec, kwargs)
-        return done(name, status, reply.payload, kwargs, invoked=self.on_invoke is not None, loaded=reply.loaded)
+        payload = redact_payload(reply.payload)  # every tool's output, MCP's too: secrets by shape (redact.py)
+        return done(name, status, payload, kwargs, invoked=self.on_invoke is not None, loaded=reply.loaded)
 
     def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> tuple[ToolStatus, ToolReply]:
         timeout = spec.timeout or self.default_timeout
