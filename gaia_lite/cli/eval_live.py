@@ -46,6 +46,7 @@ def ttft_cmd(
     # kept lazy: --help imports this module; the eval code loads the agent
     from gaia_lite.eval.ttft import SCRIPT, run_ttft, samples_to_dicts, summarize
     from gaia_lite.llm.capabilities import is_native_tool_model
+    from gaia_lite.loader.presets import layout_for
 
     if trials < 1 or max_tokens < 1:
         raise ConfigError("--trials and --max-tokens must be >= 1")
@@ -71,7 +72,8 @@ def ttft_cmd(
             try:
                 for arm in ("off", "on", *(("rewrite",) if rewrite else ()), *(("gaia",) if gaia else ())):
                     arm_settings = base.replace(dynamic_tools=arm != "off", native_tools=path == "native",
-                                                prompt_layout="rewrite" if arm == "rewrite" else base.layout)
+                                                prompt_layout="rewrite" if arm == "rewrite"
+                                                else layout_for(base.prompt_layout, base.preset))
                     if arm == "gaia":  # GAIA's own defaults (τ, cap) and the layout the preset implies
                         arm_settings = arm_settings.replace(preset="gaia", tau=None, max_tools=None,
                                                             prompt_layout="auto")

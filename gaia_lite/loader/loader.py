@@ -52,12 +52,12 @@ from typing import Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
+from gaia_lite import logline
 from gaia_lite.embed.base import Embedder, EmbedderError
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_native, render_text, tools_hash
 from gaia_lite.registry.spec import ToolSpec
 
-from . import logline
 from .bundles import ToolBundle, load_bundles
 from .cache import DocEmbeddingCache
 from .companions import CompanionGraph

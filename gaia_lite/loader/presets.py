@@ -19,7 +19,7 @@ from typing import Literal
 from .documents import View
 from .scoring import Combine
 
-__all__ = ["LoaderSettings", "Confidence", "PRESETS", "DEFAULT_THRESHOLD", "DEFAULT_MAX_TOOLS", "preset"]
+__all__ = ["LoaderSettings", "Confidence", "PRESETS", "DEFAULT_THRESHOLD", "DEFAULT_MAX_TOOLS", "preset", "layout_for"]
 
 DEFAULT_THRESHOLD = 0.20
 DEFAULT_MAX_TOOLS = 14
@@ -144,3 +144,12 @@ def preset(name: str) -> LoaderSettings:
         return PRESETS[name]
     except KeyError:
         raise KeyError(f"unknown loader preset {name!r}; choose one of {sorted(PRESETS)}") from None
+
+
+def layout_for(prompt_layout: str, preset_name: str) -> str:
+    """The prompt layout in effect: ``auto`` follows the preset (a sticky loader keeps the prefix
+    stable; GAIA's evicting preset rewrites); any other value is taken as given."""
+    if prompt_layout != "auto":
+        return prompt_layout
+    chosen = PRESETS.get(preset_name)
+    return "stable" if chosen is not None and chosen.sticky else "rewrite"

@@ -1,4 +1,4 @@
-"""What the memory store hands back, and the error it raises for bad input."""
+"""What the memory store and the document index hand back, and the error the store raises for bad input."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any, Sequence
 
 from .credentials import mask_credentials
 
-__all__ = ["MemoryInputError", "CATEGORIES", "Fact", "Remembered", "RecallResult", "FACT_COLUMNS", "fact_from_row"]
+__all__ = ["MemoryInputError", "CATEGORIES", "Fact", "Remembered", "RecallResult", "FACT_COLUMNS", "fact_from_row",
+           "IndexResult"]
 
 CATEGORIES = frozenset({"fact", "preference", "error", "skill", "note", "reminder",
                         "system", "profile", "permission"})
@@ -66,3 +67,19 @@ def fact_from_row(row: Sequence[Any], score: float | None = None) -> Fact:
     r[2] = mask_credentials(r[2])  # never hand a stored secret back
     r[6] = bool(r[6])
     return Fact(*r, score=score)
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    """One file through the document index (``RagIndex.index_file``)."""
+
+    path: str
+    status: str  # "indexed" (new), "updated" (content changed) or "unchanged"
+    pages: int
+    chunks: int
+    size: int
+    seconds: float = 0.0
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v != ""}

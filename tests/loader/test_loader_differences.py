@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gaia_lite.loader.bundles import ToolBundle
 from gaia_lite.loader.loader import SELECTION_QUERY_CHARS, selection_query
-from gaia_lite.loader.logline import parse_line
+from gaia_lite.logline import parse_line
 from gaia_lite.loader.presets import PRESETS, LoaderSettings
 
 
