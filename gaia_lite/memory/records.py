@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Sequence
 
+from gaia_lite.errors import InputError
+
 from .credentials import mask_credentials
 
 __all__ = ["MemoryInputError", "CATEGORIES", "Fact", "Remembered", "RecallResult", "FACT_COLUMNS", "fact_from_row",
@@ -14,7 +16,7 @@ CATEGORIES = frozenset({"fact", "preference", "error", "skill", "note", "reminde
                         "system", "profile", "permission"})
 
 
-class MemoryInputError(ValueError):
+class MemoryInputError(InputError, ValueError):
     """Bad input for a memory operation; the message says what to fix."""
 
 
