@@ -33,8 +33,8 @@ def _paths(native: bool | None) -> list[str]:
 def ttft_cmd(
     trials: Annotated[int, typer.Option("--trials", help="Cold first turns and six-turn conversations per arm.")] = 3,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens generated per request (prefill is what is measured).")] = 8,
-    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add an arm: the spec's prompt layout with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
-    gaia: Annotated[bool, typer.Option("--gaia", help="Add an arm: GAIA's released loader (--preset gaia, amd-gaia 0.25.1) with its own layout, the anchor our default is measured against.")] = False,
+    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add an arm: GAIA's prompt layout, rewritten whenever the loaded set changes, with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
+    gaia: Annotated[bool, typer.Option("--gaia", help="Add an arm: GAIA's released loader (--preset gaia, amd-gaia 0.25.1) with its own layout, the reference our default is measured against.")] = False,
     interleave: Annotated[str, typer.Option("--interleave", help="How the scripted conversations alternate the arms: turn (each turn of every arm in turn; needs a server that keeps each conversation's cache, as llama-server's --cache-ram does, and flags any turn that lost it) or conversation (whole conversations one after another).")] = "turn",
     turns: Annotated[Optional[int], typer.Option("--turns", help="Run only the first N turns of the six-turn script (default: all).")] = None,
     first_turns: Annotated[bool, typer.Option("--first-turns/--no-first-turns", help="Measure the cold first turns (default); --no-first-turns runs only the scripted conversations.")] = True,
@@ -46,7 +46,6 @@ def ttft_cmd(
     # kept lazy: --help imports this module; the eval code loads the agent
     from gaia_lite.eval.ttft import SCRIPT, run_ttft, samples_to_dicts, summarize
     from gaia_lite.llm.capabilities import is_native_tool_model
-    from gaia_lite.loader.presets import layout_for
 
     if trials < 1 or max_tokens < 1:
         raise ConfigError("--trials and --max-tokens must be >= 1")
@@ -68,19 +67,10 @@ def ttft_cmd(
         workdir = Path(tmp) / "work"
         workdir.mkdir()
         for path in _paths(native_tools):
-            arms = {}
+            arms: dict[str, Any] = {}
             try:
                 for arm in ("off", "on", *(("rewrite",) if rewrite else ()), *(("gaia",) if gaia else ())):
-                    arm_settings = base.replace(dynamic_tools=arm != "off", native_tools=path == "native",
-                                                prompt_layout="rewrite" if arm == "rewrite"
-                                                else layout_for(base.prompt_layout, base.preset))
-                    if arm == "gaia":  # GAIA's own defaults (τ, cap) and the layout the preset implies
-                        arm_settings = arm_settings.replace(preset="gaia", tau=None, max_tools=None,
-                                                            prompt_layout="auto")
-                    arms[arm] = quiet_services(arm_settings, client, workdir)
-                    if arm == "rewrite" and arms[arm].loader is not None:
-                        # the previous default, as a whole: GAIA's layout with an evicting loader
-                        arms[arm].loader.settings = arms[arm].loader.settings.replace(sticky=False)
+                    arms[arm] = _ttft_arm(arm, base, path, client, workdir)
                 samples = run_ttft({a: s.agent for a, s in arms.items()}, trials=trials, max_tokens=max_tokens,
                                    script=SCRIPT[:turns], first_turns=first_turns, warmup=first_turns,
                                    interleave=interleave, progress=lambda m, p=path: say(f"[{p}] {m}"))
@@ -96,6 +86,21 @@ def ttft_cmd(
         typer.echo(json.dumps(report))
         return
     _print_ttft(report)
+
+
+def _ttft_arm(arm: str, base: Any, path: str, client: Any, workdir: Path) -> Any:
+    """The services of one ``eval ttft`` arm on one render path, sharing the client."""
+    from gaia_lite.loader.presets import layout_for  # kept lazy: --help imports this module
+
+    layout = "rewrite" if arm == "rewrite" else layout_for(base.prompt_layout, base.preset)
+    settings = base.replace(dynamic_tools=arm != "off", native_tools=path == "native", prompt_layout=layout)
+    if arm == "gaia":  # GAIA's own defaults (τ, cap) and the layout the preset implies
+        settings = settings.replace(preset="gaia", tau=None, max_tools=None, prompt_layout="auto")
+    services = quiet_services(settings, client, workdir)
+    if arm == "rewrite" and services.loader is not None:
+        # the previous default, as a whole: GAIA's layout with an evicting loader
+        services.loader.settings = services.loader.settings.replace(sticky=False)
+    return services
 
 
 def _loadavg() -> list[float] | None:
@@ -162,7 +167,7 @@ def _print_ttft(r: dict[str, Any]) -> None:
                             *[later["prefix_changes"][a] for a in extras]]]))
 
 
-_EXTRA_TITLES = {"rewrite": "rewrite (the spec's layout, evicting)", "gaia": "gaia (GAIA 0.25.1's loader)"}
+_EXTRA_TITLES = {"rewrite": "rewrite (GAIA's layout, evicting)", "gaia": "gaia (GAIA 0.25.1's loader)"}
 
 
 # ---------------------------------------------------------------- tasks
