@@ -172,7 +172,7 @@ _EXTRA_TITLES = {"rewrite": "rewrite (GAIA's layout, evicting)", "gaia": "gaia (
 
 # ---------------------------------------------------------------- tasks
 def tasks_cmd(
-    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, design b: prose or one call under a GBNF grammar, llama-server only), answer-first (loader on, the JSON schema with {\"answer\"} as its own branch: the choice is not the first key), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
+    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, replies held to a GBNF grammar: prose or one call, llama-server only), answer-first (loader on, the JSON schema with {\"answer\"} as its own branch: the choice is not the first key), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
     skills_dir: Annotated[Optional[Path], typer.Option("--skills", help="Skill files (*.md with front matter) the skills arm seeds. Default: the procedures written for this suite.", show_default=False)] = None,
     suite: Annotated[Optional[Path], typer.Option("--suite", help="A task suite in JSON (format: gaia_lite/eval/suite.py; default: the built-in suite, gaia_lite/eval/data/tasks/builtin.json).", show_default=False)] = None,
     task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task id (repeatable).", show_default=False)] = None,
@@ -187,25 +187,10 @@ def tasks_cmd(
 ) -> None:
     """End-to-end tasks with the real agent on fixture files, loader off and on; answers checked by rules."""
     # kept lazy: --help imports this module; the eval code loads the agent
-    from gaia_lite.eval.suite import SuiteError, builtin_suite_path, load_suite
-    from gaia_lite.eval.tasks import ARMS, default_skills_dir, inside, run_tasks
+    from gaia_lite.eval.tasks import inside, run_tasks
     from gaia_lite.registry.execute import Decision
 
-    arm_list = [a.strip() for a in arms.split(",") if a.strip()]
-    if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
-        raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
-    seeds = skills_dir or default_skills_dir()
-    if "skills" in arm_list:
-        require_skill_files(seeds)
-    if split not in ("dev", "test", "all"):
-        raise ConfigError(f"--split {split!r} is invalid; use dev, test or all")
-    if repeat < 1:
-        raise ConfigError(f"--repeat {repeat} is invalid; expected a whole number >= 1")
-    try:
-        loaded_suite = load_suite(suite or builtin_suite_path())
-        chosen = loaded_suite.select(task or [], split)
-    except SuiteError as exc:
-        raise ConfigError(str(exc)) from None
+    arm_list, seeds, loaded_suite, chosen = _task_plan(arms, skills_dir, suite, task, split, repeat)
     if max_steps < 1 or max_tokens < 16:
         raise ConfigError("--max-steps must be >= 1 and --max-tokens >= 16")
     settings = settings_from(model=model, preset=preset, tau=tau, max_tools=max_tools, base_url=base_url,
@@ -234,6 +219,29 @@ def tasks_cmd(
         typer.echo(json.dumps(report))
         return
     _print_tasks(report)
+
+
+def _task_plan(arms: str, skills_dir: Path | None, suite: Path | None, task: list[str] | None, split: str,
+               repeat: int) -> tuple[list[str], Path, Any, list[Any]]:
+    """The checked flags of ``eval tasks``: its arms, the skill files to seed, the suite and the tasks chosen."""
+    from gaia_lite.eval.suite import SuiteError, builtin_suite_path, load_suite  # kept lazy: --help imports this
+    from gaia_lite.eval.tasks import ARMS, default_skills_dir
+
+    arm_list = [a.strip() for a in arms.split(",") if a.strip()]
+    if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
+        raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
+    seeds = skills_dir or default_skills_dir()
+    if "skills" in arm_list:
+        require_skill_files(seeds)
+    if split not in ("dev", "test", "all"):
+        raise ConfigError(f"--split {split!r} is invalid; use dev, test or all")
+    if repeat < 1:
+        raise ConfigError(f"--repeat {repeat} is invalid; expected a whole number >= 1")
+    try:
+        loaded_suite = load_suite(suite or builtin_suite_path())
+        return arm_list, seeds, loaded_suite, loaded_suite.select(task or [], split)
+    except SuiteError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def task_arm_settings(settings: Any, arm: str, calls_mode: str) -> Any:
