@@ -221,7 +221,7 @@ class Settings:
     preset: str = "default"  # the loader preset
     tau: float | None = None  # None: the preset's threshold
     max_tools: int | None = None  # None: the preset's cap
-    prompt_layout: str = "auto"  # stable: keep the KV-cache prefix; rewrite: GAIA's; auto: rewrite for the gaia preset
+    prompt_layout: str = "auto"  # stable: keep the KV-cache prefix; rewrite: GAIA's; auto: see loader.presets.layout_for
     skill_tau: float = 0.70  # learned procedures recalled at cosine >= this (calibrated for MiniLM: docs/skills.md)
     # embedder
     embedder: str = "onnx"  # onnx (in process) | http (Lemonade /embeddings)
@@ -247,18 +247,6 @@ class Settings:
 
     def replace(self, **changes: Any) -> "Settings":
         return dataclasses.replace(self, **changes)
-
-    @property
-    def layout(self) -> str:
-        """The prompt layout in effect: ``auto`` follows the preset (a sticky loader keeps the prefix
-        stable; GAIA's evicting preset rewrites)."""
-        if self.prompt_layout != "auto":
-            return self.prompt_layout
-        # kept lazy: the loader package loads numpy, and only the "auto" layout needs the presets
-        from gaia_lite.loader.presets import PRESETS
-
-        chosen = PRESETS.get(self.preset)
-        return "stable" if chosen is not None and chosen.sticky else "rewrite"
 
 
 # --- value parsers: each returns the parsed value or raises ValueError(accepted) ---

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import Any, Literal, Union
 
-if TYPE_CHECKING:  # type-only: events stay a leaf module every layer can import
-    from gaia_lite.loader.logline import LoadToolsRecord, SelectionRecord
+from gaia_lite.logline import LoadToolsRecord, SelectionRecord  # the records the loader lines print
 
 __all__ = [
     "Event", "TurnStarted", "ToolsSelected", "TextDelta", "ModelCallFinished", "ToolCallStarted",

@@ -28,6 +28,7 @@ from .sandbox import SandboxError, resolve_user_path
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
 
 MAX_BYTES = 50 * 1024 * 1024
+TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm")
 ANALYSIS_TYPES = ("summary", "spending", "trends", "full")
 _VALUE_NAMES = ("revenue", "sales", "amount", "total", "spend", "spent", "cost", "value", "profit")
 # Per-unit or ratio columns: averaged in statistics, never summed unless asked for.
@@ -416,28 +417,29 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     if kind not in ANALYSIS_TYPES:
         return error_payload(f"analysis_type must be one of {', '.join(ANALYSIS_TYPES)}; got {analysis_type!r}")
     try:
-        path = _table_file(ctx, file_path)
-        if path.suffix.lower() not in _TABLE_EXTS:  # a report, notes: its text holds the figures asked for
-            return _as_text(ctx, path)
+        path = _locate(ctx, file_path)
+        if path.suffix.lower() not in TABLE_SUFFIXES:
+            if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
+                return _as_text(ctx, path)
+            raise ToolFailure(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
         frame = _read_frame(path)
         result: dict[str, Any] = {"status": "success", "file": str(path), "analysis_type": kind,
                                   "rows_total": frame.rows,
                                   "columns": [{"name": n, "type": frame.types[n]} for n in frame.names]}
         requested = _number_columns(frame, columns)
-        by = _group_column(frame, group_by)
-        frame, label = _in_period(frame, date_range, result)
-    except ToolFailure as exc:  # called directly (tests, other tools) it returns the payload the executor would
+        by = _group_column(frame.names, group_by)
+        label = None
+        if date_range and date_range.strip():
+            frame, label, result["date_filter"] = _in_period(frame, date_range)
+    except ToolFailure as exc:
         return exc.payload()
     result["rows_analyzed"] = frame.rows
     result.update(_analyze(frame, kind, _value_columns(frame, requested), by, label))
     return result
 
 
-_TABLE_EXTS = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm")
-
-
-def _table_file(ctx: ToolContext, file_path: str) -> Path:
-    """The file to analyse: a table, or a text file whose words hold the figures."""
+def _locate(ctx: ToolContext, file_path: str) -> Path:
+    """The file asked for, inside the sandbox; a bare name may be a document already indexed."""
     try:
         path = resolve_user_path(ctx, file_path)
         if not path.is_file():
@@ -446,14 +448,12 @@ def _table_file(ctx: ToolContext, file_path: str) -> Path:
         raise ToolFailure(str(exc)) from None
     if not path.is_file():
         raise ToolFailure(f"{path} does not exist; find it with search_file")
-    if path.suffix.lower() not in _TABLE_EXTS and path.suffix.lower() not in TEXT_EXTS:
-        raise ToolFailure(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
-    if path.suffix.lower() in _TABLE_EXTS and path.stat().st_size > MAX_BYTES:
-        raise ToolFailure(f"{path.name} is larger than 50 MB")
     return path
 
 
 def _read_frame(path: Path) -> _Frame:
+    if path.stat().st_size > MAX_BYTES:
+        raise ToolFailure(f"{path.name} is larger than 50 MB")
     try:
         names, body = _table(_load_rows(path))
     except Exception as exc:  # noqa: BLE001 - a corrupt workbook can raise many things
@@ -463,8 +463,8 @@ def _read_frame(path: Path) -> _Frame:
     return _Frame(names, body, _column_types(names, body))
 
 
-def _number_columns(frame: _Frame, columns: Optional[str]) -> list[str]:
-    """The number columns asked for by name ("revenue, cost"), as the table spells them."""
+def _number_columns(frame: _Frame, columns: str | None) -> list[str]:
+    """The comma-separated ``columns``, each matched to a number column of the table."""
     requested = []
     for raw in filter(None, (c.strip() for c in (columns or "").split(","))):
         found = _find_column(frame.names, raw)
@@ -475,20 +475,17 @@ def _number_columns(frame: _Frame, columns: Optional[str]) -> list[str]:
     return requested
 
 
-def _group_column(frame: _Frame, group_by: Optional[str]) -> str | None:
+def _group_column(names: list[str], group_by: str | None) -> str | None:
     if not group_by:
         return None
-    by = _find_column(frame.names, group_by)
+    by = _find_column(names, group_by)
     if by is None:
-        raise ToolFailure(f"group_by column {group_by!r} not found; columns: {', '.join(frame.names)}")
+        raise ToolFailure(f"group_by column {group_by!r} not found; columns: {', '.join(names)}")
     return by
 
 
-def _in_period(frame: _Frame, date_range: Optional[str], result: dict[str, Any]) -> tuple[_Frame, str | None]:
-    """The rows inside ``date_range`` and the period's label (the whole frame and None without one); the
-    filter is noted in ``result``."""
-    if not date_range or not date_range.strip():
-        return frame, None
+def _in_period(frame: _Frame, date_range: str) -> tuple[_Frame, str, dict[str, str]]:
+    """The rows whose first date column falls in ``date_range``, its resolved label, and the filter report."""
     if not frame.dates:
         raise ToolFailure("date_range was given but no column holds dates")
     try:
@@ -496,8 +493,8 @@ def _in_period(frame: _Frame, date_range: Optional[str], result: dict[str, Any])
     except ValueError as exc:
         raise ToolFailure(str(exc)) from None
     date_col = next(iter(frame.dates))
-    result["date_filter"] = {"date_range": date_range, "resolved": label, "date_column": date_col}
-    return frame.select([d is not None and inside(d) for d in frame.dates[date_col]]), label
+    chosen = frame.select([d is not None and inside(d) for d in frame.dates[date_col]])
+    return chosen, label, {"date_range": date_range, "resolved": label, "date_column": date_col}
 
 
 TOOLS = [analyze_data_file]

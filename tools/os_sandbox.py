@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
+from gaia_lite.errors import GaiaError
+
 from .sandbox import is_secret_path
 
 __all__ = ["OsSandbox", "detect", "status_line", "SCAN_LIMIT", "TooManyFiles", "resource_limits",
@@ -95,7 +97,7 @@ def _probe(binary: str) -> str:
     return ""
 
 
-class TooManyFiles(Exception):
+class TooManyFiles(GaiaError):
     """The roots are too big to check for credential files on each command; the message says
     what to do. Refusing is the safe side: an unchecked folder could hold a ``.env``."""
 

@@ -27,6 +27,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from gaia_lite.errors import GaiaError
+
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
@@ -35,8 +37,10 @@ __all__ = ["Sandbox", "SandboxError", "SecretPathError", "resolve_user_path", "i
            "SECRET_DIR_NAMES"]
 
 
-class SandboxError(PermissionError):
+class SandboxError(GaiaError, PermissionError):
     """A path was refused; ``str(err)`` is a one-line reason and a fix."""
+
+    exit_code = 2  # the path the user (or the model) gave is outside what may be read
 
 
 class SecretPathError(SandboxError):

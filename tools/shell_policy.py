@@ -17,6 +17,8 @@ import shlex
 import unicodedata
 from typing import Callable
 
+from gaia_lite.errors import GaiaError
+
 from .sandbox import BROAD_SECRET_GLOBS, CODE_SUFFIXES, SECRET_DIR_NAMES, SECRET_FILE_GLOBS, STRICT_SECRET_GLOBS
 
 __all__ = ["CommandRefused", "parse_command", "ALLOWED_PROGRAMS", "MAX_SEGMENTS"]
@@ -57,7 +59,7 @@ _FORBIDDEN_TEXT = (("&&", "'&&' (command chaining)"), ("||", "'||' (command chai
 _LOOKALIKES = frozenset("\u2223\u01c0\u2502\u2016\u23d0\u037e\u204f\u2039\u203a\u2035\u2032\u02cb\u02bc")
 
 
-class CommandRefused(ValueError):
+class CommandRefused(GaiaError, ValueError):
     """The command breaks the read-only policy; the message says why."""
 
 

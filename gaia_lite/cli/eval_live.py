@@ -33,8 +33,8 @@ def _paths(native: bool | None) -> list[str]:
 def ttft_cmd(
     trials: Annotated[int, typer.Option("--trials", help="Cold first turns and six-turn conversations per arm.")] = 3,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens generated per request (prefill is what is measured).")] = 8,
-    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add an arm: the spec's prompt layout with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
-    gaia: Annotated[bool, typer.Option("--gaia", help="Add an arm: GAIA's released loader (--preset gaia, amd-gaia 0.25.1) with its own layout, the anchor our default is measured against.")] = False,
+    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add an arm: GAIA's prompt layout, rewritten whenever the loaded set changes, with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
+    gaia: Annotated[bool, typer.Option("--gaia", help="Add an arm: GAIA's released loader (--preset gaia, amd-gaia 0.25.1) with its own layout, the reference our default is measured against.")] = False,
     interleave: Annotated[str, typer.Option("--interleave", help="How the scripted conversations alternate the arms: turn (each turn of every arm in turn; needs a server that keeps each conversation's cache, as llama-server's --cache-ram does, and flags any turn that lost it) or conversation (whole conversations one after another).")] = "turn",
     turns: Annotated[Optional[int], typer.Option("--turns", help="Run only the first N turns of the six-turn script (default: all).")] = None,
     first_turns: Annotated[bool, typer.Option("--first-turns/--no-first-turns", help="Measure the cold first turns (default); --no-first-turns runs only the scripted conversations.")] = True,
@@ -67,18 +67,10 @@ def ttft_cmd(
         workdir = Path(tmp) / "work"
         workdir.mkdir()
         for path in _paths(native_tools):
-            arms = {}
+            arms: dict[str, Any] = {}
             try:
                 for arm in ("off", "on", *(("rewrite",) if rewrite else ()), *(("gaia",) if gaia else ())):
-                    arm_settings = base.replace(dynamic_tools=arm != "off", native_tools=path == "native",
-                                                prompt_layout="rewrite" if arm == "rewrite" else base.layout)
-                    if arm == "gaia":  # GAIA's own defaults (τ, cap) and the layout the preset implies
-                        arm_settings = arm_settings.replace(preset="gaia", tau=None, max_tools=None,
-                                                            prompt_layout="auto")
-                    arms[arm] = quiet_services(arm_settings, client, workdir)
-                    if arm == "rewrite" and arms[arm].loader is not None:
-                        # the previous default, as a whole: GAIA's layout with an evicting loader
-                        arms[arm].loader.settings = arms[arm].loader.settings.replace(sticky=False)
+                    arms[arm] = _ttft_arm(arm, base, path, client, workdir)
                 samples = run_ttft({a: s.agent for a, s in arms.items()}, trials=trials, max_tokens=max_tokens,
                                    script=SCRIPT[:turns], first_turns=first_turns, warmup=first_turns,
                                    interleave=interleave, progress=lambda m, p=path: say(f"[{p}] {m}"))
@@ -94,6 +86,21 @@ def ttft_cmd(
         typer.echo(json.dumps(report))
         return
     _print_ttft(report)
+
+
+def _ttft_arm(arm: str, base: Any, path: str, client: Any, workdir: Path) -> Any:
+    """The services of one ``eval ttft`` arm on one render path, sharing the client."""
+    from gaia_lite.loader.presets import layout_for  # kept lazy: --help imports this module
+
+    layout = "rewrite" if arm == "rewrite" else layout_for(base.prompt_layout, base.preset)
+    settings = base.replace(dynamic_tools=arm != "off", native_tools=path == "native", prompt_layout=layout)
+    if arm == "gaia":  # GAIA's own defaults (τ, cap) and the layout the preset implies
+        settings = settings.replace(preset="gaia", tau=None, max_tools=None, prompt_layout="auto")
+    services = quiet_services(settings, client, workdir)
+    if arm == "rewrite" and services.loader is not None:
+        # the previous default, as a whole: GAIA's layout with an evicting loader
+        services.loader.settings = services.loader.settings.replace(sticky=False)
+    return services
 
 
 def _loadavg() -> list[float] | None:
@@ -160,12 +167,12 @@ def _print_ttft(r: dict[str, Any]) -> None:
                             *[later["prefix_changes"][a] for a in extras]]]))
 
 
-_EXTRA_TITLES = {"rewrite": "rewrite (the spec's layout, evicting)", "gaia": "gaia (GAIA 0.25.1's loader)"}
+_EXTRA_TITLES = {"rewrite": "rewrite (GAIA's layout, evicting)", "gaia": "gaia (GAIA 0.25.1's loader)"}
 
 
 # ---------------------------------------------------------------- tasks
 def tasks_cmd(
-    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, design b: prose or one call under a GBNF grammar, llama-server only), answer-first (loader on, the JSON schema with {\"answer\"} as its own branch: the choice is not the first key), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
+    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, replies held to a GBNF grammar: prose or one call, llama-server only), answer-first (loader on, the JSON schema with {\"answer\"} as its own branch: the choice is not the first key), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
     skills_dir: Annotated[Optional[Path], typer.Option("--skills", help="Skill files (*.md with front matter) the skills arm seeds. Default: the procedures written for this suite.", show_default=False)] = None,
     suite: Annotated[Optional[Path], typer.Option("--suite", help="A task suite in JSON (format: gaia_lite/eval/suite.py; default: the built-in suite, gaia_lite/eval/data/tasks/builtin.json).", show_default=False)] = None,
     task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task id (repeatable).", show_default=False)] = None,
@@ -180,25 +187,10 @@ def tasks_cmd(
 ) -> None:
     """End-to-end tasks with the real agent on fixture files, loader off and on; answers checked by rules."""
     # kept lazy: --help imports this module; the eval code loads the agent
-    from gaia_lite.eval.suite import SuiteError, builtin_suite_path, load_suite
-    from gaia_lite.eval.tasks import ARMS, default_skills_dir, inside, run_tasks
+    from gaia_lite.eval.tasks import inside, run_tasks
     from gaia_lite.registry.execute import Decision
 
-    arm_list = [a.strip() for a in arms.split(",") if a.strip()]
-    if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
-        raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
-    seeds = skills_dir or default_skills_dir()
-    if "skills" in arm_list:
-        require_skill_files(seeds)
-    if split not in ("dev", "test", "all"):
-        raise ConfigError(f"--split {split!r} is invalid; use dev, test or all")
-    if repeat < 1:
-        raise ConfigError(f"--repeat {repeat} is invalid; expected a whole number >= 1")
-    try:
-        loaded_suite = load_suite(suite or builtin_suite_path())
-        chosen = loaded_suite.select(task or [], split)
-    except SuiteError as exc:
-        raise ConfigError(str(exc)) from None
+    arm_list, seeds, loaded_suite, chosen = _task_plan(arms, skills_dir, suite, task, split, repeat)
     if max_steps < 1 or max_tokens < 16:
         raise ConfigError("--max-steps must be >= 1 and --max-tokens >= 16")
     settings = settings_from(model=model, preset=preset, tau=tau, max_tools=max_tools, base_url=base_url,
@@ -227,6 +219,29 @@ def tasks_cmd(
         typer.echo(json.dumps(report))
         return
     _print_tasks(report)
+
+
+def _task_plan(arms: str, skills_dir: Path | None, suite: Path | None, task: list[str] | None, split: str,
+               repeat: int) -> tuple[list[str], Path, Any, list[Any]]:
+    """The checked flags of ``eval tasks``: its arms, the skill files to seed, the suite and the tasks chosen."""
+    from gaia_lite.eval.suite import SuiteError, builtin_suite_path, load_suite  # kept lazy: --help imports this
+    from gaia_lite.eval.tasks import ARMS, default_skills_dir
+
+    arm_list = [a.strip() for a in arms.split(",") if a.strip()]
+    if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
+        raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
+    seeds = skills_dir or default_skills_dir()
+    if "skills" in arm_list:
+        require_skill_files(seeds)
+    if split not in ("dev", "test", "all"):
+        raise ConfigError(f"--split {split!r} is invalid; use dev, test or all")
+    if repeat < 1:
+        raise ConfigError(f"--repeat {repeat} is invalid; expected a whole number >= 1")
+    try:
+        loaded_suite = load_suite(suite or builtin_suite_path())
+        return arm_list, seeds, loaded_suite, loaded_suite.select(task or [], split)
+    except SuiteError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def task_arm_settings(settings: Any, arm: str, calls_mode: str) -> Any:

@@ -193,7 +193,7 @@ def log_lines(records: Iterable[dict[str, Any]]) -> Iterator[str]:
     """The ``TOOL_LOADER`` / ``TOOL_CALLS`` lines these turns logged, in order (for ``eval log``)."""
     # kept lazy: the loader package loads numpy; ask and chat import this module only to record turns
     from gaia_lite.eval.logscore import format_tool_calls
-    from gaia_lite.loader import logline
+    from gaia_lite import logline
 
     for rec in records:
         loader = rec.get("loader") or {}

@@ -38,6 +38,7 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from gaia_lite.errors import InputError
 from gaia_lite.jsonfile import read_json
 
 __all__ = ["SuiteError", "Turn", "Task", "Suite", "SPLITS", "load_suite", "builtin_suite_path", "check_answer",
@@ -46,7 +47,7 @@ __all__ = ["SuiteError", "Turn", "Task", "Suite", "SPLITS", "load_suite", "built
 SPLITS = ("dev", "test")
 
 
-class SuiteError(ValueError):
+class SuiteError(InputError, ValueError):
     """A suite file that cannot be run, with what is wrong and where."""
 
 

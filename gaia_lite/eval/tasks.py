@@ -191,11 +191,11 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
 
 ServicesFactory = Callable[[str, Path, Path], Any]  # (arm, workdir, gaia home) -> Services
 # Arms: "off" = every tool every turn; "on" = the dynamic loader; "free" = the loader with constrained
-# calls turned off (calls parsed from free text); "gbnf" = the loader with design (b), prose or one call
-# under a GBNF grammar, to compare with "on"'s JSON schema (design a); "answer-first" = design (a) as
-# first built, {"answer"} beside {"name", "arguments"}, where "on" starts every reply with the choice
-# ({"tool": <name> | "none", ...}); "skills" = the loader with
-# procedures seeded into the fresh memory DB (the factory seeds them), for the SKILL-tier lift;
+# calls turned off (calls parsed from free text); "gbnf" = the loader with replies held to a GBNF
+# grammar (prose or one call), to compare with "on"'s JSON schema; "answer-first" = the first JSON-schema
+# shape, {"answer"} beside {"name", "arguments"}, where "on" starts every reply with the choice
+# ({"tool": <name> | "none", ...}) (the reply modes: docs/architecture.md, Glossary); "skills" = the
+# loader with procedures seeded into the fresh memory DB (the factory seeds them), for the SKILL-tier lift;
 # "nobridge" = "free" without the native path's call_tool bridge (prompt layout "append": a tool admitted
 # later is appended to the tools array), so the bridge's effect on task success is measured side by side.
 ARMS = ("off", "on", "free", "gbnf", "answer-first", "skills", "nobridge")

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from gaia_lite.config import McpServer
+from gaia_lite.errors import GaiaError
 
 __all__ = ["ServerConnection", "ListedTool", "CallOutcome", "McpCallError", "ServerState", "resolve_command",
            "MAX_RESULT_CHARS"]
@@ -70,7 +71,7 @@ class CallOutcome:
     truncated: bool = False
 
 
-class McpCallError(Exception):
+class McpCallError(GaiaError):
     """The call could not be made or did not complete: the server is gone, broken or too slow.
     ``broken`` says the connection can no longer be trusted (restart it)."""
 

@@ -24,7 +24,7 @@ import re
 import sqlite3
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, ContextManager, Sequence
 
@@ -37,6 +37,7 @@ from .extract import (CHUNK_WORDS, OVERLAP_WORDS, ExtractionError, chunk_pages, 
 from .migrations import RAG_MIGRATIONS, locked_transaction, open_database
 from .store import (STOPWORDS, VectorIndex, encode_vector, fts_query, load_vectors, now_iso,
                     reset_vectors_if_embedder_changed)
+from .records import IndexResult
 from .watch import DEFAULT_POLL_SECONDS, PollingWatcher
 
 __all__ = ["RagIndex", "Hit", "IndexResult", "DocumentInfo", "PollingWatcher", "ExtractionError",
@@ -57,20 +58,6 @@ class Hit:
     chunk_index: int
     vector_score: float = 0.0
     keyword_score: float = 0.0
-
-
-@dataclass(frozen=True)
-class IndexResult:
-    path: str
-    status: str  # "indexed" (new), "updated" (content changed) or "unchanged"
-    pages: int
-    chunks: int
-    size: int
-    seconds: float = 0.0
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v != ""}
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import pytest
 from gaia_lite.eval import tasks
 from gaia_lite.events import ToolCallFinished, TurnFinished, TurnStarted
 from gaia_lite.eval.logscore import format_tool_calls
-from gaia_lite.loader import logline
+from gaia_lite import logline
 
 
 def test_builtin_suite_loads_and_covers_every_headless_bundle() -> None:
@@ -327,11 +327,13 @@ def test_default_skills_dir_holds_the_task_procedures() -> None:
 def test_the_nobridge_arm_is_the_free_arm_without_the_call_tool_bridge() -> None:
     from gaia_lite.cli.eval_live import task_arm_settings
     from gaia_lite.config import load_settings
+    from gaia_lite.loader.presets import layout_for
 
     base = load_settings({}, {})
     free = task_arm_settings(base, "free", "constrained")
     nobridge = task_arm_settings(base, "nobridge", "constrained")
-    assert (free.dynamic_tools, free.tool_calls, free.layout) == (True, "free", "stable")
-    assert (nobridge.dynamic_tools, nobridge.tool_calls, nobridge.layout) == (True, "free", "append")
+    assert (free.dynamic_tools, free.tool_calls, layout_for(free.prompt_layout, free.preset)) == (True, "free", "stable")
+    assert (nobridge.dynamic_tools, nobridge.tool_calls, layout_for(nobridge.prompt_layout, nobridge.preset)) \
+        == (True, "free", "append")
     assert task_arm_settings(base, "on", "constrained").tool_calls == "constrained"
     assert task_arm_settings(base, "off", "free").dynamic_tools is False
