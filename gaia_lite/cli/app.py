@@ -165,24 +165,29 @@ def ask(
             say(f"gaia-lite: error: {failed.error}")
             raise typer.Exit(failed.exit_code)
         assert finished is not None
-        if json_out:
-            typer.echo(json.dumps({
-                "answer": finished.answer, "tools_called": list(finished.tools_called),
-                "ttft_s": finished.ttft_s, "prompt_tokens": finished.prompt_tokens,
-                "cached_tokens": finished.cached_tokens, "loaded_tools": list(finished.loaded_tools),
-                "steps": finished.steps, "model": services.client.model,
-                "dynamic_tools": services.selector.active,
-                "off_state": services.selector.off_state,
-            }))
-        elif streamed:
-            typer.echo("")
-        else:
-            typer.echo(finished.answer)
+        _print_answer(finished, services, json_out, streamed)
     finally:
         if services is not None:
             services.close()
         elif server is not None:
             server.stop()
+
+
+def _print_answer(finished: TurnFinished, services: Any, json_out: bool, streamed: bool) -> None:
+    """`ask`'s stdout at the end of the turn: the JSON object, or the answer unless it was streamed."""
+    if json_out:
+        typer.echo(json.dumps({
+            "answer": finished.answer, "tools_called": list(finished.tools_called),
+            "ttft_s": finished.ttft_s, "prompt_tokens": finished.prompt_tokens,
+            "cached_tokens": finished.cached_tokens, "loaded_tools": list(finished.loaded_tools),
+            "steps": finished.steps, "model": services.client.model,
+            "dynamic_tools": services.selector.active,
+            "off_state": services.selector.off_state,
+        }))
+    elif streamed:
+        typer.echo("")
+    else:
+        typer.echo(finished.answer)
 
 
 def _show_ask_event(ev: Event, json_out: bool, verbose: bool, progress: Callable[[str], None],

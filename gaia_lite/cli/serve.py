@@ -110,12 +110,7 @@ def serve(
     console = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if stop:
-        stopped = stop_kept()
-        for state in stopped:
-            console.print(f"Stopped the kept llama-server of model {state.alias} at {state.base_url} "
-                          f"(pid {state.keeper_pid}).")
-        if not stopped:
-            console.print("No kept llama-server is running.")
+        _stop(console)
         return
     if warm:
         _warm(console)
@@ -161,6 +156,16 @@ def serve(
             return
         tail = server.log_tail()
     raise fail(f"llama-server exited unexpectedly (log {info.log_path}):\n{tail}")
+
+
+def _stop(console: Console) -> None:
+    """``serve --stop``: stop every kept-alive server and say which."""
+    stopped = stop_kept()
+    for state in stopped:
+        console.print(f"Stopped the kept llama-server of model {state.alias} at {state.base_url} "
+                      f"(pid {state.keeper_pid}).")
+    if not stopped:
+        console.print("No kept llama-server is running.")
 
 
 def _warm(console: Console) -> None:

@@ -63,7 +63,7 @@ __all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "EXTRA_ARMS", 
            "summarize", "quantile", "samples_to_dicts", "prefix_digest"]
 
 ARMS = ("off", "on")
-# Optional arms, so the stable layout's savings show side by side: ``rewrite`` is the spec's layout (the
+# Optional arms, so the stable layout's savings show side by side: ``rewrite`` is GAIA's prompt layout (the
 # system prompt is recomposed whenever the loaded set changes) with LRU eviction; ``gaia`` is GAIA's
 # released loader (preset gaia: admission order, eviction only at a turn boundary) with its layout.
 EXTRA_ARMS = ("rewrite", "gaia")
@@ -260,6 +260,42 @@ class _Conversation:
     last: Sample | None = None
 
 
+def _first_turns(arms: Mapping[str, Any], order: Sequence[str], trials: int, questions: Sequence[str],
+                 max_tokens: int, say: Callable[[str], None]) -> list[Sample]:
+    """The cold first-turn phase: a nonce in each request, so nothing is cached."""
+    samples = []
+    for trial in range(trials):
+        q = questions[trial % len(questions)] if questions else SCRIPT[0].user
+        for arm in order:
+            agent = arms[arm]
+            agent.reset()
+            s = _sample(arm, "first", trial, 1, agent, _request(agent, [], [], q, uuid.uuid4().hex[:12], max_tokens))
+            samples.append(s)
+            say(f"first turn, trial {trial + 1}/{trials}, loader {arm}: {_fmt_s(s.ttft_s)} "
+                f"({s.prompt_tokens} prompt tokens, {s.tools_shown} tools)")
+    return samples
+
+
+def _restored_first_turns(arms: Mapping[str, Any], order: Sequence[str], trials: int, questions: Sequence[str],
+                          max_tokens: int, say: Callable[[str], None],
+                          restore: Callable[[str, Any], bool]) -> list[Sample]:
+    """The ``first_restored`` and ``first_kept`` phases, arms alternating (module docstring)."""
+    samples = []
+    for trial in range(trials):
+        q = questions[trial % len(questions)] if questions else SCRIPT[0].user
+        for phase in ("first_restored", "first_kept"):
+            for arm in order:
+                agent = arms[arm]
+                agent.reset()
+                if phase == "first_restored" and not restore(arm, agent):
+                    continue
+                s = _sample(arm, phase, trial, 1, agent, _request(agent, [], [], q, "", max_tokens))
+                samples.append(s)
+                say(f"first turn ({phase.removeprefix('first_')}), trial {trial + 1}/{trials}, loader {arm}: "
+                    f"{_fmt_s(s.ttft_s)} (prefilled {s.prefilled_tokens} of {s.prompt_tokens} prompt tokens)")
+    return samples
+
+
 def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[str] = QUESTIONS,
              script: Sequence[ScriptTurn] = SCRIPT, max_tokens: int = 8, warmup: bool = True,
              first_turns: bool = True, interleave: str = "turn",
@@ -287,27 +323,10 @@ def run_ttft(arms: Mapping[str, Any], *, trials: int = 3, questions: Sequence[st
             arms[arm].reset()
             _request(arms[arm], [], [], questions[0] if questions else SCRIPT[0].user, uuid.uuid4().hex[:12],
                      max_tokens)
-    for trial in range(trials if first_turns else 0):
-        q = questions[trial % len(questions)] if questions else SCRIPT[0].user
-        for arm in order:
-            agent = arms[arm]
-            agent.reset()
-            s = _sample(arm, "first", trial, 1, agent, _request(agent, [], [], q, uuid.uuid4().hex[:12], max_tokens))
-            samples.append(s)
-            say(f"first turn, trial {trial + 1}/{trials}, loader {arm}: {_fmt_s(s.ttft_s)} "
-                f"({s.prompt_tokens} prompt tokens, {s.tools_shown} tools)")
-    for trial in range(trials if first_turns and restore is not None else 0):
-        q = questions[trial % len(questions)] if questions else SCRIPT[0].user
-        for phase in ("first_restored", "first_kept"):
-            for arm in order:
-                agent = arms[arm]
-                agent.reset()
-                if phase == "first_restored" and not restore(arm, agent):  # type: ignore[misc]
-                    continue
-                s = _sample(arm, phase, trial, 1, agent, _request(agent, [], [], q, "", max_tokens))
-                samples.append(s)
-                say(f"first turn ({phase.removeprefix('first_')}), trial {trial + 1}/{trials}, loader {arm}: "
-                    f"{_fmt_s(s.ttft_s)} (prefilled {s.prefilled_tokens} of {s.prompt_tokens} prompt tokens)")
+    if first_turns:
+        samples += _first_turns(arms, order, trials, questions, max_tokens, say)
+    if first_turns and restore is not None:
+        samples += _restored_first_turns(arms, order, trials, questions, max_tokens, say, restore)
     for trial in range(trials if script else 0):
         convos: dict[str, _Conversation] = {}
         if interleave == "turn":
@@ -366,6 +385,51 @@ def _worst(per_trial: Mapping[int, int]) -> int | None:
     return max(per_trial.values()) if per_trial else None
 
 
+def _side(group: Mapping[str, Sequence[Sample]], present: Sequence[str], attr: str) -> dict[str, Any]:
+    """Median and p90 of ``attr`` for each arm, and each arm's ratio over off."""
+    off_med, off_p90 = _stats(group["off"], attr)
+    on_med, on_p90 = _stats(group["on"], attr)
+    out = {"off_s": off_med, "on_s": on_med, "ratio": _ratio(on_med, off_med),
+           "off_p90_s": off_p90, "on_p90_s": on_p90}
+    for extra in present[len(ARMS):]:
+        med, p90 = _stats(group[extra], attr)
+        out.update({f"{extra}_s": med, f"{extra}_ratio": _ratio(med, off_med), f"{extra}_p90_s": p90})
+    return out
+
+
+def _turn_row(script: Mapping[str, Sequence[Sample]], present: Sequence[str], t: int) -> dict[str, Any]:
+    """One scripted turn over all conversations: medians per arm, changes, and the tools' churn."""
+    row: dict[str, Any] = {"turn": t}
+    for a in present:
+        group = [s for s in script[a] if s.turn == t]
+        row[f"{a}_s"] = _r(_median([s.ttft_s for s in group]))
+        row[f"{a}_prompt_tokens"] = _median([s.prompt_tokens for s in group])
+        row[f"{a}_cached_tokens"] = _median([s.cached_tokens for s in group])
+    row["on_tools_changed"] = sum(s.changed for s in script["on"] if s.turn == t)
+    for a in present:
+        row[f"{a}_prefix_changed"] = sum(s.prefix_changed for s in script[a] if s.turn == t)
+    row["on_tools_shown"] = _median([s.tools_shown for s in script["on"] if s.turn == t])
+    row.update(_churn(script["on"], t))
+    return row
+
+
+def _shared_prefix_firsts(samples: Sequence[Sample], present: Sequence[str]) -> dict[str, Any]:
+    """The ``first_turn_restored`` and ``first_turn_kept`` reports, for the phases that ran in both arms."""
+    out: dict[str, Any] = {}
+    for phase in ("first_restored", "first_kept"):
+        group = {a: [s for s in samples if s.phase == phase and s.arm == a] for a in present}
+        if group["on"] and group["off"]:
+            out[phase.replace("first", "first_turn")] = {
+                **_side(group, present, "ttft_s"), "n": len(group["on"]),
+                "prefill": _side(group, present, "prefill_s"),
+                "prompt_tokens": {a: _median([s.prompt_tokens for s in group[a]]) for a in present},
+                "prefilled_tokens": {a: _median([s.prefilled_tokens for s in group[a]]) for a in present},
+                "prefilled_share": {a: _r(_median([s.prefilled_tokens / s.prompt_tokens for s in group[a]
+                                                   if s.prompt_tokens and s.prefilled_tokens is not None]), 3)
+                                    for a in present}}
+    return out
+
+
 def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     """The report of one render path: medians, p90s, server token counts, tool-block changes.
 
@@ -379,53 +443,20 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     script = {a: [s for s in samples if s.phase == "script" and s.arm == a] for a in present}
     later = {a: [s for s in script[a] if s.turn > 1] for a in present}
 
-    def side(group: Mapping[str, Sequence[Sample]], attr: str) -> dict[str, Any]:
-        off_med, off_p90 = _stats(group["off"], attr)
-        on_med, on_p90 = _stats(group["on"], attr)
-        out = {"off_s": off_med, "on_s": on_med, "ratio": _ratio(on_med, off_med),
-               "off_p90_s": off_p90, "on_p90_s": on_p90}
-        for extra in present[len(ARMS):]:
-            med, p90 = _stats(group[extra], attr)
-            out.update({f"{extra}_s": med, f"{extra}_ratio": _ratio(med, off_med), f"{extra}_p90_s": p90})
-        return out
-
-    first_turn = {**side(first, "ttft_s"), "n": len(first["on"]),
-                  "prefill": side(first, "prefill_s"),
+    first_turn = {**_side(first, present, "ttft_s"), "n": len(first["on"]),
+                  "prefill": _side(first, present, "prefill_s"),
                   "select_ms_on": _r(_median([s.select_ms for s in first["on"]]), 3)}
-    extra_first = {}
-    for phase in ("first_restored", "first_kept"):
-        group = {a: [s for s in samples if s.phase == phase and s.arm == a] for a in present}
-        if group["on"] and group["off"]:
-            extra_first[phase.replace("first", "first_turn")] = {
-                **side(group, "ttft_s"), "n": len(group["on"]), "prefill": side(group, "prefill_s"),
-                "prompt_tokens": {a: _median([s.prompt_tokens for s in group[a]]) for a in present},
-                "prefilled_tokens": {a: _median([s.prefilled_tokens for s in group[a]]) for a in present},
-                "prefilled_share": {a: _r(_median([s.prefilled_tokens / s.prompt_tokens for s in group[a]
-                                                   if s.prompt_tokens and s.prefilled_tokens is not None]), 3)
-                                    for a in present}}
+    extra_first = _shared_prefix_firsts(samples, present)
     turns = sorted({s.turn for s in script["on"] + script["off"]})
-    per_turn = []
-    for t in turns:
-        row: dict[str, Any] = {"turn": t}
-        for a in present:
-            group = [s for s in script[a] if s.turn == t]
-            row[f"{a}_s"] = _r(_median([s.ttft_s for s in group]))
-            row[f"{a}_prompt_tokens"] = _median([s.prompt_tokens for s in group])
-            row[f"{a}_cached_tokens"] = _median([s.cached_tokens for s in group])
-        row["on_tools_changed"] = sum(s.changed for s in script["on"] if s.turn == t)
-        for a in present:
-            row[f"{a}_prefix_changed"] = sum(s.prefix_changed for s in script[a] if s.turn == t)
-        row["on_tools_shown"] = _median([s.tools_shown for s in script["on"] if s.turn == t])
-        row.update(_churn(script["on"], t))
-        per_turn.append(row)
+    per_turn = [_turn_row(script, present, t) for t in turns]
     changes_by_trial = _per_trial(script["on"], "changed")
     prefix_changes = {a: _worst(_per_trial(script[a], "prefix_changed")) for a in present}
-    later_turns = {**side(later, "ttft_s"),
+    later_turns = {**_side(later, present, "ttft_s"),
                    "tool_set_changes_on": _worst(changes_by_trial),
                    "prefix_changes_on": prefix_changes["on"], "prefix_changes": prefix_changes,
                    "cache_lost": {a: sum(s.cache_lost for s in later[a]) for a in present},
                    "turns_per_conversation": len(turns), "conversations": len(changes_by_trial),
-                   "prefill": side(later, "prefill_s"), "per_turn": per_turn}
+                   "prefill": _side(later, present, "prefill_s"), "per_turn": per_turn}
     return {
         "first_turn": first_turn,
         **extra_first,
