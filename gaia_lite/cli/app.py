@@ -50,6 +50,13 @@ eval_app = typer.Typer(help="Benchmarks that measure the loader: recall, cost, T
 app.add_typer(tools_app, name="tools")
 app.add_typer(eval_app, name="eval")
 
+# --json of ask and the tools commands: the fields each prints
+AskJson = json_option("Print one JSON object: answer, tools_called, ttft_s, prompt_tokens, loaded_tools.")
+ToolsListJson = json_option('Print [{"name", "bundles", "core", "text_tokens", "native_tokens"}].')
+ToolsSelectJson = json_option('Print {"loaded", "reasons", "matched", "scores"}.')
+CompanionsJson = json_option('Print [{"tool", "companion", "learned_turns", "prior", "tool_turns", "confidence", "fires"}].')
+ExamplesJson = json_option('Print [{"tool", "text", "created_at"}] (with --forget: {"forgotten": N}).')
+
 
 def setup_logging(settings: Any, *, log_file: Path | None = None, stderr: bool = False) -> None:
     """INFO lines from gaia_lite (TOOL_LOADER, TOOL_CALLS) go to the state log file,
@@ -117,7 +124,7 @@ def _progress_printer():
 def ask(
     question: Annotated[str, typer.Argument(help="What to ask, in quotes.")],
     settings: Any, log: Optional[Path],
-    json_out: json_option("Print one JSON object: answer, tools_called, ttft_s, prompt_tokens, loaded_tools.") = False,
+    json_out: AskJson = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show TOOL_LOADER lines and info notices on stderr.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Nothing on stderr but errors (no server line, tool lines or warnings).")] = False,
 ) -> None:
@@ -235,7 +242,7 @@ def chat(
 # ---------------------------------------------------------------- tools
 @tools_app.command("list")
 def tools_list(
-    json_out: json_option('Print [{"name", "bundles", "core", "text_tokens", "native_tokens"}].') = False,
+    json_out: ToolsListJson = False,
     dynamic_tools: DynamicOpt = None,
 ) -> None:
     """Every registered tool with its bundles, CORE mark and prompt cost on both render paths."""
@@ -250,7 +257,7 @@ def tools_list(
 def tools_select(
     query: Annotated[str, typer.Argument(help="The user message to select tools for.")],
     history: Annotated[Optional[List[str]], typer.Option("--history", help="An earlier user message (repeatable, oldest first).")] = None,
-    json_out: json_option('Print {"loaded", "reasons", "matched", "scores"}.') = False,
+    json_out: ToolsSelectJson = False,
     tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
 ) -> None:
     """Show which tools the loader would load for QUERY, and why (offline: no model server needed)."""
@@ -263,7 +270,7 @@ def tools_select(
 
 @tools_app.command("companions")
 def tools_companions(
-    json_out: json_option('Print [{"tool", "companion", "learned_turns", "prior", "tool_turns", "confidence", "fires"}].') = False,
+    json_out: CompanionsJson = False,
 ) -> None:
     """Workflow companions learned from past turns: when a tool is selected, the tools turns used with it
     come too (within the cap, after direct matches).
@@ -280,7 +287,7 @@ def tools_companions(
 def tools_examples(
     tool: Annotated[Optional[str], typer.Argument(help="Only this tool's examples.", show_default=False)] = None,
     forget: Annotated[bool, typer.Option("--forget", help="Delete the learned examples (of TOOL, or all).")] = False,
-    json_out: json_option('Print [{"tool", "text", "created_at"}] (with --forget: {"forgotten": N}).') = False,
+    json_out: ExamplesJson = False,
 ) -> None:
     """Example requests learned from your own wording: a message whose turn called a tool successfully
     becomes an example of that tool (at most 8 per tool, the newest kept, stored in memory.db).

@@ -13,12 +13,13 @@ from .outcome import BAD_INPUT, emit, fail, json_option, settings_or_fail
 __all__ = ["logs"]
 
 PREVIEW_CHARS = 300
+LogsJson = json_option("Print a JSON array of turn records; each holds the turn's TOOL_LOADER and TOOL_CALLS payloads, what `eval log` scores.")
 
 
 def logs(
     count: Annotated[int, typer.Option("--count", "-n", help="How many turns, newest last.")] = 10,
     full: Annotated[bool, typer.Option("--full", help="Print whole questions and answers, not the first lines.")] = False,
-    json_out: json_option("Print a JSON array of turn records; each holds the turn's TOOL_LOADER and TOOL_CALLS payloads, what `eval log` scores.") = False,
+    json_out: LogsJson = False,
 ) -> None:
     """Past turns: question, answer, tools called, loaded set and time to first token.
 
