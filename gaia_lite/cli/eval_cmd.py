@@ -23,7 +23,6 @@ from gaia_lite.errors import ConfigError
 
 from .eval_common import (TokenizerOpt, live_client, num, pct, print_all, require_skill_files, say,
                           settings_from, table)
-
 from .outcome import JsonOpt, emit
 
 __all__ = ["register"]
@@ -338,8 +337,8 @@ def _print_log(report: dict[str, Any], run_log: Path) -> None:
     print_all(table(f"eval log {run_log.name}", ["metric", "value"], rows))
     if report["misses"]:
         print_all(table("missed turns", ["session", "turn", "called", "not loaded"],
-                      [[m["session"], m["turn"], ", ".join(m["called"]), ", ".join(m["missing"])]
-                       for m in report["misses"]]))
+                        [[m["session"], m["turn"], ", ".join(m["called"]), ", ".join(m["missing"])]
+                         for m in report["misses"]]))
     for w in report["warnings"][:20]:
         say(f"warning: {w}")
 

@@ -20,7 +20,6 @@ from gaia_lite.errors import ConfigError
 from .eval_common import (CtxOpt, LocalOpt, ModelOpt, NativeOpt, live_client, num, pct, print_all,
                           quiet_services, r_or, require_skill_files, say, scratch_paths, settings_from,
                           table)
-
 from .outcome import JsonOpt, emit
 
 __all__ = ["ttft_cmd", "tasks_cmd", "task_arm_settings"]
