@@ -31,7 +31,7 @@ from .file_walk import is_pattern, name_matcher, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
-           "locate", "missing_file", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity"]
+           "locate", "missing_file", "named_in", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -48,7 +48,6 @@ _STOP = frozenset("the a an my our your his her their this that these those of f
 # a miss on one of them costs half as much.
 _GENERIC = frozenset("project client customer document doc thing stuff item info".split())
 _GENERIC_WEIGHT = 0.5
-_FOLDER_HINT_WEIGHT = 0.3  # folders of a guessed path ("docs/" in docs/handbook.txt) are weak evidence
 _PATH_WEIGHT = 0.75        # a word found in an entry's folders counts less than one in its own name
 _FUZZY_MIN = 0.8           # similarity from which two spellings are the same word ("handbok", "handbook")
 MIN_SCORE = 0.55
@@ -153,32 +152,37 @@ class _Scorer:
         return self._words[name]
 
     def folders(self, parents: tuple[str, ...]) -> tuple[list[float], float]:
-        """(score of each asked-for word among these folders' words, the folder hints' share)."""
+        """(score of each asked-for word among these folders' words, share of the guessed folders found)."""
         if parents not in self._folders:
             around = [w for p in parents for w in self.name_words(p)]
+            hints = [self.best(w, around)[0] for w in self.query.folders]
             self._folders[parents] = ([_PATH_WEIGHT * self.best(w, around)[0] for w in self.query.words],
-                                      sum(_FOLDER_HINT_WEIGHT * self.best(w, around)[0] for w in self.query.folders))
+                                      sum(hints) / len(hints) if hints else 0.0)
         return self._folders[parents]
 
     def score(self, name: str, parents: tuple[str, ...]) -> tuple[float, str]:
-        """(score, reason) of one entry named ``name`` below the folders ``parents`` (relative to its root)."""
+        """(score, reason) of one entry named ``name`` below the folders ``parents`` (relative to its root).
+
+        0.8 x the weighted share of asked-for words found (in the name, or at 0.75 in its folders) + 0.2 x
+        the share of the name's words asked for, plus small bonuses for the guessed folders and extension:
+        a wrong guess of those costs nothing, the name's words decide."""
         query, own = self.query, self.name_words(name)
         in_name_scores = [self.best(w, own) for w in query.words]
         if not own or all(s < 0.5 for s, _ in in_name_scores):
             return 0.0, ""  # the name must hold at least one asked-for word: most entries stop here
         path_scores, hints = self.folders(parents)
-        got, in_name, in_path, spelled = hints, [], [], []
+        got, in_name, in_path, spelled = 0.0, [], [], []
         for w, (s_name, seen), s_path in zip(query.words, in_name_scores, path_scores):
             got += query.weight(w) * max(s_name, s_path)
             if s_name >= max(s_path, 0.5):
                 in_name.append(w)
-                spelled += [seen] if s_name < 0.8 else []
+                spelled += [seen] if not (seen.startswith(w) or w.startswith(seen) or w in seen) else []
             elif s_path > 0:
                 in_path.append(w)
-        total = sum(query.weight(w) for w in query.words) + _FOLDER_HINT_WEIGHT * len(query.folders)
         covered = sum(1 for o in own if any(self.pair(w, o) >= 0.8 for w in query.words)) / len(own)
         ext = os.path.splitext(name)[1].lower() if "." in name[1:] else ""
-        score = 0.8 * got / total + 0.2 * covered + (0.03 if query.ext and ext == query.ext else 0.0)
+        score = (0.8 * got / sum(query.weight(w) for w in query.words) + 0.2 * covered + 0.05 * hints
+                 + (0.03 if query.ext and ext == query.ext else 0.0))
         return round(min(score, 1.0), 3), _reason(query, in_name, in_path, spelled, ext)
 
 
@@ -292,9 +296,9 @@ class AllWords:
     @classmethod
     def of(cls, phrase: str, *, min_words: int = 1) -> "AllWords | None":
         """The words of ``phrase`` (two letters or more, not "the", "file" ...) when there are at least
-        ``min_words`` and they differ from the phrase as written; else None (nothing to relax)."""
+        ``min_words`` and they are more than the phrase as written; else None (nothing to relax)."""
         found = list(dict.fromkeys(w for w in re.findall(r"\w{2,}", phrase) if w.lower() not in _STOP))
-        if len(found) < max(1, min_words) or " ".join(found) == phrase.strip():
+        if len(found) < max(1, min_words) or [phrase.strip()] == found:
             return None
         return cls(found)
 
@@ -329,6 +333,31 @@ def _text_files(ctx: ToolContext, roots: Sequence[Path] | None, limit: int) -> I
             if count > limit:
                 return
             yield e.path
+
+
+# Words of a request that are not part of any document's name ("what does the handbook say about ...")
+_REQUEST_WORDS = frozenset("what which who whom whose when where why how many much does do did is are was were be "
+                           "say says said tell according about summarize summarise summary give gives me us "
+                           "please can could would should there any all".split())
+
+
+def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None = None,
+             limit: int = 3) -> list[Found]:
+    """Files whose names a request names in words ("what does the employee handbook say about leave?"
+    -> ``employee-handbook.md``): most of a name's words are in the request, one of them a real word.
+    Best first: the larger the share of the name in the request, the better."""
+    asked = tuple(w for w in dict.fromkeys(words(text)) if w not in _STOP and w not in _REQUEST_WORDS)
+    scorer, found = _Scorer(Query(text, asked)), []
+    for e in scan(ctx):
+        if e.is_dir or (keep and not keep(e.path)):
+            continue
+        own = scorer.name_words(e.path.name)
+        hits = [o for o in own if scorer.best(o, asked)[0] >= 0.8]
+        if own and any(len(h) >= 3 and not h.isdigit() for h in hits) and len(hits) / len(own) >= 0.6:
+            score = round(0.8 * len(hits) / len(own) + 0.2 * min(1.0, len(hits) / 3), 3)
+            found.append(Found(e.path, False, score, f"the request names {', '.join(hits)}"))
+    found.sort(key=lambda f: (-f.score, len(f.path.parts), str(f.path)))
+    return found[:limit]
 
 
 def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = None) -> tuple[Path, str]:

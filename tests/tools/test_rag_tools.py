@@ -131,7 +131,8 @@ def test_query_specific_file_auto_indexes_and_reports_ambiguity(call, work: Path
     assert first["status"] == "success"                      # indexed on the fly
     call("index_document", file_path="b/notes.txt")
     assert "several documents" in call("query_specific_file", file_path="notes.txt", query="rack")["error"]
-    assert "not indexed" in call("query_specific_file", file_path="missing.txt", query="rack")["error"]
+    assert "no file in the allowed folders is named like it" in \
+        call("query_specific_file", file_path="missing.txt", query="rack")["error"]
 
 
 def test_sandbox_is_checked_before_anything_is_read_or_written(call, rag_ctx: ToolContext, elsewhere: Path,
@@ -209,7 +210,7 @@ def test_summarize_errors(call, rag_ctx: ToolContext, work: Path) -> None:
     (work / "tiny.txt").write_text("A tiny document.")
     call("index_document", file_path="tiny.txt")
     assert "summary_type" in call("summarize_document", file_path="tiny.txt", summary_type="haiku")["error"]
-    assert "not indexed" in call("summarize_document", file_path="other.txt")["error"]
+    assert "does not exist" in call("summarize_document", file_path="other.txt")["error"]
     rag_ctx.llm = FakeLLM(fail=True)
     assert "language model failed" in call("summarize_document", file_path="tiny.txt")["error"]
     rag_ctx.llm = None
@@ -280,3 +281,53 @@ def test_saved_watch_folders_resume_in_the_next_session(call, rag_ctx: ToolConte
 def test_resume_watches_without_saved_folders_does_nothing(rag_ctx: ToolContext) -> None:
     assert rag_tools.resume_watches(rag_ctx) == ([], [])
     assert rag_ctx.rag.watchers() == []
+
+
+# ---------------------------------------------------------------- no dead ends (issue 28, principle 2)
+
+HANDBOOK = "# Employee handbook\n\nFirst-year employees get 25 vacation days. Remote work: two days a week.\n"
+
+# (what broke, tool, arguments, words the answer must hold, what the result must say about the file)
+ON_DEMAND = [
+    ("query_documents on an empty index, file named by path", "query_documents",
+     {"query": "According to policies/employee-handbook.md, how many vacation days do new staff get?"},
+     "25 vacation days", "policies/employee-handbook.md was not indexed; it is now."),
+    ("query_documents on an empty index, document named in words", "query_documents",
+     {"query": "how many vacation days does the employee handbook give?"},
+     "25 vacation days", "policies/employee-handbook.md (the request names employee, handbook) was not indexed"),
+    ("query_specific_file on a guessed path", "query_specific_file",
+     {"file_path": "docs/handbook.txt", "query": "vacation days"},
+     "25 vacation days", "docs/handbook.txt does not exist; this is policies/employee-handbook.md"),
+    ("summarize_document on an unindexed file", "summarize_document",
+     {"file_path": "policies/employee-handbook.md", "summary_type": "brief"}, "summary #1", ""),
+    ("summarize_document on a guessed name", "summarize_document", {"file_path": "handbook.md"},
+     "summary #1", "handbook.md does not exist; this is policies/employee-handbook.md"),
+    ("index_document on a guessed path", "index_document", {"file_path": "docs/handbook.txt"},
+     "indexed", "this is policies/employee-handbook.md"),
+]
+
+
+@pytest.mark.parametrize("what, tool, args, answer, says", ON_DEMAND, ids=[case[0] for case in ON_DEMAND])
+def test_a_question_about_an_unindexed_file_is_answered_in_one_call(call, rag_ctx: ToolContext, work: Path,
+                                                                     what: str, tool: str, args: dict, answer: str,
+                                                                     says: str) -> None:
+    (work / "policies").mkdir()
+    (work / "policies" / "employee-handbook.md").write_text(HANDBOOK)
+    (work / "policies" / "travel-policy.md").write_text("Economy class only.\n")
+    result = call(tool, **args)
+    assert result["status"] == "success", result
+    assert answer in str(result.get("summary") or result.get("outcome") or result["chunks"]), result
+    assert says in result.get("message", ""), result
+    indexed = [Path(d.path).name for d in rag_ctx.rag.list_documents()]
+    assert indexed == ([] if tool == "summarize_document" else ["employee-handbook.md"])  # read, not indexed
+
+
+def test_on_demand_indexing_makes_the_checks_gaia_lite_index_makes(call, rag_ctx: ToolContext, work: Path) -> None:
+    (work / "credentials.json").write_text('{"key": "s3cret"}')
+    (work / "blob.txt").write_bytes(b"abc\x00def")
+    secret = call("query_documents", query="According to credentials.json, what is the key?")
+    assert secret["status"] == "error" and "credential" in secret["error"]
+    binary = call("query_specific_file", file_path="blob.txt", query="abc")
+    assert binary["status"] == "error" and "cannot be indexed: binary" in binary["error"]
+    assert rag_ctx.rag.list_documents() == []
+    assert call("query_documents", query="what is the refund policy")["status"] == "no_documents"
