@@ -309,6 +309,8 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
 def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool = True) -> dict:
     """Create a text file or overwrite one (the old version is backed up first).
 
+    Only when the user asks for a file; a poem, a summary or an answer is simply replied.
+
     Args:
         file_path: File to write, e.g. "notes/todo.md".
         content: The complete new text of the file.
