@@ -73,8 +73,6 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
                 file_types: Optional[str] = None) -> dict:
     """Find files by name in the allowed folders (words, glob like *.csv, or regex).
 
-    Close names count too: words in any order, another separator, case or extension.
-
     Args:
         file_pattern: Name, words, glob or regex, e.g. "sales 2025" or "*.csv".
         deep_search: Look in every subfolder level, not just sixteen.
@@ -147,7 +145,7 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> str:
 @tool
 def search_directory(ctx: ToolContext, directory_name: str, search_root: Optional[str] = None,
                      max_depth: int = DEFAULT_DEPTH) -> dict:
-    """Find folders by name in the allowed folders: words in any order, close spellings count.
+    """Find folders by name in the allowed folders.
 
     Args:
         directory_name: The folder's name or words from it, e.g. "invoices".
@@ -212,8 +210,6 @@ def _load_text(path: Path) -> str:
 def read_file(ctx: ToolContext, file_path: str) -> dict:
     """Read a text or code file (shows Python symbols and Markdown headings too).
 
-    A path that does not exist is looked for by its name; a clear best match is read, with a note.
-
     Args:
         file_path: Path of the file, e.g. "notes/plan.md".
     """
@@ -240,8 +236,6 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
 def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", file_pattern: Optional[str] = None,
                         case_sensitive: bool = False, context_lines: int = 0) -> dict:
     """Search inside files on disk for text or a regex (like grep), with line numbers.
-
-    When the pattern as written is in no file, lines holding its words are shown, with a note.
 
     Args:
         pattern: Text or regular expression to find.

@@ -131,7 +131,7 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
                   entity: str = "") -> dict[str, Any]:
     """Change a saved memory by its id; empty fields stay as they are.
 
-    Only memories from remember or recall; a file's text is changed with edit_file.
+    Not for files: edit_file changes a file.
 
     Args:
         knowledge_id: Id from remember or recall.
@@ -188,7 +188,7 @@ def search_past_conversations(ctx: ToolContext, query: str = "", days: int = 0, 
                               time_from: str = "", time_to: str = "") -> dict[str, Any]:
     """Find what was said in earlier chats with the user.
 
-    Not for files on disk (search_file) or saved facts (recall).
+    Not for files (search_file) or saved facts (recall).
 
     Args:
         query: Words to search for.

@@ -173,9 +173,7 @@ def _question_documents(ctx: ToolContext, query: str, scope: list[Any]) -> tuple
 
 @tool
 def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[str, Any]:
-    """Search the documents for passages that answer a question.
-
-    A file the question names ("According to notes/plan.md ...") is indexed on the spot if it was not.
+    """Search all indexed documents for passages that answer a question.
 
     Args:
         query: The question or topic to look for.
@@ -338,7 +336,7 @@ def _sections(pages: list[tuple[int, str]], max_words: int) -> list[tuple[str, s
 @tool(timeout=600)
 def summarize_document(ctx: ToolContext, file_path: str, summary_type: str = "detailed",
                        max_words_per_section: int = 20000) -> dict[str, Any]:
-    """Summarise a whole document, section by section (indexed or not).
+    """Summarise a whole document, section by section.
 
     Args:
         file_path: The document's path or file name.
@@ -392,7 +390,7 @@ def _summarise(ctx: ToolContext, name: str, sections: list[tuple[str, str]], sty
 
 @tool(gated=True)
 def dump_document(ctx: ToolContext, file_name: str, output_path: str | None = None) -> dict[str, Any]:
-    """Export a document's extracted text to a Markdown file.
+    """Export an indexed document's extracted text to a Markdown file.
 
     Args:
         file_name: The document's path or file name.

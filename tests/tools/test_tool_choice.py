@@ -11,9 +11,9 @@ from gaia_lite.tools import clipboard, desktop, files, memory
 
 # (what went wrong on the held-out suites, tool, what its description must say)
 LOOK_ALIKES = [
-    ("update_memory used for a file edit", memory.update_memory, "a file's text is changed with edit_file"),
+    ("update_memory used for a file edit", memory.update_memory, "Not for files: edit_file changes a file"),
     ("search_past_conversations used to find a recipe", memory.search_past_conversations,
-     "Not for files on disk (search_file)"),
+     "Not for files (search_file)"),
     ("text_to_speech on 'say in one sentence'", desktop.text_to_speech, "\"say in one sentence\" wants a written answer"),
     ("a notification nobody asked for", desktop.notify_desktop, "Only when the user asks to be notified"),
     ("the clipboard written unasked", clipboard.write_clipboard, "Only when the user asks to copy"),
