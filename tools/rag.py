@@ -133,12 +133,12 @@ def _indexed(ctx: ToolContext, name: str) -> tuple[Any, str]:
     return doc, note
 
 
-def _pages(ctx: ToolContext, name: str) -> tuple[Any, str, list[tuple[int, str]], str]:
-    """(document or None, its name, its pages, a note) for a whole-document tool: an indexed document's
-    stored pages, else the file read directly (the same checks as indexing), leaving the index as it was."""
+def _pages(ctx: ToolContext, name: str) -> tuple[Path, list[tuple[int, str]], str]:
+    """(the document's file, its pages, a note) for a whole-document tool: an indexed document's stored
+    pages, else the file read directly (the same checks as indexing), leaving the index as it was."""
     doc, path, note = _document_named(ctx, name)
     if doc is not None:
-        return doc, doc.name, ctx.rag.document_pages(doc.path), note
+        return path, ctx.rag.document_pages(doc.path), note
     reason = skip_reason(path, ctx.sandbox)
     if reason:
         raise ToolFailure(f"{shown(path, ctx.workdir)} cannot be read as a document: {reason}")
@@ -146,7 +146,7 @@ def _pages(ctx: ToolContext, name: str) -> tuple[Any, str, list[tuple[int, str]]
         pages = extract_pages(path)
     except INDEX_ERRORS as exc:
         raise ToolFailure(f"could not read {path.name}: {exc}") from None
-    return None, path.name, list(enumerate(pages, start=1)), note
+    return path, list(enumerate(pages, start=1)), note
 
 
 def _question_documents(ctx: ToolContext, query: str, scope: list[Any]) -> tuple[list[Any], str]:
@@ -156,7 +156,11 @@ def _question_documents(ctx: ToolContext, query: str, scope: list[Any]) -> tuple
     mentions = list(dict.fromkeys(m.group(0).strip("./") for m in _FILE_MENTION.finditer(query)))
     docs, notes = [], []
     for name in mentions[:3]:
-        doc, note = _indexed(ctx, name)
+        try:
+            doc, note = _indexed(ctx, name)
+        except ToolFailure as exc:  # a name that is no file here ("settings.json" in a question about an app)
+            notes.append(exc.message)
+            continue
         docs.append(doc)
         notes += [note] if note else []
     if not docs and not scope:
@@ -186,7 +190,7 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     scope = _scope(ctx)
     named, note = _question_documents(ctx, query, scope)
     if not named and not scope:
-        return {"status": "no_documents", "message": NO_DOCS_HINT}
+        return {"status": "no_documents", "message": (note + " " if note else "") + NO_DOCS_HINT}
     total = ctx.rag.chunk_count()
     started = time.monotonic()
     try:
@@ -354,15 +358,14 @@ def summarize_document(ctx: ToolContext, file_path: str, summary_type: str = "de
         max_words = max(200, min(20000, int(max_words_per_section)))
     except (TypeError, ValueError):
         raise ToolFailure("max_words_per_section must be a whole number") from None
-    doc, name, pages, note = _pages(ctx, file_path)
+    path, pages, note = _pages(ctx, file_path)
     sections = _sections(pages, max_words)
     if not sections:
-        raise ToolFailure(f"{name} has no extractable text to summarise")
-    where = doc.path if doc is not None else str(_document_named(ctx, file_path)[1])
-    summary = _summarise(ctx, name, sections, style)
+        raise ToolFailure(f"{path.name} has no extractable text to summarise")
+    summary = _summarise(ctx, path.name, sections, style)
     if summary is None:
-        return {"status": "cancelled", "file": where}
-    return {"status": "success", **({"message": note} if note else {}), "summary": summary, "file": where,
+        return {"status": "cancelled", "file": str(path)}
+    return {"status": "success", **({"message": note} if note else {}), "summary": summary, "file": str(path),
             "summary_type": summary_type.strip().lower(), "sections": len(sections), "pages": len(pages)}
 
 

@@ -326,8 +326,16 @@ def test_on_demand_indexing_makes_the_checks_gaia_lite_index_makes(call, rag_ctx
     (work / "credentials.json").write_text('{"key": "s3cret"}')
     (work / "blob.txt").write_bytes(b"abc\x00def")
     secret = call("query_documents", query="According to credentials.json, what is the key?")
-    assert secret["status"] == "error" and "credential" in secret["error"]
+    assert secret["status"] == "no_documents" and "looks like a credential file" in secret["message"]
     binary = call("query_specific_file", file_path="blob.txt", query="abc")
     assert binary["status"] == "error" and "cannot be indexed: binary" in binary["error"]
     assert rag_ctx.rag.list_documents() == []
     assert call("query_documents", query="what is the refund policy")["status"] == "no_documents"
+
+
+def test_a_file_named_in_a_question_that_is_no_file_here_does_not_stop_the_search(call, work: Path) -> None:
+    (work / "faq.md").write_text("Expense reports are due on the 5th. Edit settings.json to change the currency.")
+    call("index_document", file_path="faq.md")
+    result = call("query_documents", query="how do I change the currency in settings.json?")
+    assert result["status"] == "success" and result["chunks"][0]["source_file"] == str(work / "faq.md")
+    assert "settings.json" in result["message"] and "does not exist" in result["message"]
