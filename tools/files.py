@@ -145,7 +145,7 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> str:
 @tool
 def search_directory(ctx: ToolContext, directory_name: str, search_root: Optional[str] = None,
                      max_depth: int = DEFAULT_DEPTH) -> dict:
-    """Find folders by name in the allowed folders.
+    """Find folders by name (case-insensitive substring) in the allowed folders.
 
     Args:
         directory_name: The folder's name or words from it, e.g. "invoices".

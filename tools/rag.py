@@ -340,7 +340,7 @@ def _sections(pages: list[tuple[int, str]], max_words: int) -> list[tuple[str, s
 @tool(timeout=600)
 def summarize_document(ctx: ToolContext, file_path: str, summary_type: str = "detailed",
                        max_words_per_section: int = 20000) -> dict[str, Any]:
-    """Summarise a whole document, section by section.
+    """Summarise a whole indexed document, section by section.
 
     Args:
         file_path: The document's path or file name.
