@@ -97,6 +97,7 @@ def _checked_home(raw: str) -> Path:
 
 
 MCP_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"  # an MCP server's name: a tool-name prefix, so snake_case without "__"
+MCP_NAME_MAX = 32  # leaves 30 of the 64 characters a tool name may have on the wire
 MCP_TRUST = ("ask", "always")
 
 
@@ -145,7 +146,10 @@ def parse_mcp_server(name: str, raw: Any, where: str) -> McpServer:
     """One server table, validated; ConfigError names the key and the fix."""
     import re  # kept local: the only regex in this module
 
-    what = f"{where}: [mcp.servers.{name}]"
+    what = f"{where}: [mcp.servers.{name[:40]}]"
+    if len(name) > MCP_NAME_MAX:  # it prefixes every tool name, which the wire caps at 64 characters
+        raise ConfigError(f"{what}: the name is {len(name)} characters; at most {MCP_NAME_MAX}, e.g. "
+                          f"[mcp.servers.{_mcp_name(name)[:MCP_NAME_MAX].rstrip('_') or 'git'}]")
     if not re.fullmatch(MCP_NAME, name):
         raise ConfigError(f"{what}: the name must be lower-case snake_case (letters, digits, single "
                           f"underscores), e.g. [mcp.servers.{_mcp_name(name) or 'git'}]")
@@ -217,7 +221,7 @@ class Settings:
     preset: str = "default"  # the loader preset
     tau: float | None = None  # None: the preset's threshold
     max_tools: int | None = None  # None: the preset's cap
-    prompt_layout: str = "auto"  # stable: keep the KV-cache prefix; rewrite: GAIA's; auto: rewrite for the gaia preset
+    prompt_layout: str = "auto"  # stable: keep the KV-cache prefix; rewrite: GAIA's; auto: see loader.presets.layout_for
     skill_tau: float = 0.70  # learned procedures recalled at cosine >= this (calibrated for MiniLM: docs/skills.md)
     # embedder
     embedder: str = "onnx"  # onnx (in process) | http (Lemonade /embeddings)
@@ -243,18 +247,6 @@ class Settings:
 
     def replace(self, **changes: Any) -> "Settings":
         return dataclasses.replace(self, **changes)
-
-    @property
-    def layout(self) -> str:
-        """The prompt layout in effect: ``auto`` follows the preset (a sticky loader keeps the prefix
-        stable; GAIA's evicting preset rewrites)."""
-        if self.prompt_layout != "auto":
-            return self.prompt_layout
-        # kept lazy: the loader package loads numpy, and only the "auto" layout needs the presets
-        from gaia_lite.loader.presets import PRESETS
-
-        chosen = PRESETS.get(self.preset)
-        return "stable" if chosen is not None and chosen.sticky else "rewrite"
 
 
 # --- value parsers: each returns the parsed value or raises ValueError(accepted) ---
@@ -417,13 +409,68 @@ ENV_VARS: tuple[str, ...] = tuple(env for env, _ in _FIELDS.values() if env)
 _OLD_KEYS = {"loader_preset": "preset", "auto_start_server": "local_server"}  # config keys before the rename
 
 
+MAX_CONFIG_BYTES = 1 << 20  # a config file is a few hundred bytes; one this big is not a config file
+MAX_CONFIG_DEPTH = 32       # tables and arrays nested deeper than this are refused before parsing
+# TOML strings and comments, whose brackets do not nest anything
+_TOML_INERT = "|".join((r'"""[\s\S]*?"""', r"'''[\s\S]*?'''", r'"(?:[^"\\\n]|\\.)*"', r"'[^'\n]*'", r"#[^\n]*"))
+
+
+def _toml_depth_exceeds(text: str, limit: int = MAX_CONFIG_DEPTH) -> bool:
+    """Are arrays, inline tables or dotted keys (``a.b.c``) nested deeper than ``limit``? Counted
+    outside strings and comments, before tomllib (which recurses once per level, and slows down on
+    long dotted keys) sees the text."""
+    brackets, dots = text.count("[") + text.count("{"), text.count(".")
+    if brackets <= limit and dots < limit:  # the normal path
+        return False
+    import re  # kept local, as in parse_mcp_server
+
+    bare = re.sub(_TOML_INERT, "", text)
+    if dots >= limit:  # a key or table header with ``limit`` dots (values such as 1.5 are not keys)
+        for line in bare.splitlines():
+            key = line.split("=", 1)[0]
+            if key.count(".") >= limit and re.fullmatch(r"[ \t]*\[{0,2}[A-Za-z0-9_. \t-]*\]{0,2}[ \t]*", key):
+                return True
+    depth = 0
+    for ch in bare:
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    return False
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The config file parsed, within a size and a nesting limit; ConfigError says what to fix."""
+    fix = "fix or delete it"
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"config file {path} is over {MAX_CONFIG_BYTES // 2**20} MB; {fix}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML ({exc}); {fix}") from None
+    too_deep = ConfigError(f"config file {path} nests arrays, tables or dotted keys more than {MAX_CONFIG_DEPTH} "
+                           f"deep; {fix}")
+    if _toml_depth_exceeds(text):
+        raise too_deep
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML ({exc}); {fix}") from None
+    except RecursionError:  # a nesting the count above did not see (dotted keys): the same answer
+        raise too_deep from None
+
+
 def _from_file(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"config file {path} is not valid TOML ({exc}); fix or delete it") from None
+    data = _read_toml(path)
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key == "mcp":  # [mcp.servers.NAME] tables, not a single setting

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import Any, Literal, Union
 
-if TYPE_CHECKING:  # type-only: events stay a leaf module every layer can import
-    from gaia_lite.loader.logline import LoadToolsRecord, SelectionRecord
+from gaia_lite.logline import LoadToolsRecord, SelectionRecord  # the records the loader lines print
 
 __all__ = [
     "Event", "TurnStarted", "ToolsSelected", "TextDelta", "ModelCallFinished", "ToolCallStarted",
@@ -114,6 +113,9 @@ class TurnFinished:
     cached_tokens: int | None
     loaded_tools: tuple[str, ...]
     stats: dict[str, Any] = field(default_factory=dict)
+    # The answer judge sets it when the answer's specifics were not supported by the turn's evidence
+    # (tool results, the user's messages, saved facts shown); `eval tasks` counts it as ungrounded_turns.
+    ungrounded: bool = False
     kind: Literal["turn_finished"] = "turn_finished"
 
 

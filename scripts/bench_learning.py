@@ -1,4 +1,4 @@
-"""What learning from use adds to selection time (issue 16: ≤ 2 ms at p50).
+"""What learning from use adds to selection time (the bar: ≤ 2 ms at p50).
 
     .venv/bin/python scripts/bench_learning.py [--dataset tests/data/judged_doc.json] [--rounds 3]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Selection over MCP tools, measured (issue 15): recall through a real MCP session, and what a
+"""Selection over MCP tools, measured: recall through a real MCP session, and what a
 large MCP server costs the agent.
 
     python scripts/bench_mcp.py recall [--limit 200] [--cache-dir DIR] [--json]

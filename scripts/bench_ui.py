@@ -14,7 +14,7 @@ with evictions and skips, a full TOOL_LOADER history):
   drawn when the selection arrived); ``cold`` invalidates the panel cache right
   before the first token (worst case); ``bar`` is the narrow layout.
 
-The acceptance bar (issue 6) is that the panel adds at most 10 ms to the first token.
+The bar: the panel adds at most 10 ms to the first token.
 Output goes to an in-memory terminal (escape codes on), so terminal emulator time
 is not included.
 """

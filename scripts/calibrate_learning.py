@@ -1,4 +1,4 @@
-"""Split tables for learning from use (issue 16): no learning, learning from the other half, and
+"""Split tables for learning from use: no learning, learning from the other half, and
 learning from the same half (an upper bound), on the judged set and each shared/evaldata set.
 
     .venv/bin/python scripts/calibrate_learning.py [--sets judged,bfcl_multiturn,...] [--limit N]

@@ -9,7 +9,7 @@ that fires, on any goal, is a *false* fire. Sets:
 
 * ``tests/data/skills_goals_heldout.json``: 30 goals for the seeds and 20 near misses, written
   after the seeds and never used to write them: the curve the default is read from;
-* ``tests/data/skills_goals.json``: the goals of issue 8 (written with the seeds in view);
+* ``tests/data/skills_goals.json``: goals written with the seeds in view (the seed-time goals);
 * ``tests/data/judged_doc.json``: the loader's 177 judged turns, where no procedure should fire.
 
 One embedding per goal: the best scores are kept, then every τ is a comparison.
@@ -34,7 +34,7 @@ from gaia_lite.skills.recall import SkillService  # noqa: E402
 from gaia_lite.skills.store import seed_procedures  # noqa: E402
 from gaia_lite.tools.catalog import doc_tool_specs  # noqa: E402
 
-SETS = (("held-out goals", "tests/data/skills_goals_heldout.json"), ("issue-8 goals", "tests/data/skills_goals.json"),
+SETS = (("held-out goals", "tests/data/skills_goals_heldout.json"), ("seed-time goals", "tests/data/skills_goals.json"),
         ("judged set", "tests/data/judged_doc.json"))
 
 

@@ -118,9 +118,9 @@ def test_flag_max_tools_below_core_is_rejected(gaia_home):
     ("gaia", "stable", "stable"), ("default", "rewrite", "rewrite"),
 ])
 def test_auto_prompt_layout_follows_the_preset(preset: str, layout: str, effective: str) -> None:
-    from gaia_lite.config import Settings
+    from gaia_lite.loader.presets import layout_for
 
-    assert Settings(preset=preset, prompt_layout=layout).layout == effective
+    assert layout_for(layout, preset) == effective
 
 
 def test_config_keys_from_before_the_rename_still_work(gaia_home):

@@ -20,7 +20,7 @@ from typing import Any, Callable, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
-from gaia_lite.registry.failure import error_payload
+from gaia_lite.registry.failure import ToolFailure, error_payload
 
 from .file_text import TEXT_EXTS
 from .sandbox import SandboxError, resolve_user_path
@@ -28,6 +28,7 @@ from .sandbox import SandboxError, resolve_user_path
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
 
 MAX_BYTES = 50 * 1024 * 1024
+TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm")
 ANALYSIS_TYPES = ("summary", "spending", "trends", "full")
 _VALUE_NAMES = ("revenue", "sales", "amount", "total", "spend", "spent", "cost", "value", "profit")
 # Per-unit or ratio columns: averaged in statistics, never summed unless asked for.
@@ -416,55 +417,84 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     if kind not in ANALYSIS_TYPES:
         return error_payload(f"analysis_type must be one of {', '.join(ANALYSIS_TYPES)}; got {analysis_type!r}")
     try:
+        path = _locate(ctx, file_path)
+        if path.suffix.lower() not in TABLE_SUFFIXES:
+            if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
+                return _as_text(ctx, path)
+            raise ToolFailure(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
+        frame = _read_frame(path)
+        result: dict[str, Any] = {"status": "success", "file": str(path), "analysis_type": kind,
+                                  "rows_total": frame.rows,
+                                  "columns": [{"name": n, "type": frame.types[n]} for n in frame.names]}
+        requested = _number_columns(frame, columns)
+        by = _group_column(frame.names, group_by)
+        label = None
+        if date_range and date_range.strip():
+            frame, label, result["date_filter"] = _in_period(frame, date_range)
+    except ToolFailure as exc:
+        return exc.payload()
+    result["rows_analyzed"] = frame.rows
+    result.update(_analyze(frame, kind, _value_columns(frame, requested), by, label))
+    return result
+
+
+def _locate(ctx: ToolContext, file_path: str) -> Path:
+    """The file asked for, inside the sandbox; a bare name may be a document already indexed."""
+    try:
         path = resolve_user_path(ctx, file_path)
         if not path.is_file():
             path = _indexed_namesake(ctx, file_path) or path
     except SandboxError as exc:
-        return error_payload(str(exc))
+        raise ToolFailure(str(exc)) from None
     if not path.is_file():
-        return error_payload(f"{path} does not exist; find it with search_file")
-    if path.suffix.lower() not in (".csv", ".tsv", ".txt", ".xlsx", ".xlsm"):
-        if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
-            return _as_text(ctx, path)
-        return error_payload(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
+        raise ToolFailure(f"{path} does not exist; find it with search_file")
+    return path
+
+
+def _read_frame(path: Path) -> _Frame:
     if path.stat().st_size > MAX_BYTES:
-        return error_payload(f"{path.name} is larger than 50 MB")
+        raise ToolFailure(f"{path.name} is larger than 50 MB")
     try:
         names, body = _table(_load_rows(path))
     except Exception as exc:  # noqa: BLE001 - a corrupt workbook can raise many things
-        return error_payload(f"could not read {path.name}: {exc}")
+        raise ToolFailure(f"could not read {path.name}: {exc}") from None
     if not names:
-        return error_payload(f"{path.name} has no rows")
-    frame = _Frame(names, body, _column_types(names, body))
-    result: dict[str, Any] = {"status": "success", "file": str(path), "analysis_type": kind, "rows_total": frame.rows,
-                              "columns": [{"name": n, "type": frame.types[n]} for n in names]}
+        raise ToolFailure(f"{path.name} has no rows")
+    return _Frame(names, body, _column_types(names, body))
+
+
+def _number_columns(frame: _Frame, columns: str | None) -> list[str]:
+    """The comma-separated ``columns``, each matched to a number column of the table."""
     requested = []
     for raw in filter(None, (c.strip() for c in (columns or "").split(","))):
-        found = _find_column(names, raw)
+        found = _find_column(frame.names, raw)
         if found is None or frame.types[found] != "number":
-            numeric = [n for n in names if frame.types[n] == "number"]
-            return error_payload(
-                f"column {raw!r} is not a number column; number columns: {', '.join(numeric) or 'none'}")
+            numeric = [n for n in frame.names if frame.types[n] == "number"]
+            raise ToolFailure(f"column {raw!r} is not a number column; number columns: {', '.join(numeric) or 'none'}")
         requested.append(found)
-    by = None
-    if group_by:
-        by = _find_column(names, group_by)
-        if by is None:
-            return error_payload(f"group_by column {group_by!r} not found; columns: {', '.join(names)}")
-    label = None
-    if date_range and date_range.strip():
-        if not frame.dates:
-            return error_payload("date_range was given but no column holds dates")
-        try:
-            label, inside = parse_period(date_range)
-        except ValueError as exc:
-            return error_payload(str(exc))
-        date_col = next(iter(frame.dates))
-        frame = frame.select([d is not None and inside(d) for d in frame.dates[date_col]])
-        result["date_filter"] = {"date_range": date_range, "resolved": label, "date_column": date_col}
-    result["rows_analyzed"] = frame.rows
-    result.update(_analyze(frame, kind, _value_columns(frame, requested), by, label))
-    return result
+    return requested
+
+
+def _group_column(names: list[str], group_by: str | None) -> str | None:
+    if not group_by:
+        return None
+    by = _find_column(names, group_by)
+    if by is None:
+        raise ToolFailure(f"group_by column {group_by!r} not found; columns: {', '.join(names)}")
+    return by
+
+
+def _in_period(frame: _Frame, date_range: str) -> tuple[_Frame, str, dict[str, str]]:
+    """The rows whose first date column falls in ``date_range``, its resolved label, and the filter report."""
+    if not frame.dates:
+        raise ToolFailure("date_range was given but no column holds dates")
+    try:
+        label, inside = parse_period(date_range)
+    except ValueError as exc:
+        raise ToolFailure(str(exc)) from None
+    date_col = next(iter(frame.dates))
+    chosen = frame.select([d is not None and inside(d) for d in frame.dates[date_col]])
+    return chosen, label, {"date_range": date_range, "resolved": label, "date_column": date_col}
 
 
 TOOLS = [analyze_data_file]

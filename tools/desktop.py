@@ -221,7 +221,9 @@ def notify_desktop(ctx: ToolContext, title: str, message: str, timeout: int = 5)
     if not out.ok:
         why = out.problem or out.first_error_line()
         return error_payload(f"the notification could not be shown: {why} (is a desktop session running?)")
-    return {"status": "success", "title": title, "message": message, "timeout": seconds}
+    # "message" is what the user reads of a result (the answer built from it), so the pop-up's text is "text"
+    return {"status": "success", "title": title, "text": message, "timeout": seconds,
+            "message": f"Shown on the desktop: {title}: {message}"}
 
 
 # ---------------------------------------------------------------- windows

@@ -32,9 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
+from gaia_lite.errors import GaiaError
+
 from .sandbox import is_secret_path
 
-__all__ = ["OsSandbox", "detect", "status_line", "SCAN_LIMIT"]
+__all__ = ["OsSandbox", "detect", "status_line", "SCAN_LIMIT", "TooManyFiles", "resource_limits",
+           "DEFAULT_MEMORY_MB"]
 
 # System folders a program may need, mounted read-only (those that exist).
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -42,9 +45,16 @@ _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "passwd", "group", "nsswitch.conf",
               "localtime", "timezone", "alternatives", "magic", "magic.mime", "mime.types",
               "os-release", "hostname", "locale.alias")
-# Entries walked per command to find credential files inside the roots; a root
-# larger than this is still confined, but secrets deeper down rely on the argv policy.
+# Entries walked per command to find credential files inside the roots. Past it the walk
+# cannot vouch for what it did not see, so it fails closed: only the working folder is
+# mounted (if it fits), or the command is refused.
 SCAN_LIMIT = 20_000
+# Memory a sandboxed command may use (RLIMIT_DATA: heap and private mappings, not mapped files,
+# so git and rg reading big packs are unaffected). Measured: `sort` of a 2 GB sparse file peaks
+# near 2 GiB RSS uncapped, ~390 MiB and "memory exhausted" at 512 MiB; git, grep, python -c and
+# sort of a few MB stay far below it. GAIA_SHELL_MEMORY_MB changes it (0 turns it off).
+DEFAULT_MEMORY_MB = 512
+_TMP_BYTES = 256 << 20  # the private /tmp is memory: sort's spill files may not grow past this
 _SKIP_SCAN = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"})
 
 
@@ -67,7 +77,7 @@ def _system_args() -> list[str]:
     for name in _ETC_FILES:
         args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     args += ["--ro-bind-try", "/sys/devices/system/cpu", "/sys/devices/system/cpu",
-             "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+             "--proc", "/proc", "--dev", "/dev", "--size", str(_TMP_BYTES), "--tmpfs", "/tmp",
              "--unshare-all", "--die-with-parent"]
     return args
 
@@ -87,6 +97,11 @@ def _probe(binary: str) -> str:
     return ""
 
 
+class TooManyFiles(GaiaError):
+    """The roots are too big to check for credential files on each command; the message says
+    what to do. Refusing is the safe side: an unchecked folder could hold a ``.env``."""
+
+
 @dataclass(frozen=True)
 class OsSandbox:
     """Which kernel sandbox wraps shell commands; ``mechanism`` is '' when none does."""
@@ -104,11 +119,18 @@ class OsSandbox:
         if not self.active:
             return list(argv)
         roots = _outermost(roots)
+        secrets = _secrets_in(roots)
+        if secrets is None:  # fail closed: mount only the working folder, if it can be checked
+            roots, secrets = [cwd], _secrets_in([cwd])
+            if secrets is None:
+                raise TooManyFiles(f"{cwd} holds more than {SCAN_LIMIT:,} files and folders, too many to check "
+                                   "for credential files before each command; run the command in a smaller "
+                                   "folder (working_directory)")
         args = [self.binary, *_system_args()]
         for root in roots:
             args += ["--ro-bind", str(root), str(root)]
         args += _exe_mount(argv[0], roots)
-        for secret, is_dir in _secrets_in(roots):
+        for secret, is_dir in secrets:
             args += (["--tmpfs", str(secret), "--remount-ro", str(secret)] if is_dir
                      else ["--ro-bind", "/dev/null", str(secret)])
         return [*args, "--chdir", str(cwd), "--", *argv]
@@ -136,21 +158,24 @@ def _exe_mount(program: str, roots: list[Path]) -> list[str]:
     return ["--ro-bind", str(folder), str(folder)]
 
 
-def _secrets_in(roots: list[Path]) -> list[tuple[Path, bool]]:
+def _secrets_in(roots: list[Path]) -> list[tuple[Path, bool]] | None:
     """(path, is_folder) of credential files and folders below the roots, found by
-    a bounded walk. Symlinks are left alone: their targets are either outside the
-    roots (not mounted at all) or inside them (hidden where they are)."""
+    a bounded walk; None when the roots hold more than SCAN_LIMIT entries. Symlinks are
+    left alone: their targets are either outside the roots (not mounted at all) or
+    inside them (hidden where they are)."""
     found: list[tuple[Path, bool]] = []
     seen = 0
     for root in roots:
         stack = [root]
-        while stack and seen < SCAN_LIMIT:
+        while stack:
             folder = stack.pop()
             try:
                 entries = list(os.scandir(folder))
             except OSError:
                 continue
             seen += len(entries)
+            if seen > SCAN_LIMIT:
+                return None
             for entry in entries:
                 path = Path(entry.path)
                 if entry.is_symlink():
@@ -161,6 +186,27 @@ def _secrets_in(roots: list[Path]) -> list[tuple[Path, bool]]:
                 elif is_dir and entry.name not in _SKIP_SCAN:
                     stack.append(path)
     return found
+
+
+def resource_limits(timeout_s: int, env: Mapping[str, str] | None = None) -> list[str] | str:
+    """The ``prlimit`` prefix that caps a command's memory and CPU seconds (inherited by
+    bwrap and everything it starts), [] where there is no prlimit (not Linux), or a one-line
+    reason when GAIA_SHELL_MEMORY_MB is not a number."""
+    env = os.environ if env is None else env
+    raw = env.get("GAIA_SHELL_MEMORY_MB", "").strip()
+    try:
+        memory_mb = int(raw) if raw else DEFAULT_MEMORY_MB
+        if memory_mb < 0:
+            raise ValueError
+    except ValueError:
+        return f"GAIA_SHELL_MEMORY_MB={raw!r} is not a number of MiB; use e.g. 512, or 0 for no cap"
+    prlimit = shutil.which("prlimit") if sys.platform.startswith("linux") else None
+    if prlimit is None:
+        return []
+    caps = [f"--cpu={timeout_s + 5}"]
+    if memory_mb:
+        caps.append(f"--data={memory_mb << 20}")
+    return [prlimit, *caps, "--"]
 
 
 def detect(env: Mapping[str, str] | None = None) -> OsSandbox:

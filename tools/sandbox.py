@@ -20,36 +20,65 @@ line naming the path and how to allow it.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from gaia_lite.errors import GaiaError
+
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Sandbox", "SandboxError", "resolve_user_path", "is_secret_path", "SECRET_FILE_GLOBS", "SECRET_DIR_NAMES"]
+__all__ = ["Sandbox", "SandboxError", "SecretPathError", "resolve_user_path", "is_secret_path",
+           "secret_name_rule", "SECRET_FILE_GLOBS", "STRICT_SECRET_GLOBS", "BROAD_SECRET_GLOBS", "CODE_SUFFIXES",
+           "SECRET_DIR_NAMES"]
 
 
-class SandboxError(PermissionError):
+class SandboxError(GaiaError, PermissionError):
     """A path was refused; ``str(err)`` is a one-line reason and a fix."""
+
+    exit_code = 2  # the path the user (or the model) gave is outside what may be read
+
+
+class SecretPathError(SandboxError):
+    """Refused because the path's name is a credential's (not because of where it is)."""
 
 
 # File names (lower-cased) that hold secrets, matched with fnmatch.
-SECRET_FILE_GLOBS = (
+STRICT_SECRET_GLOBS = (
     "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.pem", "*.key", "*.p12", "*.pfx",
     "*.jks", "*.keystore", "*.kdbx", "*.keychain", "*.keychain-db", "*.gpg",
     ".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc", ".htpasswd",
-    ".env", ".env.*", "*.env", "credentials", "credentials*.json", "client_secret*.json",
-    "service-account*.json", "shadow", "shadow-", "gshadow", "gshadow-", "master.passwd",
-    "sudoers", "known_hosts", "authorized_keys",
+    ".env", ".env.*", "*.env", ".envrc", "*.envrc", "credentials", "credentials*.json", "client_secret*.json",
+    "service-account*.json", "*service[-_]account*.json", "*serviceaccount*.json", ".vault-token",
+    ".boto", ".s3cfg", ".dockercfg", ".my.cnf", ".git-credential*",
+    "shadow", "shadow-", "gshadow", "gshadow-", "master.passwd", "sudoers", "known_hosts", "authorized_keys",
 )
-# .env-style templates are documentation, not secrets.
-_SECRET_NAME_EXCEPTIONS = (".env.example", ".env.sample", ".env.template", ".env.dist")
+# Names that usually hold a secret (``secrets.yaml``, ``token.txt``, ``aws-credentials``), except
+# in source code and docs (``secrets.py`` is Python's module, ``token_utils.js`` code): those are
+# read, and the content check (gaia_lite/registry/redact.py) still stands behind them.
+BROAD_SECRET_GLOBS = (
+    "*secret", "*secret.*", "*secrets", "*secrets.*",
+    "*token", "*token.*", "*token[-_]*", "*tokens", "*tokens.*", "*tokens[-_]*",
+    "*credentials", "*credentials.*", "*credentials[-_]*", "*password", "*passwords", "*password.*",
+    "*passwords.*",
+)
+SECRET_FILE_GLOBS = STRICT_SECRET_GLOBS + BROAD_SECRET_GLOBS
+CODE_SUFFIXES = frozenset({
+    ".py", ".pyi", ".ipynb", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".vue", ".svelte", ".go", ".rs",
+    ".java", ".kt", ".scala", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".m", ".swift", ".rb", ".php", ".pl",
+    ".lua", ".r", ".jl", ".hs", ".ml", ".ex", ".exs", ".erl", ".clj", ".dart", ".zig", ".css", ".scss",
+    ".html", ".md", ".rst", ".adoc", ".tex", ".pdf", ".docx", ".odt",
+})
+# .env-style templates are documentation, not secrets; a tokenizer's map of special tokens is model data.
+_SECRET_NAME_EXCEPTIONS = (".env.example", ".env.sample", ".env.template", ".env.dist", "special_tokens_map.json")
 # Folder names (lower-cased) anywhere in a path whose contents are credentials.
 SECRET_DIR_NAMES = frozenset({
     ".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", ".password-store",
-    "keychains", "keyrings", ".vault-token",
+    "keychains", "keyrings", ".vault-token", "secrets", ".secrets",
 })
 # Two-part folder suffixes (lower-cased) whose contents are credentials.
 _SECRET_DIR_PAIRS = frozenset({(".config", "gcloud"), (".config", "gh")})
@@ -76,8 +105,7 @@ def _under(path: Path, folder: Path) -> bool:
 
 def _resolve(path: str | Path, base: Path) -> Path:
     raw = os.fspath(path)
-    if "\x00" in raw:
-        raise SandboxError(f"invalid path {raw!r}: it contains a NUL byte")
+    _refuse_nul(raw)
     if not raw.strip():
         raise SandboxError("empty path: give a file or folder path")
     p = Path(os.path.expanduser(raw.strip()))
@@ -95,6 +123,13 @@ def _resolve(path: str | Path, base: Path) -> Path:
         raise SandboxError(f"invalid path {_short(raw)}: {exc.strerror or exc}") from None
 
 
+def _refuse_nul(raw: str) -> None:
+    # Checked before any os call: the OS cannot take such a path and Python says
+    # "ValueError: embedded null byte", which reads like a crash to the model.
+    if "\x00" in raw:
+        raise SandboxError(f"invalid path {_short(raw)}: it contains a NUL byte; give the path without it")
+
+
 def _short(raw: str) -> str:
     return repr(raw if len(raw) <= 120 else raw[:100] + "...")
 
@@ -102,13 +137,38 @@ def _short(raw: str) -> str:
 def is_secret_path(path: Path) -> bool:
     """True for a credential file or folder (by name), or anything inside one."""
     parts = [part.lower() for part in path.parts]
-    name = parts[-1] if parts else ""
-    if name not in _SECRET_NAME_EXCEPTIONS and any(fnmatch.fnmatchcase(name, pat) for pat in SECRET_FILE_GLOBS):
+    if _secret_name(parts[-1] if parts else ""):
         return True
     if any(part in SECRET_DIR_NAMES for part in parts):
         return True
     joined = "/".join(parts)
     return any(f"{a}/{b}/" in joined + "/" for a, b in _SECRET_DIR_PAIRS)
+
+
+def _secret_name(name: str) -> bool:
+    return secret_name_rule(name) is not None
+
+
+@functools.lru_cache(maxsize=8192)
+def secret_name_rule(name: str) -> str | None:
+    """'strict' for a credential file's name (``.env``, ``id_rsa``), 'broad' for a name that
+    usually holds one (``token.txt``, ``secrets.yaml``), None otherwise. Cached: the kernel
+    sandbox's walk asks about every name in the roots on each command, and names repeat."""
+    name = name.lower()
+    if name in _SECRET_NAME_EXCEPTIONS:
+        return None
+    if _STRICT_RE.match(name):
+        return "strict"
+    if _BROAD_RE.match(name) and os.path.splitext(name)[1] not in CODE_SUFFIXES:
+        return "broad"
+    return None
+
+
+def _one_pattern(globs: Sequence[str]) -> "re.Pattern[str]":
+    return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs))
+
+
+_STRICT_RE, _BROAD_RE = _one_pattern(STRICT_SECRET_GLOBS), _one_pattern(BROAD_SECRET_GLOBS)
 
 
 class Sandbox:
@@ -148,7 +208,7 @@ class Sandbox:
         resolved = _resolve(path, base)
         shown = os.fspath(path)
         if is_secret_path(resolved) or is_secret_path(Path(os.path.expanduser(shown))):
-            raise SandboxError(f"{resolved} looks like a credential file or folder; "
+            raise SecretPathError(f"{resolved} looks like a credential file or folder; "
                                "gaia-lite never reads or writes those")
         if not write and any(_under(resolved, self._canon(d)) for d in _READ_BLOCKED):
             raise SandboxError(f"{resolved} is a device or kernel file; reading it is not allowed")
@@ -189,6 +249,7 @@ def resolve_user_path(ctx: "ToolContext", raw: str, *, write: bool = False, repa
     """
     if not isinstance(raw, str) or not raw.strip():
         raise SandboxError("empty path: give a file or folder path")
+    _refuse_nul(raw)
     given = Path(os.path.expanduser(raw.strip()))
     p = given if given.is_absolute() else Path(ctx.workdir) / given
     if (not write) if repair is None else repair:  # an edit of an existing file may be repaired too

@@ -25,7 +25,7 @@ from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import error_payload
 
 from . import os_sandbox
-from .sandbox import SandboxError, resolve_user_path
+from .sandbox import SandboxError, SecretPathError, resolve_user_path, secret_name_rule
 from .shell_git import prepare_git
 from .shell_policy import ALLOWED_PROGRAMS, CommandRefused, parse_command
 
@@ -160,7 +160,15 @@ def _plan(ctx: ToolContext, command: str, working_directory: Optional[str]
 
     def check_path(arg: str) -> None:
         target = Path(os.path.expanduser(arg))
-        ctx.sandbox.check(target if target.is_absolute() else cwd / target)
+        target = target if target.is_absolute() else cwd / target
+        try:
+            ctx.sandbox.check(target)
+        except SecretPathError:
+            # A bare word like API_TOKEN or password that names no file is a search pattern
+            # (grep -rn API_TOKEN .), not a path: there is nothing to read. Names that only ever
+            # mean a credential file (.env, id_rsa) stay refused, as do paths.
+            if os.path.lexists(target) or "/" in arg or secret_name_rule(arg) != "broad":
+                raise
 
     try:
         pipeline = parse_command(command, check_path)
@@ -216,8 +224,15 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
     box = os_sandbox.detect()
     _notice_once(ctx, box)
     roots = [*ctx.sandbox.roots, *ctx.sandbox.approved]
-    run = _execute([box.wrap(argv, roots, cwd) for argv in pipeline], cwd, timeout, ctx.cancel,
-                   _child_env(box.active, extra_env), [argv[0] for argv in pipeline])
+    caps = os_sandbox.resource_limits(timeout)
+    if isinstance(caps, str):
+        return error_payload(caps, command=command)
+    try:
+        wrapped = [[*caps, *box.wrap(argv, roots, cwd)] for argv in pipeline]
+    except os_sandbox.TooManyFiles as exc:
+        return error_payload(f"command refused: {exc}", command=command)
+    run = _execute(wrapped, cwd, timeout, ctx.cancel, _child_env(box.active, extra_env),
+                   [argv[0] for argv in pipeline])
     if "error" in run:
         return error_payload(run["error"], command=command)
     result = {"status": "success", "command": command, "stdout": run["stdout"], "stderr": run["stderr"],

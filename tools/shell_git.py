@@ -32,7 +32,18 @@ __all__ = ["prepare_git"]
 _ALWAYS = ("core.fsmonitor=false", "core.pager=cat", "core.hooksPath=/dev/null", "diff.external=",
            "log.showSignature=false", "gpg.program=false", "gpg.ssh.program=false", "gpg.x509.program=false",
            "core.sshCommand=false", "submodule.recurse=false", "diff.ignoreSubmodules=all",
-           "status.submoduleSummary=false", "core.untrackedCache=false")
+           "status.submoduleSummary=false", "core.untrackedCache=false",
+           # a partial clone fetches missing objects on demand: no transport may be used at all
+           "protocol.allow=never", "fetch.recurseSubmodules=false")
+# The environment git runs with: no network (lazy fetch of a partial clone, or any transport)
+# and none of the agent's own variables (API keys); the shell adds PATH, HOME and the locale.
+_NO_NETWORK = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "", "GIT_PROTOCOL_FROM_USER": "0",
+               "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "false", "SSH_ASKPASS": "false"}
+_KEEP_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+# Options that make git print more than the paths it was told to show.
+_WIDENING = frozenset({"--full-diff"})
+# Subcommands that print the content of the objects they are given.
+_OBJECT_READERS = frozenset({"show", "diff", "log", "blame", "grep"})
 # name suffixes (per driver) whose value is a command
 _COMMAND_KEYS = {"filter": ("clean", "smudge", "process"), "merge": ("driver",)}
 _TEXTCONV_FLAGS = {"diff": ["--no-ext-diff", "--no-textconv"], "show": ["--no-ext-diff", "--no-textconv"],
@@ -98,10 +109,15 @@ def _find_repo(cwd: Path, sandbox: PathGuard) -> tuple[Path, Path] | str:
     return gitdir, folder
 
 
+def _git_env(env: dict[str, str]) -> dict[str, str]:
+    """What git runs with when gaia-lite asks it something itself: no agent secrets, no network."""
+    return {**{k: os.environ[k] for k in _KEEP_ENV if k in os.environ}, **_NO_NETWORK, **env}
+
+
 def _config_overrides(env: dict[str, str]) -> list[str]:
     """``-c key=`` for every command-valued key the repository's config sets."""
     try:
-        run = subprocess.run(["git", "config", "--includes", "--name-only", "--list"], env=env,
+        run = subprocess.run(["git", "config", "--includes", "--name-only", "--list"], env=_git_env(env),
                              capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return []
@@ -145,16 +161,72 @@ def _blob_secret(args: list[str]) -> str | None:
     return None
 
 
+def _revisions(args: list[str]) -> list[str]:
+    """The revision arguments (before ``--``) that name objects without a path: ``abc123``,
+    ``v1..v2``, ``^HEAD~2``. ``REV:path`` is left to ``_blob_secret``."""
+    revs: list[str] = []
+    for a in args:
+        if a == "--":
+            break
+        if a.startswith("-") or ":" in a:
+            continue
+        for part in a.replace("...", "..").split(".."):
+            part = part.lstrip("^")
+            for suffix in ("^!", "^@"):
+                part = part.removesuffix(suffix)
+            if part:
+                revs.append(part)
+    return revs
+
+
+def _blob_by_id(args: list[str], env: dict[str, str], cwd: Path) -> str | None:
+    """A revision that is a blob (or a tag of one): its content would print with no path
+    for the name rules to judge, e.g. a SHA found under .git/objects. Returns the argument."""
+    revs = _revisions(args)
+    if not revs:
+        return None
+    try:
+        run = subprocess.run(["git", "cat-file", "--batch-check=%(objecttype)"], env=_git_env(env), cwd=cwd,
+                             input="".join(f"{r}^{{}}\n" for r in revs).encode(), capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return revs[0]  # cannot tell: refuse rather than guess
+    kinds = run.stdout.decode("utf-8", "replace").splitlines()
+    return next((rev for rev, kind in zip(revs, kinds) if kind.strip() == "blob"), None)
+
+
+def _no_index_paths(args: list[str], cwd: Path, sandbox: PathGuard) -> str | None:
+    """``git diff --no-index A B`` reads A and B like ``cat`` does, and walks them if they are
+    folders, where the policy's name checks never look: only files are compared."""
+    paths = [a for a in args if not a.startswith("-")]
+    for raw in paths:
+        target = Path(os.path.expanduser(raw))
+        target = target if target.is_absolute() else cwd / target
+        try:
+            resolved = sandbox.check(target)
+        except SandboxError as exc:
+            return str(exc)
+        if resolved.is_dir():
+            return (f"git diff --no-index compares two files; {raw} is a folder "
+                    "(use diff -r, which leaves credential files out)")
+    return None
+
+
 def prepare_git(argv: list[str], cwd: Path, sandbox: PathGuard) -> tuple[list[str], dict[str, str]] | str:
     """(argv, extra environment) for a policy-checked git command, or why it is refused."""
     head, sub, args = _split(argv)
     secret = _blob_secret(args)
     if secret:
         return f"{secret} names a credential file; gaia-lite never reads those"
+    widening = next((a for a in args if a in _WIDENING), None)
+    if widening:
+        return f"git {sub} {widening} shows files beyond the paths given, credential files included"
     root = _owning_root(cwd, sandbox)
     env = {"GIT_CEILING_DIRECTORIES": str(root.parent), "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_NO_REPLACE_OBJECTS": "1"}
+           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_NO_REPLACE_OBJECTS": "1", **_NO_NETWORK}
     if sub == "diff" and "--no-index" in args:
+        refusal = _no_index_paths(args, cwd, sandbox)
+        if refusal:
+            return refusal
         env["GIT_DIR"] = os.devnull  # compare two files; no repository is read
         return [*head, sub, *_TEXTCONV_FLAGS["diff"], *args], env
     repo = _find_repo(cwd, sandbox)
@@ -162,7 +234,12 @@ def prepare_git(argv: list[str], cwd: Path, sandbox: PathGuard) -> tuple[list[st
         return repo
     gitdir, worktree = repo
     env.update(GIT_DIR=str(gitdir), GIT_WORK_TREE=str(worktree))
-    overrides = _config_overrides({**os.environ, **env})
+    if sub in _OBJECT_READERS:
+        blob = _blob_by_id(args, env, cwd)
+        if blob:
+            return (f"{blob} is a file's content named by its object id, so its path cannot be checked; "
+                    "name it as REV:path (e.g. HEAD:src/app.py)")
+    overrides = _config_overrides(env)
     for setting in _ALWAYS:
         overrides += ["-c", setting]
     if sub in _PATHSPEC_SUBS:

@@ -11,11 +11,15 @@ the user is asked to approve and again when the command runs.
 from __future__ import annotations
 
 import fnmatch
+import functools
+import re
 import shlex
 import unicodedata
 from typing import Callable
 
-from .sandbox import SECRET_DIR_NAMES, SECRET_FILE_GLOBS
+from gaia_lite.errors import GaiaError
+
+from .sandbox import BROAD_SECRET_GLOBS, CODE_SUFFIXES, SECRET_DIR_NAMES, SECRET_FILE_GLOBS, STRICT_SECRET_GLOBS
 
 __all__ = ["CommandRefused", "parse_command", "ALLOWED_PROGRAMS", "MAX_SEGMENTS"]
 
@@ -55,7 +59,7 @@ _FORBIDDEN_TEXT = (("&&", "'&&' (command chaining)"), ("||", "'||' (command chai
 _LOOKALIKES = frozenset("\u2223\u01c0\u2502\u2016\u23d0\u037e\u204f\u2039\u203a\u2035\u2032\u02cb\u02bc")
 
 
-class CommandRefused(ValueError):
+class CommandRefused(GaiaError, ValueError):
     """The command breaks the read-only policy; the message says why."""
 
 
@@ -197,11 +201,26 @@ def _check_git(args: list[str]) -> list[str]:
     return safe + rest[1:]
 
 
+# ps options whose value is the next argument: -p 42, --sort pid, and BSD clusters that end in
+# one (axo pid,comm). Anything else without a dash is a BSD option cluster.
+_PS_SHORT_VALUE = frozenset("pqugUGCstoOk")
+_PS_LONG_VALUE = frozenset({"--pid", "--ppid", "--quick-pid", "--user", "--User", "--group", "--Group", "--sid",
+                            "--tty", "--format", "--sort", "--cols", "--columns", "--rows", "--lines", "--width",
+                            "--context", "--deselect"})
+_PS_BSD_VALUE = frozenset("pqUtoOk")
+
+
 def _is_bsd_e_flag(args: list[str], i: int) -> bool:
-    """``ps axe``: a dashless letter cluster with ``e`` prints environments."""
+    """``ps axe`` or ``ps -p42 e``: a dashless cluster with ``e`` prints environments, unless
+    it is the value of the option before it (``-o user,pid`` or ``-C chrome``)."""
     a = args[i]
-    follows_option = i > 0 and args[i - 1].startswith("-")
-    return a.isalpha() and "e" in a and not follows_option
+    if a.startswith("-") or "e" not in a:
+        return False
+    prev = args[i - 1] if i > 0 else ""
+    is_value = ((len(prev) == 2 and prev[0] == "-" and prev[1] in _PS_SHORT_VALUE) or prev in _PS_LONG_VALUE
+                or (prev and not prev.startswith("-") and prev[-1] in _PS_BSD_VALUE
+                    and not _is_bsd_e_flag(args, i - 1)))
+    return not is_value
 
 
 def _check_generic(prog: str, args: list[str]) -> None:
@@ -292,8 +311,13 @@ _GLOB_CHARS = frozenset("*?[")
 _PLAIN_NAMES = ("readme.txt", "main.py", "notes.md", "data.csv", "index.html", "a")
 
 
+@functools.lru_cache(maxsize=1)
 def _secret_samples() -> tuple[str, ...]:
-    names = {g.replace("*", "x") for g in SECRET_FILE_GLOBS} | set(SECRET_DIR_NAMES)
+    """One name per credential glob (``*token.*`` gives ``xtoken.x`` and ``token.``)."""
+    names = set(SECRET_DIR_NAMES)
+    for glob in SECRET_FILE_GLOBS:
+        plain = re.sub(r"\[(.)[^]]*\]", r"\1", glob)  # a class stands for its first character
+        names |= {plain.replace("*", "x"), plain.replace("*", "")}
     return tuple(sorted(names))
 
 
@@ -335,6 +359,15 @@ def _hide_secrets(argv: list[str]) -> list[str]:
         return [prog, *_insert_before_dashdash(args, globs)]
     recursive = any(a in ("--recursive", "--dereference-recursive") or
                     ("r" in _short_cluster(a) or "R" in _short_cluster(a)) for a in args)
+    if prog in ("grep", "egrep", "fgrep") and recursive and not any(_is_long_prefix(a, "include", "exclude")
+                                                                   for a in args):
+        # grep lets the last matching --include/--exclude win: source files named like secrets
+        # (token.py, secrets.py) are searched again, then the strict names are excluded for good.
+        excludes = [f"--exclude={g}" for g in BROAD_SECRET_GLOBS]
+        excludes += [f"--include=*{suffix}" for suffix in sorted(CODE_SUFFIXES)]
+        excludes += [f"--exclude={g}" for g in STRICT_SECRET_GLOBS]
+        excludes += [f"--exclude-dir={d}" for d in SECRET_DIR_NAMES]
+        return [prog, *_insert_before_dashdash(args, excludes)]
     if prog in ("grep", "egrep", "fgrep", "diff") and recursive:
         excludes = [f"--exclude={g}" for g in SECRET_FILE_GLOBS]
         if prog == "diff":  # diff -r follows symlinks unless told not to

@@ -10,6 +10,8 @@ from gaia_lite.events import TurnFinished
 from gaia_lite.messages import ToolCall, Usage
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
+from .opening import Opening
+
 __all__ = ["TurnStats", "CallBook", "REPEAT_LIMIT"]
 
 REPEAT_LIMIT = 2  # the same call (name + arguments) may run this many times per turn
@@ -26,6 +28,7 @@ class TurnStats:
     called: list[str] = field(default_factory=list)  # resolved calls the user did not deny
     span: list[tuple[str, dict[str, str], bool]] = field(default_factory=list)  # (tool, argument types, ok)
     last_result: ToolResult | None = None  # the latest successful tool result, else any
+    results: list[ToolResult] = field(default_factory=list)  # every result of the turn, oldest first
     overflow_retried: bool = False  # the once-per-turn retry after a context overflow was used
     renudged: bool = False  # a narrated reply was sent back once this turn
     transient: list[dict[str, Any]] = field(default_factory=list)  # the next request's off-the-record messages
@@ -34,7 +37,9 @@ class TurnStats:
     failed_calls: int = 0  # calls that did not succeed (denied ones included)
     must_answer: bool = False  # a denial, or too many failures: the next model call must answer
     runs: dict[str, int] = field(default_factory=dict)  # successful calls per tool this turn
-    opening: str = ""  # how the first constrained reply may begin: "answer", "open" or "" (Agent._opening)
+    opening: Opening = Opening.TOOL_FIRST  # how the first constrained reply may begin (opening.py)
+    earlier: tuple[str, ...] = ()  # answers given earlier in the conversation, which a new question must not get
+    facts: tuple[str, ...] = ()  # the saved facts shown beside the question
 
     def model_called(self, usage: Usage) -> None:
         self.steps += 1
@@ -55,6 +60,7 @@ class TurnStats:
             self.span.append((result.name, {k: type(v).__name__ for k, v in result.arguments.items()}, result.ok))
         if result.ok or self.last_result is None:
             self.last_result = result
+        self.results.append(result)
 
     def finished(self, turn: int, answer: str, loaded: tuple[str, ...], skills: list[str]) -> TurnFinished:
         u = self.first_usage

@@ -28,7 +28,8 @@ from typing import Any, Callable, Iterable
 from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.registry import ToolRegistry
 
-from .replies import FreeReplies, Reply, ReplyMode, is_result_echo, not_an_answer, opens_json_object
+from .judge import Evidence, Reply, first_sentence_pending, hiding_guard
+from .replies import FreeReplies, ReplyMode
 
 __all__ = ["reply_schema", "response_format", "ConstrainedReplies", "AnswerView", "decode_partial_string",
            "CONSTRAINED_FORMAT_NOTE", "choose_replies", "FALLBACK_NOTICE"]
@@ -141,9 +142,6 @@ def response_format(schema: dict[str, Any]) -> dict[str, Any]:
     return {"type": "json_schema", "json_schema": {"name": "reply", "strict": True, "schema": schema}}
 
 
-_SENTENCE_END = re.compile(r".{12}[.!?:](\s|$)|\n", re.DOTALL)
-
-
 def decode_partial_string(raw: str) -> tuple[str, bool]:
     """Decode the body of a JSON string that may still be arriving: (text so far, closed?).
     An escape cut in half is left for the next chunk."""
@@ -170,21 +168,15 @@ def decode_partial_string(raw: str) -> tuple[str, bool]:
 class AnswerView:
     """Shows the ``answer`` string of a constrained reply as it streams, nothing else.
 
-    The first sentence (at most ``gate`` characters) is held until it cannot be a narrated call: an
-    answer that names a tool is left to the loop (which asks again or answers from the tool
-    results), so it is never on the screen first."""
+    The first sentence is held until it cannot be a narrated call, and what a guard of the judge catches is
+    never shown: the loop asks again or answers from the tool results."""
 
-    def __init__(self, tool_names: Iterable[str], gate: int = 160, shape: Shape = ANSWER_FIRST) -> None:
+    def __init__(self, tool_names: Iterable[str], shape: Shape = ANSWER_FIRST) -> None:
         self._start = shape.answer_start
         self._raw = ""
         self._shown = 0
-        self._gate = gate
-        self._names = list(tool_names)
+        self._evidence = Evidence(tuple(tool_names))
         self._blocked = False
-
-    def _names_tool(self, text: str) -> bool:
-        """Not for the screen as it streams: not an answer, or JSON data (the loop decides on it)."""
-        return not_an_answer(text, self._names) or opens_json_object(text)
 
     def feed(self, delta: str) -> str:
         self._raw += delta
@@ -192,9 +184,9 @@ class AnswerView:
         if m is None or self._blocked:
             return ""
         text, closed = decode_partial_string(self._raw[m.end():])
-        if self._shown == 0 and not closed and len(text) < self._gate and not _SENTENCE_END.search(text):
-            return ""  # the first sentence is held: a narrated call names its tool there
-        if self._names_tool(text):
+        if self._shown == 0 and not closed and first_sentence_pending(text):
+            return ""
+        if hiding_guard(text, self._evidence) is not None:
             self._blocked = True
             return ""
         if not closed:  # a word still arriving may yet become a tool's name: keep it back
@@ -209,7 +201,7 @@ class AnswerView:
         if m is None or self._blocked:
             return ""
         text, _closed = decode_partial_string(self._raw[m.end():])
-        if self._names_tool(text) or is_result_echo(text):
+        if hiding_guard(text, self._evidence) is not None:
             return ""
         out = text[self._shown:]
         self._shown = len(text)

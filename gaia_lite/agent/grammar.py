@@ -22,7 +22,8 @@ from typing import Any, Callable
 from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.registry import ToolRegistry
 
-from .replies import HoldingView, Reply, names_a_tool
+from .judge import Evidence, Reply, first_sentence_pending, hiding_guard
+from .replies import HoldingView
 
 __all__ = ["reply_grammar", "GrammarReplies"]
 
@@ -164,7 +165,7 @@ class GrammarReplies:
 
 
 class _ProseView(HoldingView):
-    """Prose streams as it comes, after its first sentence shows it is not a narrated call."""
+    """Prose streams as it comes, once its first sentence is complete and no guard of the judge catches it."""
 
     def __init__(self, mode: GrammarReplies, tool_names: Callable[[], list[str]]) -> None:
         super().__init__(mode, tool_names=tool_names)
@@ -176,9 +177,9 @@ class _ProseView(HoldingView):
         head = self._held.lstrip()
         if not head or head.startswith("{"):
             return ""
-        if names_a_tool(head, self._tool_names()):
+        if hiding_guard(head, Evidence(tuple(self._tool_names()))) is not None:
             return ""  # held to the end; the loop asks again or answers from the results
-        if len(head) < 160 and not re.search(r".{12}[.!?:](\s|$)|\n", head, re.DOTALL):
+        if first_sentence_pending(head):
             return ""
         self._holding = False
         out, self._held = self._held, ""

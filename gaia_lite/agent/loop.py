@@ -7,14 +7,15 @@
 prints and never reads stdin (approval and user questions are injected
 callables). Each model call is one ``_step``; the reply mode (``replies``)
 says how calls are read from a reply, so native ``tool_calls`` and calls
-written into the text travel the same way on the wire.
+written into the text travel the same way on the wire. What happens to a
+reply (run its calls, ask again, end the turn with it or with an answer
+built from the tool results) is the judge's verdict (judge.py).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import re
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -35,13 +36,14 @@ from gaia_lite.registry.registry import ToolRegistry
 from .books import CallBook, TurnStats
 from .facts import in_user_words
 from .fallback import answer_from_result, plain_name
+from .judge import (
+    Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, without_tool_names,
+)
+from .opening import Opening, opening
 from .results import compact_result
 from .prefix import make_layout
 from .prompt import RESPONSE_FORMAT
-from .replies import (
-    FreeReplies, Reply, ReplyMode, UnrepeatedView, answer_slot, bare_tool_name, echoes_result, is_result_echo,
-    names_a_tool, not_an_answer, placeholder, plain_words, tools_named, without_tool_names, written_call,
-)
+from .replies import FreeReplies, ReplyMode, UnrepeatedView
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
@@ -56,37 +58,12 @@ log = logging.getLogger("gaia_lite.agent")
 # each result steers them to either answer in prose or call the next tool.
 TEXT_PATH_NEXT = "\n(Now answer the user in plain sentences, or call another tool if needed.)"
 STOP_CALLING = "Stop calling tools now and answer my request with what you already have, in plain text."
-# Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
-NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
-            "or answer my question yourself in plain sentences.")
-# Sent the same way when a reply is a template ("The customer is [Customer Name].") instead of an answer.
-TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a tool to find the real value "
-            "now, or say plainly that you could not find it.")
-# Sent the same way when a reply copies the reply format's slot ("<your answer, in plain sentences>"): the
-# 0.5B model did on "what is the capital of Italy?"; the template request above would send it to a tool.
-COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}"
-# Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
-REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
 GAVE_UP = "I could not finish this with the tools available."
-# Below this best tool score (MiniLM, the default loader's documents) a message is unlike every tool:
-# on the judged doc set 9 of its 16 no-tool messages ("is a tomato a fruit?", "lol ok") score under it
-# and none of its 161 tool messages (the lowest is 0.29).
-OPEN_ANSWER_BELOW = 0.27
-# On a later turn, a message that names no file and scores below this may be answered at once (the reply
-# chooses: answer, or call): "Thanks! How many days are there in a week?" (0.40) and "Unrelated question:
-# how many minutes are there in two hours?" (0.54) came right after a tool turn, and both Qwen2.5-Coder
-# models, held to a tool first, called one. Follow-ups whose answer is already in the conversation ("and
-# what was its q1?", 0.35) are answered from it; "who was the top salesperson in that file?" (0.86)
-# still starts with the tool choice.
-OPEN_LATER_BELOW = 0.55
-_FILE_NAMED = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b|/")
-EMPTY_ANSWERS = frozenset({"", "none", "null", "n/a"})
 # Saved facts shown beside a user message: MiniLM cosine of a question to the fact that answers it
 # was 0.72-0.88 ("who is my dentist?" / "my dentist is Dr. Okafor"), to unrelated facts below 0.3.
 SAVED_FACTS_HEADER = "Saved memories that may help (from earlier conversations):"
 SAVED_FACTS_LIMIT = 3
 SAVED_FACTS_MIN = 0.45
-ANSWERED_BY_FACT = 0.6  # a saved fact this close answers the question (the pairs above: 0.72-0.88)
 
 
 @dataclass
@@ -196,7 +173,7 @@ class Agent:
         facts, closest = self._saved_facts(query)
         self.history.append({"role": "user", "content": self.layout.begin_turn(state, "\n\n".join([query, *facts]),
                                                                              recalled.blocks)})
-        stats, book = TurnStats(opening=self._opening(query, facts, closest)), CallBook()
+        stats, book = self._turn_stats(query, facts, closest), CallBook()
         answer: str | None = None
         while answer is None:
             if book.stop:  # the model kept repeating refused calls: end with what the tools returned
@@ -204,46 +181,60 @@ class Agent:
                 break
             forced = stats.must_answer or stats.steps + 1 >= self.options.max_steps
             reply = yield from self._step(stats, forced)
-            if not forced and not reply.calls and not stats.renudged and self._not_an_answer(reply.text):
-                # a call described (or a bare tool name), or a template with slots for the values, is not an
-                # answer: ask once more, off the record; a mode that can hold the reply to a call does so,
-                # with no words the model could echo; a copied reply-format slot is asked for the answer
-                # itself (the question may need no tool)
-                stats.renudged = True
-                slot, copied = placeholder(reply.text), answer_slot(reply.text)
-                if copied is not None and not self._narrated(reply.text):
-                    _ask_again(stats, reply.text, COPIED_FORMAT.format(slot=copied, query=query))
-                elif self.replies.forces_calls:
-                    stats.calls_only = True
-                else:
-                    _ask_again(stats, reply.text, NARRATED if self._narrated(reply.text) or slot is None
-                               else TEMPLATE.format(slot=slot))
-                continue
-            if not forced and not reply.calls and not stats.renudged and self._repeats_an_answer(reply.text):
-                # after a topic change, both Qwen2.5-Coder models answered "which host does config.ini name?"
-                # with their previous answer ("The capital of Italy is Rome.")
-                stats.renudged = True
-                _ask_again(stats, reply.text, REPEATED.format(query=query))
-                continue
-            stats.transient, stats.calls_only = [], False
-            if forced or not reply.calls:
-                answer = yield from self._final_answer(reply, forced, stats)
-            else:
-                self.history.append(reply.assistant_message())
-                for call in reply.calls:
-                    yield from self._call_tool(call, book, stats)
+            answer = yield from self._act(reply, forced, stats, book)
         self._remember_turn(query, answer, stats)
         log.info("TOOL_CALLS %s", json.dumps({"turn": self.selector.loader_turn(), "session_turn": turn,
                                                "called": stats.called}))
         yield stats.finished(turn, answer, tuple(self.selector.state.visible_names(self.registry)), recalled.names)
 
+    def _turn_stats(self, query: str, facts: tuple[str, ...], closest: float) -> TurnStats:
+        """A new turn's record: how its first reply may begin, and the answers it must not repeat."""
+        start = opening(query, tool_names=self.registry.names(), holds_calls=self.replies.forces_calls,
+                        facts_shown=bool(facts), closest_fact=closest,
+                        best_tool=lambda: self.selector.best_match(query),
+                        later_turn=any(m["role"] == "tool" for m in self.history))
+        return TurnStats(opening=start, earlier=tuple(self._earlier_answers()), facts=facts)
+
+    def _act(self, reply: Reply, forced: bool, stats: TurnStats,
+             book: CallBook) -> Generator[Event, None, str | None]:
+        """Do what the judge says with ``reply``: the turn's answer, or None to call the model again. The
+        model is asked to redo a reply once per turn, off the record (the reply and the request stay out
+        of the history); a mode that can hold the next reply to a call does that instead, with no words the
+        model could echo. Calls are not run after the model was told to answer."""
+        stage = Stage.FORCED if forced else Stage.FINAL if stats.renudged else Stage.DRAFT
+        match judge(reply, self._evidence(stats), stage, can_hold=self.replies.forces_calls):
+            case AskAgain(request=request):
+                stats.renudged = True
+                stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": request}]
+                return None
+            case HoldToCall():
+                stats.renudged = stats.calls_only = True
+                return None
+            case RunCalls(calls=calls):
+                stats.transient, stats.calls_only = [], False
+                self.history.append(reply.assistant_message())
+                for call in calls:
+                    yield from self._call_tool(call, book, stats)
+                return None
+            case FromResults():
+                stats.transient, stats.calls_only = [], False
+                return (yield from self._answer(reply, self._from_results(stats), stats))
+            case Accept(answer=answer):
+                stats.transient, stats.calls_only = [], False
+                return (yield from self._answer(reply, answer, stats))
+
+    def _evidence(self, stats: TurnStats) -> Evidence:
+        after = (self.replies.after_result or "").strip()
+        return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
+                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after))
+
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""
         while True:
             first = stats.steps == 0 and not stats.transient and not stats.calls_only
+            has_result = stats.last_result is not None or stats.opening is Opening.OPEN
             request = yield from self._request(forced, stats.transient, calls_only=stats.calls_only,
-                                               has_result=stats.last_result is not None or stats.opening == "open",
-                                               direct=first and stats.opening == "answer")
+                                               has_result=has_result, direct=first and stats.opening is Opening.ANSWER)
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -291,7 +282,7 @@ class Agent:
         gen = self.client.stream_chat(request.messages, tools=request.tools, max_tokens=self.options.max_tokens,
                                       temperature=self.options.temperature, cancel=self.executor.ctx.cancel,
                                       **request.extra)
-        view = UnrepeatedView(self.replies.view(), self._earlier_answers())
+        view = UnrepeatedView(self.replies.view(), stats.earlier)
         stats.shown = False
         while True:
             try:
@@ -309,27 +300,12 @@ class Agent:
             yield TextDelta(rest)
         return result
 
-    def _final_answer(self, reply: Reply, forced: bool, stats: TurnStats) -> Generator[Event, None, str]:
-        """The turn's answer, stored in the history. Some replies are not answers and are replaced by
-        one built from the tool results: a call written after being told to stop (it is never run), a
-        JSON echo of a tool result, and a reply that only names a tool or still describes a call after
-        being asked once to make it. The answer is shown here unless the reply's view showed it."""
-        answer = reply.text.replace(TEXT_PATH_NEXT.strip(), "").strip()
-        after = self.replies.after_result
-        if after:
-            answer = answer.replace(after.strip(), "").strip()
-        echo = (echoes_result(answer, stats.last_result.payload) if stats.last_result is not None
-                else is_result_echo(answer))
-        if (forced and reply.calls) or echo or bare_tool_name(answer, self.registry.names()):
-            answer = self._from_results(stats)
-        elif stats.last_result is not None and answer.strip(" .\"'").lower() in EMPTY_ANSWERS:
-            answer = self._from_results(stats)  # the tool-first shape's "none" taken for the answer
-        elif self._not_an_answer(answer) and (stats.last_result is not None or _only_answer_slot(answer)
-                                              or written_call(answer, self.registry.names())):
-            answer = self._from_results(stats)  # without results: "could not finish", never the raw text
+    def _answer(self, reply: Reply, answer: str, stats: TurnStats) -> Generator[Event, None, str]:
+        """End the turn with ``answer``, stored in the history. It is shown here unless the reply's view
+        showed it; a view that showed a reply which is not the answer gets the answer after it."""
         if not stats.shown:
             yield TextDelta(answer)
-        elif answer != reply.text.strip():  # the view showed a reply that is not the answer
+        elif answer != reply.text.strip():
             yield TextDelta("\n\n" + answer)
         self.history.append({"role": "assistant", "content": answer})
         return answer
@@ -369,12 +345,6 @@ class Agent:
         self.replies = FreeReplies(self.registry.names, hold_all=not self.options.native_tools)
         return True
 
-    def _narrated(self, text: str) -> bool:
-        return names_a_tool(text, self.registry.names())
-
-    def _not_an_answer(self, text: str) -> bool:
-        return not_an_answer(text, self.registry.names())
-
     def _earlier_answers(self) -> list[str]:
         """This conversation's earlier answers (20+ characters) a new question must not get again; none
         when the current question was asked before, which may well get the same answer."""
@@ -383,11 +353,6 @@ class Agent:
             return []
         return [m["content"] for m in self.history if m["role"] == "assistant" and not m.get("tool_calls")
                 and isinstance(m.get("content"), str) and len(plain_words(m["content"])) >= 20]
-
-    def _repeats_an_answer(self, text: str) -> bool:
-        """Is ``text`` an earlier turn's answer word for word, while this question is new?"""
-        said = plain_words(text)
-        return bool(said) and any(plain_words(a) == said for a in self._earlier_answers())
 
     def _call_tool(self, wire: ToolCall, book: CallBook, stats: TurnStats) -> Generator[Event, None, None]:
         """Run one call (unless the book refuses a repeat) and put its result in the history.
@@ -435,32 +400,6 @@ class Agent:
             return _Recalled()
         blocks = (recalled.prompt_block,) if recalled.prompt_block else ()
         return _Recalled(recalled.tools or None, blocks, recalled.names)
-
-    def _opening(self, query: str, facts: tuple[str, ...], closest: float) -> str:
-        """How a constrained first reply may begin. With tool-first replies the first thing the model
-        writes is a tool's name, and the 0.5B model calls some tool even for "what is 12 times 12?"
-        or, with the answer saved beside the question, for "who is my dentist?" (it read dentist.txt).
-        ``"answer"``: no tool resembles the message, or a saved fact plainly answers it and the message
-        names no tool ("remember that my dentist is now ..." must still reach ``remember``); the first
-        reply is then an answer, held there by its schema (the model still sees the conversation).
-        ``"open"``: saved facts sit beside the question, or a later turn names no file and is not much like
-        any tool (``OPEN_LATER_BELOW``); the reply chooses between answering and calling, as after a tool
-        result. ``""``: tool first. Free replies and native calls are never held."""
-        if not self.replies.forces_calls:
-            return ""
-        if facts:
-            named = tools_named(query, self.registry.names())
-            return "answer" if closest >= ANSWERED_BY_FACT and not named else "open"
-        best = self.selector.best_match(query)
-        if best is None:
-            return ""
-        if best < OPEN_ANSWER_BELOW:
-            return "answer"
-        later = any(m["role"] == "tool" for m in self.history)
-        if later and best < OPEN_LATER_BELOW and not _FILE_NAMED.search(query) \
-                and not tools_named(query, self.registry.names()):
-            return "open"
-        return ""
 
     def _saved_facts(self, query: str) -> tuple[tuple[str, ...], float]:
         """The saved facts closest to ``query``, as a block to put beside it, and the best one's cosine.
@@ -535,14 +474,3 @@ class Agent:
         if repaired and repaired[-1]["role"] == "tool":
             repaired.append({"role": "assistant", "content": "(cancelled)"})
         self.history[:] = repaired
-
-
-def _only_answer_slot(answer: str) -> bool:
-    """Is the answer nothing but the reply format's answer slot, copied ("<your answer, in plain sentences>")?"""
-    slot = answer_slot(answer)
-    return slot is not None and not answer.replace(slot, "").strip(" .\"'{}:")
-
-
-def _ask_again(stats: TurnStats, reply: str, request: str) -> None:
-    """The next model call sees ``reply`` and ``request`` after it; both stay out of the history."""
-    stats.transient = [{"role": "assistant", "content": reply}, {"role": "user", "content": request}]

@@ -58,7 +58,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_compact, render_native
 
 from .prompt import PromptParts, compose_system_prompt
-from .replies import tools_named
+from .opening import tools_named
 from .selection import LOAD_TOOLS, SelectionState
 
 __all__ = ["PromptLayout", "StableLayout", "RewriteLayout", "make_layout", "LAYOUTS", "MORE_TOOLS_HEADER"]

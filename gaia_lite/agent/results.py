@@ -6,6 +6,9 @@ JSON back; given one line per file it tends to answer with the files. So a
 result goes back as ``key: value`` lines, a list of records as one ``- name
 (field=value, ...)`` line each, and long text as itself, the whole cut at
 ``cap`` characters with a note saying how much was left out.
+
+The answers built from tool results (fallback.py) use the same pieces and limits: ``scalar`` for
+numbers, ``label`` for what an entry is called, ``MAX_ITEMS`` for long lists.
 """
 
 from __future__ import annotations
@@ -14,14 +17,16 @@ import json
 import re
 from typing import Any
 
-__all__ = ["compact_result", "RESULT_CHAR_CAP"]
+__all__ = ["compact_result", "RESULT_CHAR_CAP", "MAX_ITEMS", "scalar", "label"]
 
 RESULT_CHAR_CAP = 4000  # what goes back to a small-context model per result
 _NAME_KEYS = ("name", "path", "file", "file_path", "title", "source_file", "id")
-_MAX_ITEMS = 60
+MAX_ITEMS = 60  # entries of one list shown, then "(+N more)"
+_FOLDERS = ("folder", "directory", "dir")
 
 
-def _scalar(value: Any) -> str:
+def scalar(value: Any) -> str:
+    """One value as text: floats to at most 4 decimals with thousands separators, objects as JSON."""
     if isinstance(value, float):
         return f"{value:,.4f}".rstrip("0").rstrip(".")
     if isinstance(value, (dict, list)):
@@ -30,6 +35,22 @@ def _scalar(value: Any) -> str:
 
 
 _TEXT_KEYS = ("text", "content", "snippet", "chunk", "passage")
+
+
+def _named(item: dict[str, Any], key: str) -> str:
+    """An entry's name, with a "/" when it is a folder."""
+    return str(item[key]) + ("/" if item.get("type") in _FOLDERS else "")
+
+
+def label(item: Any) -> str:
+    """What a person calls a list entry: its name, path or title, else its text, else its id; an entry
+    with none of them is its short fields."""
+    if not isinstance(item, dict):
+        return scalar(item)
+    key = next((k for k in (*_NAME_KEYS[:-1], *_TEXT_KEYS, "id") if item.get(k) not in (None, "")), None)
+    if key is not None:
+        return _named(item, key)
+    return ", ".join(f"{k}: {scalar(v)}" for k, v in item.items() if not isinstance(v, (dict, list)))
 _NOISE_KEYS = {"relevance_score", "score", "rank"}  # the model copied these into answers; the order says it
 _LONG_TEXT = 60
 
@@ -55,23 +76,21 @@ def _field(key: str, value: Any) -> str:
     if isinstance(value, str) and _ISO_TIME.fullmatch(value):
         m = _ISO_TIME.fullmatch(value)
         return f"{key} {m.group(1)} {m.group(2)}"  # type: ignore[union-attr]
-    return f"{key}={_scalar(value)}"
+    return f"{key}={scalar(value)}"
 
 
 def _record(item: Any) -> str:
     """One list entry on one line: its name first, then its other short fields. An entry that carries
     a passage (a search hit) is the passage first, then where it came from."""
     if not isinstance(item, dict):
-        return _scalar(item)
+        return scalar(item)
     text_key = next((k for k in _TEXT_KEYS if isinstance(item.get(k), str) and len(item[k]) >= _LONG_TEXT), None)
     name_key = next((k for k in _NAME_KEYS if isinstance(item.get(k), (str, int)) and item.get(k) != ""), None)
-    head = str(item[name_key]) if name_key else ""
+    head = _named(item, name_key) if name_key else ""
     kind = item.get("type")
-    if name_key and kind in ("folder", "directory", "dir"):
-        head += "/"
     rest = [_field(k, v) for k, v in item.items()
             if k not in (name_key, text_key, "type") and k not in _NOISE_KEYS and v not in (None, "", [], {})]
-    if name_key and kind not in (None, "file", "folder", "directory", "dir"):  # a file is the default
+    if name_key and kind not in (None, "file", *_FOLDERS):  # a file is the default
         rest.insert(0, str(kind))
     if text_key:
         where = ", ".join([head, *rest]) if head else ", ".join(rest)
@@ -87,28 +106,28 @@ def _lines(payload: dict[str, Any]) -> list[str]:
         if value is None or value == "" or value == [] or value == {}:
             continue
         if isinstance(value, list):
-            items = value[:_MAX_ITEMS]
-            more = f" (+{len(value) - _MAX_ITEMS} more)" if len(value) > _MAX_ITEMS else ""
+            items = value[:MAX_ITEMS]
+            more = f" (+{len(value) - MAX_ITEMS} more)" if len(value) > MAX_ITEMS else ""
             if all(not isinstance(v, (dict, list)) for v in items):
-                out.append(f"{key}: {', '.join(_scalar(v) for v in items)}{more}")
+                out.append(f"{key}: {', '.join(scalar(v) for v in items)}{more}")
             else:
                 out.append(f"{key} ({len(value)}):")
                 out += [f"- {_record(v)}" for v in items]
                 if more:
                     out.append(more.strip())
         elif isinstance(value, dict):
-            inner = ", ".join(f"{k}={_scalar(v)}" for k, v in value.items())
+            inner = ", ".join(f"{k}={scalar(v)}" for k, v in value.items())
             out.append(f"{key}: {inner}")
         elif isinstance(value, str) and "\n" in value:
             out.append(f"{key}:\n{value.rstrip()}")
         else:
-            out.append(f"{key}: {_scalar(value)}")
+            out.append(f"{key}: {scalar(value)}")
     return out
 
 
 def compact_result(payload: Any, cap: int = RESULT_CHAR_CAP) -> str:
     """``payload`` (a tool's result) as short text, at most about ``cap`` characters."""
-    text = "\n".join(_lines(payload)) if isinstance(payload, dict) else _scalar(payload)
+    text = "\n".join(_lines(payload)) if isinstance(payload, dict) else scalar(payload)
     if len(text) > cap:
         text = text[:cap].rstrip() + f"\n[... {len(text) - cap} more characters not shown]"
     return text

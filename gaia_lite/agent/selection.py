@@ -17,18 +17,17 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Sequence
 
 from gaia_lite.events import Notice, ToolsLoaded, ToolsSelected
-from gaia_lite.loader.bundles import ToolBundle
-from gaia_lite.loader.logline import SelectionRecord
+from gaia_lite.loader.joins import JoinSource
 from gaia_lite.loader.loader import ToolLoader, registry_tools_hash, selection_query
+from gaia_lite.logline import SelectionRecord
 from gaia_lite.registry.execute import resolve_name
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import native_json, render_native
-from gaia_lite.registry.spec import ToolSpec
 
-__all__ = ["SelectionState", "ToolSelector", "ToolJoin", "JoinSource", "LOAD_TOOLS", "OFF_REASONS"]
+__all__ = ["SelectionState", "ToolSelector", "LOAD_TOOLS", "OFF_REASONS"]
 
 LOAD_TOOLS = "load_tools"
 
@@ -38,22 +37,6 @@ OFF_REASONS = {
     "embedder_failed": "the embedder failed; the loader is off for this session and all tools are shown",
 }
 NOT_ACTIVE = "the loader is not active, so every tool is already available"
-
-
-@dataclass(frozen=True)
-class ToolJoin:
-    """Tools that join the registry mid-session (an MCP server that connected), as one bundle,
-    with the notice that says so; a server that failed joins nothing and only has its notice.
-    A spec whose name is registered already replaces it (the server changed the tool), and the
-    ``removed`` names leave (the server no longer lists them)."""
-
-    specs: tuple[ToolSpec, ...]
-    bundle: ToolBundle | None
-    notice: Notice
-    removed: tuple[str, ...] = ()
-
-
-JoinSource = Callable[[], Sequence[ToolJoin]]  # what has joined since it was last asked (never blocks long)
 
 
 @dataclass(frozen=True)

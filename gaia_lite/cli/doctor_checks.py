@@ -6,7 +6,9 @@ A check is a function ``(Probe) -> Check``; ``CHECKS`` is their order.
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -149,8 +151,32 @@ def check_embedder(p: Probe) -> Check:
     return Check("embedder", OK, f"{embedder.kind} {embedder.spec.model}: {len(vec)}-d, first query {ms:.0f} ms")
 
 
+def _not_a_file(name: str, path: Path) -> Check | None:
+    """A FAIL when something other than a regular file sits at ``path`` (a folder, a FIFO, a dangling
+    link): gaia-lite could neither open it nor create the database there. None when it is a file or
+    nothing is there yet."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if not path.is_symlink():
+            return None
+        what = f"a broken link (to {os.readlink(path)})"
+    except OSError as exc:
+        what = f"unreadable ({exc.strerror or exc})"
+    else:
+        if stat.S_ISREG(mode):
+            return None
+        what = next((w for test, w in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
+                                        (stat.S_ISSOCK, "a socket")) if test(mode)), "a device")
+    return Check(name, FAIL, f"{path} is {what}, not a database file",
+                 f"move it away (`mv {path} {path}.old`); gaia-lite then starts a new one")
+
+
 def _database(name: str, path: Path, migrations: Sequence[Migration], tables: tuple[str, ...]) -> Check:
-    if not path.is_file():
+    wrong = _not_a_file(name, path)
+    if wrong is not None:
+        return wrong
+    if not path.exists():
         return Check(name, OK, f"{path} not created yet (the first use creates it)")
     health = check_database(path, migrations, tables)
     counts = ", ".join(f"{n} {t}" for t, n in health.rows.items())

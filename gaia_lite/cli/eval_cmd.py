@@ -75,6 +75,10 @@ def recall_cmd(
     if json_out:
         typer.echo(json.dumps(report))
         return
+    _print_recall(report, dataset, registry, cases)
+
+
+def _print_recall(report: dict[str, Any], dataset: Path, registry: str, cases: bool) -> None:
     rows = [["recall (strict)", pct(report["recall"])],
             *[[f"  {k}", pct(v)] for k, v in report["recall_by_kind"].items()],
             ["cases scored / skipped", f"{report['scored_cases']} / {report['skipped_cases']}"],

@@ -33,8 +33,8 @@ def _paths(native: bool | None) -> list[str]:
 def ttft_cmd(
     trials: Annotated[int, typer.Option("--trials", help="Cold first turns and six-turn conversations per arm.")] = 3,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens generated per request (prefill is what is measured).")] = 8,
-    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add an arm: the spec's prompt layout with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
-    gaia: Annotated[bool, typer.Option("--gaia", help="Add an arm: GAIA's released loader (--preset gaia, amd-gaia 0.25.1) with its own layout, the anchor our default is measured against.")] = False,
+    rewrite: Annotated[bool, typer.Option("--rewrite", help="Add an arm: GAIA's prompt layout, rewritten whenever the loaded set changes, with an evicting loader (GAIA_PROMPT_LAYOUT=rewrite), to see what the stable layout and the sticky loaded set save.")] = False,
+    gaia: Annotated[bool, typer.Option("--gaia", help="Add an arm: GAIA's released loader (--preset gaia, amd-gaia 0.25.1) with its own layout, the reference our default is measured against.")] = False,
     interleave: Annotated[str, typer.Option("--interleave", help="How the scripted conversations alternate the arms: turn (each turn of every arm in turn; needs a server that keeps each conversation's cache, as llama-server's --cache-ram does, and flags any turn that lost it) or conversation (whole conversations one after another).")] = "turn",
     turns: Annotated[Optional[int], typer.Option("--turns", help="Run only the first N turns of the six-turn script (default: all).")] = None,
     first_turns: Annotated[bool, typer.Option("--first-turns/--no-first-turns", help="Measure the cold first turns (default); --no-first-turns runs only the scripted conversations.")] = True,
@@ -67,18 +67,10 @@ def ttft_cmd(
         workdir = Path(tmp) / "work"
         workdir.mkdir()
         for path in _paths(native_tools):
-            arms = {}
+            arms: dict[str, Any] = {}
             try:
                 for arm in ("off", "on", *(("rewrite",) if rewrite else ()), *(("gaia",) if gaia else ())):
-                    arm_settings = base.replace(dynamic_tools=arm != "off", native_tools=path == "native",
-                                                prompt_layout="rewrite" if arm == "rewrite" else base.layout)
-                    if arm == "gaia":  # GAIA's own defaults (τ, cap) and the layout the preset implies
-                        arm_settings = arm_settings.replace(preset="gaia", tau=None, max_tools=None,
-                                                            prompt_layout="auto")
-                    arms[arm] = quiet_services(arm_settings, client, workdir)
-                    if arm == "rewrite" and arms[arm].loader is not None:
-                        # the previous default, as a whole: GAIA's layout with an evicting loader
-                        arms[arm].loader.settings = arms[arm].loader.settings.replace(sticky=False)
+                    arms[arm] = _ttft_arm(arm, base, path, client, workdir)
                 samples = run_ttft({a: s.agent for a, s in arms.items()}, trials=trials, max_tokens=max_tokens,
                                    script=SCRIPT[:turns], first_turns=first_turns, warmup=first_turns,
                                    interleave=interleave, progress=lambda m, p=path: say(f"[{p}] {m}"))
@@ -94,6 +86,21 @@ def ttft_cmd(
         typer.echo(json.dumps(report))
         return
     _print_ttft(report)
+
+
+def _ttft_arm(arm: str, base: Any, path: str, client: Any, workdir: Path) -> Any:
+    """The services of one ``eval ttft`` arm on one render path, sharing the client."""
+    from gaia_lite.loader.presets import layout_for  # kept lazy: --help imports this module
+
+    layout = "rewrite" if arm == "rewrite" else layout_for(base.prompt_layout, base.preset)
+    settings = base.replace(dynamic_tools=arm != "off", native_tools=path == "native", prompt_layout=layout)
+    if arm == "gaia":  # GAIA's own defaults (τ, cap) and the layout the preset implies
+        settings = settings.replace(preset="gaia", tau=None, max_tools=None, prompt_layout="auto")
+    services = quiet_services(settings, client, workdir)
+    if arm == "rewrite" and services.loader is not None:
+        # the previous default, as a whole: GAIA's layout with an evicting loader
+        services.loader.settings = services.loader.settings.replace(sticky=False)
+    return services
 
 
 def _loadavg() -> list[float] | None:
@@ -160,15 +167,17 @@ def _print_ttft(r: dict[str, Any]) -> None:
                             *[later["prefix_changes"][a] for a in extras]]]))
 
 
-_EXTRA_TITLES = {"rewrite": "rewrite (the spec's layout, evicting)", "gaia": "gaia (GAIA 0.25.1's loader)"}
+_EXTRA_TITLES = {"rewrite": "rewrite (GAIA's layout, evicting)", "gaia": "gaia (GAIA 0.25.1's loader)"}
 
 
 # ---------------------------------------------------------------- tasks
 def tasks_cmd(
-    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, design b: prose or one call under a GBNF grammar, llama-server only), answer-first (loader on, the JSON schema with {\"answer\"} as its own branch: the choice is not the first key), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
+    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, replies held to a GBNF grammar: prose or one call, llama-server only), answer-first (loader on, the JSON schema with {\"answer\"} as its own branch: the choice is not the first key), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
     skills_dir: Annotated[Optional[Path], typer.Option("--skills", help="Skill files (*.md with front matter) the skills arm seeds. Default: the procedures written for this suite.", show_default=False)] = None,
     suite: Annotated[Optional[Path], typer.Option("--suite", help="A task suite in JSON (format: gaia_lite/eval/suite.py; default: the built-in suite, gaia_lite/eval/data/tasks/builtin.json).", show_default=False)] = None,
     task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task id (repeatable).", show_default=False)] = None,
+    split: Annotated[str, typer.Option("--split", help="Run the suite's dev tasks (tune on these), its held-out test tasks, or all. Splits are reported apart either way.")] = "all",
+    repeat: Annotated[int, typer.Option("--repeat", help="Run the suite N times (small models sample): the report gives the mean and the spread (min-max, stdev) of tasks passed.")] = 1,
     out: Annotated[Optional[Path], typer.Option("--out", help="Keep working dirs and tasks.log here (default: a temp dir, kept).", show_default=False)] = None,
     max_steps: Annotated[int, typer.Option("--max-steps", help="Model calls per turn before the agent must answer.")] = 8,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens per model reply (bounds a rambling small model; the answers are short).")] = 512,
@@ -178,21 +187,10 @@ def tasks_cmd(
 ) -> None:
     """End-to-end tasks with the real agent on fixture files, loader off and on; answers checked by rules."""
     # kept lazy: --help imports this module; the eval code loads the agent
-    from gaia_lite.eval.suite import SuiteError, builtin_suite_path, load_suite
-    from gaia_lite.eval.tasks import ARMS, default_skills_dir, inside, run_tasks
+    from gaia_lite.eval.tasks import inside, run_tasks
     from gaia_lite.registry.execute import Decision
 
-    arm_list = [a.strip() for a in arms.split(",") if a.strip()]
-    if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
-        raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
-    seeds = skills_dir or default_skills_dir()
-    if "skills" in arm_list:
-        require_skill_files(seeds)
-    try:
-        loaded_suite = load_suite(suite or builtin_suite_path())
-        chosen = loaded_suite.select(task or [])
-    except SuiteError as exc:
-        raise ConfigError(str(exc)) from None
+    arm_list, seeds, loaded_suite, chosen = _task_plan(arms, skills_dir, suite, task, split, repeat)
     if max_steps < 1 or max_tokens < 16:
         raise ConfigError("--max-steps must be >= 1 and --max-tokens >= 16")
     settings = settings_from(model=model, preset=preset, tau=tau, max_tools=max_tools, base_url=base_url,
@@ -213,14 +211,37 @@ def tasks_cmd(
                 _seed_skills(services, seeds)
             return services
 
-        report = run_tasks(chosen, arm_list, make_services, run_dir, progress=say)
+        report = run_tasks(chosen, arm_list, make_services, run_dir, progress=say, repeat=repeat)
     report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens,
-                  tool_calls=calls_mode,
+                  tool_calls=calls_mode, split=split,
                   suite=loaded_suite.name, suite_path=str(loaded_suite.path), load_average=_loadavg())
     if json_out:
         typer.echo(json.dumps(report))
         return
     _print_tasks(report)
+
+
+def _task_plan(arms: str, skills_dir: Path | None, suite: Path | None, task: list[str] | None, split: str,
+               repeat: int) -> tuple[list[str], Path, Any, list[Any]]:
+    """The checked flags of ``eval tasks``: its arms, the skill files to seed, the suite and the tasks chosen."""
+    from gaia_lite.eval.suite import SuiteError, builtin_suite_path, load_suite  # kept lazy: --help imports this
+    from gaia_lite.eval.tasks import ARMS, default_skills_dir
+
+    arm_list = [a.strip() for a in arms.split(",") if a.strip()]
+    if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
+        raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
+    seeds = skills_dir or default_skills_dir()
+    if "skills" in arm_list:
+        require_skill_files(seeds)
+    if split not in ("dev", "test", "all"):
+        raise ConfigError(f"--split {split!r} is invalid; use dev, test or all")
+    if repeat < 1:
+        raise ConfigError(f"--repeat {repeat} is invalid; expected a whole number >= 1")
+    try:
+        loaded_suite = load_suite(suite or builtin_suite_path())
+        return arm_list, seeds, loaded_suite, loaded_suite.select(task or [], split)
+    except SuiteError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def task_arm_settings(settings: Any, arm: str, calls_mode: str) -> Any:
@@ -264,18 +285,38 @@ _ARM_TITLES = {"off": "loader off", "on": "loader on", "free": "loader on, free 
                "nobridge": "loader on, free calls, no call_tool bridge"}
 
 
+def _task_cell(runs: list[dict[str, Any]]) -> str:
+    """One task in one arm: PASS/FAIL and its turns for one run; runs passed out of N for several."""
+    if not runs:
+        return "-"
+    if len(runs) == 1:
+        t = runs[0]
+        return ("PASS" if t["passed"] else "FAIL") + f" ({sum(x['passed'] for x in t['turns'])}/{len(t['turns'])} turns)"
+    return f"{sum(t['passed'] for t in runs)}/{len(runs)} runs"
+
+
+def _spread(g: dict[str, Any]) -> str:
+    """Tasks passed: 'k/n' for one run; 'mean/n (min-max, sd s)' over several."""
+    n = g.get("tasks_per_run", "?")
+    if g.get("runs", 1) <= 1:
+        return f"{g.get('passed_mean', 0):.0f}/{n} ({pct(g.get('success_mean'))})"
+    return (f"{g['passed_mean']:.2f}/{n} ({pct(g.get('success_mean'))}; "
+            f"{g['passed_min']}-{g['passed_max']}, sd {g['passed_stdev']:.2f})")
+
+
 def _print_tasks(r: dict[str, Any]) -> None:
     arms = list(r["arms"])
     names = list(dict.fromkeys(t["task"] for t in r["tasks"]))
-    by = {(t["task"], t["arm"]): t for t in r["tasks"]}
-    rows = []
-    for name in names:
-        row = [name]
-        for arm in arms:
-            t = by.get((name, arm))
-            row.append("-" if t is None else ("PASS" if t["passed"] else "FAIL")
-                       + f" ({sum(x['passed'] for x in t['turns'])}/{len(t['turns'])} turns)")
-        rows.append(row)
+    by: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for t in r["tasks"]:
+        by.setdefault((t["task"], t["arm"]), []).append(t)
+    rows = [[name, *[_task_cell(by.get((name, arm), [])) for arm in arms]] for name in names]
+    rows.append(["tasks passed" + (f" (mean of {r['repeat']} runs)" if r.get("repeat", 1) > 1 else ""),
+                 *[_spread(r["arms"][a]) for a in arms]])
+    splits = sorted({s for a in arms for s in r["arms"][a].get("by_split", {})})
+    for sp in splits:
+        rows.append([f"  {sp} split", *[_spread(r["arms"][a]["by_split"][sp]) if sp in r["arms"][a].get("by_split", {})
+                                         else "-" for a in arms]])
     rows.append(["task success", *[pct(r["arms"][a]["success"]) for a in arms]])
     rows.append(["turn success", *[pct(r["arms"][a]["turn_success"]) for a in arms]])
     rows.append(["model calls / tool calls", *[f"{r['arms'][a].get('model_calls', '-')} / {r['arms'][a]['tool_calls']}"
@@ -283,23 +324,35 @@ def _print_tasks(r: dict[str, Any]) -> None:
     rows.append(["invalid calls", *[r["arms"][a].get("invalid_calls", "-") for a in arms]])
     rows.append(["narrated / malformed turns", *[f"{r['arms'][a].get('narrated_turns', '-')} / "
                                                  f"{r['arms'][a].get('malformed_turns', '-')}" for a in arms]])
+    rows.append(["ungrounded turns", *[r["arms"][a].get("ungrounded_turns", "-") for a in arms]])
     rows.append(["escape hatches", *[r["arms"][a]["escape_hatches"] for a in arms]])
     rows.append(["mean first-turn TTFT s", *[num(r["arms"][a].get("mean_first_ttft_s")) for a in arms]])
     rows.append(["mean loaded tools", *[num(r["arms"][a].get("mean_loaded"), 1) for a in arms]])
     rows.append(["turns a skill fired", *[r["arms"][a].get("skill_turns", 0) for a in arms]])
     rows.append(["wall seconds", *[r["arms"][a]["seconds"] for a in arms]])
-    print_all(table(f"eval tasks {r.get('suite', '')}, model {r['model']} (max {r['max_steps']} steps per turn; "
+    rows.append(["wall seconds per task", *[num(r["arms"][a].get("seconds_per_task"), 1) for a in arms]])
+    split = "" if r.get("split", "all") == "all" else f", {r['split']} split"
+    print_all(table(f"eval tasks {r.get('suite', '')}{split}, model {r['model']} (max {r['max_steps']} steps per turn; "
                     f"load average {r.get('load_average')})",
                   ["task", *[_ARM_TITLES.get(a, a) for a in arms]], rows))
+    classes = sorted({c for a in arms for c in r["arms"][a].get("by_class", {})})
+    if classes:
+        print_all(table("by class (tasks passed)", ["class", *[_ARM_TITLES.get(a, a) for a in arms]],
+                        [[c, *[_spread(r["arms"][a]["by_class"][c]) if c in r["arms"][a].get("by_class", {})
+                               else "-" for a in arms]] for c in classes]))
     ls = r.get("log_score")
     if ls:
         print_all(table(f"loader-on log ({r['log']})", ["metric", "value"],
                       [["recall (called ⊆ loaded)", pct(ls["recall"])],
                        ["escape-hatch rate", num(ls["escape_hatch_rate"], 3)],
                        ["tool_set_changes", ls["tool_set_changes"]]]))
-    fails = [(t["task"], t["arm"], x) for t in r["tasks"] for x in t["turns"] if not x["passed"]]
-    for task, arm, x in fails:
-        say(f"{task} [{arm}] turn {x['turn']}: {'; '.join(x['failures'])} | answer: {x['answer'][:160]!r}")
+    def label(t: dict[str, Any]) -> str:
+        return f"{t['task']} [{t['arm']}{'' if r.get('repeat', 1) <= 1 else ' run ' + str(t.get('run', 1))}]"
+
+    for t in r["tasks"]:
+        for x in t["turns"]:
+            if not x["passed"]:
+                say(f"{label(t)} turn {x['turn']}: {'; '.join(x['failures'])} | answer: {x['answer'][:160]!r}")
     for t in r["tasks"]:
         for failure in t.get("files_failures") or ():
-            say(f"{t['task']} [{t['arm']}]: {failure}")
+            say(f"{label(t)}: {failure}")

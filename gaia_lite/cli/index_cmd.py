@@ -63,21 +63,27 @@ def _guard(settings: Settings, extra: list[str]) -> Sandbox:
 
 def _checked_roots(raw: list[Path], guard: Sandbox, *, folders_only: bool = False) -> list[Path]:
     """Existing, allowed paths; a folder outside the allowed ones is asked about on a terminal."""
+    from gaia_lite.cli.indexing import shown  # kept lazy: --help imports this module; the index loads numpy
+
     roots = []
     for given in raw:
-        path = given.expanduser().resolve()
+        try:
+            path = given.expanduser().resolve()
+        except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError for a symlink loop
+            fail(f"{shown(given)} is a symlink loop; check the path", BAD_INPUT)
         if not path.exists():
-            fail(f"{given} does not exist; check the path", BAD_INPUT)
+            fail(f"{shown(given)} does not exist; check the path", BAD_INPUT)
         if folders_only and not path.is_dir():
-            fail(f"{given} is not a folder; --watch takes a folder", BAD_INPUT)
+            fail(f"{shown(given)} is not a folder; --watch takes a folder", BAD_INPUT)
         if is_secret_path(path):
-            fail(f"{path} looks like a credential file or folder; gaia-lite never reads those", BAD_INPUT)
+            fail(f"{shown(path)} looks like a credential file or folder; gaia-lite never reads those", BAD_INPUT)
         try:
             guard.check(path)
         except SandboxError as exc:
             folder = path if path.is_dir() else path.parent
-            if not (sys.stdin.isatty() and typer.confirm(f"{path} is outside the allowed folders. Allow {folder}?")):
-                fail(f"{exc}".replace("restart with", "pass"), BAD_INPUT)
+            if not (sys.stdin.isatty() and typer.confirm(f"{shown(path)} is outside the allowed folders. "
+                                                         f"Allow {shown(folder)}?")):
+                fail(shown(f"{exc}".replace("restart with", "pass")), BAD_INPUT)
             guard.add_root(folder)
         roots.append(path)
     return roots

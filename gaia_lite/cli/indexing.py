@@ -4,6 +4,10 @@
 "to index" or "skipped" with a reason, checked in this order so nothing is
 read that should not be:
 
+0. what is not a regular file is never opened: a FIFO, a device or a socket,
+   a symlink loop or a broken link, a symlink to a folder (not followed: it
+   may lead anywhere, a home folder included), and a name that is not valid
+   UTF-8 (shown escaped, as ``bad\xff.txt``);
 1. ``secret``: a credential file or folder (the sandbox never reads those);
 2. ``outside the allowed folders``: e.g. a symlink out of an allowed folder;
 3. ``unsupported type``: not text, code, CSV, JSON or PDF;
@@ -11,29 +15,88 @@ read that should not be:
 5. ``binary``: NUL bytes at the start of a text-type file.
 
 Hidden files and tool folders (``.git``, ``node_modules`` …) are not walked,
-as in the agent's ``index_directory``. ``run_index`` then indexes the plan
+as in the agent's ``index_directory``; everything else the walk meets is
+either planned or listed as skipped with its reason. ``run_index`` then indexes the plan
 file by file (each file is one transaction of the index, so an interrupted
 run keeps what it finished) and reports progress after each file.
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from gaia_lite.embed.base import EmbedderError
-from gaia_lite.memory.extract import (BINARY_SNIFF_BYTES, MAX_FILE_BYTES, ExtractionError, is_supported, iter_files,
+from gaia_lite.memory.extract import (BINARY_SNIFF_BYTES, MAX_FILE_BYTES, SKIP_DIRS, ExtractionError, is_supported,
                                       looks_binary)
 from gaia_lite.memory.rag import RagIndex
 from gaia_lite.tools.sandbox import Sandbox, SandboxError, is_secret_path
 
 __all__ = ["Skipped", "IndexPlan", "IndexProgress", "IndexSummary", "plan_index", "run_index", "skip_reason",
-           "SECRET", "OUTSIDE", "UNSUPPORTED", "TOO_BIG", "BINARY"]
+           "shown", "SECRET", "OUTSIDE", "UNSUPPORTED", "TOO_BIG", "BINARY", "LOOP", "BROKEN_LINK", "LINKED_FOLDER",
+           "BAD_NAME"]
 
 SECRET, OUTSIDE, UNSUPPORTED, TOO_BIG, BINARY = ("secret", "outside the allowed folders", "unsupported type",
                                                  "too big", "binary")
+LOOP, BROKEN_LINK, LINKED_FOLDER, BAD_NAME = ("symlink loop", "broken symlink", "symlink to a folder (not followed)",
+                                              "name is not valid UTF-8")
+_NOT_REGULAR = ((stat.S_ISFIFO, "FIFO (not a regular file)"), (stat.S_ISCHR, "device (not a regular file)"),
+                (stat.S_ISBLK, "device (not a regular file)"), (stat.S_ISSOCK, "socket (not a regular file)"))
+
+
+def shown(path: Path | str) -> str:
+    """``path`` as text any terminal can print: bytes that are not UTF-8 escaped (``bad\\xff.txt``)."""
+    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
+
+
+def _kind_reason(mode: int) -> str | None:
+    """Why a file of this mode is not indexed, or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((why for test, why in _NOT_REGULAR if test(mode)), "not a regular file")
+
+
+def _entry_reason(path: Path) -> str | None:
+    """Why the walk does not take ``path`` any further (None: a regular file to check, or a folder)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return BAD_NAME
+    try:
+        st = path.stat()  # follows a link: a loop or a dangling link fails here, without opening anything
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return LOOP
+        return BROKEN_LINK if path.is_symlink() else f"unreadable ({exc.strerror or exc})"
+    if stat.S_ISDIR(st.st_mode):
+        return LINKED_FOLDER if path.is_symlink() else None
+    return _kind_reason(st.st_mode)
+
+
+def _walk(folder: Path, recursive: bool, skipped: list[Skipped]) -> Iterator[Path]:
+    """Regular files under ``folder`` in a stable order; what is not walked into for a reason is added
+    to ``skipped`` (hidden names and tool folders are left out quietly, as documented above)."""
+    try:
+        entries = sorted(folder.iterdir(), key=lambda p: p.name)
+    except OSError as exc:
+        skipped.append(Skipped(shown(folder), f"unreadable ({exc.strerror or exc})"))
+        return
+    for entry in entries:
+        if entry.name.startswith(".") or entry.name in SKIP_DIRS:
+            continue
+        reason = _entry_reason(entry)
+        if reason is not None:
+            skipped.append(Skipped(shown(entry), reason))
+        elif entry.is_dir():
+            if recursive:
+                yield from _walk(entry, True, skipped)
+        else:
+            yield entry
 
 
 @dataclass(frozen=True)
@@ -98,6 +161,11 @@ class IndexSummary:
 
 def skip_reason(path: Path, sandbox: Sandbox) -> str | None:
     """Why ``path`` is skipped, or None to index it (see the module doc for the order)."""
+    early = _entry_reason(path)
+    if early is not None:
+        return early
+    if path.is_dir():
+        return "a folder"
     if is_secret_path(path):
         return SECRET
     try:
@@ -110,7 +178,12 @@ def skip_reason(path: Path, sandbox: Sandbox) -> str | None:
         if path.stat().st_size > MAX_FILE_BYTES:
             return TOO_BIG
         if path.suffix.lower() != ".pdf":
-            with open(path, "rb") as fh:
+            # O_NONBLOCK: a regular file swapped for a FIFO since the check above must not hang the open
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            with os.fdopen(fd, "rb") as fh:
+                why = _kind_reason(os.fstat(fd).st_mode)
+                if why is not None:
+                    return why
                 if looks_binary(fh.read(BINARY_SNIFF_BYTES)):
                     return BINARY
     except OSError as exc:
@@ -123,7 +196,7 @@ def plan_index(paths: Iterable[Path], sandbox: Sandbox, *, recursive: bool = Tru
     plan = IndexPlan()
     seen: set[Path] = set()
     for root in paths:
-        candidates = iter_files(root, recursive) if root.is_dir() else iter((root,))
+        candidates = _walk(root, recursive, plan.skipped) if root.is_dir() else iter((root,))
         for candidate in candidates:
             path = candidate.resolve()
             if path in seen:
@@ -133,7 +206,7 @@ def plan_index(paths: Iterable[Path], sandbox: Sandbox, *, recursive: bool = Tru
             if reason is None:
                 plan.files.append(path)
             else:
-                plan.skipped.append(Skipped(str(path), reason))
+                plan.skipped.append(Skipped(shown(path), reason))
     return plan
 
 
@@ -149,7 +222,7 @@ def run_index(rag: RagIndex, plan: IndexPlan, progress: Callable[[IndexProgress]
             try:
                 result = rag.index_file(path)
             except (ExtractionError, OSError) as exc:
-                summary.failed.append(Skipped(str(path), str(exc)))
+                summary.failed.append(Skipped(shown(path), shown(exc)))
             else:
                 summary.counts[result.status] += 1
                 if result.status != "unchanged":

@@ -23,15 +23,17 @@ def logs(
 
     Example: `gaia-lite logs -n 3`, or `gaia-lite logs --json | jq '.[].ttft_s'`
     """
-    from gaia_lite.cli.turnlog import read_turns  # kept lazy: --help imports this module
+    from gaia_lite.cli.turnlog import MAX_LAST, read_turns  # kept lazy: --help imports this module
 
     if count < 1:
         fail(f"-n {count} is invalid; expected a whole number >= 1", BAD_INPUT)
+    count = min(count, MAX_LAST)  # more than the log holds is the whole log
     settings = settings_or_fail()
     path = settings.paths.turns_file
     records, bad = read_turns(path, count)
     if bad:
-        typer.echo(f"note: skipped {bad} unreadable line(s) in {path} (a turn cut by a crash)", err=True)
+        typer.echo(f"note: skipped {bad} unreadable line(s) in {path} (a turn cut by a crash, or a record "
+                   "that is not a turn)", err=True)
     if json_out:
         echo_json(records)
         return

@@ -60,7 +60,9 @@ def _tool_rows(manager: "McpManager", name: str, settings: "Settings") -> list[d
     specs = manager.specs(name)
     registry = ToolRegistry(specs)
     counter = make_token_counter("auto", settings.base_url)
+    listed = {t.name: t.description or t.title for t in manager.connection(name).tools}  # whole, not the prompt's cut
     return [{"name": s.name, "server_name": s.origin, "read_only": not s.gated, "summary": s.summary,
+             "description": listed.get(s.origin or "", s.description),
              "text_tokens": counter.count(render_text(registry, [s.name])),
              "native_tokens": counter.count(native_json(render_native(registry, [s.name])))} for s in specs]
 
@@ -232,7 +234,8 @@ def list_cmd(json_out: JsonOpt = False) -> None:
 
 
 @mcp_app.command("tools")
-def tools_cmd(name: NameArg, json_out: JsonOpt = False) -> None:
+def tools_cmd(name: NameArg, json_out: JsonOpt = False,
+              full: Annotated[bool, typer.Option("--full", help="Also print each tool's whole description, as the server gave it (the prompt gets at most 1,000 characters).")] = False) -> None:
     """One server's tools as gaia-lite registers them: name, read-only or asks first, prompt cost."""
     settings = settings_or_fail()
     server = _configured(settings, name)
@@ -257,6 +260,8 @@ def tools_cmd(name: NameArg, json_out: JsonOpt = False) -> None:
         gate = "read-only" if r["read_only"] else "asks"
         table.add_row(r["name"], gate, str(r["native_tokens"]), r["summary"][:70])
     Console().print(table)
+    for r in rows if full else ():
+        typer.echo(f"\n{r['name']} (listed as {r['server_name']}):\n{r['description']}")
 
 
 @mcp_app.command("remove")

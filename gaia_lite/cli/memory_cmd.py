@@ -8,6 +8,9 @@ store; export and import are in ``gaia_lite.memory.transfer``.
 
 from __future__ import annotations
 
+import os
+import shutil
+import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,12 +55,37 @@ def _store(*, create: bool = False, embed: bool = False) -> Iterator[MemoryStore
     embedder = _embedder(settings) if embed else None
     try:
         store = MemoryStore(path, embedder)
+    except (sqlite3.Error, OSError) as exc:
+        if _disk_full(exc):
+            fail(storage_error(path, exc))
+        fail(f"cannot open the memory database {path}: {exc}; `gaia-lite doctor` checks it")
     except Exception as exc:  # a corrupt or locked file: say which, no traceback
         fail(f"cannot open the memory database {path}: {exc}; `gaia-lite doctor` checks it")
     try:
         yield store
     finally:
         store.close()
+
+
+def _disk_full(exc: BaseException) -> bool:
+    import errno
+
+    return getattr(exc, "errno", None) == errno.ENOSPC or "full" in str(exc).lower()
+
+
+def storage_error(path: Path, exc: BaseException) -> str:
+    """One line for a failed write to ``path``: a full disk names the disk (its mount point) and what
+    is free there; anything else names the file and the error."""
+    if not _disk_full(exc):
+        return f"cannot write to {path}: {getattr(exc, 'strerror', None) or exc}"
+    mount = path.parent
+    while not os.path.ismount(mount) and mount != mount.parent:
+        mount = mount.parent
+    try:
+        free = f"{shutil.disk_usage(mount).free / 2**20:.1f} MB free"
+    except OSError:
+        free = "free space unknown"
+    return f"the disk holding {path} is full ({mount}: {free}); free some space and try again"
 
 
 def _embedder(settings: Settings) -> Embedder | None:
@@ -248,23 +276,27 @@ def import_cmd(file: Annotated[Path, typer.Argument(help="A file from `memory ex
     Example: `GAIA_HOME=/tmp/fresh gaia-lite memory import backup.jsonl`
     """
     # kept lazy: --help imports this module; the stores load numpy
-    from gaia_lite.memory.transfer import import_rows, parse_export
+    from gaia_lite.memory.transfer import bounded_lines, import_rows, parse_export
     from gaia_lite.skills.store import SKILL_MIGRATIONS
 
     try:
-        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+        if str(file) == "-":
+            rows = parse_export(bounded_lines(sys.stdin))
+        else:
+            with open(file, encoding="utf-8") as fh:
+                rows = parse_export(bounded_lines(fh))
     except (OSError, UnicodeDecodeError) as exc:
         fail(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}", BAD_INPUT)
-    try:
-        rows = parse_export(text.splitlines())
     except MemoryInputError as exc:
         fail(f"{file}: {exc}; nothing was imported", BAD_INPUT)
     with _store(create=True) as store:
-        store.apply_migrations(SKILL_MIGRATIONS)  # procedures live in their own table
         try:
+            store.apply_migrations(SKILL_MIGRATIONS)  # procedures live in their own table
             report = import_rows(store, rows)
         except MemoryInputError as exc:
             fail(f"{file}: {exc}; nothing was imported", BAD_INPUT)
+        except (sqlite3.Error, OSError) as exc:  # a full disk, an I/O error: the transaction rolled back
+            fail(f"{file}: {storage_error(store.path, exc)}; nothing was imported")
     if json_out:
         echo_json({"file": str(file), **report.to_dict()})
         return

@@ -26,6 +26,7 @@ from gaia_lite.llm.capabilities import is_native_tool_model
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.llm.structured import CapabilityCache, supports_response_format
 from gaia_lite.loader.loader import ToolLoader
+from gaia_lite.loader.presets import layout_for
 from gaia_lite.memory.rag import RagIndex
 from gaia_lite.memory.store import MemoryStore
 from gaia_lite.registry.context import AskUser, ToolContext, no_user
@@ -127,7 +128,7 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Lo
     executor = ToolExecutor(tools.registry, ctx, approve=approve, on_invoke=tools.selector.record_tool_use,
                             default_timeout=settings.tool_timeout)
     options = AgentOptions(native_tools=native, max_steps=settings.max_steps, max_tokens=settings.max_tokens,
-                           temperature=settings.temperature, workdir=workdir, prompt_layout=settings.layout,
+                           temperature=settings.temperature, workdir=workdir, prompt_layout=layout_for(settings.prompt_layout, settings.preset),
                            context_tokens=settings.context_tokens or client.context_size())
     skills = None if memory is None else SkillService(memory, embedder, tools.registry, tau=settings.skill_tau)
     replies, notice = choose_replies(settings.tool_calls, native=native, registry=tools.registry,

@@ -31,7 +31,7 @@ from gaia_lite.events import (Event, ToolCallFinished, ToolsLoaded, ToolsSelecte
                               TurnStarted)
 from gaia_lite.memory.credentials import mask_credentials
 
-__all__ = ["TurnRecorder", "read_turns", "log_lines", "MAX_TEXT_CHARS"]
+__all__ = ["TurnRecorder", "read_turns", "log_lines", "well_formed", "MAX_TEXT_CHARS", "MAX_LAST"]
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +127,49 @@ class _Fold:
         }
 
 
+MAX_LAST = 1_000_000  # ``-n`` beyond this reads the whole log anyway; a deque cannot hold 10**20
+
+
+def _is(value: Any, kind: type | tuple[type, ...], optional: bool = True) -> bool:
+    return (optional and value is None) or (isinstance(value, kind) and not isinstance(value, bool))
+
+
+def _str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def well_formed(rec: Any) -> bool:
+    """Does ``rec`` have the shape ``logs`` and ``eval log`` read? A record written by hand or by a
+    broken tool (a number for the question, a string for the tool list) is skipped, not shown."""
+    if not isinstance(rec, dict) or not isinstance(rec.get("question"), str):
+        return False
+    if not (_is(rec.get("answer"), str) and _is(rec.get("error"), str) and _is(rec.get("ttft_s"), (int, float))
+            and _is(rec.get("turn"), int) and _is(rec.get("status"), str) and _is(rec.get("model"), str)):
+        return False
+    if not all(rec.get(k) is None or _str_list(rec.get(k)) for k in ("tools_called", "loaded")):
+        return False
+    loader, calls = rec.get("loader"), rec.get("tool_calls")
+    if loader is not None:
+        if not isinstance(loader, dict):
+            return False
+        sel, loads = loader.get("selection"), loader.get("load_tools")
+        if sel and not (isinstance(sel, dict) and _is(sel.get("turn"), int, optional=False)):
+            return False
+        if not (loads is None or (isinstance(loads, list) and all(isinstance(p, dict) for p in loads))):
+            return False
+        if not (loader.get("escape_hatches") is None or _str_list(loader.get("escape_hatches"))):
+            return False
+    if calls is not None and not (isinstance(calls, dict) and _is(calls.get("turn"), int, optional=False)
+                                  and _is(calls.get("session_turn"), int, optional=False)
+                                  and _str_list(calls.get("called"))):
+        return False
+    return True
+
+
 def read_turns(path: Path, last: int | None = None) -> tuple[list[dict[str, Any]], int]:
-    """(the last ``last`` records, or all, oldest first; how many lines were unreadable)."""
-    kept: deque[dict[str, Any]] = deque(maxlen=last if last and last > 0 else None)
+    """(the last ``last`` records, or all, oldest first; how many lines were unreadable: cut by a
+    crash, not JSON, or not shaped like a turn record)."""
+    kept: deque[dict[str, Any]] = deque(maxlen=min(last, MAX_LAST) if last and last > 0 else None)
     bad = 0
     if not path.is_file():
         return [], 0
@@ -139,10 +179,10 @@ def read_turns(path: Path, last: int | None = None) -> tuple[list[dict[str, Any]
                 continue
             try:
                 obj = json.loads(line)
-            except json.JSONDecodeError:
-                bad += 1  # a line cut by a crash
+            except (ValueError, RecursionError):
+                bad += 1  # a line cut by a crash, or not JSON at all
                 continue
-            if isinstance(obj, dict) and "question" in obj:
+            if well_formed(obj):
                 kept.append(obj)
             else:
                 bad += 1
@@ -153,7 +193,7 @@ def log_lines(records: Iterable[dict[str, Any]]) -> Iterator[str]:
     """The ``TOOL_LOADER`` / ``TOOL_CALLS`` lines these turns logged, in order (for ``eval log``)."""
     # kept lazy: the loader package loads numpy; ask and chat import this module only to record turns
     from gaia_lite.eval.logscore import format_tool_calls
-    from gaia_lite.loader import logline
+    from gaia_lite import logline
 
     for rec in records:
         loader = rec.get("loader") or {}

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gaia_lite.agent.selection import JoinSource, ToolSelector
+from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.config import Settings
 from gaia_lite.embed import Embedder, make_embedder
 from gaia_lite.loader.bundles import load_bundles
+from gaia_lite.loader.joins import JoinSource
 from gaia_lite.loader.loader import ToolLoader, build_doc_loader
 from gaia_lite.memory.rag import RagIndex
 from gaia_lite.memory.store import MemoryStore

@@ -24,13 +24,12 @@ as its own series rather than hidden in either.
 
 from __future__ import annotations
 
-import logging
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from gaia_lite.embed.base import Embedder
+from gaia_lite.embed.base import Embedder, EmbedderError
 from gaia_lite.loader.bundles import ToolBundle
 from gaia_lite.loader.cache import DocEmbeddingCache
 from gaia_lite.loader.documents import load_examples
@@ -40,7 +39,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import native_json, render_native, render_text
 from gaia_lite.registry.spec import ToolSpec
 
-from .recall import doc_registry
+from .recall import doc_registry, quiet_logger
 from .tokens import TokenCounter
 
 __all__ = ["FIXED_QUERY", "MATCHING_QUERY", "TYPICAL_QUERIES", "DEFAULT_SIZES", "CLONE_BUNDLE_SIZE",
@@ -138,11 +137,6 @@ def clone_tools(base: ToolSpec, k: int, *, bundle_size: int = CLONE_BUNDLE_SIZE
     return clones, bundles
 
 
-def _quiet_logger() -> logging.Logger:
-    # Not registered with the logging manager: INFO selection lines are never built.
-    return logging.Logger("gaia_lite.eval.cost", level=logging.WARNING)
-
-
 class _Lab:
     """Builds loaders over the doc registry (optionally with clones) sharing one vector cache."""
 
@@ -159,13 +153,13 @@ class _Lab:
     def loader(self, bundles: Sequence[ToolBundle]) -> ToolLoader:
         return ToolLoader(self.core, bundles, self.embedder, settings=self.settings, threshold=self.threshold,
                           max_tools=self.max_tools, examples=self.examples, doc_cache=self.cache,
-                          logger=_quiet_logger())
+                          logger=quiet_logger("gaia_lite.eval.cost"))
 
     def select(self, loader: ToolLoader, registry: ToolRegistry, query: str) -> Selection:
         loader.reset_session()
         sel = loader.select(selection_query([], query), registry)
         if sel is None:
-            raise RuntimeError("the embedder failed while measuring the loaded sets")
+            raise EmbedderError("the embedder failed while measuring the loaded sets")
         return sel
 
 
@@ -215,6 +209,30 @@ def _slopes(rows: Sequence[dict[str, Any]]) -> dict[str, float | None]:
     return {k: (round(v, 4) if v is not None else None) for k, v in out.items()}
 
 
+def _path_report(path: str, baseline: Costs, per_tool: Mapping[str, Costs]) -> dict[str, Any]:
+    """One render path's baseline and the distribution of its per-tool costs."""
+    tokens = [getattr(c, path) for c in per_tool.values()]
+    chars = [getattr(c, f"{path}_chars") for c in per_tool.values()]
+    d, dc = distribution(tokens), distribution(chars)
+    return {"baseline_tokens": getattr(baseline, path), "baseline_chars": getattr(baseline, f"{path}_chars"),
+            "per_tool_min": d["min"], "per_tool_median": d["median"], "per_tool_max": d["max"],
+            "per_tool_mean": d["mean"], "per_tool_chars": dc}
+
+
+def _loaded_sets(lab: _Lab, doc_loader: ToolLoader, meter: _Meter, baseline: Costs, per_tool: Mapping[str, Costs],
+                 typical_queries: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """CORE with and without load_tools, what typical queries load, and the worst case (the largest tools)."""
+    core_10 = [n for n in lab.registry.names() if n in lab.core and n != "load_tools"]
+    core_11 = [n for n in lab.registry.names() if n in lab.core]
+    largest = sorted(lab.baseline, key=lambda n: (-per_tool[n].native, n))[:lab.loader([]).max_tools]
+    sets = [_set_report("CORE without load_tools", core_10, meter, baseline),
+            _set_report("CORE (with load_tools)", core_11, meter, baseline)]
+    for label, q in typical_queries:
+        sets.append(_set_report(label, lab.select(doc_loader, lab.registry, q).loaded, meter, baseline, query=q))
+    sets.append(_set_report(f"{len(largest)} largest tools (worst case)", largest, meter, baseline))
+    return sets
+
+
 def run_cost(*, embedder: Embedder, counter: TokenCounter, sizes: Sequence[int] = DEFAULT_SIZES,
              preset: str = "default", threshold: float | None = None, max_tools: int | None = None,
              query: str = FIXED_QUERY, matching_query: str | None = MATCHING_QUERY,
@@ -228,30 +246,13 @@ def run_cost(*, embedder: Embedder, counter: TokenCounter, sizes: Sequence[int] 
     meter = _Meter(lab.registry, counter)
     baseline = meter.costs(lab.baseline)
     per_tool = {n: meter.costs([n]) for n in lab.baseline}
-
-    def path_report(path: str) -> dict[str, Any]:
-        tokens = [getattr(c, path) for c in per_tool.values()]
-        chars = [getattr(c, f"{path}_chars") for c in per_tool.values()]
-        d, dc = distribution(tokens), distribution(chars)
-        return {"baseline_tokens": getattr(baseline, path), "baseline_chars": getattr(baseline, f"{path}_chars"),
-                "per_tool_min": d["min"], "per_tool_median": d["median"], "per_tool_max": d["max"],
-                "per_tool_mean": d["mean"], "per_tool_chars": dc}
-
     # the median-sized real tool by native tokens (an actual tool: the lower middle on ties)
     ranked = sorted(lab.baseline, key=lambda n: (per_tool[n].native, n))
     median_tool = lab.registry[ranked[(len(ranked) - 1) // 2]]
-
-    core_10 = [n for n in lab.registry.names() if n in lab.core and n != "load_tools"]
     core_11 = [n for n in lab.registry.names() if n in lab.core]
-    largest = sorted(lab.baseline, key=lambda n: (-per_tool[n].native, n))[:lab.loader([]).max_tools]
     doc_loader = lab.loader(lab.bundles)
     menu = doc_loader.format_bundle_menu()
-    sets = [_set_report("CORE without load_tools", core_10, meter, baseline),
-            _set_report("CORE (with load_tools)", core_11, meter, baseline)]
-    for label, q in typical_queries:
-        sets.append(_set_report(label, lab.select(doc_loader, lab.registry, q).loaded, meter, baseline, query=q))
-    sets.append(_set_report(f"{len(largest)} largest tools (worst case)", largest, meter, baseline))
-
+    sets = _loaded_sets(lab, doc_loader, meter, baseline, per_tool, typical_queries)
     if progress:
         progress(f"slope: cloning {median_tool.name} up to {max(sizes, default=0)} times")
     rows = _series(lab, median_tool, sizes, query, counter, clone_bundle_size, progress)
@@ -261,8 +262,8 @@ def run_cost(*, embedder: Embedder, counter: TokenCounter, sizes: Sequence[int] 
         "preset": preset,
         "threshold": doc_loader.threshold,
         "max_tools": doc_loader.max_tools,
-        "text": path_report("text"),
-        "native": path_report("native"),
+        "text": _path_report("text", baseline, per_tool),
+        "native": _path_report("native", baseline, per_tool),
         "per_tool": {n: {"text": c.text, "native": c.native} for n, c in per_tool.items()},
         "core": {"names": core_11, **_share(meter.costs(core_11), baseline),
                  "text_tokens": meter.costs(core_11).text, "native_tokens": meter.costs(core_11).native},

@@ -5,7 +5,7 @@ log holds two kinds of structured lines, whatever handler prefix precedes
 them:
 
 * the loader's ``TOOL_LOADER`` lines (selection, ``load_tools`` events, free
-  recoveries, session summaries), parsed with ``gaia_lite.loader.logline``;
+  recoveries, session summaries), parsed with ``gaia_lite.logline``;
 * the agent's ``TOOL_CALLS {"turn": <loader turn>, "session_turn": n,
   "called": [...]}`` line, written once per finished user turn.
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from gaia_lite.loader import logline
+from gaia_lite import logline
 
 __all__ = ["TOOL_CALLS_PREFIX", "TurnScore", "LogScore", "score_lines", "score_file", "format_tool_calls"]
 

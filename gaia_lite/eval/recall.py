@@ -29,12 +29,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from gaia_lite.embed.base import Embedder
+from gaia_lite.embed.base import Embedder, EmbedderError
 from gaia_lite.loader.bundles import ToolBundle, load_bundles
 from gaia_lite.loader.cache import DocEmbeddingCache
 from gaia_lite.loader.documents import load_examples
-from gaia_lite.loader.loader import ToolLoader, selection_query
+from gaia_lite.loader.loader import Selection, ToolLoader, selection_query
 from gaia_lite.loader.presets import LoaderSettings, preset as get_preset
+from gaia_lite.logline import SelectionRecord
 from gaia_lite.registry.jsonspec import spec_from_json_schema
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import native_json, render_native, render_text
@@ -46,8 +47,10 @@ from gaia_lite.tools.catalog import doc_tool_specs
 from .judged_format import load_judged_set
 from .tokens import CharTokenCounter, TokenCounter
 
-__all__ = ["JudgedCase", "load_cases", "doc_registry", "dataset_registry", "run_recall", "select_report",
-           "case_kind", "learn_from_cases", "turn_tools", "KINDS", "MAX_DATASET_BUNDLE"]
+__all__ = ["JudgedCase", "load_cases", "doc_registry", "dataset_registry", "run_recall", "run_recall_on",
+           "select_report", "case_kind", "learn_from_cases", "turn_tools", "KINDS", "MAX_DATASET_BUNDLE",
+           "RecallConfig", "RecallTools", "CaseOutcome", "ToolCosts", "select_case", "case_passes",
+           "recall_metrics", "quiet_logger", "mean_or_zero"]
 
 KINDS = ("single", "multi", "drift", "ambiguous", "chitchat")
 # GAIA keeps bundles <= 6 members so one pull-in cannot swamp the slots; a
@@ -140,10 +143,10 @@ def learn_from_cases(cases: Sequence[JudgedCase], registry: ToolRegistry, *,
             memory.close()
 
 
-def _quiet_logger() -> logging.Logger:
-    # Not registered with the logging manager: no global state, and INFO lines are
-    # never built (the loader checks isEnabledFor first). Warnings still reach stderr.
-    return logging.Logger("gaia_lite.eval.recall", level=logging.WARNING)
+def quiet_logger(name: str = "gaia_lite.eval.recall") -> logging.Logger:
+    """A loader logger for evals. Not registered with the logging manager: no global state, and
+    INFO lines are never built (the loader checks isEnabledFor first). Warnings still reach stderr."""
+    return logging.Logger(name, level=logging.WARNING)
 
 
 def _forget_queries(embedder: Embedder) -> None:
@@ -177,182 +180,234 @@ def _hit(expected: Iterable[str], visible: Callable[[str], bool], match: str) ->
     return any(flags) if match == "any" else all(flags)
 
 
+def case_passes(case: JudgedCase, loaded: Iterable[str]) -> bool:
+    """Strict recall of one case: every expected tool loaded, or any one for ``match: any``."""
+    return _hit(case.expected, set(loaded).__contains__, case.match)
+
+
+def mean_or_zero(values: Sequence[float]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
+class ToolCosts:
+    """Tokens of what the model sees for a set of tools, on both render paths, memoised per set."""
+
+    def __init__(self, registry: ToolRegistry, counter: TokenCounter) -> None:
+        self.registry, self.counter = registry, counter
+        self._native: dict[tuple[str, ...], int] = {}
+        self._text: dict[tuple[str, ...], int] = {}
+
+    def native(self, names: Sequence[str]) -> int:
+        key = tuple(names)
+        if key not in self._native:
+            self._native[key] = self.counter.count(native_json(render_native(self.registry, names)))
+        return self._native[key]
+
+    def text(self, names: Sequence[str]) -> int:
+        key = tuple(names)
+        if key not in self._text:
+            self._text[key] = self.counter.count(render_text(self.registry, names))
+        return self._text[key]
+
+
+SkillTools = Callable[[str], Sequence[str] | None]  # a turn's text -> the SKILL tier's tools for it
+
+
+def select_case(loader: ToolLoader, registry: ToolRegistry, case: JudgedCase,
+                skill_tools: SkillTools | None = None) -> Selection[SelectionRecord]:
+    """A fresh session: the case's history turns are selected first, as earlier user turns, then its query."""
+    loader.reset_session()
+    turns = [*case.history, case.query]
+    sel = None
+    for i, turn in enumerate(turns):
+        sel = loader.select(selection_query(case.history[:i], turn), registry,
+                            skill_tools=skill_tools(turn) if skill_tools is not None else None)
+        if sel is None:
+            raise EmbedderError("the embedder failed during the recall run; see the warning above")
+    assert sel is not None  # a case always has its query
+    return sel
+
+
+@dataclass(frozen=True)
+class RecallConfig:
+    """How one recall run selects: the knobs of ``run_recall`` other than the set, embedder and counter."""
+
+    registry_mode: str = "doc"
+    preset: str = "default"
+    settings: LoaderSettings | None = None  # overrides the preset (reported as "custom")
+    threshold: float | None = None
+    max_tools: int | None = None
+    limit: int | None = None
+    sample_seed: int = 0
+    case_filter: Callable[[JudgedCase], bool] | None = None
+    cache_dir: str | Path | None = None
+    include_cases: bool = False
+    learn_from: str | Path | None = None
+
+    @property
+    def loader_settings(self) -> LoaderSettings:
+        return self.settings if self.settings is not None else get_preset(self.preset)
+
+    def chosen(self, cases: list[JudgedCase]) -> list[JudgedCase]:
+        """The cases this run scores: filtered, then a fixed random sample of ``limit``."""
+        if self.case_filter is not None:
+            cases = [c for c in cases if self.case_filter(c)]
+        if self.limit is not None and self.limit < len(cases):
+            cases = sorted(random.Random(self.sample_seed).sample(cases, self.limit), key=lambda c: c.id)
+        return cases
+
+
+@dataclass(frozen=True)
+class RecallTools:
+    """The tools a run selects from: a registry, its CORE and bundles, and the names the build
+    without the loader would show; ``rename`` maps the set's tool names to the registry's."""
+
+    registry: ToolRegistry
+    core: frozenset[str]
+    bundles: tuple[ToolBundle, ...]
+    baseline: Sequence[str]
+    rename: Mapping[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    """One case through the loader. ``ranks`` (of the expected tools, among all tools by score)
+    is None for a case that is not scored: it expects no tool, or one the registry lacks."""
+
+    case: JudgedCase
+    loaded: tuple[str, ...]
+    selection_ms: float
+    ranks: Mapping[str, int] | None = None
+    native_tokens: int = 0
+    text_tokens: int = 0
+
+    @property
+    def no_tool(self) -> bool:
+        return not self.case.expected
+
+    @property
+    def passed(self) -> bool:
+        return case_passes(self.case, self.loaded)
+
+    def hit_at(self, k: int) -> bool:
+        ranks = self.ranks or {}
+        return _hit(self.case.expected, lambda t: ranks[t] <= k, self.case.match)
+
+    def row(self) -> dict[str, Any]:
+        """The per-case result of ``--cases``."""
+        return {"id": self.case.id, "kind": self.case.kind, "pass": self.passed,
+                "missing": sorted(t for t in self.case.expected if t not in self.loaded),
+                "loaded": len(set(self.loaded)), "ranks": dict(self.ranks or {})}
+
+
+def run_case(case: JudgedCase, loader: ToolLoader, registry: ToolRegistry, costs: ToolCosts,
+             embedder: Embedder) -> CaseOutcome:
+    _forget_queries(embedder)
+    sel = select_case(loader, registry, case)
+    outcome = CaseOutcome(case, tuple(sel.loaded), sel.record.selection_ms)
+    if not case.expected or any(t not in registry for t in case.expected):
+        return outcome
+    ranks = _ranks(sel.record.scores)
+    return dataclasses.replace(outcome, ranks={t: ranks[t] for t in case.expected},
+                               native_tokens=costs.native(sel.loaded), text_tokens=costs.text(sel.loaded))
+
+
+def recall_metrics(outcomes: Sequence[CaseOutcome], costs: ToolCosts, baseline: Sequence[str]) -> dict[str, Any]:
+    """The report's figures, built from the outcomes (keys and order are the JSON interface)."""
+    scored = [o for o in outcomes if o.ranks is not None]
+    by_kind: dict[str, list[bool]] = {}
+    for o in scored:
+        by_kind.setdefault(o.case.kind, []).append(o.passed)
+    native = [o.native_tokens for o in scored]
+    latencies = [o.selection_ms for o in outcomes]
+    n = len(scored)
+    return {
+        "cases": len(outcomes),
+        "scored_cases": n,
+        "skipped_cases": len(outcomes) - n,
+        "recall": mean_or_zero([o.passed for o in scored]),
+        "recall_by_kind": {k: statistics.fmean(v) for k, v in sorted(by_kind.items())},
+        "mean_loaded": mean_or_zero([len(set(o.loaded)) for o in scored]),
+        "mean_native_tokens": mean_or_zero(native),
+        "baseline_native_tokens": costs.native(baseline),
+        "mean_text_tokens": mean_or_zero([o.text_tokens for o in scored]),
+        "baseline_text_tokens": costs.text(baseline),
+        "no_tool_mean_loaded": mean_or_zero([len(set(o.loaded)) for o in outcomes if o.no_tool]),
+        **{f"r_at_{k}": sum(o.hit_at(k) for o in scored) / n if n else 0.0 for k in (1, 5, 10)},
+        "mrr": mean_or_zero([1.0 / min(o.ranks.values()) for o in scored if o.ranks]),
+        "selection_ms_p50": _percentile(latencies, 0.50),
+        "selection_ms_p95": _percentile(latencies, 0.95),
+        "tokenizer": costs.counter.name,
+        "no_tool_cases": sum(o.no_tool for o in outcomes),
+        "native_cost_ratio": (statistics.fmean(native) / costs.native(baseline)) if native else 0.0,
+    }
+
+
 def run_recall(
     dataset_path: str | Path,
     *,
-    registry_mode: str = "doc",
-    preset: str = "default",
-    settings: LoaderSettings | None = None,
-    threshold: float | None = None,
-    max_tools: int | None = None,
     embedder: Embedder,
     token_counter: TokenCounter | None = None,
-    limit: int | None = None,
-    sample_seed: int = 0,
-    case_filter: Callable[[JudgedCase], bool] | None = None,
-    cache_dir: str | Path | None = None,
-    include_cases: bool = False,
-    learn_from: str | Path | None = None,
+    **config: Any,
 ) -> dict[str, Any]:
     """Run the loader over a judged set and return the report dict (keys documented in the module).
 
-    ``learn_from``: a judged set whose cases are first fed into a throwaway memory as successful
-    past turns (``learn_from_cases``); the loader then selects with what it learned. Without it
-    the loader is built exactly as before, so cold start changes nothing.
+    ``config`` holds the fields of ``RecallConfig``. ``learn_from``: a judged set whose cases are
+    first fed into a throwaway memory as successful past turns (``learn_from_cases``); the loader
+    then selects with what it learned. Without it the loader is built exactly as before, so cold
+    start changes nothing.
     """
+    run = RecallConfig(**config)
     data = load_judged_set(Path(dataset_path))
-    if registry_mode == "doc":
+    if run.registry_mode == "doc":
         registry, core, bundles, baseline = doc_registry()
-    elif registry_mode == "dataset":
+        return run_recall_on(RecallTools(registry, core, bundles, baseline), data, run, embedder, token_counter)
+    if run.registry_mode == "dataset":
         registry, core, bundles = dataset_registry(data.get("tools") or [])
-        baseline = registry.names()
-    elif registry_mode == "mcp":  # the set's tools through a real MCP session
+        return run_recall_on(RecallTools(registry, core, bundles, registry.names()), data, run, embedder,
+                             token_counter)
+    if run.registry_mode == "mcp":  # the set's tools through a real MCP session
         from .mcp_registry import mcp_registry  # kept lazy: starts a server and loads the MCP SDK
 
         served = mcp_registry(dataset_path)
         try:
-            report = run_recall_on(served.registry, frozenset(), served.bundles, served.registry.names(),
-                                   data, registry_mode=registry_mode, preset=preset, settings=settings,
-                                   threshold=threshold, max_tools=max_tools, embedder=embedder,
-                                   token_counter=token_counter, limit=limit, sample_seed=sample_seed,
-                                   case_filter=case_filter, cache_dir=cache_dir, include_cases=include_cases,
-                                   learn_from=learn_from, rename=served.rename)
+            tools = RecallTools(served.registry, frozenset(), served.bundles, served.registry.names(), served.rename)
+            report = run_recall_on(tools, data, run, embedder, token_counter)
         finally:
             served.close()
         report["mcp_connect_s"] = served.connect_s
         return report
-    else:
-        raise ValueError(f"registry_mode must be 'doc', 'dataset' or 'mcp', not {registry_mode!r}")
-    return run_recall_on(registry, core, bundles, baseline, data, registry_mode=registry_mode, preset=preset,
-                         settings=settings, threshold=threshold, max_tools=max_tools, embedder=embedder,
-                         token_counter=token_counter, limit=limit, sample_seed=sample_seed, case_filter=case_filter,
-                         cache_dir=cache_dir, include_cases=include_cases, learn_from=learn_from)
+    raise ValueError(f"registry_mode must be 'doc', 'dataset' or 'mcp', not {run.registry_mode!r}")
 
 
-def run_recall_on(
-    registry: ToolRegistry, core: frozenset[str], bundles: tuple[ToolBundle, ...], baseline: Sequence[str],
-    data: Mapping[str, Any], *, registry_mode: str, preset: str, settings: LoaderSettings | None,
-    threshold: float | None, max_tools: int | None, embedder: Embedder, token_counter: TokenCounter | None,
-    limit: int | None, sample_seed: int, case_filter: Callable[[JudgedCase], bool] | None,
-    cache_dir: str | Path | None, include_cases: bool, learn_from: str | Path | None,
-    rename: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
-    """``run_recall`` on a registry already built; ``rename`` maps the set's tool names to the registry's."""
-    loader_settings = settings if settings is not None else get_preset(preset)
-    config = load_bundles("doc") if registry_mode == "doc" else None
+def run_recall_on(tools: RecallTools, data: Mapping[str, Any], run: RecallConfig, embedder: Embedder,
+                  token_counter: TokenCounter | None = None) -> dict[str, Any]:
+    """``run_recall`` on a registry already built."""
+    bundle_config = load_bundles("doc") if run.registry_mode == "doc" else None
     learned = LearnedTools()
-    if learn_from is not None:
-        train = load_judged_set(Path(learn_from), allow_empty=True)
-        learned = learn_from_cases(_renamed(load_cases(train), rename), registry,
-                                   prior=config.companions if config else None)
-    examples = load_examples("doc") if config and "examples" in loader_settings.views else {}
-    loader = ToolLoader(core, bundles, embedder, settings=loader_settings, threshold=threshold,
-                        max_tools=max_tools, examples=examples, aliases=config.aliases if config else {},
-                        learned_examples=learned.examples, companions=learned.companions,
-                        doc_cache=DocEmbeddingCache(cache_dir),
-                        logger=_quiet_logger())
-    counter = token_counter or CharTokenCounter()
-
-    cases = _renamed(load_cases(data), rename)
-    if case_filter is not None:
-        cases = [c for c in cases if case_filter(c)]
-    if limit is not None and limit < len(cases):
-        cases = sorted(random.Random(sample_seed).sample(cases, limit), key=lambda c: c.id)
-
-    native_memo: dict[tuple[str, ...], int] = {}
-    text_memo: dict[tuple[str, ...], int] = {}
-
-    def native_tokens(names: Sequence[str]) -> int:
-        key = tuple(names)
-        if key not in native_memo:
-            native_memo[key] = counter.count(native_json(render_native(registry, names)))
-        return native_memo[key]
-
-    def text_tokens(names: Sequence[str]) -> int:
-        key = tuple(names)
-        if key not in text_memo:
-            text_memo[key] = counter.count(render_text(registry, names))
-        return text_memo[key]
-
-    scored = skipped = no_tool = 0
-    passes: dict[str, list[bool]] = {}
-    loaded_sizes: list[int] = []
-    native_costs: list[int] = []
-    text_costs: list[int] = []
-    no_tool_sizes: list[int] = []
-    latencies: list[float] = []
-    rank_hits = {1: 0, 5: 0, 10: 0}
-    reciprocal: list[float] = []
-    per_case: list[dict[str, Any]] = []
-
-    for case in cases:
-        loader.reset_session()
-        _forget_queries(embedder)
-        for i, turn in enumerate(case.history):
-            loader.select(selection_query(case.history[:i], turn), registry)
-        sel = loader.select(selection_query(case.history, case.query), registry)
-        if sel is None:
-            raise RuntimeError("the embedder failed during the recall run; see the warning above")
-        latencies.append(sel.record.selection_ms)
-        loaded = set(sel.loaded)
-        if not case.expected:
-            no_tool += 1
-            skipped += 1
-            no_tool_sizes.append(len(loaded))
-            continue
-        if any(t not in registry for t in case.expected):
-            skipped += 1
-            continue
-        scored += 1
-        ok = _hit(case.expected, loaded.__contains__, case.match)
-        passes.setdefault(case.kind, []).append(ok)
-        loaded_sizes.append(len(loaded))
-        native_costs.append(native_tokens(sel.loaded))
-        text_costs.append(text_tokens(sel.loaded))
-        ranks = _ranks(sel.record.scores)
-        for k in rank_hits:
-            rank_hits[k] += _hit(case.expected, lambda t, k=k: ranks[t] <= k, case.match)
-        reciprocal.append(1.0 / min(ranks[t] for t in case.expected))
-        if include_cases:
-            per_case.append({"id": case.id, "kind": case.kind, "pass": ok,
-                             "missing": sorted(t for t in case.expected if t not in loaded),
-                             "loaded": len(loaded), "ranks": {t: ranks[t] for t in case.expected}})
-
-    all_passes = [p for ps in passes.values() for p in ps]
-    mean = statistics.fmean
-    report: dict[str, Any] = {
-        "cases": len(cases),
-        "scored_cases": scored,
-        "skipped_cases": skipped,
-        "recall": mean(all_passes) if all_passes else 0.0,
-        "recall_by_kind": {k: mean(v) for k, v in sorted(passes.items())},
-        "mean_loaded": mean(loaded_sizes) if loaded_sizes else 0.0,
-        "mean_native_tokens": mean(native_costs) if native_costs else 0.0,
-        "baseline_native_tokens": native_tokens(baseline),
-        "mean_text_tokens": mean(text_costs) if text_costs else 0.0,
-        "baseline_text_tokens": text_tokens(baseline),
-        "no_tool_mean_loaded": mean(no_tool_sizes) if no_tool_sizes else 0.0,
-        "r_at_1": rank_hits[1] / scored if scored else 0.0,
-        "r_at_5": rank_hits[5] / scored if scored else 0.0,
-        "r_at_10": rank_hits[10] / scored if scored else 0.0,
-        "mrr": mean(reciprocal) if reciprocal else 0.0,
-        "selection_ms_p50": _percentile(latencies, 0.50),
-        "selection_ms_p95": _percentile(latencies, 0.95),
-        "tokenizer": counter.name,
-        "no_tool_cases": no_tool,
-        "native_cost_ratio": (mean(native_costs) / native_tokens(baseline)) if native_costs else 0.0,
-        "preset": preset if settings is None else "custom",
-        "threshold": loader.threshold,
-        "max_tools": loader.max_tools,
-        "registry_mode": registry_mode,
-        "tools": len(registry),
-    }
-    if learn_from is not None:
-        report["learned"] = {"from": str(learn_from), "examples": sum(len(v) for v in learned.examples.values()),
+    if run.learn_from is not None:
+        train = load_judged_set(Path(run.learn_from), allow_empty=True)
+        learned = learn_from_cases(_renamed(load_cases(train), tools.rename), tools.registry,
+                                   prior=bundle_config.companions if bundle_config else None)
+    settings = run.loader_settings
+    examples = load_examples("doc") if bundle_config and "examples" in settings.views else {}
+    loader = ToolLoader(tools.core, tools.bundles, embedder, settings=settings, threshold=run.threshold,
+                        max_tools=run.max_tools, examples=examples,
+                        aliases=bundle_config.aliases if bundle_config else {}, learned_examples=learned.examples,
+                        companions=learned.companions, doc_cache=DocEmbeddingCache(run.cache_dir),
+                        logger=quiet_logger())
+    costs = ToolCosts(tools.registry, token_counter or CharTokenCounter())
+    outcomes = [run_case(case, loader, tools.registry, costs, embedder)
+                for case in run.chosen(_renamed(load_cases(data), tools.rename))]
+    report = recall_metrics(outcomes, costs, tools.baseline)
+    report.update({"preset": run.preset if run.settings is None else "custom", "threshold": loader.threshold,
+                   "max_tools": loader.max_tools, "registry_mode": run.registry_mode, "tools": len(tools.registry)})
+    if run.learn_from is not None:
+        report["learned"] = {"from": str(run.learn_from), "examples": sum(len(v) for v in learned.examples.values()),
                              "tools_with_examples": len(learned.examples),
                              "companion_edges": sum(1 for e in learned.companions.edges if e.strong)}
-    if include_cases:
-        report["case_results"] = per_case
+    if run.include_cases:
+        report["case_results"] = [o.row() for o in outcomes if o.ranks is not None]
     return report
 
 

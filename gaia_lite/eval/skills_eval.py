@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
-import statistics
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -30,29 +29,97 @@ from gaia_lite.embed.base import Embedder
 from gaia_lite.loader.bundles import load_bundles
 from gaia_lite.loader.cache import DocEmbeddingCache
 from gaia_lite.loader.documents import load_examples
-from gaia_lite.loader.loader import ToolLoader, selection_query
+from gaia_lite.loader.loader import Selection, ToolLoader
 from gaia_lite.loader.presets import preset as get_preset
 from gaia_lite.memory.store import MemoryStore
-from gaia_lite.registry.render import native_json, render_native
+from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.skills.recall import SkillService
 from gaia_lite.skills.store import seed_procedures
 
 from .judged_format import load_judged_set
-from .recall import doc_registry, load_cases
+from .recall import (JudgedCase, ToolCosts, case_passes, doc_registry, load_cases, mean_or_zero, quiet_logger,
+                     select_case)
 from .tokens import CharTokenCounter, TokenCounter
 
 __all__ = ["run_skills_recall", "format_report", "main"]
 
 
-def _quiet_logger(name: str) -> logging.Logger:
-    return logging.Logger(name, level=logging.WARNING)  # unregistered: no global handlers touched
+@dataclass(frozen=True)
+class ArmResult:
+    """One case in one arm (skills off or on)."""
+
+    passed: bool
+    loaded: int
+    native_tokens: int
+    missing: list[str]
+
+    def row(self) -> dict[str, Any]:
+        return {"pass": self.passed, "loaded": self.loaded, "missing": self.missing}
 
 
-def _arm_summary(passes: Sequence[bool], loaded: Sequence[int], native: Sequence[int]) -> dict[str, float]:
-    mean = statistics.fmean
-    return {"recall": mean(passes) if passes else 0.0,
-            "mean_loaded": mean(loaded) if loaded else 0.0,
-            "mean_native_tokens": mean(native) if native else 0.0}
+@dataclass(frozen=True)
+class SkillCaseOutcome:
+    """One case run with skills off and on; ``wanted`` is the procedure that should fire (or None)."""
+
+    id: str
+    wanted: str | None
+    off: ArmResult
+    on: ArmResult
+    fired: list[str]
+
+    def arm(self, name: str) -> ArmResult:
+        return self.off if name == "off" else self.on
+
+    def row(self) -> dict[str, Any]:
+        return {"id": self.id, "off": self.off.row(), "on": self.on.row(), "fired": self.fired}
+
+
+def _arm_summary(results: Sequence[ArmResult]) -> dict[str, float]:
+    return {"recall": mean_or_zero([r.passed for r in results]),
+            "mean_loaded": mean_or_zero([r.loaded for r in results]),
+            "mean_native_tokens": mean_or_zero([r.native_tokens for r in results])}
+
+
+def _arm(case: JudgedCase, sel: Selection[Any], costs: ToolCosts) -> ArmResult:
+    return ArmResult(case_passes(case, sel.loaded), len(sel.loaded), costs.native(sel.loaded),
+                     sorted(t for t in case.expected if t not in sel.loaded))
+
+
+def _run_case(case: JudgedCase, wanted: str | None, loader: ToolLoader, registry: ToolRegistry,
+              skills: SkillService, costs: ToolCosts) -> SkillCaseOutcome:
+    fired: list[str] = []
+
+    def skill_tools(turn: str) -> Sequence[str] | None:
+        nonlocal fired
+        recalled = skills.recall_for_turn(turn)
+        fired = recalled.names
+        return recalled.tools or None
+
+    off = _arm(case, select_case(loader, registry, case), costs)
+    on = _arm(case, select_case(loader, registry, case, skill_tools), costs)
+    return SkillCaseOutcome(case.id, wanted, off, on, fired)
+
+
+def _fires(outcomes: Sequence[SkillCaseOutcome]) -> dict[str, int]:
+    fires = {"correct": 0, "missed": 0, "false": 0, "expected": 0}
+    for o in outcomes:
+        if o.wanted:
+            fires["expected"] += 1
+            fires["correct" if o.wanted in o.fired else "missed"] += 1
+        if any(name != o.wanted for name in o.fired):
+            fires["false"] += 1
+    return fires
+
+
+def _skills_report(outcomes: Sequence[SkillCaseOutcome]) -> dict[str, Any]:
+    """The arms, the fires and the two subsets, built from the outcomes."""
+    report: dict[str, Any] = {arm: _arm_summary([o.arm(arm) for o in outcomes]) for arm in ("off", "on")}
+    report["skill_fires"] = _fires(outcomes)
+    for subset, keep in (("skill_cases", True), ("no_skill_cases", False)):
+        chosen = [o for o in outcomes if bool(o.wanted) == keep]
+        report[subset] = {arm: _arm_summary([o.arm(arm) for o in chosen]) for arm in ("off", "on")}
+        report[subset]["n"] = len(chosen)
+    return report
 
 
 def run_skills_recall(dataset: str | Path, seeds_dir: str | Path, *, embedder: Embedder | None = None,
@@ -62,90 +129,35 @@ def run_skills_recall(dataset: str | Path, seeds_dir: str | Path, *, embedder: E
     """Run every case with skills off and on; return the report (see the module doc)."""
     embedder = embedder or make_embedder("onnx")
     raw = load_judged_set(Path(dataset))
-    wanted_skill = {str(c["id"]): c.get("skill") for c in raw["cases"]}
+    wanted = {str(c["id"]): c.get("skill") for c in raw["cases"]}
     cases = load_cases(raw)
     registry, core, bundles, _baseline = doc_registry()
     settings = get_preset(preset)
     examples = load_examples("doc") if "examples" in settings.views else {}
     loader = ToolLoader(core, bundles, embedder, settings=settings, threshold=threshold, max_tools=max_tools,
                         examples=examples, aliases=load_bundles("doc").aliases, doc_cache=DocEmbeddingCache(None),
-                        logger=_quiet_logger("gaia_lite.eval.skills"))
-    counter = token_counter or CharTokenCounter()
-    memo: dict[tuple[str, ...], int] = {}
-
-    def native_tokens(names: Sequence[str]) -> int:
-        key = tuple(names)
-        if key not in memo:
-            memo[key] = counter.count(native_json(render_native(registry, names)))
-        return memo[key]
-
-    def run(case: Any, skills: Any) -> tuple[Any, list[str]]:
-        loader.reset_session()
-        fired: list[str] = []
-        for i, turn in enumerate([*case.history, case.query]):
-            skill_tools = None
-            if skills is not None:
-                recalled = skills.recall_for_turn(turn)
-                skill_tools = recalled.tools or None
-                fired = recalled.names
-            sel = loader.select(selection_query(list(case.history[:i]), turn), registry, skill_tools=skill_tools)
-            if sel is None:
-                raise RuntimeError("the embedder failed during the run; see the warning above")
-        return sel, fired
-
+                        logger=quiet_logger("gaia_lite.eval.skills"))
+    costs = ToolCosts(registry, token_counter or CharTokenCounter())
     with tempfile.TemporaryDirectory(prefix="gaia-skills-eval-") as tmp:
         memory = MemoryStore(Path(tmp) / "memory.db", embedder)
         try:
             seeded = seed_procedures(memory, embedder, Path(seeds_dir))
             skills = SkillService(memory, embedder, registry, tau=tau, top_k=top_k)
-            arms: dict[str, dict[str, list[int]]] = {a: {"pass": [], "loaded": [], "native": []} for a in ("off", "on")}
-            fires = {"correct": 0, "missed": 0, "false": 0, "expected": 0}
-            per_case = []
-            for case in cases:
-                if not case.expected or any(t not in registry for t in case.expected):
-                    continue
-                row: dict[str, Any] = {"id": case.id}
-                for arm, svc in (("off", None), ("on", skills)):
-                    sel, fired = run(case, svc)
-                    ok = all(t in sel.loaded for t in case.expected) if case.match != "any" \
-                        else any(t in sel.loaded for t in case.expected)
-                    arms[arm]["pass"].append(ok)
-                    arms[arm]["loaded"].append(len(sel.loaded))
-                    arms[arm]["native"].append(native_tokens(sel.loaded))
-                    row[arm] = {"pass": ok, "loaded": len(sel.loaded),
-                                "missing": sorted(t for t in case.expected if t not in sel.loaded)}
-                    if arm == "on":
-                        row["fired"] = fired
-                want = wanted_skill.get(case.id)
-                if want:
-                    fires["expected"] += 1
-                    fires["correct" if want in row["fired"] else "missed"] += 1
-                if any(name != want for name in row["fired"]):
-                    fires["false"] += 1
-                per_case.append(row)
+            outcomes = [_run_case(case, wanted.get(case.id), loader, registry, skills, costs) for case in cases
+                        if case.expected and all(t in registry for t in case.expected)]
         finally:
             memory.close()
-
+    arms = _skills_report(outcomes)
     report: dict[str, Any] = {
-        "cases": len(cases),
-        "scored_cases": len(per_case),
-        "procedures": len(seeded),
-        "tau": tau, "top_k": top_k, "preset": preset,
-        "threshold": loader.threshold, "max_tools": loader.max_tools,
+        "cases": len(cases), "scored_cases": len(outcomes), "procedures": len(seeded),
+        "tau": tau, "top_k": top_k, "preset": preset, "threshold": loader.threshold, "max_tools": loader.max_tools,
         "embedder": getattr(embedder, "id", type(embedder).__name__),
-        "off": _arm_summary(arms["off"]["pass"], arms["off"]["loaded"], arms["off"]["native"]),
-        "on": _arm_summary(arms["on"]["pass"], arms["on"]["loaded"], arms["on"]["native"]),
-        "skill_fires": fires,
-        "tokenizer": getattr(counter, "name", type(counter).__name__),
+        "off": arms["off"], "on": arms["on"], "skill_fires": arms["skill_fires"],
+        "tokenizer": getattr(costs.counter, "name", type(costs.counter).__name__),
+        "skill_cases": arms["skill_cases"], "no_skill_cases": arms["no_skill_cases"],
     }
-    for subset, keep in (("skill_cases", True), ("no_skill_cases", False)):
-        idx = [i for i, r in enumerate(per_case) if bool(wanted_skill.get(r["id"])) == keep]
-        report[subset] = {arm: _arm_summary([arms[arm]["pass"][i] for i in idx],
-                                            [arms[arm]["loaded"][i] for i in idx],
-                                            [arms[arm]["native"][i] for i in idx]) for arm in ("off", "on")}
-        report[subset]["n"] = len(idx)
     if include_cases:
-        report["case_results"] = per_case
+        report["case_results"] = [o.row() for o in outcomes]
     return report
 
 

@@ -9,7 +9,8 @@ A suite is data, so anyone can grow it or hold one out without touching code::
       "index": ["docs/report.pdf"],
       "turns": [{"prompt": "...", "expect": ["\\\\b270\\\\b"], "reject": ["..."],
                  "no_tools": false, "new_conversation": false}],
-      "files_after": {"config.ini": ["port = 9090"]}}]}
+      "files_after": {"config.ini": ["port = 9090"]},
+      "class": "data", "split": "test"}]}
 
 - ``files``: text files created in the task's fresh working dir;
 - ``copy``: working-dir path -> a file relative to the suite file;
@@ -17,7 +18,11 @@ A suite is data, so anyone can grow it or hold one out without touching code::
 - ``expect`` / ``reject``: case-insensitive regexes the final answer must / must not match;
 - ``no_tools``: the turn must finish without a tool call;
 - ``new_conversation``: start a new conversation first (memory is kept);
-- ``files_after``: regexes a working-dir file must match once the task is over.
+- ``files_after``: regexes a working-dir file must match once the task is over;
+- ``class`` (optional): the failure class the task probes (letters, digits, _ -), for per-class reports
+  and for drawing splits stratified by class;
+- ``split`` (optional): ``dev`` (tune on it) or ``test`` (held out: report, never tune); a task
+  without one belongs to neither and runs only with ``--split all``.
 
 ``load_suite`` checks all of it up front and raises ``SuiteError`` naming the
 task and the field, so a typo never costs a model run.
@@ -25,19 +30,24 @@ task and the field, so a typo never costs a model run.
 
 from __future__ import annotations
 
+import random
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from gaia_lite.errors import InputError
 from gaia_lite.jsonfile import read_json
 
-__all__ = ["SuiteError", "Turn", "Task", "Suite", "load_suite", "builtin_suite_path", "check_answer",
-           "check_files_after"]
+__all__ = ["SuiteError", "Turn", "Task", "Suite", "SPLITS", "load_suite", "builtin_suite_path", "check_answer",
+           "check_files_after", "draw_test_split"]
+
+SPLITS = ("dev", "test")
 
 
-class SuiteError(ValueError):
+class SuiteError(InputError, ValueError):
     """A suite file that cannot be run, with what is wrong and where."""
 
 
@@ -61,6 +71,8 @@ class Task:
     copy: tuple[tuple[str, Path], ...] = ()  # (working-dir path, source file)
     index: tuple[str, ...] = ()  # working-dir paths indexed before the first turn
     files_after: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (working-dir path, regexes)
+    task_class: str = ""  # the failure class it probes ("class" in the file)
+    split: str | None = None  # "dev", "test" or unmarked
 
     @property
     def name(self) -> str:
@@ -73,16 +85,25 @@ class Suite:
     tasks: tuple[Task, ...]
     path: Path
 
-    def select(self, ids: list[str] | tuple[str, ...] | None) -> list[Task]:
-        """The named tasks in suite order (all when ``ids`` is empty); unknown ids raise SuiteError."""
-        if not ids:
-            return list(self.tasks)
-        known = {t.id for t in self.tasks}
-        unknown = [i for i in ids if i not in known]
-        if unknown:
-            raise SuiteError(f"unknown task(s) {', '.join(unknown)} in suite {self.name!r}; "
-                             f"choose from {', '.join(t.id for t in self.tasks)}")
-        return [t for t in self.tasks if t.id in set(ids)]
+    def select(self, ids: list[str] | tuple[str, ...] | None, split: str = "all") -> list[Task]:
+        """The named tasks in suite order (all when ``ids`` is empty), kept to ``split`` (dev, test or
+        all); unknown ids, an unknown split or an empty selection raise SuiteError."""
+        if split != "all" and split not in SPLITS:
+            raise SuiteError(f"split {split!r} is unknown; choose dev, test or all")
+        chosen = list(self.tasks)
+        if ids:
+            known = {t.id for t in self.tasks}
+            unknown = [i for i in ids if i not in known]
+            if unknown:
+                raise SuiteError(f"unknown task(s) {', '.join(unknown)} in suite {self.name!r}; "
+                                 f"choose from {', '.join(t.id for t in self.tasks)}")
+            chosen = [t for t in chosen if t.id in set(ids)]
+        if split != "all":
+            chosen = [t for t in chosen if t.split == split]
+            if not chosen:
+                raise SuiteError(f"no task{' of ' + ', '.join(ids) if ids else ''} is in the {split} split of "
+                                 f"suite {self.name!r}; mark tasks with \"split\": \"{split}\" or use --split all")
+        return chosen
 
 
 def builtin_suite_path() -> Path:
@@ -123,7 +144,7 @@ def _str_map(value: Any, where: str) -> dict[str, Any]:
 
 
 _TURN_KEYS = {"prompt", "expect", "reject", "no_tools", "new_conversation"}
-_TASK_KEYS = {"id", "description", "files", "copy", "index", "turns", "files_after"}
+_TASK_KEYS = {"id", "description", "files", "copy", "index", "turns", "files_after", "class", "split"}
 
 
 def _turn(raw: Any, where: str) -> Turn:
@@ -184,8 +205,14 @@ def _task(raw: Any, where: str, base: Path) -> Task:
     description = raw.get("description", "")
     if not isinstance(description, str):
         raise SuiteError(f"{where}.description: expected a string")
+    task_class = raw.get("class", "")
+    if not isinstance(task_class, str) or (task_class and not re.fullmatch(r"[A-Za-z0-9_-]+", task_class)):
+        raise SuiteError(f"{where}.class: expected a name of letters, digits, _ - (got {task_class!r})")
+    split = raw.get("split")
+    if split is not None and split not in SPLITS:
+        raise SuiteError(f"{where}.split: expected \"dev\" or \"test\" (got {split!r})")
     return Task(tid, tuple(_turn(t, f"{where} turn {i}") for i, t in enumerate(turns, 1)), description,
-                tuple(files), tuple(copies), tuple(index), after)
+                tuple(files), tuple(copies), tuple(index), after, task_class, split)
 
 
 def load_suite(path: Path) -> Suite:
@@ -205,6 +232,22 @@ def load_suite(path: Path) -> Suite:
         seen.add(t.id)
     name = raw.get("name") if isinstance(raw.get("name"), str) else path.stem
     return Suite(name, tasks, path)
+
+
+def draw_test_split(tasks: list[Task] | tuple[Task, ...], seed: int, share: float = 1 / 3) -> set[str]:
+    """The ids a seeded draw puts in the test split: within each class (sorted ids, shuffled by
+    ``random.Random(seed)``, classes in sorted order) the first ``round(n * share)``. Stratified, so
+    every class is held out in proportion; seeded, so the split is a record, not a choice."""
+    by_class: dict[str, list[str]] = defaultdict(list)
+    for t in tasks:
+        by_class[t.task_class].append(t.id)
+    rng = random.Random(seed)
+    test: set[str] = set()
+    for cls in sorted(by_class):
+        ids = sorted(by_class[cls])
+        rng.shuffle(ids)
+        test.update(ids[:round(len(ids) * share)])
+    return test
 
 
 def check_answer(turn: Turn, answer: str, called: list[str] | tuple[str, ...]) -> list[str]:

@@ -13,6 +13,12 @@ parser could not read, left as JSON in the answer) and **narrated** turns (an
 answer that names a tool instead of calling it: "use the `browse_directory`
 tool with ..." or just "list_recent_files").
 
+``--repeat N`` runs the suite N times (run-major: each run is a whole pass)
+and reports the mean and spread of tasks passed per arm, per split (dev /
+test, from the suite's ``split`` marks) and per class; small models sample.
+**Ungrounded** turns are ones the agent's judge flagged (``TurnFinished.ungrounded``:
+an answer whose specifics the turn's evidence did not support).
+
 Every run logs the loader's ``TOOL_LOADER`` lines and the agent's
 ``TOOL_CALLS`` lines to one file, which ``gaia_lite.eval.logscore`` scores.
 How agents are built is the caller's business (the CLI passes a factory over
@@ -25,6 +31,7 @@ import json
 import logging
 import re
 import shutil
+import statistics
 import time
 from dataclasses import asdict, dataclass, field
 from importlib import resources
@@ -39,7 +46,7 @@ from .suite import Suite, Task, Turn, builtin_suite_path, check_answer, check_fi
 
 __all__ = ["ARMS", "default_skills_dir", "Task", "Turn", "TASKS", "TurnResult", "TaskResult", "fixture_path",
            "prepare_workdir", "check_turn", "run_tasks", "summarize", "select_tasks", "builtin_suite",
-           "is_narrated", "is_malformed", "inside"]
+           "is_narrated", "is_malformed", "inside", "pass_spread"]
 
 log = logging.getLogger("gaia_lite.eval.tasks")
 
@@ -133,6 +140,7 @@ class TurnResult:
     invalid_calls: int = 0  # unknown tool or bad arguments: refused before running
     malformed: bool = False  # the answer holds an unreadable call
     narrated: bool = False  # the answer names a tool instead of calling it
+    ungrounded: bool = False  # the agent's judge flagged specifics the evidence did not support
     calls: list[dict[str, Any]] = field(default_factory=list)  # each call: name, arguments, outcome (to read a failure)
 
 
@@ -145,6 +153,9 @@ class TaskResult:
     turns: list[TurnResult] = field(default_factory=list)
     setup_error: str | None = None
     files_failures: list[str] = field(default_factory=list)
+    task_class: str = ""
+    split: str | None = None
+    run: int = 1  # which of the --repeat runs
 
 
 def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> TurnResult:
@@ -174,16 +185,17 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
                       finished.steps, finished.ttft_s, escapes,
                       skills=list(finished.stats.get("skills", ())), loaded=len(finished.loaded_tools),
                       tool_calls=calls, invalid_calls=invalid, malformed=is_malformed(finished.answer),
-                      narrated=is_narrated(finished.answer, tool_names), calls=made)
+                      narrated=is_narrated(finished.answer, tool_names), calls=made,
+                      ungrounded=finished.ungrounded)
 
 
 ServicesFactory = Callable[[str, Path, Path], Any]  # (arm, workdir, gaia home) -> Services
 # Arms: "off" = every tool every turn; "on" = the dynamic loader; "free" = the loader with constrained
-# calls turned off (calls parsed from free text); "gbnf" = the loader with design (b), prose or one call
-# under a GBNF grammar, to compare with "on"'s JSON schema (design a); "answer-first" = design (a) as
-# first built, {"answer"} beside {"name", "arguments"}, where "on" starts every reply with the choice
-# ({"tool": <name> | "none", ...}); "skills" = the loader with
-# procedures seeded into the fresh memory DB (the factory seeds them), for the SKILL-tier lift;
+# calls turned off (calls parsed from free text); "gbnf" = the loader with replies held to a GBNF
+# grammar (prose or one call), to compare with "on"'s JSON schema; "answer-first" = the first JSON-schema
+# shape, {"answer"} beside {"name", "arguments"}, where "on" starts every reply with the choice
+# ({"tool": <name> | "none", ...}) (the reply modes: docs/architecture.md, Glossary); "skills" = the
+# loader with procedures seeded into the fresh memory DB (the factory seeds them), for the SKILL-tier lift;
 # "nobridge" = "free" without the native path's call_tool bridge (prompt layout "append": a tool admitted
 # later is appended to the tools array), so the bridge's effect on task success is measured side by side.
 ARMS = ("off", "on", "free", "gbnf", "answer-first", "skills", "nobridge")
@@ -203,14 +215,16 @@ def _tool_names(services: Any) -> list[str]:
 
 
 def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
-              progress: Callable[[str], None]) -> TaskResult:
-    workdir = root / f"{task.id}-{arm}" / "work"
-    home = root / f"{task.id}-{arm}" / "home"
+              progress: Callable[[str], None], run: int = 1, runs: int = 1) -> TaskResult:
+    name = f"{task.id}-{arm}" if runs == 1 else f"{task.id}-{arm}-r{run}"
+    workdir = root / name / "work"
+    home = root / name / "home"
     prepare_workdir(task, workdir)
     started = time.perf_counter()
-    log.info("EVAL_TASK %s", json.dumps({"task": task.id, "arm": arm}))
+    log.info("EVAL_TASK %s", json.dumps({"task": task.id, "arm": arm} | ({"run": run} if runs > 1 else {})))
     services = make_services(arm, workdir, home)
-    result = TaskResult(task.id, arm, False, 0.0)
+    result = TaskResult(task.id, arm, False, 0.0, task_class=task.task_class, split=task.split, run=run)
+    label = f"{task.id} [{arm}{'' if runs == 1 else f' run {run}'}]"
     try:
         names = _tool_names(services)
         for rel in task.index:
@@ -225,13 +239,13 @@ def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
                 _new_conversation(services.agent)
             outcome = _run_turn(services.agent, i, turn, names)
             result.turns.append(outcome)
-            progress(f"{task.id} [{arm}] turn {i}: {'PASS' if outcome.passed else 'FAIL'} "
+            progress(f"{label} turn {i}: {'PASS' if outcome.passed else 'FAIL'} "
                      f"({outcome.seconds:.1f} s, tools: {', '.join(outcome.called) or 'none'})")
     finally:
         services.close()
     result.files_failures = check_files_after(task, workdir)
     for failure in result.files_failures:
-        progress(f"{task.id} [{arm}]: {failure}")
+        progress(f"{label}: {failure}")
     result.seconds = time.perf_counter() - started
     result.passed = bool(result.turns) and all(t.passed for t in result.turns) and not result.files_failures
     return result
@@ -262,30 +276,82 @@ class _LogCapture:
 
 
 def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: ServicesFactory, run_dir: Path, *,
-              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Run every task in every arm (interleaved per task) and return the report dict.
+              progress: Callable[[str], None] | None = None, repeat: int = 1) -> dict[str, Any]:
+    """Run every task in every arm (interleaved per task), ``repeat`` times over (each run a whole
+    pass, so a stopped run leaves whole runs behind), and return the report dict.
 
     ``run_dir`` receives the working dirs, the homes, ``tasks.log`` and, after every
-    finished run, ``report.partial.json``.
+    finished task, ``report.partial.json``.
     """
+    if repeat < 1:
+        raise ValueError(f"repeat must be >= 1, got {repeat}")
     say = progress or (lambda _msg: None)
     run_dir.mkdir(parents=True, exist_ok=True)
     log_path = run_dir / "tasks.log"
+    chosen = list(tasks)
     results: list[TaskResult] = []
     with _LogCapture(log_path):
-        for task in tasks:
-            for arm in arms:
-                results.append(_run_task(task, arm, make_services, run_dir, say))
-                # a partial report after every run: a long suite on a slow machine still leaves numbers
-                (run_dir / "report.partial.json").write_text(json.dumps(summarize(results, arms)))
+        for run in range(1, repeat + 1):
+            for task in chosen:
+                for arm in arms:
+                    results.append(_run_task(task, arm, make_services, run_dir, say, run, repeat))
+                    # a partial report after every task: a long suite on a slow machine still leaves numbers
+                    (run_dir / "report.partial.json").write_text(json.dumps(summarize(results, arms)))
     report = summarize(results, arms)
+    report["repeat"] = repeat
     report["log"] = str(log_path)
     if set(arms) - {"off"}:  # the off arm logs no TOOL_LOADER lines
         report["log_score"] = score_file(log_path).to_dict()
     return report
 
 
+def pass_spread(results: Sequence[TaskResult]) -> dict[str, Any]:
+    """Tasks passed per run, and their mean and spread over the runs (stdev 0.0 for one run).
+
+    A run where a task was not reached (a stopped suite) counts only the tasks it reached, so a
+    partial report is honest about what ran: ``tasks_per_run`` is the most any run reached."""
+    runs = sorted({r.run for r in results})
+    per_run = [sum(r.passed for r in results if r.run == k) for k in runs]
+    reached = [sum(1 for r in results if r.run == k) for k in runs]
+    mean = statistics.fmean(per_run) if per_run else None
+    tasks_per_run = max(reached, default=0)
+    return {
+        "runs": len(runs),
+        "tasks_per_run": tasks_per_run,
+        "passed_per_run": per_run,
+        "passed_mean": round(mean, 3) if mean is not None else None,
+        "passed_min": min(per_run, default=None),
+        "passed_max": max(per_run, default=None),
+        "passed_stdev": round(statistics.stdev(per_run), 3) if len(per_run) > 1 else (0.0 if per_run else None),
+        "success_mean": round(mean / tasks_per_run, 4) if mean is not None and tasks_per_run else None,
+    }
+
+
+def _turn_counts(mine: Sequence[TaskResult]) -> dict[str, Any]:
+    """What went wrong on the way, over every turn of these task runs (per arm, and per split)."""
+    turns = [t for r in mine for t in r.turns]
+    return {
+        "turns": len(turns),
+        "turns_passed": sum(t.passed for t in turns),
+        "turn_success": round(sum(t.passed for t in turns) / len(turns), 4) if turns else None,
+        "invalid_calls": sum(t.invalid_calls for t in turns),
+        "malformed_turns": sum(t.malformed for t in turns),
+        "narrated_turns": sum(t.narrated for t in turns),
+        "ungrounded_turns": sum(t.ungrounded for t in turns),
+        "seconds_per_task": round(sum(r.seconds for r in mine) / len(mine), 1) if mine else None,
+    }
+
+
+def _groups(mine: Sequence[TaskResult], key: Callable[[TaskResult], str]) -> dict[str, Any]:
+    keys = sorted({key(r) for r in mine})
+    return {k: {**pass_spread([r for r in mine if key(r) == k]), **_turn_counts([r for r in mine if key(r) == k])}
+            for k in keys}
+
+
 def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, Any]:
+    """Per arm: success over every task run (``tasks``/``passed`` count runs x tasks), the mean and
+    spread over runs, what went wrong on the way, and the same per split and per class when the
+    suite marks them. Every key of a one-run report before splits is still there, same meaning."""
     per_arm: dict[str, Any] = {}
     for arm in arms:
         mine = [r for r in results if r.arm == arm]
@@ -296,14 +362,9 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
             "tasks": len(mine),
             "passed": sum(r.passed for r in mine),
             "success": round(sum(r.passed for r in mine) / len(mine), 4) if mine else None,
-            "turns": len(turns),
-            "turns_passed": sum(t.passed for t in turns),
-            "turn_success": round(sum(t.passed for t in turns) / len(turns), 4) if turns else None,
+            **_turn_counts(mine),
             "tool_calls": sum(max(t.tool_calls, len(t.called)) for t in turns),
             "turns_with_tools": len(tool_turns),
-            "invalid_calls": sum(t.invalid_calls for t in turns),
-            "malformed_turns": sum(t.malformed for t in turns),
-            "narrated_turns": sum(t.narrated for t in turns),
             "files_failed": sum(bool(r.files_failures) for r in mine),
             "mean_first_ttft_s": _mean([r.turns[0].ttft_s for r in mine if r.turns]),
             "escape_hatches": sum(t.escape_hatches for t in turns),
@@ -312,7 +373,12 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
             "model_calls": sum(t.steps or 0 for t in turns),
             "failed_turns": sum(t.error is not None for t in turns),
             "seconds": round(sum(r.seconds for r in mine), 1),
+            **pass_spread(mine),
         }
+        if any(r.split for r in mine):
+            per_arm[arm]["by_split"] = _groups(mine, lambda r: r.split or "unmarked")
+        if any(r.task_class for r in mine):
+            per_arm[arm]["by_class"] = _groups(mine, lambda r: r.task_class or "unclassed")
     return {"arms": per_arm, "tasks": [asdict(r) for r in results]}
 
 

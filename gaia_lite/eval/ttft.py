@@ -55,7 +55,7 @@ __all__ = ["ScriptTurn", "Sample", "QUESTIONS", "SCRIPT", "ARMS", "EXTRA_ARMS", 
            "summarize", "quantile", "samples_to_dicts", "prefix_digest"]
 
 ARMS = ("off", "on")
-# Optional arms, so the stable layout's savings show side by side: ``rewrite`` is the spec's layout (the
+# Optional arms, so the stable layout's savings show side by side: ``rewrite`` is GAIA's prompt layout (the
 # system prompt is recomposed whenever the loaded set changes) with LRU eviction; ``gaia`` is GAIA's
 # released loader (preset gaia: admission order, eviction only at a turn boundary) with its layout.
 EXTRA_ARMS = ("rewrite", "gaia")
@@ -331,6 +331,34 @@ def _worst(per_trial: Mapping[int, int]) -> int | None:
     return max(per_trial.values()) if per_trial else None
 
 
+def _side(group: Mapping[str, Sequence[Sample]], present: Sequence[str], attr: str) -> dict[str, Any]:
+    """Median and p90 of ``attr`` for each arm, and each arm's ratio over off."""
+    off_med, off_p90 = _stats(group["off"], attr)
+    on_med, on_p90 = _stats(group["on"], attr)
+    out = {"off_s": off_med, "on_s": on_med, "ratio": _ratio(on_med, off_med),
+           "off_p90_s": off_p90, "on_p90_s": on_p90}
+    for extra in present[len(ARMS):]:
+        med, p90 = _stats(group[extra], attr)
+        out.update({f"{extra}_s": med, f"{extra}_ratio": _ratio(med, off_med), f"{extra}_p90_s": p90})
+    return out
+
+
+def _turn_row(script: Mapping[str, Sequence[Sample]], present: Sequence[str], t: int) -> dict[str, Any]:
+    """One scripted turn over all conversations: medians per arm, changes, and the tools' churn."""
+    row: dict[str, Any] = {"turn": t}
+    for a in present:
+        group = [s for s in script[a] if s.turn == t]
+        row[f"{a}_s"] = _r(_median([s.ttft_s for s in group]))
+        row[f"{a}_prompt_tokens"] = _median([s.prompt_tokens for s in group])
+        row[f"{a}_cached_tokens"] = _median([s.cached_tokens for s in group])
+    row["on_tools_changed"] = sum(s.changed for s in script["on"] if s.turn == t)
+    for a in present:
+        row[f"{a}_prefix_changed"] = sum(s.prefix_changed for s in script[a] if s.turn == t)
+    row["on_tools_shown"] = _median([s.tools_shown for s in script["on"] if s.turn == t])
+    row.update(_churn(script["on"], t))
+    return row
+
+
 def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     """The report of one render path: medians, p90s, server token counts, tool-block changes.
 
@@ -344,42 +372,19 @@ def summarize(samples: Sequence[Sample]) -> dict[str, Any]:
     script = {a: [s for s in samples if s.phase == "script" and s.arm == a] for a in present}
     later = {a: [s for s in script[a] if s.turn > 1] for a in present}
 
-    def side(group: Mapping[str, Sequence[Sample]], attr: str) -> dict[str, Any]:
-        off_med, off_p90 = _stats(group["off"], attr)
-        on_med, on_p90 = _stats(group["on"], attr)
-        out = {"off_s": off_med, "on_s": on_med, "ratio": _ratio(on_med, off_med),
-               "off_p90_s": off_p90, "on_p90_s": on_p90}
-        for extra in present[len(ARMS):]:
-            med, p90 = _stats(group[extra], attr)
-            out.update({f"{extra}_s": med, f"{extra}_ratio": _ratio(med, off_med), f"{extra}_p90_s": p90})
-        return out
-
-    first_turn = {**side(first, "ttft_s"), "n": len(first["on"]),
-                  "prefill": side(first, "prefill_s"),
+    first_turn = {**_side(first, present, "ttft_s"), "n": len(first["on"]),
+                  "prefill": _side(first, present, "prefill_s"),
                   "select_ms_on": _r(_median([s.select_ms for s in first["on"]]), 3)}
     turns = sorted({s.turn for s in script["on"] + script["off"]})
-    per_turn = []
-    for t in turns:
-        row: dict[str, Any] = {"turn": t}
-        for a in present:
-            group = [s for s in script[a] if s.turn == t]
-            row[f"{a}_s"] = _r(_median([s.ttft_s for s in group]))
-            row[f"{a}_prompt_tokens"] = _median([s.prompt_tokens for s in group])
-            row[f"{a}_cached_tokens"] = _median([s.cached_tokens for s in group])
-        row["on_tools_changed"] = sum(s.changed for s in script["on"] if s.turn == t)
-        for a in present:
-            row[f"{a}_prefix_changed"] = sum(s.prefix_changed for s in script[a] if s.turn == t)
-        row["on_tools_shown"] = _median([s.tools_shown for s in script["on"] if s.turn == t])
-        row.update(_churn(script["on"], t))
-        per_turn.append(row)
+    per_turn = [_turn_row(script, present, t) for t in turns]
     changes_by_trial = _per_trial(script["on"], "changed")
     prefix_changes = {a: _worst(_per_trial(script[a], "prefix_changed")) for a in present}
-    later_turns = {**side(later, "ttft_s"),
+    later_turns = {**_side(later, present, "ttft_s"),
                    "tool_set_changes_on": _worst(changes_by_trial),
                    "prefix_changes_on": prefix_changes["on"], "prefix_changes": prefix_changes,
                    "cache_lost": {a: sum(s.cache_lost for s in later[a]) for a in present},
                    "turns_per_conversation": len(turns), "conversations": len(changes_by_trial),
-                   "prefill": side(later, "prefill_s"), "per_turn": per_turn}
+                   "prefill": _side(later, present, "prefill_s"), "per_turn": per_turn}
     return {
         "first_turn": first_turn,
         "later_turns": later_turns,

@@ -14,13 +14,17 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from typing import Any, Generator, Sequence
+from typing import Any, Generator, Iterator, Sequence
 
-from gaia_lite.errors import Cancelled, ModelError, ServerUnreachable
+from gaia_lite.errors import Cancelled, GaiaError, ModelError, ReplyCutOff, ServerTooSlow, ServerUnreachable
 from gaia_lite.llm.textcalls import _loads_lenient
 from gaia_lite.messages import ChatResult, ToolCall, Usage
 
-__all__ = ["ChatClient", "Cancelled"]
+__all__ = ["ChatClient", "Cancelled", "DISCOVERY_TIMEOUT_S"]
+
+DISCOVERY_TIMEOUT_S = 15.0  # GET /models
+_MAX_PROPS_BYTES = 1 << 20  # /props is a few KB; a server that streams more is not llama-server
+_LISTING, _OPENING, _READING = "listing", "opening", "reading"  # what a failed call was doing
 
 
 def _field(obj: Any, name: str) -> Any:
@@ -41,7 +45,7 @@ class ChatClient:
     def __init__(self, base_url: str, *, api_key: str = "", model: str = "",
                  timeout: float = 600.0, http_client: Any = None,
                  sampling: dict[str, Any] | None = None, vision_model: str = "",
-                 first_byte_timeout: float = 300.0) -> None:
+                 first_byte_timeout: float = 300.0, discovery_timeout: float = DISCOVERY_TIMEOUT_S) -> None:
         import openai  # heavy import kept off the --help path
 
         self.base_url = base_url.rstrip("/")
@@ -49,6 +53,9 @@ class ChatClient:
         self._openai = openai
         self.sampling = dict(sampling or {})
         self.first_byte_timeout = first_byte_timeout
+        # GET /models answers from memory on every server we know: a few seconds is plenty, and a
+        # server that hangs there must not hold `ask` for the whole first-byte limit in silence
+        self.discovery_timeout = min(discovery_timeout, first_byte_timeout)
         # read= bounds each wait for bytes: a server that accepts and never answers
         # (or stalls mid-reply) fails after first_byte_timeout, not after `timeout`.
         limits = openai.Timeout(timeout, connect=10.0, read=min(first_byte_timeout, timeout))
@@ -73,30 +80,21 @@ class ChatClient:
         root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
         try:
             with urllib.request.urlopen(root + "/props", timeout=timeout) as resp:
-                data = json.loads(resp.read().decode("utf-8"))
-        except (urllib.error.URLError, OSError, ValueError):
+                data = json.loads(resp.read(_MAX_PROPS_BYTES).decode("utf-8"))
+        except (urllib.error.URLError, OSError, ValueError, RecursionError):
             return None
         settings = data.get("default_generation_settings") if isinstance(data, dict) else None
         n_ctx = settings.get("n_ctx") if isinstance(settings, dict) else None
         return int(n_ctx) if isinstance(n_ctx, int) and n_ctx > 0 else None
 
     def list_models(self) -> list[str]:
+        """The server's model ids (``GET /models``), within ``discovery_timeout`` seconds."""
+        limit = self.discovery_timeout
         try:
-            return [str(m.id) for m in self._client.models.list().data]
-        except self._openai.APITimeoutError:
-            raise self._silent() from None
-        except self._openai.APIConnectionError as exc:
-            raise ServerUnreachable(self.base_url, type(exc).__name__) from None
-        except self._openai.APIError as exc:
-            raise ModelError(f"listing models at {self.base_url} failed: {exc}") from None
-        except (ValueError, AttributeError, TypeError):  # a web page or broken JSON, not a model list
-            raise ModelError(f"{self.base_url}/models did not answer with an OpenAI model list; check that "
-                             "--base-url points at an OpenAI-compatible API (it usually ends in /v1)") from None
-
-    def _silent(self) -> ModelError:
-        return ModelError(f"the model server at {self.base_url} accepted the request but sent nothing for "
-                          f"{self.first_byte_timeout:g} s; check that it is running and not overloaded, or raise "
-                          "GAIA_FIRST_BYTE_TIMEOUT for a model that is slow to start")
+            listing = self._client.with_options(timeout=limit).models.list()
+            return [str(m.id) for m in listing.data]
+        except Exception as exc:
+            raise self._translate(exc, _LISTING) from None  # its own wording names the listing limit
 
     def resolve_model(self) -> str:
         """The configured model, or the first one the server lists."""
@@ -107,91 +105,106 @@ class ChatClient:
             self.model = models[0]
         return self.model
 
+    # ---------------------------------------------------------------- errors, in one place
+    def _translate(self, exc: BaseException, phase: str, limit: float | None = None) -> BaseException:
+        """The one mapping of openai/httpx failures to gaia-lite errors. ``phase`` is what was under way:
+        listing the models, opening a chat request, or reading its reply (a connection lost while
+        reading is not an unreachable server). Anything that is not a server failure is a bug and
+        stays as it is."""
+        o = self._openai
+        if isinstance(exc, GaiaError):
+            return exc
+        if isinstance(exc, o.APITimeoutError) or any(c.__name__.endswith("TimeoutException")
+                                                      for c in type(exc).__mro__):
+            return self._slow(phase, limit)
+        if isinstance(exc, o.APIConnectionError):
+            if phase == _READING:
+                return ReplyCutOff(f"the connection to the model server at {self.base_url} was lost mid-reply "
+                                   f"({_cause(exc)}); the partial answer was not kept. Check the server's log "
+                                   "(it may have crashed or run out of memory), then ask again")
+            return ServerUnreachable(self.base_url, type(exc).__name__)
+        if isinstance(exc, o.APIError):
+            status = getattr(exc, "status_code", None)
+            code = f" (HTTP {status})" if status else ""
+            if phase == _LISTING:
+                return ModelError(f"listing models at {self.base_url} failed{code}: {_short(exc)}")
+            if status:
+                return ModelError(f"the server rejected the request{code}: {_short(exc)}")
+            return ModelError(f"the server failed mid-response: {_short(exc)}")
+        if isinstance(exc, (ValueError, AttributeError, TypeError, KeyError, RecursionError)):
+            if phase == _LISTING:
+                return ModelError(f"{self.base_url}/models did not answer with an OpenAI model list; check that "
+                                  "--base-url points at an OpenAI-compatible API (it usually ends in /v1)")
+            return ModelError(f"the server at {self.base_url} sent a reply that is not valid chat-completion "
+                              f"JSON ({type(exc).__name__}); check that --base-url points at an OpenAI-compatible API")
+        return exc
+
+    def _slow(self, phase: str, limit: float | None) -> ServerTooSlow:
+        if limit is not None:
+            return ServerTooSlow(f"the model server at {self.base_url} did not answer within {limit:g} s")
+        if phase == _LISTING:
+            return ServerTooSlow(f"the model server at {self.base_url} did not list its models (GET /models) within "
+                              f"{self.discovery_timeout:g} s; check that it is running and not overloaded")
+        return ServerTooSlow(f"the model server at {self.base_url} accepted the request but sent nothing for "
+                          f"{self.first_byte_timeout:g} s; check that it is running and not overloaded, or raise "
+                          "GAIA_FIRST_BYTE_TIMEOUT for a model that is slow to start")
+
     # ---------------------------------------------------------------- chat
     def stream_chat(self, messages: Sequence[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
                     max_tokens: int = 1024, temperature: float = 0.1,
                     cancel: threading.Event | None = None, model: str | None = None,
-                    **extra: Any) -> Generator[str, None, ChatResult]:
+                    timeout: float | None = None, **extra: Any) -> Generator[str, None, ChatResult]:
         """Stream one completion: yields content deltas, returns the ChatResult.
 
         ``model`` overrides the chat model for this request only; ``cancel`` is checked
-        between chunks and stops the stream with ``Cancelled``."""
-        model = model or self.resolve_model()
+        between chunks and stops the stream with ``Cancelled``; ``timeout`` bounds the whole
+        request (a probe), where otherwise only each wait for bytes is bounded. A stream that
+        ends without a ``finish_reason`` raises ``ReplyCutOff``: it is not a complete answer."""
+        body = self._body(messages, tools, max_tokens, temperature, model or self.resolve_model())
+        fold = _StreamFold(time.perf_counter())
+        try:
+            stream = self._client.chat.completions.create(**body, extra_body={**self.sampling, **extra} or None,
+                                                          **({"timeout": timeout} if timeout else {}))
+        except Exception as exc:
+            raise self._translate(exc, _OPENING, timeout) from None
+        try:
+            for chunk in stream:
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled()
+                if timeout and time.perf_counter() - fold.start > timeout:
+                    raise ServerTooSlow(f"the model server at {self.base_url} did not finish a reply within "
+                                     f"{timeout:g} s")
+                yield from fold.add(chunk)
+        except Exception as exc:
+            raise self._translate(exc, _READING, timeout) from None
+        finally:
+            close = getattr(stream, "close", None)
+            if close:
+                close()
+        return self._finished(fold)
+
+    @staticmethod
+    def _body(messages: Sequence[dict[str, Any]], tools: list[dict[str, Any]] | None, max_tokens: int,
+              temperature: float, model: str) -> dict[str, Any]:
         body: dict[str, Any] = {"model": model, "messages": list(messages), "stream": True,
                                 "max_tokens": max_tokens, "temperature": temperature,
                                 "stream_options": {"include_usage": True}}
         if tools:
             body["tools"] = tools
-        extra_body = {**self.sampling, **extra}
-        start = time.perf_counter()
-        ttft: float | None = None
-        content: list[str] = []
-        reasoning: list[str] = []
-        calls: dict[int, dict[str, Any]] = {}
-        finish: str | None = None
-        usage_obj: Any = None
-        timings: Any = None
-        chunks = 0
-        try:
-            stream = self._client.chat.completions.create(**body, extra_body=extra_body or None)
-            try:
-                for chunk in stream:
-                    if cancel is not None and cancel.is_set():
-                        raise Cancelled()
-                    chunks += 1
-                    timings = _field(chunk, "timings") or timings
-                    if getattr(chunk, "usage", None):
-                        usage_obj = chunk.usage
-                    for choice in chunk.choices or []:
-                        delta = choice.delta
-                        if choice.finish_reason:
-                            finish = choice.finish_reason
-                        if delta is None:
-                            continue
-                        text = delta.content or ""
-                        think = _field(delta, "reasoning_content") or ""
-                        if (text or think or delta.tool_calls) and ttft is None:
-                            ttft = time.perf_counter() - start
-                        if think:
-                            reasoning.append(think)
-                        if text:
-                            content.append(text)
-                            yield text
-                        for tc in delta.tool_calls or []:
-                            slot = calls.setdefault(tc.index if tc.index is not None else len(calls),
-                                                    {"id": None, "name": "", "arguments": ""})
-                            if tc.id:
-                                slot["id"] = tc.id
-                            if tc.function is not None:
-                                slot["name"] += tc.function.name or ""
-                                slot["arguments"] += tc.function.arguments or ""
-            finally:
-                close = getattr(stream, "close", None)
-                if close:
-                    close()
-        except Cancelled:
-            raise
-        except self._openai.APITimeoutError:
-            raise self._silent() from None
-        except self._openai.APIConnectionError as exc:
-            raise ServerUnreachable(self.base_url, type(exc).__name__) from None
-        except self._openai.APIStatusError as exc:
-            raise ModelError(f"the server rejected the request (HTTP {exc.status_code}): {_short(exc)}") from None
-        except self._openai.APIError as exc:
-            raise ModelError(f"the server failed mid-response: {_short(exc)}") from None
-        except Exception as exc:
-            raise _protocol_error(self, exc) from None
-        if not chunks:  # e.g. a 200 web page: no server-sent events at all
+        return body
+
+    def _finished(self, fold: "_StreamFold") -> ChatResult:
+        """The stream's result, once it is known to be whole: some events, and a finish reason."""
+        if not fold.chunks:  # e.g. a 200 web page: no server-sent events at all
             raise ModelError(f"the server at {self.base_url} did not answer with a chat completion stream; "
                              "check that --base-url points at an OpenAI-compatible API")
-        total = time.perf_counter() - start
-        return ChatResult(
-            content="".join(content),
-            tool_calls=tuple(_finish_call(slot) for _, slot in sorted(calls.items())),
-            finish_reason=finish,
-            usage=_usage(usage_obj, timings, ttft, total),
-            reasoning="".join(reasoning),
-        )
+        if fold.finish is None:
+            said = len("".join(fold.content))
+            raise ReplyCutOff(f"the model's reply was cut off: the stream from {self.base_url} ended without a "
+                              f"finish reason after {said:,} characters{' and a tool call' if fold.calls else ''}; "
+                              "the partial answer is incomplete and was not kept. Ask again, or check the "
+                              "server's log")
+        return fold.result(time.perf_counter())
 
     def chat(self, messages: Sequence[dict[str, Any]], **kwargs: Any) -> ChatResult:
         gen = self.stream_chat(messages, **kwargs)
@@ -220,15 +233,67 @@ class ChatClient:
                          model=self.vision_model or None).content.strip()
 
 
-def _protocol_error(client: ChatClient, exc: Exception) -> Exception:
-    """A reply that is not the protocol (bad JSON, a stalled stream) as a ModelError;
-    anything else is a bug and stays as it is."""
-    if any(c.__name__.endswith("TimeoutException") for c in type(exc).__mro__):
-        return client._silent()
-    if isinstance(exc, (ValueError, AttributeError, TypeError, KeyError)):
-        return ModelError(f"the server at {client.base_url} sent a reply that is not valid chat-completion "
-                          f"JSON ({type(exc).__name__}); check that --base-url points at an OpenAI-compatible API")
-    return exc
+class _StreamFold:
+    """What the chunks of one stream add up to, gathered as they arrive."""
+
+    def __init__(self, start: float) -> None:
+        self.start = start
+        self.ttft: float | None = None
+        self.content: list[str] = []
+        self.reasoning: list[str] = []
+        self.calls: dict[int, dict[str, Any]] = {}
+        self.finish: str | None = None
+        self.usage: Any = None
+        self.timings: Any = None
+        self.chunks = 0
+
+    def add(self, chunk: Any) -> Iterator[str]:
+        """Fold one chunk in; yields its answer text."""
+        self.chunks += 1
+        self.timings = _field(chunk, "timings") or self.timings
+        if getattr(chunk, "usage", None):
+            self.usage = chunk.usage
+        for choice in chunk.choices or []:
+            if choice.finish_reason:
+                self.finish = choice.finish_reason
+            delta = choice.delta
+            if delta is None:
+                continue
+            text, think = delta.content or "", _field(delta, "reasoning_content") or ""
+            if (text or think or delta.tool_calls) and self.ttft is None:
+                self.ttft = time.perf_counter() - self.start
+            if think:
+                self.reasoning.append(think)
+            if text:
+                self.content.append(text)
+                yield text
+            for tc in delta.tool_calls or []:
+                self._add_call(tc)
+
+    def _add_call(self, tc: Any) -> None:
+        slot = self.calls.setdefault(tc.index if tc.index is not None else len(self.calls),
+                                     {"id": None, "name": "", "arguments": ""})
+        if tc.id:
+            slot["id"] = tc.id
+        if tc.function is not None:
+            slot["name"] += tc.function.name or ""
+            slot["arguments"] += tc.function.arguments or ""
+
+    def result(self, now: float) -> ChatResult:
+        return ChatResult(
+            content="".join(self.content),
+            tool_calls=tuple(_finish_call(slot) for _, slot in sorted(self.calls.items())),
+            finish_reason=self.finish,
+            usage=_usage(self.usage, self.timings, self.ttft, now - self.start),
+            reasoning="".join(self.reasoning),
+        )
+
+
+def _cause(exc: BaseException) -> str:
+    """The transport's own words for a lost connection ("peer closed connection …"), short."""
+    inner = exc.__cause__ or exc.__context__ or exc
+    text = " ".join(str(inner).split()) or type(inner).__name__
+    return text[:160]
 
 
 def _short(exc: Exception) -> str:

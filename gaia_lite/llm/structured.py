@@ -21,11 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = ["TOOL_CALL_MODES", "CapabilityCache", "probe_response_format", "supports_response_format"]
+from gaia_lite.errors import ServerTooSlow
+
+__all__ = ["TOOL_CALL_MODES", "PROBE_TIMEOUT_S", "CapabilityCache", "probe_response_format", "supports_response_format"]
 
 log = logging.getLogger("gaia_lite.llm.structured")
 
 TOOL_CALL_MODES = ("auto", "constrained", "free")
+PROBE_TIMEOUT_S = 60.0  # a first request may load the model; past this the probe gives up, uncached
 _PROBE_SCHEMA = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"],
                  "additionalProperties": False}
 
@@ -34,18 +37,24 @@ class _Chat(Protocol):
     def chat(self, messages: list[dict[str, Any]], **kwargs: Any) -> Any: ...
 
 
-def probe_response_format(client: _Chat) -> bool:
-    """One short request: does the server hold the reply to a JSON schema?"""
+def probe_response_format(client: _Chat, timeout: float = PROBE_TIMEOUT_S) -> bool | None:
+    """One short request: does the server hold the reply to a JSON schema? None when it did not
+    answer within ``timeout`` seconds (slow, not refused: worth asking again another time)."""
     fmt = {"type": "json_schema", "json_schema": {"name": "probe", "strict": True, "schema": _PROBE_SCHEMA}}
+    timeout = min(timeout, getattr(client, "first_byte_timeout", timeout))  # never longer than a real request
     try:
         result = client.chat([{"role": "user", "content": "Is water wet? Reply in JSON."}], max_tokens=16,
-                             temperature=0.0, response_format=fmt)
+                             temperature=0.0, response_format=fmt, timeout=timeout)
     except Exception as exc:  # a 400 for the unknown field, or any other refusal: not capable
+        if isinstance(exc, ServerTooSlow):  # slow, not a refusal
+            log.warning("the model server did not answer the reply-format probe within %g s; replies are not "
+                        "constrained this session (asked again next time)", timeout)
+            return None
         log.info("response_format probe failed: %s", str(exc)[:200])
         return False
     try:
         value = json.loads(result.content)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return False
     return isinstance(value, dict) and set(value) == {"ok"} and isinstance(value["ok"], bool)
 
@@ -87,5 +96,7 @@ def supports_response_format(client: _Chat, cache: CapabilityCache, key: str) ->
     if known is not None:
         return known, False
     capable = probe_response_format(client)
+    if capable is None:  # too slow to tell: not cached, so the next start asks again
+        return False, True
     cache.put(key, capable)
     return capable, True

@@ -52,12 +52,12 @@ from typing import Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 import numpy as np
 
+from gaia_lite import logline
 from gaia_lite.embed.base import Embedder, EmbedderError
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_native, render_text, tools_hash
 from gaia_lite.registry.spec import ToolSpec
 
-from . import logline
 from .bundles import ToolBundle, load_bundles
 from .cache import DocEmbeddingCache
 from .companions import CompanionGraph
@@ -152,7 +152,7 @@ class ToolLoader:
         perf_clock: Callable[[], float] = time.perf_counter,
         logger: logging.Logger | None = None,
     ) -> None:
-        base = settings if settings is not None else LoaderSettings()  # the spec's loader
+        base = settings if settings is not None else LoaderSettings()  # GAIA's main-branch loader (presets.py)
         if threshold is not None:
             base = base.replace(threshold=float(threshold))
         if max_tools is not None:
@@ -383,6 +383,29 @@ class ToolLoader:
             if name in registry and name not in self._slots:
                 self._admit(name, "core", rnd)
 
+    def _admit_requested(self, query: str, registry: ToolRegistry, rnd: _Round) -> list[str]:
+        """The tools the user's own words name (the REQUESTED tier); one already loaded is held."""
+        requested: list[str] = []
+        current = getattr(query, "current", None)
+        for name in self.requested(str(query) if current is None else current, registry):
+            if name in self._slots:
+                rnd.held.append(name)
+            if name in self.core or name in self._slots:
+                continue
+            requested.append(name)
+            self._admit_capped(name, "requested", rnd.admitted, rnd)
+        return requested
+
+    def _admit_skill(self, skill_tools: Sequence[str], registry: ToolRegistry, rnd: _Round) -> list[str]:
+        """The tools of the procedures recalled for this turn (the SKILL tier)."""
+        skill: list[str] = []
+        for name in skill_tools:
+            if name in self.core or name in self._slots or name not in registry or name in skill:
+                continue
+            skill.append(name)
+            self._admit_capped(name, "skill", rnd.admitted, rnd)
+        return skill
+
     def select(self, query: str, registry: ToolRegistry, *,
                skill_tools: Sequence[str] | None = None) -> Selection[logline.SelectionRecord] | None:
         """Choose the visible tools for this user turn; ``None`` = show the full registry."""
@@ -413,22 +436,8 @@ class ToolLoader:
         rnd = _Round([], [], [])
         self._trim_to_cap(rnd)
         self._admit_core(registry, rnd)
-        requested: list[str] = []
-        if self.settings.requested:
-            current = getattr(query, "current", None)
-            for name in self.requested(str(query) if current is None else current, registry):
-                if name in self._slots:
-                    rnd.held.append(name)
-                if name in self.core or name in self._slots:
-                    continue
-                requested.append(name)
-                self._admit_capped(name, "requested", rnd.admitted, rnd)
-        skill: list[str] = []
-        for name in skill_tools or ():
-            if name in self.core or name in self._slots or name not in registry or name in skill:
-                continue
-            skill.append(name)
-            self._admit_capped(name, "skill", rnd.admitted, rnd)
+        requested = self._admit_requested(query, registry, rnd) if self.settings.requested else []
+        skill = self._admit_skill(skill_tools or (), registry, rnd)
         new = [n for n in candidates if n not in self._slots and n not in self.core and n in registry]
         new.sort(key=rank_key(self.settings.ranking, scores, candidates, matched))
         for name in new:

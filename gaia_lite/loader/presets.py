@@ -3,8 +3,9 @@
 ``gaia`` reproduces GAIA's released loader, amd-gaia 0.25.1 (τ 0.20 inclusive,
 cap 14 counting CORE, one ``name: summary`` document per tool, candidates
 ranked by ``(-score, name)``, the loaded set in admission order, LRU eviction
-only at a turn boundary). ``LoaderSettings()`` itself is the August snapshot
-the spec describes (sorted set, eviction whenever a tool meets the cap).
+only at a turn boundary). ``LoaderSettings()`` itself is GAIA's loader as on
+its main branch at commit 78bbc3076 (2026-08-21, after the 0.25.1 release): the
+loaded set sorted by name, and eviction whenever a tool meets the cap.
 ``default`` is what the calibration on our judged set and the public sets
 favours for the in-process MiniLM embedder; the numbers behind it are in
 docs/loader-calibration.md.
@@ -19,7 +20,7 @@ from typing import Literal
 from .documents import View
 from .scoring import Combine
 
-__all__ = ["LoaderSettings", "Confidence", "PRESETS", "DEFAULT_THRESHOLD", "DEFAULT_MAX_TOOLS", "preset"]
+__all__ = ["LoaderSettings", "Confidence", "PRESETS", "DEFAULT_THRESHOLD", "DEFAULT_MAX_TOOLS", "preset", "layout_for"]
 
 DEFAULT_THRESHOLD = 0.20
 DEFAULT_MAX_TOOLS = 14
@@ -79,13 +80,13 @@ class LoaderSettings:
     * ``learned_gate``: a learned request (the user's own wording of a past
       turn) raises its tool's score to their cosine when that is at least
       this (scoring.py); only with the ``examples`` view.
-    * ``order``: ``sorted`` returns the loaded set sorted by name (the spec);
+    * ``order``: ``sorted`` returns the loaded set sorted by name (GAIA's main branch);
       ``admission`` returns it in the order tools were admitted (CORE in
       registry order first, then each admission appended), never re-sorted,
       so a prompt rendered from it only grows at its end (GAIA 0.25.1).
     * ``evict``: with ``sticky`` off, ``at_cap`` evicts the least recently used
-      tool whenever a new one meets the cap, a mid-turn ``load_tools`` too (the
-      spec); ``turn_boundary`` keeps mid-turn loads add-only (they may
+      tool whenever a new one meets the cap, a mid-turn ``load_tools`` too (GAIA's
+      main branch); ``turn_boundary`` keeps mid-turn loads add-only (they may
       overshoot the cap) and trims back to the cap at the next ``select``
       before admitting (GAIA 0.25.1).
     """
@@ -121,7 +122,7 @@ class LoaderSettings:
 
 
 PRESETS: dict[str, LoaderSettings] = {
-    # GAIA's released loader (amd-gaia 0.25.1): the spec's scoring, admission order, eviction at turn start.
+    # GAIA's released loader (amd-gaia 0.25.1): LoaderSettings()'s scoring, admission order, eviction at turn start.
     "gaia": LoaderSettings(order="admission", evict="turn_boundary"),
     # Calibrated for the in-process MiniLM on tests/data/judged_doc.json (docs/loader-calibration.md):
     # examples + BM25 + clause matching; 4 picks per turn; cap 16. With the trimmed CORE schemas it
@@ -144,3 +145,12 @@ def preset(name: str) -> LoaderSettings:
         return PRESETS[name]
     except KeyError:
         raise KeyError(f"unknown loader preset {name!r}; choose one of {sorted(PRESETS)}") from None
+
+
+def layout_for(prompt_layout: str, preset_name: str) -> str:
+    """The prompt layout in effect: ``auto`` follows the preset (a sticky loader keeps the prefix
+    stable; GAIA's evicting preset rewrites); any other value is taken as given."""
+    if prompt_layout != "auto":
+        return prompt_layout
+    chosen = PRESETS.get(preset_name)
+    return "stable" if chosen is not None and chosen.sticky else "rewrite"

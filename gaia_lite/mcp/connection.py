@@ -12,6 +12,11 @@ A stdio server is started through ``guard.py`` (``PR_SET_PDEATHSIG``): it dies
 with gaia-lite even after ``kill -9``. Its stderr goes to a log file, never to
 the terminal; the last line of it names why a server failed to start.
 
+Stray output: a server that prints text that is not MCP on stdout (before or
+after the handshake) makes the SDK log each line with a traceback. Those
+records go to the server's log file as one line each, and one warning says
+so; nothing of it reaches the terminal.
+
 SDK objects stop here: tools come out as ``ListedTool``, results as ``CallOutcome``.
 """
 
@@ -20,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import concurrent.futures
+import logging
 import math
 import os
 import shutil
@@ -30,6 +36,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from gaia_lite.config import McpServer
+from gaia_lite.errors import GaiaError
 
 __all__ = ["ServerConnection", "ListedTool", "CallOutcome", "McpCallError", "ServerState", "resolve_command",
            "MAX_RESULT_CHARS"]
@@ -39,6 +46,8 @@ GUARD = Path(__file__).with_name("guard.py")
 CONNECTION_CLOSED = -32000  # the SDK's error code for a connection that ended (mcp_types.CONNECTION_CLOSED)
 _GROUP: Any = getattr(builtins, "BaseExceptionGroup", ())  # Python 3.11+; anyio raises groups there
 ServerState = str  # idle | connecting | ready | failed | broken | closed
+SDK_LOGGER = "mcp"  # the SDK's loggers ("mcp.client.stdio", ...)
+NOTICE_LOGGER = "gaia_lite.mcp"
 
 
 @dataclass(frozen=True)
@@ -62,7 +71,7 @@ class CallOutcome:
     truncated: bool = False
 
 
-class McpCallError(Exception):
+class McpCallError(GaiaError):
     """The call could not be made or did not complete: the server is gone, broken or too slow.
     ``broken`` says the connection can no longer be trusted (restart it)."""
 
@@ -111,6 +120,53 @@ def _content_text(block: Any) -> str:
         inner = block.resource
         return str(getattr(inner, "text", None) or f"[resource {inner.uri}]")
     return f"[{kind or 'content'} not shown]"
+
+
+class _StrayOutput(logging.Handler):
+    """The SDK's log records from one connection's thread, one line each into the server's log file;
+    the first one also gives one warning (a server that prints text on stdout logs a traceback per
+    line, thousands of lines on a terminal otherwise)."""
+
+    def __init__(self, server: str, errlog: TextIO, log_path: Path | None) -> None:
+        super().__init__(logging.DEBUG)
+        self.server, self.errlog, self.log_path = server, errlog, log_path
+        self.thread = threading.get_ident()
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread != self.thread:
+            return
+        why = f": {_one_line(record.exc_info[1])}" if record.exc_info and record.exc_info[1] else ""
+        line = f"{record.levelname}: {record.getMessage()}{why}"
+        try:
+            self.errlog.write(line[:500] + "\n")
+            self.errlog.flush()
+        except (OSError, ValueError):  # the log file closed under a late record
+            pass
+        if record.levelno >= logging.WARNING:
+            self.count += 1
+            if self.count == 1:
+                where = f"; details in {self.log_path}" if self.log_path else ""
+                logging.getLogger(NOTICE_LOGGER).warning(
+                    "MCP server %s wrote something that is not an MCP message (%s); it is ignored%s",
+                    self.server, line[:160], where)
+
+
+class _Unrouted(logging.Handler):
+    """SDK records from no connection's thread: one line in gaia-lite's own log, never a traceback on
+    the terminal (the SDK's logger does not propagate to the root, whose last resort prints them)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not record.threadName.startswith("mcp:"):
+            logging.getLogger(NOTICE_LOGGER).info("MCP SDK: %s", record.getMessage()[:300])
+
+
+def _quiet_sdk_logger() -> logging.Logger:
+    sdk = logging.getLogger(SDK_LOGGER)
+    if not any(isinstance(h, _Unrouted) for h in sdk.handlers):
+        sdk.addHandler(_Unrouted())
+        sdk.propagate = False
+    return sdk
 
 
 class ServerConnection:
@@ -209,7 +265,13 @@ class ServerConnection:
                 errlog = self.log_path.open("a", encoding="utf-8")
             else:
                 errlog = open(os.devnull, "w", encoding="utf-8")
-            asyncio.run(self._main(errlog))
+            stray = _StrayOutput(self.server.name, errlog, self.log_path)
+            sdk = _quiet_sdk_logger()
+            sdk.addHandler(stray)
+            try:
+                asyncio.run(self._main(errlog))
+            finally:
+                sdk.removeHandler(stray)
         except BaseException as exc:  # never let a server take the thread's error to stderr
             self._fail(_one_line(exc))
         finally:

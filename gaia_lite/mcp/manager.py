@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from gaia_lite.agent.selection import ToolJoin
+from gaia_lite.loader.joins import ToolJoin
 from gaia_lite.config import McpServer
 from gaia_lite.events import Notice
 from gaia_lite.registry.spec import ToolSpec

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from gaia_lite.errors import GaiaError
+
 __all__ = [
     "SUPPORTED_EXTENSIONS", "MAX_FILE_BYTES", "CHUNK_WORDS", "OVERLAP_WORDS", "ExtractionError", "Chunk",
     "extract_pages", "with_page_markers", "split_pages", "chunk_pages", "sha256_file", "iter_supported_files",
@@ -37,7 +39,7 @@ SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".v
 _MARKER = re.compile(r"^\[Page (\d+)\]$", re.MULTILINE)
 
 
-class ExtractionError(ValueError):
+class ExtractionError(GaiaError, ValueError):
     """The file cannot be read as text; the message says why."""
 
 

@@ -192,7 +192,8 @@ def apply_migrations(conn: sqlite3.Connection, migrations: Iterable[Migration]) 
             conn.execute("INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)",
                          (m.name, datetime.now(timezone.utc).isoformat(timespec="seconds")))
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite itself rolls back on a full disk; a second ROLLBACK would hide why
+                conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
         ran.append(m.name)
@@ -263,6 +264,7 @@ def locked_transaction(conn: sqlite3.Connection, lock: threading.RLock) -> Itera
         try:
             yield conn
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite itself rolls back on a full disk; a second ROLLBACK would hide why
+                conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")

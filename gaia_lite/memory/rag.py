@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sqlite3
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, ContextManager, Sequence
 
@@ -36,6 +37,7 @@ from .extract import (CHUNK_WORDS, OVERLAP_WORDS, ExtractionError, chunk_pages, 
 from .migrations import RAG_MIGRATIONS, locked_transaction, open_database
 from .store import (STOPWORDS, VectorIndex, encode_vector, fts_query, load_vectors, now_iso,
                     reset_vectors_if_embedder_changed)
+from .records import IndexResult
 from .watch import DEFAULT_POLL_SECONDS, PollingWatcher
 
 __all__ = ["RagIndex", "Hit", "IndexResult", "DocumentInfo", "PollingWatcher", "ExtractionError",
@@ -56,20 +58,6 @@ class Hit:
     chunk_index: int
     vector_score: float = 0.0
     keyword_score: float = 0.0
-
-
-@dataclass(frozen=True)
-class IndexResult:
-    path: str
-    status: str  # "indexed" (new), "updated" (content changed) or "unchanged"
-    pages: int
-    chunks: int
-    size: int
-    seconds: float = 0.0
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v != ""}
 
 
 @dataclass(frozen=True)
@@ -152,6 +140,11 @@ class RagIndex:
         """Index one file; unchanged content is a no-op. Raises ExtractionError/EmbedderError."""
         started = time.monotonic()
         p = Path(path).expanduser().resolve()
+        try:
+            str(p).encode("utf-8")  # SQLite stores paths as UTF-8 text; a bad name would fail there, mid-write
+        except UnicodeEncodeError:
+            shown = os.fsencode(str(p)).decode("utf-8", "backslashreplace")
+            raise ExtractionError(f"{shown}: the file name is not valid UTF-8; rename the file to index it") from None
         if not p.is_file():
             raise ExtractionError(f"{p} does not exist or is not a file")
         if not is_supported(p):

@@ -1,19 +1,22 @@
-"""What the memory store hands back, and the error it raises for bad input."""
+"""What the memory store and the document index hand back, and the error the store raises for bad input."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from typing import Any, Sequence
 
+from gaia_lite.errors import InputError
+
 from .credentials import mask_credentials
 
-__all__ = ["MemoryInputError", "CATEGORIES", "Fact", "Remembered", "RecallResult", "FACT_COLUMNS", "fact_from_row"]
+__all__ = ["MemoryInputError", "CATEGORIES", "Fact", "Remembered", "RecallResult", "FACT_COLUMNS", "fact_from_row",
+           "IndexResult"]
 
 CATEGORIES = frozenset({"fact", "preference", "error", "skill", "note", "reminder",
                         "system", "profile", "permission"})
 
 
-class MemoryInputError(ValueError):
+class MemoryInputError(InputError, ValueError):
     """Bad input for a memory operation; the message says what to fix."""
 
 
@@ -66,3 +69,19 @@ def fact_from_row(row: Sequence[Any], score: float | None = None) -> Fact:
     r[2] = mask_credentials(r[2])  # never hand a stored secret back
     r[6] = bool(r[6])
     return Fact(*r, score=score)
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    """One file through the document index (``RagIndex.index_file``)."""
+
+    path: str
+    status: str  # "indexed" (new), "updated" (content changed) or "unchanged"
+    pages: int
+    chunks: int
+    size: int
+    seconds: float = 0.0
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v != ""}

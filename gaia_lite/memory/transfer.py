@@ -12,7 +12,12 @@ re-embeds rows that lack one when it next loads them. Facts keep their ids
 (the handle users see); turns and tool calls get new row ids.
 
 Import is all or nothing: every line is checked first (one-line error with
-the line number), then all rows go in one transaction. A row that is already
+the line number), then all rows go in one transaction. The checks bound what
+a hostile file can do: a line is at most ``MAX_LINE_CHARS`` and nested at most
+``MAX_DEPTH`` deep (records are flat), text fields have the caps the store
+itself keeps (a fact is at most ``MAX_FACT_CHARS``, as ``remember`` keeps it),
+numbers must be finite and in their column's range, and ``NaN``/``Infinity``
+are refused. A row that is already
 there (same fact id or procedure name, same turn or tool call) is skipped,
 so importing a file twice adds nothing. A fact that looks like a secret is
 skipped too, as the store would refuse to remember it.
@@ -21,15 +26,30 @@ skipped too, as the store would refuse to remember it.
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import IO, Any, Iterable, Iterator
 
 from .credentials import looks_like_credential
 from .records import CATEGORIES, MemoryInputError
-from .store import MemoryStore
+from .store import MAX_FACT_CHARS, MAX_TURN_CHARS, MemoryStore
 
 __all__ = ["FORMAT", "VERSION", "TABLES", "TableSpec", "ImportReport", "export_lines", "parse_export",
-           "import_rows"]
+           "import_rows", "bounded_lines", "MAX_LINE_CHARS", "MAX_DEPTH", "MAX_TEXT_CHARS"]
+
+MAX_LINE_CHARS = 1 << 20  # one record; the longest real one is a 4,000-character turn, escaped
+MAX_DEPTH = 4             # records are flat objects; deeper nesting is refused before it is parsed
+MAX_TEXT_CHARS = 20_000   # any text field without a cap of its own (procedure bodies are cut at 8,000)
+MAX_COUNT = 2**31 - 1
+# text caps the store keeps on its own writes; an import may not bring in more
+_TEXT_CAPS = {("fact", "content"): MAX_FACT_CHARS, ("turn", "content"): MAX_TURN_CHARS}
+# (low, high) for every number column; None where any finite value in the column's type will do
+_RANGES: dict[str, tuple[float, float]] = {
+    "sensitive": (0, 1), "enabled": (0, 1), "confidence": (0.0, 1.0), "use_count": (0, MAX_COUNT),
+    "success_count": (0, MAX_COUNT), "attempt_count": (0, MAX_COUNT), "duration_ms": (0.0, 1e12),
+}
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 FORMAT = "gaia-lite-memory"
 VERSION = 1
@@ -107,26 +127,100 @@ def export_lines(store: MemoryStore | None) -> Iterator[str]:
                 yield json.dumps({"type": spec.kind, **dict(zip(spec.names, row))}, ensure_ascii=False)
 
 
+def _check_value(spec: TableSpec, name: str, code: str, value: Any, lineno: int) -> None:
+    """The value's type, its column's range (numbers) or cap (text); MemoryInputError naming the line."""
+    where = f"line {lineno}: {spec.kind} {name}"
+    if not _CHECKS[code](value):
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        raise MemoryInputError(f"{where} must be {_TYPE_NAMES[code]}, not {shown}")
+    if isinstance(value, str):
+        cap = _TEXT_CAPS.get((spec.kind, name), MAX_TEXT_CHARS)
+        if len(value) > cap:
+            raise MemoryInputError(f"{where} is {len(value):,} characters; the limit is {cap:,} "
+                                   "(what gaia-lite itself keeps); shorten it")
+    elif value is not None:
+        if isinstance(value, float) and not math.isfinite(value):
+            raise MemoryInputError(f"{where} must be a finite number, not {value!r}")
+        low, high = _RANGES.get(name, (-MAX_COUNT, MAX_COUNT))
+        if not low <= value <= high:
+            shown = f"{value:.3g}" if isinstance(value, float) or abs(value) > 10**12 else str(value)
+            raise MemoryInputError(f"{where} = {shown} is out of range; expected {low:,} to {high:,}")
+
+
 def _check_row(obj: dict[str, Any], lineno: int) -> tuple[TableSpec, dict[str, Any]]:
     spec = _BY_KIND.get(obj.get("type"))  # type: ignore[arg-type]
     if spec is None:
-        raise MemoryInputError(f"line {lineno}: unknown record type {obj.get('type')!r}; "
+        raise MemoryInputError(f"line {lineno}: unknown record type {str(obj.get('type'))[:40]!r}; "
                                f"expected one of {', '.join(_BY_KIND)}")
     extra = sorted(set(obj) - set(spec.names) - {"type"})
     if extra:
-        raise MemoryInputError(f"line {lineno}: unknown field(s) {', '.join(extra)} in a {spec.kind} record")
-    for name, code in spec.columns:
+        raise MemoryInputError(f"line {lineno}: unknown field(s) {', '.join(extra)[:200]} in a {spec.kind} record")
+    for name, code, check, cap, (low, high) in _PLANS[spec.kind]:
         if name not in obj:
             raise MemoryInputError(f"line {lineno}: {spec.kind} record without {name!r}")
-        if not _CHECKS[code](obj[name]):
-            raise MemoryInputError(f"line {lineno}: {spec.kind} {name} must be {_TYPE_NAMES[code]}, "
-                                   f"not {obj[name]!r}")
+        v = obj[name]
+        # the normal path in one test; anything odd goes to _check_value, which says what is wrong
+        if not check(v) or (len(v) > cap if v.__class__ is str else v is not None and not low <= v <= high):
+            _check_value(spec, name, code, v, lineno)
     if spec.kind == "fact":
         if obj["category"] not in CATEGORIES:
-            raise MemoryInputError(f"line {lineno}: unknown fact category {obj['category']!r}")
+            raise MemoryInputError(f"line {lineno}: unknown fact category {obj['category'][:40]!r}")
         if not obj["id"].strip() or not obj["content"].strip():
             raise MemoryInputError(f"line {lineno}: a fact needs a non-empty id and content")
     return spec, {name: obj[name] for name in spec.names}
+
+
+_PLANS = {spec.kind: tuple((name, code, _CHECKS[code], _TEXT_CAPS.get((spec.kind, name), MAX_TEXT_CHARS),
+                            _RANGES.get(name, (-MAX_COUNT, MAX_COUNT))) for name, code in spec.columns)
+          for spec in TABLES}
+
+
+def _too_deep(line: str, limit: int = MAX_DEPTH) -> bool:
+    """Is ``line`` nested deeper than ``limit``? Counted outside strings, before any parser recurses."""
+    if line.count("[") + line.count("{") <= limit:  # the normal path: a flat record
+        return False
+    depth = 0
+    for ch in _STRING.sub("", line):
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)  # one decoder: json.loads(**kw) builds one a call
+
+
+def _load_line(line: str, lineno: int) -> Any:
+    """One line as JSON, within the line and depth limits; NaN and Infinity refused."""
+    if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
+        raise MemoryInputError(f"line {lineno}: longer than {MAX_LINE_CHARS:,} characters; not a record of "
+                               "`gaia-lite memory export`")
+    if _too_deep(line):
+        raise MemoryInputError(f"line {lineno}: nested more than {MAX_DEPTH} deep; export records are flat")
+    try:
+        return _DECODER.decode(line)
+    except ValueError as exc:  # JSONDecodeError, the constants above, an integer of 4,300+ digits
+        raise MemoryInputError(f"line {lineno}: not valid JSON ({getattr(exc, 'msg', None) or exc})") from None
+
+
+def bounded_lines(fh: IO[str]) -> Iterator[str]:
+    """The lines of ``fh``, each read at most ``MAX_LINE_CHARS`` + 1 characters at a time, so a
+    gigabyte without a newline is refused by ``parse_export`` without being held in memory."""
+    while True:
+        line = fh.readline(MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            yield line  # too long: parse_export names it and stops reading
+            return
+        yield line
 
 
 def parse_export(lines: Iterable[str]) -> list[tuple[TableSpec, dict[str, Any]]]:
@@ -136,10 +230,7 @@ def parse_export(lines: Iterable[str]) -> list[tuple[TableSpec, dict[str, Any]]]
     for lineno, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise MemoryInputError(f"line {lineno}: not valid JSON ({exc.msg})") from None
+        obj = _load_line(line, lineno)
         if not isinstance(obj, dict):
             raise MemoryInputError(f"line {lineno}: expected a JSON object")
         if not header_seen:

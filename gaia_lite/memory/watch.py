@@ -17,26 +17,33 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 from gaia_lite.embed.base import EmbedderError
 
 from .extract import ExtractionError, iter_supported_files
+from .records import IndexResult
 
-if TYPE_CHECKING:
-    from .rag import IndexResult, RagIndex
-
-__all__ = ["PollingWatcher", "DEFAULT_POLL_SECONDS"]
+__all__ = ["PollingWatcher", "WatchedIndexPort", "DEFAULT_POLL_SECONDS"]
 
 log = logging.getLogger("gaia_lite.memory.rag")  # the name users' log filters already know
 
 DEFAULT_POLL_SECONDS = 5.0
 
 
+class WatchedIndexPort(Protocol):
+    """What a watcher needs of the index it keeps current (``RagIndex`` is one); the index
+    starts its watchers, so the watcher sees it only through this port."""
+
+    def index_file(self, path: Path | str) -> IndexResult: ...
+
+    def remove_document(self, path: Path | str) -> bool: ...
+
+
 class PollingWatcher:
     """Re-indexes new or changed supported files under one folder, polling (mtime, size)."""
 
-    def __init__(self, rag: RagIndex, directory: Path | str, *, interval: float = DEFAULT_POLL_SECONDS,
+    def __init__(self, rag: WatchedIndexPort, directory: Path | str, *, interval: float = DEFAULT_POLL_SECONDS,
                  recursive: bool = True, allow: Callable[[Path], bool] | None = None) -> None:
         self.rag = rag
         self.allow = allow

@@ -26,6 +26,7 @@ from gaia_lite.events import ToolsLoaded
 from .bridge import unwrap
 from .context import CallCancel, ToolContext, ToolReply
 from .failure import ToolFailure, error_payload
+from .redact import redact_payload
 from .registry import ToolRegistry
 from .spec import ParamSpec, ToolSpec
 
@@ -115,69 +116,87 @@ def _coerce(p: ParamSpec, value: Any) -> Any:
         if p.nullable or not p.required:
             return None
         raise ValueError("must not be null")
-    t = p.json_type
-    if t == "string":
-        if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
-            value = ", ".join(str(v) for v in value)  # models often send ["a", "b"] for "a, b"
-        if isinstance(value, (dict, list)):
-            raise ValueError("expected a string")
-        value = str(value)
-        if p.enum and value not in p.enum:
-            folded = {e.lower(): e for e in p.enum}.get(value.strip().lower())  # "Summary" means summary
-            if folded is None:
-                raise ValueError(f"must be one of {', '.join(p.enum)}")
-            value = folded
-        return value
-    if t == "boolean":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, (int, float)) and value in (0, 1):
-            return bool(value)
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
-        raise ValueError("expected true or false")
-    if t == "integer":
-        if isinstance(value, bool):
-            raise ValueError("expected a whole number")
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str):
-            try:
-                f = float(value.strip())
-            except ValueError:
-                raise ValueError("expected a whole number") from None
-            if f.is_integer():
-                return int(f)
-        raise ValueError("expected a whole number")
-    if t == "number":
-        if isinstance(value, bool):
-            raise ValueError("expected a number")
-        if isinstance(value, (int, float)):
-            return value
-        if isinstance(value, str):
-            try:
-                return float(value.strip())
-            except ValueError:
-                pass
-        raise ValueError("expected a number")
-    if t == "array":
-        if isinstance(value, (list, tuple)):
-            return list(value)
-        if isinstance(value, str):
-            try:
-                parsed = json.loads(value)
-            except ValueError:
-                parsed = [v.strip() for v in value.split(",") if v.strip()]
-            if isinstance(parsed, list):
-                return parsed
-        raise ValueError("expected a list")
-    if t == "object":
-        if isinstance(value, dict):
-            return value
-        raise ValueError("expected an object")
+    coerce = _COERCERS.get(p.json_type)
+    return coerce(p, value) if coerce is not None else value
+
+
+def _to_string(p: ParamSpec, value: Any) -> str:
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        value = ", ".join(str(v) for v in value)  # models often send ["a", "b"] for "a, b"
+    if isinstance(value, (dict, list)):
+        raise ValueError("expected a string")
+    value = str(value)
+    if p.enum and value not in p.enum:
+        folded = {e.lower(): e for e in p.enum}.get(value.strip().lower())  # "Summary" means summary
+        if folded is None:
+            raise ValueError(f"must be one of {', '.join(p.enum)}")
+        value = folded
     return value
+
+
+def _to_boolean(p: ParamSpec, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ValueError("expected true or false")
+
+
+def _to_integer(p: ParamSpec, value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError("expected a whole number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            f = float(value.strip())
+        except ValueError:
+            raise ValueError("expected a whole number") from None
+        if f.is_integer():
+            return int(f)
+    raise ValueError("expected a whole number")
+
+
+def _to_number(p: ParamSpec, value: Any) -> int | float:
+    if isinstance(value, bool):
+        raise ValueError("expected a number")
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            pass
+    raise ValueError("expected a number")
+
+
+def _to_array(p: ParamSpec, value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(parsed, list):
+            return parsed
+    raise ValueError("expected a list")
+
+
+def _to_object(p: ParamSpec, value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return value
+    raise ValueError("expected an object")
+
+
+_COERCERS: dict[str, Callable[[ParamSpec, Any], Any]] = {
+    "string": _to_string, "boolean": _to_boolean, "integer": _to_integer, "number": _to_number,
+    "array": _to_array, "object": _to_object,
+}
 
 
 def validate_arguments(spec: ToolSpec, args: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
@@ -271,7 +290,8 @@ class ToolExecutor:
         if self.on_invoke is not None:
             self.on_invoke(name)
         status, reply = self._run(spec, kwargs)
-        return done(name, status, reply.payload, kwargs, invoked=self.on_invoke is not None, loaded=reply.loaded)
+        payload = redact_payload(reply.payload)  # every tool's output, MCP's too: secrets by shape (redact.py)
+        return done(name, status, payload, kwargs, invoked=self.on_invoke is not None, loaded=reply.loaded)
 
     def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> tuple[ToolStatus, ToolReply]:
         timeout = spec.timeout or self.default_timeout

@@ -25,12 +25,14 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, get_args, get_origin
 
+from gaia_lite.errors import GaiaError
+
 __all__ = ["ParamSpec", "ToolSpec", "tool", "spec_from_function", "ToolDefinitionError"]
 
 JsonType = Literal["string", "integer", "number", "boolean", "array", "object"]
 
 
-class ToolDefinitionError(TypeError):
+class ToolDefinitionError(GaiaError, TypeError):
     """A tool function cannot be turned into a schema (raised at definition time)."""
 
 

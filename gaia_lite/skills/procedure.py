@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from gaia_lite.errors import InputError
+
 __all__ = [
     "ProcedureSpec", "Procedure", "ToolStep", "SkillFormatError",
     "NAME_MAX", "is_valid_name", "slugify", "parse_front_matter", "parse_skill_file", "render_skill_file",
@@ -39,7 +41,7 @@ _NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _REQUIRED_KEYS = ("name", "when_to_use", "tools_required")
 
 
-class SkillFormatError(ValueError):
+class SkillFormatError(InputError, ValueError):
     """A skill file (or an LLM's answer) does not have the expected shape; the message says why."""
 
 

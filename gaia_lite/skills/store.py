@@ -27,6 +27,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from gaia_lite.errors import GaiaError
 from gaia_lite.memory.migrations import Migration, sql_migration
 from gaia_lite.memory.store import decode_vector, encode_vector, mask_credentials, now_iso
 
@@ -44,7 +45,7 @@ MAX_BODY_CHARS = 8000  # a stored procedure body (the prompt shows at most 1,500
 MAX_SPANS = 5000  # the newest spans kept; older ones are pruned on insert
 
 
-class SkillStoreError(ValueError):
+class SkillStoreError(GaiaError, ValueError):
     """A procedure operation the user asked for cannot be done; the message says why."""
 
 

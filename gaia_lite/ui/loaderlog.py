@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from rich.text import Text
 
-from gaia_lite.loader.logline import LoadToolsRecord, SelectionRecord
+from gaia_lite.logline import LoadToolsRecord, SelectionRecord
 
 from .view import LoaderEntry, PanelState
 from .wrap import by_score, fmt_score, one_line, plural, sub_list

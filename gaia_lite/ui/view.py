@@ -23,7 +23,7 @@ from gaia_lite.events import (
 )
 
 if TYPE_CHECKING:  # type-only: the view reads the records the events carry
-    from gaia_lite.loader.logline import LoadToolsRecord, SelectionRecord
+    from gaia_lite.logline import LoadToolsRecord, SelectionRecord
 
 __all__ = ["ChatView", "Entry", "ToolCallView", "PanelState", "LoaderEntry", "TurnStats", "BundleLayout",
            "LOADER_ENTRIES"]

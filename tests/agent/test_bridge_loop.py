@@ -12,7 +12,7 @@ from gaia_lite.embed.hashing import HashEmbedder
 from gaia_lite.events import ToolCallFinished, ToolCallStarted, TurnFinished
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.loader.loader import build_doc_loader
-from gaia_lite.loader.logline import parse_line
+from gaia_lite.logline import parse_line
 from gaia_lite.registry.bridge import BRIDGE
 from tests.agent.wiring import doc_stack
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks, tool_call_chunks

@@ -3,7 +3,7 @@
 import pytest
 
 from gaia_lite.agent.constrained import AnswerView
-from gaia_lite.agent.replies import not_an_answer, placeholder, written_call
+from gaia_lite.agent.judge import not_an_answer, placeholder, written_call
 from gaia_lite.messages import ChatResult
 
 

@@ -10,7 +10,7 @@ import pytest
 from gaia_lite.agent.prefix import BRIDGE_NOTE, MORE_TOOLS_HEADER, PromptLayout, StableLayout, make_layout
 from gaia_lite.agent.prompt import TOOLS_HEADER, PromptParts, compose_system_prompt
 from gaia_lite.agent.selection import SelectionState
-from gaia_lite.loader.logline import SelectionRecord
+from gaia_lite.logline import SelectionRecord
 from gaia_lite.registry.bridge import BRIDGE, bridge_schema
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import compact_signature, render_native, short_summary

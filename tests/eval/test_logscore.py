@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gaia_lite.eval.logscore import format_tool_calls, score_file, score_lines
-from gaia_lite.loader import logline
+from gaia_lite import logline
 
 DATA = Path(__file__).parent / "data"
 

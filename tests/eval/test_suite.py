@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.eval.suite import SuiteError, Turn, check_answer, check_files_after, load_suite
+from gaia_lite.eval.suite import (SuiteError, Turn, builtin_suite_path, check_answer, check_files_after,
+                                  draw_test_split, load_suite)
 
 
 def _write(tmp_path: Path, suite: object) -> Path:
@@ -27,7 +28,7 @@ def test_a_suite_in_the_documented_format_loads(tmp_path: Path) -> None:
         "turns": [{"prompt": "total of q1?", "expect": ["\\b270\\b"], "reject": ["\\b120\\b"]},
                   {"prompt": "and the capital of France?", "expect": ["paris"], "no_tools": True,
                    "new_conversation": True}],
-        "files_after": {"sales.csv": ["north"]}}]})
+        "files_after": {"sales.csv": ["north"]}, "class": "data", "split": "test"}]})
     suite = load_suite(path)
     (task,) = suite.tasks
     assert suite.name == "mine" and task.id == "csv_total"
@@ -35,6 +36,12 @@ def test_a_suite_in_the_documented_format_loads(tmp_path: Path) -> None:
     assert task.copy == (("docs/report.txt", (tmp_path / "fixtures/report.txt").resolve()),)
     assert task.turns[1] == Turn("and the capital of France?", ("paris",), (), True, True)
     assert task.files_after == (("sales.csv", ("north",)),)
+    assert (task.task_class, task.split) == ("data", "test")
+
+
+def test_class_and_split_are_optional(tmp_path: Path) -> None:
+    (task,) = load_suite(_write(tmp_path, {"tasks": [{"id": "a", "turns": ["x"]}]})).tasks
+    assert (task.task_class, task.split) == ("", None)
 
 
 @pytest.mark.parametrize(("suite", "message"), [
@@ -48,6 +55,9 @@ def test_a_suite_in_the_documented_format_loads(tmp_path: Path) -> None:
     ({"tasks": [{"id": "a", "turns": ["x"], "index": ["nope.md"]}]}, "not among the task's files"),
     ({"tasks": [{"id": "a", "turns": ["x"]}, {"id": "a", "turns": ["y"]}]}, "appears twice"),
     ({"tasks": [{"id": "a", "turns": [{"prompt": "x", "no_tools": "yes"}]}]}, "no_tools must be true or false"),
+    ({"tasks": [{"id": "a", "turns": ["x"], "split": "train"}]}, "task 'a'.split: expected \"dev\" or \"test\""),
+    ({"tasks": [{"id": "a", "turns": ["x"], "class": "two words"}]}, "task 'a'.class: expected a name"),
+    ({"tasks": [{"id": "a", "turns": ["x"], "clas": "data"}]}, "unknown field(s) clas"),
 ])
 def test_bad_suites_name_the_task_and_the_field(tmp_path: Path, suite: object, message: str) -> None:
     with pytest.raises(SuiteError, match=None) as err:
@@ -67,6 +77,41 @@ def test_select_names_unknown_ids(tmp_path: Path) -> None:
     assert [t.id for t in suite.select(["b", "a"])] == ["a", "b"]
     with pytest.raises(SuiteError, match="unknown task.*zzz"):
         suite.select(["zzz"])
+
+
+def test_select_keeps_to_a_split(tmp_path: Path) -> None:
+    suite = load_suite(_write(tmp_path, {"tasks": [{"id": "a", "turns": ["x"], "split": "dev"},
+                                                   {"id": "b", "turns": ["y"], "split": "test"},
+                                                   {"id": "c", "turns": ["z"]}]}))
+    assert [t.id for t in suite.select([], "all")] == ["a", "b", "c"]
+    assert [t.id for t in suite.select([], "dev")] == ["a"]
+    assert [t.id for t in suite.select(["a", "b"], "test")] == ["b"]
+    with pytest.raises(SuiteError, match="no task of a is in the test split"):
+        suite.select(["a"], "test")
+    with pytest.raises(SuiteError, match="split 'train' is unknown"):
+        suite.select([], "train")
+
+
+def _classed(n_per_class: dict[str, int]) -> list:
+    from gaia_lite.eval.suite import Task
+
+    return [Task(f"{cls}{i}", (Turn("q"),), task_class=cls) for cls, n in n_per_class.items() for i in range(n)]
+
+
+def test_the_test_split_is_a_seeded_draw_stratified_by_class() -> None:
+    tasks = _classed({"a": 6, "b": 9, "c": 11, "d": 1})
+    test = draw_test_split(tasks, seed=7)
+    assert draw_test_split(list(reversed(tasks)), seed=7) == test  # the order in the file does not matter
+    per_class = {cls: sum(t.id in test for t in tasks if t.task_class == cls) for cls in "abcd"}
+    assert per_class == {"a": 2, "b": 3, "c": 4, "d": 0}
+    assert any(draw_test_split(tasks, seed=s) != test for s in range(8, 12))  # the seed decides
+
+
+def test_the_builtin_split_is_the_recorded_draw() -> None:
+    """gaia_lite/eval/data/tasks/README.md records the seed; a split edited by hand fails here."""
+    suite = load_suite(builtin_suite_path())
+    assert {t.id for t in suite.tasks if t.split == "test"} == draw_test_split(suite.tasks, seed=28)
+    assert all(t.split in ("dev", "test") and t.task_class for t in suite.tasks)
 
 
 def test_answer_rules_expect_reject_and_no_tools() -> None:

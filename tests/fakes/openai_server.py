@@ -8,7 +8,11 @@ covered by the slow tests against llama-server.
 Hostile modes for error handling: "html" (a 200 web page instead of a
 stream), "garbage_stream" (SSE whose data is not JSON) and "hang" (accept the
 request, never answer); ``models_body`` serves a raw (content type, body) for
-/models; ``reject_response_format`` plays a server without JSON-schema replies.
+/models; ``reject_response_format`` plays a server without JSON-schema replies;
+``models_hang`` plays a server whose /models never answers. A script may end
+with "cut" (the stream stops: no finish_reason, no [DONE], the connection
+closed) or "cut_chunked" (the same mid-body of a chunked reply, as a crashed
+llama-server leaves it).
 """
 
 from __future__ import annotations
@@ -53,6 +57,12 @@ def slow_text_chunks(text: str, *, pieces: int, delay: float) -> list[Any]:
     return out
 
 
+def cut_chunks(text: str, *, chunked: bool = False) -> list[Any]:
+    """The start of a plain-text reply, then the stream stops before any finish_reason: "cut" ends a
+    close-delimited stream cleanly (no [DONE]); ``chunked`` drops a chunked one mid-body."""
+    return [*text_chunks(text)[:-2], "cut_chunked" if chunked else "cut"]
+
+
 def _chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
     return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": "fake-model",
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
@@ -79,6 +89,7 @@ class FakeOpenAIServer:
     models_body: tuple[str, str] | None = None  # (content type, raw body) for /models
     release: threading.Event = field(default_factory=threading.Event)  # ends "hang" replies
     reject_response_format: bool = False  # answer 400 to a request with response_format (an old server, NPU/OGA)
+    models_hang: bool = False  # GET /models accepts and never answers (until release)
 
     def __enter__(self) -> "FakeOpenAIServer":
         server = self
@@ -104,7 +115,9 @@ class FakeOpenAIServer:
                 self.wfile.write(data)
 
             def do_GET(self) -> None:
-                if self.path.endswith("/models") and server.models_body is not None:
+                if self.path.endswith("/models") and server.models_hang:
+                    server.release.wait(120)
+                elif self.path.endswith("/models") and server.models_body is not None:
                     self._raw(*server.models_body)
                 elif self.path.endswith("/health"):
                     self._json(200, {"status": "ok"})
@@ -144,6 +157,9 @@ class FakeOpenAIServer:
                                                "request (9000 tokens) exceeds the available context size "
                                                "(8192 tokens), try increasing it"}})
                     return
+                if reply and reply[-1] == "cut_chunked":
+                    self._chunked_cut(reply[:-1])
+                    return
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
@@ -152,11 +168,28 @@ class FakeOpenAIServer:
                 except (BrokenPipeError, ConnectionResetError):  # the client stopped reading: fine
                     pass
 
+            def _chunked_cut(self, reply: list[Any]) -> None:
+                """A chunked reply whose connection drops mid-body (no terminating chunk)."""
+                self.protocol_version = "HTTP/1.1"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for item in reply:
+                    data = f"data: {json.dumps(item)}\n\n".encode()
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                self.wfile.write(b"40\r\ndata: {\"id\": \"chatcmpl-fake\", \"obj")
+                self.wfile.flush()
+                self.close_connection = True
+
             def _stream(self, reply: list[Any]) -> None:
                 for item in reply:
                     if isinstance(item, (int, float)):  # a pause between chunks (slow_text_chunks)
                         time.sleep(item)
                         continue
+                    if item == "cut":  # the stream just stops: no finish_reason, no [DONE]
+                        self.wfile.flush()
+                        return
                     if item == "mid_stream_error":
                         payload = {"error": {"message": "scripted mid-stream failure", "type": "server_error"}}
                         self.wfile.write(f"data: {json.dumps(payload)}\n\n".encode())

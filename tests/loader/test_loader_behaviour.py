@@ -9,7 +9,7 @@ import pytest
 
 from gaia_lite.loader.bundles import ToolBundle
 from gaia_lite.loader.cache import DocEmbeddingCache
-from gaia_lite.loader.logline import parse_line
+from gaia_lite.logline import parse_line
 from gaia_lite.loader.presets import PRESETS
 from gaia_lite.registry.render import render_native, render_text
 

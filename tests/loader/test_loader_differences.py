@@ -1,10 +1,19 @@
-"""Where gaia-lite's loader differs from GAIA on purpose (issue 5, items a–f)."""
+"""Where gaia-lite's loader differs from GAIA on purpose; the tests are named after the difference:
+
+a. the selection query is the previous clean user message and the current one (last 4,000 chars),
+   and a preset may also score the current message on its own;
+b. a tool that matched on its own ranks ahead of the bundle-mates pulled in with it;
+c. ``load_bundle`` before any selection still shows CORE; an inactive loader offers no menu;
+d. every loader line carries ``tools_hash`` and ``selection_ms``; the session line counts changes;
+e. presets: ``gaia`` is GAIA's algorithm, ``default`` ranks matches first, explicit τ and cap win;
+f. free recoveries count only while a filter is in effect.
+"""
 
 from __future__ import annotations
 
 from gaia_lite.loader.bundles import ToolBundle
 from gaia_lite.loader.loader import SELECTION_QUERY_CHARS, selection_query
-from gaia_lite.loader.logline import parse_line
+from gaia_lite.logline import parse_line
 from gaia_lite.loader.presets import PRESETS, LoaderSettings
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from gaia_lite.loader import logline
+from gaia_lite import logline
 
 SELECTION_KEYS = ["turn", "query_sha", "threshold", "max_tools", "scores", "matched", "bundle_pulled",
                   "admitted", "evicted", "skipped_at_cap", "loaded"]

@@ -1,5 +1,5 @@
-"""The ``gaia`` preset follows GAIA's released loader (amd-gaia 0.25.1), not the spec's August
-snapshot: the loaded set comes in admission order and is never re-sorted, below the cap it only
+"""The ``gaia`` preset follows GAIA's released loader (amd-gaia 0.25.1), not its later main branch
+(78bbc3076, 2026-08-21, which ``LoaderSettings()`` reproduces): the loaded set comes in admission order and is never re-sorted, below the cap it only
 grows, and LRU eviction happens only at the cap and only at a turn boundary."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def test_a_later_admission_only_appends(make_world) -> None:
     first = w.select("q1").loaded
     second = w.select("q2").loaded
     assert second[:len(first)] == first and second == ("c", "b_tool", "a_tool")
-    spec = make_world(scores, queries=("q1", "q2"), core=["c"])  # the spec sorts: a_tool jumps ahead
+    spec = make_world(scores, queries=("q1", "q2"), core=["c"])  # the main branch sorts: a_tool jumps ahead
     spec.select("q1")
     assert spec.select("q2").loaded == ("a_tool", "b_tool", "c")
 

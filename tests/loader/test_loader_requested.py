@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from gaia_lite.loader.bundles import ToolBundle, load_bundles
-from gaia_lite.loader.logline import SELECTION_PREFIX
+from gaia_lite.logline import SELECTION_PREFIX
 from gaia_lite.loader.presets import PRESETS
 from gaia_lite.loader.requested import build_request_index, requested_tools
 

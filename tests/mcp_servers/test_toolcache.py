@@ -142,7 +142,7 @@ def test_the_real_git_server_joins_from_the_cache_and_its_calls_wait_for_it(git_
 
 
 def test_the_loader_scores_a_replaced_tool_by_its_new_text_and_forgets_a_removed_one() -> None:
-    from gaia_lite.agent.selection import ToolJoin
+    from gaia_lite.loader.joins import ToolJoin
     from gaia_lite.embed.hashing import HashEmbedder
     from gaia_lite.events import Notice
     from gaia_lite.loader.bundles import ToolBundle

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools import os_sandbox
 from gaia_lite.tools.sandbox import Sandbox
 from gaia_lite.registry.limits import RateLimiter
 
@@ -71,3 +72,16 @@ def make_repo(folder: Path, message: str = "first") -> Path:
 def output_of(result: dict) -> str:
     """Everything a tool result shows the model."""
     return " ".join(str(result.get(k, "")) for k in ("stdout", "stderr", "error", "message"))
+
+
+@pytest.fixture(params=["kernel-sandbox", "policy-alone"])
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test twice: with the kernel sandbox (skipped where there is none) and with
+    ``GAIA_SHELL_SANDBOX=off``, where the argv policy must hold on its own."""
+    if request.param == "policy-alone":
+        monkeypatch.setenv("GAIA_SHELL_SANDBOX", "off")
+    else:
+        box = os_sandbox.detect()
+        if not box.active:
+            pytest.skip(f"no OS sandbox on this machine: {box.reason}")
+    return request.param

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from gaia_lite.loader.loader import selection_query
-from gaia_lite.loader.logline import SELECTION_PREFIX
+from gaia_lite.logline import SELECTION_PREFIX
 from gaia_lite.skills.procedure import parse_skill_file
 from gaia_lite.skills.recall import SkillService
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from gaia_lite.events import (ModelCallFinished, TextDelta, ToolCallFinished, ToolCallStarted, ToolsLoaded,
                               ToolsSelected, TurnFinished, TurnStarted)
 from gaia_lite.loader.bundles import load_bundles
-from gaia_lite.loader.logline import LoadToolsRecord, SelectionRecord
+from gaia_lite.logline import LoadToolsRecord, SelectionRecord
 from gaia_lite.ui.view import BundleLayout, ChatView
 
 CFG = load_bundles()

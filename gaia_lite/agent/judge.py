@@ -1,0 +1,375 @@
+"""The judge: every check on a model's reply, as named guards in one table.
+
+A small model's reply is not always an answer. It may describe a call instead of making it, copy the
+reply format's slot, give a tool result back as JSON, or repeat an earlier answer. Each such case is a
+``Guard`` row in ``GUARDS``, in priority order:
+
+- what it detects (its detector);
+- what happens to a *draft* reply, one the model may still redo: ask again off the record, hold the
+  next reply to a call, or nothing (the reply is judged as final);
+- what happens to a *final* reply, the turn's last word: replace it with an answer built from the tool
+  results, or keep it;
+- whether it keeps streamed text off the screen (its screen detector).
+
+``judge`` turns a reply into one typed ``Verdict``; the loop acts on it with one ``match``. Stream views
+ask ``hiding_guard`` and ``first_sentence_pending`` what they may show while a reply arrives.
+
+Adding a check is adding a row: a detector ``(reply, evidence) -> str | None`` (what it found, or None)
+and a ``Guard`` at its priority. ``Evidence`` carries what the turn knows besides the reply (its tool
+results, the user's messages, the saved facts shown), so a later guard can compare an answer with them
+(an answer that stops one step short, or states specifics no result holds).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Callable, Iterable
+
+from gaia_lite.messages import AssistantCallsMessage, ToolCall
+from gaia_lite.registry.execute import ToolResult
+
+__all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
+           "AskAgain", "HoldToCall", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
+           "plain_words", "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
+           "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    calls: tuple[ToolCall, ...]
+    text: str  # the prose beside the calls, or the answer when there are none (think blocks removed)
+
+    def assistant_message(self) -> AssistantCallsMessage:
+        """The history entry for a reply that calls tools."""
+        return {"role": "assistant", "content": self.text or None, "tool_calls": [c.wire() for c in self.calls]}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a guard may look at besides the reply."""
+
+    tool_names: tuple[str, ...] = ()
+    results: tuple[ToolResult, ...] = ()  # this turn's tool results, oldest first
+    last_result: ToolResult | None = None  # the latest successful result, else the latest one
+    earlier_answers: tuple[str, ...] = ()  # answers given earlier in the conversation that a new question must not get
+    user_messages: tuple[str, ...] = ()  # the conversation's user messages, the current one last
+    facts: tuple[str, ...] = ()  # saved facts shown beside the current message
+    copied_lines: tuple[str, ...] = ()  # lines the agent writes after tool results, which a small model copies
+
+    @property
+    def query(self) -> str:
+        return self.user_messages[-1] if self.user_messages else ""
+
+
+class Stage(Enum):
+    DRAFT = "draft"  # the model may still be asked once to redo the reply
+    FINAL = "final"  # it was asked once already: the reply is the answer, or is replaced
+    FORCED = "forced"  # it was told to answer without tools: a call in it is never run
+
+
+class OnDraft(Enum):
+    PASS = "judged as final"
+    ASK = "ask again"  # off the record, with the guard's words
+    HOLD = "hold to a call"  # where the reply mode can (no words the model could echo), else ask again
+
+
+class OnFinal(Enum):
+    KEEP = "keep"
+    REPLACE = "replace"  # by an answer built from the tool results ("could not finish" without any)
+    REPLACE_AFTER_RESULT = "replace after a tool result"
+
+
+Detector = Callable[[Reply, Evidence], "str | None"]
+
+
+@dataclass(frozen=True)
+class Guard:
+    name: str
+    catches: str  # one line, for people (docs/architecture.md lists it)
+    detect: Detector
+    on_screen: Detector | None  # keeps streamed text off the screen when it finds something; None: shown
+    on_draft: OnDraft
+    on_final: OnFinal
+    ask: str = ""  # the request sent with ASK/HOLD; {slot} is what was found, {query} the user's message
+
+    def final_applies(self, ev: Evidence) -> bool:
+        return self.on_final is OnFinal.REPLACE or (self.on_final is OnFinal.REPLACE_AFTER_RESULT
+                                                    and ev.last_result is not None)
+
+
+# ---------------------------------------------------------------- verdicts
+
+
+@dataclass(frozen=True)
+class RunCalls:
+    calls: tuple[ToolCall, ...]
+
+
+@dataclass(frozen=True)
+class AskAgain:
+    guard: str
+    request: str  # sent after the reply, both off the record
+
+
+@dataclass(frozen=True)
+class HoldToCall:
+    guard: str
+
+
+@dataclass(frozen=True)
+class FromResults:
+    guard: str
+
+
+@dataclass(frozen=True)
+class Accept:
+    answer: str
+
+
+Verdict = RunCalls | AskAgain | HoldToCall | FromResults | Accept
+
+
+def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -> Verdict:
+    """What to do with ``reply``: run its calls, ask again, hold the next reply to a call, or end the turn
+    with it (``Accept``) or with an answer built from the tool results (``FromResults``). A draft is judged
+    by the first guard with a draft action that detects something; otherwise, as a final reply, by the
+    first guard whose final action applies. ``can_hold``: the reply mode can hold a reply to a call."""
+    if reply.calls and stage is not Stage.FORCED:
+        return RunCalls(reply.calls)
+    text = reply.text.strip()
+    for line in filter(None, ev.copied_lines):  # the agent's own lines, copied, are not part of the answer
+        text = text.replace(line, "").strip()
+    seen = Reply(reply.calls, text)
+    if stage is Stage.DRAFT:
+        for guard in GUARDS:
+            found = guard.detect(seen, ev) if guard.on_draft is not OnDraft.PASS else None
+            if found is None:
+                continue
+            if guard.on_draft is OnDraft.HOLD and can_hold:
+                return HoldToCall(guard.name)
+            return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
+    for guard in GUARDS:
+        if guard.on_final is not OnFinal.KEEP and guard.final_applies(ev) and guard.detect(seen, ev) is not None:
+            return FromResults(guard.name)
+    return Accept(text)
+
+
+# ---------------------------------------------------------------- detectors
+
+def plain_words(text: str) -> str:
+    """``text`` lower-cased, without punctuation, one space between words: for "said the same"."""
+    return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
+
+
+def is_result_echo(text: str) -> bool:
+    """Does the model's reply look like a tool result (a JSON object with a status)?"""
+    t = text.strip()
+    if not t.startswith("{"):
+        return False
+    try:
+        value, _ = json.JSONDecoder().raw_decode(t)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "status" in value
+
+
+# A reply that opens a JSON object with a plain key ({"size_bytes": ...): data, held off the screen until the
+# loop has read it (the answer shown is the loop's, so a JSON answer the user asked for still appears).
+_JSON_OBJECT = re.compile(r'\s*\{\s*"([\w ]+)"\s*:')
+
+
+def opens_json_object(text: str) -> bool:
+    return bool(_JSON_OBJECT.match(text or ""))
+
+
+def echoes_result(text: str, payload: dict[str, Any]) -> bool:
+    """Is ``text`` a tool result given back as JSON: with its status, or opening with one of ``payload``'s
+    keys (the 0.5B model dropped "status" and was cut off mid-"content")?"""
+    if is_result_echo(text):
+        return True
+    m = _JSON_OBJECT.match(text or "")
+    return m is not None and m.group(1) in payload
+
+
+def _named(name: str) -> re.Pattern[str]:
+    """A tool's name as a whole word, not part of a file name or a longer identifier."""
+    return re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+
+
+def names_a_tool(text: str, tool_names: Iterable[str]) -> bool:
+    """Does ``text`` name a tool (``browse_directory``, `read_file`)? An answer has no reason to:
+    it is a call described in prose, or a bare tool name, instead of a call made. Only snake_case
+    names count, so "read" or "recall" in a sentence never does."""
+    return any(_named(n).search(text or "") for n in tool_names if "_" in n)
+
+
+def without_tool_names(text: str, tool_names: Iterable[str], words: Callable[[str], str]) -> str:
+    """``text`` with every tool name ``names_a_tool`` would find replaced by ``words(name)``."""
+    for n in tool_names:
+        if "_" in n:
+            text = _named(n).sub(words(n), text)
+    return text
+
+
+def bare_tool_name(text: str, tool_names: Iterable[str]) -> bool:
+    """Is the whole reply just a tool's name (``list_recent_files``, `read_file()`)?"""
+    core = (text or "").strip().strip("`'\".:").removesuffix("()").strip()
+    return bool(core) and core in set(tool_names)
+
+
+# A template slot where a value should be: "[Customer Name]", "[Total Units]", "[customer name]", "[Name]".
+# Two or more capitalised words, or words ending in a slot word; "[Page 2]", "[REDACTED]" and Markdown
+# links do not count.
+_SLOT_WORDS = r"(?:name|value|number|amount|date|total|units?|location|address|price|count)"
+_PLACEHOLDER = re.compile(
+    r"\[(?:[A-Z][a-z']+(?: [A-Za-z][a-z']+){1,4}|(?:[A-Za-z][a-z']* ){0,3}(?i:" + _SLOT_WORDS + r"))\](?!\()")
+# A slot copied from the reply format ("<your answer, in plain sentences>", "<tool name>"): two or more
+# lower-case words in angle brackets. HTML tags (<br>, <a href="...">) and autolinks (<https://...>)
+# do not match.
+_ANGLE_SLOT = re.compile(r"<[a-z][a-z']*(?:,? [a-z][a-z']*)+>")
+# The reply format's answer slots are "<your answer, ...>" (a kind of angle slot); a copy of one stands where
+# the answer belongs.
+_ANSWER_SLOT = re.compile(r"<your answer(?:,? [a-z][a-z']*){0,8}>")
+# What was meant as a call to a tool, written into the text and not read as one (cut-off or broken JSON):
+# an object whose name key holds a tool's name. An answer quoting a JSON file has no reason to.
+_WRITTEN_CALL = re.compile(r"""\{\s*["']?(?:name|tool|tool_name|function)["']?\s*:\s*["']([A-Za-z_][\w.-]*)["']""")
+
+
+def placeholder(text: str) -> str | None:
+    """The first template slot in ``text`` (``[Customer Name]``, ``<your answer, in plain sentences>``),
+    or None. The model wrote the shape of an answer without the value: it has not read what holds it
+    yet, or it copied the reply format instead of answering."""
+    found = [m for m in (_PLACEHOLDER.search(text or ""), _ANGLE_SLOT.search(text or "")) if m]
+    return min(found, key=lambda m: m.start()).group(0) if found else None
+
+
+def answer_slot(text: str) -> str | None:
+    """The reply format's answer slot copied into ``text`` (``<your answer, in plain sentences>``), or None."""
+    m = _ANSWER_SLOT.search(text or "")
+    return m.group(0) if m else None
+
+
+def written_call(text: str, tool_names: Iterable[str]) -> str | None:
+    """The tool a call written into ``text`` names (``{"name": "recall", "arguments": {...``), or None."""
+    names = set(tool_names)
+    return next((m.group(1) for m in _WRITTEN_CALL.finditer(text or "") if m.group(1) in names), None)
+
+
+def not_an_answer(text: str, tool_names: Iterable[str]) -> bool:
+    """A reply the user must not see as the answer: a call described in prose or written as unreadable
+    JSON, or a template."""
+    names = list(tool_names)
+    return names_a_tool(text, names) or placeholder(text) is not None or written_call(text, names) is not None
+
+
+EMPTY_ANSWERS = frozenset({"", "none", "null", "n/a"})
+
+
+def _called(reply: Reply, ev: Evidence) -> str | None:
+    return reply.calls[0].name if reply.calls else None
+
+
+def _echo(reply: Reply, ev: Evidence) -> str | None:
+    last = ev.last_result
+    echo = echoes_result(reply.text, last.payload) if last is not None else is_result_echo(reply.text)
+    return "echo" if echo else None
+
+
+def _json_on_screen(reply: Reply, ev: Evidence) -> str | None:
+    return "json" if opens_json_object(reply.text) or is_result_echo(reply.text) else None
+
+
+def _bare(reply: Reply, ev: Evidence) -> str | None:
+    return reply.text.strip() if bare_tool_name(reply.text, ev.tool_names) else None
+
+
+def _empty(reply: Reply, ev: Evidence) -> str | None:
+    return "empty" if reply.text.strip(" .\"'").lower() in EMPTY_ANSWERS else None
+
+
+def _narrated(reply: Reply, ev: Evidence) -> str | None:
+    return "tool" if names_a_tool(reply.text, ev.tool_names) else None
+
+
+def _slot_only(reply: Reply, ev: Evidence) -> str | None:
+    """The reply format's answer slot and nothing else ("<your answer, in plain sentences>")."""
+    slot = answer_slot(reply.text)
+    return slot if slot is not None and not reply.text.replace(slot, "").strip(" .\"'{}:") else None
+
+
+def _copied(reply: Reply, ev: Evidence) -> str | None:
+    return answer_slot(reply.text)
+
+
+def _template(reply: Reply, ev: Evidence) -> str | None:
+    return placeholder(reply.text)
+
+
+def _written(reply: Reply, ev: Evidence) -> str | None:
+    return written_call(reply.text, ev.tool_names)
+
+
+def _repeated(reply: Reply, ev: Evidence) -> str | None:
+    """An earlier answer of this conversation, word for word."""
+    said = plain_words(reply.text)
+    return "repeat" if said and any(plain_words(a) == said for a in ev.earlier_answers) else None
+
+
+# ---------------------------------------------------------------- the guards, in priority order
+
+# Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
+NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
+            "or answer my question yourself in plain sentences.")
+# Sent the same way when a reply is a template ("The customer is [Customer Name].") instead of an answer.
+TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a tool to find the real value "
+            "now, or say plainly that you could not find it.")
+# Sent the same way when a reply copies the reply format's slot ("<your answer, in plain sentences>"): the
+# 0.5B model did on "what is the capital of Italy?"; the template request above would send it to a tool.
+COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}"
+# Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
+REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
+
+GUARDS: tuple[Guard, ...] = (
+    Guard("called_after_stop", "a tool call in the reply that was told to answer without tools (never run)",
+          _called, None, OnDraft.PASS, OnFinal.REPLACE),
+    Guard("result_echo", "a tool result given back as JSON, with its status or opening with one of its keys",
+          _echo, _json_on_screen, OnDraft.PASS, OnFinal.REPLACE),
+    Guard("bare_tool_name", "a reply that is only a tool's name", _bare, None, OnDraft.PASS, OnFinal.REPLACE),
+    Guard("empty_answer", 'an answer of "none", "null", "n/a" or nothing, taken from the tool-first shape',
+          _empty, None, OnDraft.PASS, OnFinal.REPLACE_AFTER_RESULT),
+    Guard("narrated", "a tool named in prose: a call described instead of made",
+          _narrated, _narrated, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, NARRATED),
+    Guard("format_only", "a reply that is nothing but the reply format's answer slot",
+          _slot_only, None, OnDraft.PASS, OnFinal.REPLACE),  # on screen: held as copied_format
+    Guard("copied_format", "the reply format's answer slot copied into the reply",
+          _copied, _copied, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, COPIED_FORMAT),
+    Guard("template", "a template slot where a value belongs ([Customer Name])",
+          _template, _template, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, TEMPLATE),
+    Guard("written_call", "a call written as JSON that could not be read as one",
+          _written, _written, OnDraft.HOLD, OnFinal.REPLACE, NARRATED),
+    Guard("repeated", "an earlier answer given word for word to a new question",
+          _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
+)
+
+
+# ---------------------------------------------------------------- on screen
+
+# The first sentence of a streamed answer is held until it is complete (or this long): a narrated call
+# names its tool there.
+FIRST_SENTENCE_MAX = 160
+_SENTENCE_END = re.compile(r".{12}[.!?:](\s|$)|\n", re.DOTALL)
+
+
+def first_sentence_pending(text: str) -> bool:
+    """Is ``text`` (an answer as it streams) still inside its first sentence?"""
+    return len(text) < FIRST_SENTENCE_MAX and not _SENTENCE_END.search(text)
+
+
+def hiding_guard(text: str, ev: Evidence) -> str | None:
+    """The first guard that keeps ``text`` (a reply as it streams, or all of it) off the screen, or None.
+    The loop judges the whole reply and shows the answer it ends the turn with."""
+    seen = Reply((), text)
+    return next((g.name for g in GUARDS if g.on_screen is not None and g.on_screen(seen, ev) is not None), None)

@@ -1,0 +1,36 @@
+"""Answers built from tool results: a tool's message first, then its fields, rendered with the model's limits."""
+
+from __future__ import annotations
+
+from gaia_lite.agent.fallback import answer_from_result
+from gaia_lite.agent.results import MAX_ITEMS, compact_result
+
+
+def test_a_tools_message_is_the_answer() -> None:
+    stored = {"status": "stored", "knowledge_id": "k1", "message": "Remembered: My dentist is Dr. Okafor."}
+    assert answer_from_result("remember", stored) == "Remembered: My dentist is Dr. Okafor."
+    nothing = {"status": "no_results", "message": "Nothing relevant found; try other words or index more documents."}
+    assert answer_from_result("query_documents", nothing) == nothing["message"]
+
+
+def test_an_empty_search_with_text_beside_shows_it_after_its_message() -> None:
+    # search_file_content on "config.ini": not in any file's text, but a file has that name (its first lines)
+    result = {"status": "success", "pattern": "config.ini", "directory": "/w", "count": 0, "matches": [],
+              "message": "No file's text holds 'config.ini', but a file has that name: /w/config.ini",
+              "first_lines": "[server]\nport = 8080"}
+    assert answer_from_result("search_file_content", result) == f"{result['message']}\n[server]\nport = 8080"
+
+
+def test_an_empty_search_that_lists_only_where_it_looked_found_nothing() -> None:
+    result = {"status": "success", "pattern": "heron", "count": 0, "files": [], "searched": ["/home/u"],
+              "message": "No file matched. Try fewer words."}
+    assert answer_from_result("search_file", result) == "I found nothing. No file matched. Try fewer words."
+
+
+def test_answers_and_the_models_view_share_numbers_and_limits() -> None:
+    result = {"status": "success", "total": 1234.56789, "files": [{"name": f"f{i}.txt"} for i in range(100)],
+              "folders": [{"name": "docs", "type": "folder"}]}
+    answer = answer_from_result("analyze_data_file", result)
+    assert "- total: 1,234.5679" in answer and "total: 1,234.5679" in compact_result(result)
+    assert f"f{MAX_ITEMS - 1}.txt" in answer and f"f{MAX_ITEMS}.txt," not in answer
+    assert f"(+{100 - MAX_ITEMS} more)" in answer and "- folders: docs/" in answer

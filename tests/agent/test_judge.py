@@ -1,0 +1,173 @@
+"""The judge on real replies, guard by guard: no server, no embedder.
+
+Every reply below is one a Qwen2.5-Coder model gave (the loop tests, eval tasks and commit messages
+quote them), or an answer that must stay an answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from gaia_lite.agent.judge import (
+    GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
+    first_sentence_pending, hiding_guard, judge,
+)
+from gaia_lite.messages import ToolCall
+from gaia_lite.registry.execute import ToolResult, ToolStatus
+
+TOOLS = ("read_file", "browse_directory", "list_recent_files", "recall", "search_file", "remember")
+READ = ToolResult("read_file", "read_file", {"file_path": "notes.md"},
+                  {"status": "success", "size_bytes": 1077, "lines": 35, "content": "buy milk"}, ToolStatus.OK, 0.1)
+QUERY = "What is the capital of Italy?"
+
+
+def _ev(*, result: ToolResult | None = None, earlier: tuple[str, ...] = ()) -> Evidence:
+    return Evidence(TOOLS, (result,) if result else (), result, earlier, (QUERY,))
+
+
+def _draft(text: str, **kw) -> object:
+    return judge(Reply((), text), _ev(**kw), Stage.DRAFT)
+
+
+def _final(text: str, **kw) -> object:
+    return judge(Reply((), text), _ev(**kw), Stage.FINAL)
+
+
+# (guard, reply, what it is) — each reply is caught by that guard and no guard above it
+CAUGHT = [
+    ("result_echo", '{"status": "success", "entries": ["a.txt", "sub"]}', "a result echoed with its status"),
+    ("result_echo", '{"size_bytes": 1077, "lines": 35, "content": "# Notes', "status dropped, cut off (47cf4c9)"),
+    ("bare_tool_name", "list_recent_files", "only a tool's name"),
+    ("bare_tool_name", "`read_file()`", "only a tool's name, quoted"),
+    ("empty_answer", "none", "the tool-first shape's 'none' taken for the answer"),
+    ("empty_answer", "N/A.", "'n/a'"),
+    ("narrated", "To list the files, use the `browse_directory` tool.", "a call described"),
+    ("narrated", "You can use list_recent_files to see them.", "a call described"),
+    ("copied_format", "The total is <your answer, from the result>.", "the format's slot inside a sentence"),
+    ("format_only", "<your answer, in plain sentences>", "the 0.5B model on 'capital of Italy?'"),
+    ("template", "The customer on the invoice is [Customer Name].", "a template"),
+    ("template", "The top salesperson was [Salesperson Name], and they sold [Total Units] units.", "a template"),
+    ("written_call", '{"name": "recall", "arguments": {"query": "revenue in Q3?", chunks (2): ["# Acme"]}}',
+     "a call written as broken JSON (585add5)"),
+    ("written_call", '{"tool": "recall", "arguments": {"query": "plate number", limit: 5}}', "broken JSON"),
+    ("narrated", '{"name": "read_file", "arguments": {"file_path": "notes.md", lines: all}}',
+     "broken JSON naming a snake_case tool: asked again the same way"),
+]
+
+ANSWERS = [
+    "Rome is the capital of Italy.",
+    "12 times 12 is 144.",
+    "See [Page 2] of the report.",
+    "The key was [REDACTED] in the log.",
+    'package.json says: {"name": "acme-web", "version": "2.1.0"}',
+    "Use <br> for a line break.",
+    "I read the file and it says to renew the passport on Friday.",
+]
+
+
+def _first_catch(text: str, ev: Evidence) -> str | None:
+    seen = Reply((), text)
+    return next((g.name for g in GUARDS if g.detect(seen, ev) is not None), None)
+
+
+@pytest.mark.parametrize("guard, text, why", CAUGHT)
+def test_each_guard_catches_its_replies(guard: str, text: str, why: str) -> None:
+    assert _first_catch(text, _ev(result=READ)) == guard, why
+
+
+@pytest.mark.parametrize("text", ANSWERS)
+def test_answers_pass_every_guard(text: str) -> None:
+    assert _first_catch(text, _ev(result=READ, earlier=("The capital of France is Paris.",))) is None
+    assert _draft(text, result=READ) == Accept(text) and _final(text, result=READ) == Accept(text)
+
+
+def test_a_json_answer_the_user_asked_for_is_kept_but_not_streamed() -> None:
+    asked = '{"item": "milk", "done": false}'
+    assert _final(asked, result=READ) == Accept(asked)  # "item" is not a key of the result
+    assert hiding_guard(asked, Evidence(TOOLS)) == "result_echo"  # held until the loop has read it
+
+
+def test_calls_run_unless_the_model_was_told_to_answer() -> None:
+    call = ToolCall("c1", "browse_directory", {"directory_path": "."})
+    assert judge(Reply((call,), ""), _ev(), Stage.DRAFT) == RunCalls((call,))
+    assert judge(Reply((call,), ""), _ev(), Stage.FINAL) == RunCalls((call,))
+    assert judge(Reply((call,), ""), _ev(result=READ), Stage.FORCED) == FromResults("called_after_stop")
+
+
+def test_a_narrated_draft_is_asked_again_or_held_to_a_call() -> None:
+    narrated = "To list the files, use the `browse_directory` tool."
+    asked = _draft(narrated)
+    assert isinstance(asked, AskAgain) and asked.guard == "narrated" and "Do not describe a tool call" in asked.request
+    assert judge(Reply((), narrated), _ev(), Stage.DRAFT, can_hold=True) == HoldToCall("narrated")
+    assert _final(narrated, result=READ) == FromResults("narrated")
+    assert _final(narrated) == Accept(narrated)  # no result to build an answer from
+
+
+def test_a_template_draft_names_its_slot() -> None:
+    asked = _draft("The customer on the invoice is [Customer Name].")
+    assert isinstance(asked, AskAgain) and "placeholder, [Customer Name]," in asked.request
+
+
+def test_a_copied_format_is_asked_for_the_answer_itself_even_where_calls_can_be_held() -> None:
+    for can_hold in (False, True):
+        asked = judge(Reply((), "<your answer, in plain sentences>"), _ev(), Stage.DRAFT, can_hold=can_hold)
+        assert asked == AskAgain("copied_format", "Your reply copied <your answer, in plain sentences> from the "
+                                                  f"reply format. Write the answer itself instead: {QUERY}")
+    assert _final("<your answer, in plain sentences>") == FromResults("format_only")  # "could not finish"
+    slot_in_prose = "The total is <your answer, from the result>."
+    assert _final(slot_in_prose) == Accept(slot_in_prose)  # kept without a result, as before
+
+
+def test_a_written_call_is_never_the_answer() -> None:
+    broken = '{"name": "recall", "arguments": {"query": revenue}}'
+    assert _draft(broken) == AskAgain("written_call", _draft("use read_file").request)  # the narration request
+    assert _final(broken) == FromResults("written_call")  # even with no result: "could not finish"
+
+
+def test_echoes_and_empty_answers_are_judged_as_final_even_in_a_draft() -> None:
+    assert _draft('{"status": "success", "entries": ["a.txt"]}', result=READ) == FromResults("result_echo")
+    assert _draft("none", result=READ) == FromResults("empty_answer")
+    assert _draft("none") == Accept("none")  # no result: nothing to answer from
+    assert _draft("browse_directory") == AskAgain("narrated", _draft("use read_file").request)  # named, so asked
+
+
+def test_an_earlier_answer_to_a_new_question_is_asked_again_once() -> None:
+    earlier = ("The capital of Italy is Rome.",)
+    assert _draft("The capital of Italy is Rome.", earlier=earlier) == AskAgain(
+        "repeated", f"That repeats your answer to an earlier question. Answer my latest question: {QUERY}")
+    assert _final("The capital of Italy is Rome.", earlier=earlier) == Accept("The capital of Italy is Rome.")
+
+
+def test_the_agents_own_line_copied_into_an_answer_is_dropped() -> None:
+    line = "(Now answer the user in plain sentences, or call another tool if needed.)"
+    ev = Evidence(TOOLS, copied_lines=(line, ""))
+    assert judge(Reply((), f"The folder holds a.txt.\n{line}"), ev, Stage.FINAL) == Accept("The folder holds a.txt.")
+
+
+@pytest.mark.parametrize("text, pending", [
+    ("To list", True),
+    ("Rome is the capital of Italy. It", False),
+    ("Yes.", True),  # too short to be a sentence end: "e.g." and "1." must not open the gate
+    ("x" * 159, True),
+    ("x" * 160, False),
+    ("The files:\n", False),
+])
+def test_the_first_sentence_gate(text: str, pending: bool) -> None:
+    assert first_sentence_pending(text) is pending
+
+
+def test_what_streams_is_hidden_by_the_same_guards() -> None:
+    ev = Evidence(TOOLS)
+    assert hiding_guard("To list the files, use the `browse_directory`", ev) == "narrated"
+    assert hiding_guard("The customer is [Customer Name]", ev) == "template"
+    assert hiding_guard('{"name": "recall", "arguments": {', ev) == "result_echo"  # any JSON object waits
+    assert hiding_guard('Calling it: {"name": "recall", "arguments": {', ev) == "written_call"
+    assert hiding_guard("The customer is Lindqvist Bakery.", ev) is None
+    assert hiding_guard("none", ev) is None  # the final answer replaces it after the result
+
+
+def test_every_guard_is_one_row_with_its_actions() -> None:
+    names = [g.name for g in GUARDS]
+    assert len(names) == len(set(names))
+    for g in GUARDS:
+        assert g.catches and (g.on_draft is OnDraft.PASS or g.ask), g.name
+        assert g.on_draft is not OnDraft.PASS or g.on_final is not OnFinal.KEEP, f"{g.name} does nothing"

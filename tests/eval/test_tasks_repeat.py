@@ -1,0 +1,125 @@
+"""`eval tasks --split/--repeat` end to end: the real command, agent and loader against the SCRIPTED FAKE
+OpenAI server (tests/fakes; not a model: each reply is scripted), so the numbers it reports are known."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gaia_lite.embed.hashing import HashEmbedder
+from gaia_lite.eval import tasks
+from gaia_lite.events import TurnFinished, TurnStarted
+from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
+
+SUITE = {"name": "two capitals", "tasks": [
+    {"id": "france", "class": "no_tools", "split": "dev",
+     "turns": [{"prompt": "What is the capital of France?", "expect": ["paris"], "no_tools": True}]},
+    {"id": "italy", "class": "no_tools", "split": "test",
+     "turns": [{"prompt": "What is the capital of Italy?", "expect": ["rome"], "no_tools": True}]},
+    {"id": "spain", "class": "geo", "split": "test",
+     "turns": [{"prompt": "What is the capital of Spain?", "expect": ["madrid"], "no_tools": True}]}]}
+
+
+def _eval_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replies: list[str], *args: str):
+    from gaia_lite.cli.app import app
+
+    monkeypatch.setattr("gaia_lite.cli.services.build_embedder", lambda settings, base_url: HashEmbedder())
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(SUITE))
+    # a server without JSON-schema replies: free calls, so each scripted text is one final answer
+    with FakeOpenAIServer(reject_response_format=True) as srv:
+        srv.script += [text_chunks(r) for r in replies]
+        result = CliRunner().invoke(app, ["eval", "tasks", "--base-url", srv.base_url, "--no-local-server",
+                                          "--arms", "on", "--suite", str(suite), "--out", str(tmp_path / "run"),
+                                          *args])
+        # the country each turn's request asked about (the capability probe, with response_format, aside)
+        asked = [next(c for c in ("France", "Italy", "Spain") if c in req["messages"][-1]["content"])
+                 for req in srv.requests if "response_format" not in req]
+    return result, asked
+
+
+def test_repeat_runs_the_suite_n_times_and_reports_mean_and_spread(tmp_path, monkeypatch) -> None:
+    # run 1: France right, Italy right; run 2: France wrong, Italy right (Spain is not run: --task)
+    result, asked = _eval_tasks(tmp_path, monkeypatch, ["Paris.", "Rome.", "Lyon.", "Rome."],
+                                "--repeat", "2", "--task", "france", "--task", "italy", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["repeat"] == 2 and report["split"] == "all"
+    assert asked == ["France", "Italy", "France", "Italy"]  # one model call per turn, run after run
+    on = report["arms"]["on"]
+    assert (on["tasks"], on["passed"], on["success"]) == (4, 3, 0.75)  # over every task run, as before
+    assert on["passed_per_run"] == [2, 1] and on["tasks_per_run"] == 2
+    assert (on["passed_mean"], on["passed_min"], on["passed_max"]) == (1.5, 1, 2)
+    assert on["passed_stdev"] == pytest.approx(0.707, abs=1e-3) and on["success_mean"] == 0.75
+    assert on["by_split"]["dev"]["passed_per_run"] == [1, 0] and on["by_split"]["test"]["passed_per_run"] == [1, 1]
+    assert on["by_split"]["dev"]["turns"] == 2 and on["by_split"]["dev"]["narrated_turns"] == 0
+    assert set(on["by_class"]) == {"no_tools"}
+    assert (on["invalid_calls"], on["malformed_turns"], on["narrated_turns"], on["ungrounded_turns"]) == (0, 0, 0, 0)
+    assert [(t["task"], t["run"], t["split"]) for t in report["tasks"]] == [
+        ("france", 1, "dev"), ("italy", 1, "test"), ("france", 2, "dev"), ("italy", 2, "test")]
+    assert (tmp_path / "run/france-on-r2/work").is_dir()  # each run in a fresh working dir
+
+
+def test_split_keeps_to_the_held_out_tasks_and_the_table_shows_both(tmp_path, monkeypatch) -> None:
+    result, asked = _eval_tasks(tmp_path, monkeypatch, ["Rome.", "Barcelona."], "--split", "test")
+    assert result.exit_code == 0, result.output
+    assert asked == ["Italy", "Spain"]
+    assert "test split" in result.stdout and "1/2 (50" in result.stdout  # the held-out row
+    assert "by class" in result.stdout and "ungrounded turns" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--split", "train"], "--split 'train' is invalid; use dev, test or all"),
+    (["--repeat", "0"], "--repeat 0 is invalid"),
+    (["--split", "dev", "--task", "italy"], "no task of italy is in the dev split"),
+])
+def test_bad_split_and_repeat_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    import subprocess
+    import sys
+
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(SUITE))
+    proc = subprocess.run([sys.executable, "-m", "gaia_lite", "eval", "tasks", "--suite", str(suite),
+                           "--base-url", "http://127.0.0.1:9/api/v1", "--no-local-server", *args],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr  # bad input, before any server is asked
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+class _JudgedAgent:
+    """Plays the answer judge's flag (the guard itself lives in gaia_lite/agent): every second turn ungrounded."""
+
+    def __init__(self) -> None:
+        self.turn = 0
+
+    def run(self, prompt: str):
+        self.turn += 1
+        yield TurnStarted(self.turn, prompt)
+        yield TurnFinished(self.turn, "Paris", (), 1, 0.1, 10, 0, (), ungrounded=self.turn % 2 == 0)
+
+
+class _Services:
+    def __init__(self) -> None:
+        self.agent, self.rag = _JudgedAgent(), None
+
+    def close(self) -> None:
+        pass
+
+
+def test_ungrounded_turns_are_counted_from_the_turn_event(tmp_path: Path) -> None:
+    task = tasks.Task("t", tuple(tasks.Turn(p, ("paris",)) for p in ("a", "b", "c", "d")), split="dev")
+    report = tasks.run_tasks([task], ["on"], lambda *_: _Services(), tmp_path, repeat=1)
+    assert report["arms"]["on"]["ungrounded_turns"] == 2
+    assert report["arms"]["on"]["by_split"]["dev"]["ungrounded_turns"] == 2
+    assert [t["ungrounded"] for t in report["tasks"][0]["turns"]] == [False, True, False, True]
+
+
+def test_a_partial_run_counts_only_the_tasks_it_reached() -> None:
+    done = [tasks.TaskResult("a", "on", True, 1.0, run=1), tasks.TaskResult("b", "on", False, 1.0, run=1),
+            tasks.TaskResult("a", "on", True, 1.0, run=2)]
+    spread = tasks.pass_spread(done)
+    assert spread["passed_per_run"] == [1, 1] and spread["tasks_per_run"] == 2 and spread["runs"] == 2
