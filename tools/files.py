@@ -94,7 +94,7 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
         result.update(match="close", message=f"No file name holds {pattern!r} exactly. Closest: "
                       + _names(ctx, files, why=True) + _head_of_winner(ctx, files))
     else:
-        result["message"] = _nothing_named(ctx, pattern, entries)
+        result.update(_nothing_named(ctx, pattern, entries))
     if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     return result
@@ -127,19 +127,24 @@ def _head_of_winner(ctx: ToolContext, found: list[Found]) -> str:
     return f"\n{_shown(ctx, best.path)} begins:\n{head}" if best and head else ""
 
 
-def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> str:
-    """No file's name is close: say which folder is named so, or which files' text holds the words."""
+def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
+    """No file's name is close: the message says which folder is named so, or which files' text holds
+    the words, and a list holds what it names (an answer built from the result gives those, not
+    "I found nothing")."""
     folders = rank(pattern, entries, "folder")
     if folders:
         best = folders[0]
-        return (f"No file is named like {pattern!r}, but the folder {_shown(ctx, best.path)} matches "
-                f"({best.reason}); {_holds(best.path)}.")
+        return {"folders": [_shown(ctx, best.path)],
+                "message": f"No file is named like {pattern!r}, but the folder {_shown(ctx, best.path)} matches "
+                           f"({best.reason}); {_holds(best.path)}."}
     mentioned, how = mentioned_in(ctx, pattern)
     if mentioned:  # "which file mentions a blue heron?" asked of the name search
-        return (f"No file is named like that, but the text {pattern!r} appears in: "
-                + ", ".join(_shown(ctx, p) for p in mentioned) + ("" if how == "the phrase" else f" ({how})"))
-    return (f"No file name or text matched {pattern!r}. Try fewer words, a glob such as *sales*, "
-            "deep_search=true, or ask for --allowed-paths to widen the search.")
+        names = [_shown(ctx, p) for p in mentioned]
+        return {"mentioned_in": names,
+                "message": f"No file is named like that, but the text {pattern!r} appears in: " + ", ".join(names)
+                           + ("" if how == "the phrase" else f" ({how})")}
+    return {"message": f"No file name or text matched {pattern!r}. Try fewer words, a glob such as *sales*, "
+                       "deep_search=true, or ask for --allowed-paths to widen the search."}
 
 
 @tool
@@ -175,7 +180,7 @@ def search_directory(ctx: ToolContext, directory_name: str, search_root: Optiona
         return result if strict else {**result, "match": "close"}
     files = rank(name, entries, "file")  # a file name asked of the folder search
     if files:
-        return {**result, "files": [str(f.path) for f in files[:SHOWN]],
+        return {**result, "files": [_shown(ctx, f.path) for f in files[:NAMED_IN_MESSAGE]],
                 "message": f"No folder is named like {name!r}, but files are: " + _names(ctx, files, why=True)}
     return {**result, "message": f"No folder or file is named like {name!r}."}
 
@@ -216,7 +221,7 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     path, note = locate(ctx, _required(file_path, "file_path is empty: give the file's path"))
     text = _load_text(path)
     ext = path.suffix.lower()
-    result = {"status": "success", **({"message": note} if note else {}), "file_path": str(path),
+    result = {"status": "success", **({"note": note} if note else {}), "file_path": str(path),
               "content": text[:READ_CHAR_CAP], "size_bytes": path.stat().st_size,
               "lines": text.count("\n") + (1 if text and not text.endswith("\n") else 0),
               "truncated": len(text) > READ_CHAR_CAP}
@@ -265,8 +270,9 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     named = [] if target.is_file() else [p for p in candidates if p.name.lower() == pattern.strip().lower()]
     head = text_head(ctx, named[0]) if len(named) == 1 else ""
     if head:  # "config.ini" searched for inside files: the model wanted that file
-        result["message"] = f"No file's text holds {pattern.strip()!r}, but a file has that name: {named[0]}. " \
-                            f"It begins:\n{head}"
+        result["files"] = [_shown(ctx, named[0])]
+        result["message"] = f"No file's text holds {pattern.strip()!r}, but a file has that name: " \
+                            f"{_shown(ctx, named[0])}. It begins:\n{head}"
     else:
         result["message"] = f"No line holds {pattern!r} or its words. Try a shorter pattern or another folder."
     return result
@@ -473,7 +479,7 @@ def get_file_info(ctx: ToolContext, file_path: str) -> dict:
     if not path.exists():
         path, note = locate(ctx, file_path)
     st = path.stat()
-    info = {"status": "success", **({"message": note} if note else {}), "path": str(path), "name": path.name,
+    info = {"status": "success", **({"note": note} if note else {}), "path": str(path), "name": path.name,
             "type": "folder" if path.is_dir() else "file", "size_bytes": st.st_size,
             "modified": iso_time(st.st_mtime), "created": iso_time(getattr(st, "st_birthtime", st.st_ctime)),
             "extension": path.suffix.lower(), "mime_type": mimetypes.guess_type(path.name)[0]}

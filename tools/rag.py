@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gaia_lite.cli.indexing import skip_reason
 from gaia_lite.memory.extract import SUPPORTED_EXTENSIONS, extract_pages
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.failure import ToolFailure, error_payload
@@ -23,6 +22,7 @@ from .backup import backup_file
 from .find import locate, named_in, shown
 from .patterns import MAX_PATTERN_CHARS
 from .sandbox import SandboxError, resolve_user_path
+from .skip import skip_reason
 
 __all__ = ["TOOLS", "query_documents", "query_specific_file", "search_indexed_chunks", "evaluate_retrieval",
            "index_document", "list_indexed_documents", "rag_status", "summarize_document", "dump_document",
@@ -200,7 +200,7 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     if not hits:
         return {"status": "no_results", "query": query,
                 "message": (note + " " if note else "") + "Nothing relevant found; try other words."}
-    out = {"status": "success", **({"message": note} if note else {}), "chunks": [_chunk(h) for h in hits],
+    out = {"status": "success", **({"note": note} if note else {}), "chunks": [_chunk(h) for h in hits],
            "query": query, "instruction": CITE}
     if str(debug).strip().lower() in {"true", "1", "yes"}:
         out["debug"] = {"indexed_chunks": total, "seconds": round(time.monotonic() - started, 3),
@@ -227,7 +227,7 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
     if not hits:
         return {"status": "no_results", "message": (note + " " if note else "") + "Nothing relevant in this file.",
                 "file": doc.path}
-    return {"status": "success", **({"message": note} if note else {}), "chunks": [_chunk(h) for h in hits],
+    return {"status": "success", **({"note": note} if note else {}), "chunks": [_chunk(h) for h in hits],
             "file": doc.path, "instruction": CITE}
 
 
@@ -291,7 +291,7 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
         raise ToolFailure(str(exc)) from None
     info = result.to_dict()
     info["outcome"] = info.pop("status")  # indexed, updated or unchanged
-    return {"status": "success", **({"message": note} if note else {}), **info}
+    return {"status": "success", **({"note": note} if note else {}), **info}
 
 
 @tool
@@ -365,7 +365,7 @@ def summarize_document(ctx: ToolContext, file_path: str, summary_type: str = "de
     summary = _summarise(ctx, path.name, sections, style)
     if summary is None:
         return {"status": "cancelled", "file": str(path)}
-    return {"status": "success", **({"message": note} if note else {}), "summary": summary, "file": str(path),
+    return {"status": "success", **({"note": note} if note else {}), "summary": summary, "file": str(path),
             "summary_type": summary_type.strip().lower(), "sections": len(sections), "pages": len(pages)}
 
 
@@ -419,7 +419,7 @@ def dump_document(ctx: ToolContext, file_name: str, output_path: str | None = No
         raise ToolFailure(str(exc)) from None
     except OSError as exc:
         raise ToolFailure(f"could not write the export: {exc}") from None
-    return {"status": "success", **({"message": note} if note else {}), "file": doc.path, "output_path": str(out),
+    return {"status": "success", **({"note": note} if note else {}), "file": doc.path, "output_path": str(out),
             "chars": len(text), "pages": doc.pages, "backup_path": str(backup) if backup else None}
 
 

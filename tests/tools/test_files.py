@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gaia_lite.agent.fallback import answer_from_result
 from gaia_lite.registry.spec import spec_of
 from gaia_lite.tools import files
 from gaia_lite.tools.files import MAX_FILE_BYTES
@@ -244,6 +245,7 @@ def test_grep_for_a_file_name_shows_that_file(tool_ctx, tmp_path: Path) -> None:
     result = search_file_content(tool_ctx, "config.ini", file_pattern=".*ini")   # a regex in a glob's place
     assert result["count"] == 0 and result["message"].endswith("It begins:\n[server]\nport = 8080")
     assert "a file has that name" in result["message"]
+    assert answer_from_result("search_file_content", result).startswith("No file's text holds 'config.ini'")
     assert "a file has that name" not in search_file_content(tool_ctx, "port")["message"]   # found in the text
 
 
