@@ -9,6 +9,7 @@ thousands of files nobody asks about and would crowd out real matches.
 from __future__ import annotations
 
 import fnmatch
+import mimetypes
 import os
 import re
 from datetime import datetime
@@ -19,7 +20,7 @@ from gaia_lite.registry.context import ToolContext
 
 from .patterns import compile_user_regex
 
-__all__ = ["iso_time", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "name_matcher", "file_entry",
+__all__ = ["iso_time", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher", "file_entry",
            "is_pattern"]
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
@@ -94,6 +95,17 @@ def ext_filter(file_types: Optional[str]) -> Callable[[Path], bool]:
         if e:
             exts.update(_KINDS.get(e.rstrip("s"), "").split() or ["." + e])
     return lambda p: p.suffix.lower() in exts
+
+
+def not_types(file_types: Optional[str]) -> str:
+    """The words of ``file_types`` that name no file type ("blue heron" where "csv,md" belongs): what
+    the model meant to search for, put in the wrong argument. "" when every word is a type."""
+    if not file_types:
+        return ""
+    known = {e.lstrip(".") for e in mimetypes.types_map} | {e.lstrip(".") for k in _KINDS.values() for e in k.split()}
+    words = [w for w in re.split(r"[,\s;]+", file_types.lower()) if w.strip("*.")]
+    odd = [w for w in words if w.strip("*.") not in known and w.rstrip("s") not in _KINDS]
+    return " ".join(odd) if odd and (len(odd) > 1 or len(words) == 1) else ""
 
 
 def is_pattern(text: str, *, regex_only: bool = False) -> bool:

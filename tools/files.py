@@ -12,6 +12,7 @@ import fnmatch
 import mimetypes
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal, Optional
 
@@ -22,7 +23,7 @@ from gaia_lite.registry.spec import tool
 from .backup import backup_file
 from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, grep_files, is_binary, markdown_outline, not_text_hint,
                         python_outline, text_head)
-from .file_walk import ext_filter, file_entry, iso_time, iter_files, sandbox_roots
+from .file_walk import ext_filter, file_entry, iso_time, iter_files, not_types, sandbox_roots
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in, missing_file,
                    rank, scan, shown)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
@@ -34,6 +35,7 @@ __all__ = ["TOOLS", "search_file", "search_directory", "read_file", "search_file
 READ_CHAR_CAP = 50_000
 SHOWN = 20          # files or folders a search result lists
 NAMED_IN_MESSAGE = 5  # of those, named in its message
+_BARE_GLOB = re.compile(r"\*(\.(\*|\w{1,5}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
 
 
 def _required(value: object, message: str) -> str:
@@ -79,10 +81,13 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
         file_types: Comma-separated extensions to keep, e.g. "csv,xlsx".
     """
     pattern = _required(file_pattern, "file_pattern is empty: give part of the file name, e.g. 'report'")
+    if not_types(file_types) and _BARE_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
+        pattern, file_types = not_types(file_types), None        # are what was asked for
     entries = list(scan(ctx, depth=64 if deep_search else DEFAULT_DEPTH))
     found = rank(pattern, entries, "file", keep=ext_filter(file_types))
-    if not found and file_types and Query.parse(pattern).ext:  # "employee_handbook.txt", types "txt": a guess
-        found = rank(pattern, entries, "file")
+    if not found and file_types:  # "employee_handbook.txt", types "txt": the types were a guess too
+        found = [replace(f, strict=False, reason=f"{f.reason}, but not of type {file_types}")
+                 for f in rank(pattern, entries, "file")]
     strict = [f for f in found if f.strict]
     files = _newest_first_within_ties(strict or found)
     result: dict = {"status": "success", "message": "", "files": [], "count": len(files)}
@@ -259,6 +264,12 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     context = max(0, min(5, int(context_lines or 0)))
     candidates = _grep_candidates(ctx, target, file_pattern)
     hits, how = _grep(ctx, candidates, pattern, case_sensitive, context)
+    if not hits and file_pattern and not target.is_file():
+        # the model guesses a file filter ("*api-key*", ".*todo.txt" for "which file has a TODO?"): a
+        # filter that finds nothing does not end the search; the other text files are searched, and it says so
+        candidates = _grep_candidates(ctx, target, None)
+        hits, how = _grep(ctx, candidates, pattern, case_sensitive, context)
+        how = f"No file named like {file_pattern!r} holds it; other files do. " + how if hits else how
     result = {"status": "success", "message": "", "matches": hits[:50], "count": len(hits),
               "pattern": pattern, "directory": str(target), "truncated": len(hits) > 50}
     if hits:

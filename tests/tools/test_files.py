@@ -77,7 +77,9 @@ def test_search_file_by_words_glob_regex_and_squashed_name(tool_ctx, tree: Path)
 
 
 def test_search_file_filters_types_and_skips_hidden_and_vendor_dirs(tool_ctx, tree: Path) -> None:
-    assert search_file(tool_ctx, "sales", file_types="md")["count"] == 0
+    other_type = search_file(tool_ctx, "sales", file_types="md")   # offered as a close match, with why
+    assert other_type["match"] == "close" and "sales_data_2025.csv (name holds every word, but not of type md)" \
+        in other_type["message"], other_type["message"]
     assert search_file(tool_ctx, "sales", file_types=".csv, xlsx")["count"] == 1
     assert search_file(tool_ctx, "sales", file_types="spreadsheets")["count"] == 1   # a kind, not an extension
     assert search_file(tool_ctx, "sales_notes")["count"] == 0      # inside .git

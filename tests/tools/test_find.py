@@ -86,6 +86,12 @@ FORGIVING: list[tuple[str, Callable[..., dict], dict[str, Any], str, str]] = [
      "policies/employee-handbook.md", "spelled 'handbook'"),
     ("an over-specific content pattern", search_file_content, {"pattern": "//TODO"},
      "src/app.py", "No line holds '//TODO' as written; lines with its words (TODO) instead"),
+    ("a guessed file filter on a content search", search_file_content, {"pattern": "TODO", "file_pattern": "*todo*"},
+     "src/app.py", "No file named like '*todo*' holds it; other files do. 1 matching line(s) in src/app.py"),
+    ("the words put where the file types go", search_file, {"file_pattern": "*.csv", "file_types": "blue heron"},
+     "", "appears in: field/day2.md"),
+    ("a file type guessed wrong", search_file, {"file_pattern": "handbook", "file_types": "pdf"},
+     "policies/employee-handbook.md", "employee-handbook.md (name holds every word, but not of type pdf)"),
 ]
 
 
