@@ -226,8 +226,7 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     path, note = locate(ctx, _required(file_path, "file_path is empty: give the file's path"))
     text = _load_text(path)
     ext = path.suffix.lower()
-    result = {"status": "success", **({"note": note} if note else {}), "file_path": str(path),
-              "content": text[:READ_CHAR_CAP], "size_bytes": path.stat().st_size,
+    result = {"status": "success", "file_path": str(path), "content": text[:READ_CHAR_CAP], "size_bytes": path.stat().st_size,
               "lines": text.count("\n") + (1 if text and not text.endswith("\n") else 0),
               "truncated": len(text) > READ_CHAR_CAP}
     if ext == ".py":
@@ -239,7 +238,8 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
                               "hint": "for totals, averages or rankings use analyze_data_file"}
     if result["truncated"]:
         result["hint"] = f"only the first {READ_CHAR_CAP} characters are shown; grep with search_file_content"
-    return result
+    # the note (the file meant, when the path was a guess) goes last: first, the 0.5B answered with it
+    return {**result, "note": note} if note else result
 
 
 @tool
@@ -490,21 +490,21 @@ def get_file_info(ctx: ToolContext, file_path: str) -> dict:
     if not path.exists():
         path, note = locate(ctx, file_path)
     st = path.stat()
-    info = {"status": "success", **({"note": note} if note else {}), "path": str(path), "name": path.name,
+    info = {"status": "success", "path": str(path), "name": path.name,
             "type": "folder" if path.is_dir() else "file", "size_bytes": st.st_size,
             "modified": iso_time(st.st_mtime), "created": iso_time(getattr(st, "st_birthtime", st.st_ctime)),
             "extension": path.suffix.lower(), "mime_type": mimetypes.guess_type(path.name)[0]}
     if path.is_dir():
         children = list(path.iterdir())
         info.update(items=len(children), subfolders=sum(1 for c in children if c.is_dir()))
-        return info
+        return {**info, **({"note": note} if note else {})}
     preview = text_head(ctx, path, lines=20, chars=6000)
     if preview:
         info["preview"] = preview
         if path.suffix.lower() in (".csv", ".tsv"):
             with open(path, "rb") as fh:
                 info["data_rows"] = max(0, sum(1 for _ in fh) - 1)
-    return info
+    return {**info, **({"note": note} if note else {})}
 
 
 @tool
