@@ -16,7 +16,7 @@ from gaia_lite.registry.context import ToolContext
 
 from .sandbox import SandboxError
 
-__all__ = ["MAX_FILE_BYTES", "TEXT_EXTS", "not_text_hint", "text_head", "is_binary", "python_outline",
+__all__ = ["MAX_FILE_BYTES", "TEXT_EXTS", "not_text_hint", "text_head", "text_start", "is_binary", "python_outline",
            "markdown_outline", "grep_files"]
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -95,6 +95,17 @@ def text_head(ctx: ToolContext, path: Path, *, lines: int = 6, chars: int = 400,
         return ""
     text = head.decode("utf-8", errors="replace").splitlines()[:lines]
     return "\n".join(ln[:line_chars] for ln in text)[:chars].rstrip()
+
+
+def text_start(ctx: ToolContext, path: Path, limit: int = 65536) -> str:
+    """The first ``limit`` bytes of a text file, decoded; "" for a refused, unreadable or binary file."""
+    try:
+        ctx.sandbox.check(path)   # skips credential files inside the roots
+        with open(path, "rb") as fh:
+            data = fh.read(limit)
+    except (SandboxError, OSError):
+        return ""
+    return "" if is_binary(data) else data.decode("utf-8", errors="replace")
 
 
 def grep_files(ctx: ToolContext, files: list[Path], rx: Any, context: int) -> list[dict]:

@@ -145,9 +145,10 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
     mentioned, how = mentioned_in(ctx, pattern)
     if mentioned:  # "which file mentions a blue heron?" asked of the name search
         names = [_shown(ctx, p) for p in mentioned]
+        what = f"{how} appear" if how.startswith("most") else f"the text {pattern!r} appears"
         return {"mentioned_in": names,
-                "message": f"No file is named like that, but the text {pattern!r} appears in: " + ", ".join(names)
-                           + ("" if how == "the phrase" else f" ({how})")}
+                "message": f"No file is named like that, but {what} in: " + ", ".join(names)
+                           + (f" ({how})" if how == "all of its words" else "")}
     return {"message": f"No file name or text matched {pattern!r}. Try fewer words, a glob such as *sales*, "
                        "deep_search=true, or ask for --allowed-paths to widen the search."}
 

@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Iterator, Literal, Sequence
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.failure import ToolFailure
 
-from .file_text import TEXT_EXTS, grep_files
+from .file_text import TEXT_EXTS, grep_files, text_start
 from .file_walk import is_pattern, name_matcher, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
@@ -322,7 +322,28 @@ def mentioned_in(ctx: ToolContext, text: str, *, roots: Sequence[Path] | None = 
         hits = list(dict.fromkeys(Path(h["file"]) for h in grep_files(ctx, files, rx, 0))) if rx else []
         if hits:
             return hits[:limit], how
-    return [], ""
+    return _most_words_in(ctx, files, phrase, limit)
+
+
+def _most_words_in(ctx: ToolContext, files: list[Path], phrase: str, limit: int,
+                   min_share: float = 0.6) -> tuple[list[Path], str]:
+    """The files whose text and path together hold the largest share (``min_share`` or more) of the
+    phrase's words, for a question asked in words no line holds together ("the Wi-Fi details for the
+    home router" is ``home-network/router_setup.txt``, whose lines say "Wi-Fi name" and "Router")."""
+    asked = [w for w in dict.fromkeys(words(phrase)) if w not in _STOP and w not in _REQUEST_WORDS]
+    if len(asked) < 2:
+        return [], ""
+    scored: list[tuple[int, Path, list[str]]] = []
+    for path in files:
+        have = set(words(text_start(ctx, path))) | set(words(shown(path, Path(ctx.workdir))))
+        held = [w for w in asked if w in have]
+        if len(held) / len(asked) >= min_share:
+            scored.append((len(held), path, held))
+    if not scored:
+        return [], ""
+    best = max(n for n, _, _ in scored)
+    top = [(p, held) for n, p, held in scored if n == best][:limit]
+    return [p for p, _ in top], f"most of its words ({', '.join(top[0][1])})"
 
 
 def _text_files(ctx: ToolContext, roots: Sequence[Path] | None, limit: int) -> Iterator[Path]:
