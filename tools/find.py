@@ -31,7 +31,7 @@ from .file_walk import is_pattern, name_matcher, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
-           "locate", "missing_file", "named_in", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity"]
+           "locate", "missing_file", "named_in", "named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -381,6 +381,26 @@ def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None
     return found[:limit]
 
 
+# A file named in a message by path or name: "reports/acme_q3_report.md", "budget-2025.csv"
+PATH_MENTION = re.compile(r"[\w~./\\-]*\w\.[A-Za-z][A-Za-z0-9]{0,5}\b")
+
+
+def named_by_user(ctx: ToolContext, *, keep: Callable[[Path], bool] | None = None) -> Path | None:
+    """The one existing file the user's message of this turn names by its path (ToolContext.request),
+    or None: it names none, or several."""
+    from .sandbox import SandboxError, resolve_user_path
+
+    hits: list[Path] = []
+    for m in PATH_MENTION.finditer(ctx.request.message):
+        try:
+            path = resolve_user_path(ctx, m.group(0).rstrip("."))
+        except SandboxError:
+            continue
+        if path.is_file() and (keep is None or keep(path)) and path not in hits:
+            hits.append(path)
+    return hits[0] if len(hits) == 1 else None
+
+
 def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = None) -> tuple[Path, str]:
     """The file a model-given path means, and a note when it is not the path as given.
 
@@ -395,6 +415,10 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
             raise ToolFailure(f"{path} is a folder, not a file; use browse_directory to list it")
         if path.is_file():
             return path, ""
+        named = named_by_user(ctx, keep=keep)
+        if named is not None:  # the model's path is a guess; the user's message names a file that exists
+            return ctx.sandbox.check(named), (f"{raw.strip()} does not exist; this is "
+                                              f"{shown(named, ctx.workdir)}, the file the request names.")
         found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file", keep=keep)
         best = clear_winner(found)
         if best is None:

@@ -160,11 +160,19 @@ def _pages(ctx: ToolContext, name: str) -> tuple[Path, list[tuple[int, str]], st
     return path, list(enumerate(pages, start=1)), note
 
 
+def _mentions(text: str) -> list[str]:
+    """The supported files ``text`` names by path or name, in order, once each."""
+    return list(dict.fromkeys(m.group(0).strip("./") for m in _FILE_MENTION.finditer(text)))
+
+
 def _question_documents(ctx: ToolContext, query: str, scope: list[Any]) -> tuple[list[Any], str]:
     """The documents a question is about, indexed on demand, and a note: the files it names
     ("According to policies/handbook.md ..."), else, with nothing indexed, the files whose names it
-    holds in words ("what does the employee handbook say ..."). ([], "") when it names none."""
-    mentions = list(dict.fromkeys(m.group(0).strip("./") for m in _FILE_MENTION.finditer(query)))
+    holds in words ("what does the employee handbook say ..."). ([], "") when it names none. A query
+    that names no file is read with the user's message of the turn (the model's query often drops the
+    "According to policies/travel-policy.md" the user said)."""
+    asked = [text for text in (query, ctx.request.message) if text.strip()]
+    mentions = next((found for found in (_mentions(text) for text in asked) if found), [])
     docs, notes = [], []
     for name in mentions[:3]:
         try:
@@ -175,7 +183,8 @@ def _question_documents(ctx: ToolContext, query: str, scope: list[Any]) -> tuple
         docs.append(doc)
         notes += [note] if note else []
     if not docs and not scope:
-        for found in named_in(ctx, query, keep=ctx.rag.supports):
+        guesses = next((found for found in (named_in(ctx, text, keep=ctx.rag.supports) for text in asked) if found), [])
+        for found in guesses:
             try:
                 docs.append(_index_on_demand(ctx, found.path))
             except ToolFailure as exc:  # a guess that cannot be indexed is no answer: say why, try the next

@@ -170,6 +170,7 @@ class Agent:
         yield state.event(turn, self.registry)
         yield from state.notices
         self.user_messages.append(query)
+        self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
         facts, closest = self._saved_facts(query)
         self.history.append({"role": "user", "content": self.layout.begin_turn(state, "\n\n".join([query, *facts]),
                                                                              recalled.blocks)})

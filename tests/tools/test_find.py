@@ -171,3 +171,13 @@ def test_results_lead_with_what_was_asked_for(tool_ctx, home: Path, what: str, c
     assert says in result["message"], result["message"]
     recent = list_recent_files(tool_ctx)
     assert list(recent)[:2] == ["status", "files"]
+
+
+def test_a_guessed_path_reads_the_file_the_users_message_names(tool_ctx, home: Path) -> None:
+    tool_ctx.request.message = "Now add the launch date from clients/acme-corp/website-redesign/brief.md to it."
+    result = read_file(tool_ctx, "launch_date.txt")   # the model's own guess, named like nothing here
+    assert result["status"] == "success" and result["content"] == "Launch date: March 3.\n", result
+    assert result["note"] == ("launch_date.txt does not exist; this is clients/acme-corp/website-redesign/brief.md, "
+                              "the file the request names.")
+    tool_ctx.request.message = "Compare policies/employee-handbook.md and policies/travel-policy.md."
+    assert read_file(tool_ctx, "launch_date.txt")["status"] == "error"   # two files named: no guess which one

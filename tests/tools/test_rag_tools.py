@@ -345,3 +345,18 @@ def test_a_file_named_in_a_question_that_is_no_file_here_does_not_stop_the_searc
     result = call("query_documents", query="how do I change the currency in settings.json?")
     assert result["status"] == "success" and result["chunks"][0]["source_file"] == str(work / "faq.md")
     assert "settings.json" in result["note"] and "does not exist" in result["note"]
+
+
+def test_a_query_that_drops_the_file_the_user_named_is_read_with_the_users_message(call, rag_ctx: ToolContext,
+                                                                                   work: Path) -> None:
+    (work / "policies").mkdir()
+    (work / "policies" / "travel-policy.md").write_text("# Travel\n\nBook flights at least 14 days in advance.\n")
+    (work / "policies" / "employee-handbook.md").write_text(HANDBOOK)
+    rag_ctx.request.message = "According to the employee handbook, how much remote work is allowed?"
+    words_only = call("query_documents", query="remote work allowed")   # nothing in the query names the file
+    assert "two days a week" in words_only["message"], words_only
+    rag_ctx.request.message = "According to policies/travel-policy.md, how many days in advance must flights be booked?"
+    result = call("query_documents", query="How many days in advance must flights be booked?")
+    assert result["status"] == "success" and "14 days" in result["message"], result
+    assert sorted(Path(d.path).name for d in rag_ctx.rag.list_documents()) == ["employee-handbook.md",
+                                                                               "travel-policy.md"]
