@@ -62,7 +62,9 @@ CLIPBOARD_TIMEOUT_S = 15.0
 
 @tool
 def read_clipboard(ctx: ToolContext) -> dict:
-    """Get the text currently on the clipboard."""
+    """Get the text currently on the clipboard.
+
+    Only when the user mentions the clipboard or what they copied."""
     backend = clipboard_backend()
     if isinstance(backend, str):
         return error_payload(backend)
@@ -79,6 +81,8 @@ def read_clipboard(ctx: ToolContext) -> dict:
 @tool
 def write_clipboard(ctx: ToolContext, text: str) -> dict:
     """Put text on the clipboard, replacing what was there.
+
+    Only when the user asks to copy something.
 
     Args:
         text: The text to copy.

@@ -190,6 +190,8 @@ _WIN_NOTIFY = ("Add-Type -AssemblyName System.Windows.Forms; $n = New-Object Sys
 def notify_desktop(ctx: ToolContext, title: str, message: str, timeout: int = 5) -> dict:
     """Show a desktop notification (pop-up) with a title and message.
 
+    Only when the user asks to be notified or for a pop-up.
+
     Args:
         title: Short heading of the notification.
         message: The notification text.
@@ -300,6 +302,8 @@ def _speech_command(voice: str, out: Path) -> tuple[list[str], dict | None] | st
 @tool(gated=True)
 def text_to_speech(ctx: ToolContext, text: str, output_path: str = "", voice: str = "en") -> dict:
     """Turn text into spoken audio saved as a WAV file.
+
+    Only when the user asks to hear it or for audio; "say in one sentence" wants a written answer.
 
     Args:
         text: The words to speak (up to 5000 characters).

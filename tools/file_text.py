@@ -16,9 +16,11 @@ from gaia_lite.registry.context import ToolContext
 
 from .sandbox import SandboxError
 
-__all__ = ["MAX_FILE_BYTES", "TEXT_EXTS", "not_text_hint", "python_outline", "markdown_outline", "grep_files"]
+__all__ = ["MAX_FILE_BYTES", "TEXT_EXTS", "not_text_hint", "text_head", "text_start", "is_binary", "python_outline",
+           "markdown_outline", "grep_files"]
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
+SNIFF_BYTES = 8192  # a NUL byte in the first 8 KB marks a binary file (git's rule)
 _INDEX_FIRST = {".pdf", ".docx", ".doc", ".pptx", ".ppt", ".odt", ".epub", ".rtf"}
 _DATA_FILES = {".xlsx", ".xlsm", ".xls", ".ods"}
 _IMAGES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tiff"}
@@ -69,6 +71,43 @@ def not_text_hint(path: Path) -> str | None:
     return None
 
 
+def is_binary(data: bytes) -> bool:
+    return b"\x00" in data[:SNIFF_BYTES]
+
+
+def text_head(ctx: ToolContext, path: Path, *, lines: int = 6, chars: int = 400, line_chars: int = 300) -> str:
+    """The first ``lines`` lines of a text file, at most ``chars`` characters; "" for anything else.
+
+    The one rule for what counts as text, the one ``read_file`` reads by: not a document, spreadsheet
+    or image type (``not_text_hint``), within the size limit, and no NUL byte at its start. A file
+    without an extension (README, Makefile) is text by that rule too."""
+    if not_text_hint(path) is not None:
+        return ""
+    try:
+        ctx.sandbox.check(path)   # a credential file inside the roots is never previewed
+        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return ""
+        with open(path, "rb") as fh:
+            head = fh.read(max(SNIFF_BYTES, chars * 4))
+    except (SandboxError, OSError):
+        return ""
+    if is_binary(head):
+        return ""
+    text = head.decode("utf-8", errors="replace").splitlines()[:lines]
+    return "\n".join(ln[:line_chars] for ln in text)[:chars].rstrip()
+
+
+def text_start(ctx: ToolContext, path: Path, limit: int = 65536) -> str:
+    """The first ``limit`` bytes of a text file, decoded; "" for a refused, unreadable or binary file."""
+    try:
+        ctx.sandbox.check(path)   # skips credential files inside the roots
+        with open(path, "rb") as fh:
+            data = fh.read(limit)
+    except (SandboxError, OSError):
+        return ""
+    return "" if is_binary(data) else data.decode("utf-8", errors="replace")
+
+
 def grep_files(ctx: ToolContext, files: list[Path], rx: Any, context: int) -> list[dict]:
     """Lines matching ``rx`` (anything with ``.search``: an RE2 pattern for model input)."""
     hits: list[dict] = []
@@ -80,7 +119,7 @@ def grep_files(ctx: ToolContext, files: list[Path], rx: Any, context: int) -> li
             data = path.read_bytes()
         except (SandboxError, OSError):
             continue
-        if b"\x00" in data[:8192]:
+        if is_binary(data):
             continue
         lines = data.decode("utf-8", errors="replace").splitlines()
         for i, line in enumerate(lines):

@@ -9,6 +9,7 @@ thousands of files nobody asks about and would crowd out real matches.
 from __future__ import annotations
 
 import fnmatch
+import mimetypes
 import os
 import re
 from datetime import datetime
@@ -19,7 +20,8 @@ from gaia_lite.registry.context import ToolContext
 
 from .patterns import compile_user_regex
 
-__all__ = ["iso_time", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "name_matcher", "file_entry"]
+__all__ = ["iso_time", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher", "file_entry",
+           "is_pattern"]
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
                         ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", ".idea", ".vscode",
@@ -35,17 +37,30 @@ def sandbox_roots(ctx: ToolContext) -> list[Path]:
 
 
 def walk_folders(root: Path, max_depth: int, ctx: ToolContext) -> Iterator[tuple[Path, list[str], list[str]]]:
-    """os.walk without symlinks, skipping hidden and build/cache folders, depth-limited."""
-    base_depth = len(root.parts)
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+    """(folder, subfolder names, file names) from ``root`` down, like os.walk: no symlinks, no hidden
+    or build/cache folders, ``max_depth`` levels. One ``scandir`` per folder and no stat per entry (the
+    kind and the symlink bit come with the listing), so a deep search costs what the tree holds."""
+    stack = [(root, 0)]
+    while stack:
         if ctx.cancel.is_set():
             return
-        here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith(".")
-                             and not (here / d).is_symlink())
-        if len(here.parts) - base_depth >= max_depth:
-            dirnames[:] = []
-        yield here, dirnames, sorted(f for f in filenames if not (here / f).is_symlink())
+        here, level = stack.pop()
+        dirs, files = [], []
+        try:
+            with os.scandir(here) as listing:
+                for entry in listing:
+                    if entry.is_symlink():
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name not in _SKIP_DIRS and not entry.name.startswith("."):
+                            dirs.append(entry.name)
+                    else:
+                        files.append(entry.name)
+        except OSError:  # unreadable or vanished: what is around it is still searched
+            continue
+        dirs = sorted(dirs) if level < max_depth else []  # the last level's files are seen, not its folders
+        yield here, dirs, sorted(files)
+        stack.extend((here / d, level + 1) for d in reversed(dirs))  # ``dirs`` may be pruned, as with os.walk
 
 
 def iter_files(roots: list[Path], max_depth: int, ctx: ToolContext, limit: int = 200_000) -> Iterator[Path]:
@@ -82,19 +97,40 @@ def ext_filter(file_types: Optional[str]) -> Callable[[Path], bool]:
     return lambda p: p.suffix.lower() in exts
 
 
+def not_types(file_types: Optional[str]) -> str:
+    """The words of ``file_types`` that name no file type ("blue heron" where "csv,md" belongs): what
+    the model meant to search for, put in the wrong argument. "" when every word is a type."""
+    if not file_types:
+        return ""
+    known = {e.lstrip(".") for e in mimetypes.types_map} | {e.lstrip(".") for k in _KINDS.values() for e in k.split()}
+    words = [w for w in re.split(r"[,\s;]+", file_types.lower()) if w.strip("*.")]
+    odd = [w for w in words if w.strip("*.") not in known and w.rstrip("s") not in _KINDS]
+    return " ".join(odd) if odd and (len(odd) > 1 or len(words) == 1) else ""
+
+
+def is_pattern(text: str, *, regex_only: bool = False) -> bool:
+    """Whether ``text`` is a regex (characters only a regex has) or, unless ``regex_only``, a glob."""
+    if any(c in "^$+(){}|\\" for c in text):
+        return True
+    return not regex_only and any(c in "*?[" for c in text)
+
+
+_SEPARATORS = str.maketrans("", "", " \t_-.")
+
+
 def _squash(text: str) -> str:
-    return re.sub(r"[\s_\-.]+", "", text.lower())
+    return text.lower().translate(_SEPARATORS)
 
 
 def name_matcher(pattern: str) -> Callable[[str], bool]:
     """Regex if it has regex-only characters, glob if it has * ? [, else words/substring."""
     p = pattern.strip()
     low = p.lower()
-    if any(c in "^$+(){}|\\" for c in p):
+    if is_pattern(p, regex_only=True):
         rx = compile_user_regex(p, ignore_case=True)  # linear time: the pattern is the model's
         if rx is not None:
             return lambda name: rx.search(name) is not None
-    if any(c in "*?[" for c in p):
+    if is_pattern(p):
         return lambda name: fnmatch.fnmatch(name.lower(), low)
     words = low.split()
     return lambda name: (all(w in name.lower() for w in words) or _squash(low) in _squash(name))

@@ -12,16 +12,20 @@ import fnmatch
 import mimetypes
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Literal, Optional
+from typing import Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.failure import ToolFailure
 from gaia_lite.registry.spec import tool
-from gaia_lite.registry.failure import error_payload
 
 from .backup import backup_file
-from .file_text import MAX_FILE_BYTES, TEXT_EXTS, grep_files, markdown_outline, not_text_hint, python_outline
-from .file_walk import ext_filter, file_entry, iso_time, iter_files, name_matcher, sandbox_roots, walk_folders
+from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, grep_files, is_binary, markdown_outline, not_text_hint,
+                        python_outline, text_head)
+from .file_walk import ext_filter, file_entry, iso_time, iter_files, not_types, sandbox_roots
+from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in, missing_file,
+                   rank, scan, shown)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 from .sandbox import SandboxError, resolve_user_path
 
@@ -29,6 +33,41 @@ __all__ = ["TOOLS", "search_file", "search_directory", "read_file", "search_file
            "edit_file", "browse_directory", "get_file_info", "list_recent_files", "MAX_FILE_BYTES"]
 
 READ_CHAR_CAP = 50_000
+SHOWN = 20          # files or folders a search result lists
+NAMED_IN_MESSAGE = 5  # of those, named in its message
+_BARE_GLOB = re.compile(r"\*(\.(\*|\w{1,5}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
+
+
+def _required(value: object, message: str) -> str:
+    """``value`` stripped when it is non-empty text; else a ToolFailure with ``message``."""
+    if not isinstance(value, str) or not value.strip():
+        raise ToolFailure(message)
+    return value.strip()
+
+
+def _shown(ctx: ToolContext, path: Path | str) -> str:
+    return shown(Path(path), ctx.workdir)
+
+
+def _names(ctx: ToolContext, found: list[Found], *, why: bool) -> str:
+    """"a, b, c (+2 more)"; with ``why``, each with the reason it matched."""
+    named = [f"{_shown(ctx, f.path)}{'/' if f.is_dir else ''}" + (f" ({f.reason})" if why else "")
+             for f in found[:NAMED_IN_MESSAGE]]
+    more = f" (+{len(found) - NAMED_IN_MESSAGE} more)" if len(found) > NAMED_IN_MESSAGE else ""
+    return ("; " if why else ", ").join(named) + more
+
+
+def _holds(folder: Path, limit: int = 8) -> str:
+    """"holds a.md, notes/ (+3 more)": what one found folder has in it, for the message."""
+    try:
+        children = sorted(folder.iterdir(), key=lambda c: (not c.is_dir(), c.name.lower()))
+    except OSError:
+        return ""
+    names = [c.name + ("/" if c.is_dir() else "") for c in children if not c.name.startswith(".")]
+    if not names:
+        return "it is empty"
+    more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
+    return "it holds " + ", ".join(names[:limit]) + more
 
 
 @tool
@@ -38,166 +77,143 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
 
     Args:
         file_pattern: Name, words, glob or regex, e.g. "sales 2025" or "*.csv".
-        deep_search: Look in every subfolder level, not just six.
+        deep_search: Look in every subfolder level, not just sixteen.
         file_types: Comma-separated extensions to keep, e.g. "csv,xlsx".
     """
-    if not isinstance(file_pattern, str) or not file_pattern.strip():
-        return error_payload("file_pattern is empty: give part of the file name, e.g. 'report'")
-    depth = 64 if deep_search else 6
-    found = _files_named(ctx, file_pattern, depth, ext_filter(file_types))
-    exact = file_pattern.strip().lower()
-    stem = _guessed_stem(file_pattern)
-    other_ext = not found and stem is not None
-    if other_ext:  # "employee_handbook.txt" (types "txt") when the file is employee_handbook.md
-        found = _files_named(ctx, stem, depth, ext_filter(None))
-        exact = next((e["name"].lower() for e in found if Path(e["name"]).stem.lower() == stem.lower()), exact)
-    found.sort(key=lambda e: e["modified"], reverse=True)
-    found.sort(key=lambda e: e["name"].lower() != exact)   # stable: exact names first, then newest
-    result = {"status": "success", "pattern": file_pattern, "count": len(found), "files": found[:20],
-              "truncated": len(found) > 20, "searched": [str(r) for r in sandbox_roots(ctx)]}
-    if other_ext and found:
-        result["message"] = (f"No file is named {file_pattern.strip()!r}; "
-                             f"these are named {stem!r} with another extension.")
-    if 0 < len(found) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
+    pattern = _required(file_pattern, "file_pattern is empty: give part of the file name, e.g. 'report'")
+    if not_types(file_types) and _BARE_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
+        pattern, file_types = not_types(file_types), None        # are what was asked for
+    entries = list(scan(ctx, depth=64 if deep_search else DEFAULT_DEPTH))
+    found = rank(pattern, entries, "file", keep=ext_filter(file_types))
+    if not found and file_types:  # "employee_handbook.txt", types "txt": the types were a guess too
+        found = [replace(f, strict=False, reason=f"{f.reason}, but not of type {file_types}")
+                 for f in rank(pattern, entries, "file")]
+    strict = [f for f in found if f.strict]
+    files = _newest_first_within_ties(strict or found)
+    result: dict = {"status": "success", "message": "", "files": [], "count": len(files)}
+    result["files"] = [{**file_entry(f.path), **({} if f.strict else {"why": f.reason})} for f in files[:SHOWN]]
+    result.update(truncated=len(files) > SHOWN, searched=[str(r) for r in sandbox_roots(ctx)])
+    if strict:
+        result["message"] = _found_files_message(ctx, pattern, strict)
+    elif files:
+        result.update(match="close", message=f"No file name holds {pattern!r} exactly. Closest: "
+                      + _names(ctx, files, why=True) + _head_of_winner(ctx, files))
+    else:
+        result.update(_nothing_named(ctx, pattern, entries))
+    if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
-    named = [e for e in found if e["name"].lower() == exact]
-    one = found[0] if len(found) == 1 else named[0] if len(named) == 1 else None
-    preview = _first_lines(ctx, Path(one["path"])) if one else ""
-    if preview:  # one file by its name: the user will want what is in it
-        result["first_lines"] = preview
-    if not found:
-        mentioned = _mentioned_in(ctx, file_pattern)
-        if mentioned:  # "which file mentions a blue heron?" asked of the name search
-            result["mentioned_in"] = mentioned
-            result["message"] = f"No file is named like that, but the text {file_pattern.strip()!r} appears in: " \
-                                + ", ".join(mentioned)
-        else:
-            result["message"] = ("No file matched. Try fewer words, a glob such as *sales*, "
-                                 "deep_search=true, or ask for --allowed-paths to widen the search.")
     return result
 
 
-def _files_named(ctx: ToolContext, pattern: str, depth: int, keep: Callable[[Path], bool]) -> list[dict]:
-    """Entries for the files whose name ``pattern`` matches and ``keep`` accepts, up to ``depth`` levels."""
-    matches, found = name_matcher(pattern), []
-    for path in iter_files(sandbox_roots(ctx), depth, ctx):
-        if matches(path.name) and keep(path):
-            try:
-                found.append(file_entry(path))
-            except OSError:
-                continue
-    return found
+def _newest_first_within_ties(found: list[Found]) -> list[Found]:
+    """Best first; among equally good matches the newest file first (the latest report is the one meant)."""
+    def mtime(f: Found) -> float:
+        try:
+            return f.path.stat().st_mtime
+        except OSError:
+            return 0.0
+    return sorted(sorted(found, key=mtime, reverse=True), key=lambda f: (not f.strict, -f.score))
 
 
-def _guessed_stem(pattern: str) -> str | None:
-    """The name part of a plain file name with an extension ("employee_handbook.txt" -> "employee_handbook"),
-    for a second look when the extension was guessed; None for globs, regexes and bare words."""
-    p = pattern.strip()
-    m = re.fullmatch(r"([\w][\w .-]*?)\.[A-Za-z0-9]{1,5}", p)
-    if m is None or any(c in p for c in "*?[]^$+(){}|\\"):
-        return None
-    return m.group(1) if len(m.group(1)) >= 3 else None
+def _found_files_message(ctx: ToolContext, pattern: str, strict: list[Found]) -> str:
+    """The message for files whose names match: the one file's first lines, or the names."""
+    exact = [f for f in strict if f.path.name.lower() == pattern.lower()]
+    one = strict[0] if len(strict) == 1 else exact[0] if len(exact) == 1 else None
+    if one is None:
+        return f"{len(strict)} files match {pattern!r}: " + _names(ctx, strict, why=False)
+    head = text_head(ctx, one.path)
+    found = f"Found {_shown(ctx, one.path)}"
+    return f"{found}. It begins:\n{head}" if head else f"{found}."
 
 
-PREVIEW_LINES, PREVIEW_CHARS = 6, 400
+def _head_of_winner(ctx: ToolContext, found: list[Found]) -> str:
+    best = clear_winner(found)
+    head = text_head(ctx, best.path) if best else ""
+    return f"\n{_shown(ctx, best.path)} begins:\n{head}" if best and head else ""
 
 
-def _first_lines(ctx: ToolContext, path: Path) -> str:
-    """The start of a small text file ("" for anything else), for the one file a name search found."""
-    if path.suffix.lower() not in TEXT_EXTS:
-        return ""
-    try:
-        ctx.sandbox.check(path)
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return ""
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            head = fh.read(PREVIEW_CHARS * 2)
-    except (SandboxError, OSError):
-        return ""
-    if "\x00" in head:
-        return ""
-    text = "\n".join(head.splitlines()[:PREVIEW_LINES])[:PREVIEW_CHARS]
-    return text.rstrip()
-
-
-def _mentioned_in(ctx: ToolContext, words: str, limit: int = 10) -> list[str]:
-    """Text files in the working folder whose text holds ``words`` (plain words only, not a glob), as
-    paths relative to it: small models send "which file mentions X?" to the name search."""
-    inner = re.sub(r"^\^?(?:\.\*|\*)|(?:\.\*|\*)\$?$", "", words.strip())
-    if " " in inner.strip():  # ".*blue heron.*": a phrase in wildcards (a glob of one word stays a name search)
-        words = inner.strip()
-    if any(c in words for c in "*?[]\\^$|(){}") or len(words) > MAX_PATTERN_CHARS:
-        return []
-    phrase = re.sub(r"\.[A-Za-z0-9]{1,5}$", "", words.strip())  # "blue heron.csv": a file name made up
-    words = phrase if len(phrase.split()) > 1 else words.strip()
-    rx = compile_user_regex(words, ignore_case=True, literal=True)
-    if rx is None:
-        return []
-    files = [p for p in iter_files([ctx.workdir], 6, ctx, limit=2_000) if p.suffix.lower() in TEXT_EXTS]
-    hits = dict.fromkeys(h["file"] for h in grep_files(ctx, files, rx, 0))
-    return [_relative(Path(f), ctx.workdir) for f in list(hits)[:limit]]
-
-
-def _relative(path: Path, base: Path) -> str:
-    try:
-        return str(path.relative_to(base))
-    except ValueError:
-        return str(path)
+def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
+    """No file's name is close: the message says which folder is named so, or which files' text holds
+    the words, and a list holds what it names (an answer built from the result gives those, not
+    "I found nothing")."""
+    folders = rank(pattern, entries, "folder")
+    if folders:
+        best = folders[0]
+        return {"folders": [_shown(ctx, best.path)],
+                "message": f"No file is named like {pattern!r}, but the folder {_shown(ctx, best.path)} matches "
+                           f"({best.reason}); {_holds(best.path)}."}
+    mentioned, how = mentioned_in(ctx, pattern)
+    if mentioned:  # "which file mentions a blue heron?" asked of the name search
+        names = [_shown(ctx, p) for p in mentioned]
+        what = f"{how} appear" if how.startswith("most") else f"the text {pattern!r} appears"
+        return {"mentioned_in": names,
+                "message": f"No file is named like that, but {what} in: " + ", ".join(names)
+                           + (f" ({how})" if how == "all of its words" else "")}
+    return {"message": f"No file name or text matched {pattern!r}. Try fewer words, a glob such as *sales*, "
+                       "deep_search=true, or ask for --allowed-paths to widen the search."}
 
 
 @tool
 def search_directory(ctx: ToolContext, directory_name: str, search_root: Optional[str] = None,
-                     max_depth: int = 4) -> dict:
+                     max_depth: int = DEFAULT_DEPTH) -> dict:
     """Find folders by name (case-insensitive substring) in the allowed folders.
 
     Args:
-        directory_name: Part of the folder name, e.g. "invoices".
+        directory_name: The folder's name or words from it, e.g. "invoices".
         search_root: Folder to search under; defaults to the allowed folders.
-        max_depth: How many levels deep to look (1-10).
+        max_depth: How many levels deep to look (1-64).
     """
-    if not isinstance(directory_name, str) or not directory_name.strip():
-        return error_payload("directory_name is empty: give part of the folder name")
+    name = _required(directory_name, "directory_name is empty: give part of the folder name")
+    roots = [_checked_file(ctx, search_root)] if search_root else sandbox_roots(ctx)
     try:
-        roots = [resolve_user_path(ctx, search_root)] if search_root else sandbox_roots(ctx)
-        depth = max(1, min(10, int(max_depth)))
-    except SandboxError as exc:
-        return error_payload(str(exc))
+        depth = max(1, min(64, int(max_depth)))
     except (TypeError, ValueError):
-        return error_payload(f"max_depth must be a whole number, got {max_depth!r}")
-    needle = directory_name.strip().lower()
-    found = []
-    for root in roots:
-        if not root.is_dir():
-            return error_payload(f"search_root {root} is not an existing folder")
-        for here, dirnames, _ in walk_folders(root, depth, ctx):
-            found += [str(here / d) for d in dirnames if needle in d.lower()]
-    return {"status": "success", "directory_name": directory_name, "count": len(found),
-            "directories": found[:20], "truncated": len(found) > 20}
+        raise ToolFailure(f"max_depth must be a whole number, got {max_depth!r}") from None
+    missing = [r for r in roots if not r.is_dir()]
+    if missing:
+        raise ToolFailure(f"search_root {missing[0]} is not an existing folder")
+    entries = list(scan(ctx, roots, depth))
+    found = rank(name, entries, "folder")
+    strict = [f for f in found if f.strict]
+    folders = strict or found
+    result = {"status": "success", "message": "", "directories": [str(f.path) for f in folders[:SHOWN]],
+              "count": len(folders), "truncated": len(folders) > SHOWN}
+    if folders:
+        one = clear_winner(folders) if not strict else (strict[0] if len(strict) == 1 else None)
+        result["message"] = (f"Folders named like {name!r}: " if strict else
+                             f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
+        result["message"] += f". {_shown(ctx, one.path)}: {_holds(one.path)}." if one else ""
+        return result if strict else {**result, "match": "close"}
+    files = rank(name, entries, "file")  # a file name asked of the folder search
+    if files:
+        return {**result, "files": [_shown(ctx, f.path) for f in files[:NAMED_IN_MESSAGE]],
+                "message": f"No folder is named like {name!r}, but files are: " + _names(ctx, files, why=True)}
+    return {**result, "message": f"No folder or file is named like {name!r}."}
 
 
-def _checked_file(ctx: ToolContext, file_path: str, *, write: bool = False, repair: bool | None = None) -> Path | dict:
-    """Resolve and sandbox-check; an error dict when refused."""
+def _checked_file(ctx: ToolContext, file_path: str, *, write: bool = False, repair: bool | None = None) -> Path:
+    """The resolved, sandbox-checked path; a ToolFailure saying why when it is refused."""
     try:
         return resolve_user_path(ctx, file_path, write=write, repair=repair)
     except SandboxError as exc:
-        return error_payload(str(exc))
+        raise ToolFailure(str(exc)) from None
 
 
-def _load_text(path: Path) -> str | dict:
-    """The file as text, or an error dict (missing, folder, too big, binary)."""
+def _load_text(path: Path) -> str:
+    """The file as text; a ToolFailure when it is missing, a folder, too big or not text."""
     if not path.exists():
-        return error_payload(f"{path} does not exist; check the name with search_file")
+        raise ToolFailure(f"{path} does not exist; check the name with search_file")
     if path.is_dir():
-        return error_payload(f"{path} is a folder; use browse_directory to list it")
+        raise ToolFailure(f"{path} is a folder; use browse_directory to list it")
     hint = not_text_hint(path)
     if hint:
-        return error_payload(hint)
+        raise ToolFailure(hint)
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
-        return error_payload(f"{path} is {size / 1e6:.1f} MB; the limit is 10 MB. Use search_file_content to grep it")
+        raise ToolFailure(f"{path} is {size / 1e6:.1f} MB; the limit is 10 MB. Use search_file_content to grep it")
     data = path.read_bytes()
-    if b"\x00" in data[:8192]:
-        return error_payload(f"{path} is a binary file, not text")
+    if is_binary(data):
+        raise ToolFailure(f"{path} is a binary file, not text")
     return data.decode("utf-8", errors="replace")
 
 
@@ -208,16 +224,12 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     Args:
         file_path: Path of the file, e.g. "notes/plan.md".
     """
-    path = _checked_file(ctx, file_path)
-    if isinstance(path, dict):
-        return path
+    path, note = locate(ctx, _required(file_path, "file_path is empty: give the file's path"))
     text = _load_text(path)
-    if isinstance(text, dict):
-        return text
     ext = path.suffix.lower()
-    result = {"status": "success", "file_path": str(path), "size_bytes": path.stat().st_size,
+    result = {"status": "success", "file_path": str(path), "content": text[:READ_CHAR_CAP], "size_bytes": path.stat().st_size,
               "lines": text.count("\n") + (1 if text and not text.endswith("\n") else 0),
-              "content": text[:READ_CHAR_CAP], "truncated": len(text) > READ_CHAR_CAP}
+              "truncated": len(text) > READ_CHAR_CAP}
     if ext == ".py":
         result["analysis"] = python_outline(text)
     elif ext in (".md", ".markdown"):
@@ -227,7 +239,8 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
                               "hint": "for totals, averages or rankings use analyze_data_file"}
     if result["truncated"]:
         result["hint"] = f"only the first {READ_CHAR_CAP} characters are shown; grep with search_file_content"
-    return result
+    # the note (the file meant, when the path was a guess) goes last: first, the 0.5B answered with it
+    return {**result, "note": note} if note else result
 
 
 @tool
@@ -243,41 +256,72 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         context_lines: Lines to show before and after each hit (0-5).
     """
     if not isinstance(pattern, str) or not pattern:
-        return error_payload("pattern is empty: give the text to search for")
+        raise ToolFailure("pattern is empty: give the text to search for")
     target = _checked_file(ctx, directory or ".")
-    if isinstance(target, dict):
-        return target
     if not target.exists():
-        return error_payload(f"{target} does not exist")
+        raise ToolFailure(f"{target} does not exist")
     if len(pattern) > MAX_PATTERN_CHARS:
-        return error_payload(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
-    regexes = [rx for rx in (compile_user_regex(pattern, ignore_case=not case_sensitive),
-                             compile_user_regex(pattern, ignore_case=not case_sensitive, literal=True)) if rx]
+        raise ToolFailure(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
     context = max(0, min(5, int(context_lines or 0)))
+    candidates = _grep_candidates(ctx, target, file_pattern)
+    hits, how = _grep(ctx, candidates, pattern, case_sensitive, context)
+    if not hits and file_pattern and not target.is_file():
+        # the model guesses a file filter ("*api-key*", ".*todo.txt" for "which file has a TODO?"): a
+        # filter that finds nothing does not end the search; the other text files are searched, and it says so
+        candidates = _grep_candidates(ctx, target, None)
+        hits, how = _grep(ctx, candidates, pattern, case_sensitive, context)
+        how = f"No file named like {file_pattern!r} holds it; other files do. " + how if hits else how
+    result = {"status": "success", "message": "", "matches": hits[:50], "count": len(hits),
+              "pattern": pattern, "directory": str(target), "truncated": len(hits) > 50}
+    if hits:
+        where = sorted({_shown(ctx, h["file"]) for h in hits})
+        result["message"] = (how + f"{len(hits)} matching line(s) in " + ", ".join(where[:NAMED_IN_MESSAGE])
+                             + (f" (+{len(where) - NAMED_IN_MESSAGE} more files)" if len(where) > NAMED_IN_MESSAGE else "")
+                             + ": " + " | ".join(f"{_shown(ctx, h['file'])}:{h['line']}: {h['text']}" for h in hits[:3]))
+        return result
+    named = [] if target.is_file() else [p for p in candidates if p.name.lower() == pattern.strip().lower()]
+    head = text_head(ctx, named[0]) if len(named) == 1 else ""
+    if head:  # "config.ini" searched for inside files: the model wanted that file
+        result["files"] = [_shown(ctx, named[0])]
+        result["message"] = f"No file's text holds {pattern.strip()!r}, but a file has that name: " \
+                            f"{_shown(ctx, named[0])}. It begins:\n{head}"
+    else:
+        result["message"] = f"No line holds {pattern!r} or its words. Try a shorter pattern or another folder."
+    return result
+
+
+def _grep_candidates(ctx: ToolContext, target: Path, file_pattern: Optional[str]) -> list[Path]:
+    if target.is_file():
+        return [target]
     if file_pattern and file_pattern.startswith(".*"):  # a regex written for a glob: ".*ini" means "*ini"
         file_pattern = "*" + file_pattern[2:]
     wanted = (lambda p: fnmatch.fnmatch(p.name, file_pattern)) if file_pattern else \
         (lambda p: p.suffix.lower() in TEXT_EXTS or p.name in ("Makefile", "Dockerfile", "README"))
-    candidates = [target] if target.is_file() else \
-        [p for p in iter_files([target], 32, ctx, limit=50_000) if wanted(p)]
-    for rx in regexes:
-        hits = grep_files(ctx, candidates, rx, context)
+    return [p for p in iter_files([target], 32, ctx, limit=50_000) if wanted(p)]
+
+
+def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: bool,
+          context: int) -> tuple[list[dict], str]:
+    """(matching lines, a note on how they matched): the pattern as a regex, as literal text, and then
+    (the pattern found nowhere) every word of it on one line, in any order: "//TODO" finds "# TODO"."""
+    tries = [(compile_user_regex(pattern, ignore_case=not case_sensitive), ""),
+             (compile_user_regex(pattern, ignore_case=not case_sensitive, literal=True), "")]
+    relaxed = AllWords.of(pattern)
+    if relaxed is not None:
+        tries.append((relaxed, f"No line holds {pattern!r} as written; lines with its words "
+                               f"({', '.join(relaxed.words)}) instead. "))
+    for rx, how in tries:
+        hits = grep_files(ctx, files, rx, context) if rx is not None else []
         if hits:
-            break
-    result = {"status": "success", "pattern": pattern, "directory": str(target), "count": len(hits),
-              "matches": hits[:50], "truncated": len(hits) > 50,
-              **({} if hits else {"message": "No matches. Try a shorter pattern or another folder."})}
-    named = [] if hits or target.is_file() else [p for p in candidates if p.name.lower() == pattern.strip().lower()]
-    preview = _first_lines(ctx, named[0]) if len(named) == 1 else ""
-    if preview:  # "config.ini" searched for inside files: the model wanted that file
-        result["message"] = f"No file's text holds {pattern.strip()!r}, but a file has that name: {named[0]}"
-        result["first_lines"] = preview
-    return result
+            return hits, how
+    return [], ""
 
 
 @tool(gated=True)
 def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool = True) -> dict:
     """Create a text file or overwrite one (the old version is backed up first).
+
+    Only when the user asks for a file; a poem, a summary or an answer is simply replied.
 
     Args:
         file_path: File to write, e.g. "notes/todo.md".
@@ -285,27 +329,31 @@ def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool
         create_dirs: Create missing parent folders.
     """
     if not isinstance(content, str):
-        return error_payload("content must be text")
+        raise ToolFailure("content must be text")
     if len(content.encode("utf-8")) > MAX_FILE_BYTES:
-        return error_payload("content is larger than 10 MB; write a smaller file")
+        raise ToolFailure("content is larger than 10 MB; write a smaller file")
     path = _checked_file(ctx, file_path, write=True)
-    if isinstance(path, dict):
-        return path
     if path.is_dir():
-        return error_payload(f"{path} is a folder; give a file name")
+        raise ToolFailure(f"{path} is a folder; give a file name")
     if not path.parent.exists():
         if not create_dirs:
-            return error_payload(f"folder {path.parent} does not exist; pass create_dirs=true to create it")
+            raise ToolFailure(f"folder {path.parent} does not exist; pass create_dirs=true to create it")
         path.parent.mkdir(parents=True, exist_ok=True)
     existed = path.exists()
-    try:
-        backup = backup_file(ctx, path) if existed else None
-        with open(path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(content)
-    except OSError as exc:
-        return error_payload(f"could not write {path}: {exc.strerror or exc}")
+    backup = _write_text(ctx, path, content)
     return {"status": "success", "file_path": str(path), "bytes_written": len(content.encode("utf-8")),
             "created": not existed, "backup_path": str(backup) if backup else None}
+
+
+def _write_text(ctx: ToolContext, path: Path, text: str) -> Path | None:
+    """Write ``text`` to ``path`` (newlines as given), backing up the old file first; the backup's path."""
+    try:
+        backup = backup_file(ctx, path) if path.exists() else None
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise ToolFailure(f"could not write {path}: {exc.strerror or exc}") from None
+    return backup
 
 
 @tool(gated=True)
@@ -318,13 +366,11 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         new_content: Text to put in its place.
     """
     if not isinstance(old_content, str) or not old_content:
-        return error_payload("old_content is empty: copy the exact text to replace from read_file")
+        raise ToolFailure("old_content is empty: copy the exact text to replace from read_file")
     path = _checked_file(ctx, file_path, write=True, repair=True)  # it edits a file that exists: find it
-    if isinstance(path, dict):
-        return path
+    if not path.exists():
+        raise missing_file(ctx, file_path, path)  # an edit is never made to a guessed file: name them
     text = _load_text(path)
-    if isinstance(text, dict):
-        return text
     count = text.count(old_content)
     loose = _spacing_free_match(text, old_content) if count == 0 else None
     if loose is not None:  # "port=8080" for "port = 8080": the same text, spaced differently, found once
@@ -335,21 +381,15 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         first = old_content.strip().splitlines()[0] if old_content.strip() else old_content
         close = difflib.get_close_matches(first.strip(), [ln.strip() for ln in text.splitlines()], n=1, cutoff=0.6)
         near = f" The closest line is {close[0]!r}." if close else ""
-        return error_payload(
-            f"old_content was not found in {path.name}.{near} Read the file and copy the text exactly, "
-            "including spaces and indentation")
+        raise ToolFailure(f"old_content was not found in {path.name}.{near} Read the file and copy the text "
+                          "exactly, including spaces and indentation")
     return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
 
 
 def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str = "") -> dict:
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), updated.splitlines(keepends=True),
                                         f"a/{path.name}", f"b/{path.name}"))
-    try:
-        backup = backup_file(ctx, path)
-        with open(path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(updated)
-    except OSError as exc:
-        return error_payload(f"could not write {path}: {exc.strerror or exc}")
+    backup = _write_text(ctx, path, updated)
     result = {"status": "success", "file_path": str(path), "occurrences": count, "replaced": 1,
               "diff": diff[:5000], "backup_path": str(backup)}
     return {**result, "note": note} if note else result
@@ -395,12 +435,10 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     """
     key = _SORT_KEYS.get((sort_by or "name").lower())
     if key is None:
-        return error_payload(f"sort_by must be one of {', '.join(_SORT_KEYS)}; got {sort_by!r}")
+        raise ToolFailure(f"sort_by must be one of {', '.join(_SORT_KEYS)}; got {sort_by!r}")
     folder = _checked_file(ctx, directory_path or str(ctx.workdir))
-    if isinstance(folder, dict):
-        return folder
     if not folder.is_dir():
-        return error_payload(f"{folder} is not an existing folder")
+        raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, directory_path))
     dirs, files = [], []
     for child in folder.iterdir():
         if child.name.startswith(".") and not show_hidden:
@@ -418,8 +456,27 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     entries = dirs + files
     if not by_date:  # a listing is names and sizes; every date is read and often copied into the answer
         entries = [{k: v for k, v in e.items() if k != "modified"} for e in entries]
-    return {"status": "success", "path": str(folder), "folders": len(dirs), "files": len(files),
-            "entries": entries[:200], "truncated": len(entries) > 200}
+    # the names come first and are the message: a model given counts first answered with them, swapped
+    return {"status": "success", "message": _listing_message(ctx, folder, dirs, files),
+            "entries": entries[:200], "path": str(folder), "folders": len(dirs), "files": len(files),
+            "truncated": len(entries) > 200}
+
+
+def _listing_message(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict], limit: int = 30) -> str:
+    names = [d["name"] + "/" for d in dirs] + [f["name"] for f in files]
+    if not names:
+        return f"{_shown(ctx, folder)} is empty."
+    more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
+    where = "This folder" if folder == Path(ctx.workdir).resolve() else _shown(ctx, folder)
+    return (f"{where} holds {len(dirs)} folder(s) and {len(files)} file(s): " + ", ".join(names[:limit]) + more)
+
+
+def _folder_hint(ctx: ToolContext, asked: Optional[str]) -> str:
+    """"; did you mean clients/acme-corp (reason)?" for a folder path that does not exist."""
+    if not asked:
+        return ""
+    found = find(ctx, asked, "folder")
+    return f"; close folders: {_names(ctx, found, why=True)}" if found else ""
 
 
 @tool
@@ -429,11 +486,10 @@ def get_file_info(ctx: ToolContext, file_path: str) -> dict:
     Args:
         file_path: File or folder to inspect.
     """
-    path = _checked_file(ctx, file_path)
-    if isinstance(path, dict):
-        return path
+    path = _checked_file(ctx, _required(file_path, "file_path is empty: give the file's path"))
+    note = ""
     if not path.exists():
-        return error_payload(f"{path} does not exist; check the name with search_file")
+        path, note = locate(ctx, file_path)
     st = path.stat()
     info = {"status": "success", "path": str(path), "name": path.name,
             "type": "folder" if path.is_dir() else "file", "size_bytes": st.st_size,
@@ -442,17 +498,14 @@ def get_file_info(ctx: ToolContext, file_path: str) -> dict:
     if path.is_dir():
         children = list(path.iterdir())
         info.update(items=len(children), subfolders=sum(1 for c in children if c.is_dir()))
-        return info
-    if not_text_hint(path) is None and st.st_size <= MAX_FILE_BYTES:
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
-        if b"\x00" not in head[:8192]:
-            lines = head.decode("utf-8", errors="replace").splitlines()
-            info["preview"] = "\n".join(ln[:300] for ln in lines[:20])
-            if path.suffix.lower() in (".csv", ".tsv"):
-                with open(path, "rb") as fh:
-                    info["data_rows"] = max(0, sum(1 for _ in fh) - 1)
-    return info
+        return {**info, **({"note": note} if note else {})}
+    preview = text_head(ctx, path, lines=20, chars=6000)
+    if preview:
+        info["preview"] = preview
+        if path.suffix.lower() in (".csv", ".tsv"):
+            with open(path, "rb") as fh:
+                info["data_rows"] = max(0, sum(1 for _ in fh) - 1)
+    return {**info, **({"note": note} if note else {})}
 
 
 @tool
@@ -469,19 +522,16 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
     try:
         limit, days = max(1, min(100, int(max_results))), max(1, min(3650, int(days)))
     except (TypeError, ValueError):
-        return error_payload("max_results and days must be whole numbers")
+        raise ToolFailure("max_results and days must be whole numbers") from None
     if not location or location.strip().lower() == "all":
         roots = sandbox_roots(ctx)
     else:
-        root = _checked_file(ctx, location)
-        if isinstance(root, dict):
-            return root
-        if not root.is_dir():
-            return error_payload(f"{root} is not an existing folder; use \"all\" or a folder path")
-        roots = [root]
+        roots = [_checked_file(ctx, location)]
+        if not roots[0].is_dir():
+            raise ToolFailure(f"{roots[0]} is not an existing folder; use \"all\" or a folder path")
     cutoff, keep = time.time() - days * 86400, ext_filter(file_types)
     recent = []
-    for path in iter_files(roots, 12, ctx):
+    for path in iter_files(roots, DEFAULT_DEPTH, ctx):
         try:
             st = path.stat()
         except OSError:
@@ -489,7 +539,7 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
         if st.st_mtime >= cutoff and keep(path):
             recent.append(file_entry(path, st))
     recent.sort(key=lambda e: e["modified"], reverse=True)
-    return {"status": "success", "days": days, "count": len(recent), "files": recent[:limit],
+    return {"status": "success", "files": recent[:limit], "count": len(recent), "days": days,
             "truncated": len(recent) > limit, "searched": [str(r) for r in roots]}
 
 

@@ -131,6 +131,8 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
                   entity: str = "") -> dict[str, Any]:
     """Change a saved memory by its id; empty fields stay as they are.
 
+    Not for files: edit_file changes a file.
+
     Args:
         knowledge_id: Id from remember or recall.
         content: New text.
@@ -185,6 +187,8 @@ def forget(ctx: ToolContext, knowledge_id: str) -> dict[str, Any]:
 def search_past_conversations(ctx: ToolContext, query: str = "", days: int = 0, limit: int = 10,
                               time_from: str = "", time_to: str = "") -> dict[str, Any]:
     """Find what was said in earlier chats with the user.
+
+    Not for files (search_file) or saved facts (recall).
 
     Args:
         query: Words to search for.

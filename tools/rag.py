@@ -13,21 +13,29 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gaia_lite.memory.extract import SUPPORTED_EXTENSIONS, extract_pages
 from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.failure import ToolFailure, error_payload
 from gaia_lite.registry.spec import tool
-from gaia_lite.registry.failure import error_payload
 
 from .backup import backup_file
+from .file_text import text_head
+from .find import locate, named_in, shown
 from .patterns import MAX_PATTERN_CHARS
-from .sandbox import resolve_user_path
+from .sandbox import SandboxError, resolve_user_path
+from .skip import skip_reason
 
 __all__ = ["TOOLS", "query_documents", "query_specific_file", "search_indexed_chunks", "evaluate_retrieval",
            "index_document", "list_indexed_documents", "rag_status", "summarize_document", "dump_document",
            "index_directory", "add_watch_directory"]
 
 NO_INDEX = "the document index is not available in this session"
-NO_DOCS_HINT = ("No documents are indexed yet. Find the files first (search_file or browse_directory), "
-                "index them with index_document or index_directory, then ask again.")
+NO_DOCS_HINT = ("No documents are indexed yet, and the question names no file I could find. Find the files "
+                "first (search_file or browse_directory), index them with index_document or index_directory, "
+                "then ask again.")
+ON_DEMAND_BYTES = 20 * 1024 * 1024  # a file indexed in the middle of a question: bigger ones take minutes
+_FILE_MENTION = re.compile(r"[\w~./\\-]*\w\.(?:" + "|".join(sorted(e.lstrip(".") for e in SUPPORTED_EXTENSIONS)) + r")\b",
+                           re.IGNORECASE)
 CITE = "Answer only from these chunks and cite each source_file (and page) you use."
 # what index/search failures look like: ExtractionError is a ValueError, EmbedderError a RuntimeError
 INDEX_ERRORS = (ValueError, RuntimeError, OSError)
@@ -79,20 +87,112 @@ def _chunk(hit: Any, chars: int = 2000) -> dict[str, Any]:
             "text": hit.text[:chars]}
 
 
+def _best_passage(ctx: ToolContext, hits: list[Any], chars: int = 300) -> str:
+    """The result's message: the best passage, with where it is from. It is what the user asked for, so
+    it comes first, and an answer built from the result (the judge's contract) quotes it, not file names."""
+    best = hits[0]
+    text = " ".join(best.text.split())
+    cut = text[:chars].rsplit(" ", 1)[0] + " ..." if len(text) > chars else text
+    page = f", page {best.page}" if best.page else ""
+    return f"{shown(Path(best.source_file), ctx.workdir)}{page}: {cut}"
+
+
 def _top_n(chunk_count: int) -> int:
     """Adaptive depth: more chunks for larger corpora, within a small-model budget."""
     return 5 if chunk_count <= 500 else 8 if chunk_count <= 5000 else 10
 
 
-def _one_document(ctx: ToolContext, name: str) -> Any:
-    """The indexed document ``name`` refers to (sandbox-checked), or an error dict."""
+def _document_named(ctx: ToolContext, name: str) -> tuple[Any, Path, str]:
+    """(the indexed document or None, its file, a note) for a document a model names by path or name.
+
+    An indexed document in scope is taken by its path or name; any other name is looked for among the
+    files (``find.locate``: a guessed path finds the file it meant, with a note). Raises ToolFailure when
+    the name matches several documents or no file."""
     found = [d for d in ctx.rag.find_documents(name) if _in_scope(ctx, d.path)]
-    if not found:
-        return error_payload(f"{name!r} is not indexed under the allowed folders; index it with index_document first")
     if len(found) > 1:
         names = ", ".join(d.path for d in found[:5])
-        return error_payload(f"{name!r} matches several documents ({names}); pass the full path")
-    return found[0]
+        raise ToolFailure(f"{name!r} matches several documents ({names}); pass the full path")
+    if found:
+        return found[0], Path(found[0].path), ""
+    path, note = locate(ctx, name, keep=ctx.rag.supports)
+    doc = ctx.rag.document(path)
+    return (doc if doc is not None and _in_scope(ctx, doc.path) else None), path, note
+
+
+def _index_on_demand(ctx: ToolContext, path: Path) -> Any:
+    """Index one file in the middle of a request, after the checks ``gaia-lite index`` makes (credential
+    files, outside the allowed folders, unsupported, too big, binary); its DocumentInfo."""
+    reason = skip_reason(path, ctx.sandbox)
+    if reason:
+        raise ToolFailure(f"{shown(path, ctx.workdir)} cannot be indexed: {reason}")
+    if path.stat().st_size > ON_DEMAND_BYTES:
+        raise ToolFailure(f"{path.name} is {path.stat().st_size // 2**20} MB: index it with index_document first "
+                          "(that can take minutes), then ask again")
+    try:
+        ctx.rag.index_file(path)
+    except INDEX_ERRORS as exc:
+        raise ToolFailure(f"could not index {path.name}: {exc}") from None
+    return ctx.rag.document(path)
+
+
+def _indexed(ctx: ToolContext, name: str) -> tuple[Any, str]:
+    """(the indexed document ``name`` means, a note): indexed on demand when it was not."""
+    doc, path, note = _document_named(ctx, name)
+    if doc is None:
+        doc = _index_on_demand(ctx, path)
+        note = (note + " " if note else "") + f"{shown(path, ctx.workdir)} was not indexed; it is now."
+    return doc, note
+
+
+def _pages(ctx: ToolContext, name: str) -> tuple[Path, list[tuple[int, str]], str]:
+    """(the document's file, its pages, a note) for a whole-document tool: an indexed document's stored
+    pages, else the file read directly (the same checks as indexing), leaving the index as it was."""
+    doc, path, note = _document_named(ctx, name)
+    if doc is not None:
+        return path, ctx.rag.document_pages(doc.path), note
+    reason = skip_reason(path, ctx.sandbox)
+    if reason:
+        raise ToolFailure(f"{shown(path, ctx.workdir)} cannot be read as a document: {reason}")
+    try:
+        pages = extract_pages(path)
+    except INDEX_ERRORS as exc:
+        raise ToolFailure(f"could not read {path.name}: {exc}") from None
+    return path, list(enumerate(pages, start=1)), note
+
+
+def _mentions(text: str) -> list[str]:
+    """The supported files ``text`` names by path or name, in order, once each."""
+    return list(dict.fromkeys(m.group(0).strip("./") for m in _FILE_MENTION.finditer(text)))
+
+
+def _question_documents(ctx: ToolContext, query: str, scope: list[Any]) -> tuple[list[Any], str]:
+    """The documents a question is about, indexed on demand, and a note: the files it names
+    ("According to policies/handbook.md ..."), else, with nothing indexed, the files whose names it
+    holds in words ("what does the employee handbook say ..."). ([], "") when it names none. A query
+    that names no file is read with the user's message of the turn (the model's query often drops the
+    "According to policies/travel-policy.md" the user said)."""
+    asked = [text for text in (query, ctx.request.message) if text.strip()]
+    mentions = next((found for found in (_mentions(text) for text in asked) if found), [])
+    docs, notes = [], []
+    for name in mentions[:3]:
+        try:
+            doc, note = _indexed(ctx, name)
+        except ToolFailure as exc:  # a name that is no file here ("settings.json" in a question about an app)
+            notes.append(exc.message)
+            continue
+        docs.append(doc)
+        notes += [note] if note else []
+    if not docs and not scope:
+        guesses = next((found for found in (named_in(ctx, text, keep=ctx.rag.supports) for text in asked) if found), [])
+        for found in guesses:
+            try:
+                docs.append(_index_on_demand(ctx, found.path))
+            except ToolFailure as exc:  # a guess that cannot be indexed is no answer: say why, try the next
+                notes.append(exc.message)
+                continue
+            notes.append(f"{shown(found.path, ctx.workdir)} ({found.reason}) was not indexed; it is now.")
+            break
+    return docs, " ".join(notes)
 
 
 @tool
@@ -107,19 +207,21 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         return error_payload(NO_INDEX)
     if not query.strip():
         return error_payload("query is empty; pass the question to search for")
-    total = ctx.rag.chunk_count()
     scope = _scope(ctx)
-    if not scope:
-        return {"status": "no_documents", "message": NO_DOCS_HINT}
+    named, note = _question_documents(ctx, query, scope)
+    if not named and not scope:
+        return {"status": "no_documents", "message": (note + " " if note else "") + NO_DOCS_HINT}
+    total = ctx.rag.chunk_count()
     started = time.monotonic()
     try:
-        hits = ctx.rag.search(query, k=_top_n(total), docs=[d.id for d in scope])
+        hits = ctx.rag.search(query, k=_top_n(total), docs=[d.id for d in (named or scope)])
     except INDEX_ERRORS as exc:
         return error_payload(f"search failed: {exc}")
     if not hits:
         return {"status": "no_results", "query": query,
-                "message": "Nothing relevant found; try other words or index more documents."}
-    out = {"status": "success", "query": query, "chunks": [_chunk(h) for h in hits], "instruction": CITE}
+                "message": (note + " " if note else "") + "Nothing relevant found; try other words."}
+    out = {"status": "success", "message": _best_passage(ctx, hits), "chunks": [_chunk(h) for h in hits],
+           "query": query, "instruction": CITE, **({"note": note} if note else {})}
     if str(debug).strip().lower() in {"true", "1", "yes"}:
         out["debug"] = {"indexed_chunks": total, "seconds": round(time.monotonic() - started, 3),
                         "hits": [{"chunk_index": h.chunk_index, "vector": h.vector_score,
@@ -137,23 +239,16 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
     """
     if ctx.rag is None:
         return error_payload(NO_INDEX)
-    found = [d for d in ctx.rag.find_documents(file_path) if _in_scope(ctx, d.path)]
-    if len(found) > 1:
-        return error_payload(f"{file_path!r} matches several documents; pass the full path")
+    doc, note = _indexed(ctx, file_path)
     try:
-        path = _checked(ctx, found[0].path if found else file_path)
-        if not found:
-            if not (path.is_file() and ctx.rag.supports(path)):
-                return error_payload(f"{file_path!r} is not indexed and no supported file exists there")
-            ctx.rag.index_file(path)
-        hits = ctx.rag.search(query, k=5, file=path)
-    except PermissionError as exc:
-        return error_payload(str(exc))
+        hits = ctx.rag.search(query, k=5, file=doc.path)
     except INDEX_ERRORS as exc:
-        return error_payload(f"could not search {file_path}: {exc}")
+        raise ToolFailure(f"could not search {file_path}: {exc}") from None
     if not hits:
-        return {"status": "no_results", "file": str(path), "message": "Nothing relevant in this file."}
-    return {"status": "success", "file": str(path), "chunks": [_chunk(h) for h in hits], "instruction": CITE}
+        return {"status": "no_results", "message": (note + " " if note else "") + "Nothing relevant in this file.",
+                "file": doc.path}
+    return {"status": "success", "message": _best_passage(ctx, hits), "chunks": [_chunk(h) for h in hits],
+            "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
 
 
 @tool
@@ -209,18 +304,18 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
     """
     if ctx.rag is None:
         return error_payload(NO_INDEX)
+    path, note = locate(ctx, file_path, keep=ctx.rag.supports)  # a guessed path: the file it meant, with a note
     try:
-        path = _checked(ctx, file_path)
-        if not path.is_file():
-            return error_payload(f"{path} does not exist or is not a file; check the path with search_file")
         result = ctx.rag.index_file(path)
-    except PermissionError as exc:
-        return error_payload(str(exc))
     except INDEX_ERRORS as exc:
-        return error_payload(str(exc))
+        raise ToolFailure(str(exc)) from None
     info = result.to_dict()
     info["outcome"] = info.pop("status")  # indexed, updated or unchanged
-    return {"status": "success", **info}
+    # indexing is a step, not an answer: the file's first lines come with it (the 0.5B answered "who is
+    # the customer on it?" right after indexing, with a name it made up)
+    head = text_head(ctx, path)
+    said = f"{shown(path, ctx.workdir)} is indexed ({info['outcome']})" + (f". It begins:\n{head}" if head else ".")
+    return {"status": "success", "message": said, **info, **({"note": note} if note else {})}
 
 
 @tool
@@ -279,42 +374,45 @@ def summarize_document(ctx: ToolContext, file_path: str, summary_type: str = "de
     if ctx.rag is None:
         return error_payload(NO_INDEX)
     if ctx.llm is None:
-        return error_payload(
-            "no language model is connected, so documents cannot be summarised; start the model server")
+        raise ToolFailure("no language model is connected, so documents cannot be summarised; start the model server")
     style = SUMMARY_STYLES.get(summary_type.strip().lower())
     if style is None:
-        return error_payload(f"summary_type must be one of {', '.join(SUMMARY_STYLES)}")
-    doc = _one_document(ctx, file_path)
-    if isinstance(doc, dict):
-        return doc
+        raise ToolFailure(f"summary_type must be one of {', '.join(SUMMARY_STYLES)}")
     try:
         max_words = max(200, min(20000, int(max_words_per_section)))
     except (TypeError, ValueError):
-        return error_payload("max_words_per_section must be a whole number")
-    sections = _sections(ctx.rag.document_pages(doc.path), max_words)
+        raise ToolFailure("max_words_per_section must be a whole number") from None
+    path, pages, note = _pages(ctx, file_path)
+    sections = _sections(pages, max_words)
     if not sections:
-        return error_payload(f"{doc.name} has no extractable text to summarise")
+        raise ToolFailure(f"{path.name} has no extractable text to summarise")
+    summary = _summarise(ctx, path.name, sections, style)
+    if summary is None:
+        return {"status": "cancelled", "file": str(path)}
+    return {"status": "success", "summary": summary, "file": str(path), "summary_type": summary_type.strip().lower(),
+            "sections": len(sections), "pages": len(pages), **({"note": note} if note else {})}
+
+
+def _summarise(ctx: ToolContext, name: str, sections: list[tuple[str, str]], style: str) -> str | None:
+    """Map each section to a summary, then reduce them in groups of eight; None when cancelled."""
     system = "You summarise documents faithfully, using only the text given. Keep names, numbers and dates."
     partials = []
     try:
         for i, (label, text) in enumerate(sections):
             if ctx.cancel.is_set():
-                return {"status": "cancelled", "file": doc.path, "sections_done": i}
+                return None
             if ctx.progress:
-                ctx.progress(f"summarising {doc.name} {label}", i, len(sections))
-            partials.append(ctx.llm.complete(f"Write {style} of {label} of '{doc.name}'.\n\n{text}",
+                ctx.progress(f"summarising {name} {label}", i, len(sections))
+            partials.append(ctx.llm.complete(f"Write {style} of {label} of '{name}'.\n\n{text}",
                                              system=system, max_tokens=700))
-        summary = partials[0]
         while len(partials) > 1:  # reduce in groups so each prompt stays small
             groups = [partials[i:i + 8] for i in range(0, len(partials), 8)]
-            partials = [ctx.llm.complete(f"Combine these partial summaries of '{doc.name}' into {style}, "
+            partials = [ctx.llm.complete(f"Combine these partial summaries of '{name}' into {style}, "
                                          "without repeating points.\n\n" + "\n\n---\n\n".join(g),
                                          system=system, max_tokens=1000) for g in groups]
-            summary = partials[0]
-    except Exception as exc:  # the model server can fail in many ways; report, do not raise
-        return error_payload(f"the language model failed while summarising: {exc}")
-    return {"status": "success", "file": doc.path, "summary_type": summary_type.strip().lower(),
-            "sections": len(sections), "pages": doc.pages, "summary": summary.strip()}
+    except Exception as exc:  # the model server can fail in many ways; say so in words
+        raise ToolFailure(f"the language model failed while summarising: {exc}") from None
+    return partials[0].strip()
 
 
 @tool(gated=True)
@@ -327,9 +425,7 @@ def dump_document(ctx: ToolContext, file_name: str, output_path: str | None = No
     """
     if ctx.rag is None:
         return error_payload(NO_INDEX)
-    doc = _one_document(ctx, file_name)
-    if isinstance(doc, dict):
-        return doc
+    doc, note = _indexed(ctx, file_name)
     text = ctx.rag.document_text(doc.path) or ""
     try:
         if output_path and output_path.strip():
@@ -337,30 +433,30 @@ def dump_document(ctx: ToolContext, file_name: str, output_path: str | None = No
         else:  # the app's own folder, not the user's files
             out = Path(ctx.data_dir) / "rag_dumps" / f"{Path(doc.path).stem}.md"
         if out.is_dir():
-            return error_payload(f"{out} is a folder; give a file name for the export")
+            raise ToolFailure(f"{out} is a folder; give a file name for the export")
         if out.resolve() == Path(doc.path).resolve():
-            return error_payload(f"{out} is the document itself; choose another output_path")
+            raise ToolFailure(f"{out} is the document itself; choose another output_path")
         out.parent.mkdir(parents=True, exist_ok=True)
         backup = backup_file(ctx, out) if out.exists() else None
         out.write_text(f"# {doc.name}\n\nSource: {doc.path}\n\n{text}\n", encoding="utf-8")
-    except PermissionError as exc:
-        return error_payload(str(exc))
+    except SandboxError as exc:
+        raise ToolFailure(str(exc)) from None
     except OSError as exc:
-        return error_payload(f"could not write the export: {exc}")
-    return {"status": "success", "file": doc.path, "output_path": str(out), "chars": len(text),
-            "pages": doc.pages, "backup_path": str(backup) if backup else None}
+        raise ToolFailure(f"could not write the export: {exc}") from None
+    return {"status": "success", "file": doc.path, "output_path": str(out), "chars": len(text), "pages": doc.pages,
+            "backup_path": str(backup) if backup else None, **({"note": note} if note else {})}
 
 
-def _folder(ctx: ToolContext, path: str) -> Path | dict[str, Any]:
-    """The sandbox-approved folder ``path`` names, or an error dict."""
+def _folder(ctx: ToolContext, path: str) -> Path:
+    """The sandbox-approved folder ``path`` names; a ToolFailure saying why it is not one."""
     if ctx.rag is None:
-        return error_payload(NO_INDEX)
+        raise ToolFailure(NO_INDEX)
     try:
         folder = _checked(ctx, path)
-    except PermissionError as exc:
-        return error_payload(str(exc))
+    except SandboxError as exc:
+        raise ToolFailure(str(exc)) from None
     if not folder.is_dir():
-        return error_payload(f"{folder} is not a folder; check the path with search_directory")
+        raise ToolFailure(f"{folder} is not a folder; check the path with search_directory")
     return folder
 
 
@@ -373,8 +469,6 @@ def index_directory(ctx: ToolContext, directory_path: str, recursive: bool = Fal
         recursive: True to include subfolders.
     """
     folder = _folder(ctx, directory_path)
-    if isinstance(folder, dict):
-        return folder
     deep = str(recursive).strip().lower() in {"true", "1", "yes"}
     summary = ctx.rag.index_directory(folder, recursive=deep, progress=ctx.progress, cancel=ctx.cancel,
                                       allow=lambda f: _allowed(ctx, f))
@@ -393,8 +487,6 @@ def add_watch_directory(ctx: ToolContext, directory: str) -> dict[str, Any]:
         directory: The folder to watch.
     """
     folder = _folder(ctx, directory)
-    if isinstance(folder, dict):
-        return folder
     watcher, first = _watch(ctx, folder)
     return {"status": "watching", "directory": str(watcher.directory), "poll_seconds": watcher.interval,
             "files": len(first), "indexed_now": sum(r.status != "unchanged" for r in first),

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["in_user_words"]
+__all__ = ["in_user_words", "asked_to_keep"]
 
 # "Please remember that ...", "Can you note: ...", "Don't forget ..."
 _ASK = re.compile(r"^(?:(?:please|pls|hey|ok|okay)[,\s]+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
                   r"(?:remember|note(?: down)?|keep in mind|don'?t forget|do not forget|save|store|memori[sz]e)"
                   r"(?:\s+(?:that|this))?\s*[:,]?\s*", re.IGNORECASE)
+# The asks asked_to_keep acts on, narrower than _ASK: "save" and "store" are as often about files
+_KEEP_FIRST = re.compile(r"^(?:(?:please|pls|hey|ok|okay|also|and)[,\s]+)*(?:(?:can|could|would|will) you\s+)?"
+                         r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|make a note(?: that| of)?|"
+                         r"don'?t forget|do not forget|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s*", re.IGNORECASE)
+# "..., keep that in mind", "... - remember that"
+_KEEP_LAST = re.compile(r"[\s,;.!-]*(?:(?:please|pls)\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"
+                        r"remember\s+(?:that|this|it))[\s.!]*$", re.IGNORECASE)
+_ASIDE = re.compile(r"^(?:fyi|btw|by the way|just so you know|for the record)[,:\s-]+", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[\w'-]+")
 
@@ -36,3 +44,24 @@ def in_user_words(fact: str, message: str) -> str:
         if len(words) > len(got) and set(got) <= set(words):
             return said[:1].upper() + said[1:]
     return fact
+
+
+def asked_to_keep(message: str) -> str | None:
+    """The fact ``message`` asks to keep, in the user's words ("Keep in mind that my daughter's school
+    ends at 15:30" -> "My daughter's school ends at 15:30"), or None: not such a request (a question,
+    "remember to ...", no ask at all)."""
+    text = message.strip()
+    if not text or text.endswith("?"):
+        return None
+    last = _KEEP_LAST.search(text)
+    if last is not None and last.start() > 0:
+        fact = _ASIDE.sub("", text[:last.start()])
+    else:
+        first = _KEEP_FIRST.match(text)
+        if first is None or first.end() == 0:
+            return None
+        fact = text[first.end():]
+    fact = fact.strip(" .!,;:-")
+    if len(_words(fact)) < 2 or fact.lower().startswith("to "):
+        return None
+    return fact[:1].upper() + fact[1:]

@@ -34,7 +34,7 @@ from gaia_lite.registry.ports import MemoryPort
 from gaia_lite.registry.registry import ToolRegistry
 
 from .books import CallBook, TurnStats
-from .facts import in_user_words
+from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, plain_name
 from .judge import (
     Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, without_tool_names,
@@ -170,6 +170,7 @@ class Agent:
         yield state.event(turn, self.registry)
         yield from state.notices
         self.user_messages.append(query)
+        self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
         facts, closest = self._saved_facts(query)
         self.history.append({"role": "user", "content": self.layout.begin_turn(state, "\n\n".join([query, *facts]),
                                                                              recalled.blocks)})
@@ -218,10 +219,12 @@ class Agent:
                 return None
             case FromResults():
                 stats.transient, stats.calls_only = [], False
-                return (yield from self._answer(reply, self._from_results(stats), stats))
+                kept = yield from self._keep_asked_fact(stats)
+                return (yield from self._answer(reply, kept or self._from_results(stats), stats))
             case Accept(answer=answer):
                 stats.transient, stats.calls_only = [], False
-                return (yield from self._answer(reply, answer, stats))
+                kept = yield from self._keep_asked_fact(stats)
+                return (yield from self._answer(reply, kept or answer, stats))
 
     def _evidence(self, stats: TurnStats) -> Evidence:
         after = (self.replies.after_result or "").strip()
@@ -309,6 +312,24 @@ class Agent:
             yield TextDelta("\n\n" + answer)
         self.history.append({"role": "assistant", "content": answer})
         return answer
+
+    def _keep_asked_fact(self, stats: TurnStats) -> Generator[Event, None, str | None]:
+        """A fact the user asked to keep ("keep in mind that ...", "note that ...") that no ``remember``
+        call of this turn saved is saved here, in the user's words, and its confirmation is the answer.
+        The 0.5B model answered such a turn without the call (or read a file), and the fact was lost;
+        a model that makes the call itself is left alone. None when there is nothing to do."""
+        fact = asked_to_keep(self.user_messages[-1]) if self.user_messages else None
+        if fact is None or "remember" not in self.registry.names() \
+                or any(r.ok and r.name == "remember" for r in stats.results):
+            return None
+        call = ToolCall(f"keep-{uuid.uuid4().hex[:8]}", "remember", {"fact": fact})
+        yield ToolCallStarted(call.id, call.name, call.arguments, "agent")
+        result = self.executor.execute(call.name, call.arguments)
+        stats.tool_ran(result)
+        yield ToolCallFinished(call.id, result.name or call.name, result.arguments, result.shown_status,
+                               result.payload, result.duration_s, False, result.status.value)
+        said = result.payload.get("message")
+        return said if result.ok and isinstance(said, str) and said else None
 
     def _from_results(self, stats: TurnStats) -> str:
         """An answer made of what the tools returned this turn (never invented)."""

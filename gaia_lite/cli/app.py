@@ -15,7 +15,6 @@ Heavy imports (openai, numpy, onnxruntime) happen inside commands so that
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing_extensions import Annotated
 from gaia_lite.cli import (config_cmd, doctor_cmd, eval_cmd, index_cmd, logs_cmd, mcp_cmd, memory_cmd, models_cmd,
                            skills_cmd)
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
+from gaia_lite.cli.outcome import emit, json_option
 from gaia_lite.cli.serve import serve
 from gaia_lite.cli.waiting import WaitingNotice
 from gaia_lite.errors import GaiaError
@@ -49,6 +49,13 @@ eval_app = typer.Typer(help="Benchmarks that measure the loader: recall, cost, T
                        no_args_is_help=True)
 app.add_typer(tools_app, name="tools")
 app.add_typer(eval_app, name="eval")
+
+# --json of ask and the tools commands: the fields each prints
+AskJson = json_option("Print one JSON object: answer, tools_called, ttft_s, prompt_tokens, loaded_tools.")
+ToolsListJson = json_option('Print [{"name", "bundles", "core", "text_tokens", "native_tokens"}].')
+ToolsSelectJson = json_option('Print {"loaded", "reasons", "matched", "scores"}.')
+CompanionsJson = json_option('Print [{"tool", "companion", "learned_turns", "prior", "tool_turns", "confidence", "fires"}].')
+ExamplesJson = json_option('Print [{"tool", "text", "created_at"}] (with --forget: {"forgotten": N}).')
 
 
 def setup_logging(settings: Any, *, log_file: Path | None = None, stderr: bool = False) -> None:
@@ -117,7 +124,7 @@ def _progress_printer():
 def ask(
     question: Annotated[str, typer.Argument(help="What to ask, in quotes.")],
     settings: Any, log: Optional[Path],
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object: answer, tools_called, ttft_s, prompt_tokens, loaded_tools.")] = False,
+    json_out: AskJson = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also show TOOL_LOADER lines and info notices on stderr.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Nothing on stderr but errors (no server line, tool lines or warnings).")] = False,
     cont: Annotated[bool, typer.Option("--continue", "-c", help="Continue the last conversation (ask or chat) instead of starting a new one.")] = False,
@@ -165,7 +172,8 @@ def ask(
             say(f"gaia-lite: error: {failed.error}")
             raise typer.Exit(failed.exit_code)
         assert finished is not None
-        _print_answer(finished, services, json_out, streamed)
+        # a streamed answer is on screen already: end its line
+        emit(_ask_result(finished, services), json_out, "" if streamed else finished.answer, ascii_only=True)
     finally:
         if services is not None:
             services.close()
@@ -173,21 +181,14 @@ def ask(
             server.stop()
 
 
-def _print_answer(finished: TurnFinished, services: Any, json_out: bool, streamed: bool) -> None:
-    """`ask`'s stdout at the end of the turn: the JSON object, or the answer unless it was streamed."""
-    if json_out:
-        typer.echo(json.dumps({
-            "answer": finished.answer, "tools_called": list(finished.tools_called),
+def _ask_result(finished: TurnFinished, services: Any) -> dict[str, Any]:
+    """What ``ask --json`` prints."""
+    return {"answer": finished.answer, "tools_called": list(finished.tools_called),
             "ttft_s": finished.ttft_s, "prompt_tokens": finished.prompt_tokens,
             "cached_tokens": finished.cached_tokens, "loaded_tools": list(finished.loaded_tools),
             "steps": finished.steps, "model": services.client.model,
             "dynamic_tools": services.selector.active,
-            "off_state": services.selector.off_state,
-        }))
-    elif streamed:
-        typer.echo("")
-    else:
-        typer.echo(finished.answer)
+            "off_state": services.selector.off_state}
 
 
 def _show_ask_event(ev: Event, json_out: bool, verbose: bool, progress: Callable[[str], None],
@@ -252,7 +253,7 @@ def chat(
 # ---------------------------------------------------------------- tools
 @tools_app.command("list")
 def tools_list(
-    json_out: Annotated[bool, typer.Option("--json", help='Print [{"name", "bundles", "core", "text_tokens", "native_tokens"}].')] = False,
+    json_out: ToolsListJson = False,
     dynamic_tools: DynamicOpt = None,
 ) -> None:
     """Every registered tool with its bundles, CORE mark and prompt cost on both render paths."""
@@ -260,17 +261,14 @@ def tools_list(
 
     settings = settings_from_flags({"dynamic_tools": dynamic_tools})
     rows, tokenizer = tools_list_rows(settings)
-    if json_out:
-        typer.echo(json.dumps(rows))
-    else:
-        print_tools_table(rows, tokenizer)
+    emit(rows, json_out, lambda: print_tools_table(rows, tokenizer), ascii_only=True)
 
 
 @tools_app.command("select")
 def tools_select(
     query: Annotated[str, typer.Argument(help="The user message to select tools for.")],
     history: Annotated[Optional[List[str]], typer.Option("--history", help="An earlier user message (repeatable, oldest first).")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help='Print {"loaded", "reasons", "matched", "scores"}.')] = False,
+    json_out: ToolsSelectJson = False,
     tau: TauOpt = None, max_tools: MaxToolsOpt = None, preset: PresetOpt = None,
 ) -> None:
     """Show which tools the loader would load for QUERY, and why (offline: no model server needed)."""
@@ -278,15 +276,12 @@ def tools_select(
 
     settings = settings_from_flags({"tau": tau, "max_tools": max_tools, "preset": preset})
     report = select_for_query(settings, query, list(history or []))
-    if json_out:
-        typer.echo(json.dumps(report))
-    else:
-        print_selection(report)
+    emit(report, json_out, lambda: print_selection(report), ascii_only=True)
 
 
 @tools_app.command("companions")
 def tools_companions(
-    json_out: Annotated[bool, typer.Option("--json", help='Print [{"tool", "companion", "learned_turns", "prior", "tool_turns", "confidence", "fires"}].')] = False,
+    json_out: CompanionsJson = False,
 ) -> None:
     """Workflow companions learned from past turns: when a tool is selected, the tools turns used with it
     come too (within the cap, after direct matches).
@@ -296,17 +291,14 @@ def tools_companions(
     from gaia_lite.cli.tools_cmd import companion_rows, print_companions  # kept lazy: loads numpy
 
     rows = companion_rows(settings_from_flags({}))
-    if json_out:
-        typer.echo(json.dumps(rows))
-    else:
-        print_companions(rows)
+    emit(rows, json_out, lambda: print_companions(rows), ascii_only=True)
 
 
 @tools_app.command("examples")
 def tools_examples(
     tool: Annotated[Optional[str], typer.Argument(help="Only this tool's examples.", show_default=False)] = None,
     forget: Annotated[bool, typer.Option("--forget", help="Delete the learned examples (of TOOL, or all).")] = False,
-    json_out: Annotated[bool, typer.Option("--json", help='Print [{"tool", "text", "created_at"}] (with --forget: {"forgotten": N}).')] = False,
+    json_out: ExamplesJson = False,
 ) -> None:
     """Example requests learned from your own wording: a message whose turn called a tool successfully
     becomes an example of that tool (at most 8 per tool, the newest kept, stored in memory.db).
@@ -316,10 +308,8 @@ def tools_examples(
     from gaia_lite.cli.tools_cmd import example_rows, print_examples  # kept lazy: loads numpy
 
     rows, forgotten = example_rows(settings_from_flags({}), tool, forget)
-    if json_out:
-        typer.echo(json.dumps({"forgotten": forgotten} if forget else rows))
-    else:
-        print_examples(rows, tool, forgotten, forget)
+    emit({"forgotten": forgotten} if forget else rows, json_out, lambda: print_examples(rows, tool, forgotten, forget),
+         ascii_only=True)
 
 
 # ---------------------------------------------------------------- serve / eval / skills (own modules)

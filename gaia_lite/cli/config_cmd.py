@@ -21,7 +21,7 @@ from typing_extensions import Annotated
 from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, ModelOpt, PresetOpt, TauOpt
 from gaia_lite.errors import ConfigError, GaiaError
 
-from .outcome import BAD_INPUT, JsonOpt, echo_json, fail
+from .outcome import BAD_INPUT, JsonOpt, emit, fail
 
 if TYPE_CHECKING:  # type-only: config is imported when a command runs, not for --help
     from gaia_lite.config import Settings
@@ -83,10 +83,11 @@ def show_cmd(json_out: JsonOpt = False, model: ModelOpt = None, base_url: BaseUr
     cli = {"model": model, "base_url": base_url, "preset": preset, "tau": tau, "max_tools": max_tools}
     settings, sources = _resolve(cli)
     rows = [(key, _shown(key, getattr(settings, key)), sources[key], setting_env_var(key)) for key in SETTING_NAMES]
-    if json_out:
-        echo_json({"settings": {k: {"value": v, "source": s, "env": e} for k, v, s, e in rows},
-                   "paths": _paths(settings)})
-        return
+    emit({"settings": {k: {"value": v, "source": s, "env": e} for k, v, s, e in rows}, "paths": _paths(settings)},
+         json_out, lambda: _print_settings(settings, rows))
+
+
+def _print_settings(settings: Settings, rows: list[tuple[str, Any, str, str | None]]) -> None:
     config_file = settings.paths.config_file
     typer.echo(f"# config file: {config_file}" + ("" if config_file.is_file() else " (not created yet)"))
     width = max(len(k) + len(_text(v)) for k, v, _, _ in rows) + 3
@@ -113,10 +114,8 @@ def path_cmd(json_out: JsonOpt = False) -> None:
         error = None
     except GaiaError as exc:
         error = exc
-    if json_out:
-        echo_json({"config_file": str(path), "exists": path.is_file(), "error": str(error) if error else None})
-    else:
-        typer.echo(str(path))
+    emit({"config_file": str(path), "exists": path.is_file(), "error": str(error) if error else None}, json_out,
+         str(path))
     if error is not None:
         fail(str(error), error.exit_code)
 
@@ -139,10 +138,8 @@ def set_cmd(key: KeyArg,
         fail(str(exc), BAD_INPUT)
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror or exc}")
-    if json_out:
-        echo_json({"config_file": str(path), "key": name, "value": _shown(name, written)})
-    else:
-        typer.echo(f"{name} = {_text(_shown(name, written))} written to {path}")
+    emit({"config_file": str(path), "key": name, "value": _shown(name, written)}, json_out,
+         f"{name} = {_text(_shown(name, written))} written to {path}")
 
 
 @config_app.command("unset")
@@ -161,10 +158,7 @@ def unset_cmd(key: KeyArg, json_out: JsonOpt = False) -> None:
         fail(str(exc), BAD_INPUT)
     except OSError as exc:
         fail(f"cannot write {path}: {exc.strerror or exc}")
-    if json_out:
-        echo_json({"config_file": str(path), "key": name, "value": None})
-    else:
-        typer.echo(f"{name} removed from {path}")
+    emit({"config_file": str(path), "key": name, "value": None}, json_out, f"{name} removed from {path}")
 
 
 def _toml_value(parsed: Any) -> Any:

@@ -10,10 +10,10 @@ import typer
 from gaia_lite.cli.options import BaseUrlOpt, ModelOpt
 from gaia_lite.errors import GaiaError
 
-from .outcome import JsonOpt, echo_json
+from .outcome import JsonOpt, emit
 
 if TYPE_CHECKING:  # type-only: the checks load openai and numpy, which --help does not need
-    from gaia_lite.cli.doctor_checks import Probe
+    from gaia_lite.cli.doctor_checks import Check, Probe
 
 __all__ = ["doctor"]
 
@@ -47,14 +47,15 @@ def doctor(
 
     checks = run_checks(_probe(base_url, model))
     broken = [c for c in checks if c.status == FAIL]
-    if json_out:
-        echo_json({"ok": not broken, "checks": [c.to_dict() for c in checks]})
-    else:
-        width = max(len(c.name) for c in checks)
-        for c in checks:
-            typer.echo(f"{MARKS[c.status]} {c.name:<{width}}  {c.detail}")
-            if c.fix and c.status != "ok":
-                typer.echo(f"  {'':<{width}}  fix: {c.fix}")
-        typer.echo(f"\n{len(broken)} problem(s) found." if broken else "\nNo problems found.")
+    emit({"ok": not broken, "checks": [c.to_dict() for c in checks]}, json_out, lambda: _print(checks, broken))
     if broken:
         raise typer.Exit(1)
+
+
+def _print(checks: list[Check], broken: list[Check]) -> None:
+    width = max(len(c.name) for c in checks)
+    for c in checks:
+        typer.echo(f"{MARKS[c.status]} {c.name:<{width}}  {c.detail}")
+        if c.fix and c.status != "ok":
+            typer.echo(f"  {'':<{width}}  fix: {c.fix}")
+    typer.echo(f"\n{len(broken)} problem(s) found." if broken else "\nNo problems found.")

@@ -11,7 +11,6 @@ below a target or failed, 2 bad input, 3 no server).
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
@@ -22,8 +21,9 @@ from typing_extensions import Annotated
 from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, PresetOpt, TauOpt
 from gaia_lite.errors import ConfigError
 
-from .eval_common import (JsonOpt, TokenizerOpt, live_client, num, pct, print_all, require_skill_files, say,
+from .eval_common import (TokenizerOpt, live_client, num, pct, print_all, require_skill_files, say,
                           settings_from, table)
+from .outcome import JsonOpt, emit
 
 __all__ = ["register"]
 
@@ -72,10 +72,7 @@ def recall_cmd(
                             cache_dir=settings.paths.cache_dir / "eval-vectors", learn_from=learn_from)
     except (ValueError, KeyError) as exc:
         raise ConfigError(f"{dataset if learn_from is None else f'{dataset} / {learn_from}'}: {exc}") from None
-    if json_out:
-        typer.echo(json.dumps(report))
-        return
-    _print_recall(report, dataset, registry, cases)
+    emit(report, json_out, lambda: _print_recall(report, dataset, registry, cases), ascii_only=True)
 
 
 def _print_recall(report: dict[str, Any], dataset: Path, registry: str, cases: bool) -> None:
@@ -129,7 +126,7 @@ def _skills_recall(dataset: Path, seeds: Path, settings: Any, counter: Any, skil
                                    max_tools=settings.max_tools, token_counter=counter, include_cases=cases)
     except (ValueError, KeyError) as exc:
         raise ConfigError(f"{dataset}: {exc}") from None
-    typer.echo(json.dumps(report) if json_out else format_report(report))
+    emit(report, json_out, lambda: typer.echo(format_report(report)), ascii_only=True)
 
 
 # ---------------------------------------------------------------- cost
@@ -193,10 +190,7 @@ def cost_cmd(
     if plot is not None:
         _plot_cost(report, plot)
         report["plot"] = str(plot)
-    if json_out:
-        typer.echo(json.dumps(report))
-        return
-    _print_cost(report)
+    emit(report, json_out, lambda: _print_cost(report), ascii_only=True)
 
 
 def _mcp_costs(settings: Any, counter: Any) -> list[dict[str, Any]]:
@@ -321,24 +315,7 @@ def log_cmd(
         raise ConfigError(f"log file {run_log} does not exist")
     score = score_file(run_log)
     report = {"log": str(run_log), **score.to_dict(), "min_recall": min_recall}
-    if json_out:
-        typer.echo(json.dumps(report))
-    else:
-        rows = [["sessions / selection turns", f"{report['sessions']} / {report['turns']}"],
-                ["scored turns (with TOOL_CALLS)", report["scored_turns"]],
-                ["recall (called ⊆ loaded)", pct(report["recall"])],
-                ["recall on turns that called tools", f"{pct(report['recall_tool_turns'])} of {report['tool_turns']}"],
-                ["free recoveries / load_tools calls", f"{report['escape_hatch_count']} / {report['load_tools_count']}"],
-                ["escape-hatch rate", num(report["escape_hatch_rate"], 3)],
-                ["tool_set_changes", report["tool_set_changes"]],
-                ["turns with the loader off (not scored)", report["unfiltered_turns"]]]
-        print_all(table(f"eval log {run_log.name}", ["metric", "value"], rows))
-        if report["misses"]:
-            print_all(table("missed turns", ["session", "turn", "called", "not loaded"],
-                          [[m["session"], m["turn"], ", ".join(m["called"]), ", ".join(m["missing"])]
-                           for m in report["misses"]]))
-        for w in report["warnings"][:20]:
-            say(f"warning: {w}")
+    emit(report, json_out, lambda: _print_log(report, run_log), ascii_only=True)
     if score.recall is None:
         say(f"gaia-lite: no scored turns in {run_log}: it needs TOOL_LOADER selection lines and TOOL_CALLS lines "
              "(run ask/chat with --dynamic-tools --log FILE)")
@@ -346,6 +323,24 @@ def log_cmd(
     if score.recall < min_recall:
         say(f"recall {score.recall:.3f} is below --min-recall {min_recall}")
         raise typer.Exit(1)
+
+
+def _print_log(report: dict[str, Any], run_log: Path) -> None:
+    rows = [["sessions / selection turns", f"{report['sessions']} / {report['turns']}"],
+            ["scored turns (with TOOL_CALLS)", report["scored_turns"]],
+            ["recall (called ⊆ loaded)", pct(report["recall"])],
+            ["recall on turns that called tools", f"{pct(report['recall_tool_turns'])} of {report['tool_turns']}"],
+            ["free recoveries / load_tools calls", f"{report['escape_hatch_count']} / {report['load_tools_count']}"],
+            ["escape-hatch rate", num(report["escape_hatch_rate"], 3)],
+            ["tool_set_changes", report["tool_set_changes"]],
+            ["turns with the loader off (not scored)", report["unfiltered_turns"]]]
+    print_all(table(f"eval log {run_log.name}", ["metric", "value"], rows))
+    if report["misses"]:
+        print_all(table("missed turns", ["session", "turn", "called", "not loaded"],
+                        [[m["session"], m["turn"], ", ".join(m["called"]), ", ".join(m["missing"])]
+                         for m in report["misses"]]))
+    for w in report["warnings"][:20]:
+        say(f"warning: {w}")
 
 
 # ---------------------------------------------------------------- mount

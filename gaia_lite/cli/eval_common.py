@@ -12,7 +12,6 @@ from typing_extensions import Annotated
 from gaia_lite.errors import ServerUnreachable
 
 # options (own copies of the chat ones: app.py imports the eval modules)
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 ModelOpt = Annotated[Optional[str], typer.Option("--model", "-m", help="Model id on a running server; when gaia-lite starts its embedded server: qwen2.5-coder-0.5b (default), qwen2.5-coder-1.5b or a .gguf path.", show_default=False)]
 LocalOpt = Annotated[Optional[bool], typer.Option("--local-server/--no-local-server", help="Start the embedded llama-server when no server answers (default on); it is stopped afterwards.", show_default=False)]
 NativeOpt = Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Measure only this render path. Default: both.", show_default=False)]

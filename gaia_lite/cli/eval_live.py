@@ -7,7 +7,6 @@ embedded llama-server when none answers (see ``eval_common.live_client``).
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 from typing import Any, List, Optional
@@ -18,9 +17,10 @@ from typing_extensions import Annotated
 from gaia_lite.cli.options import BaseUrlOpt, MaxToolsOpt, PresetOpt, TauOpt
 from gaia_lite.errors import ConfigError
 
-from .eval_common import (CtxOpt, JsonOpt, LocalOpt, ModelOpt, NativeOpt, live_client, num, pct, print_all,
+from .eval_common import (CtxOpt, LocalOpt, ModelOpt, NativeOpt, live_client, num, pct, print_all,
                           quiet_services, r_or, require_skill_files, say, scratch_paths, settings_from,
                           table)
+from .outcome import JsonOpt, emit
 
 __all__ = ["ttft_cmd", "tasks_cmd", "task_arm_settings"]
 
@@ -85,10 +85,7 @@ def ttft_cmd(
     report["load_average_end"] = _loadavg()
     primary = report["default_path"] if report["default_path"] in report["paths"] else next(iter(report["paths"]))
     report = {**report["paths"][primary], "path": primary, **report, "samples": samples_out}
-    if json_out:
-        typer.echo(json.dumps(report))
-        return
-    _print_ttft(report)
+    emit(report, json_out, lambda: _print_ttft(report), ascii_only=True)
 
 
 def prefix_restorer(server: Any, arms: dict[str, Any]) -> Any:
@@ -283,10 +280,7 @@ def tasks_cmd(
     report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens,
                   tool_calls=calls_mode, split=split,
                   suite=loaded_suite.name, suite_path=str(loaded_suite.path), load_average=_loadavg())
-    if json_out:
-        typer.echo(json.dumps(report))
-        return
-    _print_tasks(report)
+    emit(report, json_out, lambda: _print_tasks(report), ascii_only=True)
 
 
 def _task_plan(arms: str, skills_dir: Path | None, suite: Path | None, task: list[str] | None, split: str,

@@ -25,7 +25,7 @@ from typing_extensions import Annotated
 
 from gaia_lite.tools.sandbox import Sandbox, SandboxError, is_secret_path
 
-from .outcome import BAD_INPUT, JsonOpt, echo_json, fail, settings_or_fail
+from .outcome import BAD_INPUT, JsonOpt, emit, fail, settings_or_fail
 
 if TYPE_CHECKING:  # type-only: the index loads numpy, which --help does not need
     from gaia_lite.cli.indexing import IndexSummary
@@ -99,13 +99,17 @@ def _add(settings: Settings, guard: Sandbox, roots: list[Path], *, recursive: bo
     with _open_index(settings, embed=bool(plan.files)) as rag:
         with progress_reporter(len(plan.files)) as report:
             summary = run_index(rag, plan, report)
-        if watch and not summary.interrupted and summary.error is None:
+        watching = watch and not summary.interrupted and summary.error is None  # else the command fails below
+        if watching:
             rag.set_watched(roots[0])
-    if json_out:
-        echo_json({**summary.to_dict(), "index": str(settings.paths.rag_db),
-                   **({"watching": str(roots[0])} if watch else {})})
-    else:
+
+    def text() -> None:
         print_summary(summary, settings.paths.rag_db)
+        if watching:
+            typer.echo(f"Watching {roots[0]}: chat sessions keep it indexed (`--unwatch` stops).")
+
+    emit({**summary.to_dict(), "index": str(settings.paths.rag_db), **({"watching": str(roots[0])} if watch else {})},
+         json_out, text)
     if summary.error:
         fail(f"{summary.error}; `gaia-lite doctor` checks the embedder")
     if summary.interrupted:
@@ -129,10 +133,7 @@ def _remove(settings: Settings, targets: list[Path], json_out: bool) -> None:
                     removed.append(doc)
             if str(path) in rag.watched():
                 rag.set_watched(path, False)
-    if json_out:
-        echo_json({"removed": removed})
-    else:
-        typer.echo(f"Removed {len(removed)} document(s) from the index.")
+    emit({"removed": removed}, json_out, f"Removed {len(removed)} document(s) from the index.")
 
 
 def _list(settings: Settings, json_out: bool) -> None:
@@ -143,11 +144,9 @@ def _list(settings: Settings, json_out: bool) -> None:
     else:
         with _open_index(settings, embed=False) as rag:
             docs, watched = rag.list_documents(), rag.watched()
-    if json_out:
-        echo_json({"index": str(settings.paths.rag_db), "documents": [dict(d.to_dict(), path=d.path) for d in docs],
-                   "chunks": sum(d.chunks for d in docs), "watched": watched})
-    else:
-        print_documents(docs, watched, settings.paths.rag_db)
+    emit({"index": str(settings.paths.rag_db), "documents": [dict(d.to_dict(), path=d.path) for d in docs],
+          "chunks": sum(d.chunks for d in docs), "watched": watched},
+         json_out, lambda: print_documents(docs, watched, settings.paths.rag_db))
 
 
 def _unwatch(settings: Settings, folder: Path, json_out: bool) -> None:
@@ -156,10 +155,7 @@ def _unwatch(settings: Settings, folder: Path, json_out: bool) -> None:
         if path not in rag.watched():
             fail(f"{folder} is not watched (see `gaia-lite index --list`)")
         rag.set_watched(path, False)
-    if json_out:
-        echo_json({"unwatched": path})
-    else:
-        typer.echo(f"Stopped watching {path}; its documents stay indexed (--remove drops them).")
+    emit({"unwatched": path}, json_out, f"Stopped watching {path}; its documents stay indexed (--remove drops them).")
 
 
 def _follow(settings: Settings, guard: Sandbox, folder: Path, interval: float) -> None:
@@ -222,8 +218,6 @@ def index(
     if watch is not None:
         roots = _checked_roots([watch], guard, folders_only=True)
         summary = _add(settings, guard, roots, recursive=True, json_out=json_out, watch=True)
-        if not json_out:
-            typer.echo(f"Watching {roots[0]}: chat sessions keep it indexed (`--unwatch` stops).")
         if follow:
             _follow(settings, guard, roots[0], interval)
     else:

@@ -23,59 +23,21 @@ run keeps what it finished) and reports progress after each file.
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from gaia_lite.embed.base import EmbedderError
-from gaia_lite.memory.extract import (BINARY_SNIFF_BYTES, MAX_FILE_BYTES, SKIP_DIRS, ExtractionError, is_supported,
-                                      looks_binary)
+from gaia_lite.memory.extract import SKIP_DIRS, ExtractionError
 from gaia_lite.memory.rag import RagIndex
-from gaia_lite.tools.sandbox import Sandbox, SandboxError, is_secret_path
+from gaia_lite.tools.sandbox import Sandbox
+from gaia_lite.tools.skip import (BAD_NAME, BINARY, BROKEN_LINK, LINKED_FOLDER, LOOP, OUTSIDE, SECRET, TOO_BIG,
+                                  UNSUPPORTED, entry_reason, shown, skip_reason)
 
 __all__ = ["Skipped", "IndexPlan", "IndexProgress", "IndexSummary", "plan_index", "run_index", "skip_reason",
            "shown", "SECRET", "OUTSIDE", "UNSUPPORTED", "TOO_BIG", "BINARY", "LOOP", "BROKEN_LINK", "LINKED_FOLDER",
            "BAD_NAME"]
-
-SECRET, OUTSIDE, UNSUPPORTED, TOO_BIG, BINARY = ("secret", "outside the allowed folders", "unsupported type",
-                                                 "too big", "binary")
-LOOP, BROKEN_LINK, LINKED_FOLDER, BAD_NAME = ("symlink loop", "broken symlink", "symlink to a folder (not followed)",
-                                              "name is not valid UTF-8")
-_NOT_REGULAR = ((stat.S_ISFIFO, "FIFO (not a regular file)"), (stat.S_ISCHR, "device (not a regular file)"),
-                (stat.S_ISBLK, "device (not a regular file)"), (stat.S_ISSOCK, "socket (not a regular file)"))
-
-
-def shown(path: Path | str) -> str:
-    """``path`` as text any terminal can print: bytes that are not UTF-8 escaped (``bad\\xff.txt``)."""
-    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
-
-
-def _kind_reason(mode: int) -> str | None:
-    """Why a file of this mode is not indexed, or None for a regular file."""
-    if stat.S_ISREG(mode):
-        return None
-    return next((why for test, why in _NOT_REGULAR if test(mode)), "not a regular file")
-
-
-def _entry_reason(path: Path) -> str | None:
-    """Why the walk does not take ``path`` any further (None: a regular file to check, or a folder)."""
-    try:
-        str(path).encode("utf-8")
-    except UnicodeEncodeError:
-        return BAD_NAME
-    try:
-        st = path.stat()  # follows a link: a loop or a dangling link fails here, without opening anything
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return LOOP
-        return BROKEN_LINK if path.is_symlink() else f"unreadable ({exc.strerror or exc})"
-    if stat.S_ISDIR(st.st_mode):
-        return LINKED_FOLDER if path.is_symlink() else None
-    return _kind_reason(st.st_mode)
 
 
 def _walk(folder: Path, recursive: bool, skipped: list[Skipped]) -> Iterator[Path]:
@@ -89,7 +51,7 @@ def _walk(folder: Path, recursive: bool, skipped: list[Skipped]) -> Iterator[Pat
     for entry in entries:
         if entry.name.startswith(".") or entry.name in SKIP_DIRS:
             continue
-        reason = _entry_reason(entry)
+        reason = entry_reason(entry)
         if reason is not None:
             skipped.append(Skipped(shown(entry), reason))
         elif entry.is_dir():
@@ -157,38 +119,6 @@ class IndexSummary:
                 "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
                 "failed": [{"path": f.path, "error": f.reason} for f in self.failed],
                 "interrupted": self.interrupted, "error": self.error}
-
-
-def skip_reason(path: Path, sandbox: Sandbox) -> str | None:
-    """Why ``path`` is skipped, or None to index it (see the module doc for the order)."""
-    early = _entry_reason(path)
-    if early is not None:
-        return early
-    if path.is_dir():
-        return "a folder"
-    if is_secret_path(path):
-        return SECRET
-    try:
-        sandbox.check(path)
-    except SandboxError:
-        return OUTSIDE
-    if not is_supported(path):
-        return UNSUPPORTED
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return TOO_BIG
-        if path.suffix.lower() != ".pdf":
-            # O_NONBLOCK: a regular file swapped for a FIFO since the check above must not hang the open
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-            with os.fdopen(fd, "rb") as fh:
-                why = _kind_reason(os.fstat(fd).st_mode)
-                if why is not None:
-                    return why
-                if looks_binary(fh.read(BINARY_SNIFF_BYTES)):
-                    return BINARY
-    except OSError as exc:
-        return f"unreadable ({exc.strerror or exc})"
-    return None
 
 
 def plan_index(paths: Iterable[Path], sandbox: Sandbox, *, recursive: bool = True) -> IndexPlan:

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
 from typing_extensions import Annotated
 
-from .outcome import BAD_INPUT, echo_json, fail, settings_or_fail
+from .outcome import BAD_INPUT, emit, fail, json_option, settings_or_fail
 
 __all__ = ["logs"]
 
 PREVIEW_CHARS = 300
+LogsJson = json_option("Print a JSON array of turn records; each holds the turn's TOOL_LOADER and TOOL_CALLS payloads, what `eval log` scores.")
 
 
 def logs(
     count: Annotated[int, typer.Option("--count", "-n", help="How many turns, newest last.")] = 10,
     full: Annotated[bool, typer.Option("--full", help="Print whole questions and answers, not the first lines.")] = False,
-    json_out: Annotated[bool, typer.Option("--json", help="Print a JSON array of turn records; each holds the turn's TOOL_LOADER and TOOL_CALLS payloads, what `eval log` scores.")] = False,
+    json_out: LogsJson = False,
 ) -> None:
     """Past turns: question, answer, tools called, loaded set and time to first token.
 
@@ -34,9 +36,10 @@ def logs(
     if bad:
         typer.echo(f"note: skipped {bad} unreadable line(s) in {path} (a turn cut by a crash, or a record "
                    "that is not a turn)", err=True)
-    if json_out:
-        echo_json(records)
-        return
+    emit(records, json_out, lambda: _print_turns(records, full, path))
+
+
+def _print_turns(records: list[dict[str, Any]], full: bool, path: Path) -> None:
     if not records:
         typer.echo(f"No turns logged yet in {path}. `gaia-lite ask` and `gaia-lite chat` record each turn.")
         return

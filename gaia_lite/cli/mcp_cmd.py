@@ -18,7 +18,7 @@ from typing_extensions import Annotated
 
 from gaia_lite.errors import ConfigError
 
-from .outcome import BAD_INPUT, NOT_FOUND, JsonOpt, echo_json, fail, settings_or_fail
+from .outcome import BAD_INPUT, NOT_FOUND, JsonOpt, emit, fail, settings_or_fail
 
 if TYPE_CHECKING:  # type-only: the MCP package loads when a command runs, not for --help
     from gaia_lite.config import McpServer, Settings
@@ -152,17 +152,18 @@ def add_cmd(
         finally:
             manager.close()
     _write_servers(settings.paths.config_file, [server])
-    if json_out:
-        echo_json({"name": name, "bundle": server.bundle, "config_file": str(settings.paths.config_file),
-                   "tools": tools if check else None})
-        return
-    if check:
-        cost = sum(t["native_tokens"] for t in tools)
-        typer.echo(f"added {name}: {len(tools)} tools in bundle {server.bundle} (~{cost} tokens if all were shown) "
-                   f"-> {settings.paths.config_file}")
-        typer.echo("tools: " + ", ".join(t["name"] for t in tools))
-    else:
+    emit({"name": name, "bundle": server.bundle, "config_file": str(settings.paths.config_file),
+          "tools": tools if check else None}, json_out, lambda: _print_added(name, server, tools if check else None, settings))
+
+
+def _print_added(name: str, server: Any, tools: list[dict[str, Any]] | None, settings: Any) -> None:
+    if tools is None:
         typer.echo(f"added {name} (not started) -> {settings.paths.config_file}")
+        return
+    cost = sum(t["native_tokens"] for t in tools)
+    typer.echo(f"added {name}: {len(tools)} tools in bundle {server.bundle} (~{cost} tokens if all were shown) "
+               f"-> {settings.paths.config_file}")
+    typer.echo("tools: " + ", ".join(t["name"] for t in tools))
 
 
 @mcp_app.command("import")
@@ -183,10 +184,11 @@ def import_cmd(
     skipped = list(found.skipped) + [(s.name, "already configured") for s in found.servers if s.name in have]
     if new:
         _write_servers(settings.paths.config_file, new)
-    if json_out:
-        echo_json({"added": [s.name for s in new], "skipped": [{"name": n, "why": w} for n, w in skipped],
-                   "config_file": str(settings.paths.config_file)})
-        return
+    emit({"added": [s.name for s in new], "skipped": [{"name": n, "why": w} for n, w in skipped],
+          "config_file": str(settings.paths.config_file)}, json_out, lambda: _print_imported(new, skipped, settings))
+
+
+def _print_imported(new: list[Any], skipped: list[tuple[str, str]], settings: Any) -> None:
     typer.echo(f"added {len(new)} server(s): {', '.join(s.name for s in new) or 'none'} -> {settings.paths.config_file}")
     for name, why in skipped:
         typer.echo(f"skipped {name}: {why}")
@@ -212,9 +214,10 @@ def list_cmd(json_out: JsonOpt = False) -> None:
                              "error": status.error})
         finally:
             manager.close()
-    if json_out:
-        echo_json({"enabled": settings.mcp_enabled, "servers": rows})
-        return
+    emit({"enabled": settings.mcp_enabled, "servers": rows}, json_out, lambda: _print_servers(rows, settings))
+
+
+def _print_servers(rows: list[dict[str, Any]], settings: Any) -> None:
     if not rows:
         typer.echo("no MCP servers configured; add one with `gaia-lite mcp add NAME -- COMMAND ARGS...`")
         return
@@ -247,9 +250,10 @@ def tools_cmd(name: NameArg, json_out: JsonOpt = False,
         rows = _tool_rows(manager, name, settings)
     finally:
         manager.close()
-    if json_out:
-        echo_json(rows)
-        return
+    emit(rows, json_out, lambda: _print_tools(name, server, rows, full))
+
+
+def _print_tools(name: str, server: Any, rows: list[dict[str, Any]], full: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -281,7 +285,5 @@ def remove_cmd(name: NameArg, json_out: JsonOpt = False) -> None:
             doc.pop("mcp")
 
     edit_config(settings.paths.config_file, change)
-    if json_out:
-        echo_json({"removed": name, "config_file": str(settings.paths.config_file)})
-    else:
-        typer.echo(f"removed {name} from {settings.paths.config_file}")
+    emit({"removed": name, "config_file": str(settings.paths.config_file)}, json_out,
+         f"removed {name} from {settings.paths.config_file}")

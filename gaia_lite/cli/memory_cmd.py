@@ -21,7 +21,7 @@ from typing_extensions import Annotated
 
 from gaia_lite.memory.records import CATEGORIES, MemoryInputError
 
-from .outcome import BAD_INPUT, JsonOpt, echo_json, fail, settings_or_fail
+from .outcome import BAD_INPUT, JsonOpt, emit, fail, settings_or_fail
 
 if TYPE_CHECKING:  # type-only: the store loads numpy, which --help does not need
     from gaia_lite.config import Settings
@@ -145,9 +145,11 @@ def list_cmd(conversations: ConversationsOpt = False, category: CategoryOpt = ""
             rows = list_sessions(store, limit=count) if store else []
         else:
             rows = store.recall(category=category, limit=count, count_use=False).facts if store else []
-    if json_out:
-        echo_json([r.to_dict() for r in rows])
-    elif not rows:
+    emit([r.to_dict() for r in rows], json_out, lambda: _print_list(rows, conversations))
+
+
+def _print_list(rows: list[Any], conversations: bool) -> None:
+    if not rows:
         typer.echo("Nothing remembered yet." if not conversations else "No past conversations yet.")
     elif conversations:
         _print_sessions(rows)
@@ -174,9 +176,12 @@ def search_cmd(query: Annotated[str, typer.Argument(help="What to look for, in q
             rows = store.search_turns(query, limit=min(count, 50))
         else:
             rows = store.recall(query, category=category, limit=count, count_use=False).facts
-    if json_out:
-        echo_json([r if isinstance(r, dict) else r.to_dict() for r in rows])
-    elif not rows:
+    emit([r if isinstance(r, dict) else r.to_dict() for r in rows], json_out,
+         lambda: _print_found(rows, query, conversations))
+
+
+def _print_found(rows: list[Any], query: str, conversations: bool) -> None:
+    if not rows:
         typer.echo(f"Nothing found for {query!r}.")
     elif conversations:
         for r in rows:
@@ -199,15 +204,18 @@ def show_cmd(item: IdArg, json_out: JsonOpt = False) -> None:
         turns = session_turns(store, item) if store and fact is None else []
     if fact is None and not turns:
         fail(f"no fact or conversation with id {item!r} (see `gaia-lite memory list` and `memory list -c`)")
-    if json_out:
-        echo_json({"fact": fact.to_dict()} if fact else {"session_id": item, "messages": turns})
-    elif fact is not None:
+    emit({"fact": fact.to_dict()} if fact else {"session_id": item, "messages": turns}, json_out,
+         lambda: _print_item(item, fact, turns))
+
+
+def _print_item(item: str, fact: Any, turns: list[dict[str, Any]]) -> None:
+    if fact is not None:
         for key, value in fact.to_dict().items():
             typer.echo(f"{key:<12} {value}")
-    else:
-        typer.echo(f"conversation {item}: {len(turns)} messages")
-        for t in turns:
-            typer.echo(f"\n[{t['ts'][:19].replace('T', ' ')}] {t['role']}:\n{t['content']}")
+        return
+    typer.echo(f"conversation {item}: {len(turns)} messages")
+    for t in turns:
+        typer.echo(f"\n[{t['ts'][:19].replace('T', ' ')}] {t['role']}:\n{t['content']}")
 
 
 @memory_app.command("forget")
@@ -233,11 +241,8 @@ def forget_cmd(item: IdArg,
             store.forget(item)
         else:
             forget_session(store, item)
-    if json_out:
-        echo_json({"forgotten": item, "kind": "fact" if fact else "conversation",
-                   "messages": 0 if fact else len(turns)})
-    else:
-        typer.echo(f"Forgot {what}.")
+    emit({"forgotten": item, "kind": "fact" if fact else "conversation", "messages": 0 if fact else len(turns)},
+         json_out, f"Forgot {what}.")
 
 
 @memory_app.command("export")
@@ -262,10 +267,7 @@ def export_cmd(file: Annotated[Optional[Path], typer.Argument(help="Where to wri
     except OSError as exc:
         fail(f"cannot write {file}: {exc.strerror or exc}")
     records = len(lines) - 1
-    if json_out:
-        echo_json({"file": str(file), "records": records})
-    else:
-        typer.echo(f"Exported {records} records to {file}.")
+    emit({"file": str(file), "records": records}, json_out, f"Exported {records} records to {file}.")
 
 
 @memory_app.command("import")
@@ -297,9 +299,10 @@ def import_cmd(file: Annotated[Path, typer.Argument(help="A file from `memory ex
             fail(f"{file}: {exc}; nothing was imported", BAD_INPUT)
         except (sqlite3.Error, OSError) as exc:  # a full disk, an I/O error: the transaction rolled back
             fail(f"{file}: {storage_error(store.path, exc)}; nothing was imported")
-    if json_out:
-        echo_json({"file": str(file), **report.to_dict()})
-        return
+    emit({"file": str(file), **report.to_dict()}, json_out, lambda: _print_import(report, file))
+
+
+def _print_import(report: Any, file: Path) -> None:
     added = ", ".join(f"{n} {kind}s" for kind, n in report.added.items()) or "nothing new"
     typer.echo(f"Imported {added} from {file}.")
     if report.already_there:

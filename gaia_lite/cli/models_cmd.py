@@ -13,7 +13,7 @@ from gaia_lite.llm.capabilities import is_native_tool_model
 from gaia_lite.runtime import DEFAULT_MODEL, kept_servers, runtime_status
 from gaia_lite.runtime.kept import describe as describe_kept
 
-from .outcome import JsonOpt, echo_json, fail, settings_or_fail
+from .outcome import JsonOpt, emit, fail, settings_or_fail
 
 if TYPE_CHECKING:  # type-only: config is imported when a command runs, not for --help
     from gaia_lite.config import Settings
@@ -111,10 +111,7 @@ def models(
     settings = settings_or_fail({"base_url": base_url, "model": model})
     server = server_models(settings)
     runtime = runtime_models()
-    if json_out:
-        echo_json({"server": server, "embedded": runtime})
-    else:
-        _print(server, runtime, settings.local_server)
+    emit({"server": server, "embedded": runtime}, json_out, lambda: _print(server, runtime, settings.local_server))
     if not server["reachable"] and not (settings.local_server and runtime["ready"]):
         fail(f"no server at {settings.base_url} and the embedded runtime is not ready; "
              "start a server or run scripts/setup.sh", NO_SERVER)

@@ -1,7 +1,9 @@
-"""How the data commands (index, memory, config, models, logs, doctor) end.
+"""How every command ends: its result on stdout, or a one-line error.
 
-Results go to stdout (text, or JSON with ``--json``); errors are one line on
-stderr, ``gaia-lite: error: ...``, with an exit code:
+``emit(data, json_out, text)`` is the one way a command prints its result:
+``data`` as one line of JSON with ``--json`` (``JsonOpt``, or ``json_option``
+where the help spells out the shape), else the text view. Errors are one line
+on stderr, ``gaia-lite: error: ...``, with an exit code:
 
     0  done            1  failed or not found
     2  bad input       3  no model server
@@ -10,7 +12,7 @@ stderr, ``gaia-lite: error: ...``, with an exit code:
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Mapping, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NoReturn, Union
 
 import typer
 from typing_extensions import Annotated
@@ -20,12 +22,21 @@ from gaia_lite.errors import GaiaError
 if TYPE_CHECKING:  # type-only: config is imported when a command runs, not for --help
     from gaia_lite.config import Settings
 
-__all__ = ["JsonOpt", "fail", "echo_json", "settings_or_fail", "BAD_INPUT", "NOT_FOUND"]
+__all__ = ["JsonOpt", "json_option", "emit", "fail", "settings_or_fail", "BAD_INPUT", "NOT_FOUND"]
 
 NOT_FOUND = 1
 BAD_INPUT = 2
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+# The text view of a result: a line to echo, or a function that prints it (tables, several lines).
+TextView = Union[str, Callable[[], object], None]
+
+
+def json_option(help: str = "Print JSON instead of text.") -> Any:
+    """The ``--json`` flag of a command; ``help`` may name the fields it prints."""
+    return Annotated[bool, typer.Option("--json", help=help)]
+
+
+JsonOpt = json_option()
 
 
 def fail(message: str, code: int = NOT_FOUND) -> NoReturn:
@@ -33,8 +44,18 @@ def fail(message: str, code: int = NOT_FOUND) -> NoReturn:
     raise typer.Exit(code)
 
 
-def echo_json(value: Any) -> None:
-    typer.echo(json.dumps(value, ensure_ascii=False))
+def emit(data: Any, json_out: bool, text: TextView = None, *, ascii_only: bool = False) -> None:
+    """Print a command's result: ``data`` as one line of JSON when ``json_out``, else ``text``.
+
+    ``ascii_only`` escapes non-ASCII characters (``\\u00e9``): what ask, tools, eval and skills have
+    always printed, kept so their JSON stays byte for byte the same.
+    """
+    if json_out:
+        typer.echo(json.dumps(data, ensure_ascii=ascii_only))
+    elif callable(text):
+        text()
+    elif text is not None:
+        typer.echo(text)
 
 
 def settings_or_fail(cli: Mapping[str, Any] | None = None) -> Settings:

@@ -8,7 +8,6 @@ server answers, like ``ask`` does).
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,6 +15,8 @@ from typing import Any, Iterator, Optional
 
 import typer
 from typing_extensions import Annotated
+
+from .outcome import JsonOpt, emit
 
 __all__ = ["skills_app"]
 
@@ -25,9 +26,6 @@ skills_app = typer.Typer(
          "repeated successful runs with `gaia-lite skills synthesize`.",
     no_args_is_help=True,
 )
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-
 
 def _fail(message: str, code: int = 1) -> None:
     typer.echo(f"gaia-lite: error: {message}", err=True)
@@ -95,9 +93,10 @@ def list_cmd(json_out: JsonOpt = False) -> None:
     """Every stored procedure: name, on/off, successes/attempts, origin and tools."""
     with _opened(embed=False) as (_, store, _m):
         procs = store.all()
-    if json_out:
-        typer.echo(json.dumps([_proc_json(p) for p in procs]))
-        return
+    emit([_proc_json(p) for p in procs], json_out, lambda: _print_procedures(procs), ascii_only=True)
+
+
+def _print_procedures(procs: list[Any]) -> None:
     if not procs:
         typer.echo("No procedures yet. Add one with `gaia-lite skills add FILE.md`, or run "
                    "`gaia-lite skills synthesize` after a few similar multi-step requests.")
@@ -113,16 +112,16 @@ def list_cmd(json_out: JsonOpt = False) -> None:
 @skills_app.command("show")
 def show_cmd(name: Annotated[str, typer.Argument(help="The procedure's name.")], json_out: JsonOpt = False) -> None:
     """One procedure as a skill file (re-addable with `skills add`), with its counters."""
-    # kept lazy: --help imports this module; the stores load numpy
-    from gaia_lite.skills.procedure import render_skill_file
-
     with _opened(embed=False) as (_, store, _m):
         proc = store.get(name)
     if proc is None:
         _fail(f"no procedure named {name!r} (see `gaia-lite skills list`)")
-    if json_out:
-        typer.echo(json.dumps(_proc_json(proc)))
-        return
+    emit(_proc_json(proc), json_out, lambda: _print_procedure(proc), ascii_only=True)
+
+
+def _print_procedure(proc: Any) -> None:
+    from gaia_lite.skills.procedure import render_skill_file  # kept lazy: --help imports this module
+
     typer.echo(render_skill_file(proc), nl=False)
     seq = " -> ".join(s.tool for s in proc.tool_sequence)
     typer.echo(f"\n# {'enabled' if proc.enabled else 'disabled'}; {proc.success_count} successes in "
@@ -232,13 +231,13 @@ def synthesize_cmd(
         finally:
             if server is not None:
                 server.stop()
-    if json_out:
-        typer.echo(json.dumps({
-            "spans": report.spans, "clusters": report.clusters, "created": report.created,
-            "outcomes": [{"status": o.status, "name": o.name, "tools_required": list(o.tools_required),
-                          "runs": len(o.span_ids), "goals": list(o.goals), "detail": o.detail}
-                         for o in report.outcomes]}))
-        return
+    emit({"spans": report.spans, "clusters": report.clusters, "created": report.created,
+          "outcomes": [{"status": o.status, "name": o.name, "tools_required": list(o.tools_required),
+                        "runs": len(o.span_ids), "goals": list(o.goals), "detail": o.detail}
+                       for o in report.outcomes]}, json_out, lambda: _print_synthesis(report), ascii_only=True)
+
+
+def _print_synthesis(report: Any) -> None:
     typer.echo(f"{report.spans} recorded runs with 3+ tool steps, {report.clusters} groups of similar goals, "
                f"{len(report.outcomes)} qualifying (3+ runs, 80%+ success).")
     for o in report.outcomes:

@@ -17,6 +17,8 @@ __all__ = ["looks_like_credential", "mask_credentials"]
 
 _CREDENTIAL_PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), why) for p, why in [
     (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----", "a private key block"),
+    # only user:password goes, so the masked URL still says which host it was
+    (r"(?<=://)[^\s/?#@:'\"<>]+:[^\s/?#@'\"<>]+(?=@)", "credentials in a URL"),
     (r"\bsk-(?:proj-|ant-|live-)?[A-Za-z0-9_\-]{20,}", "an API key (sk-...)"),
     (r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", "an AWS access key id"),
     (r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})", "a GitHub token"),

@@ -21,7 +21,7 @@ from .limits import Once, RateLimiter
 from .ports import DocumentIndexPort, MemoryPort, ProgressFn
 
 __all__ = ["ToolContext", "PathGuard", "LLMPort", "EmbedderPort", "AskUser", "CallCancel", "LoopDirective",
-           "LoopState", "MemoryPort", "DocumentIndexPort", "LoaderPort", "ToolReply", "no_user"]
+           "LoopState", "TurnRequest", "MemoryPort", "DocumentIndexPort", "LoaderPort", "ToolReply", "no_user"]
 
 
 class PathGuard(Protocol):
@@ -113,6 +113,15 @@ class LoopState:
 
 
 @dataclass
+class TurnRequest:
+    """The user's message of the turn in progress, set by the agent at the start of each turn. A tool
+    reads it to find what the model's arguments dropped: a small model asks query_documents "how many
+    days in advance?" for "According to policies/travel-policy.md, how many days in advance ...?"."""
+
+    message: str = ""
+
+
+@dataclass
 class ToolContext:
     """Per-agent services for tools, and the state tool families keep between calls (the loop
     directive, the shell rate limit and its sandbox notice). Nothing here is shared between agents.
@@ -131,6 +140,7 @@ class ToolContext:
     cancel: threading.Event = field(default_factory=threading.Event)  # set: stop (Ctrl-C, or the call timed out)
     progress: ProgressFn | None = None  # (label, done, total) for long work
     loop: LoopState = field(default_factory=LoopState)
+    request: TurnRequest = field(default_factory=TurnRequest)  # "" outside a turn of the agent
     shell_limiter: RateLimiter = field(default_factory=RateLimiter)
     shell_notice: Once = field(default_factory=Once)  # "no kernel sandbox here", said once per session
     watch_interval_s: float = 5.0  # seconds between scans of a watched folder (tests shorten it)

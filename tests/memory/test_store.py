@@ -101,6 +101,7 @@ SECRETS = [
     "Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345",
     "slack xoxb-123456789012-abcdefghijkl",
     "api_key=AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW",
+    "the mirror is https://deploy:hunter2horse@git.example.com/team/app.git",
 ]
 HARMLESS = [
     "my password is stored in the keychain",
@@ -109,6 +110,7 @@ HARMLESS = [
     "the project lives in /home/alice/Projects2024/GaiaLite/src/memory",
     "Alice prefers tokens of appreciation over gifts",
     "the sk-8 skateboard is blue",
+    "docs at https://example.com/a:b/page and mail alice@example.com",
 ]
 
 
@@ -133,6 +135,8 @@ def test_update_refuses_credentials_and_turns_are_masked(store: MemoryStore) -> 
     (turn,) = store.search_turns("staging")
     assert "sk-abc" not in turn["content"] and "[REDACTED]" in turn["content"]
     assert mask_credentials("ok AKIAIOSFODNN7EXAMPLE ok") == "ok [REDACTED] ok"
+    assert mask_credentials("git clone https://me:t0ken@host.example/r.git") == \
+        "git clone https://[REDACTED]@host.example/r.git"
 
 
 # ---------------------------------------------------------------- dedup

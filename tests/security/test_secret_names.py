@@ -20,11 +20,16 @@ import pytest
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools import os_sandbox, shell
-from gaia_lite.tools.files import read_file
+from gaia_lite.tools import files
 from gaia_lite.tools.sandbox import is_secret_path
 from gaia_lite.tools.shell import run_shell_command
 
+from tests.tools.called import as_called
+
 from .conftest import git, make_repo, output_of
+
+# as the agent calls it: a refusal the tool raises comes back as its error payload
+read_file = as_called(files.read_file)
 
 SECRET_NAMES = ["secrets.yaml", "secrets.json", ".envrc", "prod.envrc", "token.txt", "token", "github_token",
                 ".vault-token", "api-token.json", "credentials", "credentials.toml", "aws-credentials",

@@ -9,11 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from gaia_lite.agent.fallback import answer_from_result
 from gaia_lite.registry.spec import spec_of
-from gaia_lite.tools.files import (
-    MAX_FILE_BYTES, browse_directory, edit_file, get_file_info, list_recent_files, read_file, search_directory,
-    search_file, search_file_content, write_file,
-)
+from gaia_lite.tools import files
+from gaia_lite.tools.files import MAX_FILE_BYTES
+
+from tests.tools.called import as_called
+
+(browse_directory, edit_file, get_file_info, list_recent_files, read_file, search_directory, search_file,
+ search_file_content, write_file) = map(as_called, (
+    files.browse_directory, files.edit_file, files.get_file_info, files.list_recent_files, files.read_file,
+    files.search_directory, files.search_file, files.search_file_content, files.write_file))
 
 
 @pytest.fixture
@@ -55,8 +61,8 @@ def test_every_path_tool_refuses_outside_paths(tool_ctx, outside_dir: Path, name
 
 
 def test_write_and_edit_are_gated_reads_are_not() -> None:
-    assert spec_of(write_file).gated and spec_of(edit_file).gated
-    assert not spec_of(read_file).gated and not spec_of(search_file).gated
+    assert spec_of(files.write_file).gated and spec_of(files.edit_file).gated
+    assert not spec_of(files.read_file).gated and not spec_of(files.search_file).gated
 
 
 # ---------------------------------------------------------------- search_file / search_directory
@@ -71,7 +77,9 @@ def test_search_file_by_words_glob_regex_and_squashed_name(tool_ctx, tree: Path)
 
 
 def test_search_file_filters_types_and_skips_hidden_and_vendor_dirs(tool_ctx, tree: Path) -> None:
-    assert search_file(tool_ctx, "sales", file_types="md")["count"] == 0
+    other_type = search_file(tool_ctx, "sales", file_types="md")   # offered as a close match, with why
+    assert other_type["match"] == "close" and "sales_data_2025.csv (name holds every word, but not of type md)" \
+        in other_type["message"], other_type["message"]
     assert search_file(tool_ctx, "sales", file_types=".csv, xlsx")["count"] == 1
     assert search_file(tool_ctx, "sales", file_types="spreadsheets")["count"] == 1   # a kind, not an extension
     assert search_file(tool_ctx, "sales_notes")["count"] == 0      # inside .git
@@ -92,20 +100,19 @@ def test_search_file_names_the_files_that_mention_words_no_file_is_named_after(t
     (tmp_path / "field" / "day1.md").write_text("Saw two mallards.\n")
     (tmp_path / "field" / "day2.md").write_text("A Blue Heron stood by the reeds.\n")
     result = search_file(tool_ctx, "blue heron")
-    assert result["count"] == 0 and result["mentioned_in"] == [str(Path("field") / "day2.md")]
-    assert "appears in: field/day2.md" in result["message"]
-    assert "mentioned_in" not in search_file(tool_ctx, "*heron*")   # a glob is a name search only
-    assert search_file(tool_ctx, "blue heron.md")["mentioned_in"] == [str(Path("field") / "day2.md")]  # a guessed name
+    assert result["count"] == 0 and "appears in: field/day2.md" in result["message"]
+    assert "appears in" not in search_file(tool_ctx, "*heron*")["message"]   # a glob is a name search only
+    assert "appears in: field/day2.md" in search_file(tool_ctx, "blue heron.md")["message"]  # a guessed name
     found = search_file(tool_ctx, "day1")
-    assert "mentioned_in" not in found and found["hint"] == "read_file gives a file's text"
+    assert "appears in" not in found["message"] and found["hint"] == "read_file gives a file's text"
 
 
 def test_words_wrapped_in_wildcards_are_still_looked_for_in_the_text(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "field").mkdir()
     (tmp_path / "field" / "day2.md").write_text("A Blue Heron stood by the reeds.\n")
     for pattern in (".*blue heron.*", "*blue heron*", "^.*blue heron.*$"):   # the 1.5B model sent the first
-        assert search_file(tool_ctx, pattern)["mentioned_in"] == [str(Path("field") / "day2.md")], pattern
-    assert "mentioned_in" not in search_file(tool_ctx, "*heron*")   # one word in a glob: a name search
+        assert "appears in: field/day2.md" in search_file(tool_ctx, pattern)["message"], pattern
+    assert "appears in" not in search_file(tool_ctx, "*heron*")["message"]   # one word in a glob: a name search
 
 
 def test_a_guessed_extension_finds_the_file_under_its_real_one(tool_ctx, tmp_path: Path) -> None:
@@ -113,10 +120,10 @@ def test_a_guessed_extension_finds_the_file_under_its_real_one(tool_ctx, tmp_pat
     (tmp_path / "docs" / "employee_handbook.md").write_text("# Handbook\nFirst-year employees get 15 days.\n")
     result = search_file(tool_ctx, "employee_handbook.txt", file_types="txt")
     assert [f["name"] for f in result["files"]] == ["employee_handbook.md"]
-    assert "another extension" in result["message"]
-    assert result["first_lines"].startswith("# Handbook")
-    assert search_file(tool_ctx, "employee_handbook.md")["count"] == 1 and \
-        "message" not in search_file(tool_ctx, "employee_handbook.md")   # the right name: no note
+    assert "extension .md, not .txt" in result["message"] and result["match"] == "close"
+    assert "# Handbook\nFirst-year employees get 15 days." in result["message"]   # the one close file's text
+    right = search_file(tool_ctx, "employee_handbook.md")
+    assert right["count"] == 1 and "match" not in right and "extension" not in right["message"]
     assert search_file(tool_ctx, "payroll.txt")["count"] == 0   # no file of that name at all
 
 
@@ -127,10 +134,12 @@ def test_the_one_file_a_name_search_finds_comes_with_its_first_lines(tool_ctx, t
     (tmp_path / "old_invoice_0193.txt").write_text("superseded\n")
     result = search_file(tool_ctx, "invoice_0193.txt")      # two hits, one with exactly that name
     assert result["count"] == 2
-    assert result["first_lines"] == "Invoice 0193\nCustomer: Lindqvist Bakery\nTotal due: 1,245.50 EUR"
-    assert "first_lines" not in search_file(tool_ctx, "invoice")   # several files: no guess which one
+    assert result["message"] == ("Found archive/2024/invoice_0193.txt. It begins:\n"
+                                 "Invoice 0193\nCustomer: Lindqvist Bakery\nTotal due: 1,245.50 EUR")
+    several = search_file(tool_ctx, "invoice")["message"]   # several files: no guess which one
+    assert "begins" not in several and "archive/2024/invoice_0193.txt" in several
     (tmp_path / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00")
-    assert "first_lines" not in search_file(tool_ctx, "photo.png")   # not text
+    assert search_file(tool_ctx, "photo.png")["message"] == "Found photo.png."   # not text: no preview
 
 
 def test_search_file_never_looks_outside_the_roots(tool_ctx, tree: Path, outside_dir: Path) -> None:
@@ -138,7 +147,7 @@ def test_search_file_never_looks_outside_the_roots(tool_ctx, tree: Path, outside
 
 
 def test_search_file_depth(tool_ctx, tmp_path: Path) -> None:
-    deep = tmp_path.joinpath(*[f"d{i}" for i in range(9)])
+    deep = tmp_path.joinpath(*[f"d{i}" for i in range(20)])   # beyond the default's sixteen levels
     deep.mkdir(parents=True)
     (deep / "buried_treasure.txt").write_text("x")
     assert search_file(tool_ctx, "buried_treasure")["count"] == 0
@@ -236,9 +245,10 @@ def test_grep_for_a_file_name_shows_that_file(tool_ctx, tmp_path: Path) -> None:
     # the 0.5B model searched the text of files for "config.ini" to answer "what port is set in config.ini?"
     (tmp_path / "config.ini").write_text("[server]\nport = 8080\n")
     result = search_file_content(tool_ctx, "config.ini", file_pattern=".*ini")   # a regex in a glob's place
-    assert result["count"] == 0 and result["first_lines"] == "[server]\nport = 8080"
+    assert result["count"] == 0 and result["message"].endswith("It begins:\n[server]\nport = 8080")
     assert "a file has that name" in result["message"]
-    assert "first_lines" not in search_file_content(tool_ctx, "port")   # found in the text: nothing else
+    assert answer_from_result("search_file_content", result).startswith("No file's text holds 'config.ini'")
+    assert "a file has that name" not in search_file_content(tool_ctx, "port")["message"]   # found in the text
 
 
 def test_grep_file_pattern_single_file_and_credentials(tool_ctx, tree: Path, tmp_path: Path) -> None:

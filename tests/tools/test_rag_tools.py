@@ -9,6 +9,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from gaia_lite.agent.fallback import answer_from_result
 from gaia_lite.embed.hashing import HashEmbedder
 from gaia_lite.memory.rag import RagIndex
 from gaia_lite.registry.context import ToolContext
@@ -131,7 +132,8 @@ def test_query_specific_file_auto_indexes_and_reports_ambiguity(call, work: Path
     assert first["status"] == "success"                      # indexed on the fly
     call("index_document", file_path="b/notes.txt")
     assert "several documents" in call("query_specific_file", file_path="notes.txt", query="rack")["error"]
-    assert "not indexed" in call("query_specific_file", file_path="missing.txt", query="rack")["error"]
+    assert "no file in the allowed folders is named like it" in \
+        call("query_specific_file", file_path="missing.txt", query="rack")["error"]
 
 
 def test_sandbox_is_checked_before_anything_is_read_or_written(call, rag_ctx: ToolContext, elsewhere: Path,
@@ -209,7 +211,7 @@ def test_summarize_errors(call, rag_ctx: ToolContext, work: Path) -> None:
     (work / "tiny.txt").write_text("A tiny document.")
     call("index_document", file_path="tiny.txt")
     assert "summary_type" in call("summarize_document", file_path="tiny.txt", summary_type="haiku")["error"]
-    assert "not indexed" in call("summarize_document", file_path="other.txt")["error"]
+    assert "does not exist" in call("summarize_document", file_path="other.txt")["error"]
     rag_ctx.llm = FakeLLM(fail=True)
     assert "language model failed" in call("summarize_document", file_path="tiny.txt")["error"]
     rag_ctx.llm = None
@@ -280,3 +282,81 @@ def test_saved_watch_folders_resume_in_the_next_session(call, rag_ctx: ToolConte
 def test_resume_watches_without_saved_folders_does_nothing(rag_ctx: ToolContext) -> None:
     assert rag_tools.resume_watches(rag_ctx) == ([], [])
     assert rag_ctx.rag.watchers() == []
+
+
+# ---------------------------------------------------------------- no dead ends (issue 28, principle 2)
+
+HANDBOOK = "# Employee handbook\n\nFirst-year employees get 25 vacation days. Remote work: two days a week.\n"
+
+# (what broke, tool, arguments, words the answer must hold, what the result must say about the file)
+ON_DEMAND = [
+    ("query_documents on an empty index, file named by path", "query_documents",
+     {"query": "According to policies/employee-handbook.md, how many vacation days do new staff get?"},
+     "25 vacation days", "policies/employee-handbook.md was not indexed; it is now."),
+    ("query_documents on an empty index, document named in words", "query_documents",
+     {"query": "how many vacation days does the employee handbook give?"},
+     "25 vacation days", "policies/employee-handbook.md (the request names employee, handbook) was not indexed"),
+    ("query_specific_file on a guessed path", "query_specific_file",
+     {"file_path": "docs/handbook.txt", "query": "vacation days"},
+     "25 vacation days", "docs/handbook.txt does not exist; this is policies/employee-handbook.md"),
+    ("summarize_document on an unindexed file", "summarize_document",
+     {"file_path": "policies/employee-handbook.md", "summary_type": "brief"}, "summary #1", ""),
+    ("summarize_document on a guessed name", "summarize_document", {"file_path": "handbook.md"},
+     "summary #1", "handbook.md does not exist; this is policies/employee-handbook.md"),
+    ("index_document on a guessed path", "index_document", {"file_path": "docs/handbook.txt"},
+     "25 vacation days", "this is policies/employee-handbook.md"),
+]
+
+
+@pytest.mark.parametrize("what, tool, args, answer, says", ON_DEMAND, ids=[case[0] for case in ON_DEMAND])
+def test_a_question_about_an_unindexed_file_is_answered_in_one_call(call, rag_ctx: ToolContext, work: Path,
+                                                                     what: str, tool: str, args: dict, answer: str,
+                                                                     says: str) -> None:
+    (work / "policies").mkdir()
+    (work / "policies" / "employee-handbook.md").write_text(HANDBOOK)
+    (work / "policies" / "travel-policy.md").write_text("Economy class only.\n")
+    result = call(tool, **args)
+    assert result["status"] == "success", result
+    assert answer in str([result.get("summary"), result.get("chunks"), result.get("message")]), result
+    assert says in result.get("note", ""), result
+    # the note is a side remark: an answer built from the result (the judge's contract) gives what was found
+    built = answer_from_result(tool, result)
+    assert not says or (built != result["note"] and list(result)[-1] == "note"), built   # the note comes last
+    if isinstance(result.get("chunks"), list) or tool == "index_document":   # what was found leads the result and is the built answer
+        assert list(result)[:2] == ["status", "message"] and answer in result["message"] and built == result["message"]
+    indexed = [Path(d.path).name for d in rag_ctx.rag.list_documents()]
+    assert indexed == ([] if tool == "summarize_document" else ["employee-handbook.md"])  # read, not indexed
+
+
+def test_on_demand_indexing_makes_the_checks_gaia_lite_index_makes(call, rag_ctx: ToolContext, work: Path) -> None:
+    (work / "credentials.json").write_text('{"key": "s3cret"}')
+    (work / "blob.txt").write_bytes(b"abc\x00def")
+    secret = call("query_documents", query="According to credentials.json, what is the key?")
+    assert secret["status"] == "no_documents" and "looks like a credential file" in secret["message"]
+    binary = call("query_specific_file", file_path="blob.txt", query="abc")
+    assert binary["status"] == "error" and "cannot be indexed: binary" in binary["error"]
+    assert rag_ctx.rag.list_documents() == []
+    assert call("query_documents", query="what is the refund policy")["status"] == "no_documents"
+
+
+def test_a_file_named_in_a_question_that_is_no_file_here_does_not_stop_the_search(call, work: Path) -> None:
+    (work / "faq.md").write_text("Expense reports are due on the 5th. Edit settings.json to change the currency.")
+    call("index_document", file_path="faq.md")
+    result = call("query_documents", query="how do I change the currency in settings.json?")
+    assert result["status"] == "success" and result["chunks"][0]["source_file"] == str(work / "faq.md")
+    assert "settings.json" in result["note"] and "does not exist" in result["note"]
+
+
+def test_a_query_that_drops_the_file_the_user_named_is_read_with_the_users_message(call, rag_ctx: ToolContext,
+                                                                                   work: Path) -> None:
+    (work / "policies").mkdir()
+    (work / "policies" / "travel-policy.md").write_text("# Travel\n\nBook flights at least 14 days in advance.\n")
+    (work / "policies" / "employee-handbook.md").write_text(HANDBOOK)
+    rag_ctx.request.message = "According to the employee handbook, how much remote work is allowed?"
+    words_only = call("query_documents", query="remote work allowed")   # nothing in the query names the file
+    assert "two days a week" in words_only["message"], words_only
+    rag_ctx.request.message = "According to policies/travel-policy.md, how many days in advance must flights be booked?"
+    result = call("query_documents", query="How many days in advance must flights be booked?")
+    assert result["status"] == "success" and "14 days" in result["message"], result
+    assert sorted(Path(d.path).name for d in rag_ctx.rag.list_documents()) == ["employee-handbook.md",
+                                                                               "travel-policy.md"]

@@ -1,0 +1,27 @@
+"""Tools as the agent calls them, for tests that check what a call gives back."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.execute import Decision, ToolExecutor
+from gaia_lite.registry.registry import ToolRegistry
+from gaia_lite.registry.spec import spec_of
+
+__all__ = ["as_called"]
+
+
+def as_called(fn: Callable[..., Any]) -> Callable[..., dict]:
+    """``fn`` called through a real ToolExecutor, so a failure the tool raises (``ToolFailure``) comes
+    back as its error payload, word for word. Gated tools are approved: these tests play the user who
+    says yes."""
+    spec = spec_of(fn)
+
+    def call(ctx: ToolContext, *args: Any, **kwargs: Any) -> dict:
+        kwargs.update(zip(spec.param_names, args))
+        executor = ToolExecutor(ToolRegistry([spec]), ctx, approve=lambda s, a: Decision.ALLOW)
+        return executor.execute(spec.name, kwargs).payload
+
+    call.__name__ = spec.name
+    return call

@@ -1,0 +1,183 @@
+"""Forgiving search (issue 28, principle 1) and results shaped for answering (principle 5), on a real
+folder tree in tmp_path with the real tools, called as the agent calls them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from gaia_lite.agent.fallback import answer_from_result
+from gaia_lite.tools import files
+from gaia_lite.tools.find import Query, clear_winner, find, words
+from tests.tools.called import as_called
+
+search_file, search_directory, search_file_content, read_file, edit_file, browse_directory, list_recent_files = map(
+    as_called, (files.search_file, files.search_directory, files.search_file_content, files.read_file,
+                files.edit_file, files.browse_directory, files.list_recent_files))
+
+HANDBOOK = "# Employee handbook\nFirst-year employees get 25 vacation days.\n"
+DEEP = "archive/2019/old/projects/misc/backup/v2/final/deeper"   # nine levels down
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """A small home folder with the layouts people describe in words."""
+    layout = {
+        "clients/acme-corp/website-redesign/brief.md": "Launch date: March 3.\n",
+        "clients/acme-corp/invoices/invoice_0193.txt": "Invoice 0193\nTotal due: 1,245.50 EUR\n",
+        "clients/globex/marketing-campaign/plan.md": "Budget: 12k.\n",
+        "policies/employee-handbook.md": HANDBOOK,
+        "policies/travel-policy.md": "Economy class only.\n",
+        "src/app.py": "import os\n\n# TODO: handle timeouts\ndef main():\n    pass\n",
+        "notes/2024/meetingNotes-March.md": "Decided to hire two people.\n",
+        f"{DEEP}/quarterly-forecast.csv": "quarter,revenue\nQ1,10\n",
+        "home/recipes/lasagna.md": "Layer pasta and sauce.\n",
+        "field/day2.md": "A Blue Heron stood by the reeds.\n",
+        "home/network/router_setup.txt": "Router: TP-Link\nWi-Fi name: Lindenhof-5G\n",
+        "home/network/isp-contract.md": "250 Mbit/s, renews in May.\n",
+    }
+    for rel, text in layout.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("meetingNotes-March_2024.md", ["meeting", "note", "march", "2024", "md"]),
+    ("Q3-Report.PDF", ["q", "3", "report", "pdf"]),
+    ("policies/employee handbook", ["policy", "employee", "handbook"]),
+    ("website_redesign_project", ["website", "redesign", "project"]),
+    ("boxes of invoices", ["box", "of", "invoice"]),
+    ("HTTPServer status", ["http", "server", "status"]),
+])
+def test_names_and_requests_split_into_the_same_words(text: str, expected: list[str]) -> None:
+    assert words(text) == expected
+
+
+def test_a_guessed_path_keeps_its_name_words_extension_and_folder_hints_apart() -> None:
+    q = Query.parse("docs/the handbook.txt")
+    assert (q.words, q.ext, q.folders) == (("handbook",), ".txt", ("doc",))
+    assert Query.parse("*budget*").words == ("budget",)
+
+
+# (what broke, tool, arguments, the path that must come first, words the message must hold)
+FORGIVING: list[tuple[str, Callable[..., dict], dict[str, Any], str, str]] = [
+    ("a folder asked for in words", search_directory, {"directory_name": "the website redesign project"},
+     "clients/acme-corp/website-redesign", "name words match 2/3 (website, redesign)"),
+    ("a folder name guessed with underscores", search_directory, {"directory_name": "website_redesign_project"},
+     "clients/acme-corp/website-redesign", "it holds brief.md"),
+    ("a client named in words", search_directory, {"directory_name": "the Acme Corp client"},
+     "clients/acme-corp", "its folders hold client"),
+    ("a misspelled folder", search_directory, {"directory_name": "recipies"}, "home/recipes", "spelled 'recipe'"),
+    ("a file name asked of the folder search", search_directory, {"directory_name": "employee handbook"},
+     "policies/employee-handbook.md", "No folder is named like 'employee handbook', but files are"),
+    ("a guessed path and extension", search_file, {"file_pattern": "docs/handbook.txt"},
+     "policies/employee-handbook.md", "extension .md, not .txt"),
+    ("camelCase and a date folder", search_file, {"file_pattern": "meeting notes march"},
+     "notes/2024/meetingNotes-March.md", "Found notes/2024/meetingNotes-March.md. It begins:"),
+    ("a file nine folders down", search_file, {"file_pattern": "quarterly forecast"},
+     f"{DEEP}/quarterly-forecast.csv", "quarter,revenue"),
+    ("a folder's words asked of the file search", search_file, {"file_pattern": "website redesign"},
+     "", "the folder clients/acme-corp/website-redesign matches"),
+    ("words only the text holds", search_file, {"file_pattern": "heron reeds"}, "", "appears in: field/day2.md"),
+    ("a guessed path to read", read_file, {"file_path": "docs/handbook.txt"},
+     "policies/employee-handbook.md", "docs/handbook.txt does not exist; this is policies/employee-handbook.md"),
+    ("a misspelled file to read", read_file, {"file_path": "policies/handbok.md"},
+     "policies/employee-handbook.md", "spelled 'handbook'"),
+    ("an over-specific content pattern", search_file_content, {"pattern": "//TODO"},
+     "src/app.py", "No line holds '//TODO' as written; lines with its words (TODO) instead"),
+    ("a guessed file filter on a content search", search_file_content, {"pattern": "TODO", "file_pattern": "*todo*"},
+     "src/app.py", "No file named like '*todo*' holds it; other files do. 1 matching line(s) in src/app.py"),
+    ("a question no line answers in its words", search_file, {"file_pattern": "Wi-Fi details for the home router"},
+     "", "most of its words (wi, fi, home, router) appear in: home/network/router_setup.txt"),
+    ("the words put where the file types go", search_file, {"file_pattern": "*.csv", "file_types": "blue heron"},
+     "", "appears in: field/day2.md"),
+    ("a file type guessed wrong", search_file, {"file_pattern": "handbook", "file_types": "pdf"},
+     "policies/employee-handbook.md", "employee-handbook.md (name holds every word, but not of type pdf)"),
+]
+
+
+def _first_path(result: dict) -> str:
+    if result.get("files"):
+        first = result["files"][0]
+        return first["path"] if isinstance(first, dict) else first
+    for key in ("directories", "matches"):
+        if result.get(key):
+            first = result[key][0]
+            return first["file"] if isinstance(first, dict) else first
+    return result.get("file_path", "")
+
+
+@pytest.mark.parametrize("what, tool, args, first, says", FORGIVING, ids=[case[0] for case in FORGIVING])
+def test_a_near_miss_finds_what_was_meant_and_says_why(tool_ctx, home: Path, what: str, tool, args: dict,
+                                                      first: str, says: str) -> None:
+    result = tool(tool_ctx, **args)
+    assert result["status"] == "success", result
+    if first:
+        assert str(home / _first_path(result)) == str(home / first), result   # relative or absolute
+    said = result.get("message") or result.get("note", "")   # a file read says what it read in a note
+    assert says in said, result
+
+
+@pytest.mark.parametrize("what, tool, args, first, says", FORGIVING, ids=[case[0] for case in FORGIVING])
+def test_an_answer_built_from_a_near_miss_names_what_was_found(tool_ctx, home: Path, what: str, tool, args: dict,
+                                                               first: str, says: str) -> None:
+    """The judge's contract: the answer the agent builds from a result (when the model's reply is not
+    one) is the result's message, so a near miss is never answered with "I found nothing"."""
+    result = tool(tool_ctx, **args)
+    answer = answer_from_result(tool.__name__, result)
+    assert not answer.startswith("I found nothing"), answer
+    found = Path(first).name if first else "website-redesign" if "folder's words" in what else \
+        "router_setup.txt" if "Wi-Fi" in str(args) else "field/day2.md"
+    assert found in answer, answer
+
+
+def test_nothing_close_is_said_plainly_and_a_guess_is_never_edited(tool_ctx, home: Path) -> None:
+    nothing = search_file(tool_ctx, "zebra migration")
+    assert nothing["count"] == 0 and "No file name or text matched 'zebra migration'" in nothing["message"]
+    refused = edit_file(tool_ctx, "docs/handbook.txt", "25", "30")   # a write never goes to a guessed file
+    assert refused["status"] == "error" and "Close matches: policies/employee-handbook.md" in refused["error"]
+    assert (home / "policies/employee-handbook.md").read_text() == HANDBOOK
+    assert "no file in the allowed folders is named like it" in read_file(tool_ctx, "zebra.txt")["error"]
+
+
+def test_two_equally_close_files_are_offered_not_guessed(tool_ctx, home: Path) -> None:
+    (home / "clients/globex/marketing-campaign/brief.md").write_text("Globex brief.\n")
+    result = read_file(tool_ctx, "briefs.txt")
+    assert result["status"] == "error" and result["error"].count("brief.md") == 2
+    assert clear_winner(find(tool_ctx, "brief", "file")) is None
+
+
+# (what broke, call, the key that must come right after status and message, words the message must hold)
+SHAPED: list[tuple[str, Callable[[Any], dict], str, str]] = [
+    ("a listing's names come before its counts", lambda ctx: browse_directory(ctx, "clients/acme-corp"),
+     "entries", "clients/acme-corp holds 2 folder(s) and 0 file(s): invoices/, website-redesign/"),
+    ("the one file found comes with its first lines", lambda ctx: search_file(ctx, "invoice_0193.txt"),
+     "files", "It begins:\nInvoice 0193\nTotal due: 1,245.50 EUR"),
+    ("matching lines come before the search's settings", lambda ctx: search_file_content(ctx, "vacation days"),
+     "matches", "policies/employee-handbook.md:2: First-year employees get 25 vacation days."),
+    ("folders found come before their count", lambda ctx: search_directory(ctx, "invoices"),
+     "directories", "Folders named like 'invoices': clients/acme-corp/invoices/"),
+]
+
+
+@pytest.mark.parametrize("what, call, first_key, says", SHAPED, ids=[case[0] for case in SHAPED])
+def test_results_lead_with_what_was_asked_for(tool_ctx, home: Path, what: str, call, first_key: str,
+                                              says: str) -> None:
+    result = call(tool_ctx)
+    assert list(result)[:3] == ["status", "message", first_key], list(result)
+    assert says in result["message"], result["message"]
+    recent = list_recent_files(tool_ctx)
+    assert list(recent)[:2] == ["status", "files"]
+
+
+def test_a_guessed_path_reads_the_file_the_users_message_names(tool_ctx, home: Path) -> None:
+    tool_ctx.request.message = "Now add the launch date from clients/acme-corp/website-redesign/brief.md to it."
+    result = read_file(tool_ctx, "launch_date.txt")   # the model's own guess, named like nothing here
+    assert result["status"] == "success" and result["content"] == "Launch date: March 3.\n", result
+    assert result["note"] == ("launch_date.txt does not exist; this is clients/acme-corp/website-redesign/brief.md, "
+                              "the file the request names.")
+    tool_ctx.request.message = "Compare policies/employee-handbook.md and policies/travel-policy.md."
+    assert read_file(tool_ctx, "launch_date.txt")["status"] == "error"   # two files named: no guess which one

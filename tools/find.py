@@ -1,0 +1,441 @@
+"""One engine for finding a file or folder by what a person calls it.
+
+People (and small models) name things in words: "the website redesign project" for a folder
+``website-redesign``, "the Acme Corp client" for ``clients/acme-corp``, a guessed path
+``docs/handbook.txt`` for ``policies/employee-handbook.md``. An exact-name search then finds nothing,
+and the answer stops there. Here a name and a path are both read as *words*: case, the separators
+``- _ . /``, camelCase, letters vs digits and plural forms do not matter, and a word spelled a little
+differently still counts. Every entry the walk sees is scored by how many of the asked-for words its
+name (and, at a lower weight, its folders) holds, and the best come back with the reason for each, so a
+near miss is offered instead of a bare "nothing found".
+
+``search_file``, ``search_directory``, ``search_file_content`` and the path guesses of ``read_file``
+and the document tools all use this module. Text is the last resort (``mentioned_in``): files whose
+text holds the words.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Literal, Sequence
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.failure import ToolFailure
+
+from .file_text import TEXT_EXTS, grep_files, text_start
+from .file_walk import is_pattern, name_matcher, sandbox_roots, walk_folders
+from .patterns import MAX_PATTERN_CHARS, compile_user_regex
+
+__all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
+           "locate", "missing_file", "named_in", "named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity"]
+
+Kind = Literal["file", "folder", "any"]
+Similarity = Callable[[str, str], float]
+
+# Levels a search walks unless asked for more. Measured on a 24k-entry tree (scripts/bench_find.py): the
+# walk costs per entry, not per level, so a deep tree is no dearer than a wide one of the same size.
+DEFAULT_DEPTH = 16
+ENTRY_BUDGET = 100_000   # entries one search looks at, at most: a home folder's worth
+
+# Words that say what kind of thing is meant, not which one ("the report file", "my notes folder")
+_STOP = frozenset("the a an my our your his her their this that these those of for in on at to from and or "
+                  "with called named file files folder folders directory directories dir dirs".split())
+# Words that may or may not be part of a name ("the redesign project" is often the folder ``redesign``):
+# a miss on one of them costs half as much.
+_GENERIC = frozenset("project client customer document doc thing stuff item info".split())
+_GENERIC_WEIGHT = 0.5
+_PATH_WEIGHT = 0.75        # a word found in an entry's folders counts less than one in its own name
+_FUZZY_MIN = 0.8           # similarity from which two spellings are the same word ("handbok", "handbook")
+MIN_SCORE = 0.55
+
+
+def singular(word: str) -> str:
+    """``policies`` -> ``policy``, ``invoices`` -> ``invoice``, ``boxes`` -> ``box``; short words and
+    ``-ss``/``-us``/``-is`` endings stay as they are."""
+    if len(word) <= 3 or word.isdigit():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+
+
+def words(text: str) -> list[str]:
+    """The words of a name or phrase, lower case and singular: ``meetingNotes-March_2024.md`` ->
+    ``meeting note march 2024 md``."""
+    return [singular(w) for w in _WORD.findall(_CAMEL.sub(" ", text).lower())]
+
+
+@dataclass(frozen=True)
+class Query:
+    """What was asked for, as words: the name's words, the extension it was given with (if any), and
+    the words of the folders of a guessed path."""
+
+    raw: str
+    words: tuple[str, ...]
+    ext: str = ""
+    folders: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> "Query":
+        raw = text.strip()
+        cleaned = re.sub(r"[*?^$()\[\]{}|+\\]", " ", raw.replace(".*", " "))  # "*budget*", ".*budget.*"
+        head, _, name = cleaned.replace("\\", "/").rstrip("/").rpartition("/")
+        ext = ""
+        m = re.fullmatch(r"(.*\w)\.([A-Za-z][A-Za-z0-9]{0,4})", name.strip())
+        if m and " " not in m.group(2):
+            name, ext = m.group(1), "." + m.group(2).lower()
+        kept = [w for w in words(name) if w not in _STOP] or words(name)
+        folders = tuple(w for w in words(head) if w not in _STOP and w not in kept)
+        return cls(raw, tuple(dict.fromkeys(kept)), ext, folders)
+
+    def weight(self, word: str) -> float:
+        return _GENERIC_WEIGHT if word in _GENERIC else 1.0
+
+
+@dataclass(frozen=True)
+class Found:
+    """One candidate: where it is, how well it matches (0-1, 1.0 for every word in its name) and why."""
+
+    path: Path
+    is_dir: bool
+    score: float
+    reason: str
+    strict: bool = False  # its name holds every word (or matches the glob or regex) as given
+
+
+def ratio(a: str, b: str) -> float:
+    """How alike two spellings are (difflib's ratio; see scripts/bench_find.py for why not a library)."""
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
+@dataclass
+class _Scorer:
+    """Scores entries against one query. A tree repeats its words and folders, so each spelling pair
+    is compared once, each name split into words once and each folder's words scored once per search."""
+
+    query: Query
+    similarity: Similarity = ratio
+    _pairs: dict[tuple[str, str], float] = field(default_factory=dict)
+    _words: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _folders: dict[tuple[str, ...], tuple[list[float], float]] = field(default_factory=dict)
+
+    def pair(self, asked: str, have: str) -> float:
+        key = (asked, have)
+        if key not in self._pairs:
+            self._pairs[key] = _pair(asked, have, self.similarity)
+        return self._pairs[key]
+
+    def best(self, asked: str, have: Sequence[str]) -> tuple[float, str]:
+        score, which = 0.0, ""
+        for word in have:
+            s = self.pair(asked, word)
+            if s > score:
+                score, which = s, word
+        return score, which
+
+    def name_words(self, name: str) -> tuple[str, ...]:
+        if name not in self._words:
+            stem = os.path.splitext(name)[0] if "." in name[1:] else name
+            self._words[name] = tuple(words(stem) or words(name))
+        return self._words[name]
+
+    def folders(self, parents: tuple[str, ...]) -> tuple[list[float], float]:
+        """(score of each asked-for word among these folders' words, share of the guessed folders found)."""
+        if parents not in self._folders:
+            around = [w for p in parents for w in self.name_words(p)]
+            hints = [self.best(w, around)[0] for w in self.query.folders]
+            self._folders[parents] = ([_PATH_WEIGHT * self.best(w, around)[0] for w in self.query.words],
+                                      sum(hints) / len(hints) if hints else 0.0)
+        return self._folders[parents]
+
+    def score(self, name: str, parents: tuple[str, ...]) -> tuple[float, str]:
+        """(score, reason) of one entry named ``name`` below the folders ``parents`` (relative to its root).
+
+        0.8 x the weighted share of asked-for words found (in the name, or at 0.75 in its folders) + 0.2 x
+        the share of the name's words asked for, plus small bonuses for the guessed folders and extension:
+        a wrong guess of those costs nothing, the name's words decide."""
+        query, own = self.query, self.name_words(name)
+        in_name_scores = [self.best(w, own) for w in query.words]
+        if not own or all(s < 0.5 for s, _ in in_name_scores):
+            return 0.0, ""  # the name must hold at least one asked-for word: most entries stop here
+        path_scores, hints = self.folders(parents)
+        got, in_name, in_path, spelled = 0.0, [], [], []
+        for w, (s_name, seen), s_path in zip(query.words, in_name_scores, path_scores):
+            got += query.weight(w) * max(s_name, s_path)
+            if s_name >= max(s_path, 0.5):
+                in_name.append(w)
+                spelled += [seen] if not (seen.startswith(w) or w.startswith(seen) or w in seen) else []
+            elif s_path > 0:
+                in_path.append(w)
+        covered = sum(1 for o in own if any(self.pair(w, o) >= 0.8 for w in query.words)) / len(own)
+        ext = os.path.splitext(name)[1].lower() if "." in name[1:] else ""
+        score = (0.8 * got / sum(query.weight(w) for w in query.words) + 0.2 * covered + 0.05 * hints
+                 + (0.03 if query.ext and ext == query.ext else 0.0))
+        return round(min(score, 1.0), 3), _reason(query, in_name, in_path, spelled, ext)
+
+
+def _pair(asked: str, have: str, similarity: Similarity) -> float:
+    """How well the word ``have`` stands for the asked-for word ``asked`` (0-1)."""
+    if asked == have:
+        return 1.0
+    short, long_ = sorted((asked, have), key=len)
+    if asked.isdigit() or have.isdigit():  # 2024 is not 2023; but 2024 is part of 20240315
+        return 0.85 if short.isdigit() and long_.isdigit() and len(short) >= 4 and short in long_ else 0.0
+    if len(short) >= 3 and long_.startswith(short) and len(short) * 2 >= len(long_):
+        return 0.85                                          # "doc" and "docs", "config" and "configs"
+    if len(short) >= 4 and short in long_:
+        return 0.8                                           # "handbook" in "employeehandbook"
+    if len(short) >= 4 and len(long_) - len(short) <= 3:
+        sim = similarity(asked, have)
+        return round(sim * 0.9, 3) if sim >= _FUZZY_MIN else 0.0   # "handbok", "recipies"
+    return 0.0
+
+
+def _reason(query: Query, in_name: list[str], in_path: list[str], spelled: list[str], ext: str) -> str:
+    parts = [f"name words match {len(in_name)}/{len(query.words)} ({', '.join(in_name)})"]
+    if in_path:
+        parts.append(f"its folders hold {', '.join(in_path)}")
+    if spelled:
+        parts.append(f"spelled {', '.join(repr(s) for s in spelled)}")
+    if query.ext and ext and ext.lower() != query.ext:
+        parts.append(f"extension {ext}, not {query.ext}")
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A file or folder the walk saw: its path, its folders below the root it was found under."""
+
+    path: Path
+    parents: tuple[str, ...]
+    is_dir: bool
+
+
+def scan(ctx: ToolContext, roots: Sequence[Path] | None = None, depth: int = DEFAULT_DEPTH,
+         budget: int = ENTRY_BUDGET) -> Iterator[Entry]:
+    """Every file and folder below ``roots`` (default: the sandbox roots) the searches may see."""
+    seen = 0
+    for root in roots or sandbox_roots(ctx):
+        for here, dirs, files in walk_folders(root, depth, ctx):
+            parents = Path(os.path.relpath(here, root)).parts if here != root else ()
+            for name, is_dir in [(d, True) for d in dirs] + [(f, False) for f in files]:
+                seen += 1
+                if seen > budget:
+                    return
+                yield Entry(here / name, tuple(p for p in parents if p != "."), is_dir)
+
+
+def rank(query_text: str, entries: Iterable[Entry], kind: Kind = "any", *, keep: Callable[[Path], bool] | None = None,
+         similarity: Similarity = ratio, min_score: float = MIN_SCORE) -> list[Found]:
+    """Entries of ``kind`` that match ``query_text``, best first. A name the plain matcher accepts (every
+    word in it, or the glob or regex) is ``strict`` and ranks first; any other entry needs a score of
+    ``min_score`` or more."""
+    query, strict_match = Query.parse(query_text), name_matcher(query_text)
+    scorer, found = _Scorer(query, similarity), []
+    for e in entries:
+        if (kind == "file" and e.is_dir) or (kind == "folder" and not e.is_dir) or (keep and not keep(e.path)):
+            continue
+        strict = strict_match(e.path.name)
+        score, reason = scorer.score(e.path.name, e.parents) if query.words else (0.0, "")
+        if strict:
+            found.append(Found(e.path, e.is_dir, max(score, 1.0), _strict_reason(query_text), True))
+        elif score >= min_score and not is_pattern(query_text, regex_only=True):
+            found.append(Found(e.path, e.is_dir, score, reason))
+    found.sort(key=lambda f: (not f.strict, -f.score, len(f.path.parts), str(f.path)))
+    return found
+
+
+def _strict_reason(query_text: str) -> str:
+    return "name matches the pattern" if is_pattern(query_text) else "name holds every word"
+
+
+def find(ctx: ToolContext, query_text: str, kind: Kind = "any", *, roots: Sequence[Path] | None = None,
+         depth: int = DEFAULT_DEPTH, keep: Callable[[Path], bool] | None = None) -> list[Found]:
+    """Files and folders below ``roots`` (default: the sandbox roots) that match ``query_text``, best
+    first (see ``rank``)."""
+    return rank(query_text, scan(ctx, roots, depth), kind, keep=keep)
+
+
+def clear_winner(found: Sequence[Found], *, min_score: float = 0.75, margin: float = 0.1) -> Found | None:
+    """The one candidate good enough to act on without asking: strong, and well ahead of the next."""
+    if not found or found[0].score < min_score:
+        return None
+    if len(found) > 1 and found[0].score - found[1].score < margin:
+        return None
+    return found[0]
+
+
+def shown(path: Path, base: Path) -> str:
+    """``path`` relative to ``base`` when it is below it (what a person reads), else as is."""
+    try:
+        return str(path.relative_to(base))
+    except ValueError:
+        return str(path)
+
+
+class AllWords:
+    """Matches a line that holds every word of a phrase, in any order and any case (RE2 has no
+    look-ahead, so this is one literal pattern per word)."""
+
+    def __init__(self, found: Sequence[str]) -> None:
+        self.words = tuple(found)
+        self._patterns = [compile_user_regex(w, ignore_case=True, literal=True) for w in self.words]
+
+    @classmethod
+    def of(cls, phrase: str, *, min_words: int = 1) -> "AllWords | None":
+        """The words of ``phrase`` (two letters or more, not "the", "file" ...) when there are at least
+        ``min_words`` and they are more than the phrase as written; else None (nothing to relax)."""
+        found = list(dict.fromkeys(w for w in re.findall(r"\w{2,}", phrase) if w.lower() not in _STOP))
+        if len(found) < max(1, min_words) or [phrase.strip()] == found:
+            return None
+        return cls(found)
+
+    def search(self, line: str) -> bool:
+        return all(p is not None and p.search(line) for p in self._patterns)
+
+
+def mentioned_in(ctx: ToolContext, text: str, *, roots: Sequence[Path] | None = None, limit: int = 10,
+                 files_scanned: int = 2_000) -> tuple[list[Path], str]:
+    """Text files whose text holds ``text``: the phrase as written, else all of its words on one line.
+    Returns (files, how they matched). Globs, regexes and over-long text are not looked for."""
+    phrase = re.sub(r"^\^?(?:\.\*|\*)|(?:\.\*|\*)\$?$", "", text.strip()).strip()  # ".*blue heron.*"
+    if " " not in phrase:
+        phrase = text.strip()
+    phrase = re.sub(r"\.[A-Za-z0-9]{1,5}$", "", phrase) if " " in phrase else phrase  # "blue heron.md"
+    if is_pattern(phrase) or len(phrase) > MAX_PATTERN_CHARS or not phrase:
+        return [], ""
+    files = list(_text_files(ctx, roots, files_scanned))
+    for rx, how in ((compile_user_regex(phrase, ignore_case=True, literal=True), "the phrase"),
+                    (AllWords.of(phrase, min_words=2), "all of its words")):
+        hits = list(dict.fromkeys(Path(h["file"]) for h in grep_files(ctx, files, rx, 0))) if rx else []
+        if hits:
+            return hits[:limit], how
+    return _most_words_in(ctx, files, phrase, limit)
+
+
+def _most_words_in(ctx: ToolContext, files: list[Path], phrase: str, limit: int,
+                   min_share: float = 0.6) -> tuple[list[Path], str]:
+    """The files whose text and path together hold the largest share (``min_share`` or more) of the
+    phrase's words, for a question asked in words no line holds together ("the Wi-Fi details for the
+    home router" is ``home-network/router_setup.txt``, whose lines say "Wi-Fi name" and "Router")."""
+    asked = [w for w in dict.fromkeys(words(phrase)) if w not in _STOP and w not in _REQUEST_WORDS]
+    if len(asked) < 2:
+        return [], ""
+    scored: list[tuple[int, Path, list[str]]] = []
+    for path in files:
+        have = set(words(text_start(ctx, path))) | set(words(shown(path, Path(ctx.workdir))))
+        held = [w for w in asked if w in have]
+        if len(held) / len(asked) >= min_share:
+            scored.append((len(held), path, held))
+    if not scored:
+        return [], ""
+    best = max(n for n, _, _ in scored)
+    top = [(p, held) for n, p, held in scored if n == best][:limit]
+    return [p for p, _ in top], f"most of its words ({', '.join(top[0][1])})"
+
+
+def _text_files(ctx: ToolContext, roots: Sequence[Path] | None, limit: int) -> Iterator[Path]:
+    count = 0
+    for e in scan(ctx, roots or [ctx.workdir]):
+        if not e.is_dir and e.path.suffix.lower() in TEXT_EXTS:
+            count += 1
+            if count > limit:
+                return
+            yield e.path
+
+
+# Words of a request that are not part of any document's name ("what does the handbook say about ...")
+_REQUEST_WORDS = frozenset("what which who whom whose when where why how many much does do did is are was were be "
+                           "say says said tell according about summarize summarise summary give gives me us "
+                           "please can could would should there any all".split())
+
+
+def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None = None,
+             limit: int = 3) -> list[Found]:
+    """Files whose names a request names in words ("what does the employee handbook say about leave?"
+    -> ``employee-handbook.md``): most of a name's words are in the request, one of them a real word.
+    Best first: the larger the share of the name in the request, the better."""
+    asked = tuple(w for w in dict.fromkeys(words(text)) if w not in _STOP and w not in _REQUEST_WORDS)
+    scorer, found = _Scorer(Query(text, asked)), []
+    for e in scan(ctx):
+        if e.is_dir or (keep and not keep(e.path)):
+            continue
+        own = scorer.name_words(e.path.name)
+        hits = [o for o in own if scorer.best(o, asked)[0] >= 0.8]
+        if own and any(len(h) >= 3 and not h.isdigit() for h in hits) and len(hits) / len(own) >= 0.6:
+            score = round(0.8 * len(hits) / len(own) + 0.2 * min(1.0, len(hits) / 3), 3)
+            found.append(Found(e.path, False, score, f"the request names {', '.join(hits)}"))
+    found.sort(key=lambda f: (-f.score, len(f.path.parts), str(f.path)))
+    return found[:limit]
+
+
+# A file named in a message by path or name: "reports/acme_q3_report.md", "budget-2025.csv"
+PATH_MENTION = re.compile(r"[\w~./\\-]*\w\.[A-Za-z][A-Za-z0-9]{0,5}\b")
+
+
+def named_by_user(ctx: ToolContext, *, keep: Callable[[Path], bool] | None = None) -> Path | None:
+    """The one existing file the user's message of this turn names by its path (ToolContext.request),
+    or None: it names none, or several."""
+    from .sandbox import SandboxError, resolve_user_path
+
+    hits: list[Path] = []
+    for m in PATH_MENTION.finditer(ctx.request.message):
+        try:
+            path = resolve_user_path(ctx, m.group(0).rstrip("."))
+        except SandboxError:
+            continue
+        if path.is_file() and (keep is None or keep(path)) and path not in hits:
+            hits.append(path)
+    return hits[0] if len(hits) == 1 else None
+
+
+def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = None) -> tuple[Path, str]:
+    """The file a model-given path means, and a note when it is not the path as given.
+
+    The path itself when it is a file; else the one clear best match for it in the allowed folders
+    (``docs/handbook.txt`` -> ``policies/employee-handbook.md``). Raises ToolFailure naming the closest
+    candidates (or saying there are none) otherwise, and for a folder or a refused path."""
+    from .sandbox import SandboxError, resolve_user_path
+
+    try:
+        path = resolve_user_path(ctx, raw)
+        if path.is_dir():
+            raise ToolFailure(f"{path} is a folder, not a file; use browse_directory to list it")
+        if path.is_file():
+            return path, ""
+        named = named_by_user(ctx, keep=keep)
+        if named is not None:  # the model's path is a guess; the user's message names a file that exists
+            return ctx.sandbox.check(named), (f"{raw.strip()} does not exist; this is "
+                                              f"{shown(named, ctx.workdir)}, the file the request names.")
+        found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file", keep=keep)
+        best = clear_winner(found)
+        if best is None:
+            raise missing_file(ctx, raw, path, found)
+        return ctx.sandbox.check(best.path), (f"{raw.strip()} does not exist; this is "
+                                              f"{shown(best.path, ctx.workdir)} ({best.reason}).")
+    except SandboxError as exc:
+        raise ToolFailure(str(exc)) from None
+
+
+def missing_file(ctx: ToolContext, raw: str, path: Path, found: Sequence[Found] | None = None) -> ToolFailure:
+    """The failure for a file that does not exist, naming the closest files to it (if any)."""
+    if found is None:
+        found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file")
+    if not found:
+        return ToolFailure(f"{path} does not exist, and no file in the allowed folders is named like it; "
+                           "check the name with search_file")
+    options = "; ".join(f"{shown(f.path, ctx.workdir)} ({f.reason})" for f in found[:5])
+    return ToolFailure(f"{raw.strip()} does not exist. Close matches: {options}. Pass one of these paths",
+                       candidates=[str(f.path) for f in found[:5]])
