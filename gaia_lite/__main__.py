@@ -1,4 +1,4 @@
-from gaia_lite.cli.app import main
+from gaia_lite.launch import main
 
 if __name__ == "__main__":
     main()

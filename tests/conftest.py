@@ -20,12 +20,19 @@ def gaia_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
             monkeypatch.delenv(var, raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
+    # warm workers (gaia_lite/warm) that a test's `ask` starts listen in this session's own folder
+    run_dir = tmp_path_factory.getbasetemp() / "run"
+    run_dir.mkdir(mode=0o700, exist_ok=True)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run_dir))
     yield home
     # ask/chat keep their embedded server alive (GAIA_KEEP_ALIVE): no test may leave one behind or
     # hand one to the next test, whatever GAIA_HOME its subprocesses used under this session's temp dir
     from gaia_lite.runtime.kept import stop_keepers_under
 
     stop_keepers_under(tmp_path_factory.getbasetemp())
+    from gaia_lite.warm.worker import stop_in
+
+    stop_in(run_dir / "gaia-lite")
 
 
 @pytest.fixture(scope="session")

@@ -35,8 +35,9 @@ from tests.codebase import modules, parse, where
 # Top to bottom. Each entry lists sibling packages (or top-level modules) of gaia_lite.
 LAYERS: list[tuple[str, ...]] = [
     ("__main__",),
+    ("launch",),
     ("cli",),
-    ("ui", "eval", "runtime"),
+    ("ui", "eval", "runtime", "warm"),
     ("agent",),
     ("skills", "mcp"),
     ("loader", "tools"),

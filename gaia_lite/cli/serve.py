@@ -160,10 +160,15 @@ def serve(
 
 def _stop(console: Console) -> None:
     """``serve --stop``: stop every kept-alive server and say which."""
+    from gaia_lite.warm.worker import stop_all  # kept lazy: only --stop needs it
+
     stopped = stop_kept()
+    workers = stop_all()
     for state in stopped:
         console.print(f"Stopped the kept llama-server of model {state.alias} at {state.base_url} "
                       f"(pid {state.keeper_pid}).")
+    if workers:
+        console.print(f"Stopped the warm gaia-lite worker (pid {', '.join(map(str, workers))}).")
     if not stopped:
         console.print("No kept llama-server is running.")
 

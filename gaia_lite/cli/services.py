@@ -99,6 +99,10 @@ def connect(settings: Settings, *, announce: Callable[[str], None],
     except runtime.LocalRuntimeError as exc:
         raise ServerUnreachable(settings.base_url, str(exc)) from None
     announce(server_line(settings.base_url, server))
+    if getattr(server, "keep_alive", 0):  # the server stays up: so does a warm worker for the next ask (warm/)
+        from gaia_lite.warm.worker import start as start_warm_worker  # kept lazy: only a kept server needs it
+
+        start_warm_worker(server.keep_alive)
     client = ChatClient(server.base_url, api_key=server.api_key, model=server.alias if named else settings.model
                         or server.alias, sampling=SAMPLING, vision_model=settings.vision_model,
                         first_byte_timeout=settings.first_byte_timeout)

@@ -1,0 +1,279 @@
+"""The warm worker: imports gaia-lite once, then forks one child per `ask` handed to it.
+
+Run as ``python -c "from gaia_lite.launch import worker_main; worker_main()" --idle S`` (``start()`` does it, detached, in a session
+of its own). It holds its lock file for life, so there is one worker per GAIA_HOME and code; it
+exits after ``S`` seconds with no request and no child running, and on SIGTERM (`serve --stop`).
+A child is an `ask` as the command runs it: the caller's descriptors on 0-2, its folder,
+environment and arguments, the same `main()`; the worker itself never runs a request, so one
+request cannot leave state behind for the next. Nothing here holds a thread, so fork is safe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import importlib
+import io
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from .paths import WorkerPaths, fingerprint, worker_paths
+
+__all__ = ["start", "serve", "stop_all", "stop_in"]
+
+# What an `ask` imports after start-up (python -X importtime of a real ask): the agent, the loader,
+# the client and the embedder's runtime. numpy, openai and onnxruntime are most of the time.
+WARM_MODULES = ("gaia_lite.cli.app", "gaia_lite.cli.services", "gaia_lite.cli.resume", "gaia_lite.cli.shared_prefix",
+                "gaia_lite.cli.turnlog", "gaia_lite.agent.loop", "gaia_lite.loader.loader", "gaia_lite.llm.client",
+                "gaia_lite.embed.onnx", "gaia_lite.memory.store", "gaia_lite.memory.rag", "gaia_lite.tools",
+                "openai", "numpy", "onnxruntime", "tokenizers")
+_GO_WAIT_S = 10.0
+
+
+def start(idle_s: float) -> bool:
+    """Start the worker for this GAIA_HOME and code unless one is up (or GAIA_WARM=0); True when started."""
+    from .client import is_alive
+
+    if idle_s <= 0 or os.environ.get("GAIA_WARM", "1").strip() == "0" or "GAIA_WARM_CHILD" in os.environ:
+        return False
+    paths = worker_paths()
+    if paths is None or is_alive(paths):
+        return False
+    # cwd "/": the worker must not keep the caller's folder busy (or fail when it is removed)
+    subprocess.Popen([sys.executable, "-c", "from gaia_lite.launch import worker_main; worker_main()", "--idle", f"{idle_s:g}",
+                      "--code", paths.socket.stem.rsplit("-", 1)[1]], cwd="/",
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True, close_fds=True, env={**os.environ, "GAIA_WARM_CHILD": "worker"})
+    return True
+
+
+def stop_all() -> list[int]:
+    """SIGTERM every warm worker of this GAIA_HOME (`serve --stop`); their pids. A running `ask` finishes."""
+    from .paths import home_workers
+
+    return _stop(home_workers())
+
+
+def stop_in(folder: Path) -> list[int]:
+    """SIGTERM every warm worker listening in ``folder`` (a runtime dir), whatever its home (tests)."""
+    if not folder.is_dir():
+        return []
+    return _stop([WorkerPaths(p.with_suffix(".sock"), p, p.with_suffix(".pid")) for p in sorted(folder.glob("*.lock"))])
+
+
+def _stop(workers: list[WorkerPaths]) -> list[int]:
+    from .client import is_alive
+
+    stopped = []
+    for paths in workers:
+        try:
+            pid = int(paths.pid.read_text())
+        except (OSError, ValueError):
+            pid = 0
+        if pid and is_alive(paths):
+            try:
+                os.kill(pid, signal.SIGTERM)
+                stopped.append(pid)
+            except OSError:
+                pass
+        elif not is_alive(paths):
+            for path in (paths.lock, paths.pid, paths.socket):
+                path.unlink(missing_ok=True)
+    return stopped
+
+
+def _warm_up() -> None:
+    for name in WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # a module that cannot load here will fail the same way in the child, and say why
+            pass
+
+
+def _recv_request(conn: socket.socket) -> tuple[dict, list[int]] | None:
+    """The caller's {argv, cwd, env} and its descriptors, or None for a malformed request."""
+    head, fds, _flags, _addr = socket.recv_fds(conn, 1 << 16, 3)
+    if len(head) < 4 or len(fds) != 3:
+        for fd in fds:
+            os.close(fd)
+        return None
+    size = struct.unpack("!I", head[:4])[0]
+    data = bytearray(head[4:])
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            break
+        data.extend(chunk)
+    try:
+        request = json.loads(bytes(data))
+        if not (isinstance(request.get("argv"), list) and isinstance(request.get("cwd"), str)
+                and isinstance(request.get("env"), dict)):
+            raise ValueError("bad request")
+    except ValueError:
+        for fd in fds:
+            os.close(fd)
+        return None
+    return request, fds
+
+
+def _same_user(conn: socket.socket) -> bool:
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return uid == os.getuid()
+
+
+def _stream(fd: int, mode: str) -> io.TextIOWrapper:
+    """A text stream on a caller's descriptor, buffered as Python would have for it at start-up."""
+    tty = os.isatty(fd)
+    raw = io.FileIO(fd, mode, closefd=False)
+    buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+    return io.TextIOWrapper(buffered, encoding="utf-8", errors="replace" if mode == "r" else "backslashreplace",
+                            line_buffering=tty and mode == "w", write_through=fd == 2)
+
+
+def _exit_code(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    sys.stderr.write(f"{code}\n")
+    return 1
+
+
+def _run_child(conn: socket.socket, request: dict, fds: list[int], run: Callable[[], None]) -> None:
+    """In the forked child: become the caller's `gaia-lite ask` and report its exit code. Never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update({str(k): str(v) for k, v in request["env"].items()})
+        os.environ["GAIA_WARM_CHILD"] = "1"
+        sys.stdin, sys.stdout, sys.stderr = _stream(0, "r"), _stream(1, "w"), _stream(2, "w")
+        sys.argv = ["gaia-lite", *map(str, request["argv"])]
+        conn.sendall(f"pid {os.getpid()}\n".encode())
+        try:
+            run()
+            code = 0
+        except SystemExit as exc:
+            code = _exit_code(exc.code)
+    except BaseException as exc:  # never a traceback on the user's terminal
+        try:
+            sys.stderr.write(f"gaia-lite: error: {exc.__class__.__name__}: {exc}\n")
+        except Exception:
+            pass
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        try:
+            conn.sendall(f"exit {code}\n".encode())
+        except OSError:
+            pass
+        os._exit(code)
+
+
+def _accept(listener: socket.socket, run: Callable[[], None]) -> int | None:
+    """Take one request and fork its child; the child's pid, or None when the request was dropped."""
+    conn, _ = listener.accept()
+    with conn:
+        conn.settimeout(_GO_WAIT_S)
+        try:
+            if not _same_user(conn):
+                return None
+            got = _recv_request(conn)
+            if got is None:
+                return None
+            request, fds = got
+            conn.sendall(b"ready\n")
+            if conn.recv(3) != b"go\n":  # the caller gave up waiting and runs the ask itself
+                for fd in fds:
+                    os.close(fd)
+                return None
+        except OSError:
+            return None
+        pid = os.fork()
+        if pid == 0:
+            listener.close()
+            _run_child(conn, request, fds, run)
+        for fd in fds:
+            os.close(fd)
+        return pid
+
+
+def serve(paths: WorkerPaths, idle_s: float, run: Callable[[], None]) -> None:
+    """Listen until ``idle_s`` seconds pass with no request and no child running; each child calls ``run``
+    (the command's main) as the caller's `gaia-lite`."""
+    lock = os.open(paths.lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return  # another worker serves this home and code
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    paths.socket.unlink(missing_ok=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old_mask = os.umask(0o177)
+    try:
+        listener.bind(str(paths.socket))
+    finally:
+        os.umask(old_mask)
+    listener.listen(16)
+    paths.pid.write_text(str(os.getpid()))
+    try:
+        _warm_up()  # callers that connect meanwhile wait in the backlog for their "ready"
+        _loop(listener, idle_s, stopping, run)
+    finally:
+        listener.close()
+        for path in (paths.socket, paths.pid):
+            path.unlink(missing_ok=True)
+        os.close(lock)
+
+
+def _loop(listener: socket.socket, idle_s: float, stopping: list[bool], run: Callable[[], None]) -> None:
+    children: set[int] = set()
+    last_use = time.monotonic()
+    while not stopping:
+        for pid in list(children):
+            done, _status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                children.discard(pid)
+        if children:
+            last_use = time.monotonic()
+        left = idle_s - (time.monotonic() - last_use)
+        if left <= 0:
+            return
+        try:
+            ready, _, _ = select.select([listener], [], [], min(left, 0.5))
+        except InterruptedError:
+            continue
+        if ready:
+            pid = _accept(listener, run)
+            if pid:
+                children.add(pid)
+                last_use = time.monotonic()
+
+
+def main(argv: list[str] | None, run: Callable[[], None]) -> None:
+    """The worker process: ``--idle S [--code FINGERPRINT]``; ``run`` is the command's main."""
+    ap = argparse.ArgumentParser(prog="gaia-lite warm worker")
+    ap.add_argument("--idle", type=float, required=True, help="seconds with no request before it exits")
+    ap.add_argument("--code", default=None, help="the fingerprint of the code it serves (default: this code's)")
+    args = ap.parse_args(argv)
+    paths = worker_paths(args.code or fingerprint())
+    if paths is not None:
+        serve(paths, args.idle, run)
