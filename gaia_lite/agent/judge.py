@@ -317,11 +317,12 @@ def _written(reply: Reply, ev: Evidence) -> str | None:
 
 
 def ungrounded_in(answer: str, ev: Evidence) -> str | None:
-    """The first number or file name of ``answer`` that nothing the turn knows holds, or None. Checked
-    only where the answer draws on evidence (a tool succeeded this turn, or saved facts were shown):
-    "Rome" to a plain question, or "144" after a denied call, has no source to be checked against. A call's arguments count (a file it read is
+    """The first number, file name or name of ``answer`` that nothing the conversation was shown holds, or
+    None. Checked only where the answer may draw on evidence: a tool succeeded this turn, saved facts
+    were shown, or no tool ran and earlier turns' results are there (a follow-up: "and its q1?"). "Rome"
+    to a plain question, or "144" after a denied call, has no source to be checked against. A call's arguments count (a file it read is
     named there)."""
-    if not (any(r.ok for r in ev.results) or ev.facts):
+    if not (any(r.ok for r in ev.results) or ev.facts or (ev.seen_results and not ev.results)):
         return None
     said = [*ev.seen_results, *ev.user_messages, *ev.facts,
             *(json.dumps([r.arguments, r.payload], ensure_ascii=False, default=str) for r in ev.results)]
@@ -407,7 +408,7 @@ GUARDS: tuple[Guard, ...] = (
           _written, _written, OnDraft.HOLD, OnFinal.REPLACE, NARRATED),
     Guard("stopped_short", "an answer that hands the user a step a tool can do, or says the files are out of reach",
           _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
-    Guard("ungrounded", "a number or file name that no tool result, message or saved fact holds",
+    Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",
           _ungrounded, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, UNGROUNDED),
     Guard("repeated", "an earlier answer given word for word to a new question",
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
