@@ -37,7 +37,8 @@ from .books import CallBook, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, plain_name
 from .judge import (
-    Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, without_tool_names,
+    Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
+    without_tool_names,
 )
 from .opening import Opening, opening
 from .results import compact_result
@@ -228,8 +229,9 @@ class Agent:
 
     def _evidence(self, stats: TurnStats) -> Evidence:
         after = (self.replies.after_result or "").strip()
+        seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
-                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after))
+                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after), seen)
 
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""
@@ -311,6 +313,7 @@ class Agent:
         elif answer != reply.text.strip():
             yield TextDelta("\n\n" + answer)
         self.history.append({"role": "assistant", "content": answer})
+        stats.ungrounded = ungrounded_in(answer, self._evidence(stats)) is not None
         return answer
 
     def _keep_asked_fact(self, stats: TurnStats) -> Generator[Event, None, str | None]:

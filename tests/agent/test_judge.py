@@ -5,6 +5,8 @@ quote them), or an answer that must stay an answer."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gaia_lite.agent.judge import (
@@ -18,6 +20,7 @@ TOOLS = ("read_file", "browse_directory", "list_recent_files", "recall", "search
 READ = ToolResult("read_file", "read_file", {"file_path": "notes.md"},
                   {"status": "success", "size_bytes": 1077, "lines": 35, "content": "buy milk"}, ToolStatus.OK, 0.1)
 QUERY = "What is the capital of Italy?"
+PACKAGE = 'package.json: {"name": "acme-web", "version": "2.1.0"}'  # an earlier turn's read
 
 
 def _ev(*, result: ToolResult | None = None, earlier: tuple[str, ...] = ()) -> Evidence:
@@ -51,11 +54,17 @@ CAUGHT = [
     ("written_call", '{"tool": "recall", "arguments": {"query": "plate number", limit: 5}}', "broken JSON"),
     ("narrated", '{"name": "read_file", "arguments": {"file_path": "notes.md", lines: all}}',
      "broken JSON naming a snake_case tool: asked again the same way"),
+    ("stopped_short", "I'm sorry, but I don't have access to your files. Please check the folder yourself.",
+     "files said to be out of reach although a tool read one"),
+    ("ungrounded", "The initech client phone number is 1234567890.", "0.5B, built-in suite: in no file"),
+    ("ungrounded", "The Brightwave contract ends on October 15, 2023.", "0.5B, built-in suite: a date from nowhere"),
+    ("ungrounded", "The hotel limit per night in Paris is 100.000 euros.", "0.5B, built-in suite"),
+    ("ungrounded", "The office move is described in meeting_notes.txt.", "a file name nothing showed"),
 ]
 
 ANSWERS = [
     "Rome is the capital of Italy.",
-    "12 times 12 is 144.",
+    "notes.md is 1077 bytes in 35 lines and says: buy milk.",
     "See [Page 2] of the report.",
     "The key was [REDACTED] in the log.",
     'package.json says: {"name": "acme-web", "version": "2.1.0"}',
@@ -76,8 +85,37 @@ def test_each_guard_catches_its_replies(guard: str, text: str, why: str) -> None
 
 @pytest.mark.parametrize("text", ANSWERS)
 def test_answers_pass_every_guard(text: str) -> None:
-    assert _first_catch(text, _ev(result=READ, earlier=("The capital of France is Paris.",))) is None
-    assert _draft(text, result=READ) == Accept(text) and _final(text, result=READ) == Accept(text)
+    ev = replace(_ev(result=READ, earlier=("The capital of France is Paris.",)), seen_results=(PACKAGE,))
+    assert _first_catch(text, ev) is None
+    assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text) == judge(Reply((), text), ev, Stage.FINAL)
+
+
+def test_an_answer_with_no_evidence_behind_it_is_not_checked_for_grounding() -> None:
+    assert _draft("12 times 12 is 144.") == Accept("12 times 12 is 144.")  # no tool ran, no fact shown
+    assert _draft("Rome, since 1871.", earlier=("x",)) == Accept("Rome, since 1871.")
+
+
+def test_an_ungrounded_draft_is_asked_again_with_what_it_said_then_replaced_by_the_results() -> None:
+    asked = _draft("The client's phone number is 1234567890.", result=READ)
+    assert isinstance(asked, AskAgain) and asked.guard == "ungrounded"
+    assert "Your answer says 1234567890, but no tool result" in asked.request and QUERY in asked.request
+    assert _final("The client's phone number is 1234567890.", result=READ) == FromResults("ungrounded")
+
+
+def test_specifics_found_in_messages_facts_and_earlier_results_are_grounded() -> None:
+    ev = Evidence(TOOLS, (READ,), READ, user_messages=("is budget-2025.csv in here?",),
+                  facts=("my plate number is KX 4471",), seen_results=("total: 16304.3478",))
+    for text in ("budget-2025.csv is here.", "Your plate is KX 4471.", "The total is 16,304.35.", "About 16.3 thousand"):
+        assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text), text
+
+
+def test_instructions_instead_of_a_call_are_asked_again_once_and_kept_after() -> None:
+    told = "You can open notes.md in a text editor to see how big it is."
+    asked = judge(Reply((), told), Evidence(TOOLS, user_messages=(QUERY,)), Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "stopped_short" and "You can open" in asked.request
+    assert judge(Reply((), told), Evidence(TOOLS, user_messages=(QUERY,)), Stage.FINAL) == Accept(told)
+    after_a_read = "notes.md says buy milk. You can open it to see more."
+    assert _draft(after_a_read, result=READ) == Accept(after_a_read)  # a tool ran: a pointer beside an answer
 
 
 def test_a_json_answer_the_user_asked_for_is_kept_but_not_streamed() -> None:
