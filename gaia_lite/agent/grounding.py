@@ -17,10 +17,16 @@ words is in the evidence: one capitalised word ("Python", "Monday") could be any
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["Specific", "specifics", "unsupported", "SMALL_NUMBER"]
+if TYPE_CHECKING:
+    from gaia_lite.registry.context import ToolContext
+
+__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -87,3 +93,41 @@ def _number_backed(text: str, evidence: list[float]) -> bool:
     slack = 0.5 * 10 ** -decimals + 1e-9
     return any(abs(e / scale - value) <= slack or abs(e * scale - value) <= slack
                for e in evidence for scale in _SCALES)
+
+
+# ---------------------------------------------------------------- what the user's message names
+
+# A folder named in words: "the projects folder", "my minutes directory"
+_FOLDER_WORDS = re.compile(r"(?i)\b(?:the|my|our|a|this)\s+([\w.-]+)\s+(?:folder|directory|dir)\b")
+# The user asks about the files where the agent works, without naming one: "whats in here?", "list the
+# files in this folder", "which of my files ..."
+_HERE = re.compile(r"(?i)\bin here\b|\b(?:this|the current|the working) (?:folder|directory|dir)\b|\bmy files\b")
+
+
+def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
+    """What the user's ``message`` names that exists in the allowed folders: files by name or path
+    ("settings.toml", "reports/q3.md"), folders in words ("the projects folder"), or "the working
+    folder" when it asks about the files here ("whats in here?"). Each as the user can read it
+    ("settings.toml is in the working folder"). An answer given without reading any of them is a guess."""
+    from gaia_lite.tools.file_walk import sandbox_roots
+    from gaia_lite.tools.find import PATH_MENTION
+    from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
+
+    found: list[str] = []
+    base = Path(ctx.workdir).resolve()
+    roots = [Path(r).resolve() for r in sandbox_roots(ctx)]
+    mentions = [(m.group(0).rstrip("."), False) for m in PATH_MENTION.finditer(message)]
+    mentions += [(m.group(1), True) for m in _FOLDER_WORDS.finditer(message)]
+    for raw, folder in mentions:
+        if not any(Path(os.path.normpath(base / os.path.expanduser(raw))).is_relative_to(r) for r in roots):
+            continue  # outside the allowed folders: checking it could ask the user for approval
+        try:
+            path = resolve_user_path(ctx, raw)
+        except SandboxError:
+            continue
+        if path.is_dir() if folder else path.is_file():
+            where = path.parent.relative_to(base) if path.parent.is_relative_to(base) else path.parent
+            found.append(f"{path.name} is in {'the working folder' if str(where) == '.' else f'the folder {where}'}")
+    if not found and _HERE.search(message):
+        found.append("your question is about the files in the working folder")
+    return tuple(dict.fromkeys(found))

@@ -29,7 +29,7 @@ from enum import Enum
 from typing import Any, Callable, Iterable
 
 from gaia_lite.messages import AssistantCallsMessage, ToolCall
-from gaia_lite.registry.execute import ToolResult
+from gaia_lite.registry.execute import ToolResult, ToolStatus
 
 from .grounding import unsupported
 
@@ -62,6 +62,7 @@ class Evidence:
     facts: tuple[str, ...] = ()  # saved facts shown beside the current message
     copied_lines: tuple[str, ...] = ()  # lines the agent writes after tool results, which a small model copies
     seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
+    named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
 
     @property
     def query(self) -> str:
@@ -361,6 +362,19 @@ def _stopped_short(reply: Reply, ev: Evidence) -> str | None:
     return hands_off(reply.text, any(r.ok for r in ev.results)) if ev.tool_names else None
 
 
+_ENDED = (ToolStatus.DENIED, ToolStatus.TIMEOUT)
+
+
+def _unread(reply: Reply, ev: Evidence) -> str | None:
+    """An answer given with no successful tool call this turn although the message names a file or
+    folder that exists ("settings.toml - what's the timeout?" answered "10 seconds" from nowhere;
+    "big.log or small.log?" answered "small.log"): what it names, or None. A call the user denied or
+    that timed out ends it too: asked again, the model would only make it again."""
+    if not ev.named or not ev.tool_names or any(r.ok or r.status in _ENDED for r in ev.results):
+        return None
+    return " and ".join(ev.named)
+
+
 def _repeated(reply: Reply, ev: Evidence) -> str | None:
     """An earlier answer of this conversation, word for word."""
     said = plain_words(reply.text)
@@ -380,6 +394,8 @@ TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a
 COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}"
 # Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
 REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
+# Sent the same way when an answer came without a tool although the message names a file that exists.
+UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
 # Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
 STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
                  "now, then answer my question: {query}")
@@ -412,6 +428,8 @@ GUARDS: tuple[Guard, ...] = (
           _ungrounded, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, UNGROUNDED),
     Guard("repeated", "an earlier answer given word for word to a new question",
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
+    Guard("unread_file", "an answer given with no successful tool call when the message names a file or folder "
+          "that exists", _unread, None, OnDraft.ASK, OnFinal.KEEP, UNREAD),
 )
 
 

@@ -36,6 +36,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from .books import CallBook, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, plain_name
+from .grounding import named_in_message
 from .judge import (
     Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
     without_tool_names,
@@ -176,6 +177,7 @@ class Agent:
         self.history.append({"role": "user", "content": self.layout.begin_turn(state, "\n\n".join([query, *facts]),
                                                                              recalled.blocks)})
         stats, book = self._turn_stats(query, facts, closest), CallBook()
+        stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx)
         answer: str | None = None
         while answer is None:
             if book.stop:  # the model kept repeating refused calls: end with what the tools returned
@@ -231,7 +233,7 @@ class Agent:
         after = (self.replies.after_result or "").strip()
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
-                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after), seen)
+                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after), seen, stats.named)
 
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""

@@ -118,6 +118,78 @@ def test_instructions_instead_of_a_call_are_asked_again_once_and_kept_after() ->
     assert _draft(after_a_read, result=READ) == Accept(after_a_read)  # a tool ran: a pointer beside an answer
 
 
+NAMED = ("settings.toml is in the working folder",)
+
+
+@pytest.mark.parametrize("question, reply", [
+    # the 0.5B model on the built-in dev suite, no call made
+    ("settings.toml - what's the timeout?", "The `timeout_seconds` parameter in the `settings.toml` file is used to "
+     "specify how long the autonomous loop should wait before asking for user input or performing other actions. "
+     "The default value is 10 seconds."),
+    ("Which is bigger, big.log or small.log?", "small.log"),
+])
+def test_an_answer_without_reading_a_named_file_is_asked_once_naming_it(question: str, reply: str) -> None:
+    ev = Evidence(TOOLS, user_messages=(question,), named=NAMED)
+    asked = judge(Reply((), reply), ev, Stage.DRAFT)
+    assert asked == AskAgain("unread_file", "settings.toml is in the working folder: look at it with a tool before "
+                                            f"answering, then answer from what it holds. My question: {question}")
+    assert judge(Reply((), reply), ev, Stage.FINAL) == Accept(reply)  # asked once; then it is the answer
+
+
+def test_a_named_file_does_not_hold_up_an_answer_after_a_read_or_without_tools() -> None:
+    after = Evidence(TOOLS, (READ,), READ, user_messages=("what is in notes.md?",), named=NAMED)
+    assert judge(Reply((), "notes.md says buy milk."), after, Stage.DRAFT) == Accept("notes.md says buy milk.")
+    no_tools = Evidence((), user_messages=("what is in notes.md?",), named=NAMED)
+    assert judge(Reply((), "buy milk"), no_tools, Stage.DRAFT) == Accept("buy milk")
+    failed = replace(READ, status=ToolStatus.ERROR, payload={"status": "error", "error": "no such file"})
+    tried = Evidence(TOOLS, (failed,), failed, user_messages=("what is in notes.md?",), named=NAMED)
+    assert isinstance(judge(Reply((), "buy milk"), tried, Stage.DRAFT), AskAgain)  # a failed call read nothing
+    for ended in (ToolStatus.DENIED, ToolStatus.TIMEOUT):  # asked again, it would only make the call again
+        stopped = replace(failed, status=ended)
+        ev = Evidence(TOOLS, (stopped,), stopped, user_messages=("what is in notes.md?",), named=NAMED)
+        assert judge(Reply((), "I could not read it."), ev, Stage.DRAFT) == Accept("I could not read it.")
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("in one sentence - why do leaves turn red in autumn?",
+     "Leaves turn red in autumn because chlorophyll breaks down and red anthocyanin pigments form."),
+    ("In one sentence: what does the CSV file format store?", "CSV stores tabular data as plain text."),
+    ("capital of japan?", "Tokyo."),
+])
+def test_knowledge_questions_naming_no_file_are_untouched(tmp_path, question: str, answer: str) -> None:
+    from gaia_lite.agent.grounding import named_in_message
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    (tmp_path / "data.csv").write_text("a,b\n1,2\n")
+    (tmp_path / "leaves.txt").write_text("red")
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    named = named_in_message(question, ctx)
+    assert named == ()
+    ev = Evidence(TOOLS, user_messages=(question,), named=named)
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
+
+
+def test_what_a_message_names_is_what_exists_in_the_allowed_folders(tmp_path) -> None:
+    from gaia_lite.agent.grounding import named_in_message
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "big.log").write_text("x" * 100)
+    (tmp_path / "small.log").write_text("x")
+    (tmp_path / "projects").mkdir()
+    asked: list[str] = []
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path], confirm=lambda q: asked.append(q) or False),
+                      data_dir=tmp_path)
+    assert named_in_message("Which is bigger, big.log or small.log?", ctx) == (
+        "big.log is in the folder logs", "small.log is in the working folder")
+    assert named_in_message("What is in the projects folder?", ctx) == ("projects is in the working folder",)
+    assert named_in_message("whats in here?", ctx) == ("your question is about the files in the working folder",)
+    assert named_in_message("what does missing.md say?", ctx) == ()  # not there: the tools' search says so
+    assert named_in_message("read /etc/hosts.txt and ../../x.md", ctx) == () and asked == []  # never a prompt
+
+
 def test_a_json_answer_the_user_asked_for_is_kept_but_not_streamed() -> None:
     asked = '{"item": "milk", "done": false}'
     assert _final(asked, result=READ) == Accept(asked)  # "item" is not a key of the result

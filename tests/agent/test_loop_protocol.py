@@ -459,3 +459,29 @@ def test_a_grounded_second_answer_is_kept_and_an_unbacked_follow_up_is_asked_the
     # a follow-up without a tool is checked against the earlier result: asked once, then kept and counted
     assert requests[4]["messages"][-1]["content"].startswith("Your answer says 4400, but no tool result")
     assert second.answer == "Its office number is 4400." and second.ungrounded
+
+
+def test_an_answer_without_reading_the_file_the_user_named_is_asked_again_naming_it(tmp_path):
+    # the 0.5B model, built-in suite (file_size): "small.log" with no call; the file sizes say big.log
+    (tmp_path / "big.log").write_text("x" * 4000)
+    (tmp_path / "small.log").write_text("x" * 10)
+    read = '{"name": "browse_directory", "arguments": {"directory_path": "."}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("small.log"), text_chunks(read), text_chunks("big.log is bigger.")]
+        events = list(_agent(srv, tmp_path, native=False).run("Which is bigger, big.log or small.log?"))
+        requests = list(srv.requests)
+    asked = requests[1]["messages"][-1]["content"]
+    assert asked.startswith("big.log is in the working folder and small.log is in the working folder: look at it")
+    assert requests[1]["messages"][-2] == {"role": "assistant", "content": "small.log"}  # off the record
+    finished = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert finished.answer == "big.log is bigger." and finished.tools_called == ("browse_directory",)
+    assert all(m.get("content") != "small.log" for m in requests[2]["messages"])
+
+
+def test_a_knowledge_question_naming_no_file_is_answered_without_a_tool(tmp_path):
+    (tmp_path / "data.csv").write_text("a,b\n1,2\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("CSV stores tables as plain text, one row per line.")]
+        events = list(_agent(srv, tmp_path, native=False).run("In one sentence: what does the CSV file format store?"))
+    finished = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert finished.answer.startswith("CSV stores tables") and len(srv.requests) == 1
