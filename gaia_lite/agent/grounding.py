@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "SMALL_NUMBER"]
+__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -131,3 +131,16 @@ def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
     if not found and _HERE.search(message):
         found.append("your question is about the files in the working folder")
     return tuple(dict.fromkeys(found))
+
+
+# A question about what the user told the agent: "What did I tell you about my diet?", "what do you
+# remember about my car?", "what was it I asked you to keep in mind?"
+_ASKS_WHAT_I_SAID = re.compile(
+    r"(?i)\b(?:did|have|had) I (?:ever )?(?:tell|told|say|said|mention|mentioned|ask|asked|share|shared|give|gave"
+    r"|note|noted)\b|\bI (?:told|asked|gave) you\b"
+    r"|\b(?:do|did|can) you (?:remember|recall|know)\b(?! (?:how|why|if|whether|where)\b)")
+
+
+def asks_what_user_said(message: str) -> bool:
+    """Does ``message`` ask what the user told the agent earlier (its answer is a saved fact)?"""
+    return bool(_ASKS_WHAT_I_SAID.search(message or ""))

@@ -36,7 +36,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from .books import CallBook, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, plain_name
-from .grounding import named_in_message
+from .grounding import asks_what_user_said, named_in_message
 from .judge import (
     Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
     without_tool_names,
@@ -66,6 +66,11 @@ GAVE_UP = "I could not finish this with the tools available."
 SAVED_FACTS_HEADER = "Saved memories that may help (from earlier conversations):"
 SAVED_FACTS_LIMIT = 3
 SAVED_FACTS_MIN = 0.45
+# A question about what the user said ("What did I tell you about my diet?") is further from the fact than
+# a direct one: 0.31-0.39 to the fact it asks for ("Keep in mind that I'm vegetarian", "my car's licence
+# plate is KX-4821"), at most 0.25 to the others; ordinary questions reach 0.40 to unrelated facts ("What
+# does todo.txt say I must do on Friday?" / "I work from home on Fridays"), so only this class gets the lower bar.
+SAVED_FACTS_TOLD_MIN = 0.30
 
 
 @dataclass
@@ -435,7 +440,8 @@ class Agent:
         if self.memory is None:
             return (), 0.0
         try:
-            facts = self.memory.relevant_facts(query, limit=SAVED_FACTS_LIMIT, min_similarity=SAVED_FACTS_MIN)
+            bar = SAVED_FACTS_TOLD_MIN if asks_what_user_said(query) else SAVED_FACTS_MIN
+            facts = self.memory.relevant_facts(query, limit=SAVED_FACTS_LIMIT, min_similarity=bar)
         except Exception as exc:  # memory must never break a turn
             log.warning("saved-fact lookup failed: %s", exc)
             return (), 0.0
