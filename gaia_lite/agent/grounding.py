@@ -21,12 +21,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "SMALL_NUMBER"]
+__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "invented_file", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -109,18 +109,16 @@ def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
     ("settings.toml", "reports/q3.md"), folders in words ("the projects folder"), or "the working
     folder" when it asks about the files here ("whats in here?"). Each as the user can read it
     ("settings.toml is in the working folder"). An answer given without reading any of them is a guess."""
-    from gaia_lite.tools.file_walk import sandbox_roots
     from gaia_lite.tools.find import PATH_MENTION
     from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
 
     found: list[str] = []
     base = Path(ctx.workdir).resolve()
-    roots = [Path(r).resolve() for r in sandbox_roots(ctx)]
     mentions = [(m.group(0).rstrip("."), False) for m in PATH_MENTION.finditer(message)]
     mentions += [(m.group(1), True) for m in _FOLDER_WORDS.finditer(message)]
     for raw, folder in mentions:
-        if not any(Path(os.path.normpath(base / os.path.expanduser(raw))).is_relative_to(r) for r in roots):
-            continue  # outside the allowed folders: checking it could ask the user for approval
+        if not _inside(ctx, raw):
+            continue
         try:
             path = resolve_user_path(ctx, raw)
         except SandboxError:
@@ -144,3 +142,43 @@ _ASKS_WHAT_I_SAID = re.compile(
 def asks_what_user_said(message: str) -> bool:
     """Does ``message`` ask what the user told the agent earlier (its answer is a saved fact)?"""
     return bool(_ASKS_WHAT_I_SAID.search(message or ""))
+
+
+# Arguments that name a file to read or write ("file_path", "image_path", "output_path", "path")
+_FILE_ARG = re.compile(r"(?:^|_)(?:path|file)$")
+
+
+def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages: Sequence[str]) -> str | None:
+    """A file a call's arguments name that nothing backs, or None: it does not exist, no file in the
+    allowed folders is like it, the user's messages do not name it and name no file of their own. A
+    small model calls analyze_image on "leaves.jpg" for "in one sentence - why do leaves turn red?", or
+    writes "poem.txt" for "write me a two-line poem"."""
+    from gaia_lite.tools.find import PATH_MENTION, find, named_in
+    from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
+
+    said = "\n".join(user_messages).lower()
+    message = user_messages[-1] if user_messages else ""
+    for key, value in arguments.items():
+        if not (isinstance(value, str) and _FILE_ARG.search(key) and PATH_MENTION.fullmatch(value.strip())):
+            continue
+        name = Path(value.strip()).name
+        if name.lower() in said or not _inside(ctx, value.strip()):
+            continue  # named by the user, or for the tool to refuse in its own words
+        try:
+            if resolve_user_path(ctx, value).exists():
+                continue
+        except SandboxError:
+            continue
+        if find(ctx, name, "file") or named_in(ctx, message) or named_in_message(message, ctx):
+            continue
+        return name
+    return None
+
+
+def _inside(ctx: ToolContext, raw: str) -> bool:
+    """Is ``raw`` (relative to the working folder) inside the allowed folders? Checked before the sandbox
+    is asked, which could ask the user to approve a path outside them."""
+    from gaia_lite.tools.file_walk import sandbox_roots
+
+    here = Path(os.path.normpath(Path(ctx.workdir).resolve() / os.path.expanduser(raw)))
+    return any(here.is_relative_to(Path(r).resolve()) for r in sandbox_roots(ctx))

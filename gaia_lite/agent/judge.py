@@ -63,6 +63,7 @@ class Evidence:
     copied_lines: tuple[str, ...] = ()  # lines the agent writes after tool results, which a small model copies
     seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
     named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
+    invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
 
     @property
     def query(self) -> str:
@@ -99,6 +100,7 @@ class Guard:
     on_draft: OnDraft
     on_final: OnFinal
     ask: str = ""  # the request sent with ASK/HOLD; {slot} is what was found, {query} the user's message
+    on_calls: bool = False  # judges a reply's calls before they run (a draft only); others judge answers
 
     def final_applies(self, ev: Evidence) -> bool:
         return self.on_final is OnFinal.REPLACE or (self.on_final is OnFinal.REPLACE_AFTER_RESULT
@@ -143,6 +145,10 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
     by the first guard with a draft action that detects something; otherwise, as a final reply, by the
     first guard whose final action applies. ``can_hold``: the reply mode can hold a reply to a call."""
     if reply.calls and stage is not Stage.FORCED:
+        for guard in GUARDS if stage is Stage.DRAFT else ():
+            found = guard.detect(reply, ev) if guard.on_calls else None
+            if found is not None:
+                return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
         return RunCalls(reply.calls)
     text = reply.text.strip()
     for line in filter(None, ev.copied_lines):  # the agent's own lines, copied, are not part of the answer
@@ -362,6 +368,15 @@ def _stopped_short(reply: Reply, ev: Evidence) -> str | None:
     return hands_off(reply.text, any(r.ok for r in ev.results)) if ev.tool_names else None
 
 
+def _invented(reply: Reply, ev: Evidence) -> str | None:
+    """A file a call of the reply names that does not exist, is like no file in the allowed folders and
+    the user never named, when the user named none ("leaves.jpg" to analyze_image for "in one sentence -
+    why do leaves turn red?"; grounding.invented_file)."""
+    if ev.invented is None:
+        return None
+    return next((found for call in reply.calls if (found := ev.invented(call)) is not None), None)
+
+
 _ENDED = (ToolStatus.DENIED, ToolStatus.TIMEOUT)
 
 
@@ -394,6 +409,9 @@ TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a
 COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}"
 # Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
 REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
+# Sent the same way, the call not run, when a call names a file nothing backs.
+INVENTED = ("There is no file {slot}, nor one like it, and I named none. If my question needs my files, find them "
+            "first; otherwise just answer it, without tools: {query}")
 # Sent the same way when an answer came without a tool although the message names a file that exists.
 UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
 # Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
@@ -405,6 +423,9 @@ UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or mess
               "plainly that you could not find it. My question: {query}")
 
 GUARDS: tuple[Guard, ...] = (
+    Guard("invented_file", "a call naming a file that does not exist, is like no file here and the user never "
+          "named, when the user named none (never run)", _invented, None, OnDraft.ASK, OnFinal.KEEP, INVENTED,
+          on_calls=True),
     Guard("called_after_stop", "a tool call in the reply that was told to answer without tools (never run)",
           _called, None, OnDraft.PASS, OnFinal.REPLACE),
     Guard("result_echo", "a tool result given back as JSON, with its status or opening with one of its keys",

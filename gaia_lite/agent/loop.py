@@ -36,7 +36,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from .books import CallBook, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, plain_name
-from .grounding import asks_what_user_said, named_in_message
+from .grounding import asks_what_user_said, invented_file, named_in_message
 from .judge import (
     Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
     without_tool_names,
@@ -238,7 +238,8 @@ class Agent:
         after = (self.replies.after_result or "").strip()
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
-                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after), seen, stats.named)
+                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after), seen, stats.named,
+                        lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages))
 
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""

@@ -281,3 +281,47 @@ def test_every_guard_is_one_row_with_its_actions() -> None:
     for g in GUARDS:
         assert g.catches and (g.on_draft is OnDraft.PASS or g.ask), g.name
         assert g.on_draft is not OnDraft.PASS or g.on_final is not OnFinal.KEEP, f"{g.name} does nothing"
+
+
+def _call_ev(tmp_path, question: str) -> Evidence:
+    from gaia_lite.agent.grounding import invented_file
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    return Evidence(TOOLS, user_messages=(question,),
+                    invented=lambda call: invented_file(call.arguments, ctx, (question,)))
+
+
+@pytest.mark.parametrize("question, tool, arguments, invented", [
+    # the 0.5B model on the built-in dev suite: calls on files nobody named, for knowledge questions
+    ("in one sentence - why do leaves turn red in autumn?", "analyze_image", {"image_path": "leaves.jpg"},
+     "leaves.jpg"),
+    ("In one sentence: what does the CSV file format store?", "analyze_data_file", {"file_path": "csv.txt"},
+     "csv.txt"),
+    ("gimme a quick haiku about coffee", "write_file", {"file_path": "haiku.txt", "content": "..."}, "haiku.txt"),
+])
+def test_a_call_on_a_file_nobody_named_is_not_run_but_asked_about_once(tmp_path, question, tool, arguments,
+                                                                       invented) -> None:
+    (tmp_path / "sales.csv").write_text("region,q1\neast,95\n")
+    reply = Reply((ToolCall("c1", tool, arguments),), "")
+    asked = judge(reply, _call_ev(tmp_path, question), Stage.DRAFT)
+    assert asked == AskAgain("invented_file", f"There is no file {invented}, nor one like it, and I named none. If "
+                                              f"my question needs my files, find them first; otherwise just answer "
+                                              f"it, without tools: {question}")
+    assert judge(reply, _call_ev(tmp_path, question), Stage.FINAL) == RunCalls(reply.calls)  # asked once only
+
+
+@pytest.mark.parametrize("question, arguments", [
+    ("What is the total of q1 in sales.csv?", {"file_path": "q1.csv"}),  # the user named a file that exists
+    ("is there a doc about the guest wifi somewhere? what's the network called?", {"file_path": "guest_wifi.txt"}),
+    ("Create a file named hello.txt containing exactly: Hello", {"file_path": "hello.txt"}),  # named by the user
+    ("what is in notes.md?", {"file_path": "docs/notes.md"}),  # a guessed folder: the tools' search finds it
+    ("list the files here", {"directory_path": "."}),  # a folder, not a file
+])
+def test_calls_on_files_the_user_named_or_that_are_like_one_here_run(tmp_path, question, arguments) -> None:
+    (tmp_path / "sales.csv").write_text("region,q1\neast,95\n")
+    (tmp_path / "guest-wifi.md").write_text("Network: orchard-guest\n")
+    (tmp_path / "notes.md").write_text("buy milk\n")
+    reply = Reply((ToolCall("c1", "read_file", arguments),), "")
+    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == RunCalls(reply.calls)

@@ -485,3 +485,17 @@ def test_a_knowledge_question_naming_no_file_is_answered_without_a_tool(tmp_path
         events = list(_agent(srv, tmp_path, native=False).run("In one sentence: what does the CSV file format store?"))
     finished = [e for e in events if isinstance(e, TurnFinished)][0]
     assert finished.answer.startswith("CSV stores tables") and len(srv.requests) == 1
+
+
+def test_a_call_on_a_file_nobody_named_is_not_run_and_the_question_is_answered(tmp_path):
+    # the 0.5B and 1.5B models, built-in suite: a file invented for a knowledge question
+    (tmp_path / "notes.md").write_text("buy milk")
+    call = '{"name": "read_file", "arguments": {"file_path": "leaves.jpg"}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(call), text_chunks("Chlorophyll fades and red anthocyanins show.")]
+        events = list(_agent(srv, tmp_path, native=False).run("in one sentence - why do leaves turn red in autumn?"))
+        requests = list(srv.requests)
+    assert requests[1]["messages"][-1]["content"].startswith("There is no file leaves.jpg, nor one like it")
+    assert not any(isinstance(e, ToolCallFinished) for e in events)  # never run
+    finished = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert finished.answer == "Chlorophyll fades and red anthocyanins show." and finished.tools_called == ()
