@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Sequence
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "invented_file", "SMALL_NUMBER"]
+__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "invented_file",
+           "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -121,7 +122,7 @@ def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
             continue
         try:
             path = resolve_user_path(ctx, raw)
-        except SandboxError:
+        except (SandboxError, OSError):  # a look that fails must never break a turn
             continue
         if path.is_dir() if folder else path.is_file():
             where = path.parent.relative_to(base) if path.parent.is_relative_to(base) else path.parent
@@ -153,6 +154,7 @@ def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages:
     allowed folders is like it, the user's messages do not name it and name no file of their own. A
     small model calls analyze_image on "leaves.jpg" for "in one sentence - why do leaves turn red?", or
     writes "poem.txt" for "write me a two-line poem"."""
+    from gaia_lite.registry.failure import ToolFailure
     from gaia_lite.tools.find import PATH_MENTION, find, named_in
     from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
 
@@ -165,11 +167,10 @@ def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages:
         if name.lower() in said or not _inside(ctx, value.strip()):
             continue  # named by the user, or for the tool to refuse in its own words
         try:
-            if resolve_user_path(ctx, value).exists():
+            if resolve_user_path(ctx, value).exists() or find(ctx, name, "file") or named_in(ctx, message) \
+                    or named_in_message(message, ctx):
                 continue
-        except SandboxError:
-            continue
-        if find(ctx, name, "file") or named_in(ctx, message) or named_in_message(message, ctx):
+        except (SandboxError, ToolFailure, OSError):  # the tool will say what is wrong in its own words
             continue
         return name
     return None
