@@ -40,6 +40,8 @@ class TurnStats:
     opening: Opening = Opening.TOOL_FIRST  # how the first constrained reply may begin (opening.py)
     earlier: tuple[str, ...] = ()  # answers given earlier in the conversation, which a new question must not get
     facts: tuple[str, ...] = ()  # the saved facts shown beside the question
+    named: tuple[str, ...] = ()  # files and folders the question names that exist (grounding.named_in_message)
+    ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (judge.py)
 
     def model_called(self, usage: Usage) -> None:
         self.steps += 1
@@ -66,7 +68,7 @@ class TurnStats:
         u = self.first_usage
         return TurnFinished(turn, answer, tuple(self.called), self.steps, u.ttft_s if u else None,
                             u.prompt_tokens if u else None, u.cached_tokens if u else None, loaded,
-                            {"skills": skills} if skills else {})
+                            {"skills": skills} if skills else {}, ungrounded=self.ungrounded)
 
 
 class CallBook:

@@ -29,12 +29,15 @@ from enum import Enum
 from typing import Any, Callable, Iterable
 
 from gaia_lite.messages import AssistantCallsMessage, ToolCall
-from gaia_lite.registry.execute import ToolResult
+from gaia_lite.registry.execute import ToolResult, ToolStatus
+
+from .grounding import unsupported
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
            "AskAgain", "HoldToCall", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
            "plain_words", "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
-           "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name"]
+           "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name", "ungrounded_in",
+           "hands_off"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,9 @@ class Evidence:
     user_messages: tuple[str, ...] = ()  # the conversation's user messages, the current one last
     facts: tuple[str, ...] = ()  # saved facts shown beside the current message
     copied_lines: tuple[str, ...] = ()  # lines the agent writes after tool results, which a small model copies
+    seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
+    named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
+    invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
 
     @property
     def query(self) -> str:
@@ -94,6 +100,7 @@ class Guard:
     on_draft: OnDraft
     on_final: OnFinal
     ask: str = ""  # the request sent with ASK/HOLD; {slot} is what was found, {query} the user's message
+    on_calls: bool = False  # judges a reply's calls before they run (a draft only); others judge answers
 
     def final_applies(self, ev: Evidence) -> bool:
         return self.on_final is OnFinal.REPLACE or (self.on_final is OnFinal.REPLACE_AFTER_RESULT
@@ -138,6 +145,10 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
     by the first guard with a draft action that detects something; otherwise, as a final reply, by the
     first guard whose final action applies. ``can_hold``: the reply mode can hold a reply to a call."""
     if reply.calls and stage is not Stage.FORCED:
+        for guard in GUARDS if stage is Stage.DRAFT else ():
+            found = guard.detect(reply, ev) if guard.on_calls else None
+            if found is not None:
+                return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
         return RunCalls(reply.calls)
     text = reply.text.strip()
     for line in filter(None, ev.copied_lines):  # the agent's own lines, copied, are not part of the answer
@@ -312,6 +323,73 @@ def _written(reply: Reply, ev: Evidence) -> str | None:
     return written_call(reply.text, ev.tool_names)
 
 
+def ungrounded_in(answer: str, ev: Evidence) -> str | None:
+    """The first number, file name or name of ``answer`` that nothing the conversation was shown holds, or
+    None. Checked only where the answer may draw on evidence: a tool succeeded this turn, saved facts
+    were shown, or no tool ran and earlier turns' results are there (a follow-up: "and its q1?"). "Rome"
+    to a plain question, or "144" after a denied call, has no source to be checked against. A call's arguments count (a file it read is
+    named there)."""
+    if not (any(r.ok for r in ev.results) or ev.facts or (ev.seen_results and not ev.results)):
+        return None
+    said = [*ev.seen_results, *ev.user_messages, *ev.facts,
+            *(json.dumps([r.arguments, r.payload], ensure_ascii=False, default=str) for r in ev.results)]
+    found = unsupported(answer, "\n".join(said))
+    return found.text if found is not None else None
+
+
+def _ungrounded(reply: Reply, ev: Evidence) -> str | None:
+    if opens_json_object(reply.text) or is_result_echo(reply.text):  # data, judged by result_echo when final
+        return None
+    return ungrounded_in(reply.text, ev)
+
+
+# An answer that hands the user a step the agent's tools could take: instructions to open, run or look
+# ("You can open the file in a text editor", "run `wc -l`"), or a claim that files are out of reach.
+_YOU_DO_IT = re.compile(
+    r"(?i)\byou (?:can|could|may|should|need to|will need to|might want to|would need to) (?:use|run|open|check|"
+    r"look|search|read|view|type|execute|navigate|go|refer|consult|review|browse|locate|find|try)\b"
+    r"|\b(?:please|try to) (?:open|run|check|look|search|read|locate|find)\b"
+    r"|```(?:bash|sh|shell|console)?\s*\n|(?:^|\n)\s*\$ \w")
+_OUT_OF_REACH = re.compile(
+    r"(?i)\bI (?:don't|do not) have (?:direct )?access to (?:your|the|local|any)\b"
+    r"|\bI (?:cannot|can't|can not|am unable to|am not able to) (?:directly )?(?:access|read|open|browse|view|see) "
+    r"(?:your|the|local|any|files|folders|documents)\b")
+
+
+def hands_off(text: str, ran_tools: bool) -> str | None:
+    """What in ``text`` hands the user a step the tools could take, or None. Instructions count only
+    when no tool ran this turn (after a result, "you can find more in the report" beside an answer is
+    fine); a claim that the files are out of reach always counts."""
+    m = _OUT_OF_REACH.search(text or "") or (None if ran_tools else _YOU_DO_IT.search(text or ""))
+    return m.group(0).strip() if m else None
+
+
+def _stopped_short(reply: Reply, ev: Evidence) -> str | None:
+    return hands_off(reply.text, any(r.ok for r in ev.results)) if ev.tool_names else None
+
+
+def _invented(reply: Reply, ev: Evidence) -> str | None:
+    """A file a call of the reply names that does not exist, is like no file in the allowed folders and
+    the user never named, when the user named none ("leaves.jpg" to analyze_image for "in one sentence -
+    why do leaves turn red?"; grounding.invented_file)."""
+    if ev.invented is None:
+        return None
+    return next((found for call in reply.calls if (found := ev.invented(call)) is not None), None)
+
+
+_ENDED = (ToolStatus.DENIED, ToolStatus.TIMEOUT)
+
+
+def _unread(reply: Reply, ev: Evidence) -> str | None:
+    """An answer given with no successful tool call this turn although the message names a file or
+    folder that exists ("settings.toml - what's the timeout?" answered "10 seconds" from nowhere;
+    "big.log or small.log?" answered "small.log"): what it names, or None. A call the user denied or
+    that timed out ends it too: asked again, the model would only make it again."""
+    if not ev.named or not ev.tool_names or any(r.ok or r.status in _ENDED for r in ev.results):
+        return None
+    return " and ".join(ev.named)
+
+
 def _repeated(reply: Reply, ev: Evidence) -> str | None:
     """An earlier answer of this conversation, word for word."""
     said = plain_words(reply.text)
@@ -331,8 +409,23 @@ TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a
 COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}"
 # Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
 REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
+# Sent the same way, the call not run, when a call names a file nothing backs.
+INVENTED = ("There is no file {slot}, nor one like it, and I named none. If my question needs my files, find them "
+            "first; otherwise just answer it, without tools: {query}")
+# Sent the same way when an answer came without a tool although the message names a file that exists.
+UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
+# Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
+STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
+                 "now, then answer my question: {query}")
+# Sent the same way when an answer states a number or file name that nothing shown to the model holds.
+UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or message of mine says that. Answer "
+              "again using only what the tools returned; if they do not hold it, call a tool to find it or say "
+              "plainly that you could not find it. My question: {query}")
 
 GUARDS: tuple[Guard, ...] = (
+    Guard("invented_file", "a call naming a file that does not exist, is like no file here and the user never "
+          "named, when the user named none (never run)", _invented, None, OnDraft.ASK, OnFinal.KEEP, INVENTED,
+          on_calls=True),
     Guard("called_after_stop", "a tool call in the reply that was told to answer without tools (never run)",
           _called, None, OnDraft.PASS, OnFinal.REPLACE),
     Guard("result_echo", "a tool result given back as JSON, with its status or opening with one of its keys",
@@ -350,8 +443,14 @@ GUARDS: tuple[Guard, ...] = (
           _template, _template, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, TEMPLATE),
     Guard("written_call", "a call written as JSON that could not be read as one",
           _written, _written, OnDraft.HOLD, OnFinal.REPLACE, NARRATED),
+    Guard("stopped_short", "an answer that hands the user a step a tool can do, or says the files are out of reach",
+          _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
+    Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",
+          _ungrounded, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, UNGROUNDED),
     Guard("repeated", "an earlier answer given word for word to a new question",
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
+    Guard("unread_file", "an answer given with no successful tool call when the message names a file or folder "
+          "that exists", _unread, None, OnDraft.ASK, OnFinal.KEEP, UNREAD),
 )
 
 

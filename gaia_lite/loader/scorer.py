@@ -18,7 +18,7 @@ from gaia_lite.registry.spec import ToolSpec
 
 from .cache import DocEmbeddingCache
 from .presets import LoaderSettings
-from .query import split_clauses
+from .query import split_clauses, without_answer_form
 from .scoring import ToolIndex, build_index, learned_nearest, score_matrix
 
 __all__ = ["QueryScorer"]
@@ -61,10 +61,10 @@ class QueryScorer:
         Returns the texts and the index where the clause texts start.
         """
         limit = self.settings.embed_chars
-        texts = [str(query) if limit is None else str(query)[-limit:]]
+        joined = without_answer_form(str(query))  # "in one sentence" says how to answer, not what to do
+        texts = [joined if limit is None else joined[-limit:]]
         current = getattr(query, "current", None)
-        if current is None:
-            current = str(query)
+        current = without_answer_form(current if current is not None else str(query))
         if self.settings.score_current and current and current != texts[0]:
             texts.append(current)
         first_clause = len(texts)

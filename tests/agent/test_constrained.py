@@ -201,7 +201,8 @@ def test_choose_replies() -> None:
 def test_a_server_refusing_the_schema_mid_session_falls_back_to_free_calls(tmp_path: Path) -> None:
     (tmp_path / "notes.md").write_text("buy milk")
     with FakeOpenAIServer() as srv:
-        srv.script += ["http_500", text_chunks("Your notes say: buy milk.")]
+        srv.script += ["http_500", text_chunks('{"name": "read_file", "arguments": {"file_path": "notes.md"}}'),
+                       text_chunks("Your notes say: buy milk.")]  # read first: the judge asks for a read otherwise
         events = list(_agent(srv, tmp_path).run("what is in notes.md?"))
         requests = list(srv.requests)
     assert "response_format" in requests[0] and "response_format" not in requests[1]

@@ -5,6 +5,8 @@ quote them), or an answer that must stay an answer."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gaia_lite.agent.judge import (
@@ -18,6 +20,7 @@ TOOLS = ("read_file", "browse_directory", "list_recent_files", "recall", "search
 READ = ToolResult("read_file", "read_file", {"file_path": "notes.md"},
                   {"status": "success", "size_bytes": 1077, "lines": 35, "content": "buy milk"}, ToolStatus.OK, 0.1)
 QUERY = "What is the capital of Italy?"
+PACKAGE = 'package.json: {"name": "acme-web", "version": "2.1.0"}'  # an earlier turn's read
 
 
 def _ev(*, result: ToolResult | None = None, earlier: tuple[str, ...] = ()) -> Evidence:
@@ -51,11 +54,17 @@ CAUGHT = [
     ("written_call", '{"tool": "recall", "arguments": {"query": "plate number", limit: 5}}', "broken JSON"),
     ("narrated", '{"name": "read_file", "arguments": {"file_path": "notes.md", lines: all}}',
      "broken JSON naming a snake_case tool: asked again the same way"),
+    ("stopped_short", "I'm sorry, but I don't have access to your files. Please check the folder yourself.",
+     "files said to be out of reach although a tool read one"),
+    ("ungrounded", "The initech client phone number is 1234567890.", "0.5B, built-in suite: in no file"),
+    ("ungrounded", "The Brightwave contract ends on October 15, 2023.", "0.5B, built-in suite: a date from nowhere"),
+    ("ungrounded", "The hotel limit per night in Paris is 100.000 euros.", "0.5B, built-in suite"),
+    ("ungrounded", "The office move is described in meeting_notes.txt.", "a file name nothing showed"),
 ]
 
 ANSWERS = [
     "Rome is the capital of Italy.",
-    "12 times 12 is 144.",
+    "notes.md is 1077 bytes in 35 lines and says: buy milk.",
     "See [Page 2] of the report.",
     "The key was [REDACTED] in the log.",
     'package.json says: {"name": "acme-web", "version": "2.1.0"}',
@@ -76,8 +85,109 @@ def test_each_guard_catches_its_replies(guard: str, text: str, why: str) -> None
 
 @pytest.mark.parametrize("text", ANSWERS)
 def test_answers_pass_every_guard(text: str) -> None:
-    assert _first_catch(text, _ev(result=READ, earlier=("The capital of France is Paris.",))) is None
-    assert _draft(text, result=READ) == Accept(text) and _final(text, result=READ) == Accept(text)
+    ev = replace(_ev(result=READ, earlier=("The capital of France is Paris.",)), seen_results=(PACKAGE,))
+    assert _first_catch(text, ev) is None
+    assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text) == judge(Reply((), text), ev, Stage.FINAL)
+
+
+def test_an_answer_with_no_evidence_behind_it_is_not_checked_for_grounding() -> None:
+    assert _draft("12 times 12 is 144.") == Accept("12 times 12 is 144.")  # no tool ran, no fact shown
+    assert _draft("Rome, since 1871.", earlier=("x",)) == Accept("Rome, since 1871.")
+
+
+def test_an_ungrounded_draft_is_asked_again_with_what_it_said_then_replaced_by_the_results() -> None:
+    asked = _draft("The client's phone number is 1234567890.", result=READ)
+    assert isinstance(asked, AskAgain) and asked.guard == "ungrounded"
+    assert "Your answer says 1234567890, but no tool result" in asked.request and QUERY in asked.request
+    assert _final("The client's phone number is 1234567890.", result=READ) == FromResults("ungrounded")
+
+
+def test_specifics_found_in_messages_facts_and_earlier_results_are_grounded() -> None:
+    ev = Evidence(TOOLS, (READ,), READ, user_messages=("is budget-2025.csv in here?",),
+                  facts=("my plate number is KX 4471",), seen_results=("total: 16304.3478",))
+    for text in ("budget-2025.csv is here.", "Your plate is KX 4471.", "The total is 16,304.35.", "About 16.3 thousand"):
+        assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text), text
+
+
+def test_instructions_instead_of_a_call_are_asked_again_once_and_kept_after() -> None:
+    told = "You can open notes.md in a text editor to see how big it is."
+    asked = judge(Reply((), told), Evidence(TOOLS, user_messages=(QUERY,)), Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "stopped_short" and "You can open" in asked.request
+    assert judge(Reply((), told), Evidence(TOOLS, user_messages=(QUERY,)), Stage.FINAL) == Accept(told)
+    after_a_read = "notes.md says buy milk. You can open it to see more."
+    assert _draft(after_a_read, result=READ) == Accept(after_a_read)  # a tool ran: a pointer beside an answer
+
+
+NAMED = ("settings.toml is in the working folder",)
+
+
+@pytest.mark.parametrize("question, reply", [
+    # the 0.5B model on the built-in dev suite, no call made
+    ("settings.toml - what's the timeout?", "The `timeout_seconds` parameter in the `settings.toml` file is used to "
+     "specify how long the autonomous loop should wait before asking for user input or performing other actions. "
+     "The default value is 10 seconds."),
+    ("Which is bigger, big.log or small.log?", "small.log"),
+])
+def test_an_answer_without_reading_a_named_file_is_asked_once_naming_it(question: str, reply: str) -> None:
+    ev = Evidence(TOOLS, user_messages=(question,), named=NAMED)
+    asked = judge(Reply((), reply), ev, Stage.DRAFT)
+    assert asked == AskAgain("unread_file", "settings.toml is in the working folder: look at it with a tool before "
+                                            f"answering, then answer from what it holds. My question: {question}")
+    assert judge(Reply((), reply), ev, Stage.FINAL) == Accept(reply)  # asked once; then it is the answer
+
+
+def test_a_named_file_does_not_hold_up_an_answer_after_a_read_or_without_tools() -> None:
+    after = Evidence(TOOLS, (READ,), READ, user_messages=("what is in notes.md?",), named=NAMED)
+    assert judge(Reply((), "notes.md says buy milk."), after, Stage.DRAFT) == Accept("notes.md says buy milk.")
+    no_tools = Evidence((), user_messages=("what is in notes.md?",), named=NAMED)
+    assert judge(Reply((), "buy milk"), no_tools, Stage.DRAFT) == Accept("buy milk")
+    failed = replace(READ, status=ToolStatus.ERROR, payload={"status": "error", "error": "no such file"})
+    tried = Evidence(TOOLS, (failed,), failed, user_messages=("what is in notes.md?",), named=NAMED)
+    assert isinstance(judge(Reply((), "buy milk"), tried, Stage.DRAFT), AskAgain)  # a failed call read nothing
+    for ended in (ToolStatus.DENIED, ToolStatus.TIMEOUT):  # asked again, it would only make the call again
+        stopped = replace(failed, status=ended)
+        ev = Evidence(TOOLS, (stopped,), stopped, user_messages=("what is in notes.md?",), named=NAMED)
+        assert judge(Reply((), "I could not read it."), ev, Stage.DRAFT) == Accept("I could not read it.")
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("in one sentence - why do leaves turn red in autumn?",
+     "Leaves turn red in autumn because chlorophyll breaks down and red anthocyanin pigments form."),
+    ("In one sentence: what does the CSV file format store?", "CSV stores tabular data as plain text."),
+    ("capital of japan?", "Tokyo."),
+])
+def test_knowledge_questions_naming_no_file_are_untouched(tmp_path, question: str, answer: str) -> None:
+    from gaia_lite.agent.grounding import named_in_message
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    (tmp_path / "data.csv").write_text("a,b\n1,2\n")
+    (tmp_path / "leaves.txt").write_text("red")
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    named = named_in_message(question, ctx)
+    assert named == ()
+    ev = Evidence(TOOLS, user_messages=(question,), named=named)
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
+
+
+def test_what_a_message_names_is_what_exists_in_the_allowed_folders(tmp_path) -> None:
+    from gaia_lite.agent.grounding import named_in_message
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "big.log").write_text("x" * 100)
+    (tmp_path / "small.log").write_text("x")
+    (tmp_path / "projects").mkdir()
+    asked: list[str] = []
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path], confirm=lambda q: asked.append(q) or False),
+                      data_dir=tmp_path)
+    assert named_in_message("Which is bigger, big.log or small.log?", ctx) == (
+        "big.log is in the folder logs", "small.log is in the working folder")
+    assert named_in_message("What is in the projects folder?", ctx) == ("projects is in the working folder",)
+    assert named_in_message("whats in here?", ctx) == ("your question is about the files in the working folder",)
+    assert named_in_message("what does missing.md say?", ctx) == ()  # not there: the tools' search says so
+    assert named_in_message("read /etc/hosts.txt and ../../x.md", ctx) == () and asked == []  # never a prompt
 
 
 def test_a_json_answer_the_user_asked_for_is_kept_but_not_streamed() -> None:
@@ -171,3 +281,47 @@ def test_every_guard_is_one_row_with_its_actions() -> None:
     for g in GUARDS:
         assert g.catches and (g.on_draft is OnDraft.PASS or g.ask), g.name
         assert g.on_draft is not OnDraft.PASS or g.on_final is not OnFinal.KEEP, f"{g.name} does nothing"
+
+
+def _call_ev(tmp_path, question: str) -> Evidence:
+    from gaia_lite.agent.grounding import invented_file
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    return Evidence(TOOLS, user_messages=(question,),
+                    invented=lambda call: invented_file(call.arguments, ctx, (question,)))
+
+
+@pytest.mark.parametrize("question, tool, arguments, invented", [
+    # the 0.5B model on the built-in dev suite: calls on files nobody named, for knowledge questions
+    ("in one sentence - why do leaves turn red in autumn?", "analyze_image", {"image_path": "leaves.jpg"},
+     "leaves.jpg"),
+    ("In one sentence: what does the CSV file format store?", "analyze_data_file", {"file_path": "csv.txt"},
+     "csv.txt"),
+    ("gimme a quick haiku about coffee", "write_file", {"file_path": "haiku.txt", "content": "..."}, "haiku.txt"),
+])
+def test_a_call_on_a_file_nobody_named_is_not_run_but_asked_about_once(tmp_path, question, tool, arguments,
+                                                                       invented) -> None:
+    (tmp_path / "sales.csv").write_text("region,q1\neast,95\n")
+    reply = Reply((ToolCall("c1", tool, arguments),), "")
+    asked = judge(reply, _call_ev(tmp_path, question), Stage.DRAFT)
+    assert asked == AskAgain("invented_file", f"There is no file {invented}, nor one like it, and I named none. If "
+                                              f"my question needs my files, find them first; otherwise just answer "
+                                              f"it, without tools: {question}")
+    assert judge(reply, _call_ev(tmp_path, question), Stage.FINAL) == RunCalls(reply.calls)  # asked once only
+
+
+@pytest.mark.parametrize("question, arguments", [
+    ("What is the total of q1 in sales.csv?", {"file_path": "q1.csv"}),  # the user named a file that exists
+    ("is there a doc about the guest wifi somewhere? what's the network called?", {"file_path": "guest_wifi.txt"}),
+    ("Create a file named hello.txt containing exactly: Hello", {"file_path": "hello.txt"}),  # named by the user
+    ("what is in notes.md?", {"file_path": "docs/notes.md"}),  # a guessed folder: the tools' search finds it
+    ("list the files here", {"directory_path": "."}),  # a folder, not a file
+])
+def test_calls_on_files_the_user_named_or_that_are_like_one_here_run(tmp_path, question, arguments) -> None:
+    (tmp_path / "sales.csv").write_text("region,q1\neast,95\n")
+    (tmp_path / "guest-wifi.md").write_text("Network: orchard-guest\n")
+    (tmp_path / "notes.md").write_text("buy milk\n")
+    reply = Reply((ToolCall("c1", "read_file", arguments),), "")
+    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == RunCalls(reply.calls)

@@ -429,3 +429,73 @@ def test_an_answer_built_from_a_failed_call_names_no_tool(tmp_path):
     answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
     assert answer.startswith("I could not finish this: read file failed (")
     assert "read_file" not in answer and "browse_directory" not in answer   # counted as narration otherwise
+
+
+def test_an_answer_with_a_number_no_file_holds_is_asked_again_then_built_from_the_file(tmp_path):
+    (tmp_path / "clients.txt").write_text("Initech: phone 555-0177\n")
+    read = '{"name": "read_file", "arguments": {"file_path": "clients.txt"}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(read), text_chunks("Their phone number is 1234567890."),
+                       text_chunks("Their phone number is 1234567890.")]
+        events = list(_agent(srv, tmp_path, native=False).run("the initech client - whats their phone number?"))
+        requests = list(srv.requests)
+    finished = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert requests[2]["messages"][-1]["content"].startswith("Your answer says 1234567890, but no tool result")
+    assert "555-0177" in finished.answer and "1234567890" not in finished.answer
+    assert finished.ungrounded is False  # the answer given is the file's own text
+
+
+def test_a_grounded_second_answer_is_kept_and_an_unbacked_follow_up_is_asked_then_counted(tmp_path):
+    (tmp_path / "clients.txt").write_text("Initech: phone 555-0177\n")
+    read = '{"name": "read_file", "arguments": {"file_path": "clients.txt"}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(read), text_chunks("It is 1234567890."), text_chunks("It is 555-0177."),
+                       text_chunks("Its office number is 4400."), text_chunks("Its office number is 4400.")]
+        agent = _agent(srv, tmp_path, native=False)
+        first = [e for e in agent.run("initech's phone number?") if isinstance(e, TurnFinished)][0]
+        second = [e for e in agent.run("and its office number?") if isinstance(e, TurnFinished)][0]
+        requests = list(srv.requests)
+    assert first.answer == "It is 555-0177." and not first.ungrounded
+    # a follow-up without a tool is checked against the earlier result: asked once, then kept and counted
+    assert requests[4]["messages"][-1]["content"].startswith("Your answer says 4400, but no tool result")
+    assert second.answer == "Its office number is 4400." and second.ungrounded
+
+
+def test_an_answer_without_reading_the_file_the_user_named_is_asked_again_naming_it(tmp_path):
+    # the 0.5B model, built-in suite (file_size): "small.log" with no call; the file sizes say big.log
+    (tmp_path / "big.log").write_text("x" * 4000)
+    (tmp_path / "small.log").write_text("x" * 10)
+    read = '{"name": "browse_directory", "arguments": {"directory_path": "."}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("small.log"), text_chunks(read), text_chunks("big.log is bigger.")]
+        events = list(_agent(srv, tmp_path, native=False).run("Which is bigger, big.log or small.log?"))
+        requests = list(srv.requests)
+    asked = requests[1]["messages"][-1]["content"]
+    assert asked.startswith("big.log is in the working folder and small.log is in the working folder: look at it")
+    assert requests[1]["messages"][-2] == {"role": "assistant", "content": "small.log"}  # off the record
+    finished = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert finished.answer == "big.log is bigger." and finished.tools_called == ("browse_directory",)
+    assert all(m.get("content") != "small.log" for m in requests[2]["messages"])
+
+
+def test_a_knowledge_question_naming_no_file_is_answered_without_a_tool(tmp_path):
+    (tmp_path / "data.csv").write_text("a,b\n1,2\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("CSV stores tables as plain text, one row per line.")]
+        events = list(_agent(srv, tmp_path, native=False).run("In one sentence: what does the CSV file format store?"))
+    finished = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert finished.answer.startswith("CSV stores tables") and len(srv.requests) == 1
+
+
+def test_a_call_on_a_file_nobody_named_is_not_run_and_the_question_is_answered(tmp_path):
+    # the 0.5B and 1.5B models, built-in suite: a file invented for a knowledge question
+    (tmp_path / "notes.md").write_text("buy milk")
+    call = '{"name": "read_file", "arguments": {"file_path": "leaves.jpg"}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(call), text_chunks("Chlorophyll fades and red anthocyanins show.")]
+        events = list(_agent(srv, tmp_path, native=False).run("in one sentence - why do leaves turn red in autumn?"))
+        requests = list(srv.requests)
+    assert requests[1]["messages"][-1]["content"].startswith("There is no file leaves.jpg, nor one like it")
+    assert not any(isinstance(e, ToolCallFinished) for e in events)  # never run
+    finished = [e for e in events if isinstance(e, TurnFinished)][0]
+    assert finished.answer == "Chlorophyll fades and red anthocyanins show." and finished.tools_called == ()

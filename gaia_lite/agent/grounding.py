@@ -1,0 +1,185 @@
+"""Is an answer's every specific backed by the turn's evidence?
+
+A small model that read a file still writes "The initech client's phone number is 1234567890" or "the
+contract ends on October 15, 2023" when neither is in anything it was shown. Those answers look right
+and are wrong, which is worse than "I could not find it". Here an answer's *specifics* — numbers and
+file names — are looked up in the evidence: the tool results of the conversation, the user's own
+messages and the saved facts shown. The judge (judge.py) asks once for an answer from the evidence
+and otherwise builds one from the results.
+
+Looking up is forgiving on purpose, because a false alarm costs a good answer: small whole numbers
+(counts, days of a week, "3 files") pass; a number matches the evidence rounded to the answer's
+decimals, with thousands separators, and in thousands, millions, KiB or MiB or per cent of one
+(1077 bytes is "1.05 KB", "14.2 million" is 14,200,000, 0.25 is "25 %"). A name counts only as two
+or more capitalised words in a row ("John Doe", "Brightwave Media"), and is backed when any of its
+words is in the evidence: one capitalised word ("Python", "Monday") could be any word at all.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from gaia_lite.registry.context import ToolContext
+
+__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "invented_file",
+           "SMALL_NUMBER"]
+
+SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
+_SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
+
+# A number standing alone: not part of a word, a version, a file name, a time's minutes or an id
+# (Q3, v2, 2nd, budget-2025.csv, 3.4.1, GM-55-0912). Thousands separators are one number.
+_NUMBER = re.compile(r"(?<![\w./\-:#])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w/\-]|\.\d|\.[A-Za-z])")
+_EVIDENCE_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_EXTENSIONS = ("txt|md|markdown|csv|tsv|json|jsonl|ya?ml|toml|ini|cfg|conf|env|py|ts|html?|css|xml|pdf|docx?|"
+               "xlsx?|pptx?|log|sh|sql|db|png|jpe?g|gif|svg|zip|gz|tar|rst|ipynb")
+_NAME = re.compile(r"\b[A-Z][a-z]{2,}(?:[ -][A-Z][a-z]{2,})+\b")
+# Capitalised words that open a sentence or a title, not a name
+_NOT_NAMES = frozenset("the a an in on at to for from of and or but this that these those there here it its "
+                       "he she they we you your my our his her their yes no not what which who when where why "
+                       "how if is are was were be has have had do does did all any each every some one two "
+                       "three first last next total top q1 q2 q3 q4 monday tuesday wednesday thursday friday "
+                       "saturday sunday january february march april may june july august september october "
+                       "november december according based after before during since until".split())
+_FILE = re.compile(rf"(?<![\w@.-])((?:[\w.-]+/)*\w[\w.-]{{0,80}}?\.(?:{_EXTENSIONS}))(?![\w/])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Specific:
+    kind: str  # "number", "file" or "name"
+    text: str  # as the answer wrote it
+
+
+def specifics(answer: str) -> list[Specific]:
+    """The file names, numbers and names of ``answer``, in that order."""
+    found = [Specific("file", m.group(1).rsplit("/", 1)[-1]) for m in _FILE.finditer(answer)]
+    without_files = _FILE.sub(" ", answer)
+    found += [Specific("number", m.group(0)) for m in _NUMBER.finditer(without_files)]
+    for m in _NAME.finditer(without_files):
+        words = [w for w in re.split(r"[ -]", m.group(0)) if w.lower() not in _NOT_NAMES]
+        if len(words) >= 2:
+            found.append(Specific("name", " ".join(words)))
+    return found
+
+
+def unsupported(answer: str, evidence: str) -> Specific | None:
+    """The first specific of ``answer`` that ``evidence`` does not back, or None when all are backed."""
+    said = evidence.lower()
+    numbers = _numbers(evidence)
+    for item in specifics(answer):
+        if item.kind == "file" and item.text.lower() not in said:
+            return item
+        if item.kind == "number" and not _number_backed(item.text, numbers):
+            return item
+        if item.kind == "name" and not any(w.lower() in said for w in item.text.split()):
+            return item
+    return None
+
+
+def _numbers(text: str) -> list[float]:
+    plain = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    return [float(m.group(0)) for m in _EVIDENCE_NUMBER.finditer(plain)]
+
+
+def _number_backed(text: str, evidence: list[float]) -> bool:
+    value = float(text.replace(",", ""))
+    decimals = len(text.partition(".")[2])
+    if decimals == 0 and value <= SMALL_NUMBER:
+        return True
+    slack = 0.5 * 10 ** -decimals + 1e-9
+    return any(abs(e / scale - value) <= slack or abs(e * scale - value) <= slack
+               for e in evidence for scale in _SCALES)
+
+
+# ---------------------------------------------------------------- what the user's message names
+
+# A folder named in words: "the projects folder", "my minutes directory"
+_FOLDER_WORDS = re.compile(r"(?i)\b(?:the|my|our|a|this)\s+([\w.-]+)\s+(?:folder|directory|dir)\b")
+# The user asks about the files where the agent works, without naming one: "whats in here?", "list the
+# files in this folder", "which of my files ..."
+_HERE = re.compile(r"(?i)\bin here\b|\b(?:this|the current|the working) (?:folder|directory|dir)\b|\bmy files\b")
+
+
+def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
+    """What the user's ``message`` names that exists in the allowed folders: files by name or path
+    ("settings.toml", "reports/q3.md"), folders in words ("the projects folder"), or "the working
+    folder" when it asks about the files here ("whats in here?"). Each as the user can read it
+    ("settings.toml is in the working folder"). An answer given without reading any of them is a guess."""
+    from gaia_lite.tools.find import PATH_MENTION
+    from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
+
+    found: list[str] = []
+    base = Path(ctx.workdir).resolve()
+    mentions = [(m.group(0).rstrip("."), False) for m in PATH_MENTION.finditer(message)]
+    mentions += [(m.group(1), True) for m in _FOLDER_WORDS.finditer(message)]
+    for raw, folder in mentions:
+        if not _inside(ctx, raw):
+            continue
+        try:
+            path = resolve_user_path(ctx, raw)
+        except (SandboxError, OSError):  # a look that fails must never break a turn
+            continue
+        if path.is_dir() if folder else path.is_file():
+            where = path.parent.relative_to(base) if path.parent.is_relative_to(base) else path.parent
+            found.append(f"{path.name} is in {'the working folder' if str(where) == '.' else f'the folder {where}'}")
+    if not found and _HERE.search(message):
+        found.append("your question is about the files in the working folder")
+    return tuple(dict.fromkeys(found))
+
+
+# A question about what the user told the agent: "What did I tell you about my diet?", "what do you
+# remember about my car?", "what was it I asked you to keep in mind?"
+_ASKS_WHAT_I_SAID = re.compile(
+    r"(?i)\b(?:did|have|had) I (?:ever )?(?:tell|told|say|said|mention|mentioned|ask|asked|share|shared|give|gave"
+    r"|note|noted)\b|\bI (?:told|asked|gave) you\b"
+    r"|\b(?:do|did|can) you (?:remember|recall|know)\b(?! (?:how|why|if|whether|where)\b)")
+
+
+def asks_what_user_said(message: str) -> bool:
+    """Does ``message`` ask what the user told the agent earlier (its answer is a saved fact)?"""
+    return bool(_ASKS_WHAT_I_SAID.search(message or ""))
+
+
+# Arguments that name a file to read or write ("file_path", "image_path", "output_path", "path")
+_FILE_ARG = re.compile(r"(?:^|_)(?:path|file)$")
+
+
+def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages: Sequence[str]) -> str | None:
+    """A file a call's arguments name that nothing backs, or None: it does not exist, no file in the
+    allowed folders is like it, the user's messages do not name it and name no file of their own. A
+    small model calls analyze_image on "leaves.jpg" for "in one sentence - why do leaves turn red?", or
+    writes "poem.txt" for "write me a two-line poem"."""
+    from gaia_lite.registry.failure import ToolFailure
+    from gaia_lite.tools.find import PATH_MENTION, find, named_in
+    from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
+
+    said = "\n".join(user_messages).lower()
+    message = user_messages[-1] if user_messages else ""
+    for key, value in arguments.items():
+        if not (isinstance(value, str) and _FILE_ARG.search(key) and PATH_MENTION.fullmatch(value.strip())):
+            continue
+        name = Path(value.strip()).name
+        if name.lower() in said or not _inside(ctx, value.strip()):
+            continue  # named by the user, or for the tool to refuse in its own words
+        try:
+            if resolve_user_path(ctx, value).exists() or find(ctx, name, "file") or named_in(ctx, message) \
+                    or named_in_message(message, ctx):
+                continue
+        except (SandboxError, ToolFailure, OSError):  # the tool will say what is wrong in its own words
+            continue
+        return name
+    return None
+
+
+def _inside(ctx: ToolContext, raw: str) -> bool:
+    """Is ``raw`` (relative to the working folder) inside the allowed folders? Checked before the sandbox
+    is asked, which could ask the user to approve a path outside them."""
+    from gaia_lite.tools.file_walk import sandbox_roots
+
+    here = Path(os.path.normpath(Path(ctx.workdir).resolve() / os.path.expanduser(raw)))
+    return any(here.is_relative_to(Path(r).resolve()) for r in sandbox_roots(ctx))
