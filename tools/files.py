@@ -25,7 +25,7 @@ from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, grep_files, is_binary, markdo
                         python_outline, text_head)
 from .file_walk import ext_filter, file_entry, iso_time, iter_files, not_types, sandbox_roots
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in, missing_file,
-                   rank, scan, shown)
+                   named_in, rank, ratio, scan, shown)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 from .sandbox import SandboxError, resolve_user_path
 
@@ -172,7 +172,34 @@ def search_directory(ctx: ToolContext, directory_name: str, search_root: Optiona
     missing = [r for r in roots if not r.is_dir()]
     if missing:
         raise ToolFailure(f"search_root {missing[0]} is not an existing folder")
+    given = _folder_given(ctx, name)
+    if given is not None and given not in roots:  # a whole path to a folder that exists: that is the answer
+        return {"status": "success", "message": f"{_shown(ctx, given)} is a folder: {_holds(given)}.",
+                "directories": [str(given)], "count": 1, "truncated": False}
+    if given is not None:  # the search root itself as the name: the folder the user's message names
+        return _folders_the_request_names(ctx, roots, name)
     entries = list(scan(ctx, roots, depth))
+    result = _folders_found(ctx, name, entries)
+    if result["count"] == 0 and depth < DEFAULT_DEPTH:  # max_depth is a hint: a guess too shallow finds nothing
+        result = _folders_found(ctx, name, list(scan(ctx, roots, DEFAULT_DEPTH)))
+        if result["count"] or result.get("files"):
+            result["note"] = f"nothing within max_depth {depth}; found deeper"
+    return result
+
+
+def _folder_given(ctx: ToolContext, name: str) -> Path | None:
+    """The existing folder ``name`` is a path to ("." or a whole path), or None: it is a name."""
+    if not (name in (".", "./", "~") or "/" in name or "\\" in name):
+        return None
+    try:
+        path = resolve_user_path(ctx, name)
+    except SandboxError:
+        return None
+    return path if path.is_dir() else None
+
+
+def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
+    """The search_directory result for ``name`` among ``entries``: folders named so (or close), else files."""
     found = rank(name, entries, "folder")
     strict = [f for f in found if f.strict]
     folders = strict or found
@@ -189,6 +216,21 @@ def search_directory(ctx: ToolContext, directory_name: str, search_root: Optiona
         return {**result, "files": [_shown(ctx, f.path) for f in files[:NAMED_IN_MESSAGE]],
                 "message": f"No folder is named like {name!r}, but files are: " + _names(ctx, files, why=True)}
     return {**result, "message": f"No folder or file is named like {name!r}."}
+
+
+def _folders_the_request_names(ctx: ToolContext, roots: list[Path], name: str) -> dict:
+    """search_directory given the folder it searches as the name (the model copied the working folder):
+    the folders whose names the user's message holds, else what the folder holds."""
+    found = [f for f in named_in(ctx, ctx.request.message, kind="folder", limit=SHOWN)
+             if any(r == f.path or r in f.path.parents for r in roots)]
+    if not found:
+        return {"status": "success", "directories": [str(r) for r in roots], "count": len(roots), "truncated": False,
+                "message": f"{name} is the folder searched, not a name to look for; "
+                           + "; ".join(f"{_shown(ctx, r)}: {_holds(r)}" for r in roots) + "."}
+    one = found[0] if len(found) == 1 or found[0].score > found[1].score else None
+    message = "Folders the request names: " + _names(ctx, found, why=True)
+    return {"status": "success", "message": message + (f". {_shown(ctx, one.path)}: {_holds(one.path)}." if one else ""),
+            "directories": [str(f.path) for f in found], "count": len(found), "truncated": False}
 
 
 def _checked_file(ctx: ToolContext, file_path: str, *, write: bool = False, repair: bool | None = None) -> Path:
@@ -227,20 +269,31 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     path, note = locate(ctx, _required(file_path, "file_path is empty: give the file's path"))
     text = _load_text(path)
     ext = path.suffix.lower()
-    result = {"status": "success", "file_path": str(path), "content": text[:READ_CHAR_CAP], "size_bytes": path.stat().st_size,
-              "lines": text.count("\n") + (1 if text and not text.endswith("\n") else 0),
-              "truncated": len(text) > READ_CHAR_CAP}
+    lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    # The text is what was asked for, and the model answers from what it read last: the short facts go
+    # first and the text closes the result. The 0.5B answered a read with the line that followed the
+    # text ("size_bytes: 158", "file_path: ...") and with any note about a guessed name, wherever it stood
+    # ("meeting_notes.txt does not exist; this is ..."), so a guessed name's note is left out: file_path
+    # says which file was read.
+    result: dict = {"status": "success", "file_path": str(path)}
+    if "outside the allowed folders" in note:  # that the path itself was not read must be said
+        result["note"] = "the path given is outside the allowed folders and was not read; this file inside them has its name"
+    result["lines"] = lines
     if ext == ".py":
         result["analysis"] = python_outline(text)
-    elif ext in (".md", ".markdown"):
+    elif ext in (".md", ".markdown") and lines > OUTLINE_FROM_LINES:  # a short file's headings are its text
         result["analysis"] = markdown_outline(text)
     elif ext in (".csv", ".tsv"):
-        result["analysis"] = {"data_rows": max(0, result["lines"] - 1),
+        result["analysis"] = {"data_rows": max(0, lines - 1),
                               "hint": "for totals, averages or rankings use analyze_data_file"}
-    if result["truncated"]:
-        result["hint"] = f"only the first {READ_CHAR_CAP} characters are shown; grep with search_file_content"
-    # the note (the file meant, when the path was a guess) goes last: first, the 0.5B answered with it
-    return {**result, "note": note} if note else result
+    if len(text) > READ_CHAR_CAP:
+        result.update(truncated=True,
+                      hint=f"only the first {READ_CHAR_CAP} characters are shown; grep with search_file_content")
+    result["content"] = text[:READ_CHAR_CAP]
+    return result
+
+
+OUTLINE_FROM_LINES = 60
 
 
 @tool
@@ -372,18 +425,33 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         raise missing_file(ctx, file_path, path)  # an edit is never made to a guessed file: name them
     text = _load_text(path)
     count = text.count(old_content)
-    loose = _spacing_free_match(text, old_content) if count == 0 else None
-    if loose is not None:  # "port=8080" for "port = 8080": the same text, spaced differently, found once
-        text_before, start, end = text, *loose
-        return _write_edit(ctx, path, text_before, text[:start] + new_content + text[end:], 1,
-                           note="old_content matched once with different spacing")
-    if count == 0:
-        first = old_content.strip().splitlines()[0] if old_content.strip() else old_content
-        close = difflib.get_close_matches(first.strip(), [ln.strip() for ln in text.splitlines()], n=1, cutoff=0.6)
-        near = f" The closest line is {close[0]!r}." if close else ""
-        raise ToolFailure(f"old_content was not found in {path.name}.{near} Read the file and copy the text "
-                          "exactly, including spaces and indentation")
-    return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
+    if count:
+        return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
+    loose = _loose_match(text, old_content)
+    if loose is None:
+        raise _not_in_file(path, text, old_content)
+    (start, end), how = loose  # "port=8080" for "port = 8080", "deadline: 1 march" for "Deadline: 1 March"
+    return _write_edit(ctx, path, text, text[:start] + new_content + text[end:], 1,
+                       note=f"old_content matched once {how}: {text[start:end]!r} was replaced")
+
+
+def _not_in_file(path: Path, text: str, old: str, shown_lines: int = 3) -> ToolFailure:
+    """The failure for an old_content the file does not hold: the file's lines closest to it, quoted exactly
+    (indentation kept), so the next call can copy one. "Read the file and copy it" made the 0.5B tell the
+    user to run ``cat | sed``; lines it can paste keep the edit within the tools."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    asked = [a.strip().lower() for a in old.strip().splitlines() if a.strip()] or [old.lower()]
+    scored = {ln: max(ratio(a, ln.strip().lower()) for a in asked) for ln in lines}
+    close = sorted((ln for ln, r in scored.items() if r >= 0.5), key=lambda ln: -scored[ln])[:shown_lines]
+    if not close and len(lines) <= 12:  # nothing alike in a short file: every line is a candidate
+        close = lines
+    if not close:
+        return ToolFailure(f"old_content {old.strip()[:120]!r} is not in {path.name}, and no line of it is "
+                           "close; search_file_content finds the line to change")
+    quoted = "; ".join(repr(ln) for ln in close)
+    return ToolFailure(f"old_content {old.strip()[:120]!r} is not in {path.name}. Its closest lines, exactly as "
+                       f"the file has them: {quoted}. Call edit_file again with one of them as old_content",
+                       closest_lines=close)
 
 
 def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str = "") -> dict:
@@ -395,24 +463,27 @@ def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: in
     return {**result, "note": note} if note else result
 
 
-def _spacing_free_match(text: str, old: str) -> tuple[int, int] | None:
-    """Where ``old`` occurs in ``text`` if the spacing between its words and around ``=`` and ``:`` is
-    ignored, when it occurs exactly once as whole words; None otherwise (no match, or more than one,
-    which would be a guess)."""
+def _loose_match(text: str, old: str) -> tuple[tuple[int, int], str] | None:
+    """((start, end), how) of the one place ``old`` occurs in ``text`` when the spacing between its words
+    and around ``=`` and ``:`` is ignored, and then also upper and lower case; None when there is no such
+    place, or more than one (which would be a guess). Whole words only: "port=80" is not in "port = 8080"."""
     tokens = re.findall(r"[=:]|[^\s=:]+", old.strip())
     if not tokens or len(old.strip()) < 3:
         return None
     pattern = re.escape(tokens[0])
     for before, tok in zip(tokens, tokens[1:]):
         pattern += (r"\s*" if "=" in (before, tok) or ":" in (before, tok) else r"\s+") + re.escape(tok)
-    if re.match(r"\w", tokens[0][0]):  # whole words: "port=80" must not match inside "port = 8080"
+    if re.match(r"\w", tokens[0][0]):
         pattern = r"(?<!\w)" + pattern
     if re.match(r"\w", tokens[-1][-1]):
         pattern += r"(?!\w)"
-    matches = list(re.finditer(pattern, text))
-    if len(matches) != 1:
-        return None
-    return matches[0].start(), matches[0].end()
+    for flags, how in ((0, "with different spacing"), (re.IGNORECASE, "with different spacing or case")):
+        matches = list(re.finditer(pattern, text, flags))
+        if len(matches) == 1:
+            return (matches[0].start(), matches[0].end()), how
+        if matches:
+            return None
+    return None
 
 
 _SORT_KEYS = {

@@ -31,7 +31,7 @@ from .file_walk import is_pattern, name_matcher, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
-           "locate", "missing_file", "named_in", "named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity"]
+           "locate", "missing_file", "named_in", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -363,22 +363,33 @@ _REQUEST_WORDS = frozenset("what which who whom whose when where why how many mu
 
 
 def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None = None,
-             limit: int = 3) -> list[Found]:
-    """Files whose names a request names in words ("what does the employee handbook say about leave?"
-    -> ``employee-handbook.md``): most of a name's words are in the request, one of them a real word.
-    Best first: the larger the share of the name in the request, the better."""
+             limit: int = 3, kind: Kind = "file", min_share: float = 0.6) -> list[Found]:
+    """Files (or folders, with ``kind``) whose names a request names in words ("what does the employee
+    handbook say about leave?" -> ``employee-handbook.md``; "add the minutes folder" -> ``minutes/``): at
+    least ``min_share`` of a name's words are in the request, one of them a real word. Best first: the
+    larger the share of the name in the request, the better."""
     asked = tuple(w for w in dict.fromkeys(words(text)) if w not in _STOP and w not in _REQUEST_WORDS)
     scorer, found = _Scorer(Query(text, asked)), []
     for e in scan(ctx):
-        if e.is_dir or (keep and not keep(e.path)):
+        if e.is_dir != (kind == "folder") or (keep and not keep(e.path)):
             continue
-        own = scorer.name_words(e.path.name)
+        own = scorer.name_words(e.path.name) if not e.is_dir else tuple(words(e.path.name))
         hits = [o for o in own if scorer.best(o, asked)[0] >= 0.8]
-        if own and any(len(h) >= 3 and not h.isdigit() for h in hits) and len(hits) / len(own) >= 0.6:
+        if own and any(len(h) >= 3 and not h.isdigit() and h not in _GENERIC for h in hits) \
+                and len(hits) / len(own) >= min_share:
             score = round(0.8 * len(hits) / len(own) + 0.2 * min(1.0, len(hits) / 3), 3)
-            found.append(Found(e.path, False, score, f"the request names {', '.join(hits)}"))
+            found.append(Found(e.path, e.is_dir, score, f"the request names {', '.join(hits)}"))
     found.sort(key=lambda f: (-f.score, len(f.path.parts), str(f.path)))
     return found[:limit]
+
+
+def folder_named_by_user(ctx: ToolContext) -> Path | None:
+    """The one folder the user's message of this turn names in words, every word of its name ("add the
+    minutes folder to your docs" -> ``minutes/``), or None: it names none, or several equally."""
+    found = named_in(ctx, ctx.request.message, kind="folder", min_share=1.0)
+    if not found or (len(found) > 1 and found[1].score >= found[0].score):
+        return None
+    return found[0].path
 
 
 # A file named in a message by path or name: "reports/acme_q3_report.md", "budget-2025.csv"
@@ -405,12 +416,19 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
     """The file a model-given path means, and a note when it is not the path as given.
 
     The path itself when it is a file; else the one clear best match for it in the allowed folders
-    (``docs/handbook.txt`` -> ``policies/employee-handbook.md``). Raises ToolFailure naming the closest
-    candidates (or saying there are none) otherwise, and for a folder or a refused path."""
-    from .sandbox import SandboxError, resolve_user_path
+    (``docs/handbook.txt`` -> ``policies/employee-handbook.md``). A path outside the allowed folders
+    (``/etc/hosts.txt`` for the ``hosts.txt`` here) is never read: the file of its name inside them is,
+    when there is a clear one. Raises ToolFailure naming the closest candidates (or what is there)
+    otherwise, and for a folder, a credential file or a refused path nothing inside stands for."""
+    from .sandbox import SandboxError, SecretPathError, resolve_user_path
 
     try:
         path = resolve_user_path(ctx, raw)
+    except SecretPathError as exc:
+        raise ToolFailure(str(exc)) from None
+    except SandboxError as exc:
+        return _inside_instead(ctx, raw, str(exc), keep)
+    try:
         if path.is_dir():
             raise ToolFailure(f"{path} is a folder, not a file; use browse_directory to list it")
         if path.is_file():
@@ -429,13 +447,70 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
         raise ToolFailure(str(exc)) from None
 
 
+def _inside_instead(ctx: ToolContext, raw: str, refusal: str,
+                    keep: Callable[[Path], bool] | None) -> tuple[Path, str]:
+    """For a path the sandbox refused (outside the allowed folders, or a system file): the file the user's
+    message names, or the one clear match for its name inside the allowed folders, with a note saying the
+    path itself was not read; else the refusal, with close names inside if there are any. Whether the
+    refused path exists is never looked at, so the answer says nothing about what is outside."""
+    from .sandbox import SandboxError
+
+    given = Path(raw.strip().replace("\\", "/"))
+    named = named_by_user(ctx, keep=keep)
+    found = [] if named is not None or not words(given.name) else \
+        find(ctx, "/".join(given.parts[-2:]), "file", keep=keep)
+    winner = clear_winner(found)
+    best = named or (winner.path if winner else None)
+    if best is None:
+        close = "; ".join(shown(f.path, ctx.workdir) for f in found[:5])
+        raise ToolFailure(refusal + (f". Inside the allowed folders, close names: {close}" if close else ""),
+                          **({"candidates": [str(f.path) for f in found[:5]]} if close else {}))
+    try:
+        best = ctx.sandbox.check(best)
+    except SandboxError:
+        raise ToolFailure(refusal) from None
+    why = ", the file the request names." if named else f" inside them ({winner.reason})." if winner else "."
+    return best, f"{raw.strip()} is outside the allowed folders and was not read; this is {shown(best, ctx.workdir)}{why}"
+
+
 def missing_file(ctx: ToolContext, raw: str, path: Path, found: Sequence[Found] | None = None) -> ToolFailure:
-    """The failure for a file that does not exist, naming the closest files to it (if any)."""
+    """The failure for a file that does not exist, naming the closest files to it, or (none close) what
+    the folder the user's message names, or the folder the path points into, holds: never a bare "does
+    not exist" the answer stops at."""
     if found is None:
         found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file")
     if not found:
-        return ToolFailure(f"{path} does not exist, and no file in the allowed folders is named like it; "
-                           "check the name with search_file")
+        folder = folder_named_by_user(ctx) or _existing_folder(ctx, path)
+        holds = _listing(folder) if folder is not None else []
+        where = "This folder" if folder is not None and folder == Path(ctx.workdir).resolve() else \
+            f"The folder {shown(folder, ctx.workdir)}" if folder is not None else ""
+        listed = f" {where} holds: {', '.join(holds)}." if holds else ""
+        return ToolFailure(f"{path} does not exist, and no file in the allowed folders is named like it.{listed}"
+                           + ("" if holds else " Check the name with search_file"),
+                           **({"folder_holds": holds} if holds else {}))
     options = "; ".join(f"{shown(f.path, ctx.workdir)} ({f.reason})" for f in found[:5])
     return ToolFailure(f"{raw.strip()} does not exist. Close matches: {options}. Pass one of these paths",
                        candidates=[str(f.path) for f in found[:5]])
+
+
+def _existing_folder(ctx: ToolContext, path: Path) -> Path | None:
+    """The nearest existing folder ``path`` lies in, when it is inside the allowed folders."""
+    from .sandbox import SandboxError
+
+    for folder in path.parents:
+        if folder.is_dir():
+            try:
+                return ctx.sandbox.check(folder)
+            except SandboxError:
+                return None
+    return None
+
+
+def _listing(folder: Path, limit: int = 30) -> list[str]:
+    """A folder's visible names, folders first (with a "/"), at most ``limit`` and "+N more"."""
+    try:
+        children = sorted(folder.iterdir(), key=lambda c: (not c.is_dir(), c.name.lower()))
+    except OSError:
+        return []
+    names = [c.name + ("/" if c.is_dir() else "") for c in children if not c.name.startswith(".")]
+    return names[:limit] + ([f"+{len(names) - limit} more"] if len(names) > limit else [])

@@ -20,7 +20,7 @@ from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
 from .file_text import text_head
-from .find import locate, named_in, shown
+from .find import folder_named_by_user, locate, named_in, shown
 from .patterns import MAX_PATTERN_CHARS
 from .sandbox import SandboxError, resolve_user_path
 from .skip import skip_reason
@@ -304,7 +304,13 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
     """
     if ctx.rag is None:
         return error_payload(NO_INDEX)
-    path, note = locate(ctx, file_path, keep=ctx.rag.supports)  # a guessed path: the file it meant, with a note
+    try:
+        path, note = locate(ctx, file_path, keep=ctx.rag.supports)  # a guessed path: the file it meant, with a note
+    except ToolFailure:
+        folder = folder_named_by_user(ctx)
+        if folder is None:
+            raise
+        return _index_named_folder(ctx, file_path, folder)
     try:
         result = ctx.rag.index_file(path)
     except INDEX_ERRORS as exc:
@@ -316,6 +322,27 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
     head = text_head(ctx, path)
     said = f"{shown(path, ctx.workdir)} is indexed ({info['outcome']})" + (f". It begins:\n{head}" if head else ".")
     return {"status": "success", "message": said, **info, **({"note": note} if note else {})}
+
+
+def _index_named_folder(ctx: ToolContext, asked: str, folder: Path) -> dict[str, Any]:
+    """index_document on a path that names nothing here, in a turn whose message names a folder ("add the
+    minutes folder to your docs and tell me who took notes in March"): that folder is indexed and searched
+    with the user's message, and the passages that answer it lead the result, so "index, then ask" ends in
+    this turn with an answer, not at "does not exist" or "it is indexed"."""
+    summary = ctx.rag.index_directory(folder, recursive=True, progress=ctx.progress, cancel=ctx.cancel,
+                                      allow=lambda f: _allowed(ctx, f))
+    docs = [d for d in _scope(ctx) if folder in Path(d.path).parents]
+    indexed = f"{shown(folder, ctx.workdir)}/ is indexed ({len(docs)} files)."
+    note = f"{asked.strip()} does not exist; the request names the folder {shown(folder, ctx.workdir)}/, indexed instead."
+    try:
+        hits = ctx.rag.search(ctx.request.message, k=3, docs=[d.id for d in docs]) if docs else []
+    except INDEX_ERRORS:
+        hits = []
+    if not hits:
+        return {"status": "success", "message": indexed, "directory": str(folder), "files": summary["files"],
+                "note": note}
+    return {"status": "success", "message": f"{_best_passage(ctx, hits)}\n({indexed})",
+            "chunks": [_chunk(h, 600) for h in hits], "directory": str(folder), "instruction": CITE, "note": note}
 
 
 @tool

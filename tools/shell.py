@@ -3,13 +3,17 @@
 The policy (``shell_policy``) is checked before the user is asked to
 approve (the tool is gated) and again before running. Pipes are built by
 chaining ``Popen`` processes; nothing is ever given to a shell, so there is
-no expansion of globs, ``~`` or variables.
+no expansion of ``~`` or variables. Bare globs (``ls -l *.log``) are expanded
+here, as a shell would, to the names inside the allowed folders only
+(``_glob``); the policy then judges the expanded command.
 """
 
 from __future__ import annotations
 
+import glob
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -25,7 +29,7 @@ from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import error_payload
 
 from . import os_sandbox
-from .sandbox import SandboxError, SecretPathError, resolve_user_path, secret_name_rule
+from .sandbox import SandboxError, SecretPathError, is_secret_path, resolve_user_path, secret_name_rule
 from .shell_git import prepare_git
 from .shell_policy import ALLOWED_PROGRAMS, CommandRefused, parse_command
 
@@ -171,7 +175,7 @@ def _plan(ctx: ToolContext, command: str, working_directory: Optional[str]
                 raise
 
     try:
-        pipeline = parse_command(command, check_path)
+        pipeline = parse_command(command, check_path, lambda pattern: _glob(ctx, pattern, cwd))
     except CommandRefused as exc:
         return f"command refused: {exc}. Only read-only commands are allowed."
     except SandboxError as exc:
@@ -190,6 +194,34 @@ def _plan(ctx: ToolContext, command: str, working_directory: Optional[str]
     return pipeline, cwd, extra
 
 
+MAX_GLOB_MATCHES = 500
+
+
+def _glob(ctx: ToolContext, pattern: str, cwd: Path) -> list[str]:
+    """The names a bare glob stands for, as a shell would give them (sorted, no hidden files unless the
+    pattern starts them with a dot), keeping only those inside the allowed folders and not credential
+    files: a pattern aimed elsewhere finds nothing and is passed on as written, for the path check to
+    refuse. The folder a pattern starts in is checked before it is listed, so nothing outside is read."""
+    fixed = os.path.dirname(re.split(r"[*?\[]", pattern, maxsplit=1)[0])  # "logs/app*.log" starts in logs
+    if not _inside(ctx, cwd / os.path.expanduser(fixed)):  # an absolute folder replaces cwd
+        return []
+    matches = sorted(glob.glob(os.path.expanduser(pattern), root_dir=cwd))
+    if len(matches) > MAX_GLOB_MATCHES:
+        raise CommandRefused(f"{pattern} matches more than {MAX_GLOB_MATCHES} files; narrow the pattern")
+    kept = [m for m in matches if _inside(ctx, Path(m) if Path(m).is_absolute() else cwd / m)]
+    return [f"./{m}" if m.startswith("-") else m for m in kept]  # a file named "-o" is not an option
+
+
+def _inside(ctx: ToolContext, path: Path) -> bool:
+    """Inside the allowed (or approved) folders and not a credential file; never asks the user."""
+    try:
+        resolved = path.resolve(strict=False)
+    except (OSError, RuntimeError):
+        return False
+    folders = [*ctx.sandbox.roots, *ctx.sandbox.approved]
+    return not is_secret_path(resolved) and any(resolved == f or f in resolved.parents for f in folders)
+
+
 def policy_error(ctx: ToolContext, command: str, working_directory: Optional[str] = None) -> str | None:
     """The refusal run_shell_command would give, or None: lets an approval
     prompt skip asking the user about a command that will be refused anyway."""
@@ -202,7 +234,7 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
                       timeout: int = 30) -> dict:
     """Run a read-only command (ls, cat, grep, find, wc, git log/diff...) and get its output.
 
-    No shell: pipes work; ; && > < $ and globs do not.
+    No shell: pipes and globs (*.log) work; ; && > < $ do not.
 
     Args:
         command: The command line, e.g. "grep -rn TODO src | head -20".

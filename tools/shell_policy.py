@@ -378,11 +378,66 @@ def _hide_secrets(argv: list[str]) -> list[str]:
     return argv
 
 
-def parse_command(command: str, check_path: Callable[[str], None] | None = None) -> list[list[str]]:
+# Programs whose arguments are patterns they match themselves (find -name *.log, git ls-files *.py,
+# rg -g *.md, tree -P *.py) or never paths (_NO_PATH_ARGS): a shell would expand them too, and break them.
+_NO_EXPANSION = _NO_PATH_ARGS | {"find", "git", "rg", "tree"}
+
+
+def _unquoted_globs(segment: str) -> list[bool]:
+    """For each word of ``segment`` (as shlex.split gives them): whether it is a glob a shell would expand,
+    i.e. it holds ``*``, ``?`` or ``[`` and no quote or backslash at all (a quoted pattern is meant
+    literally, and a word mixing quoted and bare parts is left alone rather than half expanded)."""
+    flags: list[bool] = []
+    quote: str | None = None
+    in_word = glob = quoted = False
+    i = 0
+    while i < len(segment):
+        ch = segment[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch == "\\":
+            in_word = quoted = True
+            i += 1
+        elif ch in "'\"":
+            quote, in_word, quoted = ch, True, True
+        elif ch.isspace():
+            if in_word:
+                flags.append(glob and not quoted)
+            in_word = glob = quoted = False
+        else:
+            in_word = True
+            glob = glob or ch in _GLOB_CHARS
+        i += 1
+    if in_word:
+        flags.append(glob and not quoted)
+    return flags
+
+
+def _expanded(segment: str, argv: list[str], expand: Callable[[str], list[str]] | None) -> list[str]:
+    """``argv`` with each bare glob replaced by the names ``expand`` gives for it (none: the glob stays as
+    written, as in a shell without nullglob)."""
+    if expand is None or argv[0] in _NO_EXPANSION:
+        return argv
+    flags = _unquoted_globs(segment)
+    if len(flags) != len(argv) or not any(flags[1:]):
+        return argv
+    out = [argv[0]]
+    for arg, is_glob in zip(argv[1:], flags[1:]):
+        out += (expand(arg) or [arg]) if is_glob and not arg.startswith("-") else [arg]
+    return out
+
+
+def parse_command(command: str, check_path: Callable[[str], None] | None = None,
+                  expand: Callable[[str], list[str]] | None = None) -> list[list[str]]:
     """Validate a command line and return the argv of each pipeline segment.
 
     ``check_path(arg)`` is called for every path-like argument and should
-    raise SandboxError to refuse it. Raises CommandRefused otherwise.
+    raise SandboxError to refuse it. ``expand(pattern)`` gives the file names a
+    bare glob (``*.log``) stands for, as a shell would; every rule below then
+    judges the expanded argv. Raises CommandRefused otherwise.
     """
     if not isinstance(command, str) or not command.strip():
         raise CommandRefused("empty command")
@@ -400,8 +455,9 @@ def parse_command(command: str, check_path: Callable[[str], None] | None = None)
             raise CommandRefused(f"cannot parse {segment.strip()!r}: {exc}") from None
         if not argv:
             raise CommandRefused("empty pipeline segment (a stray '|')")
+        _check_globs(argv[0], argv[1:])  # the patterns as written, before they name files
+        argv = _expanded(segment, argv, expand)
         safe = _check_argv(argv)
-        _check_globs(argv[0], argv[1:])
         if check_path is not None and argv[0] not in _NO_PATH_ARGS:
             for cand in _path_candidates(argv[1:]):
                 check_path(cand)

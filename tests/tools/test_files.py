@@ -158,7 +158,8 @@ def test_search_directory(tool_ctx, tree: Path) -> None:
     result = search_directory(tool_ctx, "REPORT")
     assert result["directories"] == [str(tree / "reports")]
     assert search_directory(tool_ctx, "2025", search_root="reports")["count"] == 1
-    assert search_directory(tool_ctx, "2025", max_depth=1)["count"] == 0
+    shallow = search_directory(tool_ctx, "2025", max_depth=1)   # max_depth is a hint: too shallow looks deeper
+    assert shallow["count"] == 1 and shallow["note"] == "nothing within max_depth 1; found deeper"
     assert search_directory(tool_ctx, "")["status"] == "error"
 
 
@@ -169,6 +170,13 @@ def test_read_text_file(tool_ctx, tree: Path) -> None:
     assert result["status"] == "success"
     assert result["content"].startswith("# Summary")
     assert result["lines"] == 4
+    assert "analysis" not in result and "size_bytes" not in result   # a short file's headings are its text
+
+
+def test_read_long_markdown_outlines_its_headings(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "long.md").write_text("# Summary\n" + "text\n" * 80 + "## Q1\nmore\n")
+    result = read_file(tool_ctx, "long.md")
+    assert list(result)[:2] == ["status", "file_path"] and list(result)[-1] == "content"
     assert [h["title"] for h in result["analysis"]["headers"]] == ["Summary", "Q1"]
 
 

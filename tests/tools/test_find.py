@@ -83,9 +83,9 @@ FORGIVING: list[tuple[str, Callable[..., dict], dict[str, Any], str, str]] = [
      "", "the folder clients/acme-corp/website-redesign matches"),
     ("words only the text holds", search_file, {"file_pattern": "heron reeds"}, "", "appears in: field/day2.md"),
     ("a guessed path to read", read_file, {"file_path": "docs/handbook.txt"},
-     "policies/employee-handbook.md", "docs/handbook.txt does not exist; this is policies/employee-handbook.md"),
+     "policies/employee-handbook.md", ""),
     ("a misspelled file to read", read_file, {"file_path": "policies/handbok.md"},
-     "policies/employee-handbook.md", "spelled 'handbook'"),
+     "policies/employee-handbook.md", ""),
     ("an over-specific content pattern", search_file_content, {"pattern": "//TODO"},
      "src/app.py", "No line holds '//TODO' as written; lines with its words (TODO) instead"),
     ("a guessed file filter on a content search", search_file_content, {"pattern": "TODO", "file_pattern": "*todo*"},
@@ -177,7 +177,6 @@ def test_a_guessed_path_reads_the_file_the_users_message_names(tool_ctx, home: P
     tool_ctx.request.message = "Now add the launch date from clients/acme-corp/website-redesign/brief.md to it."
     result = read_file(tool_ctx, "launch_date.txt")   # the model's own guess, named like nothing here
     assert result["status"] == "success" and result["content"] == "Launch date: March 3.\n", result
-    assert result["note"] == ("launch_date.txt does not exist; this is clients/acme-corp/website-redesign/brief.md, "
-                              "the file the request names.")
+    assert "note" not in result and list(result)[-1] == "content"   # file_path says which file; a note was copied
     tool_ctx.request.message = "Compare policies/employee-handbook.md and policies/travel-policy.md."
     assert read_file(tool_ctx, "launch_date.txt")["status"] == "error"   # two files named: no guess which one

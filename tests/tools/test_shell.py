@@ -165,9 +165,11 @@ def test_failing_command_reports_error_with_output(shell_ctx) -> None:
     assert "missing-folder" in result["stderr"]
 
 
-def test_globs_are_not_expanded(shell_ctx) -> None:
-    result = run_shell_command(shell_ctx, "ls *.txt")
-    assert result["status"] == "error"                 # ls got the literal '*.txt'
+def test_bare_globs_are_expanded_and_quoted_ones_are_not(shell_ctx) -> None:
+    # the 0.5B ran "ls -l *.log" and got "cannot access '*.log'": without a shell nothing expanded it
+    assert run_shell_command(shell_ctx, "ls *.txt")["stdout"] == "a.txt\nsentinel.txt\n"
+    assert run_shell_command(shell_ctx, "ls '*.txt'")["status"] == "error"      # quoted: meant literally
+    assert run_shell_command(shell_ctx, "ls *.md")["status"] == "error"         # no match: passed as written
 
 
 def test_working_directory_inside_and_outside(shell_ctx, tmp_path: Path, outside_dir: Path) -> None:
