@@ -20,7 +20,9 @@ from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
 from .file_text import text_head
-from .find import locate, named_in, shown
+from .find import find, clear_winner, locate, named_in, scan, shown, words
+from .passages import beyond, question_parts, ranked, units
+from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
 from .sandbox import SandboxError, resolve_user_path
 from .skip import skip_reason
@@ -42,6 +44,12 @@ INDEX_ERRORS = (ValueError, RuntimeError, OSError)
 _QUESTION_WORDS = frozenset("the and for are was were what when where which who whom why how does did "
                             "can could would should about with from that this these those there their "
                             "have has had you your into than then them they".split())
+# A document this small goes back whole: its chunks would overlap and cut its sentences apart
+SMALL_DOC_CHARS = 6000
+ANSWER_LINES = 5
+# Words of "add the minutes folder to your docs": a request to index, not a question about the files
+_INDEX_WORDS = "add index reindex take put include load ingest import folder directory dir docs documents document " \
+               "collection library knowledge base your my the to into in and please pls"
 SUMMARY_STYLES = {
     "brief": "a brief summary of 3 to 5 sentences",
     "detailed": "a detailed summary in a few paragraphs",
@@ -95,6 +103,60 @@ def _best_passage(ctx: ToolContext, hits: list[Any], chars: int = 300) -> str:
     cut = text[:chars].rsplit(" ", 1)[0] + " ..." if len(text) > chars else text
     page = f", page {best.page}" if best.page else ""
     return f"{shown(Path(best.source_file), ctx.workdir)}{page}: {cut}"
+
+
+def _embedder(ctx: ToolContext) -> Any:
+    return ctx.embedder if ctx.embedder is not None else getattr(ctx.rag, "embedder", None)
+
+
+def _asks(ctx: ToolContext, query: str) -> list[str]:
+    """What is asked: each part of the user's message of the turn (the model's query often keeps one part
+    of three, "sick days" for "sick days, PTO carry-over and the furniture allowance"), then the query."""
+    message = ctx.request.message.strip()
+    return list(dict.fromkeys([*(question_parts(message) if message else []), query]))
+
+
+def _answer_lines(ctx: ToolContext, asks: list[str], sources: list[tuple[Path, str]], naming: str = "") -> str:
+    """The sentences of ``sources`` ((file, text) pairs) that answer ``asks``, best first, each with its
+    file: the message of a search result, what the user asked for. "" when no sentence holds the asks'
+    words (or means what they ask)."""
+    found = [u for path, text in sources for u in units(text, shown(path, ctx.workdir))]
+    found = list({(u.source, u.text): u for u in found}.values())   # overlapping chunks repeat sentences
+    titles = " ".join([naming, *(p.stem for p, _ in sources), *(u.heading for u in found[:1])])
+    best = ranked(asks, found, embedder=_embedder(ctx), limit=ANSWER_LINES, title=titles)
+    if not best:
+        return ""
+    if len({u.source for u in best}) == 1:
+        return f"From {best[0].source}:\n" + "\n".join(f"- {shown_unit(u, asks)}" for u in best)
+    return "\n".join(f"- {shown_unit(u, asks)} ({u.source})" for u in best)
+
+
+def _small_text(ctx: ToolContext, path: str) -> str | None:
+    """The whole text of an indexed one-page document (a text file, not a PDF: its pages are cited) small
+    enough to give back whole, else None."""
+    pages = ctx.rag.document_pages(path)
+    if len(pages) != 1 or len(pages[0][1]) > SMALL_DOC_CHARS:
+        return None
+    return pages[0][1]
+
+
+def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> dict[str, Any]:
+    """A search's result: the sentences that answer first (``message``), then the passages. A small
+    document's passages are its whole text, once; a larger one's are the retrieved chunks."""
+    by_file: dict[str, list[Any]] = {}
+    for h in hits:
+        by_file.setdefault(h.source_file, []).append(h)
+    sources, passages = [], []
+    for file, its_hits in by_file.items():
+        whole = _small_text(ctx, file)
+        if whole is not None:
+            sources.append((Path(file), whole))
+            passages.append({"source_file": file, "text": whole})
+        else:
+            sources.append((Path(file), "\n\n".join(h.text for h in its_hits)))
+            passages.extend(_chunk(h) for h in its_hits)
+    message = _answer_lines(ctx, _asks(ctx, query), sources, naming) or _best_passage(ctx, hits)
+    return {"status": "success", "message": message, "chunks": passages}
 
 
 def _top_n(chunk_count: int) -> int:
@@ -220,8 +282,7 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     if not hits:
         return {"status": "no_results", "query": query,
                 "message": (note + " " if note else "") + "Nothing relevant found; try other words."}
-    out = {"status": "success", "message": _best_passage(ctx, hits), "chunks": [_chunk(h) for h in hits],
-           "query": query, "instruction": CITE, **({"note": note} if note else {})}
+    out = {**_found(ctx, query, hits), "query": query, "instruction": CITE, **({"note": note} if note else {})}
     if str(debug).strip().lower() in {"true", "1", "yes"}:
         out["debug"] = {"indexed_chunks": total, "seconds": round(time.monotonic() - started, 3),
                         "hits": [{"chunk_index": h.chunk_index, "vector": h.vector_score,
@@ -245,10 +306,15 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
     except INDEX_ERRORS as exc:
         raise ToolFailure(f"could not search {file_path}: {exc}") from None
     if not hits:
-        return {"status": "no_results", "message": (note + " " if note else "") + "Nothing relevant in this file.",
-                "file": doc.path}
-    return {"status": "success", "message": _best_passage(ctx, hits), "chunks": [_chunk(h) for h in hits],
-            "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
+        whole = _small_text(ctx, doc.path)
+        if whole is None:
+            return {"status": "no_results", "message": (note + " " if note else "") + "Nothing relevant in this file.",
+                    "file": doc.path}
+        # no passage holds the question's words, but the file is small: its text is the answer's source
+        return {"status": "success", "message": f"No passage matched {query!r}; this is the whole of "
+                f"{shown(Path(doc.path), ctx.workdir)}.", "chunks": [{"source_file": doc.path, "text": whole}],
+                "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
+    return {**_found(ctx, query, hits), "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
 
 
 @tool
@@ -304,18 +370,105 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
     """
     if ctx.rag is None:
         return error_payload(NO_INDEX)
-    path, note = locate(ctx, file_path, keep=ctx.rag.supports)  # a guessed path: the file it meant, with a note
+    try:  # a guessed path: the file it meant, with a note
+        path, note = locate(ctx, file_path, keep=ctx.rag.supports)
+    except ToolFailure:
+        folder = _folder_meant(ctx, file_path)   # "index the minutes folder", passed as a file
+        if folder is None:
+            raise
+        return _index_folder(ctx, folder, recursive=False, note=f"{file_path.strip()} is no file; indexed the "
+                             f"folder {shown(folder, ctx.workdir)}/, which the request names.")
+    folder = _folder_in_request(ctx) if note else None
+    if folder is not None and not path.is_relative_to(folder):
+        # the path was a guess, and the user's own words name a folder: the words decide
+        return _index_folder(ctx, folder, recursive=False, note=f"{file_path.strip()} does not exist; indexed the "
+                             f"folder {shown(folder, ctx.workdir)}/, which the request names.")
     try:
         result = ctx.rag.index_file(path)
     except INDEX_ERRORS as exc:
         raise ToolFailure(str(exc)) from None
     info = result.to_dict()
     info["outcome"] = info.pop("status")  # indexed, updated or unchanged
+    said = f"{shown(path, ctx.workdir)} is indexed ({info['outcome']})"
+    asks = _request_question(ctx, path.stem)
+    hits = _search_quietly(ctx, " ".join(asks), file=path) if asks else []
+    if hits:  # "index X and tell me Y": Y is answered from X in the same call
+        found = _found(ctx, " ".join(asks), hits, f"{path.stem} {_INDEX_WORDS}")
+        return {"status": "success", "message": f"{said}. For your question, {_lower_first(found['message'])}",
+                "chunks": found["chunks"], **info, **({"note": note} if note else {})}
     # indexing is a step, not an answer: the file's first lines come with it (the 0.5B answered "who is
     # the customer on it?" right after indexing, with a name it made up)
     head = text_head(ctx, path)
-    said = f"{shown(path, ctx.workdir)} is indexed ({info['outcome']})" + (f". It begins:\n{head}" if head else ".")
+    said += f". It begins:\n{head}" if head else "."
     return {"status": "success", "message": said, **info, **({"note": note} if note else {})}
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text.startswith("From ") else text
+
+
+def _request_question(ctx: ToolContext, naming: str) -> list[str]:
+    """The parts of the user's message of the turn that ask something of the files being indexed (not
+    the request to index them, nor their names): "add the minutes folder to your docs and tell me who
+    took notes in March" -> ["tell me who took notes in March"]."""
+    message = ctx.request.message.strip()
+    return beyond(question_parts(message), f"{naming} {_INDEX_WORDS}") if message else []
+
+
+def _search_quietly(ctx: ToolContext, query: str, **where: Any) -> list[Any]:
+    """Search hits, or none when the search fails: an answer on top of indexing is a bonus."""
+    try:
+        return ctx.rag.search(query, k=5, **where)
+    except INDEX_ERRORS:
+        return []
+
+
+def _folder_meant(ctx: ToolContext, raw: str) -> Path | None:
+    """The folder an index call means when its path is no file: the path itself when it is a folder, the
+    one folder named like it, else the one folder the user's message names in words ("the minutes
+    folder"). None when there is no such folder or several."""
+    try:
+        path = _checked(ctx, raw)
+    except SandboxError:
+        return None
+    if path.is_dir():
+        return path
+    if path.exists():
+        return None
+    best = clear_winner(find(ctx, shown(path, Path(ctx.workdir).resolve()), "folder"))
+    if best is not None and _allowed(ctx, best.path):
+        return best.path
+    return _folder_in_request(ctx)
+
+
+def _is_file(ctx: ToolContext, raw: str) -> bool:
+    try:
+        return _checked(ctx, raw).is_file()
+    except SandboxError:
+        return False
+
+
+def _folder_in_request(ctx: ToolContext) -> Path | None:
+    """The one folder whose name the user's message holds in words, all of them ("add the minutes folder"
+    -> ``minutes/``); a name said right before "folder" wins a tie."""
+    message = ctx.request.message
+    said = set(words(message))
+    if not said:
+        return None
+    candidates: list[tuple[int, int, Path]] = []
+    for e in scan(ctx):
+        own = [w for w in words(e.path.name) if w not in ("the", "a", "an")] if e.is_dir else []
+        if own and all(w in said for w in own) and any(len(w) >= 3 and not w.isdigit() for w in own):
+            before = re.search(r"\b" + r"\W+".join(map(re.escape, e.path.name.lower().replace("_", " ")
+                                                             .replace("-", " ").split())) +
+                               r"\W*(?:folder|directory|dir)\b", message.lower())
+            candidates.append((bool(before), len(own), e.path))
+    if not candidates:
+        return None
+    candidates.sort(key=lambda c: (-c[0], -c[1], len(c[2].parts)))
+    if len(candidates) > 1 and candidates[0][:2] == candidates[1][:2]:
+        return None
+    return candidates[0][2] if _allowed(ctx, candidates[0][2]) else None
 
 
 @tool
@@ -468,15 +621,40 @@ def index_directory(ctx: ToolContext, directory_path: str, recursive: bool = Fal
         directory_path: The folder to index.
         recursive: True to include subfolders.
     """
-    folder = _folder(ctx, directory_path)
+    if ctx.rag is None:
+        raise ToolFailure(NO_INDEX)
     deep = str(recursive).strip().lower() in {"true", "1", "yes"}
-    summary = ctx.rag.index_directory(folder, recursive=deep, progress=ctx.progress, cancel=ctx.cancel,
+    try:
+        return _index_folder(ctx, _folder(ctx, directory_path), recursive=deep)
+    except ToolFailure:
+        folder = _folder_meant(ctx, directory_path)
+        if folder is None:
+            if _is_file(ctx, directory_path):   # a file given as the folder: index the file
+                return index_document(ctx, directory_path)
+            raise
+        return _index_folder(ctx, folder, recursive=deep, note=f"{directory_path.strip()} is no folder; this is "
+                             f"{shown(folder, ctx.workdir)}/, which the request names.")
+
+
+def _index_folder(ctx: ToolContext, folder: Path, *, recursive: bool, note: str = "") -> dict[str, Any]:
+    """Index a folder; when the user's message also asks something of it, the sentences that answer."""
+    summary = ctx.rag.index_directory(folder, recursive=recursive, progress=ctx.progress, cancel=ctx.cancel,
                                       allow=lambda f: _allowed(ctx, f))
+    noted = {"note": note} if note else {}
     if summary["files"] == 0:
         return {"status": "no_files", "directory": str(folder),
-                "message": "No supported files here" + ("" if deep else "; try recursive=true") + "."}
+                "message": "No supported files here" + ("" if recursive else "; try recursive=true") + ".", **noted}
     status = "cancelled" if summary["cancelled"] else "success"
-    return {"status": status, "directory": str(folder), **summary, "failed": summary["failed"][:10]}
+    out = {"status": status, "directory": str(folder), **summary, "failed": summary["failed"][:10]}
+    asks = _request_question(ctx, folder.name)
+    inside = [d.id for d in ctx.rag.list_documents() if Path(d.path).is_relative_to(folder) and _in_scope(ctx, d.path)]
+    hits = _search_quietly(ctx, " ".join(asks), docs=inside) if asks and inside and status == "success" else []
+    if hits:  # "add the minutes folder and tell me who took notes in March": answered in the same call
+        found = _found(ctx, " ".join(asks), hits, f"{folder.name} {_INDEX_WORDS}")
+        said = f"Indexed {summary['files']} files in {shown(folder, ctx.workdir)}/. For your question:\n"
+        out = {"status": status, "message": said + found["message"], "chunks": found["chunks"],
+               **{k: v for k, v in out.items() if k != "status"}}
+    return {**out, **noted}
 
 
 @tool(timeout=900)
