@@ -12,20 +12,19 @@ import calendar
 import csv
 import io
 import re
-from collections import defaultdict
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
-from gaia_lite.registry.failure import ToolFailure, error_payload
+from gaia_lite.registry.failure import ToolFailure
 
-from .data_shape import Plan, fmt, match, named_in, shaped, split_names
+from .data_shape import Plan, match, named_in, shaped, split_names
 from .file_text import TEXT_EXTS
 from .find import PATH_MENTION, locate, shown
-from .passages import question_parts, ranked, units
+from .passages import passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path
 
@@ -330,25 +329,29 @@ def _indexed_namesake(ctx: ToolContext, file_path: str) -> Path | None:
 
 
 def _as_text(ctx: ToolContext, path: Path, notes: list[str]) -> dict[str, Any]:
-    """A text file that is not a table, read as ``read_file`` reads it: the sentences that answer the
-    user's message first, then the text, and a note naming the tools that fit. Small models send a
-    Markdown report here for "what was Q3 revenue?"; an error then became the answer, and a table
-    summary of prose misleads, but the text has the figure."""
+    """A text file that is not a table, read as ``read_file`` reads it, with a note naming the tools that
+    fit. When the user's message asks something of it, the sentences that answer come first and the
+    sections they stand in replace the whole text. Small models send a Markdown report here for "what
+    was Q3 revenue?": an error then became the answer, a table summary of prose misleads, and the whole
+    text was copied from its top."""
     from .files import read_file  # files imports nothing from here; kept local to keep this module light
 
     result = read_file(ctx, str(path))
     if result.get("status") != "success":
         return result
-    result.pop("analysis", None)
     message = ctx.request.message.strip()
-    best = ranked(question_parts(message), units(str(result.get("content", ""))), embedder=ctx.embedder,
-                  title=path.stem) if message else []
-    lead = {"message": f"From {path.name}:\n" + "\n".join(f"- {shown_unit(u, [message])}" for u in best)} \
-        if best else {}
+    best = ranked(question_parts(message), units(str(result.get("content", "")), path.name),
+                  embedder=ctx.embedder, title=path.stem) if message else []
     said = f"{path.name} is not a table, so this is its text (read_file or query_specific_file fit a document)"
+    out: dict[str, Any] = {"status": "success"}
+    if best:
+        out["message"] = f"From {path.name}:\n" + "\n".join(f"- {shown_unit(u, [message])}" for u in best)
+        out["passages"] = "\n\n".join(u.passage for u in passages(best))
+        said = f"{path.name} is not a table; these are the sections that answer (read_file gives all of it)"
+    out.update((k, v) for k, v in result.items() if k not in ("status", "note", "analysis")
+               and not (best and k in ("content", "truncated", "hint")))
     # the note goes last: the 0.5B model answered with whatever line came first
-    return {"status": "success", **lead, **{k: v for k, v in result.items() if k not in ("status", "note")},
-            "note": "; ".join([*notes, *([result["note"]] if result.get("note") else []), said])}
+    return {**out, "note": "; ".join([*notes, *([result["note"]] if result.get("note") else []), said])}
 
 
 @tool

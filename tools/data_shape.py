@@ -31,7 +31,8 @@ __all__ = ["fmt", "match", "split_names", "named_in", "Plan", "shaped"]
 
 # Words that say how to combine a column, not which column ("total sales", "sum of revenue")
 _AGGREGATE_WORDS = frozenset("total sum avg average mean count number num of per by the".split())
-TOP_GROUPS = 5          # groups shown per column in a summary ("top few")
+TOP_GROUPS = 5          # groups shown for the first grouping column of a summary ("top few")
+OTHER_GROUPS = 3        # groups shown for the other grouping columns
 GROUP_LIMIT = 25        # groups shown for the column asked for with group_by
 SUMMARY_CATEGORIES = 3  # grouping columns shown in a summary
 MAX_MONTHS = 12         # a month-by-month line for at most this many months
@@ -283,8 +284,9 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         lines += [_extremes(frame, c, label, plan.stats) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]
     out["message"] = "\n".join(lines)
-    for c in categories:
-        out[f"by {c}"] = _group_lines(groups[c], GROUP_LIMIT if c == plan.group_by else TOP_GROUPS)
+    for n, c in enumerate(categories):  # the first grouping (or the one asked for) in more depth
+        out[f"by {c}"] = _group_lines(groups[c], GROUP_LIMIT if c == plan.group_by else
+                                      TOP_GROUPS if n == 0 else OTHER_GROUPS)
     months = _by_period(frame, value, _month) if value and _dated(frame) else {}
     if kind in ("trends", "full") and months:
         out[f"{value} by month"] = "\n".join(f"{m}: {fmt(v)}" for m, v in months.items())

@@ -22,7 +22,7 @@ from gaia_lite.memory.keywords import STOPWORDS
 
 from .find import PATH_MENTION, singular
 
-__all__ = ["Unit", "units", "question_parts", "ranked", "asked_words", "beyond", "shown"]
+__all__ = ["Unit", "units", "question_parts", "ranked", "asked_words", "beyond", "shown", "passages"]
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
@@ -43,6 +43,7 @@ _WANTS_FIGURE = re.compile(r"\bhow (?:many|much|long|old|often)\b|\bwhen\b|\bwha
                            r"\bnumber of\b|\btotal\b|\bamount\b", re.IGNORECASE)
 _FIGURE_BONUS = 0.15
 _KEEP_SHARE = 0.5
+PASSAGE_CHARS = 1200   # a section up to this long is one passage; in a longer one, the paragraph is
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class Unit:
     text: str
     heading: str = ""
     source: str = ""
+    passage: str = ""   # the section (or, in a long one, the paragraph) it stands in
+    page: int = 0
 
 
 def asked_words(text: str) -> list[str]:
@@ -65,29 +68,57 @@ def _cells(line: str) -> list[str]:
     return [c.strip().strip("*").strip() for c in line.strip().strip("|").split("|")]
 
 
-def units(text: str, source: str = "") -> list[Unit]:
+def units(text: str, source: str = "", page: int = 0) -> list[Unit]:
     """The sentences of ``text``: wrapped lines of a paragraph joined, list items and headings kept apart,
     and a Markdown table row read as ``header: cell`` pairs (a row alone, "| First year | 15 days |",
-    does not say what 15 counts)."""
+    does not say what 15 counts). Each knows the passage it stands in (``passage``)."""
     out: list[Unit] = []
-    heading, paragraph, header = "", [], []
+    for heading, lines in _sections(text):
+        section = "\n".join(lines).strip()
+        if heading:
+            out.append(Unit(heading, heading, source, section, page))
+        for block in _blocks(lines[1:] if heading else lines):
+            passage = section if len(section) <= PASSAGE_CHARS else "\n".join(
+                [*(lines[:1] if heading else []), *block]).strip()
+            out.extend(Unit(t, heading, source, passage, page) for t in _block_units(block))
+    return out
+
+
+def _sections(text: str) -> list[tuple[str, list[str]]]:
+    """(heading, its lines: the heading line, then its body) for each part of ``text`` a heading opens;
+    the part before the first heading has none."""
+    found: list[tuple[str, list[str]]] = [("", [])]
+    for line in text.splitlines():
+        if m := _HEADING.match(line):
+            found.append((m.group(2).strip().strip("#").strip(), [line]))
+        elif not _PAGE_MARK.match(line.strip()):
+            found[-1][1].append(line)
+    return [(h, lines) for h, lines in found if h or any(x.strip() for x in lines)]
+
+
+def _blocks(lines: list[str]) -> list[list[str]]:
+    """Paragraphs, lists and tables: the runs of lines between blank lines."""
+    found: list[list[str]] = [[]]
+    for line in lines:
+        if line.strip():
+            found[-1].append(line)
+        elif found[-1]:
+            found.append([])
+    return [b for b in found if b]
+
+
+def _block_units(block: list[str]) -> list[str]:
+    out: list[str] = []
+    paragraph: list[str] = []
+    header: list[str] = []
 
     def flush() -> None:
         joined = " ".join(" ".join(paragraph).split())
-        out.extend(Unit(s.strip(), heading, source) for s in _SENTENCE_END.split(joined) if s.strip())
+        out.extend(s.strip() for s in _SENTENCE_END.split(joined) if s.strip())
         paragraph.clear()
 
-    for line in text.splitlines():
+    for line in block:
         stripped = line.strip()
-        if not stripped or _PAGE_MARK.match(stripped):
-            flush()
-            header = []
-            continue
-        if m := _HEADING.match(line):
-            flush()
-            heading = m.group(2).strip().strip("#").strip()
-            out.append(Unit(heading, heading, source))
-            continue
         if stripped.startswith("|") or (header and "|" in stripped):
             flush()
             if _TABLE_RULE.match(stripped):
@@ -96,8 +127,7 @@ def units(text: str, source: str = "") -> list[Unit]:
             if not header:
                 header = cells
                 continue
-            pairs = [f"{h}: {c}" if h else c for h, c in zip(header + [""] * len(cells), cells) if c]
-            out.append(Unit(", ".join(pairs), heading, source))
+            out.append(", ".join(f"{h}: {c}" if h else c for h, c in zip(header + [""] * len(cells), cells) if c))
             continue
         if _ITEM.match(line) or _LABEL.match(line):
             flush()
@@ -106,6 +136,15 @@ def units(text: str, source: str = "") -> list[Unit]:
         paragraph.append(stripped)
     flush()
     return out
+
+
+def passages(found: Sequence[Unit], limit: int = 3) -> list[Unit]:
+    """The passages (a short section, else the paragraph or table) the units ``found`` stand in, in their
+    order, once each: what the answer rests on, without the rest of the document."""
+    seen: dict[tuple[str, str], Unit] = {}
+    for u in found:
+        seen.setdefault((u.source, u.passage), u)
+    return list(seen.values())[:limit]
 
 
 def question_parts(text: str, limit: int = 5) -> list[str]:

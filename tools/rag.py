@@ -21,7 +21,7 @@ from gaia_lite.registry.spec import tool
 from .backup import backup_file
 from .file_text import text_head
 from .find import find, clear_winner, locate, named_in, scan, shown, words
-from .passages import beyond, question_parts, ranked, units
+from .passages import beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
 from .sandbox import SandboxError, resolve_user_path
@@ -116,24 +116,31 @@ def _asks(ctx: ToolContext, query: str) -> list[str]:
     return list(dict.fromkeys([*(question_parts(message) if message else []), query]))
 
 
-def _answer_lines(ctx: ToolContext, asks: list[str], sources: list[tuple[Path, str]], naming: str = "") -> str:
-    """The sentences of ``sources`` ((file, text) pairs) that answer ``asks``, best first, each with its
-    file: the message of a search result, what the user asked for. "" when no sentence holds the asks'
-    words (or means what they ask)."""
-    found = [u for path, text in sources for u in units(text, shown(path, ctx.workdir))]
+def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str]],
+            naming: str = "") -> tuple[str, list[dict[str, Any]]]:
+    """The sentences of ``sources`` ((file, page, text)) that answer ``asks``, best first, each with its
+    file (the result's message: what the user asked for), and the passages they stand in (its
+    ``chunks``: the sections, not the whole document, so a model that copies from the top copies the
+    answer). ("", []) when no sentence holds the asks' words (or means what they ask)."""
+    found = [u for path, page, text in sources for u in units(text, path, page)]
     found = list({(u.source, u.text): u for u in found}.values())   # overlapping chunks repeat sentences
-    titles = " ".join([naming, *(p.stem for p, _ in sources), *(u.heading for u in found[:1])])
+    titles = " ".join([naming, *(Path(p).stem for p, _, _ in sources), *(u.heading for u in found[:1])])
     best = ranked(asks, found, embedder=_embedder(ctx), limit=ANSWER_LINES, title=titles)
     if not best:
-        return ""
-    if len({u.source for u in best}) == 1:
-        return f"From {best[0].source}:\n" + "\n".join(f"- {shown_unit(u, asks)}" for u in best)
-    return "\n".join(f"- {shown_unit(u, asks)} ({u.source})" for u in best)
+        return "", []
+    where = {u.source: shown(Path(u.source), ctx.workdir) for u in best}
+    if len(where) == 1:
+        message = f"From {where[best[0].source]}:\n" + "\n".join(f"- {shown_unit(u, asks)}" for u in best)
+    else:
+        message = "\n".join(f"- {shown_unit(u, asks)} ({where[u.source]})" for u in best)
+    cited = [{"source_file": u.source, **({"page": u.page} if u.page else {}), "text": u.passage}
+             for u in passages(best)]
+    return message, cited
 
 
 def _small_text(ctx: ToolContext, path: str) -> str | None:
     """The whole text of an indexed one-page document (a text file, not a PDF: its pages are cited) small
-    enough to give back whole, else None."""
+    enough to read whole, else None."""
     pages = ctx.rag.document_pages(path)
     if len(pages) != 1 or len(pages[0][1]) > SMALL_DOC_CHARS:
         return None
@@ -141,22 +148,35 @@ def _small_text(ctx: ToolContext, path: str) -> str | None:
 
 
 def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> dict[str, Any]:
-    """A search's result: the sentences that answer first (``message``), then the passages. A small
-    document's passages are its whole text, once; a larger one's are the retrieved chunks."""
+    """A search's result: the sentences that answer first (``message``), then the passages they stand in.
+    A small document is read whole for them; a larger one's retrieved chunks are. Without such sentences,
+    the best chunk's start is the message and the chunks (a small document's whole text, once) follow."""
     by_file: dict[str, list[Any]] = {}
     for h in hits:
         by_file.setdefault(h.source_file, []).append(h)
-    sources, passages = [], []
+    sources, plain = [], []
     for file, its_hits in by_file.items():
         whole = _small_text(ctx, file)
         if whole is not None:
-            sources.append((Path(file), whole))
-            passages.append({"source_file": file, "text": whole})
+            sources.append((file, 0, whole))
+            plain.append({"source_file": file, "text": whole})
         else:
-            sources.append((Path(file), "\n\n".join(h.text for h in its_hits)))
-            passages.extend(_chunk(h) for h in its_hits)
-    message = _answer_lines(ctx, _asks(ctx, query), sources, naming) or _best_passage(ctx, hits)
-    return {"status": "success", "message": message, "chunks": passages}
+            sources += [(file, h.page, h.text) for h in its_hits]
+            plain += [_chunk(h) for h in its_hits]
+    message, cited = _answer(ctx, _asks(ctx, query), sources, naming)
+    for c in cited:  # the search's score of the passage's page (of its file, for a file read whole)
+        c["relevance_score"] = max(h.score for h in by_file[c["source_file"]]
+                                   if not c.get("page") or h.page == c["page"])
+    return {"status": "success", "message": message or _best_passage(ctx, hits), "chunks": cited or plain}
+
+
+def _whole(ctx: ToolContext, query: str, texts: list[tuple[str, str]]) -> dict[str, Any]:
+    """The result for small files no passage of the search matched: the sentences the user's message
+    asks for when any hold its words, else a line saying the whole text follows; then the texts."""
+    message, cited = _answer(ctx, _asks(ctx, query), [(p, 0, t) for p, t in texts])
+    names = ", ".join(shown(Path(p), ctx.workdir) for p, _ in texts)
+    return {"status": "success", "message": message or f"No passage matched {query!r}; this is the whole of {names}.",
+            "chunks": cited or [{"source_file": p, "text": t} for p, t in texts]}
 
 
 def _top_n(chunk_count: int) -> int:
@@ -280,6 +300,9 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     except INDEX_ERRORS as exc:
         return error_payload(f"search failed: {exc}")
     if not hits:
+        whole = [(d.path, text) for d in named if (text := _small_text(ctx, d.path)) is not None]
+        if whole:  # the question names these files: no passage holds its words, but their text is short
+            return {**_whole(ctx, query, whole), "query": query, "instruction": CITE, **({"note": note} if note else {})}
         return {"status": "no_results", "query": query,
                 "message": (note + " " if note else "") + "Nothing relevant found; try other words."}
     out = {**_found(ctx, query, hits), "query": query, "instruction": CITE, **({"note": note} if note else {})}
@@ -310,10 +333,9 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
         if whole is None:
             return {"status": "no_results", "message": (note + " " if note else "") + "Nothing relevant in this file.",
                     "file": doc.path}
-        # no passage holds the question's words, but the file is small: its text is the answer's source
-        return {"status": "success", "message": f"No passage matched {query!r}; this is the whole of "
-                f"{shown(Path(doc.path), ctx.workdir)}.", "chunks": [{"source_file": doc.path, "text": whole}],
-                "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
+        # no passage holds the query's words, but the file is small: its text is the answer's source
+        return {**_whole(ctx, query, [(doc.path, whole)]), "file": doc.path, "instruction": CITE,
+                **({"note": note} if note else {})}
     return {**_found(ctx, query, hits), "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
 
 
