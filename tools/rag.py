@@ -117,7 +117,7 @@ def _asks(ctx: ToolContext, query: str) -> list[str]:
 
 
 def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str]],
-            naming: str = "") -> tuple[str, list[dict[str, Any]]]:
+            naming: str = "", meaning: bool = True) -> tuple[str, list[dict[str, Any]]]:
     """The sentences of ``sources`` ((file, page, text)) that answer ``asks``, best first, each with its
     file (the result's message: what the user asked for), and the passages they stand in (its
     ``chunks``: the sections, not the whole document, so a model that copies from the top copies the
@@ -125,7 +125,7 @@ def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str
     found = [u for path, page, text in sources for u in units(text, path, page)]
     found = list({(u.source, u.text): u for u in found}.values())   # overlapping chunks repeat sentences
     titles = " ".join([naming, *(Path(p).stem for p, _, _ in sources), *(u.heading for u in found[:1])])
-    best = ranked(asks, found, embedder=_embedder(ctx), limit=ANSWER_LINES, title=titles)
+    best = ranked(asks, found, embedder=_embedder(ctx) if meaning else None, limit=ANSWER_LINES, title=titles)
     if not best:
         return "", []
     where = {u.source: shown(Path(u.source), ctx.workdir) for u in best}
@@ -170,13 +170,22 @@ def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> d
     return {"status": "success", "message": message or _best_passage(ctx, hits), "chunks": cited or plain}
 
 
-def _whole(ctx: ToolContext, query: str, texts: list[tuple[str, str]]) -> dict[str, Any]:
-    """The result for small files no passage of the search matched: the sentences the user's message
-    asks for when any hold its words, else a line saying the whole text follows; then the texts."""
-    message, cited = _answer(ctx, _asks(ctx, query), [(p, 0, t) for p, t in texts])
-    names = ", ".join(shown(Path(p), ctx.workdir) for p, _ in texts)
-    return {"status": "success", "message": message or f"No passage matched {query!r}; this is the whole of {names}.",
-            "chunks": cited or [{"source_file": p, "text": t} for p, t in texts]}
+def _read_through(ctx: ToolContext, query: str, paths: list[str]) -> dict[str, Any] | None:
+    """The result for files a question names when the search matched no passage of them: the sentences
+    of their stored text that answer (by words alone for a long text: embedding every sentence of a
+    book costs minutes), else a small file's whole text; None when neither."""
+    pages = [(p, ctx.rag.document_pages(p)) for p in paths]
+    sources = [(p, n if len(its) > 1 else 0, t) for p, its in pages for n, t in its]
+    short = sum(len(t) for _, _, t in sources) <= 4 * SMALL_DOC_CHARS
+    message, cited = _answer(ctx, _asks(ctx, query), sources, meaning=short)
+    if message:
+        return {"status": "success", "message": message, "chunks": cited}
+    whole = [(p, t) for p in paths if (t := _small_text(ctx, p)) is not None]
+    if not whole:
+        return None
+    names = ", ".join(shown(Path(p), ctx.workdir) for p, _ in whole)
+    return {"status": "success", "message": f"No passage matched {query!r}; this is the whole of {names}.",
+            "chunks": [{"source_file": p, "text": t} for p, t in whole]}
 
 
 def _top_n(chunk_count: int) -> int:
@@ -299,10 +308,10 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         hits = ctx.rag.search(query, k=_top_n(total), docs=[d.id for d in (named or scope)])
     except INDEX_ERRORS as exc:
         return error_payload(f"search failed: {exc}")
+    read = _read_through(ctx, query, [d.path for d in named]) if not hits and named else None
+    if read is not None:  # the question names these files: read them through, not "nothing found"
+        return {**read, "query": query, "instruction": CITE, **({"note": note} if note else {})}
     if not hits:
-        whole = [(d.path, text) for d in named if (text := _small_text(ctx, d.path)) is not None]
-        if whole:  # the question names these files: no passage holds its words, but their text is short
-            return {**_whole(ctx, query, whole), "query": query, "instruction": CITE, **({"note": note} if note else {})}
         return {"status": "no_results", "query": query,
                 "message": (note + " " if note else "") + "Nothing relevant found; try other words."}
     out = {**_found(ctx, query, hits), "query": query, "instruction": CITE, **({"note": note} if note else {})}
@@ -329,13 +338,11 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
     except INDEX_ERRORS as exc:
         raise ToolFailure(f"could not search {file_path}: {exc}") from None
     if not hits:
-        whole = _small_text(ctx, doc.path)
-        if whole is None:
+        read = _read_through(ctx, query, [doc.path])   # the file asked about, read through
+        if read is None:
             return {"status": "no_results", "message": (note + " " if note else "") + "Nothing relevant in this file.",
                     "file": doc.path}
-        # no passage holds the query's words, but the file is small: its text is the answer's source
-        return {**_whole(ctx, query, [(doc.path, whole)]), "file": doc.path, "instruction": CITE,
-                **({"note": note} if note else {})}
+        return {**read, "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
     return {**_found(ctx, query, hits), "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
 
 
@@ -473,21 +480,19 @@ def _is_file(ctx: ToolContext, raw: str) -> bool:
 def _folder_in_request(ctx: ToolContext) -> Path | None:
     """The one folder whose name the user's message holds in words, all of them ("add the minutes folder"
     -> ``minutes/``); a name said right before "folder" wins a tie."""
-    message = ctx.request.message
-    said = set(words(message))
+    said = words(ctx.request.message)
     if not said:
         return None
-    candidates: list[tuple[int, int, Path]] = []
+    text = " ".join(said)
+    candidates: list[tuple[bool, int, Path]] = []
     for e in scan(ctx):
-        own = [w for w in words(e.path.name) if w not in ("the", "a", "an")] if e.is_dir else []
-        if own and all(w in said for w in own) and any(len(w) >= 3 and not w.isdigit() for w in own):
-            before = re.search(r"\b" + r"\W+".join(map(re.escape, e.path.name.lower().replace("_", " ")
-                                                             .replace("-", " ").split())) +
-                               r"\W*(?:folder|directory|dir)\b", message.lower())
-            candidates.append((bool(before), len(own), e.path))
+        own = words(e.path.name) if e.is_dir else []
+        if own and set(own) <= set(said) and any(len(w) >= 3 and not w.isdigit() for w in own):
+            named = any(f"{' '.join(own)} {kind}" in text for kind in ("folder", "directory", "dir"))
+            candidates.append((named, len(own), e.path))
     if not candidates:
         return None
-    candidates.sort(key=lambda c: (-c[0], -c[1], len(c[2].parts)))
+    candidates.sort(key=lambda c: (not c[0], -c[1], len(c[2].parts)))
     if len(candidates) > 1 and candidates[0][:2] == candidates[1][:2]:
         return None
     return candidates[0][2] if _allowed(ctx, candidates[0][2]) else None

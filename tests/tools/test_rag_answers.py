@@ -186,3 +186,15 @@ def test_summarize_document_reads_an_unindexed_markdown_file(call, ctx: ToolCont
     result = call("summarize_document", file_path="employee handbook", summary_type="brief")
     assert result["status"] == "success" and result["summary"].startswith("summary of: ")
     assert result["file"].endswith("HR/Employee-Handbook.md") and ctx.rag.list_documents() == []
+
+
+def test_a_named_file_the_search_misses_is_read_through_not_nothing_found(call, ctx: ToolContext, work: Path) -> None:
+    # the index's words do not meet ("eligibility" vs "eligible"), and the file is too long to send whole
+    filler = "\n\n".join(f"## Section {i}\n\nThe office plant on floor {i} is watered on Mondays." for i in range(120))
+    (work / "HR" / "policy.md").write_text(f"# Policy\n\n{filler}\n\n## Benefits\n\nContractors are not eligible "
+                                            "for company benefits.\n")
+    ctx.request.message = "According to HR/policy.md, what about contractor eligibility?"
+    result = call("query_specific_file", file_path="HR/policy.md", query="contractor eligibility")
+    assert result["status"] == "success", result
+    assert result["message"] == "From HR/policy.md:\n- Contractors are not eligible for company benefits."
+    assert result["chunks"][0]["text"] == "## Benefits\n\nContractors are not eligible for company benefits."
