@@ -24,7 +24,7 @@ from gaia_lite.registry.failure import ToolFailure
 from .data_shape import Plan, match, named_in, shaped, split_names
 from .file_text import TEXT_EXTS
 from .find import PATH_MENTION, locate, shown
-from .passages import passages, question_parts, ranked, units
+from .passages import answer_first, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path
 
@@ -346,10 +346,11 @@ def _as_text(ctx: ToolContext, path: Path, notes: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {"status": "success"}
     if best:
         out["message"] = f"From {path.name}:\n" + "\n".join(f"- {shown_unit(u, [message])}" for u in best)
-        out["passages"] = "\n\n".join(u.passage for u in passages(best))
-        said = f"{path.name} is not a table; these are the sections that answer (read_file gives all of it)"
+        out["text"] = answer_first(str(result["content"]), best)
+        said = f"{path.name} is not a table, so this is its text, the sections that answer first (read_file " \
+               "or query_specific_file fit a document)"
     out.update((k, v) for k, v in result.items() if k not in ("status", "note", "analysis")
-               and not (best and k in ("content", "truncated", "hint")))
+               and not (best and k == "content"))
     # the note goes last: the 0.5B model answered with whatever line came first
     return {**out, "note": "; ".join([*notes, *([result["note"]] if result.get("note") else []), said])}
 

@@ -22,7 +22,8 @@ from gaia_lite.memory.keywords import STOPWORDS
 
 from .find import PATH_MENTION, singular
 
-__all__ = ["Unit", "units", "question_parts", "ranked", "asked_words", "beyond", "shown", "passages"]
+__all__ = ["Unit", "units", "question_parts", "ranked", "asked_words", "beyond", "shown", "passages",
+           "answer_first"]
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
@@ -136,6 +137,16 @@ def _block_units(block: list[str]) -> list[str]:
         paragraph.append(stripped)
     flush()
     return out
+
+
+def answer_first(text: str, found: Sequence[Unit]) -> str:
+    """``text`` with the passages the units ``found`` stand in moved to its top, the rest after in its own
+    order: all of a short document (a follow-up question may need any of it), the answer where a model
+    that copies from the top starts copying."""
+    first = [u.passage for u in passages(found, limit=len(found))]
+    rest = ["\n".join(lines).strip() for _, lines in _sections(text)]
+    rest = [r for r in rest if r and r not in first]
+    return "\n\n".join([*first, *rest])
 
 
 def passages(found: Sequence[Unit], limit: int = 3) -> list[Unit]:

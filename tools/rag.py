@@ -21,7 +21,7 @@ from gaia_lite.registry.spec import tool
 from .backup import backup_file
 from .file_text import text_head
 from .find import find, clear_winner, locate, named_in, scan, shown, words
-from .passages import beyond, passages, question_parts, ranked, units
+from .passages import answer_first, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
 from .sandbox import SandboxError, resolve_user_path
@@ -133,8 +133,13 @@ def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str
         message = f"From {where[best[0].source]}:\n" + "\n".join(f"- {shown_unit(u, asks)}" for u in best)
     else:
         message = "\n".join(f"- {shown_unit(u, asks)} ({where[u.source]})" for u in best)
+    wholes = {path: text for path, page, text in sources if not page and _small_text(ctx, path) == text}
     cited = [{"source_file": u.source, **({"page": u.page} if u.page else {}), "text": u.passage}
-             for u in passages(best)]
+             for u in passages(best) if u.source not in wholes]
+    # a short file read whole goes back whole, its answering sections first: a follow-up ("and what
+    # does the CEO expect?") may need any of it, and a model copying from the top copies the answer
+    cited += [{"source_file": path, "text": answer_first(text, [u for u in best if u.source == path])}
+              for path, text in wholes.items() if any(u.source == path for u in best)]
     return message, cited
 
 

@@ -137,12 +137,12 @@ def test_a_document_is_read_as_text_with_the_lines_that_answer_first(tool_ctx, t
     assert result["status"] == "success" and list(result)[:2] == ["status", "message"]
     assert result["message"].splitlines()[:2] == ["From handbook.md:",
                                                   "- Contractors are not eligible for company benefits."]
-    # the section that answers, not the document from its top (a small model copies from the top)
-    assert result["passages"] == ("## Leave\n\nStaff get 25 vacation days per year.\n"
-                                  "Contractors are not eligible for company benefits.")
-    assert "content" not in result and "analysis" not in result
-    assert result["note"] == ("handbook.md is not a table; these are the sections that answer "
-                              "(read_file gives all of it)")
+    # the section that answers first, then the rest (a small model copies from the top)
+    assert result["text"] == ("## Leave\n\nStaff get 25 vacation days per year.\n"
+                              "Contractors are not eligible for company benefits.\n\n# Handbook\n\n"
+                              "## Equipment\n\nEvery employee receives a laptop.")
+    assert "content" not in result and "analysis" not in result   # the built answer is the message
+    assert result["note"].startswith("handbook.md is not a table, so this is its text, the sections that answer first")
 
 
 def test_prose_in_a_table_file_is_not_summarised_as_a_table(tool_ctx, tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gaia_lite.tools.passages import Unit, beyond, question_parts, ranked, shown, units
+from gaia_lite.tools.passages import Unit, answer_first, beyond, question_parts, ranked, shown, units
 
 HANDBOOK = """# Northwind Handbook
 
@@ -114,3 +114,10 @@ def test_meaning_ranks_a_sentence_that_shares_no_word_with_the_question() -> Non
     found = units("Staff get 25 vacation days.\n\nThe office opens at nine.\n")
     assert texts(ranked(["how many holidays"], found, embedder=WordsEmbedder())) == ["Staff get 25 vacation days."]
     assert ranked(["how many holidays"], found) == []   # words alone find nothing
+
+
+def test_answer_first_moves_the_answering_section_to_the_top_and_keeps_the_rest() -> None:
+    best = ranked(["sick days"], units(HANDBOOK))
+    moved = answer_first(HANDBOOK, best)
+    assert moved.startswith("## 2. Paid time off (PTO)\n")
+    assert sorted(moved.split()) == sorted(HANDBOOK.split())   # nothing lost, nothing repeated
