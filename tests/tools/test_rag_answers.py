@@ -6,19 +6,13 @@ the tools called through a real ToolExecutor."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from gaia_lite.agent.fallback import answer_from_result
-from gaia_lite.embed.hashing import HashEmbedder
-from gaia_lite.memory.rag import RagIndex
 from gaia_lite.registry.context import ToolContext
-from gaia_lite.registry.execute import Decision, ToolExecutor
-from gaia_lite.registry.registry import ToolRegistry
-from gaia_lite.registry.spec import spec_of
-from gaia_lite.tools import rag as rag_tools
-from gaia_lite.tools.sandbox import Sandbox
+from tests.tools.test_rag_tools import call, rag_ctx, work  # noqa: F401 - the same real index and executor
 
 REPORT = """# Acme Corp - Third Quarter 2025 Report
 
@@ -51,32 +45,17 @@ Home-office furniture can be claimed once every three years, up to 600 dollars.
 """
 
 
-@pytest.fixture
-def work(tmp_path: Path) -> Path:
-    d = tmp_path / "work"
-    (d / "reports").mkdir(parents=True)
-    (d / "HR").mkdir()
-    (d / "reports" / "acme_q3_report.md").write_text(REPORT)
-    (d / "HR" / "Employee-Handbook.md").write_text(HANDBOOK)
-    return d
+@pytest.fixture(autouse=True)
+def files(work: Path) -> None:
+    (work / "reports").mkdir()
+    (work / "HR").mkdir()
+    (work / "reports" / "acme_q3_report.md").write_text(REPORT)
+    (work / "HR" / "Employee-Handbook.md").write_text(HANDBOOK)
 
 
 @pytest.fixture
-def ctx(tmp_path: Path, work: Path) -> Iterator[ToolContext]:
-    index = RagIndex(tmp_path / "index", HashEmbedder(dim=1024))
-    yield ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index)
-    index.close()
-
-
-@pytest.fixture
-def call(ctx: ToolContext):
-    executor = ToolExecutor(ToolRegistry(spec_of(f) for f in rag_tools.TOOLS), ctx,
-                            approve=lambda spec, args: Decision.ALLOW)
-
-    def run(name: str, **args: Any) -> dict[str, Any]:
-        return executor.execute(name, args).payload
-
-    return run
+def ctx(rag_ctx: ToolContext) -> ToolContext:
+    return rag_ctx
 
 
 def test_the_sentence_that_answers_leads_not_the_first_of_the_chunk(call, ctx: ToolContext, work: Path) -> None:
