@@ -163,16 +163,18 @@ def _groups(frame: "_Frame", by: str, values: Sequence[str]) -> list[tuple[str, 
     return [(k, {c: sums[k][c] for c in values}, counts[k]) for k in order]
 
 
-def _group_lines(groups: list[tuple[str, dict[str, Decimal], int]], limit: int) -> str:
-    lines = []
-    shown = groups if len(groups) <= limit + 1 else groups[:limit]
-    for n, (key, sums, count) in enumerate(shown, start=1):
-        figures = ", ".join(f"{c} {fmt(v)}" for c, v in sums.items())
+def _group_line(groups: list[tuple[str, dict[str, Decimal], int]], limit: int) -> str:
+    """One line, largest first: ``Sarah Chen 70,000; Raj Mehta 69,000; (+2 more)``. A block of numbered
+    lines per grouping made the result long enough that the 0.5B called the tool again instead of
+    answering."""
+    shown = groups if len(groups) <= limit + 1 else groups[:limit]   # "(+1 more)" costs what the one would
+    parts = []
+    for key, sums, count in shown:
+        figures = " ".join(f"{fmt(v)}" if len(sums) == 1 else f"{c} {fmt(v)}" for c, v in sums.items())
         # no row counts beside figures: the 0.5B answered "how many are left?" with a row count
-        lines.append(f"{n}. {key}: {figures}" if figures else f"{n}. {key}: {count} rows")
-    if len(groups) > limit + 1:  # "(+1 more)" costs what the one more would
-        lines.append(f"(+{len(groups) - limit} more)")
-    return "\n".join(lines)
+        parts.append(f"{key} {figures}" if figures else f"{key} {count} rows")
+    more = [f"(+{len(groups) - len(shown)} more)"] if len(groups) > len(shown) else []
+    return "; ".join(parts + more)
 
 
 def _top_sentence(by: str, groups: list[tuple[str, dict[str, Decimal], int]], value: str | None) -> str:
@@ -284,9 +286,10 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         lines += [_extremes(frame, c, label, plan.stats) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]
     out["message"] = "\n".join(lines)
+    shown_values = values[:plan.group_values]
     for n, c in enumerate(categories):  # the first grouping (or the one asked for) in more depth
-        out[f"by {c}"] = _group_lines(groups[c], GROUP_LIMIT if c == plan.group_by else
-                                      TOP_GROUPS if n == 0 else OTHER_GROUPS)
+        key = f"{shown_values[0]} by {c}" if len(shown_values) == 1 else f"by {c}"
+        out[key] = _group_line(groups[c], GROUP_LIMIT if c == plan.group_by else TOP_GROUPS if n == 0 else OTHER_GROUPS)
     months = _by_period(frame, value, _month) if value and _dated(frame) else {}
     if kind in ("trends", "full") and months:
         out[f"{value} by month"] = "\n".join(f"{m}: {fmt(v)}" for m, v in months.items())

@@ -80,7 +80,7 @@ def test_a_text_column_among_the_numbers_groups_the_rows(tool_ctx, tmp_path: Pat
     shutil.copy(FIXTURE, tmp_path / "sales.csv")
     result = analyze(tool_ctx, "sales.csv", columns="region, total_sales")
     assert result["status"] == "success"
-    assert list(result)[:3] == ["status", "message", "by region"]
+    assert list(result)[:3] == ["status", "message", "revenue by region"]
     assert "region holds text, so the rows are grouped by it" in result["note"]
 
 
@@ -171,5 +171,5 @@ def test_what_the_model_reads_is_plain_lines_and_compact(tool_ctx, tmp_path: Pat
     shutil.copy(FIXTURE, tmp_path / "sales.csv")
     shown = compact_result(analyze(tool_ctx, "sales.csv"))
     assert "{" not in shown and "=" not in shown
-    assert len(shown) < 1600   # about 400 tokens for a 23-row, 7-column table with three groupings
-    assert shown.index("Sarah Chen 70,000") < shown.index("by salesperson")
+    assert len(shown) < 1400   # about 400 tokens for a 23-row, 7-column table with three groupings
+    assert shown.index("Sarah Chen 70,000") < shown.index("revenue by salesperson")
