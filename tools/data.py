@@ -294,8 +294,8 @@ def _named_period(ctx: ToolContext, frame: _Frame) -> tuple[str, _Frame] | None:
         except ValueError:
             continue
         rows = frame.select([d is not None and inside(d) for d in next(iter(frame.dates.values()))])
-        if rows.rows != frame.rows:
-            return f"{said} ({label})", rows
+        if rows.rows != frame.rows:   # "Q1 2025 (2025-01-01..2025-03-31)"; "Q1 (any year)" says itself
+            return (label if label.lower().startswith(said.lower()) else f"{said} ({label})"), rows
     return None
 
 
