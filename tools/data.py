@@ -24,6 +24,7 @@ from gaia_lite.registry.failure import ToolFailure
 from .data_shape import Plan, match, named_in, shaped, split_names
 from .file_text import TEXT_EXTS
 from .find import PATH_MENTION, locate, shown
+from .rag import locate_or_named
 from .passages import answer_first, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path
@@ -414,7 +415,7 @@ def _locate(ctx: ToolContext, file_path: str) -> tuple[Path, str]:
         return locate(ctx, file_path, keep=_is_table)
     except ToolFailure as first:
         try:  # not a table: a report sent here for its figures is read as text (below)
-            return locate(ctx, file_path)
+            return locate_or_named(ctx, file_path, keep=lambda p: _is_table(p) or p.suffix.lower() in TEXT_EXTS)
         except ToolFailure:
             raise first from None
 

@@ -265,12 +265,11 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
                 f"{plan.scope}{_span_of(plan)}.", "columns": ", ".join(frame.names)}
     values, label = plan.values, _label_column(frame)
     value = values[0] if values else None
-    lines = [f"{name}: {frame.rows} of {plan.rows_before} rows fall in {plan.scope}{_span(frame)}."
-             if plan.scope else f"{name}: {frame.rows} rows{_span(frame)}."]
-    if plan.named_period and not plan.scope:
-        lines.append(_period_sentence(*plan.named_period, plan))
+    # what was asked comes first; what the file is comes last ("inventory.csv: 4 rows" first was
+    # answered to "how many of those are left?" with 4)
+    lines = [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
     if values:
-        where = f" in {plan.scope}" if plan.scope else ""
+        where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else ""
         lines.append("Total" + where + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
     out: dict[str, Any] = {"status": "success", "message": ""}
     if value and _dated(frame) and not plan.scope:
@@ -285,6 +284,8 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     if label:  # one row per name: "which region had the highest q2?" is answered by naming the row
         lines += [_extremes(frame, c, label, plan.stats) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]
+    lines.append(f"({name}: {frame.rows} of {plan.rows_before} rows fall in {plan.scope}{_span(frame)}.)"
+                 if plan.scope else f"({name}: {frame.rows} rows{_span(frame)}.)")
     out["message"] = "\n".join(lines)
     shown_values = values[:plan.group_values]
     for n, c in enumerate(categories):  # the first grouping (or the one asked for) in more depth

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from gaia_lite.memory.extract import SUPPORTED_EXTENSIONS, extract_pages
 from gaia_lite.registry.context import ToolContext
@@ -20,8 +21,8 @@ from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
 from .file_text import text_head
-from .find import find, clear_winner, locate, named_in, scan, shown, words
-from .passages import answer_first, beyond, passages, question_parts, ranked, units
+from .find import clear_winner, find, locate, named_in, rank, scan, shown, words
+from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
 from .sandbox import SandboxError, resolve_user_path
@@ -210,9 +211,39 @@ def _document_named(ctx: ToolContext, name: str) -> tuple[Any, Path, str]:
         raise ToolFailure(f"{name!r} matches several documents ({names}); pass the full path")
     if found:
         return found[0], Path(found[0].path), ""
-    path, note = locate(ctx, name, keep=ctx.rag.supports)
+    path, note = locate_or_named(ctx, name, keep=ctx.rag.supports)
     doc = ctx.rag.document(path)
     return (doc if doc is not None and _in_scope(ctx, doc.path) else None), path, note
+
+
+def locate_or_named(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool]) -> tuple[Path, str]:
+    """``find.locate``, and when the path fits no file, the file the user's message names in words
+    ("handbook says how many sick days?" while the model asked for ``sick_days.txt``)."""
+    try:
+        return locate(ctx, raw, keep=keep)
+    except ToolFailure:
+        message = ctx.request.message
+        guesses = (named_in(ctx, message, keep=keep) or _one_word_named(ctx, message, keep)) if message.strip() else []
+        if not guesses:
+            raise
+    best = guesses[0]
+    return ctx.sandbox.check(best.path), (f"{raw.strip()} does not exist; this is "
+                                          f"{shown(best.path, ctx.workdir)} ({best.reason}).")
+
+
+def _one_word_named(ctx: ToolContext, message: str, keep: Callable[[Path], bool]) -> list[Any]:
+    """The one file whose name holds a word of the message when no other file's name does ("handbook
+    says how many sick days?" -> ``handbook_v4.md``, a name ``find.named_in`` passes over for its
+    version tokens); [] when no word, or more than one file, fits."""
+    entries = list(scan(ctx))
+    found = {}
+    for word in asked_words(message):
+        if len(word) < 4 or word.isdigit():
+            continue
+        strict = [f for f in rank(word, entries, "file", keep=keep) if f.strict]
+        if len(strict) == 1:
+            found.setdefault(strict[0].path, replace(strict[0], reason=f"the request names {word}"))
+    return list(found.values()) if len(found) == 1 else []
 
 
 def _index_on_demand(ctx: ToolContext, path: Path) -> Any:

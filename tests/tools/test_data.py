@@ -44,17 +44,17 @@ def lines(result: dict, key: str = "message") -> list[str]:
 def test_total_q1_revenue_is_340000(tool_ctx, sales: str, period: str) -> None:
     result = analyze(tool_ctx, sales, date_range=period)
     assert result["status"] == "success"
-    first, total = lines(result)[:2]
-    assert first.startswith("sales_data_2025.csv: 16 of 23 rows fall in ")
-    assert total.startswith("Total in ") and total.endswith(": revenue 340,000; units 1,090.")
+    total, last = lines(result)[0], lines(result)[-1]
+    assert total.startswith("Total in ") and total.endswith(" (16 of 23 rows): revenue 340,000; units 1,090.")
+    assert last.startswith("(sales_data_2025.csv: 16 of 23 rows fall in ")   # what the file is, last
 
 
 def test_without_a_filter_the_year_total_differs_and_the_quarters_come_with_it(tool_ctx, sales: str) -> None:
     result = analyze(tool_ctx, sales)
-    assert lines(result)[:3] == ["sales_data_2025.csv: 23 rows, dated 2025-01-09 to 2025-08-21.",
-                                 "Total: revenue 434,000; units 1,418.",
+    assert lines(result)[:2] == ["Total: revenue 434,000; units 1,418.",
                                  "revenue by quarter: 2025-Q1 340,000, 2025-Q2 80,000, 2025-Q3 14,000."]
-    assert "unit_price" not in lines(result)[1]                      # a per-unit price is not summed
+    assert "unit_price" not in lines(result)[0]                      # a per-unit price is not summed
+    assert lines(result)[-1] == "(sales_data_2025.csv: 23 rows, dated 2025-01-09 to 2025-08-21.)"
 
 
 def test_the_top_of_each_group_is_named_with_its_figure(tool_ctx, sales: str) -> None:
@@ -77,14 +77,14 @@ def test_top_salesperson_in_q1_is_sarah_chen_with_70000(tool_ctx, sales: str) ->
 def test_group_by_is_matched_loosely_and_the_filter_changes_the_ranking(tool_ctx, sales: str) -> None:
     result = analyze(tool_ctx, sales, group_by="Sales Person", date_range="2025-Q2")
     assert result["revenue by salesperson"].startswith("Alex Morgan 26,000; ")
-    assert "Total in 2025-04-01..2025-06-30: revenue 80,000; units 290." in lines(result)
+    assert "Total in 2025-04-01..2025-06-30 (5 of 23 rows): revenue 80,000; units 290." in lines(result)
     assert "note" not in result   # case and spaces are no news
 
 
 @pytest.mark.parametrize("period, total", [("2025-01", "100,000"), ("January 2025", "100,000"), ("Jan 2025", "100,000"),
                                            ("2025-03-31", "30,000"), ("2025", "434,000")])
 def test_month_day_and_year_filters(tool_ctx, sales: str, period: str, total: str) -> None:
-    assert lines(analyze(tool_ctx, sales, date_range=period))[1].split(": ")[1].startswith(f"revenue {total};")
+    assert lines(analyze(tool_ctx, sales, date_range=period))[0].split(": ")[1].startswith(f"revenue {total};")
 
 
 def test_a_period_with_no_rows_says_so(tool_ctx, sales: str) -> None:
@@ -95,7 +95,7 @@ def test_a_period_with_no_rows_says_so(tool_ctx, sales: str) -> None:
 
 def test_columns_restricts_the_totals(tool_ctx, sales: str) -> None:
     result = analyze(tool_ctx, sales, columns="units", group_by="region", date_range="Q1 2025")
-    assert "Total in 2025-01-01..2025-03-31: units 1,090." in lines(result)
+    assert "Total in 2025-01-01..2025-03-31 (16 of 23 rows): units 1,090." in lines(result)
     assert result["units by region"] == "East 345; North 299; South 276; West 170"
 
 
@@ -110,11 +110,11 @@ def test_the_period_the_user_names_comes_first_when_the_call_has_no_date_range(t
     # the 0.5B passed no date_range for "total revenue in Q1 2025" and answered with the year's total
     tool_ctx.request.message = "What was the total revenue in Q1 2025 in data/sales_data_2025.csv?"
     result = analyze(tool_ctx, sales)
-    assert lines(result)[1] == ("Q1 2025 (2025-01-01..2025-03-31): revenue 340,000; units 1,090 (16 rows). "
+    assert lines(result)[0] == ("Q1 2025 (2025-01-01..2025-03-31): revenue 340,000; units 1,090 (16 rows). "
                                 "Top salesperson by revenue: Sarah Chen 70,000; lowest: Carlos Rivera 45,000.")
-    assert lines(result)[2] == "Total: revenue 434,000; units 1,418."   # beside the whole file's, not instead
+    assert lines(result)[1] == "Total: revenue 434,000; units 1,418."   # beside the whole file's, not instead
     tool_ctx.request.message = "sales_data_2025.csv - who sold the most?"   # the file's 2025 is no period
-    assert lines(analyze(tool_ctx, sales))[1] == "Total: revenue 434,000; units 1,418."
+    assert lines(analyze(tool_ctx, sales))[0] == "Total: revenue 434,000; units 1,418."
 
 
 def test_trends_spending_and_full(tool_ctx, sales: str) -> None:
@@ -139,13 +139,14 @@ def test_xlsx_gives_the_same_answers(tool_ctx, tmp_path: Path) -> None:
             ws.append(row)
     wb.save(tmp_path / "sales.xlsx")
     result = analyze(tool_ctx, "sales.xlsx", group_by="salesperson", date_range="2025-Q1")
-    assert "Total in 2025-01-01..2025-03-31: revenue 340,000; units 1,090." in lines(result)
+    assert "Total in 2025-01-01..2025-03-31 (16 of 23 rows): revenue 340,000; units 1,090." in lines(result)
     assert result["revenue by salesperson"].startswith("Sarah Chen 70,000; ")
 
 
 def test_tsv_and_semicolon_csv(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "t.tsv").write_text("day\tamount\n2025-01-02\t$1,234.50\n2025-04-01\t10\n")
-    assert "Total in 2025-01-01..2025-03-31: amount 1,234.50." in lines(analyze(tool_ctx, "t.tsv", date_range="Q1 2025"))
+    assert "Total in 2025-01-01..2025-03-31 (1 of 2 rows): amount 1,234.50." in lines(
+        analyze(tool_ctx, "t.tsv", date_range="Q1 2025"))
     (tmp_path / "s.csv").write_text("who;amount\nann;5\nbob;7\nann;1\n")
     result = analyze(tool_ctx, "s.csv", group_by="who")
     assert "Top who by amount: bob 7; lowest: ann 6." in lines(result)
@@ -207,7 +208,7 @@ def test_the_row_with_the_highest_value_is_named_with_its_other_figures(tool_ctx
     (tmp_path / "sales.csv").write_text(SMALL)
     result = analyze(tool_ctx, "sales.csv", columns="q2")
     assert "Highest q2: east (q2 130, q1 95); lowest q2: west (q2 70, q1 60)." in lines(result)
-    assert lines(result)[1] == "Total: q2 400."
+    assert lines(result)[0] == "Total: q2 400."
 
 
 def test_a_large_table_keeps_its_rows_to_itself(tool_ctx, sales: str) -> None:

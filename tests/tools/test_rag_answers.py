@@ -178,3 +178,16 @@ def test_a_named_file_the_search_misses_is_read_through_not_nothing_found(call, 
     assert result["status"] == "success", result
     assert result["message"] == "From HR/policy.md:\n- Contractors are not eligible for company benefits."
     assert result["chunks"][0]["text"] == "## Benefits\n\nContractors are not eligible for company benefits."
+
+
+def test_a_made_up_file_name_finds_the_document_the_user_names_in_words(call, ctx: ToolContext, work: Path) -> None:
+    # "handbook says how many sick days?": the 0.5B asked query_specific_file for sick_days.txt
+    (work / "HR" / "Employee-Handbook.md").unlink()   # one handbook: two would be a question to ask
+    (work / "company" / "people").mkdir(parents=True)
+    (work / "company" / "people" / "handbook_v4.md").write_text(HANDBOOK)
+    ctx.request.message = "handbook says how many sick days?"
+    result = call("query_specific_file", file_path="sick_days.txt", query="How many sick days?")
+    assert result["status"] == "success", result
+    assert "10 paid sick days per year" in result["message"].splitlines()[1]
+    assert result["note"].startswith("sick_days.txt does not exist; this is company/people/handbook_v4.md "
+                                     "(the request names handbook)")
