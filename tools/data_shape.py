@@ -177,12 +177,13 @@ def _group_line(groups: list[tuple[str, dict[str, Decimal], int]], limit: int) -
     return "; ".join(parts + more)
 
 
-def _top_sentence(by: str, groups: list[tuple[str, dict[str, Decimal], int]], value: str | None) -> str:
+def _top_sentence(by: str, groups: list[tuple[str, dict[str, Decimal], int]], value: str | None,
+                  where: str = "") -> str:
     (top, sums, count), (low, low_sums, low_count) = groups[0], groups[-1]
     if value is None:
         return f"Most rows by {by}: {top} ({count})" + (f"; fewest: {low} ({low_count})." if len(groups) > 1 else ".")
     lowest = f"; lowest: {low} {fmt(low_sums[value])}." if len(groups) > 1 else "."
-    return f"Top {by} by {value}: {top} {fmt(sums[value])}{lowest}"
+    return f"Top {by} by total {value}{where}: {top} {fmt(sums[value])}{lowest}"
 
 
 def _extremes(frame: "_Frame", col: str, label: str, others: Sequence[str]) -> str:
@@ -249,10 +250,13 @@ def _period_sentence(said: str, rows: "_Frame", plan: Plan) -> str:
     if rows.rows == 0:
         return f"{said}: no rows fall in it."
     totals = "; ".join(f"{c} {fmt(_sum(rows, c))}" for c in plan.values[:2])
-    line = f"{said}: {totals} ({rows.rows} rows)." if totals else f"{said}: {rows.rows} rows."
+    # "Total in Q1 2025": the words of "total revenue in Q1 2025" on the line with its figure; the 0.5B
+    # and the 1.5B both answered that question from a whole-file line that began "Total:"
+    line = f"Total in {said}: {totals} ({rows.rows} rows)." if totals else f"{said}: {rows.rows} rows."
     cats = [c for c in plan.categories if c in rows.text][:1]
     if cats and plan.values:
-        line += " " + _top_sentence(cats[0], _groups(rows, cats[0], plan.values[:1]), plan.values[0])
+        line += " " + _top_sentence(cats[0], _groups(rows, cats[0], plan.values[:1]), plan.values[0],
+                                    f" in {said.split(' (')[0]}")
     return line
 
 
@@ -269,7 +273,8 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     # answered to "how many of those are left?" with 4)
     lines = [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
     if values:
-        where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else ""
+        where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else \
+            f" over all {frame.rows} rows"
         lines.append("Total" + where + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
     out: dict[str, Any] = {"status": "success", "message": ""}
     if value and _dated(frame) and not plan.scope:

@@ -51,7 +51,7 @@ def test_total_q1_revenue_is_340000(tool_ctx, sales: str, period: str) -> None:
 
 def test_without_a_filter_the_year_total_differs_and_the_quarters_come_with_it(tool_ctx, sales: str) -> None:
     result = analyze(tool_ctx, sales)
-    assert lines(result)[:2] == ["Total: revenue 434,000; units 1,418.",
+    assert lines(result)[:2] == ["Total over all 23 rows: revenue 434,000; units 1,418.",
                                  "revenue by quarter: 2025-Q1 340,000, 2025-Q2 80,000, 2025-Q3 14,000."]
     assert "unit_price" not in lines(result)[0]                      # a per-unit price is not summed
     assert lines(result)[-1] == "(sales_data_2025.csv: 23 rows, dated 2025-01-09 to 2025-08-21.)"
@@ -60,15 +60,15 @@ def test_without_a_filter_the_year_total_differs_and_the_quarters_come_with_it(t
 def test_the_top_of_each_group_is_named_with_its_figure(tool_ctx, sales: str) -> None:
     # "who sold the most?" with no group_by: the answer is in the summary (the 0.5B said "John Doe")
     result = analyze(tool_ctx, sales)
-    assert "Top salesperson by revenue: Sarah Chen 70,000; lowest: Alex Morgan 26,000." in lines(result)
-    assert "Top region by revenue: East 137,000; lowest: West 70,000." in lines(result)
+    assert "Top salesperson by total revenue: Sarah Chen 70,000; lowest: Alex Morgan 26,000." in lines(result)
+    assert "Top region by total revenue: East 137,000; lowest: West 70,000." in lines(result)
     assert result["revenue by salesperson"] == ("Sarah Chen 70,000; Carlos Rivera 69,000; Emily Davis 68,000; "
                                                "Mike Johnson 67,000; Priya Patel 67,000; (+2 more)")
 
 
 def test_top_salesperson_in_q1_is_sarah_chen_with_70000(tool_ctx, sales: str) -> None:
     result = analyze(tool_ctx, sales, group_by="salesperson", date_range="Q1 2025")
-    assert "Top salesperson by revenue: Sarah Chen 70,000; lowest: Carlos Rivera 45,000." in lines(result)
+    assert "Top salesperson by total revenue: Sarah Chen 70,000; lowest: Carlos Rivera 45,000." in lines(result)
     assert result["revenue by salesperson"] == (   # the column asked for is ranked in full
         "Sarah Chen 70,000; Mike Johnson 62,000; Priya Patel 58,000; David Kim 55,000; Emily Davis 50,000; "
         "Carlos Rivera 45,000")
@@ -110,18 +110,18 @@ def test_the_period_the_user_names_comes_first_when_the_call_has_no_date_range(t
     # the 0.5B passed no date_range for "total revenue in Q1 2025" and answered with the year's total
     tool_ctx.request.message = "What was the total revenue in Q1 2025 in data/sales_data_2025.csv?"
     result = analyze(tool_ctx, sales)
-    assert lines(result)[0] == ("Q1 2025 (2025-01-01..2025-03-31): revenue 340,000; units 1,090 (16 rows). "
-                                "Top salesperson by revenue: Sarah Chen 70,000; lowest: Carlos Rivera 45,000.")
-    assert lines(result)[1] == "Total: revenue 434,000; units 1,418."   # beside the whole file's, not instead
+    assert lines(result)[0] == ("Total in Q1 2025 (2025-01-01..2025-03-31): revenue 340,000; units 1,090 (16 rows). "
+                                "Top salesperson by total revenue in Q1 2025: Sarah Chen 70,000; lowest: Carlos Rivera 45,000.")
+    assert lines(result)[1] == "Total over all 23 rows: revenue 434,000; units 1,418."   # beside the whole file's, not instead
     tool_ctx.request.message = "sales_data_2025.csv - who sold the most?"   # the file's 2025 is no period
-    assert lines(analyze(tool_ctx, sales))[0] == "Total: revenue 434,000; units 1,418."
+    assert lines(analyze(tool_ctx, sales))[0] == "Total over all 23 rows: revenue 434,000; units 1,418."
 
 
 def test_trends_spending_and_full(tool_ctx, sales: str) -> None:
     trends = analyze(tool_ctx, sales, analysis_type="trends")
     assert lines(trends, "revenue by month")[0] == "2025-01: 100,000"
     spending = analyze(tool_ctx, sales, analysis_type="spending")
-    assert "Top product by revenue: Widget Pro 138,000; lowest: Sensor Kit 63,000." in lines(spending)
+    assert "Top product by total revenue: Widget Pro 138,000; lowest: Sensor Kit 63,000." in lines(spending)
     assert list(spending).index("revenue by product") < list(spending).index("revenue by salesperson")
     assert len(spending["largest rows"]) == 5 and spending["largest rows"][0]["revenue"] == "30000"
     full = analyze(tool_ctx, sales, analysis_type="full", date_range="Q1 2025")
@@ -149,7 +149,7 @@ def test_tsv_and_semicolon_csv(tool_ctx, tmp_path: Path) -> None:
         analyze(tool_ctx, "t.tsv", date_range="Q1 2025"))
     (tmp_path / "s.csv").write_text("who;amount\nann;5\nbob;7\nann;1\n")
     result = analyze(tool_ctx, "s.csv", group_by="who")
-    assert "Top who by amount: bob 7; lowest: ann 6." in lines(result)
+    assert "Top who by total amount: bob 7; lowest: ann 6." in lines(result)
 
 
 @pytest.mark.parametrize("text, value", [("$1,234.50", Decimal("1234.50")), ("(200)", Decimal("-200")),
@@ -208,7 +208,7 @@ def test_the_row_with_the_highest_value_is_named_with_its_other_figures(tool_ctx
     (tmp_path / "sales.csv").write_text(SMALL)
     result = analyze(tool_ctx, "sales.csv", columns="q2")
     assert "Highest q2: east (q2 130, q1 95); lowest q2: west (q2 70, q1 60)." in lines(result)
-    assert lines(result)[0] == "Total: q2 400."
+    assert lines(result)[0] == "Total over all 4 rows: q2 400."
 
 
 def test_a_large_table_keeps_its_rows_to_itself(tool_ctx, sales: str) -> None:

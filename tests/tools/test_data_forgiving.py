@@ -55,7 +55,7 @@ def weather(tmp_path: Path) -> str:
 
 def test_a_guessed_column_is_read_as_the_one_it_means(tool_ctx, weather: str) -> None:
     result = analyze(tool_ctx, weather, columns="temp")
-    assert result["status"] == "success" and result["message"].splitlines()[0] == "Total: temp_c 47."
+    assert result["status"] == "success" and result["message"].splitlines()[0] == "Total over all 3 rows: temp_c 47."
     assert "read 'temp' as temp_c" in result["note"]
 
 
@@ -70,7 +70,7 @@ def test_an_argument_that_does_not_apply_is_left_out_with_a_note(tool_ctx, tmp_p
     shutil.copy(FIXTURE, tmp_path / "sales.csv")
     result = analyze(tool_ctx, "sales.csv", **kwargs)
     assert result["status"] == "success", result
-    assert "Top salesperson by revenue: Sarah Chen 70,000" in result["message"]   # the answer is still there
+    assert "Top salesperson by total revenue: Sarah Chen 70,000" in result["message"]   # the answer is still there
     assert says in result["note"] and list(result)[-1] == "note"                 # said briefly, last
     if "no column" in says:
         assert "the columns are date, salesperson, region" in result["note"]
@@ -95,7 +95,7 @@ def test_a_table_path_that_was_a_guess_finds_the_file_the_user_named(tool_ctx, t
     (tmp_path / "sales.csv").write_text(SMALL)
     tool_ctx.request.message = "What is the total of q1 in sales.csv?"
     result = analyze(tool_ctx, str(tmp_path / "q1.csv"))
-    assert result["status"] == "success" and result["message"].splitlines()[0] == "Total: q1 425; q2 400."
+    assert result["status"] == "success" and result["message"].splitlines()[0] == "Total over all 4 rows: q1 425; q2 400."
     assert "this is sales.csv, the file the request names" in result["note"]
 
 
@@ -111,7 +111,7 @@ def test_the_column_the_user_asks_about_comes_first(tool_ctx, tmp_path: Path) ->
     (tmp_path / "sales.csv").write_text(SMALL)
     tool_ctx.request.message = "Which region had the highest q2 in sales.csv?"
     message = analyze(tool_ctx, "sales.csv")["message"].splitlines()
-    assert message[0:3] == ["Total: q2 400; q1 425.",
+    assert message[0:3] == ["Total over all 4 rows: q2 400; q1 425.",
                             "Highest q2: east (q2 130, q1 95); lowest q2: west (q2 70, q1 60).",
                             "Highest q1: south (q1 150, q2 110); lowest q1: west (q1 60, q2 70)."]
 
@@ -152,7 +152,7 @@ def test_prose_in_a_table_file_is_not_summarised_as_a_table(tool_ctx, tmp_path: 
     assert result["status"] == "success" and "Renew the passport" in result["content"]
     assert "not a table" in result["note"] and "message" not in result   # no question, no lines
     (tmp_path / "one.csv").write_text("amount\n5\n7\n")   # one column of numbers is a table
-    assert analyze(tool_ctx, "one.csv")["message"].splitlines()[0] == "Total: amount 12."
+    assert analyze(tool_ctx, "one.csv")["message"].splitlines()[0] == "Total over all 2 rows: amount 12."
 
 
 def test_file_errors_say_what_is_wrong(tool_ctx, tmp_path: Path, outside_dir: Path) -> None:
