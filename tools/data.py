@@ -389,6 +389,9 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     frame = _frame(rows)
     plan = _plan(ctx, frame, kind, columns, group_by)
     notes += plan.notes
+    if date_range and len(date_range.strip()) > MAX_PERIOD_CHARS:  # no period is that long: refused, not read
+        raise ToolFailure(f"date_range is {len(date_range.strip())} characters; a period is at most "
+                          f"{MAX_PERIOD_CHARS}, e.g. 2025-Q1 or 2025-01-01..2025-03-31")
     if date_range and date_range.strip():
         plan.dated = _dates_of(frame)
         frame, plan.scope, said = _in_period(frame, date_range)
