@@ -20,12 +20,22 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Protocol, Sequence
 
 from .find import PATH_MENTION, words
 
-if TYPE_CHECKING:  # data.py imports this module; the frame is only read here
-    from .data import _Frame
+class _Frame(Protocol):
+    """The typed rows data.py reads (its ``_Frame``): named columns, their types, and per column the
+    numbers (Decimal or None), dates and text of every row."""
+
+    names: list[str]
+    types: dict[str, str]
+    rows: int
+    numbers: dict[str, list[Decimal | None]]
+    dates: dict[str, list[Any]]
+    text: dict[str, list[str]]
+
+    def select(self, keep: list[bool]) -> "_Frame": ...
 
 __all__ = ["fmt", "match", "split_names", "named_in", "Plan", "shaped"]
 
