@@ -12,17 +12,21 @@ import calendar
 import csv
 import io
 import re
-from collections import defaultdict
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
-from gaia_lite.registry.failure import ToolFailure, error_payload
+from gaia_lite.registry.failure import ToolFailure
 
+from .data_shape import Plan, match, named_in, shaped, split_names
 from .file_text import TEXT_EXTS
+from .find import PATH_MENTION, locate, shown
+from .rag import locate_or_named
+from .passages import answer_first, question_parts, ranked, units
+from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path
 
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
@@ -37,9 +41,6 @@ _CATEGORY_NAMES = ("category", "type", "merchant", "vendor", "payee", "departmen
 _ID_LIKE = re.compile(r"(^|_)(id|year|month|day|zip|phone|code)$", re.IGNORECASE)
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-# A table this small goes back whole: "and what was its q1?" after "which region had the highest q2?"
-# needs the rows, not only totals.
-SMALL_TABLE_ROWS = 12
 _DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%m/%d/%Y", "%m/%d/%y", "%d.%m.%Y", "%Y-%m-%d %H:%M:%S",
                  "%Y-%m-%dT%H:%M:%S", "%b %d, %Y", "%B %d, %Y", "%d %b %Y", "%d %B %Y")
 
@@ -91,17 +92,6 @@ def to_date(value: Any) -> date | None:
         except ValueError:
             continue
     return None
-
-
-def _plain(number: Decimal | None) -> int | float | None:
-    """A Decimal as a JSON number: an int when whole, else rounded to 4 places."""
-    if number is None:
-        return None
-    return int(number) if number == number.to_integral_value() else float(round(number, 4))
-
-
-def _fmt(number: Decimal) -> str:
-    return f"{int(number):,}" if number == number.to_integral_value() else f"{number:,.2f}"
 
 
 # ---------------------------------------------------------------- periods
@@ -205,10 +195,13 @@ def _column_types(names: list[str], body: list[list[Any]]) -> dict[str, str]:
     return types
 
 
+def _key(name: str) -> str:
+    return re.sub(r"[\s_\-]+", "", name.lower())
+
+
 def _find_column(names: list[str], wanted: str) -> str | None:
-    def key(s: str) -> str:
-        return re.sub(r"[\s_\-]+", "", s.lower())
-    return next((n for n in names if key(n) == key(wanted)), None)
+    """The column named exactly ``wanted``, up to case and separators."""
+    return next((n for n in names if _key(n) == _key(wanted)), None)
 
 
 # ---------------------------------------------------------------- analysis
@@ -231,142 +224,94 @@ class _Frame:
         return out
 
 
-def _stats(values: list[Decimal | None]) -> dict:
-    nums = [v for v in values if v is not None]
-    if not nums:
-        return {"count": 0}
-    total = sum(nums, Decimal(0))
-    return {"sum": _plain(total), "mean": _plain(total / len(nums)), "min": _plain(min(nums)),
-            "max": _plain(max(nums)), "count": len(nums)}
+# ---------------------------------------------------------------- what to show
+
+_QUARTER_SAID = r"\bq[1-4](?:\s*[-/ ]?\s*\d{4})?\b|\b\d{4}\s*[-/ ]?\s*q[1-4]\b"
+_MONTH_SAID = (r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
+               r"august|september|october|november|december)\.?\s+\d{4}\b|\b\d{4}-\d{2}\b")
+_PERIOD_SAID = re.compile(f"{_QUARTER_SAID}|{_MONTH_SAID}", re.IGNORECASE)
 
 
-def _grouped(frame: _Frame, by: str, value_cols: list[str], limit: int = 25) -> dict:
-    sums: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
-    counts: dict[str, int] = defaultdict(int)
-    for i, key in enumerate(frame.text[by]):
-        key = key or "(blank)"
-        counts[key] += 1
-        for col in value_cols:
-            if frame.numbers[col][i] is not None:
-                sums[key][col] += frame.numbers[col][i]
-    rank = value_cols[0] if value_cols else None
-    order = sorted(counts, key=lambda k: (sums[k][rank] if rank else counts[k], counts[k]), reverse=True)
-    groups = [{by: k, **{c: _plain(sums[k][c]) for c in value_cols}, "rows": counts[k]} for k in order]
-    out = {"group_by": by, "ranked_by": rank or "rows", "group_count": len(groups), "groups": groups[:limit]}
-    if groups:
-        out["top_1"] = groups[0]
-    return out
-
-
-def _trends(frame: _Frame, date_col: str, value_col: str | None) -> dict:
-    months: dict[str, Decimal] = defaultdict(Decimal)
-    counts: dict[str, int] = defaultdict(int)
-    for i, d in enumerate(frame.dates[date_col]):
-        if d is None:
-            continue
-        key = f"{d.year}-{d.month:02d}"
-        counts[key] += 1
-        if value_col and frame.numbers[value_col][i] is not None:
-            months[key] += frame.numbers[value_col][i]
-    series, previous = [], None
-    for key in sorted(counts):
-        point = {"month": key, "rows": counts[key]}
-        if value_col:
-            point[value_col] = _plain(months[key])
-            if previous:
-                point["change_pct"] = _plain(round((months[key] - previous) / previous * 100, 1))
-            previous = months[key]
-        series.append(point)
-    quarters: dict[str, Decimal] = defaultdict(Decimal)
-    for key, total in months.items():
-        year, month = key.split("-")
-        quarters[f"{year}-Q{(int(month) - 1) // 3 + 1}"] += total
-    return {"date_column": date_col, "value_column": value_col, "monthly": series[-36:],
-            "quarterly": {k: _plain(v) for k, v in sorted(quarters.items())} if value_col else {}}
-
-
-def _value_columns(frame: _Frame, requested: list[str]) -> list[str]:
+def _plan(ctx: ToolContext, frame: _Frame, kind: str, columns: str | None, group_by: str | None) -> Plan:
+    """The value and grouping columns to show, read forgivingly: a name that fits no column, a text
+    column among the numbers or a date column is left out with a note, never an error. Columns the
+    user's message names come first."""
     numeric = [n for n in frame.names if frame.types[n] == "number"]
-    if requested:
-        return [c for c in requested if c in numeric]
+    said = named_in(frame.names, ctx.request.message)
+    notes: list[str] = []
+    asked, by, read_as = [], None, []
+    for raw in split_names(columns):
+        col = match(frame.names, raw)
+        if col is None:
+            notes.append(f"no column is named like {raw!r}")
+        elif frame.types[col] == "number":
+            asked.append(col)
+        elif frame.types[col] == "text" and not group_by and by is None:
+            by = col
+            notes.append(f"{col} holds text, so the rows are grouped by it")
+        else:
+            notes.append(f"{col} holds {frame.types[col]}s, not numbers, so it is not totalled")
+        if col is not None and _key(col) != _key(raw):
+            read_as.append(f"{raw.strip()!r} as {col}")
+    if group_by and group_by.strip():
+        by = match(frame.names, group_by)
+        if by is None:
+            notes.append(f"no column to group by is named like {group_by.strip()!r}")
+        elif _key(by) != _key(group_by):
+            read_as.append(f"{group_by.strip()!r} as {by}")
+    if read_as:
+        notes.append("read " + ", ".join(read_as))
+    if notes and any("no column" in n for n in notes):
+        notes.append("the columns are " + ", ".join(frame.names))
     additive = [n for n in numeric if not _ID_LIKE.search(n) and not _NOT_ADDITIVE.search(n)]
     preferred = [n for name in _VALUE_NAMES for n in additive if name in n.lower()]
-    return list(dict.fromkeys(preferred + additive))
+    values = list(dict.fromkeys(asked or [*[n for n in said if n in additive], *preferred, *additive]))
+    stats = list(dict.fromkeys([*values, *[n for n in said if n in numeric],
+                                *[n for n in numeric if not _ID_LIKE.search(n)]]))
+    groupable = [n for n in frame.names if frame.types[n] == "text" and 1 < len(set(frame.text[n])) <= 50
+                 and len(set(frame.text[n])) < frame.rows]
+    # spending: the merchant or category column first; else the table's own order (who, then where, then what)
+    named = [n for want in _CATEGORY_NAMES for n in groupable if want in n.lower()] if kind == "spending" else []
+    categories = list(dict.fromkeys([*([by] if by else []), *[n for n in said if n in groupable], *named, *groupable]))
+    # per-group figures of one value column, or of two when two are asked for: each costs tokens per group
+    focus = asked or [n for n in said if n in numeric]
+    return Plan(values, stats, categories, group_by=by, rows_before=frame.rows, notes=notes,
+                group_values=max(1, min(2, len(focus))))
 
 
-def _category_column(frame: _Frame) -> str | None:
-    texts = [n for n in frame.names if frame.types[n] == "text" and 1 < len(set(frame.text[n])) <= 50]
-    named = [n for want in _CATEGORY_NAMES for n in texts if want in n.lower()]
-    return (named or texts or [None])[0]
-
-
-def _label_column(frame: _Frame) -> str | None:
-    """The text column that names each row (every value different), e.g. ``region`` in a table with one
-    row per region; None when no column does."""
-    if not 1 < frame.rows <= 50:
+def _named_period(ctx: ToolContext, frame: _Frame) -> tuple[str, _Frame] | None:
+    """The period the user's message names ("total revenue in Q1 2025"), with its rows, when the call
+    gave no date_range: its figures are shown beside the whole file's, never instead of them. A word
+    that is a column's name ("the total of q1") is no period; nor is a period that keeps every row."""
+    if not frame.dates:
         return None
-    return next((n for n in frame.names if frame.types[n] == "text"
-                 and all(frame.text[n]) and len(set(frame.text[n])) == frame.rows), None)
+    message = PATH_MENTION.sub(" ", ctx.request.message)
+    for m in _PERIOD_SAID.finditer(message):
+        said = m.group(0)
+        if _find_column(frame.names, said):
+            continue
+        try:
+            label, inside = parse_period(said)
+        except ValueError:
+            continue
+        rows = frame.select([d is not None and inside(d) for d in next(iter(frame.dates.values()))])
+        if rows.rows != frame.rows:   # "Q1 2025 (2025-01-01..2025-03-31)"; "Q1 (any year)" says itself
+            return (label if label.lower().startswith(said.lower()) else f"{said} ({label})"), rows
+    return None
 
 
-def _extremes(frame: _Frame, key: str, column: str) -> list[str]:
-    values = [(v, frame.text[key][i]) for i, v in enumerate(frame.numbers[column]) if v is not None]
-    if len(values) < 2:
-        return []
-    (high, at_high), (low, at_low) = max(values, key=lambda p: p[0]), min(values, key=lambda p: p[0])
-    return [f"Highest {column}: {at_high} ({_fmt(high)}); lowest {column}: {at_low} ({_fmt(low)})"]
-
-
-def _all_dates(frame: _Frame) -> str:
-    """" over every date (2025-01-03..2025-09-28)" for an unfiltered table with dates, so a total of the
-    whole file is not read as the total of the period a question named."""
-    days = [d for d in next(iter(frame.dates.values()), []) if d is not None]
-    return f" over every date ({min(days)}..{max(days)})" if days else ""
-
-
-def _analyze(frame: _Frame, analysis_type: str, value_cols: list[str], group_by: str | None,
-             period_label: str | None) -> dict:
-    value = value_cols[0] if value_cols else None
-    scope = f" for {period_label}" if period_label else _all_dates(frame)
-    totals = {c: sum((v for v in frame.numbers[c] if v is not None), Decimal(0)) for c in value_cols}
-    out: dict[str, Any] = {"totals": {c: _plain(t) for c, t in totals.items()}}
-    highlights = [f"Total {value}{scope}: {_fmt(totals[value])} ({frame.rows} rows)"] \
-        if value else [f"{frame.rows} rows{scope}"]
-    if analysis_type in ("summary", "full"):
-        described = value_cols + [n for n in frame.numbers if n not in value_cols and not _ID_LIKE.search(n)]
-        out["statistics"] = {c: _stats(frame.numbers[c]) for c in described}
-        out["text_columns"] = {n: {"unique": len(set(frame.text[n]))} for n in frame.names
-                               if frame.types[n] == "text"}
-        key = _label_column(frame)
-        if key:  # "which region had the highest q2?" is answered by naming the row
-            for c in described[:4]:
-                highlights.extend(_extremes(frame, key, c))
-        if frame.rows <= SMALL_TABLE_ROWS:
-            out["all_rows"] = [{n: frame.text[n][i] for n in frame.names} for i in range(frame.rows)]
-    by = group_by or (_category_column(frame) if analysis_type == "spending" else None)
-    if by:
-        out.update(_grouped(frame, by, value_cols))
-        if out.get("top_1") and value:
-            top = out["top_1"]
-            highlights.append(f"Top {by} by {value}{scope}: {top[by]} with {_fmt(Decimal(str(top[value])))}")
-    if analysis_type == "spending" and value:
-        idx = sorted(range(frame.rows), key=lambda i: frame.numbers[value][i] or Decimal(0), reverse=True)[:5]
-        out["largest_rows"] = [{n: frame.text[n][i] for n in frame.names} for i in idx]
-    date_col = next(iter(frame.dates), None)
-    if analysis_type in ("trends", "full") and date_col:
-        out["trends"] = _trends(frame, date_col, value)
-    elif date_col and value and not period_label:  # "Q1 revenue" asked without a date_range still has its figure
-        quarters = _trends(frame, date_col, value)["quarterly"]
-        if len(quarters) > 1:
-            # first: the 0.5B model answered "Q1 revenue" with the first total it read
-            out = {"quarterly": quarters, **out}
-            highlights.insert(0, f"{value} by quarter: " + ", ".join(
-                f"{q} {_fmt(Decimal(str(v)))}" for q, v in quarters.items()))
-    if analysis_type == "full":
-        out["breakdowns"] = {n: _grouped(frame, n, value_cols, limit=10) for n in frame.names
-                             if frame.types[n] == "text" and n != by and 1 < len(set(frame.text[n])) <= 50}
-    out["highlights"] = highlights
-    return out
+def _tabular(rows: list[list[Any]]) -> bool:
+    """Whether parsed rows are a table: two or more columns that most rows fill alike, or one column of
+    numbers. Prose read as CSV is one ragged column ("# Report", "Revenue was ...")."""
+    filled = [[c for c in r if c is not None and str(c).strip()] for r in rows]
+    filled = [r for r in filled if r]
+    if len(filled) < 2:
+        return False
+    width = len(rows[0])
+    if width < 2 or len(filled[0]) < 2:
+        return width == 1 and sum(to_number(r[0]) is not None for r in filled[1:]) >= 0.9 * (len(filled) - 1)
+    alike = sum(1 for r in rows[1:] if len([c for c in r if c is not None]) in (width, len(filled[0])))
+    return alike >= 0.8 * (len(rows) - 1)
 
 
 def _indexed_namesake(ctx: ToolContext, file_path: str) -> Path | None:
@@ -384,17 +329,31 @@ def _indexed_namesake(ctx: ToolContext, file_path: str) -> Path | None:
     return ctx.sandbox.check(Path(matches[0].path))
 
 
-def _as_text(ctx: ToolContext, path: Path) -> dict[str, Any]:
-    """A text file that is not a table, read as ``read_file`` reads it, with a note saying so. Small
-    models send a Markdown report here for "what was Q3 revenue?", and an error then became the
-    answer; the text has the figure."""
+def _as_text(ctx: ToolContext, path: Path, notes: list[str]) -> dict[str, Any]:
+    """A text file that is not a table, read as ``read_file`` reads it, with a note naming the tools that
+    fit. When the user's message asks something of it, the sentences that answer come first and the
+    sections they stand in replace the whole text. Small models send a Markdown report here for "what
+    was Q3 revenue?": an error then became the answer, a table summary of prose misleads, and the whole
+    text was copied from its top."""
     from .files import read_file  # files imports nothing from here; kept local to keep this module light
 
     result = read_file(ctx, str(path))
     if result.get("status") != "success":
         return result
+    message = ctx.request.message.strip()
+    best = ranked(question_parts(message), units(str(result.get("content", "")), path.name),
+                  embedder=ctx.embedder, title=path.stem) if message else []
+    said = f"{path.name} is not a table, so this is its text (read_file or query_specific_file fit a document)"
+    out: dict[str, Any] = {"status": "success"}
+    if best:
+        out["message"] = f"From {path.name}:\n" + "\n".join(f"- {shown_unit(u, [message])}" for u in best)
+        out["text"] = answer_first(str(result["content"]), best)
+        said = f"{path.name} is not a table, so this is its text, the sections that answer first (read_file " \
+               "or query_specific_file fit a document)"
+    out.update((k, v) for k, v in result.items() if k not in ("status", "note", "analysis")
+               and not (best and k == "content"))
     # the note goes last: the 0.5B model answered with whatever line came first
-    return {**result, "note": f"{path.name} is not a table, so this is its text"}
+    return {**out, "note": "; ".join([*notes, *([result["note"]] if result.get("note") else []), said])}
 
 
 @tool
@@ -413,88 +372,95 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
         group_by: Column to group and rank by, e.g. "salesperson".
         date_range: Period such as 2025-Q1, January 2025, 2025-01-01..2025-03-31.
     """
+    notes = []
     kind = (analysis_type or "summary").strip().lower()
     if kind not in ANALYSIS_TYPES:
-        return error_payload(f"analysis_type must be one of {', '.join(ANALYSIS_TYPES)}; got {analysis_type!r}")
-    try:
-        path = _locate(ctx, file_path)
-        if path.suffix.lower() not in TABLE_SUFFIXES:
-            if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
-                return _as_text(ctx, path)
-            raise ToolFailure(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
-        frame = _read_frame(path)
-        result: dict[str, Any] = {"status": "success", "file": str(path), "analysis_type": kind,
-                                  "rows_total": frame.rows,
-                                  "columns": [{"name": n, "type": frame.types[n]} for n in frame.names]}
-        requested = _number_columns(frame, columns)
-        by = _group_column(frame.names, group_by)
-        label = None
-        if date_range and date_range.strip():
-            frame, label, result["date_filter"] = _in_period(frame, date_range)
-    except ToolFailure as exc:
-        return exc.payload()
-    result["rows_analyzed"] = frame.rows
-    result.update(_analyze(frame, kind, _value_columns(frame, requested), by, label))
-    return result
+        notes.append(f"analysis_type {analysis_type!r} is not one of {', '.join(ANALYSIS_TYPES)}; this is a summary")
+        kind = "summary"
+    path, found_note = _locate(ctx, file_path)
+    notes += [found_note] if found_note else []
+    if path.suffix.lower() not in TABLE_SUFFIXES:
+        if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
+            return _as_text(ctx, path, notes)
+        raise ToolFailure(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
+    rows = _read_rows(path)
+    if not _tabular(rows):
+        return _as_text(ctx, path, notes)
+    frame = _frame(rows)
+    plan = _plan(ctx, frame, kind, columns, group_by)
+    notes += plan.notes
+    if date_range and len(date_range.strip()) > MAX_PERIOD_CHARS:  # no period is that long: refused, not read
+        raise ToolFailure(f"date_range is {len(date_range.strip())} characters; a period is at most "
+                          f"{MAX_PERIOD_CHARS}, e.g. 2025-Q1 or 2025-01-01..2025-03-31")
+    if date_range and date_range.strip():
+        plan.dated = _dates_of(frame)
+        frame, plan.scope, said = _in_period(frame, date_range)
+        notes += [said] if said else []
+    else:
+        plan.named_period = _named_period(ctx, frame)
+    result = shaped(frame, path.name, kind, plan)
+    result["file"] = shown(path, ctx.workdir)
+    # notes last: the 0.5B model answered with whatever line came first
+    return {**result, "note": "; ".join(n.rstrip(".") for n in notes) + "."} if notes else result
 
 
-def _locate(ctx: ToolContext, file_path: str) -> Path:
-    """The file asked for, inside the sandbox; a bare name may be a document already indexed."""
+def _locate(ctx: ToolContext, file_path: str) -> tuple[Path, str]:
+    """The file asked for, inside the sandbox, and a note when it is not the path as given: a guessed
+    path finds the table it meant, or the table the user's message names ("q1.csv" for "the total of
+    q1 in sales.csv"); a bare name may be a document already indexed."""
     try:
         path = resolve_user_path(ctx, file_path)
-        if not path.is_file():
-            path = _indexed_namesake(ctx, file_path) or path
+        if not path.is_file() and (namesake := _indexed_namesake(ctx, file_path)) is not None:
+            return namesake, ""
     except SandboxError as exc:
         raise ToolFailure(str(exc)) from None
-    if not path.is_file():
-        raise ToolFailure(f"{path} does not exist; find it with search_file")
-    return path
+    try:
+        return locate(ctx, file_path, keep=_is_table)
+    except ToolFailure as first:
+        try:  # not a table: a report sent here for its figures is read as text (below)
+            return locate_or_named(ctx, file_path, keep=lambda p: _is_table(p) or p.suffix.lower() in TEXT_EXTS)
+        except ToolFailure:
+            raise first from None
 
 
-def _read_frame(path: Path) -> _Frame:
+def _is_table(path: Path) -> bool:
+    return path.suffix.lower() in TABLE_SUFFIXES
+
+
+def _read_rows(path: Path) -> list[list[Any]]:
     if path.stat().st_size > MAX_BYTES:
         raise ToolFailure(f"{path.name} is larger than 50 MB")
     try:
-        names, body = _table(_load_rows(path))
+        rows = _load_rows(path)
     except Exception as exc:  # noqa: BLE001 - a corrupt workbook can raise many things
         raise ToolFailure(f"could not read {path.name}: {exc}") from None
-    if not names:
+    rows = [r for r in rows if any(c is not None and str(c).strip() for c in r)]
+    if not rows:
         raise ToolFailure(f"{path.name} has no rows")
+    return rows
+
+
+def _frame(rows: list[list[Any]]) -> _Frame:
+    names, body = _table(rows)
     return _Frame(names, body, _column_types(names, body))
 
 
-def _number_columns(frame: _Frame, columns: str | None) -> list[str]:
-    """The comma-separated ``columns``, each matched to a number column of the table."""
-    requested = []
-    for raw in filter(None, (c.strip() for c in (columns or "").split(","))):
-        found = _find_column(frame.names, raw)
-        if found is None or frame.types[found] != "number":
-            numeric = [n for n in frame.names if frame.types[n] == "number"]
-            raise ToolFailure(f"column {raw!r} is not a number column; number columns: {', '.join(numeric) or 'none'}")
-        requested.append(found)
-    return requested
+def _dates_of(frame: _Frame) -> str:
+    days = [d for d in next(iter(frame.dates.values()), []) if d is not None]
+    return f"{min(days)} to {max(days)}" if days else ""
 
 
-def _group_column(names: list[str], group_by: str | None) -> str | None:
-    if not group_by:
-        return None
-    by = _find_column(names, group_by)
-    if by is None:
-        raise ToolFailure(f"group_by column {group_by!r} not found; columns: {', '.join(names)}")
-    return by
-
-
-def _in_period(frame: _Frame, date_range: str) -> tuple[_Frame, str, dict[str, str]]:
-    """The rows whose first date column falls in ``date_range``, its resolved label, and the filter report."""
+def _in_period(frame: _Frame, date_range: str) -> tuple[_Frame, str | None, str]:
+    """The rows whose first date column falls in ``date_range``, its resolved label, and a note; a period
+    that cannot apply (no date column, not understood) is left out with a note: every row is shown."""
     if not frame.dates:
-        raise ToolFailure("date_range was given but no column holds dates")
+        return frame, None, f"date_range {date_range.strip()!r} is left out: no column holds dates"
     try:
         label, inside = parse_period(date_range)
     except ValueError as exc:
-        raise ToolFailure(str(exc)) from None
+        return frame, None, f"date_range is left out: {exc}"
     date_col = next(iter(frame.dates))
-    chosen = frame.select([d is not None and inside(d) for d in frame.dates[date_col]])
-    return chosen, label, {"date_range": date_range, "resolved": label, "date_column": date_col}
+    return frame.select([d is not None and inside(d) for d in frame.dates[date_col]]), label, ""
 
 
 TOOLS = [analyze_data_file]

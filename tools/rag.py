@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from gaia_lite.memory.extract import SUPPORTED_EXTENSIONS, extract_pages
 from gaia_lite.registry.context import ToolContext
@@ -20,7 +21,9 @@ from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
 from .file_text import text_head
-from .find import folder_named_by_user, locate, named_in, shown
+from .find import clear_winner, find, locate, named_in, rank, scan, shown, words
+from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
+from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
 from .sandbox import SandboxError, resolve_user_path
 from .skip import skip_reason
@@ -42,6 +45,12 @@ INDEX_ERRORS = (ValueError, RuntimeError, OSError)
 _QUESTION_WORDS = frozenset("the and for are was were what when where which who whom why how does did "
                             "can could would should about with from that this these those there their "
                             "have has had you your into than then them they".split())
+# A document this small goes back whole: its chunks would overlap and cut its sentences apart
+SMALL_DOC_CHARS = 6000
+ANSWER_LINES = 5
+# Words of "add the minutes folder to your docs": a request to index, not a question about the files
+_INDEX_WORDS = "add index reindex take put include load ingest import folder directory dir docs documents document " \
+               "collection library knowledge base your my the to into in and please pls"
 SUMMARY_STYLES = {
     "brief": "a brief summary of 3 to 5 sentences",
     "detailed": "a detailed summary in a few paragraphs",
@@ -97,6 +106,94 @@ def _best_passage(ctx: ToolContext, hits: list[Any], chars: int = 300) -> str:
     return f"{shown(Path(best.source_file), ctx.workdir)}{page}: {cut}"
 
 
+def _embedder(ctx: ToolContext) -> Any:
+    return ctx.embedder if ctx.embedder is not None else getattr(ctx.rag, "embedder", None)
+
+
+def _asks(ctx: ToolContext, query: str) -> list[str]:
+    """What is asked: each part of the user's message of the turn (the model's query often keeps one part
+    of three, "sick days" for "sick days, PTO carry-over and the furniture allowance"), then the query."""
+    message = ctx.request.message.strip()
+    return list(dict.fromkeys([*(question_parts(message) if message else []), query]))
+
+
+def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str]],
+            naming: str = "", meaning: bool = True) -> tuple[str, list[dict[str, Any]]]:
+    """The sentences of ``sources`` ((file, page, text)) that answer ``asks``, best first, each with its
+    file (the result's message: what the user asked for), and the passages they stand in (its
+    ``chunks``: the sections, not the whole document, so a model that copies from the top copies the
+    answer). ("", []) when no sentence holds the asks' words (or means what they ask)."""
+    found = [u for path, page, text in sources for u in units(text, path, page)]
+    found = list({(u.source, u.text): u for u in found}.values())   # overlapping chunks repeat sentences
+    titles = " ".join([naming, *(Path(p).stem for p, _, _ in sources), *(u.heading for u in found[:1])])
+    best = ranked(asks, found, embedder=_embedder(ctx) if meaning else None, limit=ANSWER_LINES, title=titles)
+    if not best:
+        return "", []
+    where = {u.source: shown(Path(u.source), ctx.workdir) for u in best}
+    if len(where) == 1:
+        message = f"From {where[best[0].source]}:\n" + "\n".join(f"- {shown_unit(u, asks)}" for u in best)
+    else:
+        message = "\n".join(f"- {shown_unit(u, asks)} ({where[u.source]})" for u in best)
+    wholes = {path: text for path, page, text in sources if not page and _small_text(ctx, path) == text}
+    cited = [{"source_file": u.source, **({"page": u.page} if u.page else {}), "text": u.passage}
+             for u in passages(best) if u.source not in wholes]
+    # a short file read whole goes back whole, its answering sections first: a follow-up ("and what
+    # does the CEO expect?") may need any of it, and a model copying from the top copies the answer
+    cited += [{"source_file": path, "text": answer_first(text, [u for u in best if u.source == path])}
+              for path, text in wholes.items() if any(u.source == path for u in best)]
+    return message, cited
+
+
+def _small_text(ctx: ToolContext, path: str) -> str | None:
+    """The whole text of an indexed one-page document (a text file, not a PDF: its pages are cited) small
+    enough to read whole, else None."""
+    pages = ctx.rag.document_pages(path)
+    if len(pages) != 1 or len(pages[0][1]) > SMALL_DOC_CHARS:
+        return None
+    return pages[0][1]
+
+
+def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> dict[str, Any]:
+    """A search's result: the sentences that answer first (``message``), then the passages they stand in.
+    A small document is read whole for them; a larger one's retrieved chunks are. Without such sentences,
+    the best chunk's start is the message and the chunks (a small document's whole text, once) follow."""
+    by_file: dict[str, list[Any]] = {}
+    for h in hits:
+        by_file.setdefault(h.source_file, []).append(h)
+    sources, plain = [], []
+    for file, its_hits in by_file.items():
+        whole = _small_text(ctx, file)
+        if whole is not None:
+            sources.append((file, 0, whole))
+            plain.append({"source_file": file, "text": whole})
+        else:
+            sources += [(file, h.page, h.text) for h in its_hits]
+            plain += [_chunk(h) for h in its_hits]
+    message, cited = _answer(ctx, _asks(ctx, query), sources, naming)
+    for c in cited:  # the search's score of the passage's page (of its file, for a file read whole)
+        c["relevance_score"] = max(h.score for h in by_file[c["source_file"]]
+                                   if not c.get("page") or h.page == c["page"])
+    return {"status": "success", "message": message or _best_passage(ctx, hits), "chunks": cited or plain}
+
+
+def _read_through(ctx: ToolContext, query: str, paths: list[str]) -> dict[str, Any] | None:
+    """The result for files a question names when the search matched no passage of them: the sentences
+    of their stored text that answer (by words alone for a long text: embedding every sentence of a
+    book costs minutes), else a small file's whole text; None when neither."""
+    pages = [(p, ctx.rag.document_pages(p)) for p in paths]
+    sources = [(p, n if len(its) > 1 else 0, t) for p, its in pages for n, t in its]
+    short = sum(len(t) for _, _, t in sources) <= 4 * SMALL_DOC_CHARS
+    message, cited = _answer(ctx, _asks(ctx, query), sources, meaning=short)
+    if message:
+        return {"status": "success", "message": message, "chunks": cited}
+    whole = [(p, t) for p in paths if (t := _small_text(ctx, p)) is not None]
+    if not whole:
+        return None
+    names = ", ".join(shown(Path(p), ctx.workdir) for p, _ in whole)
+    return {"status": "success", "message": f"No passage matched {query!r}; this is the whole of {names}.",
+            "chunks": [{"source_file": p, "text": t} for p, t in whole]}
+
+
 def _top_n(chunk_count: int) -> int:
     """Adaptive depth: more chunks for larger corpora, within a small-model budget."""
     return 5 if chunk_count <= 500 else 8 if chunk_count <= 5000 else 10
@@ -114,9 +211,39 @@ def _document_named(ctx: ToolContext, name: str) -> tuple[Any, Path, str]:
         raise ToolFailure(f"{name!r} matches several documents ({names}); pass the full path")
     if found:
         return found[0], Path(found[0].path), ""
-    path, note = locate(ctx, name, keep=ctx.rag.supports)
+    path, note = locate_or_named(ctx, name, keep=ctx.rag.supports)
     doc = ctx.rag.document(path)
     return (doc if doc is not None and _in_scope(ctx, doc.path) else None), path, note
+
+
+def locate_or_named(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool]) -> tuple[Path, str]:
+    """``find.locate``, and when the path fits no file, the file the user's message names in words
+    ("handbook says how many sick days?" while the model asked for ``sick_days.txt``)."""
+    try:
+        return locate(ctx, raw, keep=keep)
+    except ToolFailure:
+        message = ctx.request.message
+        guesses = (named_in(ctx, message, keep=keep) or _one_word_named(ctx, message, keep)) if message.strip() else []
+        if not guesses:
+            raise
+    best = guesses[0]
+    return ctx.sandbox.check(best.path), (f"{raw.strip()} does not exist; this is "
+                                          f"{shown(best.path, ctx.workdir)} ({best.reason}).")
+
+
+def _one_word_named(ctx: ToolContext, message: str, keep: Callable[[Path], bool]) -> list[Any]:
+    """The one file whose name holds a word of the message when no other file's name does ("handbook
+    says how many sick days?" -> ``handbook_v4.md``, a name ``find.named_in`` passes over for its
+    version tokens); [] when no word, or more than one file, fits."""
+    entries = list(scan(ctx))
+    found = {}
+    for word in asked_words(message):
+        if len(word) < 4 or word.isdigit():
+            continue
+        strict = [f for f in rank(word, entries, "file", keep=keep) if f.strict]
+        if len(strict) == 1:
+            found.setdefault(strict[0].path, replace(strict[0], reason=f"the request names {word}"))
+    return list(found.values()) if len(found) == 1 else []
 
 
 def _index_on_demand(ctx: ToolContext, path: Path) -> Any:
@@ -217,11 +344,13 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         hits = ctx.rag.search(query, k=_top_n(total), docs=[d.id for d in (named or scope)])
     except INDEX_ERRORS as exc:
         return error_payload(f"search failed: {exc}")
+    read = _read_through(ctx, query, [d.path for d in named]) if not hits and named else None
+    if read is not None:  # the question names these files: read them through, not "nothing found"
+        return {**read, "query": query, "instruction": CITE, **({"note": note} if note else {})}
     if not hits:
         return {"status": "no_results", "query": query,
                 "message": (note + " " if note else "") + "Nothing relevant found; try other words."}
-    out = {"status": "success", "message": _best_passage(ctx, hits), "chunks": [_chunk(h) for h in hits],
-           "query": query, "instruction": CITE, **({"note": note} if note else {})}
+    out = {**_found(ctx, query, hits), "query": query, "instruction": CITE, **({"note": note} if note else {})}
     if str(debug).strip().lower() in {"true", "1", "yes"}:
         out["debug"] = {"indexed_chunks": total, "seconds": round(time.monotonic() - started, 3),
                         "hits": [{"chunk_index": h.chunk_index, "vector": h.vector_score,
@@ -245,10 +374,12 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
     except INDEX_ERRORS as exc:
         raise ToolFailure(f"could not search {file_path}: {exc}") from None
     if not hits:
-        return {"status": "no_results", "message": (note + " " if note else "") + "Nothing relevant in this file.",
-                "file": doc.path}
-    return {"status": "success", "message": _best_passage(ctx, hits), "chunks": [_chunk(h) for h in hits],
-            "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
+        read = _read_through(ctx, query, [doc.path])   # the file asked about, read through
+        if read is None:
+            return {"status": "no_results", "message": (note + " " if note else "") + "Nothing relevant in this file.",
+                    "file": doc.path}
+        return {**read, "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
+    return {**_found(ctx, query, hits), "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
 
 
 @tool
@@ -304,45 +435,103 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
     """
     if ctx.rag is None:
         return error_payload(NO_INDEX)
-    try:
-        path, note = locate(ctx, file_path, keep=ctx.rag.supports)  # a guessed path: the file it meant, with a note
+    try:  # a guessed path: the file it meant, with a note
+        path, note = locate(ctx, file_path, keep=ctx.rag.supports)
     except ToolFailure:
-        folder = folder_named_by_user(ctx)
+        folder = _folder_meant(ctx, file_path)   # "index the minutes folder", passed as a file
         if folder is None:
             raise
-        return _index_named_folder(ctx, file_path, folder)
+        return _index_folder(ctx, folder, recursive=False, note=f"{file_path.strip()} is no file; indexed the "
+                             f"folder {shown(folder, ctx.workdir)}/, which the request names.")
+    folder = _folder_in_request(ctx) if note else None
+    if folder is not None and not path.is_relative_to(folder):
+        # the path was a guess, and the user's own words name a folder: the words decide
+        return _index_folder(ctx, folder, recursive=False, note=f"{file_path.strip()} does not exist; indexed the "
+                             f"folder {shown(folder, ctx.workdir)}/, which the request names.")
     try:
         result = ctx.rag.index_file(path)
     except INDEX_ERRORS as exc:
         raise ToolFailure(str(exc)) from None
     info = result.to_dict()
     info["outcome"] = info.pop("status")  # indexed, updated or unchanged
+    said = f"{shown(path, ctx.workdir)} is indexed ({info['outcome']})"
+    asks = _request_question(ctx, path.stem)
+    hits = _search_quietly(ctx, " ".join(asks), file=path) if asks else []
+    if hits:  # "index X and tell me Y": Y is answered from X in the same call
+        found = _found(ctx, " ".join(asks), hits, f"{path.stem} {_INDEX_WORDS}")
+        return {"status": "success", "message": f"{said}. For your question, {_lower_first(found['message'])}",
+                "chunks": found["chunks"], **info, **({"note": note} if note else {})}
     # indexing is a step, not an answer: the file's first lines come with it (the 0.5B answered "who is
     # the customer on it?" right after indexing, with a name it made up)
     head = text_head(ctx, path)
-    said = f"{shown(path, ctx.workdir)} is indexed ({info['outcome']})" + (f". It begins:\n{head}" if head else ".")
+    said += f". It begins:\n{head}" if head else "."
     return {"status": "success", "message": said, **info, **({"note": note} if note else {})}
 
 
-def _index_named_folder(ctx: ToolContext, asked: str, folder: Path) -> dict[str, Any]:
-    """index_document on a path that names nothing here, in a turn whose message names a folder ("add the
-    minutes folder to your docs and tell me who took notes in March"): that folder is indexed and searched
-    with the user's message, and the passages that answer it lead the result, so "index, then ask" ends in
-    this turn with an answer, not at "does not exist" or "it is indexed"."""
-    summary = ctx.rag.index_directory(folder, recursive=True, progress=ctx.progress, cancel=ctx.cancel,
-                                      allow=lambda f: _allowed(ctx, f))
-    docs = [d for d in _scope(ctx) if folder in Path(d.path).parents]
-    indexed = f"{shown(folder, ctx.workdir)}/ is indexed ({len(docs)} files)."
-    note = f"{asked.strip()} does not exist; the request names the folder {shown(folder, ctx.workdir)}/, indexed instead."
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text.startswith("From ") else text
+
+
+def _request_question(ctx: ToolContext, naming: str) -> list[str]:
+    """The parts of the user's message of the turn that ask something of the files being indexed (not
+    the request to index them, nor their names): "add the minutes folder to your docs and tell me who
+    took notes in March" -> ["tell me who took notes in March"]."""
+    message = ctx.request.message.strip()
+    return beyond(question_parts(message), f"{naming} {_INDEX_WORDS}") if message else []
+
+
+def _search_quietly(ctx: ToolContext, query: str, **where: Any) -> list[Any]:
+    """Search hits, or none when the search fails: an answer on top of indexing is a bonus."""
     try:
-        hits = ctx.rag.search(ctx.request.message, k=3, docs=[d.id for d in docs]) if docs else []
+        return ctx.rag.search(query, k=5, **where)
     except INDEX_ERRORS:
-        hits = []
-    if not hits:
-        return {"status": "success", "message": indexed, "directory": str(folder), "files": summary["files"],
-                "note": note}
-    return {"status": "success", "message": f"{_best_passage(ctx, hits)}\n({indexed})",
-            "chunks": [_chunk(h, 600) for h in hits], "directory": str(folder), "instruction": CITE, "note": note}
+        return []
+
+
+def _folder_meant(ctx: ToolContext, raw: str) -> Path | None:
+    """The folder an index call means when its path is no file: the path itself when it is a folder, the
+    one folder named like it, else the one folder the user's message names in words ("the minutes
+    folder"). None when there is no such folder or several."""
+    try:
+        path = _checked(ctx, raw)
+    except SandboxError:
+        return None
+    if path.is_dir():
+        return path
+    if path.exists():
+        return None
+    best = clear_winner(find(ctx, shown(path, Path(ctx.workdir).resolve()), "folder"))
+    if best is not None and _allowed(ctx, best.path):
+        return best.path
+    return _folder_in_request(ctx)
+
+
+def _is_file(ctx: ToolContext, raw: str) -> bool:
+    try:
+        return _checked(ctx, raw).is_file()
+    except SandboxError:
+        return False
+
+
+def _folder_in_request(ctx: ToolContext) -> Path | None:
+    """The one folder whose name the user's message holds in words, all of them ("add the minutes folder"
+    -> ``minutes/``); a name said right before "folder" wins a tie."""
+    said = words(ctx.request.message)
+    if not said:
+        return None
+    text = " ".join(said)
+    candidates: list[tuple[bool, int, Path]] = []
+    for e in scan(ctx):
+        own = words(e.path.name) if e.is_dir else []
+        if own and set(own) <= set(said) and any(len(w) >= 3 and not w.isdigit() for w in own):
+            named = any(f"{' '.join(own)} {kind}" in text for kind in ("folder", "directory", "dir"))
+            candidates.append((named, len(own), e.path))
+    if not candidates:
+        return None
+    candidates.sort(key=lambda c: (not c[0], -c[1], len(c[2].parts)))
+    if len(candidates) > 1 and candidates[0][:2] == candidates[1][:2]:
+        return None
+    return candidates[0][2] if _allowed(ctx, candidates[0][2]) else None
 
 
 @tool
@@ -495,15 +684,40 @@ def index_directory(ctx: ToolContext, directory_path: str, recursive: bool = Fal
         directory_path: The folder to index.
         recursive: True to include subfolders.
     """
-    folder = _folder(ctx, directory_path)
+    if ctx.rag is None:
+        raise ToolFailure(NO_INDEX)
     deep = str(recursive).strip().lower() in {"true", "1", "yes"}
-    summary = ctx.rag.index_directory(folder, recursive=deep, progress=ctx.progress, cancel=ctx.cancel,
+    try:
+        return _index_folder(ctx, _folder(ctx, directory_path), recursive=deep)
+    except ToolFailure:
+        folder = _folder_meant(ctx, directory_path)
+        if folder is None:
+            if _is_file(ctx, directory_path):   # a file given as the folder: index the file
+                return index_document(ctx, directory_path)
+            raise
+        return _index_folder(ctx, folder, recursive=deep, note=f"{directory_path.strip()} is no folder; this is "
+                             f"{shown(folder, ctx.workdir)}/, which the request names.")
+
+
+def _index_folder(ctx: ToolContext, folder: Path, *, recursive: bool, note: str = "") -> dict[str, Any]:
+    """Index a folder; when the user's message also asks something of it, the sentences that answer."""
+    summary = ctx.rag.index_directory(folder, recursive=recursive, progress=ctx.progress, cancel=ctx.cancel,
                                       allow=lambda f: _allowed(ctx, f))
+    noted = {"note": note} if note else {}
     if summary["files"] == 0:
         return {"status": "no_files", "directory": str(folder),
-                "message": "No supported files here" + ("" if deep else "; try recursive=true") + "."}
+                "message": "No supported files here" + ("" if recursive else "; try recursive=true") + ".", **noted}
     status = "cancelled" if summary["cancelled"] else "success"
-    return {"status": status, "directory": str(folder), **summary, "failed": summary["failed"][:10]}
+    out = {"status": status, "directory": str(folder), **summary, "failed": summary["failed"][:10]}
+    asks = _request_question(ctx, folder.name)
+    inside = [d.id for d in ctx.rag.list_documents() if Path(d.path).is_relative_to(folder) and _in_scope(ctx, d.path)]
+    hits = _search_quietly(ctx, " ".join(asks), docs=inside) if asks and inside and status == "success" else []
+    if hits:  # "add the minutes folder and tell me who took notes in March": answered in the same call
+        found = _found(ctx, " ".join(asks), hits, f"{folder.name} {_INDEX_WORDS}")
+        said = f"Indexed {summary['files']} files in {shown(folder, ctx.workdir)}/. For your question:\n"
+        out = {"status": status, "message": said + found["message"], "chunks": found["chunks"],
+               **{k: v for k, v in out.items() if k != "status"}}
+    return {**out, **noted}
 
 
 @tool(timeout=900)

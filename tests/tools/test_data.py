@@ -1,4 +1,4 @@
-"""analyze_data_file against tests/fixtures/sales_data_2025.csv.
+"""analyze_data_file against tests/fixtures/sales_data_2025.csv, read as the model reads it.
 
 The fixture answers GAIA's data_vs_recall_disambiguation scenario:
   * total Q1 2025 revenue = 340,000 (the whole file totals 434,000, so the
@@ -19,7 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from gaia_lite.agent.results import compact_result
 from gaia_lite.tools.data import analyze_data_file, parse_period, to_number
+
+from tests.tools.called import as_called
+
+analyze = as_called(analyze_data_file)
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "sales_data_2025.csv"
 
@@ -30,77 +35,97 @@ def sales(tool_ctx, tmp_path: Path) -> str:
     return "sales_data_2025.csv"
 
 
+def lines(result: dict, key: str = "message") -> list[str]:
+    return str(result[key]).splitlines()
+
+
 @pytest.mark.parametrize("period", ["2025-Q1", "Q1 2025", "q1-2025", "2025 Q1", "Q1",
                                     "2025-01-01..2025-03-31", "2025-01..2025-03", "January 2025 to March 2025"])
 def test_total_q1_revenue_is_340000(tool_ctx, sales: str, period: str) -> None:
-    result = analyze_data_file(tool_ctx, sales, date_range=period)
+    result = analyze(tool_ctx, sales, date_range=period)
     assert result["status"] == "success"
-    assert result["rows_analyzed"] == 16
-    assert result["totals"]["revenue"] == 340000
-    assert "340,000" in result["highlights"][0]
+    total, last = lines(result)[0], lines(result)[-1]
+    assert total.startswith("Total in ") and total.endswith(" (16 of 23 rows): revenue 340,000; units 1,090.")
+    assert last.startswith("(sales_data_2025.csv: 16 of 23 rows fall in ")   # what the file is, last
 
 
-def test_without_a_filter_the_year_total_differs(tool_ctx, sales: str) -> None:
-    result = analyze_data_file(tool_ctx, sales)
-    assert result["rows_total"] == result["rows_analyzed"] == 23
-    assert result["totals"]["revenue"] == 434000
+def test_without_a_filter_the_year_total_differs_and_the_quarters_come_with_it(tool_ctx, sales: str) -> None:
+    result = analyze(tool_ctx, sales)
+    assert lines(result)[:2] == ["Total over all 23 rows: revenue 434,000; units 1,418.",
+                                 "revenue by quarter: 2025-Q1 340,000, 2025-Q2 80,000, 2025-Q3 14,000."]
+    assert "unit_price" not in lines(result)[0]                      # a per-unit price is not summed
+    assert lines(result)[-1] == "(sales_data_2025.csv: 23 rows, dated 2025-01-09 to 2025-08-21.)"
+
+
+def test_the_top_of_each_group_is_named_with_its_figure(tool_ctx, sales: str) -> None:
+    # "who sold the most?" with no group_by: the answer is in the summary (the 0.5B said "John Doe")
+    result = analyze(tool_ctx, sales)
+    assert "Top salesperson by total revenue: Sarah Chen 70,000; lowest: Alex Morgan 26,000." in lines(result)
+    assert "Top region by total revenue: East 137,000; lowest: West 70,000." in lines(result)
+    assert result["revenue by salesperson"] == ("Sarah Chen 70,000; Carlos Rivera 69,000; Emily Davis 68,000; "
+                                               "Mike Johnson 67,000; Priya Patel 67,000; (+2 more)")
 
 
 def test_top_salesperson_in_q1_is_sarah_chen_with_70000(tool_ctx, sales: str) -> None:
-    result = analyze_data_file(tool_ctx, sales, group_by="salesperson", date_range="Q1 2025")
-    assert result["top_1"]["salesperson"] == "Sarah Chen"
-    assert result["top_1"]["revenue"] == 70000
-    assert result["ranked_by"] == "revenue"
-    ranking = [(g["salesperson"], g["revenue"]) for g in result["groups"]]
-    assert ranking == [("Sarah Chen", 70000), ("Mike Johnson", 62000), ("Priya Patel", 58000),
-                       ("David Kim", 55000), ("Emily Davis", 50000), ("Carlos Rivera", 45000)]
-    assert sum(r for _, r in ranking) == 340000
-    assert "Sarah Chen with 70,000" in result["highlights"][1]
+    result = analyze(tool_ctx, sales, group_by="salesperson", date_range="Q1 2025")
+    assert "Top salesperson by total revenue: Sarah Chen 70,000; lowest: Carlos Rivera 45,000." in lines(result)
+    assert result["revenue by salesperson"] == (   # the column asked for is ranked in full
+        "Sarah Chen 70,000; Mike Johnson 62,000; Priya Patel 58,000; David Kim 55,000; Emily Davis 50,000; "
+        "Carlos Rivera 45,000")
 
 
-def test_top_salesperson_overall_is_also_sarah_chen_with_70000(tool_ctx, sales: str) -> None:
-    result = analyze_data_file(tool_ctx, sales, group_by="Salesperson")      # column names match loosely
-    assert (result["top_1"]["salesperson"], result["top_1"]["revenue"]) == ("Sarah Chen", 70000)
-    assert result["groups"][1] == {"salesperson": "Carlos Rivera", "revenue": 69000, "units": 216, "rows": 3}
+def test_group_by_is_matched_loosely_and_the_filter_changes_the_ranking(tool_ctx, sales: str) -> None:
+    result = analyze(tool_ctx, sales, group_by="Sales Person", date_range="2025-Q2")
+    assert result["revenue by salesperson"].startswith("Alex Morgan 26,000; ")
+    assert "Total in 2025-04-01..2025-06-30 (5 of 23 rows): revenue 80,000; units 290." in lines(result)
+    assert "note" not in result   # case and spaces are no news
 
 
-def test_the_filter_changes_the_ranking(tool_ctx, sales: str) -> None:
-    q2 = analyze_data_file(tool_ctx, sales, group_by="salesperson", date_range="2025-Q2")
-    assert (q2["top_1"]["salesperson"], q2["top_1"]["revenue"]) == ("Alex Morgan", 26000)
-    assert q2["totals"]["revenue"] == 80000
+@pytest.mark.parametrize("period, total", [("2025-01", "100,000"), ("January 2025", "100,000"), ("Jan 2025", "100,000"),
+                                           ("2025-03-31", "30,000"), ("2025", "434,000")])
+def test_month_day_and_year_filters(tool_ctx, sales: str, period: str, total: str) -> None:
+    assert lines(analyze(tool_ctx, sales, date_range=period))[0].split(": ")[1].startswith(f"revenue {total};")
 
 
-@pytest.mark.parametrize("period, total", [("2025-01", 100000), ("January 2025", 100000), ("Jan 2025", 100000),
-                                           ("2025-03-31", 30000), ("2025", 434000), ("2024", 0)])
-def test_month_day_and_year_filters(tool_ctx, sales: str, period: str, total: int) -> None:
-    assert analyze_data_file(tool_ctx, sales, date_range=period)["totals"]["revenue"] == total
+def test_a_period_with_no_rows_says_so(tool_ctx, sales: str) -> None:
+    result = analyze(tool_ctx, sales, date_range="2024")
+    assert result["message"] == ("sales_data_2025.csv: none of its 23 rows fall in 2024-01-01..2024-12-31; "
+                                 "the file's rows are dated 2025-01-09 to 2025-08-21.")
 
 
 def test_columns_restricts_the_totals(tool_ctx, sales: str) -> None:
-    result = analyze_data_file(tool_ctx, sales, columns="units", group_by="region", date_range="Q1 2025")
-    assert result["totals"] == {"units": 1090}
-    assert result["ranked_by"] == "units"
+    result = analyze(tool_ctx, sales, columns="units", group_by="region", date_range="Q1 2025")
+    assert "Total in 2025-01-01..2025-03-31 (16 of 23 rows): units 1,090." in lines(result)
+    assert result["units by region"] == "East 345; North 299; South 276; West 170"
 
 
-def test_column_types_and_money_parsing(tool_ctx, sales: str) -> None:
-    result = analyze_data_file(tool_ctx, sales)
-    types = {c["name"]: c["type"] for c in result["columns"]}
-    assert types == {"date": "date", "salesperson": "text", "region": "text", "product": "text",
-                     "units": "number", "unit_price": "number", "revenue": "number"}
-    assert "unit_price" not in result["totals"]                       # per-unit prices are not summed
-    assert result["statistics"]["unit_price"]["max"] == 1000          # "$1,000.00" parsed
+def test_column_figures_name_the_row_of_the_min_and_max(tool_ctx, sales: str) -> None:
+    columns = lines(analyze(tool_ctx, sales), "number columns")
+    assert columns[0] == ("revenue: total 434,000, mean 18,869.57, min 5,000 (Mike Johnson, 2025-07-15), "
+                          "max 30,000 (Carlos Rivera, 2025-03-31)")
+    assert columns[2].startswith("unit_price: mean 505.43, min 125 (Emily Davis, 2025-01-16), max 1,000")  # "$1,000.00"
+
+
+def test_the_period_the_user_names_comes_first_when_the_call_has_no_date_range(tool_ctx, sales: str) -> None:
+    # the 0.5B passed no date_range for "total revenue in Q1 2025" and answered with the year's total
+    tool_ctx.request.message = "What was the total revenue in Q1 2025 in data/sales_data_2025.csv?"
+    result = analyze(tool_ctx, sales)
+    assert lines(result)[0] == ("Total in Q1 2025 (2025-01-01..2025-03-31): revenue 340,000; units 1,090 (16 rows). "
+                                "Top salesperson by total revenue in Q1 2025: Sarah Chen 70,000; lowest: Carlos Rivera 45,000.")
+    assert lines(result)[1] == "Total over all 23 rows: revenue 434,000; units 1,418."   # beside the whole file's, not instead
+    tool_ctx.request.message = "sales_data_2025.csv - who sold the most?"   # the file's 2025 is no period
+    assert lines(analyze(tool_ctx, sales))[0] == "Total over all 23 rows: revenue 434,000; units 1,418."
 
 
 def test_trends_spending_and_full(tool_ctx, sales: str) -> None:
-    trends = analyze_data_file(tool_ctx, sales, analysis_type="trends")["trends"]
-    assert trends["quarterly"] == {"2025-Q1": 340000, "2025-Q2": 80000, "2025-Q3": 14000}
-    assert trends["monthly"][0] == {"month": "2025-01", "rows": 5, "revenue": 100000}
-    spending = analyze_data_file(tool_ctx, sales, analysis_type="spending")
-    assert spending["group_by"] == "product" and spending["top_1"]["product"] == "Widget Pro"
-    assert len(spending["largest_rows"]) == 5
-    full = analyze_data_file(tool_ctx, sales, analysis_type="full", date_range="Q1 2025")
-    assert full["breakdowns"]["salesperson"]["top_1"]["salesperson"] == "Sarah Chen"
-    assert full["trends"]["quarterly"] == {"2025-Q1": 340000}
+    trends = analyze(tool_ctx, sales, analysis_type="trends")
+    assert lines(trends, "revenue by month")[0] == "2025-01: 100,000"
+    spending = analyze(tool_ctx, sales, analysis_type="spending")
+    assert "Top product by total revenue: Widget Pro 138,000; lowest: Sensor Kit 63,000." in lines(spending)
+    assert list(spending).index("revenue by product") < list(spending).index("revenue by salesperson")
+    assert len(spending["largest rows"]) == 5 and spending["largest rows"][0]["revenue"] == "30000"
+    full = analyze(tool_ctx, sales, analysis_type="full", date_range="Q1 2025")
+    assert {"revenue by salesperson", "revenue by region", "revenue by product", "revenue by month"} <= set(full)
 
 
 def test_xlsx_gives_the_same_answers(tool_ctx, tmp_path: Path) -> None:
@@ -113,17 +138,18 @@ def test_xlsx_gives_the_same_answers(tool_ctx, tmp_path: Path) -> None:
                 row = [datetime.fromisoformat(row[0]), *row[1:4], int(row[4]), row[5], float(row[6])]
             ws.append(row)
     wb.save(tmp_path / "sales.xlsx")
-    result = analyze_data_file(tool_ctx, "sales.xlsx", group_by="salesperson", date_range="2025-Q1")
-    assert result["totals"]["revenue"] == 340000
-    assert (result["top_1"]["salesperson"], result["top_1"]["revenue"]) == ("Sarah Chen", 70000)
+    result = analyze(tool_ctx, "sales.xlsx", group_by="salesperson", date_range="2025-Q1")
+    assert "Total in 2025-01-01..2025-03-31 (16 of 23 rows): revenue 340,000; units 1,090." in lines(result)
+    assert result["revenue by salesperson"].startswith("Sarah Chen 70,000; ")
 
 
 def test_tsv_and_semicolon_csv(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "t.tsv").write_text("day\tamount\n2025-01-02\t$1,234.50\n2025-04-01\t10\n")
-    assert analyze_data_file(tool_ctx, "t.tsv", date_range="Q1 2025")["totals"]["amount"] == 1234.5
+    assert "Total in 2025-01-01..2025-03-31 (1 of 2 rows): amount 1,234.50." in lines(
+        analyze(tool_ctx, "t.tsv", date_range="Q1 2025"))
     (tmp_path / "s.csv").write_text("who;amount\nann;5\nbob;7\nann;1\n")
-    result = analyze_data_file(tool_ctx, "s.csv", group_by="who")
-    assert result["top_1"] == {"who": "bob", "amount": 7, "rows": 1}
+    result = analyze(tool_ctx, "s.csv", group_by="who")
+    assert "Top who by total amount: bob 7; lowest: ann 6." in lines(result)
 
 
 @pytest.mark.parametrize("text, value", [("$1,234.50", Decimal("1234.50")), ("(200)", Decimal("-200")),
@@ -142,39 +168,6 @@ def test_parse_period_rejects_nonsense() -> None:
     assert inside(datetime(2025, 2, 28).date()) and not inside(datetime(2025, 3, 1).date())
 
 
-@pytest.mark.parametrize("kwargs, fragment", [
-    ({"columns": "profit"}, "number columns: units, unit_price, revenue"),
-    ({"columns": "salesperson"}, "not a number column"),
-    ({"group_by": "team"}, "columns: date, salesperson"),
-    ({"date_range": "next week"}, "2025-Q1"),
-    ({"analysis_type": "magic"}, "summary, spending, trends, full"),
-], ids=["unknown-column", "text-column", "unknown-group", "bad-period", "bad-type"])
-def test_bad_arguments_are_clear_errors(tool_ctx, sales: str, kwargs: dict, fragment: str) -> None:
-    result = analyze_data_file(tool_ctx, sales, **kwargs)
-    assert result["status"] == "error" and fragment in result["error"]
-
-
-def test_a_text_report_is_read_as_text_not_refused(tool_ctx, tmp_path: Path) -> None:
-    # the 0.5B model sends a Markdown report here for "what was Q3 revenue?"; the refusal became its answer
-    (tmp_path / "q3.md").write_text("# Q3\n\nRevenue was $14.2 million.\n")
-    result = analyze_data_file(tool_ctx, "q3.md", analysis_type="summary")
-    assert result["status"] == "success" and result["note"] == "q3.md is not a table, so this is its text"
-    assert "Revenue was $14.2 million." in result["content"]
-    assert list(result)[-1] == "note"   # the text comes first: the 0.5B model answered with the first line
-
-
-def test_file_errors(tool_ctx, tmp_path: Path, outside_dir: Path) -> None:
-    assert "search_file" in analyze_data_file(tool_ctx, "missing.csv")["error"]
-    assert "--allowed-paths" in analyze_data_file(tool_ctx, str(outside_dir / "secret_plans.txt"))["error"]
-    (tmp_path / "photo.png").write_bytes(b"\x89PNG")
-    assert "not a table" in analyze_data_file(tool_ctx, "photo.png")["error"]
-    (tmp_path / "empty.csv").write_text("\n\n")
-    assert "no rows" in analyze_data_file(tool_ctx, "empty.csv")["error"]
-    (tmp_path / "broken.xlsx").write_bytes(b"not a zip file")
-    assert "could not read" in analyze_data_file(tool_ctx, "broken.xlsx")["error"]
-    (tmp_path / "nodates.csv").write_text("a,b\n1,2\n")
-    assert "no column holds dates" in analyze_data_file(tool_ctx, "nodates.csv", date_range="2025")["error"]
-
 
 def test_a_bare_name_falls_back_to_the_one_indexed_file_of_that_name(tool_ctx, tmp_path: Path) -> None:
     """The user indexed data/sales_data_2025.csv; the model asks for "sales_data_2025.csv"."""
@@ -185,16 +178,18 @@ def test_a_bare_name_falls_back_to_the_one_indexed_file_of_that_name(tool_ctx, t
     shutil.copy(FIXTURE, tmp_path / "data" / "sales_data_2025.csv")
     tool_ctx.rag = RagIndex(tmp_path / "index", HashEmbedder(dim=64))
     try:
-        # not indexed yet: found as the one file of that name in the working directory (resolve_user_path)
-        assert analyze_data_file(tool_ctx, "sales_data_2025.csv", columns="revenue")["status"] == "success"
+        # not indexed yet: found as the one file of that name in the allowed folders
+        found = analyze(tool_ctx, "sales_data_2025.csv", columns="revenue")
+        assert found["status"] == "success" and found["file"] == "data/sales_data_2025.csv"
         tool_ctx.rag.index_file(tmp_path / "data" / "sales_data_2025.csv")
-        out = analyze_data_file(tool_ctx, "sales_data_2025.csv", date_range="2025-Q1", columns="revenue")
-        assert out["status"] == "success" and out["file"] == str(tmp_path / "data" / "sales_data_2025.csv")
-        # a second namesake makes the bare name ambiguous: the plain error again
+        out = analyze(tool_ctx, "sales_data_2025.csv", date_range="2025-Q1", columns="revenue")
+        assert out["status"] == "success" and out["file"] == "data/sales_data_2025.csv"
+        # a second namesake makes the bare name ambiguous: the candidates are named
         (tmp_path / "old").mkdir()
         shutil.copy(FIXTURE, tmp_path / "old" / "sales_data_2025.csv")
         tool_ctx.rag.index_file(tmp_path / "old" / "sales_data_2025.csv")
-        assert "search_file" in analyze_data_file(tool_ctx, "sales_data_2025.csv")["error"]
+        ambiguous = analyze(tool_ctx, "sales_data_2025.csv")
+        assert ambiguous["status"] == "error" and "data/sales_data_2025.csv" in ambiguous["error"]
     finally:
         tool_ctx.rag.close()
 
@@ -204,27 +199,19 @@ SMALL = "region,q1,q2\nnorth,120,90\nsouth,150,110\neast,95,130\nwest,60,70\n"
 
 def test_a_small_table_comes_back_whole_so_a_follow_up_can_be_answered(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "sales.csv").write_text(SMALL)
-    result = analyze_data_file(tool_ctx, "sales.csv")
-    assert result["all_rows"][2] == {"region": "east", "q1": "95", "q2": "130"}   # "and what was its q1?"
-    assert len(result["all_rows"]) == 4
+    result = analyze(tool_ctx, "sales.csv")
+    assert result["rows"][2] == {"region": "east", "q1": "95", "q2": "130"}   # "and what was its q1?"
+    assert len(result["rows"]) == 4
 
 
-def test_the_row_with_the_highest_value_is_named(tool_ctx, tmp_path: Path) -> None:
+def test_the_row_with_the_highest_value_is_named_with_its_other_figures(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "sales.csv").write_text(SMALL)
-    highlights = analyze_data_file(tool_ctx, "sales.csv", columns="q2")["highlights"]
-    assert "Highest q2: east (130); lowest q2: west (70)" in highlights
+    result = analyze(tool_ctx, "sales.csv", columns="q2")
+    assert "Highest q2: east (q2 130, q1 95); lowest q2: west (q2 70, q1 60)." in lines(result)
+    assert lines(result)[0] == "Total over all 4 rows: q2 400."
 
 
 def test_a_large_table_keeps_its_rows_to_itself(tool_ctx, sales: str) -> None:
-    result = analyze_data_file(tool_ctx, sales)
-    assert "all_rows" not in result
-    assert not any(h.startswith("Highest") for h in result["highlights"])   # no column names each row
-
-
-def test_quarter_totals_come_with_an_unfiltered_summary(tool_ctx, sales: str) -> None:
-    result = analyze_data_file(tool_ctx, sales)
-    assert result["quarterly"]["2025-Q1"] == 340000       # "Q1 revenue" asked without a date_range
-    assert result["highlights"][0].startswith("revenue by quarter: 2025-Q1 340,000")   # read first
-    assert list(result).index("quarterly") < list(result).index("totals")
-    assert result["highlights"][1].startswith("Total revenue over every date (2025-")   # not "the" total
-    assert "quarterly" not in analyze_data_file(tool_ctx, sales, date_range="2025-Q1")
+    result = analyze(tool_ctx, sales)
+    assert "rows" not in result
+    assert not any(line.startswith("Highest") for line in lines(result))   # no column names each row

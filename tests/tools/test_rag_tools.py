@@ -190,7 +190,10 @@ def test_index_directory_progress_recursion_and_empty(call, rag_ctx: ToolContext
     assert (deep["indexed"], deep["unchanged"]) == (1, 1)
     (work / "empty").mkdir()
     assert call("index_directory", directory_path="empty")["status"] == "no_files"
-    assert "not a folder" in call("index_directory", directory_path="top.md")["error"]
+    # a file given as the folder is indexed as the file, not refused (issue 28: no dead ends)
+    file_given = call("index_directory", directory_path="top.md")
+    assert file_given["status"] == "success" and file_given["outcome"] == "unchanged", file_given
+    assert "not a folder" in call("index_directory", directory_path="nowhere")["error"]
 
 
 def test_summarize_maps_sections_then_reduces(call, rag_ctx: ToolContext, work: Path) -> None:

@@ -1,0 +1,323 @@
+"""analyze_data_file's result, shaped for answering, and its forgiving reading of column names.
+
+A small model copies figures from what it reads first and invents what it does not find: given
+``totals: revenue=375000, units=1393`` and per-column statistics as JSON, the 0.5B answered "who sold
+the most?" with "John Doe" and "which region had the highest q2?" with a total. So the result leads
+with a few plain sentences (what the table is, its totals, the top and bottom of each group, the row
+with the highest and lowest value, each with its name), then the per-group totals and per-column
+figures as short lines, every figure next to the name it belongs to. Columns the user's message names
+come first (``named_in``): "the highest q2" puts q2 before q1.
+
+Column names are matched the way people say them (``match``): case and separators do not matter, a
+prefix ("temp" for ``temp_c``) or the column's words ("total sales" for ``sales``) find it, and a
+name that fits no column is left out with a short note instead of failing the call.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Protocol, Sequence
+
+from .find import PATH_MENTION, words
+
+class _Frame(Protocol):
+    """The typed rows data.py reads (its ``_Frame``): named columns, their types, and per column the
+    numbers (Decimal or None), dates and text of every row."""
+
+    names: list[str]
+    types: dict[str, str]
+    rows: int
+    numbers: dict[str, list[Decimal | None]]
+    dates: dict[str, list[Any]]
+    text: dict[str, list[str]]
+
+    def select(self, keep: list[bool]) -> "_Frame": ...
+
+__all__ = ["fmt", "match", "split_names", "named_in", "Plan", "shaped"]
+
+# Words that say how to combine a column, not which column ("total sales", "sum of revenue")
+_AGGREGATE_WORDS = frozenset("total sum avg average mean count number num of per by the".split())
+TOP_GROUPS = 5          # groups shown for the first grouping column of a summary ("top few")
+OTHER_GROUPS = 3        # groups shown for the other grouping columns
+GROUP_LIMIT = 25        # groups shown for the column asked for with group_by
+SUMMARY_CATEGORIES = 3  # grouping columns shown in a summary
+MAX_MONTHS = 12         # a month-by-month line for at most this many months
+SMALL_TABLE_ROWS = 12   # a table this small goes back whole: a follow-up ("and its q1?") needs the rows
+
+
+def fmt(number: Decimal) -> str:
+    """A figure as a person writes it: ``70,000``, ``16,304.35``."""
+    if number == number.to_integral_value():
+        return f"{int(number):,}"
+    return f"{number:,.2f}".rstrip("0").rstrip(".") if abs(number) < 1 else f"{number:,.2f}"
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def split_names(raw: str | None) -> list[str]:
+    """The column names in a ``columns`` argument however a model writes them: ``"a, b"``, ``"[a, b]"``,
+    ``'["a","b"]'``, ``"{1,2}"``, ``"a;b"``."""
+    cleaned = re.sub(r"[\[\]{}()\"'`]", " ", raw or "")
+    return [p.strip() for p in re.split(r"[,;|\n]+", cleaned) if p.strip()]
+
+
+def match(names: Sequence[str], wanted: str) -> str | None:
+    """The column ``wanted`` means: the same name up to case and separators; else the one column it is a
+    prefix of, or that is a prefix of it ("temp" -> ``temp_c``, "revenue_usd" -> ``revenue``); else the
+    one column whose words it holds, or that holds its words ("total sales" -> ``sales``); else the one
+    spelled nearly alike ("reveune"). None when nothing fits, or when two columns fit equally."""
+    key = _key(wanted)
+    if not key or key.isdigit():
+        return None
+    # each tier: (fits, how far off) - the closest fit of the first tier with any decides; a tie is no match
+    tiers = (
+        (lambda n: _key(n) == key, lambda n: 0),
+        (lambda n: min(len(_key(n)), len(key)) >= 2 and (_key(n).startswith(key) or key.startswith(_key(n))),
+         lambda n: abs(len(_key(n)) - len(key))),
+        (lambda n: _word_gap(n, wanted) is not None, lambda n: _word_gap(n, wanted)),
+        (lambda n: len(key) >= 4 and difflib.SequenceMatcher(None, _key(n), key).ratio() >= 0.8,
+         lambda n: -difflib.SequenceMatcher(None, _key(n), key).ratio()),
+    )
+    for fits, gap in tiers:
+        found = sorted((n for n in names if _key(n) and fits(n)), key=gap)
+        if found:
+            return found[0] if len(found) == 1 or gap(found[0]) < gap(found[1]) else None
+    return None
+
+
+def _word_gap(name: str, wanted: str) -> int | None:
+    """How many words one name has beyond the other when one holds all the other's words ("total
+    sales" and ``sales``: 0 after the aggregate words; "units" and ``unit_price``: 1), else None."""
+    have = {w for w in words(name) if w not in _AGGREGATE_WORDS}
+    asked = {w for w in words(wanted) if w not in _AGGREGATE_WORDS}
+    if not (have and asked) or not (have <= asked or asked <= have):
+        return None
+    return len(have ^ asked)
+
+
+def named_in(names: Sequence[str], text: str) -> list[str]:
+    """The columns a message names, in the order it names them ("which region had the highest q2" ->
+    region, q2). File names in the message do not count ("sales.csv" names no ``sales`` column)."""
+    said = words(PATH_MENTION.sub(" ", text))
+    found: list[tuple[int, str]] = []
+    for name in names:
+        own = [w for w in words(name) if w not in _AGGREGATE_WORDS] or words(name)
+        if not own:
+            continue
+        at = [i for i in range(len(said) - len(own) + 1) if said[i:i + len(own)] == own]
+        if at:
+            found.append((at[0], name))
+    return [n for _, n in sorted(found)]
+
+
+@dataclass
+class Plan:
+    """What to show: the value columns to total (asked-for first), the columns to group by, the one
+    the call asked to group by, the period a filter kept, and a period the message names."""
+
+    values: list[str]
+    stats: list[str]
+    categories: list[str]
+    group_by: str | None = None
+    scope: str | None = None              # resolved label of date_range, when the rows were filtered
+    rows_before: int = 0                  # rows in the file, before the filter
+    named_period: tuple[str, "_Frame"] | None = None   # (what the message said, its rows)
+    notes: list[str] = field(default_factory=list)
+    group_values: int = 1                 # value columns totalled per group
+    dated: str = ""                       # "2025-01-09 to 2025-08-21": the whole file's dates
+
+
+def _sum(frame: "_Frame", col: str) -> Decimal:
+    return sum((v for v in frame.numbers[col] if v is not None), Decimal(0))
+
+
+def _label_column(frame: "_Frame") -> str | None:
+    """The text column that names each row (every value different), e.g. ``region`` in a table with one
+    row per region; None when no column does."""
+    if not 1 < frame.rows <= 50:
+        return None
+    return next((n for n in frame.names if frame.types[n] == "text"
+                 and all(frame.text[n]) and len(set(frame.text[n])) == frame.rows), None)
+
+
+def _row_name(frame: "_Frame", i: int, label: str | None, categories: Sequence[str]) -> str:
+    """What a person calls row ``i``: its label, else its first group and its date."""
+    if label:
+        return frame.text[label][i]
+    parts = [frame.text[categories[0]][i]] if categories and frame.text[categories[0]][i] else []
+    if frame.dates:
+        day = next(iter(frame.dates.values()))[i]
+        parts += [day.isoformat()] if day else []
+    return ", ".join(parts) or f"row {i + 2}"   # row 1 is the header
+
+
+def _groups(frame: "_Frame", by: str, values: Sequence[str]) -> list[tuple[str, dict[str, Decimal], int]]:
+    """(group, sums of ``values``, rows) per value of ``by``, largest first by the first value column
+    (by row count when there is none)."""
+    sums: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    counts: dict[str, int] = defaultdict(int)
+    for i, key in enumerate(frame.text[by]):
+        key = key or "(blank)"
+        counts[key] += 1
+        for col in values:
+            if frame.numbers[col][i] is not None:
+                sums[key][col] += frame.numbers[col][i]
+    rank = values[0] if values else None
+    order = sorted(counts, key=lambda k: (sums[k][rank] if rank else counts[k], counts[k]), reverse=True)
+    return [(k, {c: sums[k][c] for c in values}, counts[k]) for k in order]
+
+
+def _group_line(groups: list[tuple[str, dict[str, Decimal], int]], limit: int) -> str:
+    """One line, largest first: ``Sarah Chen 70,000; Raj Mehta 69,000; (+2 more)``. A block of numbered
+    lines per grouping made the result long enough that the 0.5B called the tool again instead of
+    answering."""
+    shown = groups if len(groups) <= limit + 1 else groups[:limit]   # "(+1 more)" costs what the one would
+    parts = []
+    for key, sums, count in shown:
+        figures = " ".join(f"{fmt(v)}" if len(sums) == 1 else f"{c} {fmt(v)}" for c, v in sums.items())
+        # no row counts beside figures: the 0.5B answered "how many are left?" with a row count
+        parts.append(f"{key} {figures}" if figures else f"{key} {count} rows")
+    more = [f"(+{len(groups) - len(shown)} more)"] if len(groups) > len(shown) else []
+    return "; ".join(parts + more)
+
+
+def _top_sentence(by: str, groups: list[tuple[str, dict[str, Decimal], int]], value: str | None,
+                  where: str = "") -> str:
+    (top, sums, count), (low, low_sums, low_count) = groups[0], groups[-1]
+    if value is None:
+        return f"Most rows by {by}: {top} ({count})" + (f"; fewest: {low} ({low_count})." if len(groups) > 1 else ".")
+    lowest = f"; lowest: {low} {fmt(low_sums[value])}." if len(groups) > 1 else "."
+    return f"Top {by} by total {value}{where}: {top} {fmt(sums[value])}{lowest}"
+
+
+def _extremes(frame: "_Frame", col: str, label: str, others: Sequence[str]) -> str:
+    """ "Highest q2: east (q2 130, q1 95); lowest q2: west (q2 70, q1 60)": the row named, with its other
+    figures, so "and what was its q1?" is answered from the same line."""
+    present = [(v, i) for i, v in enumerate(frame.numbers[col]) if v is not None]
+    (high, hi), (low, lo) = max(present, key=lambda p: p[0]), min(present, key=lambda p: p[0])
+
+    def row(i: int, v: Decimal) -> str:
+        rest = [f"{c} {fmt(frame.numbers[c][i])}" for c in others if c != col and frame.numbers[c][i] is not None]
+        return f"{frame.text[label][i]} ({', '.join([f'{col} {fmt(v)}', *rest])})" if rest else \
+            f"{frame.text[label][i]} ({fmt(v)})"
+    return f"Highest {col}: {row(hi, high)}; lowest {col}: {row(lo, low)}."
+
+
+def _column_line(frame: "_Frame", col: str, additive: bool, label: str | None, categories: Sequence[str]) -> str:
+    present = [(v, i) for i, v in enumerate(frame.numbers[col]) if v is not None]
+    if not present:
+        return f"{col}: no values"
+    total = sum((v for v, _ in present), Decimal(0))
+    (high, hi), (low, lo) = max(present, key=lambda p: p[0]), min(present, key=lambda p: p[0])
+    parts = [f"total {fmt(total)}"] if additive else []
+    parts += [f"mean {fmt(round(total / len(present), 2))}",
+              f"min {fmt(low)} ({_row_name(frame, lo, label, categories)})",
+              f"max {fmt(high)} ({_row_name(frame, hi, label, categories)})"]
+    return f"{col}: " + ", ".join(parts)
+
+
+def _dated(frame: "_Frame") -> tuple[str, list[Any]] | None:
+    if not frame.dates:
+        return None
+    col = next(iter(frame.dates))
+    return col, frame.dates[col]
+
+
+def _span(frame: "_Frame") -> str:
+    dated = _dated(frame)
+    days = [d for d in dated[1] if d is not None] if dated else []
+    return f", dated {min(days)} to {max(days)}" if days else ""
+
+
+def _span_of(plan: Plan) -> str:
+    return f"; the file's rows are dated {plan.dated}" if plan.dated else ""
+
+
+def _by_period(frame: "_Frame", value: str, key: Any) -> dict[str, Decimal]:
+    out: dict[str, Decimal] = defaultdict(Decimal)
+    dated = _dated(frame)
+    for i, d in enumerate(dated[1] if dated else []):
+        if d is not None:
+            out[key(d)] += frame.numbers[value][i] or Decimal(0)
+    return dict(sorted(out.items()))
+
+
+def _quarter(d: Any) -> str:
+    return f"{d.year}-Q{(d.month - 1) // 3 + 1}"
+
+
+def _month(d: Any) -> str:
+    return f"{d.year}-{d.month:02d}"
+
+
+def _period_sentence(said: str, rows: "_Frame", plan: Plan) -> str:
+    if rows.rows == 0:
+        return f"{said}: no rows fall in it."
+    totals = "; ".join(f"{c} {fmt(_sum(rows, c))}" for c in plan.values[:2])
+    # "Total in Q1 2025": the words of "total revenue in Q1 2025" on the line with its figure; the 0.5B
+    # and the 1.5B both answered that question from a whole-file line that began "Total:"
+    line = f"Total in {said}: {totals} ({rows.rows} rows)." if totals else f"{said}: {rows.rows} rows."
+    cats = [c for c in plan.categories if c in rows.text][:1]
+    if cats and plan.values:
+        line += " " + _top_sentence(cats[0], _groups(rows, cats[0], plan.values[:1]), plan.values[0],
+                                    f" in {said.split(' (')[0]}")
+    return line
+
+
+def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
+    """The result for ``frame`` (the rows analysed): ``message`` (plain sentences, what was asked first),
+    then groups, rows and columns as short lines. ``kind`` adds trends (``trends``, ``full``), the
+    largest rows (``spending``) or every grouping column (``full``)."""
+    if frame.rows == 0 and plan.scope:  # nothing to total: zeros read as figures of the period
+        return {"status": "success", "message": f"{name}: none of its {plan.rows_before} rows fall in "
+                f"{plan.scope}{_span_of(plan)}.", "columns": ", ".join(frame.names)}
+    values, label = plan.values, _label_column(frame)
+    value = values[0] if values else None
+    # what was asked comes first; what the file is comes last ("inventory.csv: 4 rows" first was
+    # answered to "how many of those are left?" with 4)
+    lines = [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
+    if values:
+        where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else \
+            f" over all {frame.rows} rows"
+        lines.append("Total" + where + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
+    out: dict[str, Any] = {"status": "success", "message": ""}
+    if value and _dated(frame) and not plan.scope:
+        quarters = _by_period(frame, value, _quarter)
+        if len(quarters) > 1:  # "Q1 revenue" asked without a date_range still has its figure
+            lines.append(f"{value} by quarter: " + ", ".join(f"{q} {fmt(v)}" for q, v in quarters.items()) + ".")
+    categories = plan.categories if kind == "full" else plan.categories[:SUMMARY_CATEGORIES]
+    if kind == "spending" and not categories:
+        categories = plan.categories[:1]
+    groups = {c: _groups(frame, c, values[:plan.group_values]) for c in categories}
+    lines += [_top_sentence(c, groups[c], value) for c in categories if groups[c]]
+    if label:  # one row per name: "which region had the highest q2?" is answered by naming the row
+        lines += [_extremes(frame, c, label, plan.stats) for c in plan.stats[:4]
+                  if sum(v is not None for v in frame.numbers[c]) > 1]
+    lines.append(f"({name}: {frame.rows} of {plan.rows_before} rows fall in {plan.scope}{_span(frame)}.)"
+                 if plan.scope else f"({name}: {frame.rows} rows{_span(frame)}.)")
+    out["message"] = "\n".join(lines)
+    shown_values = values[:plan.group_values]
+    for n, c in enumerate(categories):  # the first grouping (or the one asked for) in more depth
+        key = f"{shown_values[0]} by {c}" if len(shown_values) == 1 else f"by {c}"
+        out[key] = _group_line(groups[c], GROUP_LIMIT if c == plan.group_by else TOP_GROUPS if n == 0 else OTHER_GROUPS)
+    months = _by_period(frame, value, _month) if value and _dated(frame) else {}
+    if kind in ("trends", "full") and months:
+        out[f"{value} by month"] = "\n".join(f"{m}: {fmt(v)}" for m, v in months.items())
+    elif 1 < len(months) <= MAX_MONTHS and not plan.scope:  # "which month sold most?"
+        out[f"{value} by month"] = ", ".join(f"{m} {fmt(v)}" for m, v in months.items())
+    if frame.rows <= SMALL_TABLE_ROWS:
+        out["rows"] = [{n: frame.text[n][i] for n in frame.names} for i in range(frame.rows)]
+    elif kind == "spending" and value:
+        top = sorted(range(frame.rows), key=lambda i: frame.numbers[value][i] or Decimal(0), reverse=True)[:5]
+        out["largest rows"] = [{n: frame.text[n][i] for n in frame.names} for i in top]
+    if plan.stats:
+        out["number columns"] = "\n".join(_column_line(frame, c, c in values, label, plan.categories)
+                                          for c in plan.stats)
+    out["columns"] = ", ".join(frame.names)
+    return out
