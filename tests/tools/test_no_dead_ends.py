@@ -75,8 +75,9 @@ def test_indexing_a_path_that_names_nothing_indexes_the_folder_the_user_named(ra
     (minutes / "2025-02-10.md").write_text("# Minutes, 10 February 2025\n\nNote-taker: Elif Demir\n")
     rag_ctx.request.message = "add the minutes folder to your docs and tell me who took notes at the March meeting"
     result = index_document(rag_ctx, str(rag_ctx.workdir / "notes.txt"))
-    assert result["status"] == "success" and "minutes/ is indexed (2 files)" in result["message"], result
-    assert "Jonas Berg" in result["message"].splitlines()[0]       # the passage that answers comes first
+    assert result["status"] == "success" and "Indexed 2 files in minutes/" in result["message"], result
+    assert "Jonas Berg" in result["message"]                       # the passage that answers is in the message
+    assert "Demir" not in result["message"]
     assert sorted(Path(d.path).name for d in rag_ctx.rag.list_documents()) == ["2025-02-10.md", "2025-03-12.md"]
     rag_ctx.request.message = "index my notes please"              # no folder named: the failure as before
     assert index_document(rag_ctx, "nothing-here.txt")["status"] == "error"
