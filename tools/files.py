@@ -278,7 +278,8 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     result: dict = {"status": "success", "file_path": str(path)}
     if "outside the allowed folders" in note:  # that the path itself was not read must be said
         result["note"] = "the path given is outside the allowed folders and was not read; this file inside them has its name"
-    result["lines"] = lines
+    # the size stays among the short facts: "and how big is it?" follows a read, answered from this result
+    result["size_bytes"], result["lines"] = path.stat().st_size, lines
     if ext == ".py":
         result["analysis"] = python_outline(text)
     elif ext in (".md", ".markdown") and lines > OUTLINE_FROM_LINES:  # a short file's headings are its text

@@ -169,8 +169,9 @@ def test_read_text_file(tool_ctx, tree: Path) -> None:
     result = read_file(tool_ctx, "reports/quarterly summary.md")
     assert result["status"] == "success"
     assert result["content"].startswith("# Summary")
-    assert result["lines"] == 4
-    assert "analysis" not in result and "size_bytes" not in result   # a short file's headings are its text
+    assert result["lines"] == 4 and result["size_bytes"] == (tree / "reports/quarterly summary.md").stat().st_size
+    assert "analysis" not in result   # a short file's headings are its text
+    assert list(result)[-1] == "content"  # the text closes the result; the size is among the short facts before it
 
 
 def test_read_long_markdown_outlines_its_headings(tool_ctx, tmp_path: Path) -> None:

@@ -180,12 +180,12 @@ def test_patterns_a_program_matches_itself_are_left_to_it(logs: ToolContext) -> 
 
 # ---------------------------------------------------------------- a read shaped for answering
 
-def test_a_read_ends_with_the_text_and_carries_no_metadata_to_copy(tool_ctx, tmp_path: Path) -> None:
+def test_a_read_ends_with_the_text_after_its_short_facts(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "release_notes.md").write_text("# Release notes\n\n## 3.4.1\n- Fix export.\n")
     result: dict[str, Any] = read_file(tool_ctx, "release-notes.txt")
-    assert list(result) == ["status", "file_path", "lines", "content"]
+    assert list(result) == ["status", "file_path", "size_bytes", "lines", "content"]
     shown = compact_result(result)
-    assert shown.endswith("## 3.4.1\n- Fix export.") and "size_bytes" not in shown
+    assert shown.endswith("## 3.4.1\n- Fix export.")   # nothing after the text for the model to copy
     assert result["file_path"] == str(tmp_path / "docs" / "release_notes.md")   # no note: it was given as the answer
     assert answer_from_result("read_file", result) == "release_notes.md says:\n# Release notes\n\n## 3.4.1\n- Fix export."
