@@ -45,12 +45,13 @@ def start(idle_s: float) -> bool:
 
     if idle_s <= 0 or os.environ.get("GAIA_WARM", "1").strip() == "0" or "GAIA_WARM_CHILD" in os.environ:
         return False
-    paths = worker_paths()
+    code = fingerprint()
+    paths = worker_paths(code)
     if paths is None or is_alive(paths):
         return False
     # cwd "/": the worker must not keep the caller's folder busy (or fail when it is removed)
     subprocess.Popen([sys.executable, "-c", "from gaia_lite.launch import worker_main; worker_main()", "--idle", f"{idle_s:g}",
-                      "--code", paths.socket.stem.rsplit("-", 1)[1]], cwd="/",
+                      "--code", code], cwd="/",
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True, close_fds=True, env={**os.environ, "GAIA_WARM_CHILD": "worker"})
     return True
@@ -79,13 +80,14 @@ def _stop(workers: list[WorkerPaths]) -> list[int]:
             pid = int(paths.pid.read_text())
         except (OSError, ValueError):
             pid = 0
-        if pid and is_alive(paths):
+        alive = is_alive(paths)
+        if pid and alive:
             try:
                 os.kill(pid, signal.SIGTERM)
                 stopped.append(pid)
             except OSError:
                 pass
-        elif not is_alive(paths):
+        elif not alive:
             for path in (paths.lock, paths.pid, paths.socket):
                 path.unlink(missing_ok=True)
     return stopped
@@ -99,28 +101,31 @@ def _warm_up() -> None:
             pass
 
 
+def _close(fds: list[int]) -> None:
+    for fd in fds:
+        os.close(fd)
+
+
 def _recv_request(conn: socket.socket) -> tuple[dict, list[int]] | None:
     """The caller's {argv, cwd, env} and its descriptors, or None for a malformed request."""
     head, fds, _flags, _addr = socket.recv_fds(conn, 1 << 16, 3)
     if len(head) < 4 or len(fds) != 3:
-        for fd in fds:
-            os.close(fd)
+        _close(fds)
         return None
     size = struct.unpack("!I", head[:4])[0]
     data = bytearray(head[4:])
-    while len(data) < size:
-        chunk = conn.recv(size - len(data))
-        if not chunk:
-            break
-        data.extend(chunk)
     try:
+        while len(data) < size:
+            chunk = conn.recv(size - len(data))
+            if not chunk:
+                break
+            data.extend(chunk)
         request = json.loads(bytes(data))
         if not (isinstance(request.get("argv"), list) and isinstance(request.get("cwd"), str)
                 and isinstance(request.get("env"), dict)):
             raise ValueError("bad request")
-    except ValueError:
-        for fd in fds:
-            os.close(fd)
+    except (OSError, ValueError, AttributeError):  # AttributeError: JSON that is not an object
+        _close(fds)
         return None
     return request, fds
 
@@ -192,26 +197,24 @@ def _accept(listener: socket.socket, run: Callable[[], None]) -> int | None:
     conn, _ = listener.accept()
     with conn:
         conn.settimeout(_GO_WAIT_S)
+        fds: list[int] = []
         try:
-            if not _same_user(conn):
-                return None
-            got = _recv_request(conn)
+            got = _recv_request(conn) if _same_user(conn) else None
             if got is None:
                 return None
             request, fds = got
             conn.sendall(b"ready\n")
-            if conn.recv(3) != b"go\n":  # the caller gave up waiting and runs the ask itself
-                for fd in fds:
-                    os.close(fd)
-                return None
+            go = conn.recv(3) == b"go\n"  # no "go": the caller gave up waiting and runs the ask itself
         except OSError:
+            go = False
+        if not go:
+            _close(fds)
             return None
         pid = os.fork()
         if pid == 0:
             listener.close()
             _run_child(conn, request, fds, run)
-        for fd in fds:
-            os.close(fd)
+        _close(fds)
         return pid
 
 

@@ -57,10 +57,10 @@ def test_exit_codes_and_errors_come_back(warm, tmp_path: Path) -> None:
     assert "No such option" in run.stderr and "Traceback" not in run.stderr
 
 
-def test_the_child_runs_in_the_callers_folder_and_environment(warm, tmp_path: Path) -> None:
-    """The worker started elsewhere with another environment: the child must see the caller's."""
-    code = ("import os, sys; from gaia_lite.warm.client import handed_over; "
-            "sys.exit(handed_over(['ask', '--help']) if True else 9)")
+def test_the_child_sees_the_callers_environment(warm, tmp_path: Path) -> None:
+    """The worker started with another environment: the child must see the caller's."""
+    code = ("import sys; from gaia_lite.warm.client import handed_over; "
+            "code = handed_over(['ask', '--help']); sys.exit(9 if code is None else code)")  # 9: not handed over
     run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_env(COLUMNS="200"),
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
