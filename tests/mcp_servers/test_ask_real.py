@@ -37,6 +37,12 @@ def test_ask_calls_an_mcp_time_tool_the_loader_admitted(tmp_path: Path, gaia_hom
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout)
     assert "time__get_current_time" in out["loaded_tools"], out
-    assert "time__get_current_time" in out["tools_called"], out
+    # Which of the server's two time tools the 0.5B picks for this question flips with the
+    # server's cache state (a restored prefix changes the last logits); the wiring under test is
+    # the same for both: admitted by the loader, called through the executor, answered by the server.
+    called = [name for name in out["tools_called"] if name.startswith("time__")]
+    assert called, f"no tool of the time server was called: {out}"
+    assert set(called) <= set(out["loaded_tools"]), out
     log = (gaia_home / "state" / "gaia-lite.log").read_text()
-    assert "MCP server time ready" in log and '"time__get_current_time"' in log
+    assert "MCP server time ready" in log, log[-2000:]
+    assert any(f'"{called[0]}"' in line for line in log.splitlines() if "TOOL_CALLS" in line), log[-2000:]
