@@ -92,6 +92,8 @@ def ext_filter(file_types: Optional[str]) -> Callable[[Path], bool]:
     exts: set[str] = set()
     for e in re.split(r"[,\s;]+", file_types.lower()):
         e = e.strip().lstrip("*.")
+        if "." in e:  # a file name ("budget.csv") where an extension belongs: its extension is meant
+            e = e.rsplit(".", 1)[1]
         if e:
             exts.update(_KINDS.get(e.rstrip("s"), "").split() or ["." + e])
     return lambda p: p.suffix.lower() in exts

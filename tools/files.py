@@ -538,9 +538,19 @@ def _listing_message(ctx: ToolContext, folder: Path, dirs: list[dict], files: li
     names = [d["name"] + "/" for d in dirs] + [f["name"] for f in files]
     if not names:
         return f"{_shown(ctx, folder)} is empty."
-    more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
     where = "This folder" if folder == Path(ctx.workdir).resolve() else _shown(ctx, folder)
-    return (f"{where} holds {len(dirs)} folder(s) and {len(files)} file(s): " + ", ".join(names[:limit]) + more)
+    # each count sits right before the names it counts: "0 folder(s) and 3 file(s): …" was answered
+    # as "0 files and 3 folders"
+    shown_dirs, shown_files = names[:min(len(dirs), limit)], names[len(dirs):limit]
+    parts = [f"{_count(len(dirs), 'folder')}: {', '.join(shown_dirs)}" if dirs else "",
+             f"{_count(len(files), 'file')}: {', '.join(shown_files)}" if files and shown_files else
+             (_count(len(files), "file") if files else "")]
+    more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
+    return f"{where} holds " + " and ".join(p for p in parts if p) + more
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _folder_hint(ctx: ToolContext, asked: Optional[str]) -> str:
@@ -602,17 +612,24 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
         if not roots[0].is_dir():
             raise ToolFailure(f"{roots[0]} is not an existing folder; use \"all\" or a folder path")
     cutoff, keep = time.time() - days * 86400, ext_filter(file_types)
-    recent = []
+    recent, others = [], []
     for path in iter_files(roots, DEFAULT_DEPTH, ctx):
         try:
             st = path.stat()
         except OSError:
             continue
-        if st.st_mtime >= cutoff and keep(path):
-            recent.append(file_entry(path, st))
-    recent.sort(key=lambda e: e["modified"], reverse=True)
-    return {"status": "success", "files": recent[:limit], "count": len(recent), "days": days,
-            "truncated": len(recent) > limit, "searched": [str(r) for r in roots]}
+        (recent if st.st_mtime >= cutoff and keep(path) else others).append((path, st))
+    searched = [str(r) for r in roots]
+    if not recent and others:  # no dead end: the filter missed, so the newest files there are, and why
+        others.sort(key=lambda f: f[1].st_mtime, reverse=True)
+        newest = [file_entry(p, st) for p, st in others[:limit]]
+        said = [f"the last {days} days"] + ([f"types {file_types}"] if file_types else [])
+        return {"status": "success", "files": newest, "count": len(others), "truncated": len(others) > limit,
+                "note": f"No file matched {' and '.join(said)}; these are the newest files there.",
+                "days": days, "searched": searched}
+    recent.sort(key=lambda f: f[1].st_mtime, reverse=True)
+    return {"status": "success", "files": [file_entry(p, st) for p, st in recent[:limit]], "count": len(recent),
+            "days": days, "truncated": len(recent) > limit, "searched": searched}
 
 
 TOOLS = [search_file, search_directory, read_file, search_file_content, write_file, edit_file,

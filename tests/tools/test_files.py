@@ -406,3 +406,23 @@ def test_list_recent_files(tool_ctx, tree: Path) -> None:
     assert [f["name"] for f in list_recent_files(tool_ctx, file_types="md")["files"]] == ["quarterly summary.md"]
     assert list_recent_files(tool_ctx, location="reports", max_results=1)["truncated"] is True
     assert list_recent_files(tool_ctx, max_results="many")["status"] == "error"
+
+
+def test_list_recent_files_reads_file_names_given_as_types_as_their_extensions(tool_ctx, tree: Path) -> None:
+    # the README's ask: the 0.5B passed the names browse_directory had just shown as file_types
+    got = list_recent_files(tool_ctx, file_types="budget.csv, quarterly summary.md")
+    assert sorted(f["name"] for f in got["files"]) == ["quarterly summary.md", "sales_data_2025.csv"]
+    assert "note" not in got
+
+
+def test_list_recent_files_without_a_match_names_the_newest_files_and_why(tool_ctx, tree: Path) -> None:
+    for path in tree.rglob("*"):
+        if path.is_file():
+            stamp = time.time() - 90 * 86400
+            os.utime(path, (stamp, stamp))
+    got = list_recent_files(tool_ctx, days=7)
+    assert got["status"] == "success" and got["files"], got
+    assert "sales_data_2025.csv" in [f["name"] for f in got["files"]]
+    assert got["note"] == "No file matched the last 7 days; these are the newest files there."
+    typed = list_recent_files(tool_ctx, file_types="pdf", days=365)
+    assert typed["note"] == "No file matched the last 365 days and types pdf; these are the newest files there."

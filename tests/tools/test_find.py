@@ -153,7 +153,7 @@ def test_two_equally_close_files_are_offered_not_guessed(tool_ctx, home: Path) -
 # (what broke, call, the key that must come right after status and message, words the message must hold)
 SHAPED: list[tuple[str, Callable[[Any], dict], str, str]] = [
     ("a listing's names come before its counts", lambda ctx: browse_directory(ctx, "clients/acme-corp"),
-     "entries", "clients/acme-corp holds 2 folder(s) and 0 file(s): invoices/, website-redesign/"),
+     "entries", "clients/acme-corp holds 2 folders: invoices/, website-redesign/"),
     ("the one file found comes with its first lines", lambda ctx: search_file(ctx, "invoice_0193.txt"),
      "files", "It begins:\nInvoice 0193\nTotal due: 1,245.50 EUR"),
     ("matching lines come before the search's settings", lambda ctx: search_file_content(ctx, "vacation days"),
