@@ -25,6 +25,7 @@ from gaia_lite.memory.health import check_database
 from gaia_lite.memory.migrations import MEMORY_MIGRATIONS, RAG_MIGRATIONS, Migration
 from gaia_lite.runtime import DEFAULT_MODEL, RuntimeStatus, kept_servers, runtime_status
 from gaia_lite.runtime.kept import describe as describe_kept
+from gaia_lite.warm.worker import status as warm_status
 
 from gaia_lite.tools.os_sandbox import detect as detect_os_sandbox
 
@@ -89,7 +90,8 @@ def check_server(p: Probe) -> Check:
         return Check("server", OK, f"{url} answers")
     kept = kept_servers() if p.embedded else []
     if kept:
-        return Check("server", OK, f"no server at {url}; embedded " + "; ".join(describe_kept(k) for k in kept))
+        warm = "".join(f"; {w.describe()}" for w in warm_status())
+        return Check("server", OK, f"no server at {url}; embedded " + "; ".join(describe_kept(k) for k in kept) + warm)
     if p.embedded:
         return Check("server", WARN, f"no server at {url}; gaia-lite starts its embedded llama-server on demand",
                      "for faster starts keep one running: `gaia-lite serve` (or Lemonade Server)")

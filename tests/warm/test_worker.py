@@ -94,8 +94,28 @@ def test_it_goes_when_idle(gaia_home: Path) -> None:
     assert found is not None and not found.socket.exists() and not client.is_alive(found)
 
 
+def test_models_and_doctor_see_it_with_its_idle_time(warm, tmp_path: Path) -> None:
+    (found,) = worker.status()
+    assert found.pid == int(warm.pid.read_text().split()[0]) and found.current and not found.in_use
+    assert 250 < found.idle_left_s <= 300 and found.idle_s == 300
+    assert found.describe().startswith(f"warm gaia-lite worker (pid {found.pid}; idle, stops in ")
+    shown = subprocess.run([*GAIA, "models"], cwd=tmp_path, env=_env(GAIA_WARM="0"), capture_output=True,
+                           text=True, timeout=120)
+    assert f"running: warm gaia-lite worker (pid {found.pid}; " in shown.stdout, shown.stdout + shown.stderr
+
+
+def test_the_pid_file_shows_an_ask_in_progress(tmp_path: Path) -> None:
+    pid_file = tmp_path / "w.pid"
+    pid_file.write_text("123 300")
+    worker._show_use(pid_file, in_use=True)
+    pid, idle_s, since = paths.read_pid_file(pid_file)
+    assert (pid, idle_s) == (123, 300.0) and since < 0  # in use: the idle clock has not started
+    worker._show_use(pid_file, in_use=False)
+    assert 0 <= paths.read_pid_file(pid_file)[2] < 5
+
+
 def test_serve_stop_ends_it(warm) -> None:
-    pid = int(warm.pid.read_text())
+    pid = int(warm.pid.read_text().split()[0])
     assert worker.stop_all() == [pid]
     assert _wait(lambda: not client.is_alive(warm), 30)
 
