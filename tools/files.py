@@ -529,9 +529,11 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     if not by_date:  # a listing is names and sizes; every date is read and often copied into the answer
         entries = [{k: v for k, v in e.items() if k != "modified"} for e in entries]
     # the names come first and are the message: a model given counts first answered with them, swapped
+    # the counts only when the listing is cut: otherwise the message says them, and "folders: 0" after
+    # the entries was read as "the folder is empty"
+    counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
     return {"status": "success", "message": _listing_message(ctx, folder, dirs, files),
-            "entries": entries[:200], "path": str(folder), "folders": len(dirs), "files": len(files),
-            "truncated": len(entries) > 200}
+            "entries": entries[:200], "path": str(folder), **counts}
 
 
 def _listing_message(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict], limit: int = 30) -> str:
