@@ -595,7 +595,7 @@ def get_file_info(ctx: ToolContext, file_path: str) -> dict:
 @tool
 def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optional[str] = None,
                       max_results: int = 20, days: int = 30) -> dict:
-    """List files changed recently in the allowed folders, newest first.
+    """List files changed in the last few days, newest first (what changed recently); to list a folder use browse_directory.
 
     Args:
         location: "all" for every allowed folder, or one folder path.
