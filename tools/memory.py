@@ -136,7 +136,7 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
                   entity: str = "") -> dict[str, Any]:
     """Change a saved memory by its id; empty fields stay as they are.
 
-    Not for files: to change a file's text use edit_file, to write one write_file.
+    Not for files: edit_file changes a file.
 
     Args:
         knowledge_id: Id from remember or recall.
