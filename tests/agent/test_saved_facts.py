@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.grounding import asks_what_user_said
-from gaia_lite.agent.loop import SAVED_FACTS_HEADER, Agent, AgentOptions
+from gaia_lite.agent.grounding import asks_about_user, asks_what_user_said
+from gaia_lite.agent.loop import SAVED_FACTS_ABOUT_USER, SAVED_FACTS_HEADER, Agent, AgentOptions
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.memory.store import MemoryStore
 from tests.agent.wiring import doc_stack
@@ -22,11 +22,11 @@ FACTS = ("Keep in mind that I'm vegetarian", "My car's licence plate is KX-4821"
          "My favourite colour is green", "I am allergic to peanuts")
 
 
-def _shown(tmp_path: Path, minilm, question: str) -> str:
+def _shown(tmp_path: Path, minilm, question: str, facts: tuple[str, ...] = FACTS) -> str:
     """The user message the model was sent for ``question``, saved facts and all."""
     stack = doc_stack(None, tmp_path, native=False)
     memory = MemoryStore(tmp_path / "memory.db", minilm)
-    for fact in FACTS:
+    for fact in facts:
         memory.remember(fact)
     try:
         with FakeOpenAIServer() as srv:
@@ -47,7 +47,25 @@ def test_a_question_about_what_the_user_said_is_shown_the_fact(tmp_path: Path, m
                                                                 fact: str) -> None:
     shown = _shown(tmp_path, minilm, question)
     assert SAVED_FACTS_HEADER in shown and fact in shown
-    assert "peanuts" not in shown and "colour" not in shown  # the others stay out
+    lines = [line for line in shown.splitlines() if line.startswith("- ")]
+    assert lines[0] == f"- {fact}" and len(lines) == SAVED_FACTS_ABOUT_USER  # the closest first, a few at most
+
+
+# The second turns of the dev suite's memory tasks the 0.5B failed (read notes.txt; "I can't assist with that"),
+# each with the fact its first turn saved among others
+@pytest.mark.parametrize("question, fact", [
+    ("how do I like my summaries?", "I like my summaries as bullet points"),
+    ("what's my locker code again?", "My locker code is 4471"),
+    ("who's my accountant?", "My accountant is Priya Shah"),
+])
+def test_a_question_about_the_user_is_shown_the_fact_first(tmp_path: Path, minilm, question: str, fact: str) -> None:
+    shown = _shown(tmp_path, minilm, question, (*FACTS, fact))
+    lines = [line for line in shown.splitlines() if line.startswith("- ")]
+    assert lines[0] == f"- {fact}" and len(lines) == SAVED_FACTS_ABOUT_USER
+
+
+def test_with_an_empty_memory_a_question_about_the_user_is_sent_as_it_is(tmp_path: Path, minilm) -> None:
+    assert _shown(tmp_path, minilm, "what's my locker code again?", ()).endswith("what's my locker code again?")
 
 
 @pytest.mark.parametrize("question", [
@@ -69,3 +87,59 @@ def test_ordinary_questions_are_shown_no_unrelated_fact(tmp_path: Path, minilm, 
 ])
 def test_what_counts_as_asking_what_the_user_said(message: str, asks: bool) -> None:
     assert asks_what_user_said(message) is asks
+
+
+@pytest.mark.parametrize("message, about", [
+    ("how do I like my summaries?", True),
+    ("what's my locker code again?", True),
+    ("whats my gym membership number?", True),
+    ("What time does my daughter's school end?", True),
+    ("do you remember where I parked?", True),
+    ("what was the name again?", True),
+    ("What did I tell you about my diet?", True),
+    ("remember my locker code is 4471", False),  # not a question: a fact to keep
+    ("how big is my report.txt?", False),  # names a file
+    ("what's in my downloads folder?", False),
+    ("summarize my notes", False),
+    ("can you run that again?", False),
+    ("What is the capital of Italy?", False),
+    ("What does todo.txt say I must do on Friday?", False),
+])
+def test_what_counts_as_a_question_about_the_user(message: str, about: bool) -> None:
+    assert asks_about_user(message) is about
+
+
+def _answer(tmp_path: Path, minilm, question: str, replies: list[str]) -> tuple[str, list[dict]]:
+    """The turn's answer when the model (scripted) gives ``replies``, and the requests it was sent."""
+    from gaia_lite.events import TurnFinished
+
+    stack = doc_stack(None, tmp_path, native=False)
+    memory = MemoryStore(tmp_path / "memory.db", minilm)
+    for fact in (*FACTS, "My locker code is 4471"):
+        memory.remember(fact)
+    try:
+        with FakeOpenAIServer() as srv:
+            srv.script += [text_chunks(r) for r in replies]
+            agent = Agent(ChatClient(srv.base_url), stack.registry, stack.executor, stack.selector,
+                          AgentOptions(native_tools=False, workdir=tmp_path, max_steps=4), memory=memory)
+            done = [e for e in agent.run(question) if isinstance(e, TurnFinished)]
+            return done[-1].answer, srv.requests
+    finally:
+        memory.close()
+
+
+def test_a_refusal_beside_the_saved_fact_ends_with_the_fact(tmp_path: Path, minilm) -> None:
+    """The 0.5B's second turn of remember_casual (dev): "I'm sorry, but I can't assist with that." with
+    "My locker code is 4471" beside the question. Asked once again, it refused again: the answer is the fact."""
+    answer, requests = _answer(tmp_path, minilm, "what's my locker code again?",
+                               ["I'm sorry, but I can't assist with that."] * 2)
+    assert answer == "From what you told me earlier: My locker code is 4471"
+    assert len(requests) == 2 and "the saved memories beside my message" in requests[1]["messages"][-1]["content"]
+
+
+def test_a_prompt_line_as_the_answer_is_asked_again_and_the_redo_kept(tmp_path: Path, minilm) -> None:
+    answer, requests = _answer(tmp_path, minilm, "what's my locker code again?",
+                               ["This answer depends on the user's files, data, memory or computer.",
+                                "Your locker code is 4471."])
+    assert answer == "Your locker code is 4471."
+    assert "repeats my instructions" in requests[1]["messages"][-1]["content"]
