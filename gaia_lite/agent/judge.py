@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable
 from gaia_lite.messages import AssistantCallsMessage, ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
-from .grounding import unsupported
+from .grounding import asks_about_user, unsupported
 from .own_words import copied_instructions, without_own_lines
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
@@ -408,8 +408,9 @@ def declines(text: str) -> str | None:
 def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
     """An answer that refuses or says it does not know when saved facts sat beside the question: "I'm
     sorry, but I can't assist with that." to "what's my locker code again?" with "My locker code is 4471"
-    shown (0.5B, dev run)."""
-    return declines(reply.text) if ev.facts else None
+    shown (0.5B, dev run). Only for a question about the user: the facts shown beside another question
+    need not hold its answer."""
+    return declines(reply.text) if ev.facts and asks_about_user(ev.query) else None
 
 
 _ENDED = (ToolStatus.DENIED, ToolStatus.TIMEOUT)
@@ -486,7 +487,7 @@ GUARDS: tuple[Guard, ...] = (
           _written, _written, OnDraft.HOLD, OnFinal.REPLACE, NARRATED),
     Guard("own_words", "an answer that is mostly a copy of our own instructions (the prompt's rules, the reply "
           "format, the lines after tool results)", _own_words, None, OnDraft.ASK, OnFinal.REPLACE, OWN_WORDS),
-    Guard("declined_fact", "a refusal or \"I don't know\" while saved facts sat beside the question",
+    Guard("declined_fact", "a refusal or \"I don't know\" to a question about the user beside saved facts",
           _declined_fact, None, OnDraft.ASK, OnFinal.REPLACE, DECLINED),
     Guard("stopped_short", "an answer that hands the user a step a tool can do, or says the files are out of reach",
           _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
