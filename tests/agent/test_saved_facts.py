@@ -127,3 +127,10 @@ def test_a_prompt_line_as_the_answer_is_asked_again_and_the_redo_kept(tmp_path: 
                              "Your locker code is 4471."], LOCKER)
     assert answer == "Your locker code is 4471."
     assert "repeats my instructions" in requests[1]["messages"][-1]["content"]
+
+
+def test_a_fact_far_from_the_question_is_not_said_to_answer_it(tmp_path: Path, minilm) -> None:
+    answer, _ = _run(tmp_path, minilm, "what's my locker code again?",
+                     ["I'm sorry, but I can't assist with that."] * 2, ("I like my summaries as bullet points",))
+    assert answer == ("I found nothing you told me about that. The closest thing you told me: "
+                      "I like my summaries as bullet points")
