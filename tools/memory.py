@@ -8,6 +8,9 @@ whose message already says what to fix.
 
 from __future__ import annotations
 
+import difflib
+import os
+from pathlib import Path
 from typing import Any
 
 from gaia_lite.memory.credentials import mask_credentials
@@ -35,16 +38,18 @@ def _as_bool(value: Any) -> bool:
 
 
 def _category(value: str, default: str) -> tuple[str, str]:
-    """(the category to use, a note for the model). Small models write "preferences" or "personal
-    information": a plural or another case is read as the category it names, and anything else
-    becomes ``default`` with a note, so a fact is never lost over its label."""
+    """(the category to use, a note for the model). Small models write "preferences", "Reminders" or
+    "general knowledge": a plural, another case or a near spelling is read as the category it names,
+    and anything else becomes ``default`` with a note, so a fact is never lost over its label."""
     word = (value or "").strip().lower()
     if not word or word in CATEGORIES:
         return word or default, ""
     if word.endswith("s") and word[:-1] in CATEGORIES:
         return word[:-1], ""
-    shown = f"'{default}'" if default else "no category filter"
-    return default, f"category {value!r} is not one of {', '.join(sorted(CATEGORIES))}; used {shown}"
+    close = difflib.get_close_matches(word, sorted(CATEGORIES), n=1, cutoff=0.8)
+    used = close[0] if close else default
+    shown = f"'{used}'" if used else "no category filter"
+    return used, f"category {value!r} is not one of {', '.join(sorted(CATEGORIES))}; used {shown}"
 
 
 def saved_text(fact: str) -> str:
@@ -147,6 +152,7 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
     if ctx.memory is None:
         return error_payload(DISABLED)
     fields: dict[str, Any] = {}
+    category, note = _category(category, "fact") if category.strip() else ("", "")
     for name, value in (("content", content), ("category", category), ("domain", domain),
                         ("context", context), ("entity", entity)):
         if value.strip():
@@ -163,9 +169,43 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
     except ValueError as exc:
         return error_payload(str(exc))
     if fact is None:
-        return {"status": "not_found", "knowledge_id": knowledge_id,
-                "message": "No memory has this id; use recall to find the right one."}
-    return {"status": "updated", "knowledge_id": fact.id, "memory": _brief(fact)}
+        return _not_a_memory(ctx, str(knowledge_id).strip())
+    out = {"status": "updated", "knowledge_id": fact.id, "memory": _brief(fact)}
+    return {**out, "note": note} if note else out
+
+
+def _not_a_memory(ctx: ToolContext, knowledge_id: str) -> dict[str, Any]:
+    """The result for an id no memory has. A small model calls update_memory for "Update notes/todo.md:
+    change 'buy milk' to 'buy oat milk'" with the file as the id: when the id or the user's message
+    names a file in the allowed folders, the result sends it to edit_file with that file."""
+    out: dict[str, Any] = {"status": "not_found", "knowledge_id": knowledge_id}
+    file = _file_meant(ctx, knowledge_id)
+    if file is None:
+        return {**out, "message": "No memory has this id; use recall to find the right one."}
+    return {**out, "file_path": file, "message": f"No memory has this id. {file} is a file, not a memory: "
+            f"change its text with edit_file (file_path {file!r}), or rewrite it with write_file."}
+
+
+def _file_meant(ctx: ToolContext, knowledge_id: str) -> str | None:
+    """The existing file inside the allowed folders that ``knowledge_id`` or the user's message of the
+    turn names (as the user wrote it), or None. Paths outside them are not looked at: a look must never
+    ask the user to approve one."""
+    from .file_walk import sandbox_roots
+    from .find import PATH_MENTION
+    from .sandbox import SandboxError, resolve_user_path
+
+    base = Path(ctx.workdir).resolve()
+    roots = [Path(r).resolve() for r in sandbox_roots(ctx)]
+    for raw in (knowledge_id, *(m.group(0).rstrip(".") for m in PATH_MENTION.finditer(ctx.request.message))):
+        here = Path(os.path.normpath(base / os.path.expanduser(raw)))
+        if not PATH_MENTION.fullmatch(raw) or not any(here.is_relative_to(r) for r in roots):
+            continue
+        try:
+            if resolve_user_path(ctx, raw).is_file():
+                return raw
+        except (SandboxError, OSError):
+            continue
+    return None
 
 
 @tool

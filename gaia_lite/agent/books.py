@@ -40,6 +40,8 @@ class TurnStats:
     opening: Opening = Opening.TOOL_FIRST  # how the first constrained reply may begin (opening.py)
     earlier: tuple[str, ...] = ()  # answers given earlier in the conversation, which a new question must not get
     facts: tuple[str, ...] = ()  # the saved facts shown beside the question
+    saved: tuple[str, ...] = ()  # those facts' own texts, closest first
+    closest: float = 0.0  # the closest one's cosine to the question
     named: tuple[str, ...] = ()  # files and folders the question names that exist (grounding.named_in_message)
     ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (judge.py)
 

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Sequence
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "invented_file",
-           "SMALL_NUMBER"]
+__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "asks_about_user",
+           "invented_file", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -143,6 +143,32 @@ _ASKS_WHAT_I_SAID = re.compile(
 def asks_what_user_said(message: str) -> bool:
     """Does ``message`` ask what the user told the agent earlier (its answer is a saved fact)?"""
     return bool(_ASKS_WHAT_I_SAID.search(message or ""))
+
+
+# The shape of a question about the user: "how do I like my summaries?", "what's my locker code again?",
+# "who's my accountant?", "do you remember my plate?", "what did I say about ...". Wh- and yes/no openers,
+# or a question mark.
+_QUESTION_START = re.compile(r"(?i)^\W*(?:what|what's|whats|which|who|who's|whos|whom|whose|when|where|how|is|are|"
+                             r"was|were|do|does|did|can|could|have|has)\b")
+_ABOUT_ME = re.compile(r"(?i)\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b")
+_AGAIN = re.compile(r"(?i)\bagain\s*\??\s*$")
+_WH = re.compile(r"(?i)^\W*(?:what|what's|whats|which|who|who's|whos|whom|whose|when|where|how)\b")
+# A file, a folder or the user's documents: the answer is in the files, not in what the user said
+_ABOUT_FILES = re.compile(r"(?i)[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|documents?|"
+                          r"downloads|desktop|clipboard|screen|computer|disk|drive)\b")
+
+
+def asks_about_user(message: str) -> bool:
+    """Is ``message`` a question about the user or what they said: its answer may be a saved fact ("what's
+    my locker code again?", "how do I like my summaries?", "What did I tell you about my diet?")? A
+    question, with "my", "remember"/"recall", "I told/said ..." or a closing "again", that names no file,
+    folder or other place the tools look in ("how big is my report.txt?", "what's in my downloads?")."""
+    text = (message or "").strip()
+    if asks_what_user_said(text):
+        return True
+    if not (text.endswith("?") or _QUESTION_START.match(text)) or _ABOUT_FILES.search(text):
+        return False
+    return bool(_ABOUT_ME.search(text) or (_AGAIN.search(text) and _WH.match(text)))
 
 
 # Arguments that name a file to read or write ("file_path", "image_path", "output_path", "path")

@@ -31,13 +31,14 @@ from typing import Any, Callable, Iterable
 from gaia_lite.messages import AssistantCallsMessage, ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
-from .grounding import unsupported
+from .grounding import asks_about_user, unsupported
+from .own_words import copied_instructions, without_own_lines
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
            "AskAgain", "HoldToCall", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
            "plain_words", "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
            "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name", "ungrounded_in",
-           "hands_off"]
+           "hands_off", "declines"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class Evidence:
     seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
     named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
     invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
+    instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
 
     @property
     def query(self) -> str:
@@ -150,9 +152,8 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
             if found is not None:
                 return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
         return RunCalls(reply.calls)
-    text = reply.text.strip()
-    for line in filter(None, ev.copied_lines):  # the agent's own lines, copied, are not part of the answer
-        text = text.replace(line, "").strip()
+    # the agent's own lines, copied (whole, or cut off by the token limit), are not part of the answer
+    text = without_own_lines(reply.text.strip(), ev.copied_lines)
     seen = Reply(reply.calls, text)
     if stage is Stage.DRAFT:
         for guard in GUARDS:
@@ -377,6 +378,41 @@ def _invented(reply: Reply, ev: Evidence) -> str | None:
     return next((found for call in reply.calls if (found := ev.invented(call)) is not None), None)
 
 
+def _own_words(reply: Reply, ev: Evidence) -> str | None:
+    """An answer that is mostly our own instruction text ("This answer depends on the user's files, data,
+    memory or computer."): the part copied (own_words.copied_instructions)."""
+    if not ev.instructions:
+        return None
+    ours = (*ev.instructions, *(g.ask for g in GUARDS))
+    said = [*ev.user_messages, *ev.facts, *ev.seen_results,
+            *(json.dumps([r.arguments, r.payload], ensure_ascii=False, default=str) for r in ev.results)]
+    # the facts' header and the lines after results are ours, not evidence
+    return copied_instructions(reply.text, ours, [without_own_lines(t, (*ev.copied_lines, *ours)) for t in said])
+
+
+# A refusal or a claim not to know: "I'm sorry, but I can't assist with that.", "I don't have access to your
+# personal information", "I don't know your locker code".
+_DECLINES = re.compile(
+    r"(?i)\bI(?:'m| am)? (?:can(?:no|')t|cannot|can not|unable to|not able to|am unable to|am not able to) "
+    r"(?:assist|help|provide|answer|share|tell|access|know|recall|remember|find)\b"
+    r"|\bI (?:don't|do not) (?:have|know|remember|recall)\b(?! (?:how|why|whether)\b)"
+    r"|\bI(?:'m| am) (?:not sure|unsure|unaware)\b|\bno (?:information|record|memory) (?:about|of|on)\b")
+
+
+def declines(text: str) -> str | None:
+    """The words of ``text`` that refuse or say the answer is unknown, or None."""
+    m = _DECLINES.search(text or "")
+    return m.group(0) if m else None
+
+
+def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
+    """An answer that refuses or says it does not know when saved facts sat beside the question: "I'm
+    sorry, but I can't assist with that." to "what's my locker code again?" with "My locker code is 4471"
+    shown (0.5B, dev run). Only for a question about the user: the facts shown beside another question
+    need not hold its answer."""
+    return declines(reply.text) if ev.facts and asks_about_user(ev.query) else None
+
+
 _ENDED = (ToolStatus.DENIED, ToolStatus.TIMEOUT)
 
 
@@ -417,6 +453,12 @@ UNREAD = "{slot}: look at it with a tool before answering, then answer from what
 # Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
 STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
                  "now, then answer my question: {query}")
+# Sent the same way when an answer is mostly a copy of our own instructions.
+OWN_WORDS = ("Your reply repeats my instructions (\"{slot}\") instead of answering. Answer my question itself, "
+             "in plain sentences, or call a tool if it needs one: {query}")
+# Sent the same way when an answer refuses or says it does not know while saved memories sat beside the question.
+DECLINED = ("You said \"{slot}\", but the saved memories beside my message are what I told you earlier. If one "
+            "answers it, answer from it: {query}")
 # Sent the same way when an answer states a number or file name that nothing shown to the model holds.
 UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or message of mine says that. Answer "
               "again using only what the tools returned; if they do not hold it, call a tool to find it or say "
@@ -443,6 +485,10 @@ GUARDS: tuple[Guard, ...] = (
           _template, _template, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, TEMPLATE),
     Guard("written_call", "a call written as JSON that could not be read as one",
           _written, _written, OnDraft.HOLD, OnFinal.REPLACE, NARRATED),
+    Guard("own_words", "an answer that is mostly a copy of our own instructions (the prompt's rules, the reply "
+          "format, the lines after tool results)", _own_words, None, OnDraft.ASK, OnFinal.REPLACE, OWN_WORDS),
+    Guard("declined_fact", "a refusal or \"I don't know\" to a question about the user beside saved facts",
+          _declined_fact, None, OnDraft.ASK, OnFinal.REPLACE, DECLINED),
     Guard("stopped_short", "an answer that hands the user a step a tool can do, or says the files are out of reach",
           _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
     Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",

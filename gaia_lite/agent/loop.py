@@ -36,7 +36,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from .books import CallBook, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, plain_name
-from .grounding import asks_what_user_said, invented_file, named_in_message
+from .grounding import asks_about_user, invented_file, named_in_message
 from .judge import (
     Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
     without_tool_names,
@@ -44,7 +44,8 @@ from .judge import (
 from .opening import Opening, opening
 from .results import compact_result
 from .prefix import make_layout
-from .prompt import RESPONSE_FORMAT
+from .own_words import without_own_lines
+from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT
 from .replies import FreeReplies, ReplyMode, UnrepeatedView
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
@@ -66,11 +67,16 @@ GAVE_UP = "I could not finish this with the tools available."
 SAVED_FACTS_HEADER = "Saved memories that may help (from earlier conversations):"
 SAVED_FACTS_LIMIT = 3
 SAVED_FACTS_MIN = 0.45
-# A question about what the user said ("What did I tell you about my diet?") is further from the fact than
-# a direct one: 0.31-0.39 to the fact it asks for ("Keep in mind that I'm vegetarian", "my car's licence
-# plate is KX-4821"), at most 0.25 to the others; ordinary questions reach 0.40 to unrelated facts ("What
-# does todo.txt say I must do on Friday?" / "I work from home on Fridays"), so only this class gets the lower bar.
-SAVED_FACTS_TOLD_MIN = 0.30
+# A question about the user ("what's my locker code again?", "how do I like my summaries?", "What did I tell
+# you about my diet?"; grounding.asks_about_user) is shown its closest saved facts whatever their cosine:
+# such a question is far from the fact it asks for (MiniLM: 0.31-0.39 for "what did I tell you ..." pairs, and
+# "how do I like my summaries?" / "I like my summaries as bullet points" fell under the 0.30 bar judge2 had
+# for them), so the 0.5B read notes.txt instead. A few lines at most, none on other turns or with an empty
+# memory.
+SAVED_FACTS_ABOUT_USER = 3
+# Under this cosine the closest fact is not said to answer the question when an answer is built from it: the
+# facts that answered "what did I tell you ..." questions measured 0.31-0.39, the others at most 0.25.
+SAVED_FACT_ANSWERS = 0.30
 
 
 @dataclass
@@ -178,10 +184,11 @@ class Agent:
         yield from state.notices
         self.user_messages.append(query)
         self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
-        facts, closest = self._saved_facts(query)
+        facts, closest, saved = self._saved_facts(query)
         self.history.append({"role": "user", "content": self.layout.begin_turn(state, "\n\n".join([query, *facts]),
                                                                              recalled.blocks)})
         stats, book = self._turn_stats(query, facts, closest), CallBook()
+        stats.saved, stats.closest = saved, closest
         stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx)
         answer: str | None = None
         while answer is None:
@@ -239,7 +246,15 @@ class Agent:
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
                         tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after), seen, stats.named,
-                        lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages))
+                        lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages),
+                        self._instructions())
+
+    def _instructions(self) -> tuple[str, ...]:
+        """Our own words the model is sent (rules, reply format, the lines after results and beside facts),
+        which an answer must not be a copy of; the tool list is left out (a tool's own words may be an answer)."""
+        rules = PERSONA.split("Rules:", 1)[-1]  # without the working directory and system lines, which are facts
+        return (rules, RESPONSE_FORMAT, MENU_INTRO, self.replies.response_format_text or "",
+                self.replies.after_result or "", TEXT_PATH_NEXT, STOP_CALLING, SAVED_FACTS_HEADER)
 
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""
@@ -316,6 +331,8 @@ class Agent:
     def _answer(self, reply: Reply, answer: str, stats: TurnStats) -> Generator[Event, None, str]:
         """End the turn with ``answer``, stored in the history. It is shown here unless the reply's view
         showed it; a view that showed a reply which is not the answer gets the answer after it."""
+        # nothing of our own instructions reaches the user: a line the agent writes after results, copied
+        answer = without_own_lines(answer, self._evidence(stats).copied_lines) or answer
         if not stats.shown:
             yield TextDelta(answer)
         elif answer != reply.text.strip():
@@ -343,7 +360,11 @@ class Agent:
         return said if result.ok and isinstance(said, str) and said else None
 
     def _from_results(self, stats: TurnStats) -> str:
-        """An answer made of what the tools returned this turn (never invented)."""
+        """An answer made of what the tools returned this turn, or of the saved facts shown for a question
+        about the user (never invented)."""
+        told = self._from_saved_facts(stats)
+        if told is not None:
+            return told
         if stats.last_result is None:
             return GAVE_UP
         result = stats.last_result
@@ -352,6 +373,16 @@ class Agent:
             return self._no_tool_names(f"I could not finish this: {plain_name(tool)} failed "
                                        f"({payload.get('error', payload.get('status'))}).")
         return self._no_tool_names(answer_from_result(tool, payload))
+
+    def _from_saved_facts(self, stats: TurnStats) -> str | None:
+        """The closest saved fact shown, when the question asks about the user and no tool succeeded this
+        turn: "what's my locker code again?" ended with a failed read of notes.txt or "I can't assist with
+        that" (0.5B), while "My locker code is 4471" sat beside it. None otherwise."""
+        if not stats.saved or any(r.ok for r in stats.results) or not asks_about_user(self.user_messages[-1]):
+            return None
+        if stats.closest < SAVED_FACT_ANSWERS:
+            return f"I found nothing you told me about that. The closest thing you told me: {stats.saved[0]}"
+        return f"From what you told me earlier: {stats.saved[0]}"
 
     def _no_tool_names(self, text: str) -> str:
         """``text`` with each tool's name as words: a tool's hint ("find it with search_file") copied into
@@ -433,26 +464,28 @@ class Agent:
         blocks = (recalled.prompt_block,) if recalled.prompt_block else ()
         return _Recalled(recalled.tools or None, blocks, recalled.names)
 
-    def _saved_facts(self, query: str) -> tuple[tuple[str, ...], float]:
+    def _saved_facts(self, query: str) -> tuple[tuple[str, ...], float, tuple[str, ...]]:
         """The saved facts closest to ``query``, as a block to put beside it, and the best one's cosine.
         A small model does not think of ``recall`` for "what is my plate number?" (the 0.5B model read
         files instead); shown the fact, it answers. The block rides with the user message, so the cached
-        prefix is untouched."""
+        prefix is untouched. Also the facts' own texts, best first."""
         if self.memory is None:
-            return (), 0.0
+            return (), 0.0, ()
         try:
-            bar = SAVED_FACTS_TOLD_MIN if asks_what_user_said(query) else SAVED_FACTS_MIN
-            facts = self.memory.relevant_facts(query, limit=SAVED_FACTS_LIMIT, min_similarity=bar)
+            if asks_about_user(query):
+                facts = self.memory.relevant_facts(query, limit=SAVED_FACTS_ABOUT_USER, min_similarity=-1.0)
+            else:
+                facts = self.memory.relevant_facts(query, limit=SAVED_FACTS_LIMIT, min_similarity=SAVED_FACTS_MIN)
         except Exception as exc:  # memory must never break a turn
             log.warning("saved-fact lookup failed: %s", exc)
-            return (), 0.0
+            return (), 0.0, ()
         if not facts:
-            return (), 0.0
+            return (), 0.0, ()
         # the reply mode's own after-result line: a constrained reply then answers from them as it would
         # from a tool result
         after = (self.replies.after_result or "").strip()
         block = "\n".join([SAVED_FACTS_HEADER, *(f"- {f.content}" for f in facts), *([after] if after else [])])
-        return (block,), max(f.score or 0.0 for f in facts)
+        return (block,), max(f.score or 0.0 for f in facts), tuple(f.content for f in facts)
 
     def _remember_turn(self, query: str, answer: str, stats: TurnStats) -> None:
         if self.memory is not None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.grounding import asks_what_user_said
-from gaia_lite.agent.loop import SAVED_FACTS_HEADER, Agent, AgentOptions
+from gaia_lite.agent.grounding import asks_about_user, asks_what_user_said
+from gaia_lite.agent.loop import SAVED_FACTS_ABOUT_USER, SAVED_FACTS_HEADER, Agent, AgentOptions
+from gaia_lite.events import TurnFinished
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.memory.store import MemoryStore
 from tests.agent.wiring import doc_stack
@@ -20,23 +21,31 @@ pytest.importorskip("onnxruntime", reason="onnxruntime is not installed: pip ins
 
 FACTS = ("Keep in mind that I'm vegetarian", "My car's licence plate is KX-4821", "I work from home on Fridays",
          "My favourite colour is green", "I am allergic to peanuts")
+LOCKER = (*FACTS, "My locker code is 4471")
 
 
-def _shown(tmp_path: Path, minilm, question: str) -> str:
-    """The user message the model was sent for ``question``, saved facts and all."""
+def _run(tmp_path: Path, minilm, question: str, replies: list[str],
+         facts: tuple[str, ...] = FACTS) -> tuple[str, list[dict]]:
+    """The turn's answer to ``question`` with ``facts`` saved, when the (scripted) model gives ``replies``,
+    and the requests it was sent."""
     stack = doc_stack(None, tmp_path, native=False)
     memory = MemoryStore(tmp_path / "memory.db", minilm)
-    for fact in FACTS:
+    for fact in facts:
         memory.remember(fact)
     try:
         with FakeOpenAIServer() as srv:
-            srv.script += [text_chunks("ok")]
+            srv.script += [text_chunks(r) for r in replies]
             agent = Agent(ChatClient(srv.base_url), stack.registry, stack.executor, stack.selector,
-                          AgentOptions(native_tools=False, workdir=tmp_path, max_steps=2), memory=memory)
-            list(agent.run(question))
-            return srv.requests[0]["messages"][-1]["content"]
+                          AgentOptions(native_tools=False, workdir=tmp_path, max_steps=4), memory=memory)
+            done = [e for e in agent.run(question) if isinstance(e, TurnFinished)]
+            return done[-1].answer, srv.requests
     finally:
         memory.close()
+
+
+def _shown(tmp_path: Path, minilm, question: str, facts: tuple[str, ...] = FACTS) -> str:
+    """The user message the model was sent for ``question``, saved facts and all."""
+    return _run(tmp_path, minilm, question, ["ok"], facts)[1][0]["messages"][-1]["content"]
 
 
 @pytest.mark.parametrize("question, fact", [
@@ -47,7 +56,25 @@ def test_a_question_about_what_the_user_said_is_shown_the_fact(tmp_path: Path, m
                                                                 fact: str) -> None:
     shown = _shown(tmp_path, minilm, question)
     assert SAVED_FACTS_HEADER in shown and fact in shown
-    assert "peanuts" not in shown and "colour" not in shown  # the others stay out
+    lines = [line for line in shown.splitlines() if line.startswith("- ")]
+    assert lines[0] == f"- {fact}" and len(lines) == SAVED_FACTS_ABOUT_USER  # the closest first, a few at most
+
+
+# The second turns of the dev suite's memory tasks the 0.5B failed (read notes.txt; "I can't assist with that"),
+# each with the fact its first turn saved among others
+@pytest.mark.parametrize("question, fact", [
+    ("how do I like my summaries?", "I like my summaries as bullet points"),
+    ("what's my locker code again?", "My locker code is 4471"),
+    ("who's my accountant?", "My accountant is Priya Shah"),
+])
+def test_a_question_about_the_user_is_shown_the_fact_first(tmp_path: Path, minilm, question: str, fact: str) -> None:
+    shown = _shown(tmp_path, minilm, question, (*FACTS, fact))
+    lines = [line for line in shown.splitlines() if line.startswith("- ")]
+    assert lines[0] == f"- {fact}" and len(lines) == SAVED_FACTS_ABOUT_USER
+
+
+def test_with_an_empty_memory_a_question_about_the_user_is_sent_as_it_is(tmp_path: Path, minilm) -> None:
+    assert _shown(tmp_path, minilm, "what's my locker code again?", ()).endswith("what's my locker code again?")
 
 
 @pytest.mark.parametrize("question", [
@@ -59,13 +86,51 @@ def test_ordinary_questions_are_shown_no_unrelated_fact(tmp_path: Path, minilm, 
     assert SAVED_FACTS_HEADER not in _shown(tmp_path, minilm, question)
 
 
-@pytest.mark.parametrize("message, asks", [
-    ("What did I tell you about my diet?", True),
-    ("what do you remember about my food?", True),
-    ("Did I mention my sister?", True),
-    ("Do you know why the sky is blue?", False),
-    ("What did I do yesterday?", False),
-    ("what did the report say?", False),
+# (message, asks what the user said, asks about the user): the first is the narrower class, inside the second
+@pytest.mark.parametrize("message, said, about", [
+    ("What did I tell you about my diet?", True, True),
+    ("what do you remember about my food?", True, True),
+    ("Did I mention my sister?", True, True),
+    ("Do you know why the sky is blue?", False, False),
+    ("What did I do yesterday?", False, False),
+    ("what did the report say?", False, False),
+    ("how do I like my summaries?", False, True),
+    ("what's my locker code again?", False, True),
+    ("whats my gym membership number?", False, True),
+    ("What time does my daughter's school end?", False, True),
+    ("do you remember where I parked?", False, True),
+    ("what was the name again?", False, True),
+    ("remember my locker code is 4471", False, False),  # not a question: a fact to keep
+    ("how big is my report.txt?", False, False),  # names a file
+    ("what's in my downloads folder?", False, False),
+    ("summarize my notes", False, False),
+    ("can you run that again?", False, False),
+    ("What is the capital of Italy?", False, False),
+    ("What does todo.txt say I must do on Friday?", False, False),
 ])
-def test_what_counts_as_asking_what_the_user_said(message: str, asks: bool) -> None:
-    assert asks_what_user_said(message) is asks
+def test_what_counts_as_asking_about_the_user_or_what_they_said(message: str, said: bool, about: bool) -> None:
+    assert (asks_what_user_said(message), asks_about_user(message)) == (said, about)
+
+
+def test_a_refusal_beside_the_saved_fact_ends_with_the_fact(tmp_path: Path, minilm) -> None:
+    """The 0.5B's second turn of remember_casual (dev): "I'm sorry, but I can't assist with that." with
+    "My locker code is 4471" beside the question. Asked once again, it refused again: the answer is the fact."""
+    answer, requests = _run(tmp_path, minilm, "what's my locker code again?",
+                            ["I'm sorry, but I can't assist with that."] * 2, LOCKER)
+    assert answer == "From what you told me earlier: My locker code is 4471"
+    assert len(requests) == 2 and "the saved memories beside my message" in requests[1]["messages"][-1]["content"]
+
+
+def test_a_prompt_line_as_the_answer_is_asked_again_and_the_redo_kept(tmp_path: Path, minilm) -> None:
+    answer, requests = _run(tmp_path, minilm, "what's my locker code again?",
+                            ["This answer depends on the user's files, data, memory or computer.",
+                             "Your locker code is 4471."], LOCKER)
+    assert answer == "Your locker code is 4471."
+    assert "repeats my instructions" in requests[1]["messages"][-1]["content"]
+
+
+def test_a_fact_far_from_the_question_is_not_said_to_answer_it(tmp_path: Path, minilm) -> None:
+    answer, _ = _run(tmp_path, minilm, "what's my locker code again?",
+                     ["I'm sorry, but I can't assist with that."] * 2, ("I like my summaries as bullet points",))
+    assert answer == ("I found nothing you told me about that. The closest thing you told me: "
+                      "I like my summaries as bullet points")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.loop import SAVED_FACTS_HEADER, Agent, AgentOptions
+from gaia_lite.agent.loop import SAVED_FACTS_ABOUT_USER, SAVED_FACTS_HEADER, Agent, AgentOptions
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.memory.store import MemoryStore
@@ -65,5 +65,7 @@ def test_the_agent_shows_saved_facts_beside_the_question_only_when_they_match(tm
         list(agent.run("Who is my dentist?"))
         list(agent.run("What is the capital of France?"))
         first, second = (r["messages"][-1]["content"] for r in srv.requests)
-    assert first == f"Who is my dentist?\n\n{SAVED_FACTS_HEADER}\n- My dentist is Dr. Okafor"
+    # a question about the user: its closest facts, a few at most, the one that answers it first
+    assert first.startswith(f"Who is my dentist?\n\n{SAVED_FACTS_HEADER}\n- My dentist is Dr. Okafor\n- ")
+    assert first.count("\n- ") == SAVED_FACTS_ABOUT_USER
     assert second == "What is the capital of France?"

@@ -156,3 +156,38 @@ def test_a_category_a_small_model_made_up_still_saves_the_fact(call) -> None:
     assert found["results"][0]["category"] == "preference"
     loose = call("recall", query="plate", category="car stuff")
     assert loose["count"] >= 1 and loose["note"].endswith("used no category filter")
+
+
+def test_update_memory_with_a_made_up_category_updates_and_says_so(call) -> None:
+    """The 0.5B called update_memory with category 'general knowledge' (dev run, alike_update_file): the
+    update goes through under the closest category ('fact' when none is close) and the note says so."""
+    kid = call("remember", fact="The team lunch is on Fridays")["knowledge_id"]
+    made_up = call("update_memory", knowledge_id=kid, content="The team lunch is on Thursdays",
+                   category="general knowledge")
+    assert made_up["status"] == "updated" and made_up["memory"]["category"] == "fact"
+    assert made_up["note"].endswith("used 'fact'")
+    misspelt = call("update_memory", knowledge_id=kid, category="Reminderr")
+    assert misspelt["memory"]["category"] == "reminder" and "used 'reminder'" in misspelt["note"]
+    assert "note" not in call("update_memory", knowledge_id=kid, category="preferences")
+
+
+def test_update_memory_for_a_file_points_to_edit_file(mem_ctx: ToolContext, call) -> None:
+    """The 0.5B's call for "Update notes/todo.md: change 'buy milk' to 'buy oat milk'." (dev run): the file
+    is the id. The result names the file and edit_file instead of a bare 'no memory has this id'."""
+    (mem_ctx.workdir / "notes").mkdir()
+    (mem_ctx.workdir / "notes" / "todo.md").write_text("- buy milk\n", encoding="utf-8")
+    got = call("update_memory", knowledge_id="notes/todo.md", content="change 'buy milk' to 'buy oat milk'",
+               category="general knowledge", domain="alike_update_file-on/work")
+    assert got["status"] == "not_found" and got["file_path"] == "notes/todo.md"
+    assert "edit_file (file_path 'notes/todo.md')" in got["message"]
+    # the id is a made-up one, but the user's message names the file
+    mem_ctx.request.message = "setup.cfg - bump the version to 1.2.1"
+    (mem_ctx.workdir / "setup.cfg").write_text("[metadata]\nversion = 1.2.0\n", encoding="utf-8")
+    by_message = call("update_memory", knowledge_id="version", content="1.2.1")
+    assert by_message["file_path"] == "setup.cfg" and "edit_file" in by_message["message"]
+    # no file named anywhere, or one that does not exist, or one outside the allowed folders: the plain answer
+    mem_ctx.request.message = "update /etc/hosts.txt and missing.md"
+    for kid in ("abc123", "missing.md", "/etc/hosts.txt"):
+        plain = call("update_memory", knowledge_id=kid, content="x")
+        assert plain == {"status": "not_found", "knowledge_id": kid,
+                         "message": "No memory has this id; use recall to find the right one."}

@@ -1,0 +1,86 @@
+"""Our own instructions, kept out of the user's answers.
+
+A small model sometimes answers with a line of the prompt it was given: "This answer depends on the
+user's files, data, memory or computer." (the reply format's rule, 0.5B), "No specific knowledge or math
+or chit-chat available.", or a tool result copied together with the line the agent writes after it and
+cut off by the token limit ("Total over all 9 rows: ... (If this answers the request, reply {"). None of
+that is an answer. ``without_own_lines`` removes the agent's after-result lines, whole or cut off, from
+a text the user will read; ``copied_instructions`` finds an answer that is mostly our instruction text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+__all__ = ["without_own_lines", "copied_instructions", "COPIED_SHARE", "MIN_CUT"]
+
+# A cut-off copy of a line counts from this many characters of its start ("(If this answers"): shorter
+# ends ("(If", "(") are as likely the answer's own.
+MIN_CUT = 12
+# An answer is a copy when this share of its content words are words of our instructions that nothing
+# the user said or a tool returned holds.
+COPIED_SHARE = 0.6
+# ... or when this many words in a row are our text word for word
+COPIED_RUN = 6
+_MIN_WORDS = 4  # content words an answer needs before it is judged at all ("OK, done." is not)
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# Words that carry no content: any sentence has them, so sharing them proves nothing
+_STOP = frozenset("a an the and or but if then else of to in on at for from by with as is are was were be been "
+                  "it its this that these those there here i you your my me we our he she they them their his her "
+                  "not no yes do does did can could will would should may might must have has had so than too very "
+                  "just only also any all some each every what which who when where why how one".split())
+
+
+def without_own_lines(text: str, lines: Iterable[str]) -> str:
+    """``text`` without ``lines`` (the agent's own after-result lines): each whole occurrence, and a
+    cut-off start of one (``MIN_CUT`` characters or more) that ends the text."""
+    out = text
+    for line in (ln.strip() for ln in lines if ln and ln.strip()):
+        out = out.replace(line, "")
+        for n in range(len(line) - 1, MIN_CUT - 1, -1):
+            if out.rstrip().endswith(line[:n]):
+                out = out.rstrip()[:-n]
+                break
+    return out.strip() if out != text else text
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall((text or "").lower().replace("\u2019", "'"))
+
+
+def copied_instructions(answer: str, instructions: Iterable[str], evidence: Iterable[str]) -> str | None:
+    """The part of ``answer`` copied from our ``instructions`` when the answer is mostly that, or None.
+
+    Mostly: ``COPIED_RUN`` or more words in a row of an instruction make up half the answer's words, or
+    ``COPIED_SHARE`` of its content words are instruction words that ``evidence`` (the user's messages,
+    tool results, saved facts shown) does not hold. A word the user or a tool used is the answer's own
+    to use, so "The file was written" after a write is never a copy."""
+    said = _words(answer)
+    content = [w for w in said if w not in _STOP]
+    if len(content) < _MIN_WORDS:
+        return None
+    ours = [_words(t) for t in instructions if t]
+    run = _longest_run(said, ours)
+    if run and len(run) * 2 >= len(said):
+        return " ".join(run)
+    vocab = {w for text in ours for w in text}
+    backed = {w for text in evidence for w in _words(text)}
+    copied = [w for w in content if w in vocab and w not in backed]
+    return " ".join(dict.fromkeys(copied)) if len(copied) >= COPIED_SHARE * len(content) else None
+
+
+def _longest_run(said: list[str], ours: list[list[str]]) -> list[str]:
+    """The longest run (``COPIED_RUN`` words or more) of ``said`` that one of ``ours`` holds word for word."""
+    grams = {tuple(text[i:i + COPIED_RUN]) for text in ours for i in range(len(text) - COPIED_RUN + 1)}
+    joined = [" " + " ".join(text) + " " for text in ours]
+    best: list[str] = []
+    for i in range(len(said) - COPIED_RUN + 1):
+        if tuple(said[i:i + COPIED_RUN]) not in grams:
+            continue
+        j = i + COPIED_RUN
+        while j < len(said) and any(" " + " ".join(said[i:j + 1]) + " " in t for t in joined):
+            j += 1
+        if j - i > len(best):
+            best = said[i:j]
+    return best
