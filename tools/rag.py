@@ -21,7 +21,8 @@ from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
 from .file_text import text_head
-from .find import clear_winner, find, locate, named_in, pointed_by_request, rank, request_words, scan, shown, words
+from .find import (clear_winner, find, locate, named_in, pointed_by_request, pointed_message, rank, request_words,
+                   scan, shown, words)
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
@@ -395,6 +396,10 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     scope = _scope(ctx)
     named, note = _question_documents(ctx, query, scope)
     if not named and not scope:
+        pointed = pointed_by_request(ctx)   # files here the index cannot take (YAML, code): where they are
+        if pointed:
+            return {"status": "success", "match": "request", "message": pointed_message(ctx, pointed),
+                    "files": [str(p.path) for p in pointed], **({"note": note} if note else {})}
         return {"status": "no_documents", "message": (note + " " if note else "") + NO_DOCS_HINT}
     total = ctx.rag.chunk_count()
     started = time.monotonic()

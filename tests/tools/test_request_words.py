@@ -191,3 +191,13 @@ def test_an_index_answer_keeps_the_distinct_best_line_without_the_competing_fact
     assert "30 April 2027" in said and "31 May 2026" not in said, said
     assert said.count("Deal: Northwind Traders") <= 1, said   # a heading once, not before every line
     assert all("Contoso" not in c["text"] for c in result["chunks"]), result["chunks"]
+
+
+def test_a_question_about_files_the_index_cannot_take_says_where_they_are(call, rag_ctx: ToolContext,
+                                                                          work: Path) -> None:
+    _files(work, {"config/settings.yaml": "service:\n  api_key: abc\n", "config/logging.yaml": "level: info\n"},
+           rag_ctx, "any file in here mention an API key? which one")
+    result = call("query_documents", query="API key")
+    assert result["status"] == "success" and result["match"] == "request", result
+    assert result["message"].startswith("The words of the request (api, key) point to: config/settings.yaml")
+    assert rag_ctx.rag.list_documents() == []
