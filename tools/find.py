@@ -534,16 +534,18 @@ _FILLER = STOPWORDS | _STOP | _REQUEST_WORDS | frozenset(
     "let see check got get here somewhere anywhere anything something one some doc docs document project "
     "pls plz thanks thank hey hi just also only again up out it its it's s t whats what's where's wheres "
     "should must might may will shall need want like called named".split())
+_MIXED = re.compile(r"[^\W\d_]+\d+|\d+[^\W\d_]+")   # "q3", "p2": short, and what a question is about
 _NAME_HIT, _FOLDER_HIT, _TEXT_HIT = 1.0, 0.7, 0.8   # a request's word in a file's name says most
 _LINE_CHARS = 200
 POINTED_MIN = 0.2
 
 
 def _compounds(text: str) -> list[str]:
-    """Words written with a hyphen, underscore or letters and digits together, joined: "Wi-Fi" -> wifi,
-    "api_key" -> apikey, "Q3" -> q3 (``words`` splits them, and a request may write them whole)."""
-    found = re.findall(r"[^\W_]+(?:[-_][^\W_]+)+|[^\W\d_]+\d+\w*", text)
-    return [re.sub(r"[-_]", "", m).lower() for m in found if any(len(w) < 3 for w in _WORD.findall(m))]
+    """Words ``words`` splits that a request may write whole: a hyphenated word with a short part, joined
+    ("Wi-Fi" -> wifi), and letters with digits ("Q3" -> q3, "acme_q2_report" -> q2)."""
+    joined = [re.sub(r"[-_]", "", m).lower() for m in re.findall(r"[^\W_]+(?:[-_][^\W_]+)+", text)
+              if any(len(w) < 3 for w in _WORD.findall(m)) and not re.fullmatch(r"[\d_-]+", m)]
+    return joined + [m.lower() for m in re.findall(r"[^\W\d_]+\d+[^\W_]*|\d+[^\W\d_]+[^\W_]*", text)]
 
 
 def request_words(text: str) -> list[str]:
@@ -551,7 +553,7 @@ def request_words(text: str) -> list[str]:
     shorter than three letters (``Wi-Fi`` counts as ``wifi``)."""
     raw = [*_WORD.findall(_CAMEL.sub(" ", text).lower()), *_compounds(text)]
     kept = (singular(w) for w in raw if w not in _FILLER and singular(w) not in _FILLER)
-    return [w for w in dict.fromkeys(kept) if len(w) >= 3]
+    return [w for w in dict.fromkeys(kept) if len(w) >= 3 or _MIXED.fullmatch(w)]
 
 
 class _Bag:
