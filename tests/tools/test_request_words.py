@@ -44,6 +44,7 @@ def test_request_words_drop_question_search_and_filler_words() -> None:
     assert request_words("is there a doc about the guest wifi somewhere? what's the network called?") == \
         ["guest", "wifi", "network"]
     assert request_words("any file in here mention an API key? which one") == ["api", "key"]
+    assert request_words("and what about Q2?") == ["q2"]   # short, but what the question is about
 
 
 def test_a_glob_that_matches_nothing_finds_the_file_whose_text_holds_the_requests_words(birds) -> None:
