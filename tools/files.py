@@ -26,7 +26,7 @@ from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, grep_files, is_binary, markdo
 from .file_walk import ext_filter, file_entry, iso_time, iter_files, not_types, sandbox_roots
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
-                   request_words, scan, shown)
+                   request_words, scan, shown, words)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 from .sandbox import SandboxError, resolve_user_path
 
@@ -104,6 +104,12 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     asked = _asked_of_found(ctx, pattern, files[:SHOWN])
     if asked:  # "find the parking policy and tell me where visitors park": the answer is in the file found
         result["message"] = asked + "\n" + result["message"]
+    elif files and not _names_hold(ctx, files[:SHOWN], request_words(ctx.request.message)):
+        # the model's pattern named files the request says nothing of ("notes" for "handbook says how many
+        # sick days?"): the file the request's own words point to comes first
+        pointed = _pointed(ctx)
+        if pointed and pointed["files"][0]["path"] not in {str(f.path) for f in files}:
+            result["message"] = pointed["message"] + "\n" + result["message"]
     if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     return result
@@ -168,6 +174,12 @@ def _pointed(ctx: ToolContext) -> dict:
         return {}
     return {"match": "request", "files": [{**file_entry(p.path), "why": p.reason} for p in found],
             "count": len(found), "message": pointed_message(ctx, found)}
+
+
+def _names_hold(ctx: ToolContext, found: list[Found], asked: list[str]) -> bool:
+    """Whether a found file's path (below the working folder) holds a word of the request, or the request
+    has none."""
+    return not asked or any(set(asked) & set(words(_shown(ctx, f.path))) for f in found)
 
 
 def _asked_of_found(ctx: ToolContext, pattern: str, found: list[Found]) -> str:

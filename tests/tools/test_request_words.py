@@ -202,3 +202,14 @@ def test_a_question_about_files_the_index_cannot_take_says_where_they_are(call, 
     assert result["status"] == "success" and result["match"] == "request", result
     assert result["message"].startswith("The words of the request (api, key) point to: config/settings.yaml")
     assert rag_ctx.rag.list_documents() == []
+
+
+def test_a_close_name_that_is_not_what_the_request_is_about_comes_after_the_file_it_is(tool_ctx: ToolContext,
+                                                                                       tmp_path: Path) -> None:
+    _files(tmp_path, {"company/people/handbook_v4.md": HANDBOOK,
+                      "company/finance/budget_notes.md": "# Budget notes 2026\n\nThe travel budget stays flat.\n"},
+           tool_ctx, "handbook says how many sick days?")
+    result = as_called(search_file)(tool_ctx, "notes")
+    first, then = result["message"].split("\n", 1)
+    assert first.startswith("The words of the request (handbook, sick, day) point to: company/people/handbook_v4.md")
+    assert "10 paid sick days per year" in first and "budget_notes.md" in then
