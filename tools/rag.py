@@ -795,7 +795,11 @@ def _index_folder(ctx: ToolContext, folder: Path, *, recursive: bool, note: str 
     if hits:  # "add the minutes folder and tell me who took notes in March": answered in the same call
         found = _found(ctx, " ".join(asks), hits, f"{folder.name} {_INDEX_WORDS}")
         said = f"Indexed {summary['files']} files in {shown(folder, ctx.workdir)}/. For your question:\n"
-        out = {"status": status, "message": said + found["message"], "chunks": found["chunks"],
+        # the lines that answer are the result; their passages are not sent after them: the 0.5B copied the
+        # passage's last line ("Decided: the spring sale starts on 1 April") for "who took notes in March".
+        # The files they come from stay named (``answered_from``); query_documents gives passages on request.
+        cited = list(dict.fromkeys(shown(Path(c["source_file"]), ctx.workdir) for c in found["chunks"]))
+        out = {"status": status, "message": said + found["message"], "answered_from": cited,
                **{k: v for k, v in out.items() if k != "status"}}
     return {**out, **noted}
 
