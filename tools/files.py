@@ -24,8 +24,9 @@ from .backup import backup_file
 from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, grep_files, is_binary, markdown_outline, not_text_hint,
                         python_outline, text_head)
 from .file_walk import ext_filter, file_entry, iso_time, iter_files, not_types, sandbox_roots
-from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in, missing_file,
-                   named_in, rank, ratio, scan, shown)
+from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
+                   missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
+                   request_words, scan, shown, words)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 from .sandbox import SandboxError, resolve_user_path
 
@@ -100,6 +101,15 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
                       + _names(ctx, files, why=True) + _head_of_winner(ctx, files))
     else:
         result.update(_nothing_named(ctx, pattern, entries))
+    asked = _asked_of_found(ctx, pattern, files[:SHOWN])
+    if asked:  # "find the parking policy and tell me where visitors park": the answer is in the file found
+        result["message"] = asked + "\n" + result["message"]
+    elif files and not _names_hold(ctx, files[:SHOWN], request_words(ctx.request.message)):
+        # the model's pattern named files the request says nothing of ("notes" for "handbook says how many
+        # sick days?"): the file the request's own words point to comes first
+        pointed = _pointed(ctx)
+        if pointed and pointed["files"][0]["path"] not in {str(f.path) for f in files}:
+            result["message"] = pointed["message"] + "\n" + result["message"]
     if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     return result
@@ -149,8 +159,42 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
         return {"mentioned_in": names,
                 "message": f"No file is named like that, but {what} in: " + ", ".join(names)
                            + (f" ({how})" if how == "all of its words" else "")}
+    pointed = _pointed(ctx)
+    if pointed:  # the model's pattern was a guess ("*.csv", a made-up path): the user's own words decide
+        return pointed | {"message": pointed["message"] + f" (no file name or text matched {pattern!r})"}
     return {"message": f"No file name or text matched {pattern!r}. Try fewer words, a glob such as *sales*, "
                        "deep_search=true, or ask for --allowed-paths to widen the search."}
+
+
+def _pointed(ctx: ToolContext) -> dict:
+    """The files the words of the user's request point to, with their matching lines, as a search
+    result's fields ({} when none): what a search whose argument found nothing falls back on."""
+    found = pointed_by_request(ctx)
+    if not found:
+        return {}
+    return {"match": "request", "files": [{**file_entry(p.path), "why": p.reason} for p in found],
+            "count": len(found), "message": pointed_message(ctx, found)}
+
+
+def _names_hold(ctx: ToolContext, found: list[Found], asked: list[str]) -> bool:
+    """Whether a found file's path (below the working folder) holds a word of the request, or the request
+    has none."""
+    return not asked or any(set(asked) & set(words(_shown(ctx, f.path))) for f in found)
+
+
+def _asked_of_found(ctx: ToolContext, pattern: str, found: list[Found]) -> str:
+    """The lines of the found files that hold what the request asks beyond the name searched for, as the
+    first line of the message ("" when it asks nothing more, or no file holds it): a found file is half
+    the answer, and the model stopped there ("the policy is at facilities/parking-policy.md")."""
+    if not found or not request_words(ctx.request.message):
+        return ""
+    hits = [(f, lines) for f in found if not f.is_dir and (lines := request_lines(ctx, f.path, beyond=pattern))]
+    if not hits:
+        return ""
+    best = max(len(lines) for _, lines in hits)
+    said = [f"{_shown(ctx, f.path)}: " + "; ".join(f"line {n}: {t}" for n, t in lines)
+            for f, lines in hits[:3] if len(lines) == best or len(hits) == 1]
+    return "For the request: " + " | ".join(said)
 
 
 @tool
@@ -215,6 +259,10 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
     if files:
         return {**result, "files": [_shown(ctx, f.path) for f in files[:NAMED_IN_MESSAGE]],
                 "message": f"No folder is named like {name!r}, but files are: " + _names(ctx, files, why=True)}
+    pointed = _pointed(ctx)
+    if pointed:
+        return {**result, **pointed, "count": 0,
+                "message": pointed["message"] + f" (no folder or file is named like {name!r})"}
     return {**result, "message": f"No folder or file is named like {name!r}."}
 
 
@@ -339,6 +387,9 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         result["files"] = [_shown(ctx, named[0])]
         result["message"] = f"No file's text holds {pattern.strip()!r}, but a file has that name: " \
                             f"{_shown(ctx, named[0])}. It begins:\n{head}"
+    elif (pointed := _pointed(ctx)):  # an over-specific pattern ("//TODO", "api-key="): the request's words
+        result["files"] = pointed["files"]
+        result["message"] = pointed["message"] + f" (no line holds {pattern!r} or its words)"
     else:
         result["message"] = f"No line holds {pattern!r} or its words. Try a shorter pattern or another folder."
     return result

@@ -17,12 +17,14 @@ text holds the words.
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, Sequence
 
+from gaia_lite.memory.keywords import STOPWORDS
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.failure import ToolFailure
 
@@ -31,7 +33,8 @@ from .file_walk import is_pattern, name_matcher, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
-           "locate", "missing_file", "named_in", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity"]
+           "locate", "missing_file", "named_in", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
+           "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -479,6 +482,11 @@ def missing_file(ctx: ToolContext, raw: str, path: Path, found: Sequence[Found] 
     not exist" the answer stops at."""
     if found is None:
         found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file")
+    pointed = [] if found else pointed_by_request(ctx)
+    if pointed:  # a guessed name ("todo.txt" for "which file has a TODO comment?"): the request's own words
+        return ToolFailure(f"{path} does not exist, and no file is named like it. "
+                           + pointed_message(ctx, pointed) + ". Pass one of these paths",
+                           candidates=[str(p.path) for p in pointed])
     if not found:
         folder = folder_named_by_user(ctx) or _existing_folder(ctx, path)
         holds = _listing(folder) if folder is not None else []
@@ -514,3 +522,174 @@ def _listing(folder: Path, limit: int = 30) -> list[str]:
         return []
     names = [c.name + ("/" if c.is_dir() else "") for c in children if not c.name.startswith(".")]
     return names[:limit] + ([f"+{len(names) - limit} more"] if len(names) > limit else [])
+
+
+# --- The user's own words: what a search falls back on when the model's argument finds nothing ---------
+
+# Words of a request that ask, point or say what kind of thing is meant, not what it is about: "which file
+# in this folder mentions a blue heron?" is about "blue heron"; "is there a doc about the guest wifi
+# somewhere?" about "guest wifi".
+_FILLER = STOPWORDS | _STOP | _REQUEST_WORDS | frozenset(
+    "mention mentioned contain contained containing hold held ha have find found search look show list tell know "
+    "let see check got get here somewhere anywhere anything something one some doc docs document project "
+    "pls plz thanks thank hey hi just also only again up out it its it's s t whats what's where's wheres "
+    "should must might may will shall need want like called named".split())
+_MIXED = re.compile(r"[^\W\d_]+\d+|\d+[^\W\d_]+")   # "q3", "p2": short, and what a question is about
+_NAME_HIT, _FOLDER_HIT, _TEXT_HIT = 1.0, 0.7, 0.8   # a request's word in a file's name says most
+_LINE_CHARS = 200
+POINTED_MIN = 0.2
+
+
+def _compounds(text: str) -> list[str]:
+    """Words ``words`` splits that a request may write whole: a hyphenated word with a short part, joined
+    ("Wi-Fi" -> wifi), and letters with digits ("Q3" -> q3, "acme_q2_report" -> q2)."""
+    joined = [re.sub(r"[-_]", "", m).lower() for m in re.findall(r"[^\W_]+(?:[-_][^\W_]+)+", text)
+              if any(len(w) < 3 for w in _WORD.findall(m)) and not re.fullmatch(r"[\d_-]+", m)]
+    return joined + [m.lower() for m in re.findall(r"[^\W\d_]+\d+[^\W_]*|\d+[^\W\d_]+[^\W_]*", text)]
+
+
+def request_words(text: str) -> list[str]:
+    """The words of a request that say what it is about: no question, search or filler words, nothing
+    shorter than three letters (``Wi-Fi`` counts as ``wifi``)."""
+    raw = [*_WORD.findall(_CAMEL.sub(" ", text).lower()), *_compounds(text)]
+    kept = (singular(w) for w in raw if w not in _FILLER and singular(w) not in _FILLER)
+    return [w for w in dict.fromkeys(kept) if len(w) >= 3 or _MIXED.fullmatch(w)]
+
+
+class _Bag:
+    """A set of words, and the same words by their first three letters (a prefix match checks few)."""
+
+    def __init__(self, found: Iterable[str]) -> None:
+        self.words = set(found)
+        self.by_start: dict[str, list[str]] = {}
+        for w in self.words:
+            self.by_start.setdefault(w[:3], []).append(w)
+
+    def holds(self, asked: str) -> bool:
+        """``asked`` or a word it starts, or that starts it, at least half as long ("park", "parking")."""
+        if asked in self.words:
+            return True
+        for have in self.by_start.get(asked[:3], ()):
+            short, long_ = sorted((asked, have), key=len)
+            if len(short) >= 3 and long_.startswith(short) and 2 * len(short) >= len(long_):
+                return True
+        return False
+
+
+def _bag(text: str) -> _Bag:
+    return _Bag([*words(text), *(singular(w) for w in _compounds(text))])
+
+
+@dataclass(frozen=True)
+class Pointed:
+    """A file the words of a request point to: how well (0-1), why, and its lines that hold the words."""
+
+    path: Path
+    score: float
+    reason: str
+    lines: tuple[tuple[int, str], ...] = ()
+
+    def said(self, base: Path) -> str:
+        """"notes/day2.md (content matches heron: line 1: A blue heron ...)", for a message."""
+        lines = "; ".join(f"line {n}: {t}" for n, t in self.lines)
+        return f"{shown(self.path, base)} ({self.reason}{': ' + lines if lines else ''})"
+
+
+def pointed_by_request(ctx: ToolContext, text: str | None = None, *, keep: Callable[[Path], bool] | None = None,
+                       limit: int = 3, files_scanned: int = 1_000, roots: Sequence[Path] | None = None) -> list[Pointed]:
+    """The text files the words of the user's request (``text``, default the message of the turn) point
+    to, best first: each asked-for word counts where it is found, in the file's name (most), its text or
+    its folders, the words fewer files hold counting more. A file must hold a word of the request; one far
+    below the best is left out. Each comes with its lines that hold the words (the answer, when the
+    request asks something of the file). [] when the request has no such words or no file holds them."""
+    asked = request_words(ctx.request.message if text is None else text)
+    if not asked:
+        return []
+    seen: list[tuple[Path, _Bag, _Bag, _Bag, str]] = []
+    for e in scan(ctx, roots or [ctx.workdir]):
+        if e.is_dir or e.path.suffix.lower() not in TEXT_EXTS or (keep and not keep(e.path)):
+            continue
+        if len(seen) >= files_scanned:
+            break
+        try:
+            ctx.sandbox.check(e.path)   # a credential file is never offered, not even by its name
+        except PermissionError:
+            continue
+        body = text_start(ctx, e.path, 32_768)
+        stem = os.path.splitext(e.path.name)[0]
+        seen.append((e.path, _bag(stem), _bag(" ".join(e.parents)), _bag(body), body))
+    held = [[max(_NAME_HIT * name.holds(w), _FOLDER_HIT * folder.holds(w), _TEXT_HIT * body.holds(w))
+             for w in asked] for _, name, folder, body, _ in seen]
+    if not held:
+        return []
+    weight = [math.log(1 + len(seen) / max(1, sum(1 for h in held if h[i] > 0))) for i in range(len(asked))]
+    total = sum(weight)
+    scored = []
+    for (path, name, folder, body, raw), h in zip(seen, held):
+        if not any(s > 0 for s in h):
+            continue
+        score = round(sum(wt * s for wt, s in zip(weight, h)) / total, 3)
+        scored.append((score, path, name, folder, body, raw))
+    if not scored:
+        return []
+    best = max(s for s, *_ in scored)
+    if best < POINTED_MIN:
+        return []
+    scored.sort(key=lambda s: (-s[0], len(s[1].parts), str(s[1])))
+    found = []
+    for score, path, name, folder, body, raw in scored[:limit]:
+        if score < 0.6 * best:   # far behind the best: another file that merely shares a common word
+            break
+        by_weight = dict(zip(asked, weight))
+        found.append(Pointed(path, score, _pointed_reason(asked, name, folder, body),
+                             tuple(_lines_for(raw, asked, by_weight, name))))
+    return found
+
+
+def _pointed_reason(asked: list[str], name: _Bag, folder: _Bag, body: _Bag) -> str:
+    parts, said = [], set()
+    for label, bag in (("name holds", name), ("content matches", body), ("its folders hold", folder)):
+        hits = [w for w in asked if bag.holds(w) and (label == "content matches" or w not in said)]
+        said.update(hits)
+        if hits:
+            parts.append(f"{label} {', '.join(hits)}")
+    return "; ".join(parts)
+
+
+def _lines_for(text: str, asked: Sequence[str], weight: dict[str, float], name: _Bag | None = None,
+               limit: int = 3) -> list[tuple[int, str]]:
+    """(number, line) of the lines of ``text`` that hold most of the asked-for words, best first: a word
+    the file's name holds counts half there (the name already said it), and a heading half (a heading
+    alone answers nothing)."""
+    scored = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        bag = _bag(line)
+        got = sum(weight.get(w, 1.0) * (0.5 if name is not None and name.holds(w) else 1.0)
+                  for w in asked if bag.holds(w))
+        if got > 0:
+            scored.append((got * (0.5 if line.lstrip().startswith("#") and not line.lstrip().startswith("#!") else 1.0),
+                           n, " ".join(line.split())[:_LINE_CHARS]))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    # a line far below the best (a heading with the name's words) is no answer beside it
+    return [(n, t) for got, n, t in scored[:limit] if got >= 0.5 * scored[0][0]]
+
+
+def request_lines(ctx: ToolContext, path: Path, *, beyond: str = "", limit: int = 3) -> list[tuple[int, str]]:
+    """The lines of the file ``path`` that hold the words of the user's request beyond those of
+    ``beyond`` (the name searched for): "find the parking policy and tell me where visitors park" ->
+    "Visitors park on level P2". [] when the request asks nothing more of it, or no line holds it."""
+    named = set(request_words(beyond)) | set(words(beyond))
+    asked = [w for w in request_words(ctx.request.message) if w not in named]
+    if not asked:
+        return []
+    return _lines_for(text_start(ctx, path), asked, {}, _bag(os.path.splitext(path.name)[0]), limit)
+
+
+def pointed_message(ctx: ToolContext, found: Sequence[Pointed]) -> str:
+    """"The words of the request point to: a.md (...); b.md (...)"; "" for none."""
+    if not found:
+        return ""
+    asked = ", ".join(request_words(ctx.request.message))
+    return f"The words of the request ({asked}) point to: " + "; ".join(p.said(ctx.workdir) for p in found)

@@ -238,7 +238,8 @@ def ranked(asks: Sequence[str], found: Sequence[Unit], *, embedder: Any = None, 
         scores.sort(key=lambda s: (-s[0], s[1]))
         # a sentence far below the ask's best is noise beside it ("Outside core hours you may arrange
         # your day" for "sick days")
-        per_ask.append([s for s in scores if s[0] >= _KEEP_SHARE * scores[0][0]] if scores else [])
+        kept = [s for s in scores if s[0] >= _KEEP_SHARE * scores[0][0]] if scores else []
+        per_ask.append(_distinct(kept, found, bags, wanted))
     chosen: list[int] = []
     for rank in range(max(len(s) for s in per_ask)):
         # within one round the stronger matches first: a weak part's best is no better than a strong part's
@@ -248,6 +249,27 @@ def ranked(asks: Sequence[str], found: Sequence[Unit], *, embedder: Any = None, 
             if len(chosen) >= limit:
                 return [found[i] for i in chosen]
     return [found[i] for i in chosen]
+
+
+def _distinct(kept: list[tuple[float, int]], found: Sequence[Unit], bags: Sequence[tuple[set[str], set[str]]],
+              wanted: Sequence[str]) -> list[tuple[float, int]]:
+    """``kept`` (best first) without the units that repeat a better one (the same text) or compete with
+    it on less evidence: a unit whose asked-for words (its own and its heading's) are a strict part of a
+    better unit's is another file's or section's same fact ("Note-taker: Elif Demir" under February for
+    "who took notes at the March meeting", below "Note-taker: Jonas Berg" under March)."""
+    out: list[tuple[float, int]] = []
+    seen_text: set[str] = set()
+    held_by: list[set[str]] = []
+    for score, i in kept:
+        own, near = bags[i]
+        held = {w for w in wanted if w in own or w in near}
+        text = " ".join(found[i].text.lower().split())
+        if text in seen_text or any(held < better for better in held_by):
+            continue
+        seen_text.add(text)
+        held_by.append(held)
+        out.append((score, i))
+    return out
 
 
 def shown(unit: Unit, asks: Sequence[str]) -> str:

@@ -21,7 +21,8 @@ from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
 from .file_text import text_head
-from .find import clear_winner, find, locate, named_in, rank, scan, shown, words
+from .find import (clear_winner, find, locate, named_in, pointed_by_request, pointed_message, rank, request_words,
+                   scan, shown, words)
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
@@ -130,10 +131,11 @@ def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str
     if not best:
         return "", []
     where = {u.source: shown(Path(u.source), ctx.workdir) for u in best}
+    lines = _said_once(best, asks)
     if len(where) == 1:
-        message = f"From {where[best[0].source]}:\n" + "\n".join(f"- {shown_unit(u, asks)}" for u in best)
+        message = f"From {where[best[0].source]}:\n" + "\n".join(f"- {line}" for line in lines)
     else:
-        message = "\n".join(f"- {shown_unit(u, asks)} ({where[u.source]})" for u in best)
+        message = "\n".join(f"- {line} ({where[u.source]})" for u, line in zip(best, lines))
     wholes = {path: text for path, page, text in sources if not page and _small_text(ctx, path) == text}
     cited = [{"source_file": u.source, **({"page": u.page} if u.page else {}), "text": u.passage}
              for u in passages(best) if u.source not in wholes]
@@ -142,6 +144,20 @@ def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str
     cited += [{"source_file": path, "text": answer_first(text, [u for u in best if u.source == path])}
               for path, text in wholes.items() if any(u.source == path for u in best)]
     return message, cited
+
+
+def _said_once(best: list[Any], asks: list[str]) -> list[str]:
+    """Each unit as the answer shows it, its heading in front only the first time: "Service contract:
+    Brightwave Ltd." three times over is noise a model copies."""
+    out, headed = [], set()
+    for u in best:
+        line = shown_unit(u, asks)
+        if line != u.text:
+            if (u.source, u.heading) in headed:
+                line = u.text
+            headed.add((u.source, u.heading))
+        out.append(line)
+    return out
 
 
 def _small_text(ctx: ToolContext, path: str) -> str | None:
@@ -223,12 +239,22 @@ def locate_or_named(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool])
         return locate(ctx, raw, keep=keep)
     except ToolFailure:
         message = ctx.request.message
-        guesses = (named_in(ctx, message, keep=keep) or _one_word_named(ctx, message, keep)) if message.strip() else []
+        guesses = (named_in(ctx, message, keep=keep) or _one_word_named(ctx, message, keep)
+                   or _clearly_pointed(ctx, keep)) if message.strip() else []
         if not guesses:
             raise
     best = guesses[0]
     return ctx.sandbox.check(best.path), (f"{raw.strip()} does not exist; this is "
                                           f"{shown(best.path, ctx.workdir)} ({best.reason}).")
+
+
+def _clearly_pointed(ctx: ToolContext, keep: Callable[[Path], bool]) -> list[Any]:
+    """The one file the words of the request point to, well ahead of the next (by name and content); []
+    when none or no clear one."""
+    pointed = pointed_by_request(ctx, keep=keep)
+    if not pointed or (len(pointed) > 1 and pointed[0].score - pointed[1].score < 0.1):
+        return []
+    return [pointed[0]]
 
 
 def _one_word_named(ctx: ToolContext, message: str, keep: Callable[[Path], bool]) -> list[Any]:
@@ -319,7 +345,40 @@ def _question_documents(ctx: ToolContext, query: str, scope: list[Any]) -> tuple
                 continue
             notes.append(f"{shown(found.path, ctx.workdir)} ({found.reason}) was not indexed; it is now.")
             break
+    if not docs and not mentions:
+        docs, more = _pointed_documents(ctx, scope)
+        notes += [more] if more else []
     return docs, " ".join(notes)
+
+
+POINTED_FILES = 3  # files a question's words may index on demand in one call
+
+
+def _pointed_documents(ctx: ToolContext, scope: list[Any]) -> tuple[list[Any], str]:
+    """The files the words of the user's request point to (name first, then content), indexed on demand,
+    and a note; ([], "") when the index already holds the best of them, or nothing fits. An empty index
+    is no dead end ("No documents are indexed yet") and a weak hit in an index of other files is not the
+    answer when a file here fits the question better ("handbook says ..." with only budget notes indexed)."""
+    pointed = pointed_by_request(ctx, keep=ctx.rag.supports, limit=POINTED_FILES)
+    held = {Path(d.path).resolve() for d in scope}
+    if not pointed or pointed[0].path.resolve() in held:
+        return [], ""
+    # with documents indexed, only a file clearly ahead of every indexed one replaces them
+    if scope and any(p.path.resolve() in held and p.score >= 0.8 * pointed[0].score for p in pointed):
+        return [], ""
+    chosen = pointed if not scope else pointed[:1]
+    docs, notes = [], []
+    for p in chosen:
+        if p.path.resolve() in held:
+            docs.append(ctx.rag.document(p.path))
+            continue
+        try:
+            docs.append(_index_on_demand(ctx, p.path))
+        except ToolFailure as exc:
+            notes.append(exc.message)
+            continue
+        notes.append(f"{shown(p.path, ctx.workdir)} ({p.reason}) was not indexed; it is now.")
+    return [d for d in docs if d is not None], " ".join(notes)
 
 
 @tool
@@ -337,6 +396,10 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     scope = _scope(ctx)
     named, note = _question_documents(ctx, query, scope)
     if not named and not scope:
+        pointed = pointed_by_request(ctx)   # files here the index cannot take (YAML, code): where they are
+        if pointed:
+            return {"status": "success", "match": "request", "message": pointed_message(ctx, pointed),
+                    "files": [str(p.path) for p in pointed], **({"note": note} if note else {})}
         return {"status": "no_documents", "message": (note + " " if note else "") + NO_DOCS_HINT}
     total = ctx.rag.chunk_count()
     started = time.monotonic()
@@ -443,6 +506,8 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
             raise
         return _index_folder(ctx, folder, recursive=False, note=f"{file_path.strip()} is no file; indexed the "
                              f"folder {shown(folder, ctx.workdir)}/, which the request names.")
+    if note and "outside the allowed folders" not in note:
+        path, note = _request_over_guess(ctx, file_path, path, note)
     folder = _folder_in_request(ctx) if note else None
     if folder is not None and not path.is_relative_to(folder):
         # the path was a guess, and the user's own words name a folder: the words decide
@@ -466,6 +531,21 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
     head = text_head(ctx, path)
     said += f". It begins:\n{head}" if head else "."
     return {"status": "success", "message": said, **info, **({"note": note} if note else {})}
+
+
+def _request_over_guess(ctx: ToolContext, raw: str, guess: Path, note: str) -> tuple[Path, str]:
+    """(the file to index, its note) for a model's path that named no file and was matched to ``guess``:
+    the file the user's words point to instead, when the guess's name holds none of them ("notes.txt"
+    matched budget_notes.md for "handbook says how many sick days?", whose words point to the handbook)."""
+    asked = set(request_words(ctx.request.message))
+    if not asked or asked & set(words(guess.stem)):
+        return guess, note
+    pointed = pointed_by_request(ctx, keep=ctx.rag.supports)
+    if not pointed or pointed[0].path.resolve() == guess.resolve():
+        return guess, note
+    best = pointed[0]
+    return ctx.sandbox.check(best.path), (f"{raw.strip()} does not exist; this is {shown(best.path, ctx.workdir)}, "
+                                          f"which the words of the request point to ({best.reason}).")
 
 
 def _lower_first(text: str) -> str:
@@ -715,7 +795,11 @@ def _index_folder(ctx: ToolContext, folder: Path, *, recursive: bool, note: str 
     if hits:  # "add the minutes folder and tell me who took notes in March": answered in the same call
         found = _found(ctx, " ".join(asks), hits, f"{folder.name} {_INDEX_WORDS}")
         said = f"Indexed {summary['files']} files in {shown(folder, ctx.workdir)}/. For your question:\n"
-        out = {"status": status, "message": said + found["message"], "chunks": found["chunks"],
+        # the lines that answer are the result; their passages are not sent after them: the 0.5B copied the
+        # passage's last line ("Decided: the spring sale starts on 1 April") for "who took notes in March".
+        # The files they come from stay named (``answered_from``); query_documents gives passages on request.
+        cited = list(dict.fromkeys(shown(Path(c["source_file"]), ctx.workdir) for c in found["chunks"]))
+        out = {"status": status, "message": said + found["message"], "answered_from": cited,
                **{k: v for k, v in out.items() if k != "status"}}
     return {**out, **noted}
 

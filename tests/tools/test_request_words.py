@@ -1,0 +1,217 @@
+"""A search whose argument finds nothing falls back on the words of the user's own request (issue 28,
+principles 1 and 2): the file names and text those words point to come back with the matching lines and
+the reason, never a bare "nothing found" while a file here holds them. The document tools index the file
+the words point to on demand and answer in the same call; an answer the tools compose carries only the
+distinct best lines. Real files in temp dirs, the real Sandbox, a real index, the tools called through a
+real ToolExecutor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.agent.results import compact_result
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.files import read_file, search_directory, search_file, search_file_content
+from gaia_lite.tools.find import pointed_by_request, request_words
+from tests.tools.called import as_called
+from tests.tools.test_rag_tools import call, rag_ctx, work  # noqa: F401 - the same real index and executor
+
+HANDBOOK = ("# Employee Handbook\n\n## Leave\n\nPaid time off: 15 days in the first year.\n"
+            "Sick leave is separate: 10 paid sick days per year.\n")
+
+
+def _files(root: Path, files: dict[str, str], ctx: ToolContext | None = None, asked: str = "") -> None:
+    """Write ``files`` below ``root``; with ``ctx``, ``asked`` is the user's message of the turn."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    if ctx is not None:
+        ctx.request.message = asked
+
+
+@pytest.fixture
+def birds(tool_ctx: ToolContext, tmp_path: Path) -> ToolContext:
+    _files(tmp_path, {"field/day1.md": "Saw two mallards and a coot.\n",
+                      "field/day2.md": "A blue heron stood by the reeds at dawn.\n",
+                      "field/day3.md": "Rain all day, no birds.\n"},
+           tool_ctx, "Which file in this folder mentions a blue heron?")
+    return tool_ctx
+
+
+def test_request_words_drop_question_search_and_filler_words() -> None:
+    assert request_words("Which file in this folder mentions a blue heron?") == ["blue", "heron"]
+    assert request_words("is there a doc about the guest wifi somewhere? what's the network called?") == \
+        ["guest", "wifi", "network"]
+    assert request_words("any file in here mention an API key? which one") == ["api", "key"]
+    assert request_words("and what about Q2?") == ["q2"]   # short, but what the question is about
+
+
+def test_a_glob_that_matches_nothing_finds_the_file_whose_text_holds_the_requests_words(birds) -> None:
+    # the 0.5B searched "*.csv" for "which file mentions a blue heron?"
+    result = as_called(search_file)(birds, "*.csv", True, "text")
+    assert result["message"].startswith("The words of the request (blue, heron) point to: field/day2.md "
+                                        "(content matches blue, heron: line 1: A blue heron stood by the reeds")
+    assert "no file name or text matched '*.csv'" in result["message"]
+    assert [f["name"] for f in result["files"]] == ["day2.md"] and result["match"] == "request"
+
+
+def test_a_glob_that_matches_every_file_says_which_one_holds_the_requests_words(birds) -> None:
+    result = as_called(search_file)(birds, "*.md")
+    assert result["count"] == 3
+    assert result["message"].splitlines()[0] == "For the request: field/day2.md: line 1: A blue heron stood by the " \
+                                                "reeds at dawn."
+
+
+def test_a_made_up_path_outside_finds_the_guide_the_request_is_about(tool_ctx: ToolContext, tmp_path: Path) -> None:
+    _files(tmp_path, {"it/guides/wifi_guest_access.md": "# Guest Wi-Fi\n\nGuest network: Orchard-Guest\n",
+                      "it/guides/printer-setup.md": "# Printers\n\nAdd the printer named Floor3-Color.\n"},
+           tool_ctx, "is there a doc about the guest wifi somewhere? what's the network called?")
+    result = as_called(search_file)(tool_ctx, "/etc/wifi/wpa_supplicant.conf")
+    assert result["message"].startswith("The words of the request (guest, wifi, network) point to: "
+                                        "it/guides/wifi_guest_access.md (name holds guest, wifi; content matches "
+                                        "guest, wifi, network: line 3: Guest network: Orchard-Guest)")
+    assert "printer" not in result["message"]
+
+
+@pytest.mark.parametrize("tool, arg, files, asked, starts, line, absent", [
+    (search_file_content, "apikey",   # no line holds the model's token
+     {"config/settings.yaml": "service:\n  url: https://api.example.com\n  api_key: abc\n",
+      "config/logging.yaml": "level: info\n"}, "any file in here mention an API key? which one",
+     "The words of the request (api, key) point to: config/settings.yaml", "line 3: api_key: abc", "logging"),
+    (search_directory, "phonebook",   # no folder or file is named so
+     {"clients/initech_llc/contact.txt": "Contact: Bill Lumbergh\nPhone: +1 555 0177\n",
+      "clients/globex/contact.txt": "Contact: Hank Scorpio\nPhone: +1 555 0199\n"},
+     "the initech client - whats their phone number?",
+     "The words of the request (initech, client, phone, number) point to: clients/initech_llc/contact.txt",
+     "line 2: Phone: +1 555 0177", "0199"),
+], ids=["content-search", "folder-search"])
+def test_a_search_that_finds_nothing_falls_back_on_the_requests_words(tool_ctx: ToolContext, tmp_path: Path, tool,
+                                                                       arg, files, asked, starts, line, absent) -> None:
+    _files(tmp_path, files, tool_ctx, asked)
+    result = as_called(tool)(tool_ctx, arg)
+    assert result["message"].startswith(starts) and line in result["message"], result["message"]
+    assert absent not in result["message"]
+
+
+def test_reading_a_guessed_file_that_does_not_exist_names_the_file_with_the_asked_for_text(
+        tool_ctx: ToolContext, tmp_path: Path) -> None:
+    _files(tmp_path, {"src/app.py": "def upload(data):\n    # TODO: retry when the upload times out\n    return data\n",
+                      "src/util.py": "def send(data):\n    return len(data)\n", "README.md": "# Uploader\n"},
+           tool_ctx, "Which file in this project has a TODO comment?")
+    result = as_called(read_file)(tool_ctx, "todo.txt")
+    assert result["status"] == "error"
+    assert "point to: src/app.py (content matches todo: line 2: # TODO: retry when the upload times out)" \
+        in result["error"]
+    assert result["candidates"] == [str(tmp_path / "src" / "app.py")]
+
+
+def test_a_found_file_carries_its_lines_for_what_the_request_asks(tool_ctx: ToolContext, tmp_path: Path) -> None:
+    # "find X and tell me Y": the 0.5B answered with the path alone
+    _files(tmp_path, {"facilities/policies/parking-policy.md": "# Parking policy\n\n" + "Staff only.\n" * 12
+                      + "Visitors park on level P2 of the north garage.\n",
+                      "facilities/cleaning-schedule.md": "# Cleaning\n\nOffices are cleaned on Tuesdays.\n"},
+           tool_ctx, "Find the parking policy and tell me where visitors should park.")
+    result = as_called(search_file)(tool_ctx, "parking policy")
+    assert result["message"].splitlines()[0] == ("For the request: facilities/policies/parking-policy.md: line 15: "
+                                                 "Visitors park on level P2 of the north garage.")
+
+
+def test_a_request_no_file_matches_still_says_nothing_matched(tool_ctx: ToolContext, tmp_path: Path) -> None:
+    _files(tmp_path, {"notes.txt": "Buy milk.\n"},
+           tool_ctx, "which file mentions zebras?")
+    result = as_called(search_file)(tool_ctx, "zebra.txt")
+    assert result["count"] == 0 and result["files"] == []
+    assert result["message"].startswith("No file name or text matched 'zebra.txt'.")
+
+
+def test_a_credential_file_is_never_pointed_to_by_its_name_or_text(tool_ctx: ToolContext, tmp_path: Path) -> None:
+    _files(tmp_path, {".env": "API_KEY=abc\n", "credentials.json": '{"api_key": "abc"}\n',
+                      "docs/setup.md": "# Setup\n\nAsk the admin.\n"},
+           tool_ctx, "which file holds the api key credentials?")
+    assert pointed_by_request(tool_ctx) == []
+    result = as_called(search_file)(tool_ctx, "*.conf")
+    assert "credentials.json" not in str(result) and ".env" not in str(result)
+
+
+# --- the document tools -------------------------------------------------------------------------------
+
+def test_a_question_on_an_empty_index_indexes_the_file_its_words_point_to_and_answers(
+        call, rag_ctx: ToolContext, work: Path) -> None:
+    _files(work, {"home-network/router_setup.txt": "Router: Fritzbox 7590\nWi-Fi name: Lindenhof-5G\n",
+                  "recipes/soup.txt": "Leek soup with potatoes.\n"},
+           rag_ctx, "Which file holds the Wi-Fi details for the home router?")
+    result = call("query_documents", query="Wi-Fi details for the home router")
+    assert result["status"] == "success", result
+    assert "home-network/router_setup.txt" in result["message"] and "Lindenhof-5G" in result["message"]
+    assert "router_setup.txt" in result["note"] and "was not indexed; it is now" in result["note"]
+    assert [Path(d.path).name for d in rag_ctx.rag.list_documents()] == ["router_setup.txt"]
+
+
+def test_a_weak_hit_in_the_index_gives_way_to_the_file_the_question_is_about(call, rag_ctx: ToolContext,
+                                                                             work: Path) -> None:
+    _files(work, {"company/people/handbook_v4.md": HANDBOOK,
+                  "company/finance/budget_notes.md": "# Budget notes 2026\n\nThe travel budget stays flat.\n"})
+    rag_ctx.rag.index_file(work / "company/finance/budget_notes.md")
+    rag_ctx.request.message = "handbook says how many sick days?"
+    result = call("query_documents", query="how many sick days?")
+    assert result["status"] == "success", result
+    assert "10 paid sick days per year" in result["message"] and "budget" not in result["message"].lower()
+
+
+def test_indexing_a_guessed_name_takes_the_file_the_request_is_about(call, rag_ctx: ToolContext, work: Path) -> None:
+    # "notes.txt" matched budget_notes.md by name; the user asked about the handbook
+    _files(work, {"company/people/handbook_v4.md": HANDBOOK,
+                  "company/finance/budget_notes.md": "# Budget notes 2026\n\nThe travel budget stays flat.\n"},
+           rag_ctx, "handbook says how many sick days?")
+    result = call("index_document", file_path="notes.txt")
+    assert result["status"] == "success", result
+    assert result["path"].endswith("handbook_v4.md") and "10 paid sick days" in result["message"], result
+
+
+def test_query_specific_file_with_a_made_up_name_reads_the_file_the_words_point_to(call, rag_ctx: ToolContext,
+                                                                                   work: Path) -> None:
+    _files(work, {"clients/initech_llc/contact.txt": "Contact: Bill Lumbergh\nPhone: +1 555 0177\n",
+                  "clients/globex/contact.txt": "Contact: Hank Scorpio\nPhone: +1 555 0199\n"},
+           rag_ctx, "the initech client - whats their phone number?")
+    result = call("query_specific_file", file_path="phone_numbers.txt", query="initech phone")
+    assert result["status"] == "success", result
+    assert "+1 555 0177" in result["message"] and "0199" not in result["message"]
+
+
+def test_an_index_answer_keeps_the_distinct_best_line_without_the_competing_fact(call, rag_ctx: ToolContext,
+                                                                                  work: Path) -> None:
+    _files(work, {"deals/northwind.md": "# Deal: Northwind Traders\n\nSigned: 1 May 2024\nRenewal: 30 April 2027\n"
+                                        "Owner: Priya\n",
+                  "deals/contoso.md": "# Deal: Contoso Group\n\nSigned: 1 June 2023\nRenewal: 31 May 2026\n"
+                                      "Owner: Lars\n"},
+           rag_ctx, "Index the deals folder and tell me when the Northwind deal renews.")
+    result = call("index_directory", directory_path="deals")
+    assert result["status"] == "success", result
+    said = result["message"]
+    assert "30 April 2027" in said and "31 May 2026" not in said, said
+    assert said.count("Deal: Northwind Traders") <= 1, said   # a heading once, not before every line
+    # no passage dump after the lines: the model copies whatever comes last
+    assert result["answered_from"] == ["deals/northwind.md"] and "Contoso" not in compact_result(result)
+
+
+def test_a_question_about_files_the_index_cannot_take_says_where_they_are(call, rag_ctx: ToolContext,
+                                                                          work: Path) -> None:
+    _files(work, {"config/settings.yaml": "service:\n  api_key: abc\n", "config/logging.yaml": "level: info\n"},
+           rag_ctx, "any file in here mention an API key? which one")
+    result = call("query_documents", query="API key")
+    assert result["status"] == "success" and result["match"] == "request", result
+    assert result["message"].startswith("The words of the request (api, key) point to: config/settings.yaml")
+    assert rag_ctx.rag.list_documents() == []
+
+
+def test_a_close_name_that_is_not_what_the_request_is_about_comes_after_the_file_it_is(tool_ctx: ToolContext,
+                                                                                       tmp_path: Path) -> None:
+    _files(tmp_path, {"company/people/handbook_v4.md": HANDBOOK,
+                      "company/finance/budget_notes.md": "# Budget notes 2026\n\nThe travel budget stays flat.\n"},
+           tool_ctx, "handbook says how many sick days?")
+    result = as_called(search_file)(tool_ctx, "notes")
+    first, then = result["message"].split("\n", 1)
+    assert first.startswith("The words of the request (handbook, sick, day) point to: company/people/handbook_v4.md")
+    assert "10 paid sick days per year" in first and "budget_notes.md" in then
