@@ -21,7 +21,7 @@ from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import ToolFailure
 
-from .data_shape import Plan, match, named_in, shaped, split_names
+from .data_shape import Plan, asks_columns, match, named_in, shaped, split_names
 from .file_text import TEXT_EXTS
 from .find import PATH_MENTION, locate, shown
 from .rag import locate_or_named
@@ -247,12 +247,12 @@ _MONTH_SAID = (r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|janua
 _PERIOD_SAID = re.compile(f"{_QUARTER_SAID}|{_MONTH_SAID}", re.IGNORECASE)
 
 
-def _plan(ctx: ToolContext, frame: _Frame, kind: str, columns: str | None, group_by: str | None) -> Plan:
+def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by: str | None) -> Plan:
     """The value and grouping columns to show, read forgivingly: a name that fits no column, a text
     column among the numbers or a date column is left out with a note, never an error. Columns the
     user's message names come first."""
     numeric = [n for n in frame.names if frame.types[n] == "number"]
-    said = named_in(frame.names, ctx.request.message)
+    said = named_in(frame.names, message)
     notes: list[str] = []
     asked, by, read_as = [], None, []
     for raw in split_names(columns):
@@ -291,16 +291,16 @@ def _plan(ctx: ToolContext, frame: _Frame, kind: str, columns: str | None, group
     # per-group figures of one value column, or of two when two are asked for: each costs tokens per group
     focus = asked or [n for n in said if n in numeric]
     return Plan(values, stats, categories, group_by=by, rows_before=frame.rows, notes=notes,
-                group_values=max(1, min(2, len(focus))))
+                group_values=max(1, min(2, len(focus))), columns_asked=asks_columns(message))
 
 
-def _named_period(ctx: ToolContext, frame: _Frame) -> tuple[str, _Frame] | None:
+def _named_period(message: str, frame: _Frame) -> tuple[str, _Frame] | None:
     """The period the user's message names ("total revenue in Q1 2025"), with its rows, when the call
     gave no date_range: its figures are shown beside the whole file's, never instead of them. A word
     that is a column's name ("the total of q1") is no period; nor is a period that keeps every row."""
     if not frame.dates:
         return None
-    message = PATH_MENTION.sub(" ", ctx.request.message)
+    message = PATH_MENTION.sub(" ", message)
     for m in _PERIOD_SAID.finditer(message):
         said = m.group(0)
         if _find_column(frame.names, said):
@@ -402,7 +402,7 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     if not _tabular(rows):
         return _as_text(ctx, path, notes)
     frame = _frame(rows)
-    plan = _plan(ctx, frame, kind, columns, group_by)
+    plan = _plan(ctx.request.message, frame, kind, columns, group_by)
     notes += plan.notes
     if date_range and len(date_range.strip()) > MAX_PERIOD_CHARS:  # no period is that long: refused, not read
         raise ToolFailure(f"date_range is {len(date_range.strip())} characters; a period is at most "
@@ -412,7 +412,7 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
         frame, plan.scope, said = _in_period(frame, date_range)
         notes += [said] if said else []
     else:
-        plan.named_period = _named_period(ctx, frame)
+        plan.named_period = _named_period(ctx.request.message, frame)
     result = shaped(frame, path.name, kind, plan)
     result["file"] = shown(path, ctx.workdir)
     # notes last: the 0.5B model answered with whatever line came first
