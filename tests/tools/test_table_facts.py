@@ -8,19 +8,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from gaia_lite.agent.results import compact_result
+from gaia_lite.embed.hashing import HashEmbedder
+from gaia_lite.memory.rag import RagIndex
 from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools import rag as rag_tools
 from gaia_lite.tools.data import analyze_data_file
 from gaia_lite.tools.files import read_file
+from gaia_lite.tools.sandbox import Sandbox
 from gaia_lite.tools.table_facts import MAX_CHARS, MAX_LINES
 
 from tests.tools.called import as_called
 
 read = as_called(read_file)
 analyze = as_called(analyze_data_file)
+query_documents = as_called(rag_tools.query_documents)
+index_document = as_called(rag_tools.index_document)
+summarize_document = as_called(rag_tools.summarize_document)
 
 SALES = "region,q1,q2\nnorth,120,90\nsouth,150,110\neast,95,130\nwest,60,70\n"
 ORDERS = ("order_id,customer,amount\n1001,Mila Novak,120.00\n1002,Arjun Rao,75.50\n1003,Mila Novak,310.00\n"
@@ -125,3 +133,41 @@ def test_analyze_data_file_names_the_columns(tool_ctx, tmp_path: Path) -> None:
     assert said.splitlines()[0] == "Columns: order_id, customer, amount."
     told = str(analyze(asked(tool_ctx, "orders.csv - who spent the most?"), "orders.csv")["message"]).splitlines()
     assert told[-2] == "Columns: order_id, customer, amount." and told[-1] == "(orders.csv: 6 rows.)"
+
+
+class NoCallsLLM:
+    """A TEST double for the model summarize_document requires: a table's summary must not use it."""
+
+    def complete(self, prompt: str, **kwargs: object) -> str:
+        raise AssertionError("a table was summarised by the model, not from its computed figures")
+
+    def describe_image(self, data_url: str, question: str, **kwargs: object) -> str:
+        raise NotImplementedError
+
+
+@pytest.fixture
+def rag_ctx(tmp_path: Path) -> Iterator[ToolContext]:
+    work = tmp_path / "work"
+    work.mkdir()
+    index = RagIndex(tmp_path / "index", HashEmbedder(dim=1024))
+    yield ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index,
+                      llm=NoCallsLLM())
+    index.close()
+
+
+def test_document_tools_answer_a_table_with_its_figures(rag_ctx: ToolContext) -> None:
+    (rag_ctx.workdir / "inventory.csv").write_text("item,stock\nbolts,540\nnuts,75\nwashers,320\nscrews,1200\n")
+    (rag_ctx.workdir / "sales.csv").write_text(SALES)
+    # named in the question, not indexed yet: indexed on demand, answered with figures, not CSV chunks
+    named = query_documents(asked(rag_ctx, "inventory.csv: what's running lowest?"), "running lowest")
+    assert named["status"] == "success" and named["message"].splitlines()[0] == \
+        "Highest stock: screws (1,200); lowest stock: nuts (75)."
+    assert "bolts,540" not in json.dumps(named)
+    indexed = index_document(asked(rag_ctx, "index sales.csv"), "sales.csv")
+    assert indexed["status"] == "success" and "Total over all 4 rows: q1 425; q2 400." in indexed["message"]
+    assert indexed["message"].splitlines()[-1].startswith("(sales.csv is indexed")
+    # a question that names no file: the best passage is a table's, so its figures answer
+    found = query_documents(asked(rag_ctx, "Which region had the highest q2?"), "highest q2 region")
+    assert found["message"].splitlines()[0] == "Highest q2: east (q2 130, q1 95); lowest q2: west (q2 70, q1 60)."
+    summary = summarize_document(asked(rag_ctx, "summarize sales.csv"), "sales.csv")
+    assert summary["status"] == "success" and "Columns: region, q1, q2" in summary["summary"]
