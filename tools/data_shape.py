@@ -121,8 +121,8 @@ def named_in(names: Sequence[str], text: str) -> list[str]:
 _MEASURES = {
     "total": "total sum altogether overall combined",
     "mean": "average mean avg typical",
-    "high": "highest most max maximum top biggest largest best greatest more",
-    "low": "lowest least min minimum smallest fewest worst bottom less",
+    "high": "highest most max maximum top biggest largest best greatest",
+    "low": "lowest least min minimum smallest fewest worst bottom",
     "columns": "column field header heading",
     "rows": "row record entry line",
 }
