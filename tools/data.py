@@ -21,7 +21,7 @@ from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import ToolFailure
 
-from .data_shape import Plan, asks_columns, match, named_in, shaped, split_names
+from .data_shape import Plan, asks_columns, asks_lowest, match, named_in, shaped, split_names
 from .file_text import TEXT_EXTS
 from .find import PATH_MENTION, locate, shown
 from .rag import locate_or_named
@@ -291,7 +291,8 @@ def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by:
     # per-group figures of one value column, or of two when two are asked for: each costs tokens per group
     focus = asked or [n for n in said if n in numeric]
     return Plan(values, stats, categories, group_by=by, rows_before=frame.rows, notes=notes,
-                group_values=max(1, min(2, len(focus))), columns_asked=asks_columns(message))
+                group_values=max(1, min(2, len(focus))), columns_asked=asks_columns(message),
+                low_first=asks_lowest(message))
 
 
 def _named_period(message: str, frame: _Frame) -> tuple[str, _Frame] | None:

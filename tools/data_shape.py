@@ -139,6 +139,12 @@ def columns_said(names: Sequence[str], chars: int = 600) -> str:
     return said if len(said) <= chars else said[:chars].rsplit(", ", 1)[0] + f" (… {len(names)} columns in all)"
 
 
+def asks_lowest(text: str) -> bool:
+    """Whether the user's message asks for the lowest and not the highest ("what's running lowest?")."""
+    asked = _measures(PATH_MENTION.sub(" ", text))
+    return "low" in asked and "high" not in asked
+
+
 def asks_columns(text: str) -> bool:
     """Whether the user's message asks about the table's columns ("what columns does it have?")."""
     return "columns" in _measures(PATH_MENTION.sub(" ", text))
@@ -177,6 +183,7 @@ class Plan:
     group_values: int = 1                 # value columns totalled per group
     dated: str = ""                       # "2025-01-09 to 2025-08-21": the whole file's dates
     columns_asked: bool = False           # the message asks what the columns are: their line comes first
+    low_first: bool = False               # the message asks for the lowest: each top/lowest says it first
 
 
 def _sum(frame: "_Frame", col: str) -> Decimal:
@@ -234,15 +241,17 @@ def _group_line(groups: list[tuple[str, dict[str, Decimal], int]], limit: int) -
 
 
 def _top_sentence(by: str, groups: list[tuple[str, dict[str, Decimal], int]], value: str | None,
-                  where: str = "") -> str:
+                  where: str = "", low_first: bool = False) -> str:
     (top, sums, count), (low, low_sums, low_count) = groups[0], groups[-1]
+    if low_first and value is not None and len(groups) > 1:   # the half asked for first: the 0.5B reads no further
+        return f"Lowest {by} by total {value}{where}: {low} {fmt(low_sums[value])}; top: {top} {fmt(sums[value])}."
     if value is None:
         return f"Most rows by {by}: {top} ({count})" + (f"; fewest: {low} ({low_count})." if len(groups) > 1 else ".")
     lowest = f"; lowest: {low} {fmt(low_sums[value])}." if len(groups) > 1 else "."
     return f"Top {by} by total {value}{where}: {top} {fmt(sums[value])}{lowest}"
 
 
-def _extremes(frame: "_Frame", col: str, label: str, others: Sequence[str]) -> str:
+def _extremes(frame: "_Frame", col: str, label: str, others: Sequence[str], low_first: bool = False) -> str:
     """ "Highest q2: east (q2 130, q1 95); lowest q2: west (q2 70, q1 60)": the row named, with its other
     figures, so "and what was its q1?" is answered from the same line."""
     present = [(v, i) for i, v in enumerate(frame.numbers[col]) if v is not None]
@@ -252,6 +261,8 @@ def _extremes(frame: "_Frame", col: str, label: str, others: Sequence[str]) -> s
         rest = [f"{c} {fmt(frame.numbers[c][i])}" for c in others if c != col and frame.numbers[c][i] is not None]
         return f"{frame.text[label][i]} ({', '.join([f'{col} {fmt(v)}', *rest])})" if rest else \
             f"{frame.text[label][i]} ({fmt(v)})"
+    if low_first:
+        return f"Lowest {col}: {row(lo, low)}; highest {col}: {row(hi, high)}."
     return f"Highest {col}: {row(hi, high)}; lowest {col}: {row(lo, low)}."
 
 
@@ -341,9 +352,9 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     if kind == "spending" and not categories:
         categories = plan.categories[:1]
     groups = {c: _groups(frame, c, values[:plan.group_values]) for c in categories}
-    lines += [_top_sentence(c, groups[c], value) for c in categories if groups[c]]
+    lines += [_top_sentence(c, groups[c], value, low_first=plan.low_first) for c in categories if groups[c]]
     if label:  # one row per name: "which region had the highest q2?" is answered by naming the row
-        lines += [_extremes(frame, c, label, plan.stats) for c in plan.stats[:4]
+        lines += [_extremes(frame, c, label, plan.stats, plan.low_first) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]
     lines.append(f"({name}: {frame.rows} of {plan.rows_before} rows fall in {plan.scope}{_span(frame)}.)"
                  if plan.scope else f"({name}: {frame.rows} rows{_span(frame)}.)")

@@ -127,6 +127,17 @@ def test_text_files_are_read_as_before(tool_ctx, tmp_path: Path) -> None:
         assert result["content"] == (tmp_path / name).read_text()
 
 
+def test_a_question_for_the_lowest_gets_the_lowest_first(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "orders.csv").write_text(ORDERS)
+    least = figures(read(asked(tool_ctx, "orders.csv: who spent the least?"), "orders.csv"))
+    assert least[0] == "Lowest customer by total amount: Arjun Rao 170.50; top: Mila Novak 470."
+    result = analyze(asked(tool_ctx, "which customer spent the least in orders.csv?"), "orders.csv")
+    assert "Lowest customer by total amount: Arjun Rao 170.50; top: Mila Novak 470." in str(result["message"])
+    # asked for both, or for neither: the top first, as before
+    both = figures(read(asked(tool_ctx, "orders.csv: who spent the most and who the least?"), "orders.csv"))
+    assert "Top customer by total amount: Mila Novak 470; lowest: Arjun Rao 170.50." in both
+
+
 def test_analyze_data_file_names_the_columns(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "orders.csv").write_text(ORDERS)
     said = str(analyze(asked(tool_ctx, "orders.csv: what columns does it have?"), "orders.csv")["message"])
@@ -161,7 +172,7 @@ def test_document_tools_answer_a_table_with_its_figures(rag_ctx: ToolContext) ->
     # named in the question, not indexed yet: indexed on demand, answered with figures, not CSV chunks
     named = query_documents(asked(rag_ctx, "inventory.csv: what's running lowest?"), "running lowest")
     assert named["status"] == "success" and named["message"].splitlines()[0] == \
-        "Highest stock: screws (1,200); lowest stock: nuts (75)."
+        "Lowest stock: nuts (75); highest stock: screws (1,200)."   # the lowest asked for: said first
     assert "bolts,540" not in json.dumps(named)
     indexed = index_document(asked(rag_ctx, "index sales.csv"), "sales.csv")
     assert indexed["status"] == "success" and "Total over all 4 rows: q1 425; q2 400." in indexed["message"]
