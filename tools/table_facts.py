@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .data import TABLE_SUFFIXES, _frame, _named_period, _plan, _read_rows, _tabular
+from .table_read import TABLE_SUFFIXES, _frame, _named_period, _plan, _read_rows, _tabular
 from .data_shape import asked_first, columns_said, shaped
 from gaia_lite.registry.failure import ToolFailure
 
