@@ -6,312 +6,31 @@ table, types each column (dates, numbers such as ``$1,234.50``, text), filters
 by a period and sums with ``Decimal`` so totals are exact.
 """
 
+
 from __future__ import annotations
 
-import calendar
-import csv
-import io
-import re
-from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, Callable, Literal, Optional
+from typing import Any, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import ToolFailure
 
-from .data_shape import Plan, match, named_in, shaped, split_names
+from .data_shape import shaped
 from .file_text import TEXT_EXTS
-from .find import PATH_MENTION, locate, shown
+from .find import locate, shown
 from .rag import locate_or_named
 from .passages import answer_first, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path
+from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan, _read_rows,
+                         _tabular, parse_period, to_date, to_number)
+
 
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
 
-MAX_BYTES = 50 * 1024 * 1024
-TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm")
+
 ANALYSIS_TYPES = ("summary", "spending", "trends", "full")
-_VALUE_NAMES = ("revenue", "sales", "amount", "total", "spend", "spent", "cost", "value", "profit")
-# Per-unit or ratio columns: averaged in statistics, never summed unless asked for.
-_NOT_ADDITIVE = re.compile(r"price|rate|percent|pct|ratio|avg|average|mean|score", re.IGNORECASE)
-_CATEGORY_NAMES = ("category", "type", "merchant", "vendor", "payee", "department", "product", "description")
-_ID_LIKE = re.compile(r"(^|_)(id|year|month|day|zip|phone|code)$", re.IGNORECASE)
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-_DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%m/%d/%Y", "%m/%d/%y", "%d.%m.%Y", "%Y-%m-%d %H:%M:%S",
-                 "%Y-%m-%dT%H:%M:%S", "%b %d, %Y", "%B %d, %Y", "%d %b %Y", "%d %B %Y")
-
-
-# ---------------------------------------------------------------- values
-
-def to_number(value: Any) -> Decimal | None:
-    """Parse 12, 1234.5, "$1,234.50", "(200)", "-3.5%" into a Decimal; None if not a number."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (int, float)):
-        return Decimal(str(value))
-    if not isinstance(value, str):
-        return None
-    s = value.strip()
-    negative = s.startswith("(") and s.endswith(")")
-    if negative:
-        s = s[1:-1]
-    s = s.replace(",", "").replace(" ", "").removesuffix("%")
-    for marker in ("-", "$€£¥", "-"):      # "-$5", "$-5" and "$5" all work
-        if s[:1] and s[:1] in marker:
-            negative, s = negative ^ (marker == "-"), s[1:]
-    if not re.fullmatch(r"\d+(\.\d+)?|\.\d+", s):
-        return None
-    try:
-        number = Decimal(s)
-    except InvalidOperation:
-        return None
-    return -number if negative else number
-
-
-def to_date(value: Any) -> date | None:
-    """Parse a date cell (datetime, ISO text, US and a few written formats)."""
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    if not isinstance(value, str) or not value.strip():
-        return None
-    s = value.strip()
-    if re.match(r"\d{4}-\d{2}-\d{2}", s):
-        try:
-            return date.fromisoformat(s[:10])
-        except ValueError:
-            return None
-    for fmt in _DATE_FORMATS:
-        try:
-            return datetime.strptime(s, fmt).date()
-        except ValueError:
-            continue
-    return None
-
-
-# ---------------------------------------------------------------- periods
-
-MAX_PERIOD_CHARS = 64
-
-def _month_end(year: int, month: int) -> date:
-    return date(year, month, calendar.monthrange(year, month)[1])
-
-
-def _period_bounds(text: str) -> tuple[date, date] | None:
-    t = text.strip().lower().replace(",", " ")
-    if m := (re.fullmatch(r"(\d{4})\s*[-/ ]?\s*q([1-4])", t) or re.fullmatch(r"q([1-4])\s*[-/ ]?\s*(\d{4})", t)):
-        year, q = (int(m.group(1)), int(m.group(2))) if len(m.group(1)) == 4 else (int(m.group(2)), int(m.group(1)))
-        return date(year, 3 * q - 2, 1), _month_end(year, 3 * q)
-    if m := re.fullmatch(r"(\d{4})[-/](\d{1,2})", t):
-        year, month = int(m.group(1)), int(m.group(2))
-        return (date(year, month, 1), _month_end(year, month)) if 1 <= month <= 12 else None
-    if m := re.fullmatch(r"([a-z]+)\.?\s+(\d{4})", t):
-        month = _MONTHS.get(m.group(1))
-        return (date(int(m.group(2)), month, 1), _month_end(int(m.group(2)), month)) if month else None
-    if re.fullmatch(r"\d{4}", t):
-        return date(int(t), 1, 1), date(int(t), 12, 31)
-    day = to_date(text.strip())
-    return (day, day) if day else None
-
-
-def parse_period(text: str) -> tuple[str, Callable[[date], bool]]:
-    """Turn "2025-Q1", "Q1 2025", "2025-01", "January 2025", "2025", "Q1" or
-    "2025-01-01..2025-03-31" into (label, predicate). Raises ValueError."""
-    t = text.strip()
-    if len(t) > MAX_PERIOD_CHARS:  # the splitting regex is quadratic on long runs of spaces
-        raise ValueError(f"date_range is {len(t)} characters; a period is at most {MAX_PERIOD_CHARS}, "
-                         "e.g. 2025-Q1 or 2025-01-01..2025-03-31")
-    if m := re.fullmatch(r"q([1-4])", t.lower()):
-        months = range(3 * int(m.group(1)) - 2, 3 * int(m.group(1)) + 1)
-        return f"Q{m.group(1)} (any year)", lambda d: d.month in months
-    parts = re.split(r"\s*\.\.\s*|\s+to\s+|\s+-\s+", t, maxsplit=1, flags=re.IGNORECASE)
-    if len(parts) == 2:
-        start, end = _period_bounds(parts[0]), _period_bounds(parts[1])
-        if start and end:
-            lo, hi = start[0], end[1]
-            return f"{lo.isoformat()}..{hi.isoformat()}", lambda d: lo <= d <= hi
-    elif (bounds := _period_bounds(t)) is not None:
-        lo, hi = bounds
-        return f"{lo.isoformat()}..{hi.isoformat()}", lambda d: lo <= d <= hi
-    raise ValueError(f"date_range {text!r} is not understood; use e.g. 2025-Q1, Q1 2025, 2025-01, "
-                     "January 2025, 2025 or 2025-01-01..2025-03-31")
-
-
-# ---------------------------------------------------------------- loading
-
-def _load_rows(path: Path) -> list[list[Any]]:
-    ext = path.suffix.lower()
-    if ext in (".xlsx", ".xlsm"):
-        # kept lazy: openpyxl loads only for .xlsx files
-        import openpyxl
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-        try:
-            return [list(r) for r in wb.active.iter_rows(values_only=True)]
-        finally:
-            wb.close()
-    text = path.read_text(encoding="utf-8-sig", errors="replace")
-    if ext == ".tsv":
-        delimiter = "\t"
-    else:
-        try:
-            delimiter = csv.Sniffer().sniff(text[:4096], delimiters=",;\t|").delimiter
-        except csv.Error:
-            delimiter = ","
-    return [row for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
-
-
-def _table(rows: list[list[Any]]) -> tuple[list[str], list[list[Any]]]:
-    def blank(cell: Any) -> bool:
-        return cell is None or (isinstance(cell, str) and not cell.strip())
-    rows = [r for r in rows if not all(blank(c) for c in r)]
-    if not rows:
-        return [], []
-    header, names = rows[0], []
-    for i, cell in enumerate(header):
-        name = str(cell).strip() if not blank(cell) else f"column_{i + 1}"
-        names.append(name if name not in names else f"{name}_{i + 1}")
-    width = len(names)
-    body = [(list(r) + [None] * width)[:width] for r in rows[1:]]
-    return names, body
-
-
-def _column_types(names: list[str], body: list[list[Any]]) -> dict[str, str]:
-    types = {}
-    for i, name in enumerate(names):
-        values = [r[i] for r in body if r[i] is not None and str(r[i]).strip()][:2000]
-        if not values:
-            types[name] = "empty"
-        elif sum(to_date(v) is not None for v in values) >= 0.9 * len(values):
-            types[name] = "date"
-        elif sum(to_number(v) is not None for v in values) >= 0.9 * len(values):
-            types[name] = "number"
-        else:
-            types[name] = "text"
-    return types
-
-
-def _key(name: str) -> str:
-    return re.sub(r"[\s_\-]+", "", name.lower())
-
-
-def _find_column(names: list[str], wanted: str) -> str | None:
-    """The column named exactly ``wanted``, up to case and separators."""
-    return next((n for n in names if _key(n) == _key(wanted)), None)
-
-
-# ---------------------------------------------------------------- analysis
-
-class _Frame:
-    """Typed rows: ``numbers[col][i]`` is a Decimal or None, ``text[col][i]`` a str."""
-
-    def __init__(self, names: list[str], body: list[list[Any]], types: dict[str, str]) -> None:
-        self.names, self.types, self.rows = names, types, len(body)
-        idx = {n: i for i, n in enumerate(names)}
-        self.numbers = {n: [to_number(r[idx[n]]) for r in body] for n in names if types[n] == "number"}
-        self.dates = {n: [to_date(r[idx[n]]) for r in body] for n in names if types[n] == "date"}
-        self.text = {n: ["" if r[idx[n]] is None else str(r[idx[n]]).strip() for r in body] for n in names}
-
-    def select(self, keep: list[bool]) -> "_Frame":
-        out = object.__new__(_Frame)
-        out.names, out.types, out.rows = self.names, self.types, sum(keep)
-        for attr in ("numbers", "dates", "text"):
-            setattr(out, attr, {k: [v for v, ok in zip(vs, keep) if ok] for k, vs in getattr(self, attr).items()})
-        return out
-
-
-# ---------------------------------------------------------------- what to show
-
-_QUARTER_SAID = r"\bq[1-4](?:\s*[-/ ]?\s*\d{4})?\b|\b\d{4}\s*[-/ ]?\s*q[1-4]\b"
-_MONTH_SAID = (r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
-               r"august|september|october|november|december)\.?\s+\d{4}\b|\b\d{4}-\d{2}\b")
-_PERIOD_SAID = re.compile(f"{_QUARTER_SAID}|{_MONTH_SAID}", re.IGNORECASE)
-
-
-def _plan(ctx: ToolContext, frame: _Frame, kind: str, columns: str | None, group_by: str | None) -> Plan:
-    """The value and grouping columns to show, read forgivingly: a name that fits no column, a text
-    column among the numbers or a date column is left out with a note, never an error. Columns the
-    user's message names come first."""
-    numeric = [n for n in frame.names if frame.types[n] == "number"]
-    said = named_in(frame.names, ctx.request.message)
-    notes: list[str] = []
-    asked, by, read_as = [], None, []
-    for raw in split_names(columns):
-        col = match(frame.names, raw)
-        if col is None:
-            notes.append(f"no column is named like {raw!r}")
-        elif frame.types[col] == "number":
-            asked.append(col)
-        elif frame.types[col] == "text" and not group_by and by is None:
-            by = col
-            notes.append(f"{col} holds text, so the rows are grouped by it")
-        else:
-            notes.append(f"{col} holds {frame.types[col]}s, not numbers, so it is not totalled")
-        if col is not None and _key(col) != _key(raw):
-            read_as.append(f"{raw.strip()!r} as {col}")
-    if group_by and group_by.strip():
-        by = match(frame.names, group_by)
-        if by is None:
-            notes.append(f"no column to group by is named like {group_by.strip()!r}")
-        elif _key(by) != _key(group_by):
-            read_as.append(f"{group_by.strip()!r} as {by}")
-    if read_as:
-        notes.append("read " + ", ".join(read_as))
-    if notes and any("no column" in n for n in notes):
-        notes.append("the columns are " + ", ".join(frame.names))
-    additive = [n for n in numeric if not _ID_LIKE.search(n) and not _NOT_ADDITIVE.search(n)]
-    preferred = [n for name in _VALUE_NAMES for n in additive if name in n.lower()]
-    values = list(dict.fromkeys(asked or [*[n for n in said if n in additive], *preferred, *additive]))
-    stats = list(dict.fromkeys([*values, *[n for n in said if n in numeric],
-                                *[n for n in numeric if not _ID_LIKE.search(n)]]))
-    groupable = [n for n in frame.names if frame.types[n] == "text" and 1 < len(set(frame.text[n])) <= 50
-                 and len(set(frame.text[n])) < frame.rows]
-    # spending: the merchant or category column first; else the table's own order (who, then where, then what)
-    named = [n for want in _CATEGORY_NAMES for n in groupable if want in n.lower()] if kind == "spending" else []
-    categories = list(dict.fromkeys([*([by] if by else []), *[n for n in said if n in groupable], *named, *groupable]))
-    # per-group figures of one value column, or of two when two are asked for: each costs tokens per group
-    focus = asked or [n for n in said if n in numeric]
-    return Plan(values, stats, categories, group_by=by, rows_before=frame.rows, notes=notes,
-                group_values=max(1, min(2, len(focus))))
-
-
-def _named_period(ctx: ToolContext, frame: _Frame) -> tuple[str, _Frame] | None:
-    """The period the user's message names ("total revenue in Q1 2025"), with its rows, when the call
-    gave no date_range: its figures are shown beside the whole file's, never instead of them. A word
-    that is a column's name ("the total of q1") is no period; nor is a period that keeps every row."""
-    if not frame.dates:
-        return None
-    message = PATH_MENTION.sub(" ", ctx.request.message)
-    for m in _PERIOD_SAID.finditer(message):
-        said = m.group(0)
-        if _find_column(frame.names, said):
-            continue
-        try:
-            label, inside = parse_period(said)
-        except ValueError:
-            continue
-        rows = frame.select([d is not None and inside(d) for d in next(iter(frame.dates.values()))])
-        if rows.rows != frame.rows:   # "Q1 2025 (2025-01-01..2025-03-31)"; "Q1 (any year)" says itself
-            return (label if label.lower().startswith(said.lower()) else f"{said} ({label})"), rows
-    return None
-
-
-def _tabular(rows: list[list[Any]]) -> bool:
-    """Whether parsed rows are a table: two or more columns that most rows fill alike, or one column of
-    numbers. Prose read as CSV is one ragged column ("# Report", "Revenue was ...")."""
-    filled = [[c for c in r if c is not None and str(c).strip()] for r in rows]
-    filled = [r for r in filled if r]
-    if len(filled) < 2:
-        return False
-    width = len(rows[0])
-    if width < 2 or len(filled[0]) < 2:
-        return width == 1 and sum(to_number(r[0]) is not None for r in filled[1:]) >= 0.9 * (len(filled) - 1)
-    alike = sum(1 for r in rows[1:] if len([c for c in r if c is not None]) in (width, len(filled[0])))
-    return alike >= 0.8 * (len(rows) - 1)
 
 
 def _indexed_namesake(ctx: ToolContext, file_path: str) -> Path | None:
@@ -387,7 +106,7 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     if not _tabular(rows):
         return _as_text(ctx, path, notes)
     frame = _frame(rows)
-    plan = _plan(ctx, frame, kind, columns, group_by)
+    plan = _plan(ctx.request.message, frame, kind, columns, group_by)
     notes += plan.notes
     if date_range and len(date_range.strip()) > MAX_PERIOD_CHARS:  # no period is that long: refused, not read
         raise ToolFailure(f"date_range is {len(date_range.strip())} characters; a period is at most "
@@ -397,7 +116,7 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
         frame, plan.scope, said = _in_period(frame, date_range)
         notes += [said] if said else []
     else:
-        plan.named_period = _named_period(ctx, frame)
+        plan.named_period = _named_period(ctx.request.message, frame)
     result = shaped(frame, path.name, kind, plan)
     result["file"] = shown(path, ctx.workdir)
     # notes last: the 0.5B model answered with whatever line came first
@@ -425,24 +144,6 @@ def _locate(ctx: ToolContext, file_path: str) -> tuple[Path, str]:
 
 def _is_table(path: Path) -> bool:
     return path.suffix.lower() in TABLE_SUFFIXES
-
-
-def _read_rows(path: Path) -> list[list[Any]]:
-    if path.stat().st_size > MAX_BYTES:
-        raise ToolFailure(f"{path.name} is larger than 50 MB")
-    try:
-        rows = _load_rows(path)
-    except Exception as exc:  # noqa: BLE001 - a corrupt workbook can raise many things
-        raise ToolFailure(f"could not read {path.name}: {exc}") from None
-    rows = [r for r in rows if any(c is not None and str(c).strip() for c in r)]
-    if not rows:
-        raise ToolFailure(f"{path.name} has no rows")
-    return rows
-
-
-def _frame(rows: list[list[Any]]) -> _Frame:
-    names, body = _table(rows)
-    return _Frame(names, body, _column_types(names, body))
 
 
 def _dates_of(frame: _Frame) -> str:

@@ -116,6 +116,57 @@ def named_in(names: Sequence[str], text: str) -> list[str]:
     return [n for _, n in sorted(found)]
 
 
+# the measures a question can ask of a table, by the words people use for them; a result's line that
+# carries a measure asked for comes before the lines that do not
+_MEASURES = {
+    "total": "total sum altogether overall combined",
+    "mean": "average mean avg typical",
+    "high": "highest most max maximum top biggest largest best greatest",
+    "low": "lowest least min minimum smallest fewest worst bottom",
+    "columns": "column field header heading",
+    "rows": "row record entry line",
+}
+_MEASURE_OF = {w: m for m, said in _MEASURES.items() for w in words(said)}
+
+
+def _measures(text: str) -> set[str]:
+    return {_MEASURE_OF[w] for w in words(text) if w in _MEASURE_OF}
+
+
+def columns_said(names: Sequence[str], chars: int = 600) -> str:
+    """The column names as one line, cut at ``chars`` with how many there are in all."""
+    said = ", ".join(names)
+    return said if len(said) <= chars else said[:chars].rsplit(", ", 1)[0] + f" (… {len(names)} columns in all)"
+
+
+def asks_lowest(text: str) -> bool:
+    """Whether the user's message asks for the lowest and not the highest ("what's running lowest?")."""
+    asked = _measures(PATH_MENTION.sub(" ", text))
+    return "low" in asked and "high" not in asked
+
+
+def asks_columns(text: str) -> bool:
+    """Whether the user's message asks about the table's columns ("what columns does it have?")."""
+    return "columns" in _measures(PATH_MENTION.sub(" ", text))
+
+
+def asked_first(lines: list[str], names: Sequence[str], message: str) -> list[str]:
+    """``lines`` with the ones about what ``message`` asks first, the rest in their order: each column
+    the message names in a line counts twice, each measure it asks for ("total", "highest", "columns")
+    once. "Which region had the highest q2?" puts ``Highest q2: east ...`` before the totals; "what
+    columns does it have?" the ``Columns:`` line (whose names count for no column) before the figures."""
+    text = PATH_MENTION.sub(" ", message)
+    said = set(named_in(names, text))
+    wanted = _measures(text)
+    if not (said or wanted):
+        return list(lines)
+
+    def score(line: str) -> int:
+        line = "Columns" if line.startswith("Columns: ") else line
+        return 2 * len(said.intersection(named_in(names, line))) + len(wanted & _measures(line))
+    return sorted(lines, key=score, reverse=True)   # sorted is stable: ties keep their order
+
+
 @dataclass
 class Plan:
     """What to show: the value columns to total (asked-for first), the columns to group by, the one
@@ -131,6 +182,8 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     group_values: int = 1                 # value columns totalled per group
     dated: str = ""                       # "2025-01-09 to 2025-08-21": the whole file's dates
+    columns_asked: bool = False           # the message asks what the columns are: their line comes first
+    low_first: bool = False               # the message asks for the lowest: each top/lowest says it first
 
 
 def _sum(frame: "_Frame", col: str) -> Decimal:
@@ -188,15 +241,17 @@ def _group_line(groups: list[tuple[str, dict[str, Decimal], int]], limit: int) -
 
 
 def _top_sentence(by: str, groups: list[tuple[str, dict[str, Decimal], int]], value: str | None,
-                  where: str = "") -> str:
+                  where: str = "", low_first: bool = False) -> str:
     (top, sums, count), (low, low_sums, low_count) = groups[0], groups[-1]
+    if low_first and value is not None and len(groups) > 1:   # the half asked for first: the 0.5B reads no further
+        return f"Lowest {by} by total {value}{where}: {low} {fmt(low_sums[value])}; top: {top} {fmt(sums[value])}."
     if value is None:
         return f"Most rows by {by}: {top} ({count})" + (f"; fewest: {low} ({low_count})." if len(groups) > 1 else ".")
     lowest = f"; lowest: {low} {fmt(low_sums[value])}." if len(groups) > 1 else "."
     return f"Top {by} by total {value}{where}: {top} {fmt(sums[value])}{lowest}"
 
 
-def _extremes(frame: "_Frame", col: str, label: str, others: Sequence[str]) -> str:
+def _extremes(frame: "_Frame", col: str, label: str, others: Sequence[str], low_first: bool = False) -> str:
     """ "Highest q2: east (q2 130, q1 95); lowest q2: west (q2 70, q1 60)": the row named, with its other
     figures, so "and what was its q1?" is answered from the same line."""
     present = [(v, i) for i, v in enumerate(frame.numbers[col]) if v is not None]
@@ -206,6 +261,8 @@ def _extremes(frame: "_Frame", col: str, label: str, others: Sequence[str]) -> s
         rest = [f"{c} {fmt(frame.numbers[c][i])}" for c in others if c != col and frame.numbers[c][i] is not None]
         return f"{frame.text[label][i]} ({', '.join([f'{col} {fmt(v)}', *rest])})" if rest else \
             f"{frame.text[label][i]} ({fmt(v)})"
+    if low_first:
+        return f"Lowest {col}: {row(lo, low)}; highest {col}: {row(hi, high)}."
     return f"Highest {col}: {row(hi, high)}; lowest {col}: {row(lo, low)}."
 
 
@@ -295,12 +352,15 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     if kind == "spending" and not categories:
         categories = plan.categories[:1]
     groups = {c: _groups(frame, c, values[:plan.group_values]) for c in categories}
-    lines += [_top_sentence(c, groups[c], value) for c in categories if groups[c]]
+    lines += [_top_sentence(c, groups[c], value, low_first=plan.low_first) for c in categories if groups[c]]
     if label:  # one row per name: "which region had the highest q2?" is answered by naming the row
-        lines += [_extremes(frame, c, label, plan.stats) for c in plan.stats[:4]
+        lines += [_extremes(frame, c, label, plan.stats, plan.low_first) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]
     lines.append(f"({name}: {frame.rows} of {plan.rows_before} rows fall in {plan.scope}{_span(frame)}.)"
                  if plan.scope else f"({name}: {frame.rows} rows{_span(frame)}.)")
+    # the columns by name, near the top: "what columns does it have?" is answered from the first line
+    columns_line = f"Columns: {columns_said(frame.names)}."
+    lines = [columns_line, *lines] if plan.columns_asked else [*lines[:-1], columns_line, lines[-1]]
     out["message"] = "\n".join(lines)
     shown_values = values[:plan.group_values]
     for n, c in enumerate(categories):  # the first grouping (or the one asked for) in more depth

@@ -21,6 +21,7 @@ from gaia_lite.registry.failure import ToolFailure
 from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
+from .table_facts import SPREADSHEETS, facts_block
 from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, grep_files, is_binary, markdown_outline, not_text_hint,
                         python_outline, text_head)
 from .file_walk import ext_filter, file_entry, iso_time, iter_files, not_types, sandbox_roots
@@ -315,8 +316,12 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
         file_path: Path of the file, e.g. "notes/plan.md".
     """
     path, note = locate(ctx, _required(file_path, "file_path is empty: give the file's path"))
-    text = _load_text(path)
     ext = path.suffix.lower()
+    # a table's figures are computed, never left to the model's arithmetic: its columns, totals, means
+    # and the rows with the highest and lowest values come before its text (table_facts)
+    figures = facts_block(path, ctx.request.message)
+    spreadsheet = figures is not None and ext in SPREADSHEETS   # no text to show: its figures are what is read
+    text = "" if spreadsheet else _load_text(path)
     lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
     # The text is what was asked for, and the model answers from what it read last: the short facts go
     # first and the text closes the result. The 0.5B answered a read with the line that followed the
@@ -328,10 +333,15 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
         result["note"] = "the path given is outside the allowed folders and was not read; this file inside them has its name"
     # the size stays among the short facts: "and how big is it?" follows a read, answered from this result
     result["size_bytes"], result["lines"] = path.stat().st_size, lines
+    if spreadsheet:
+        del result["lines"]
+        return {**result, "figures": figures}
     if ext == ".py":
         result["analysis"] = python_outline(text)
     elif ext in (".md", ".markdown") and lines > OUTLINE_FROM_LINES:  # a short file's headings are its text
         result["analysis"] = markdown_outline(text)
+    elif figures is not None:
+        result["figures"] = figures
     elif ext in (".csv", ".tsv"):
         result["analysis"] = {"data_rows": max(0, lines - 1),
                               "hint": "for totals, averages or rankings use analyze_data_file"}

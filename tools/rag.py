@@ -169,6 +169,12 @@ def _small_text(ctx: ToolContext, path: str) -> str | None:
     return pages[0][1]
 
 
+def _tables(ctx: ToolContext, paths: list[str]) -> dict[str, Any] | None:
+    """The figures of the tables among ``paths``, computed from every row (``table_facts``), else None."""
+    from .table_facts import tables_result   # table_facts imports data.py, which imports this module
+    return tables_result(paths, ctx.request.message)
+
+
 def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> dict[str, Any]:
     """A search's result: the sentences that answer first (``message``), then the passages they stand in.
     A small document is read whole for them; a larger one's retrieved chunks are. Without such sentences,
@@ -176,6 +182,9 @@ def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> d
     by_file: dict[str, list[Any]] = {}
     for h in hits:
         by_file.setdefault(h.source_file, []).append(h)
+    tables = _tables(ctx, list(by_file))
+    if tables is not None and hits[0].source_file in (tables.get("source_file"), *tables.get("source_files", ())):
+        return tables   # the best passage is a table's: its figures answer, not a few of its rows
     sources, plain = [], []
     for file, its_hits in by_file.items():
         whole = _small_text(ctx, file)
@@ -395,6 +404,8 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         return error_payload("query is empty; pass the question to search for")
     scope = _scope(ctx)
     named, note = _question_documents(ctx, query, scope)
+    if (tables := _tables(ctx, [d.path for d in named])) is not None:   # a table the question names
+        return {**tables, "query": query, **({"note": note} if note else {})}
     if not named and not scope:
         pointed = pointed_by_request(ctx)   # files here the index cannot take (YAML, code): where they are
         if pointed:
@@ -432,6 +443,8 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
     if ctx.rag is None:
         return error_payload(NO_INDEX)
     doc, note = _indexed(ctx, file_path)
+    if (tables := _tables(ctx, [doc.path])) is not None:
+        return {**tables, "file": doc.path, **({"note": note} if note else {})}
     try:
         hits = ctx.rag.search(query, k=5, file=doc.path)
     except INDEX_ERRORS as exc:
@@ -520,6 +533,9 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
     info = result.to_dict()
     info["outcome"] = info.pop("status")  # indexed, updated or unchanged
     said = f"{shown(path, ctx.workdir)} is indexed ({info['outcome']})"
+    if (tables := _tables(ctx, [str(path)])) is not None:   # what follows indexing a table: its figures
+        return {**tables, "message": f"{tables['message']}\n({said}.)", **info,
+                **({"note": note} if note else {})}
     asks = _request_question(ctx, path.stem)
     hits = _search_quietly(ctx, " ".join(asks), file=path) if asks else []
     if hits:  # "index X and tell me Y": Y is answered from X in the same call
@@ -679,6 +695,8 @@ def summarize_document(ctx: ToolContext, file_path: str, summary_type: str = "de
     except (TypeError, ValueError):
         raise ToolFailure("max_words_per_section must be a whole number") from None
     path, pages, note = _pages(ctx, file_path)
+    if (tables := _tables(ctx, [str(path)])) is not None:   # a table's summary is its figures, computed
+        return {"status": "success", "summary": tables["message"], "file": str(path), **({"note": note} if note else {})}
     sections = _sections(pages, max_words)
     if not sections:
         raise ToolFailure(f"{path.name} has no extractable text to summarise")

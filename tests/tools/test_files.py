@@ -195,9 +195,11 @@ def test_read_python_with_syntax_error(tool_ctx, tmp_path: Path) -> None:
     assert analysis["syntax_ok"] is False and "line 1" in analysis["syntax_error"]
 
 
-def test_read_csv_points_to_the_data_tool(tool_ctx, tree: Path) -> None:
+def test_read_csv_leads_with_its_computed_figures(tool_ctx, tree: Path) -> None:
     result = read_file(tool_ctx, "reports/2025/sales_data_2025.csv")
-    assert result["analysis"]["data_rows"] == 2 and "analyze_data_file" in result["analysis"]["hint"]
+    shown = result["figures"].splitlines()
+    assert "Total over all 2 rows: revenue 30." in shown and "Columns: date, revenue" in shown
+    assert list(result).index("figures") < list(result).index("content") and result["content"].startswith("date,")
 
 
 @pytest.mark.parametrize("name, hint", [("report.pdf", "index_document"), ("letter.docx", "index_document"),

@@ -1,0 +1,102 @@
+"""The computed facts of a table, first in any result that reads one.
+
+A small model handed a CSV's raw text cannot add a column up or pick its largest row: given sales.csv
+read whole, the 0.5B answered "what is the total of q1?" with a figure it made up, and "who spent the
+most?" with one order's amount. So every tool that reads a table (``read_file``, the document tools)
+puts a short block of figures computed by code before anything else: the columns, the row count, each
+number column's total, mean, lowest and highest row (with the row's name), and each grouping's top and
+lowest. The figures are analyze_data_file's own (``data.py`` reads and types the rows, ``data_shape``
+words them); this module only picks them for a reader and orders them by what the user asked.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .table_read import TABLE_SUFFIXES, _frame, _named_period, _plan, _read_rows, _tabular
+from .data_shape import asked_first, columns_said, shaped
+from gaia_lite.registry.failure import ToolFailure
+
+__all__ = ["FACTS_BYTES", "SPREADSHEETS", "facts_block", "table_facts", "tables_result"]
+
+FACTS_BYTES = 5 * 1024 * 1024   # a bigger table is left to analyze_data_file: typing every cell takes seconds
+MAX_LINES = 14
+MAX_CHARS = 1800
+LINE_CHARS = 300
+MAX_RECORDS_COLUMNS = 40
+SPREADSHEETS = frozenset({".xlsx", ".xlsm"})   # binary: read_file has no text of them, only their figures
+_TABLE_EXTS = frozenset(s for s in TABLE_SUFFIXES if s != ".txt") | {".json"}
+
+
+def _records(path: Path) -> list[list[Any]] | None:
+    """A JSON array of records (objects) as rows under a header of their keys; None for any other JSON."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig", errors="replace"))
+    except (ValueError, OSError):
+        return None
+    if not isinstance(data, list) or len(data) < 2 or not all(isinstance(r, dict) for r in data):
+        return None
+    names = list(dict.fromkeys(str(k) for r in data for k in r))[:MAX_RECORDS_COLUMNS]
+
+    def cell(value: Any) -> Any:
+        return json.dumps(value) if isinstance(value, (dict, list)) else value
+    return [names] + [[cell(r.get(k)) for k in names] for r in data]
+
+
+def table_facts(path: Path, message: str) -> list[str] | None:
+    """The computed lines for the table at ``path`` (csv, tsv, xlsx, a JSON array of records), the
+    ones about what ``message`` asks first; None when the file is no table, too big or unreadable."""
+    ext = path.suffix.lower()
+    if ext not in _TABLE_EXTS or not path.is_file() or path.stat().st_size > FACTS_BYTES:
+        return None
+    try:
+        rows = _records(path) if ext == ".json" else _read_rows(path)
+    except ToolFailure:
+        return None
+    if not rows or not _tabular(rows):
+        return None
+    frame = _frame(rows)
+    plan = _plan(message, frame, "summary", None, None)
+    plan.named_period = _named_period(message, frame)
+    result = shaped(frame, path.name, "summary", plan)
+    # figures first, what the file is last: the 0.5B answered "how many of those are left?" with a row
+    # count that led the result; a question about the columns lifts their line (``asked_first``)
+    said = [line for line in str(result["message"]).splitlines() if line and not line.startswith("Columns: ")]
+    groups = [f"{key}: {value}" for key, value in result.items() if " by " in key or key.startswith("by ")]
+    per_column = str(result.get("number columns", "")).splitlines()
+    figures = [line if len(line) <= LINE_CHARS else line[:LINE_CHARS - 1] + "…"
+               for line in [*said[:-1], *groups, *per_column]]
+    about = [f"Columns: {columns_said(frame.names)}", *said[-1:]]
+    kept = _bounded(asked_first(figures, frame.names, message), MAX_LINES - len(about),
+                    MAX_CHARS - sum(len(a) + 1 for a in about))
+    return asked_first(kept + about, frame.names, message)
+
+
+def _bounded(lines: list[str], most: int, chars: int) -> list[str]:
+    kept: list[str] = []
+    for line in lines[:max(0, most)]:
+        if sum(len(k) + 1 for k in kept) + len(line) > chars:
+            break
+        kept.append(line)
+    return kept
+
+
+def facts_block(path: Path, message: str) -> str | None:
+    """``table_facts`` as one text block (at most MAX_LINES lines, about MAX_CHARS characters)."""
+    lines = table_facts(path, message)
+    return None if lines is None else "\n".join(lines)
+
+
+def tables_result(paths: list[str], message: str) -> dict[str, Any] | None:
+    """A document tool's result for the tables among ``paths``: their figures, computed from every row,
+    in place of retrieved chunks of CSV text (which a small model cannot add up); None when none is a
+    table. One table's block is the message itself: a name heading it was copied as the answer."""
+    blocks = [(p, block) for p in dict.fromkeys(paths) if (block := facts_block(Path(p), message))]
+    if not blocks:
+        return None
+    if len(blocks) == 1:
+        return {"status": "success", "message": blocks[0][1], "source_file": blocks[0][0]}
+    return {"status": "success", "message": "\n\n".join(f"{Path(p).name}:\n{block}" for p, block in blocks),
+            "source_files": [p for p, _ in blocks]}
