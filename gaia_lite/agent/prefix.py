@@ -67,8 +67,7 @@ from .opening import tools_named
 from .prompt import WORKDIR_LINE, PromptParts, compose_system_prompt
 from .selection import LOAD_TOOLS, SelectionState
 
-__all__ = ["PromptLayout", "StableLayout", "RewriteLayout", "make_layout", "likely_tools", "LAYOUTS", "MORE_TOOLS_HEADER",
-           "LIKELY_LINE"]
+__all__ = ["PromptLayout", "StableLayout", "RewriteLayout", "make_layout", "LAYOUTS", "MORE_TOOLS_HEADER"]
 
 LAYOUTS = ("stable", "rewrite", "append")
 MORE_TOOLS_HEADER = "==== MORE TOOLS, IF A QUESTION NEEDS THEM ===="
@@ -162,34 +161,6 @@ def by_relevance(names: list[str], state: SelectionState, message: str = "") -> 
     return sorted(names, key=lambda n: (n == LOAD_TOOLS, n not in first, -rec.scores.get(n, 0.0), pos[n]))
 
 
-LIKELY_LINE = "Likely tools for this request: {names}."
-LIKELY_MAX = 3
-LIKELY_MARGIN = 0.1  # a hinted tool scores within this of the best one
-
-
-def likely_tools(names: list[str], state: SelectionState) -> list[str]:
-    """The loaded tools to name right before the user's message: those outside CORE that match this
-    request better than every CORE tool (and within ``LIKELY_MARGIN`` of the best), best first.
-
-    The composed prompt lists CORE first, so its bytes (the server's restored prefix) are the same for
-    every conversation; a small model then takes a CORE tool near the top (read_file for "the total of
-    q1 in sales.csv"), and a later turn's disclosure sits far above its question. Naming the better
-    match next to the question costs a few tokens after the shared prefix. CORE tools need no line (they
-    head the list), and a message no loaded tool fits better than CORE (chit-chat) gets none."""
-    rec = state.record
-    if rec is None:
-        return []
-    scores = rec.scores
-    core = [n for n in names if state.reasons.get(n) == "core" and n != LOAD_TOOLS]
-    floor = max((scores.get(n, 0.0) for n in core), default=0.0)
-    rest = [n for n in names if n not in core and n != LOAD_TOOLS and scores.get(n, 0.0) > floor]
-    if not rest:
-        return []
-    best = max(scores.get(n, 0.0) for n in rest)
-    rest = [n for n in rest if scores.get(n, 0.0) >= best - LIKELY_MARGIN]
-    return sorted(rest, key=lambda n: -scores.get(n, 0.0))[:LIKELY_MAX]
-
-
 class StableLayout:
     """The system prompt is written once; later tools join the conversation (see the module docstring)."""
 
@@ -225,9 +196,7 @@ class StableLayout:
         # the new tools go before the question, not after it: placed last, the tool just listed was what
         # both Qwen2.5-Coder models called next (get_system_info for "who was the top salesperson in
         # that file?", a data tool for "how many minutes in two hours?")
-        likely = [] if self.native else likely_tools(state.visible_names(self.registry), state)
-        hint = LIKELY_LINE.format(names=", ".join(likely)) if likely else ""
-        return "\n\n".join([b for b in (disclosed, hint) if b] + [query, *blocks])
+        return "\n\n".join([*([disclosed] if disclosed else []), query, *blocks])
 
     def after_load(self, state: SelectionState) -> str:
         return self._sync(state)
@@ -271,8 +240,6 @@ class StableLayout:
         new = [n for n in loaded if n not in shown.names]
         if not new:
             return ""
-        if not self.native:
-            new = by_relevance(new, state, message)
         shown.names.extend(new)
         if self.native and not self.bridge:
             return ""  # the tools array grows at its end (see tools())

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.prefix import (BRIDGE_NOTE, LIKELY_LINE, MORE_TOOLS_HEADER, PromptLayout, StableLayout,
-                                   make_layout)
+from gaia_lite.agent.prefix import BRIDGE_NOTE, MORE_TOOLS_HEADER, PromptLayout, StableLayout, make_layout
 from gaia_lite.agent.prompt import TOOLS_HEADER, PromptParts, compose_system_prompt
 from gaia_lite.agent.selection import SelectionState
 from gaia_lite.logline import SelectionRecord
@@ -90,42 +89,6 @@ def test_tools_the_user_named_come_first_whatever_their_score(registry) -> None:
     book = _book(registry, native=False)
     book.begin_turn(named, "Remember this preference: I prefer tea")
     assert book.system(named).split(TOOLS_HEADER + "\n")[1].startswith("- remember(")
-
-
-def _scored(scores: dict[str, float]) -> SelectionState:
-    """A loader turn: ``CORE`` tools carry the reason "core", the rest "semantic"."""
-    reasons = {n: "core" if n in CORE else "semantic" for n in scores}
-    return SelectionState(tuple(sorted(scores)), MENU, reasons=reasons, record=_record(scores))
-
-
-def test_text_path_keeps_core_first_and_names_the_better_loaded_tools_before_the_question(registry) -> None:
-    scores = {"query_documents": 0.36, "read_file": 0.2, "recall": 0.1, "remember": 0.1,
-              "analyze_data_file": 0.91, "get_file_info": 0.85, "search_file": 0.48}
-    book = _book(registry, native=False)
-    content = book.begin_turn(_scored(scores), "What is the total of q1 in sales.csv?")
-    listed = [line[2:].split("(")[0] for line in book.system(_scored(scores)).split(TOOLS_HEADER + "\n")[1].splitlines()]
-    # the system prompt (the restored shared prefix) still starts its list with CORE, the rest best first
-    assert listed == [*sorted(CORE), "analyze_data_file", "get_file_info", "search_file"]
-    # search_file beats every CORE tool too, but is far from the best: it is not named
-    hint = LIKELY_LINE.format(names="analyze_data_file, get_file_info")
-    assert content == WD + hint + "\n\nWhat is the total of q1 in sales.csv?"
-    # a later turn: named again for its own request, after the new tools' disclosure, best first
-    later = {**scores, "browse_directory": 0.65, "list_recent_files": 0.7, "analyze_data_file": 0.3,
-             "get_file_info": 0.2}
-    content = book.begin_turn(_scored(later), "which folder holds it?")
-    disclosure, hint, question = content.split("\n\n")
-    assert [line[2:].split("(")[0] for line in disclosure.splitlines()[1:]] == ["list_recent_files", "browse_directory"]
-    assert hint == LIKELY_LINE.format(names="list_recent_files, browse_directory")
-    assert question == "which folder holds it?"
-
-
-def test_no_likely_tools_line_when_core_fits_best_or_on_the_native_path(registry) -> None:
-    chat = {"query_documents": 0.2, "read_file": 0.2, "recall": 0.54, "remember": 0.1, "run_shell_command": 0.3}
-    assert _book(registry, native=False).begin_turn(_scored(chat), "how many minutes in two hours?") == \
-        WD + "how many minutes in two hours?"
-    data = {"query_documents": 0.2, "read_file": 0.2, "recall": 0.1, "remember": 0.1, "analyze_data_file": 0.9}
-    # native tool-callers read the tools array in the loader's order; nothing is added to their message
-    assert _book(registry, native=True).begin_turn(_scored(data), "total of q1?") == WD + "total of q1?"
 
 
 def test_native_tools_array_keeps_the_loaders_order(registry) -> None:
