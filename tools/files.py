@@ -604,16 +604,18 @@ def _listing_message(ctx: ToolContext, folder: Path, dirs: list[dict], files: li
     where = "This folder" if folder == Path(ctx.workdir).resolve() else _shown(ctx, folder)
     # each count sits right before the names it counts: "0 folder(s) and 3 file(s): …" was answered
     # as "0 files and 3 folders"
-    shown_dirs, shown_files = names[:min(len(dirs), limit)], names[len(dirs):limit]
-    parts = [f"{_count(len(dirs), 'folder')}: {', '.join(shown_dirs)}" if dirs else "",
-             f"{_count(len(files), 'file')}: {', '.join(shown_files)}" if files and shown_files else
-             (_count(len(files), "file") if files else "")]
+    parts = [_group(len(dirs), "folder", names[:min(len(dirs), limit)]),
+             _group(len(files), "file", names[len(dirs):limit])]
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
     return f"{where} holds " + " and ".join(p for p in parts if p) + more
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+def _group(n: int, noun: str, shown: list[str]) -> str:
+    """"3 files: a, b, c"; just the count when none of them fit in the message; "" for none."""
+    if not n:
+        return ""
+    counted = f"{n} {noun}" + ("" if n == 1 else "s")
+    return f"{counted}: {', '.join(shown)}" if shown else counted
 
 
 def _folder_hint(ctx: ToolContext, asked: Optional[str]) -> str:

@@ -148,11 +148,11 @@ def asks_what_user_said(message: str) -> bool:
 # The shape of a question about the user: "how do I like my summaries?", "what's my locker code again?",
 # "who's my accountant?", "do you remember my plate?", "what did I say about ...". Wh- and yes/no openers,
 # or a question mark.
-_QUESTION_START = re.compile(r"(?i)^\W*(?:what|what's|whats|which|who|who's|whos|whom|whose|when|where|how|is|are|"
-                             r"was|were|do|does|did|can|could|have|has)\b")
+_WH_WORDS = "what|what's|whats|which|who|who's|whos|whom|whose|when|where|how"
+_QUESTION_START = re.compile(rf"(?i)^\W*(?:{_WH_WORDS}|is|are|was|were|do|does|did|can|could|have|has)\b")
 _ABOUT_ME = re.compile(r"(?i)\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b")
 _AGAIN = re.compile(r"(?i)\bagain\s*\??\s*$")
-_WH = re.compile(r"(?i)^\W*(?:what|what's|whats|which|who|who's|whos|whom|whose|when|where|how)\b")
+_WH = re.compile(rf"(?i)^\W*(?:{_WH_WORDS})\b")
 # A file, a folder or the user's documents: the answer is in the files, not in what the user said
 _ABOUT_FILES = re.compile(r"(?i)[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|documents?|"
                           r"downloads|desktop|clipboard|screen|computer|disk|drive)\b")
