@@ -349,10 +349,32 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
         result.update(truncated=True,
                       hint=f"only the first {READ_CHAR_CAP} characters are shown; grep with search_file_content")
     result["content"] = text[:READ_CHAR_CAP]
+    if lines > REQUEST_LINES_FROM:
+        found = request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)
+        if found:
+            result["lines_matching_request"] = [f"line {n}: {_with_its_end(text, n, line)}" for n, line in found]
     return result
 
 
 OUTLINE_FROM_LINES = 60
+# A longer text's lines that hold the words of the request close the result (read last, nearest the
+# answer): the 0.5B answered "What was Acme's revenue in Q3?" after reading the 35-line report with a
+# list of its headings, and "sick days, PTO carry-over, furniture allowance" after the 46-line handbook
+# with "the handbook covers working hours, PTO days, ...".
+REQUEST_LINES_FROM = 20
+REQUEST_LINES_MAX = 5
+
+
+def _with_its_end(text: str, number: int, line: str) -> str:
+    """``line`` (line ``number`` of ``text``, whitespace folded) with the next line when the sentence runs on
+    into it: "Home-office furniture can be" is no answer without "expensed up to EUR 600."."""
+    rows = text.splitlines()
+    if line.rstrip().endswith((".", "!", "?", ":", "|")) or number >= len(rows):
+        return line
+    nxt = rows[number].strip()
+    if not nxt or nxt.startswith(("#", "|", "- ", "* ")):
+        return line
+    return f"{line} {' '.join(nxt.split())}"[:2 * 300]
 
 
 @tool

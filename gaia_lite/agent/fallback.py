@@ -34,6 +34,9 @@ def answer_from_result(tool: str, result: dict[str, Any]) -> str:
     if isinstance(content, str) and content.strip() and (result.get("file_path") or result.get("path")):
         # a file read: its text is the answer, not a list of its size, line count and path
         name = str(result.get("file_path") or result.get("path")).rstrip("/").rsplit("/", 1)[-1]
+        matching = result.get("lines_matching_request")
+        if isinstance(matching, list) and matching:  # a long text: the lines on the question, not all of it
+            return f"{name}, on your question:\n" + "\n".join(f"- {line}" for line in matching)
         return f"{name} says:\n{content.strip()}"
     message = result.get("message")
     message = message.strip() if isinstance(message, str) else ""

@@ -428,3 +428,31 @@ def test_list_recent_files_without_a_match_names_the_newest_files_and_why(tool_c
     assert got["note"] == "No file matched the last 7 days; these are the newest files there."
     typed = list_recent_files(tool_ctx, file_types="pdf", days=365)
     assert typed["note"] == "No file matched the last 365 days and types pdf; these are the newest files there."
+
+
+REPORT = ("# Acme Q3 2025\n\n## Highlights\n- Q3 revenue was $14.2 million, up 11 % from Q3 2024.\n"
+          + "".join(f"- Item {i}: steady.\n" for i in range(20))
+          + "## Outlook\nWe expect growth of 15-18 % for 2026, driven by the\ncloud segment.\n")
+
+
+def test_a_long_texts_lines_on_the_request_close_the_read(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports/acme_q3_report.md").write_text(REPORT)
+    tool_ctx.request.message = "What was Acme's revenue in Q3? The report is reports/acme_q3_report.md."
+    result = read_file(tool_ctx, "reports/acme_q3_report.md")
+    assert list(result)[-2:] == ["content", "lines_matching_request"]  # read last, nearest the answer
+    assert result["lines_matching_request"][0] == "line 4: - Q3 revenue was $14.2 million, up 11 % from Q3 2024."
+    tool_ctx.request.message = "what growth does the CEO expect for 2026?"
+    ran_on = read_file(tool_ctx, "reports/acme_q3_report.md")["lines_matching_request"]
+    assert ran_on[0] == "line 26: We expect growth of 15-18 % for 2026, driven by the cloud segment."  # the sentence's end
+    # answered from the result alone, those lines are the answer, not the whole text
+    assert answer_from_result("read_file", result).startswith("acme_q3_report.md, on your question:\n- line 4: - Q3")
+
+
+def test_a_short_text_or_a_request_that_asks_nothing_of_it_is_read_as_is(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "short.md").write_text("# Notes\nQ3 revenue was up.\n")
+    (tmp_path / "long.md").write_text(REPORT)
+    tool_ctx.request.message = "what was the Q3 revenue?"
+    assert list(read_file(tool_ctx, "short.md"))[-1] == "content"
+    tool_ctx.request.message = "read long.md"
+    assert list(read_file(tool_ctx, "long.md"))[-1] == "content"
