@@ -245,9 +245,16 @@ class Agent:
         after = (self.replies.after_result or "").strip()
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
-                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after), seen, stats.named,
+                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after, *self._format_lines()),
+                        seen, stats.named,
                         lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages),
                         self._instructions())
+
+    def _format_lines(self) -> tuple[str, ...]:
+        """The reply format's lines that show a JSON reply: copied into an answer, whole or cut off where the
+        answer's own JSON string ends ("To answer: {" from a 46-line handbook read, 0.5B, dev run), they are
+        no part of it."""
+        return tuple(ln.strip() for ln in (self.replies.response_format_text or "").splitlines() if "{" in ln)
 
     def _instructions(self) -> tuple[str, ...]:
         """Our own words the model is sent (rules, reply format, the lines after results and beside facts),

@@ -38,9 +38,11 @@ def without_own_lines(text: str, lines: Iterable[str]) -> str:
     out = text
     for line in (ln.strip() for ln in lines if ln and ln.strip()):
         out = out.replace(line, "")
-        for n in range(len(line) - 1, MIN_CUT - 1, -1):
-            if out.rstrip().endswith(line[:n]):
-                out = out.rstrip()[:-n]
+        # a cut-off copy may end in the closers the JSON reply added after it ("To answer: {}}")
+        for end in dict.fromkeys((out.rstrip(), out.rstrip().rstrip("}]\"' "))):
+            cut = next((n for n in range(len(line) - 1, MIN_CUT - 1, -1) if end.endswith(line[:n])), 0)
+            if cut:
+                out = end[:-cut]
                 break
     return out.strip() if out != text else text
 

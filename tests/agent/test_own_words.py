@@ -91,3 +91,15 @@ def test_a_refusal_beside_saved_facts_is_asked_again_then_replaced(reply: str) -
     assert isinstance(judge(Reply((), reply), _ev(question, facts=facts), Stage.FINAL), FromResults)
     # without saved facts a refusal is the model's to give
     assert judge(Reply((), reply), _ev("can you hack my neighbour's wifi?"), Stage.DRAFT) == Accept(reply)
+
+
+def test_a_reply_format_line_copied_and_cut_where_the_json_string_ended_is_no_answer() -> None:
+    # the 0.5B, dev run, after reading a 46-line handbook: {"answer": "To answer: {"} and "To answer: {}}"
+    fmt = tuple(ln.strip() for ln in TOOL_FIRST_FORMAT_NOTE.splitlines() if "{" in ln)
+    for reply in ("To answer: {", "To answer: {}}"):
+        assert without_own_lines(reply, fmt) == ""
+        ev = Evidence(("read_file",), (ROWS,), ROWS, user_messages=("total?",), copied_lines=(*AFTER, *fmt))
+        assert judge(Reply((), reply), ev, Stage.DRAFT) == FromResults("empty_answer")
+    assert without_own_lines("The total is 5. To answer: {", fmt) == "The total is 5."
+    for kept in ('Set it to {"a": 1}', "See {}", "Rome is the capital of Italy."):
+        assert without_own_lines(kept, fmt) == kept
