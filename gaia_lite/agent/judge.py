@@ -82,6 +82,7 @@ class OnDraft(Enum):
     PASS = "judged as final"
     ASK = "ask again"  # off the record, with the guard's words
     HOLD = "hold to a call"  # where the reply mode can (no words the model could echo), else ask again
+    END = "judged as final at once"  # later guards' draft actions are skipped: asking again cannot help
 
 
 class OnFinal(Enum):
@@ -160,6 +161,8 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
             found = guard.detect(seen, ev) if guard.on_draft is not OnDraft.PASS else None
             if found is None:
                 continue
+            if guard.on_draft is OnDraft.END:
+                break
             if guard.on_draft is OnDraft.HOLD and can_hold:
                 return HoldToCall(guard.name)
             return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
@@ -300,6 +303,23 @@ def _bare(reply: Reply, ev: Evidence) -> str | None:
 
 def _empty(reply: Reply, ev: Evidence) -> str | None:
     return "empty" if reply.text.strip(" .\"'").lower() in EMPTY_ANSWERS else None
+
+
+# A line of the tool list: a tool's name, its arguments in parentheses, a colon and the description
+# ("list_recent_files(location?, file_types?, ...): List files changed ..."). A call written in Python syntax
+# has no colon after its parenthesis.
+_MENU_LINE = re.compile(r"(?<![\w.])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\([^()\n]*\)\s*:\s")
+
+
+def _menu_copy(reply: Reply, ev: Evidence) -> str | None:
+    """After a tool succeeded this turn, an answer that copies a line of the tool list: the 0.5B's answer to
+    "list the files in this folder" after browse_directory's listing, in 6 runs of 6 in one folder (the
+    menu line after browse_directory's). Held to a call, it then made one that narrowed the full listing
+    (list_recent_files with file_types='csv, md'), whose two files became the answer; asked again, it
+    copied the line again. The tool's name, or None."""
+    if not any(r.ok for r in ev.results):
+        return None
+    return next((m.group(1) for m in _MENU_LINE.finditer(reply.text or "") if m.group(1) in ev.tool_names), None)
 
 
 def _narrated(reply: Reply, ev: Evidence) -> str | None:
@@ -475,6 +495,8 @@ GUARDS: tuple[Guard, ...] = (
     Guard("bare_tool_name", "a reply that is only a tool's name", _bare, None, OnDraft.PASS, OnFinal.REPLACE),
     Guard("empty_answer", 'an answer of "none", "null", "n/a" or nothing, taken from the tool-first shape',
           _empty, None, OnDraft.PASS, OnFinal.REPLACE_AFTER_RESULT),
+    Guard("menu_copy", "after a tool succeeded, an answer that copies a line of the tool list (name, arguments, "
+          "description)", _menu_copy, None, OnDraft.END, OnFinal.REPLACE_AFTER_RESULT),
     Guard("narrated", "a tool named in prose: a call described instead of made",
           _narrated, _narrated, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, NARRATED),
     Guard("format_only", "a reply that is nothing but the reply format's answer slot",

@@ -43,6 +43,8 @@ CAUGHT = [
     ("bare_tool_name", "`read_file()`", "only a tool's name, quoted"),
     ("empty_answer", "none", "the tool-first shape's 'none' taken for the answer"),
     ("empty_answer", "N/A.", "'n/a'"),
+    ("menu_copy", "list_recent_files(location?, file_types?, max_results?: integer, days?: integer): List files "
+     "changed in the last few days, newest first.", "0.5B after browse_directory listed the folder"),
     ("narrated", "To list the files, use the `browse_directory` tool.", "a call described"),
     ("narrated", "You can use list_recent_files to see them.", "a call described"),
     ("copied_format", "The total is <your answer, from the result>.", "the format's slot inside a sentence"),
@@ -212,6 +214,22 @@ def test_a_narrated_draft_is_asked_again_or_held_to_a_call() -> None:
     assert _final(narrated) == Accept(narrated)  # no result to build an answer from
 
 
+MENU_LINE = "list_recent_files(location?, file_types?, max_results?: integer, days?: integer): List files changed."
+
+
+def test_a_copied_tool_list_line_after_a_result_ends_the_turn_with_the_results_at_once() -> None:
+    # held to a call, the 0.5B narrowed the listing it had; asked again, it copied the line again
+    assert judge(Reply((), MENU_LINE), _ev(result=READ), Stage.DRAFT, can_hold=True) == FromResults("menu_copy")
+    assert judge(Reply((), MENU_LINE), _ev(result=READ), Stage.FINAL) == FromResults("menu_copy")
+    # before any result it is a call described: held to a call, as before
+    assert judge(Reply((), MENU_LINE), _ev(), Stage.DRAFT, can_hold=True) == HoldToCall("narrated")
+    failed = replace(READ, status=ToolStatus.ERROR, payload={"status": "error", "error": "no such file"})
+    assert judge(Reply((), MENU_LINE), _ev(result=failed), Stage.DRAFT, can_hold=True) == HoldToCall("narrated")
+    # a call written in Python syntax is no copy of the list
+    assert judge(Reply((), "read_file(file_path='notes.md')"), _ev(result=READ), Stage.DRAFT,
+                 can_hold=True) == HoldToCall("narrated")
+
+
 def test_a_template_draft_names_its_slot() -> None:
     asked = _draft("The customer on the invoice is [Customer Name].")
     assert isinstance(asked, AskAgain) and "placeholder, [Customer Name]," in asked.request
@@ -279,7 +297,7 @@ def test_every_guard_is_one_row_with_its_actions() -> None:
     names = [g.name for g in GUARDS]
     assert len(names) == len(set(names))
     for g in GUARDS:
-        assert g.catches and (g.on_draft is OnDraft.PASS or g.ask), g.name
+        assert g.catches and (g.on_draft in (OnDraft.PASS, OnDraft.END) or g.ask), g.name
         assert g.on_draft is not OnDraft.PASS or g.on_final is not OnFinal.KEEP, f"{g.name} does nothing"
 
 
