@@ -215,5 +215,10 @@ class ToolSelector:
         self.state = replace(self._full, off_state=self.off_state)
 
     def close(self) -> None:
+        # The warm-up may still be inside the embedder's native code: closing under it, or leaving it
+        # running into interpreter exit, aborted `serve --warm` ("terminate called without an active
+        # exception", exit code 134) after its work was done.
+        if self._warm_thread is not None:
+            self._warm_thread.join()
         if self.loader is not None:
             self.loader.close()

@@ -163,3 +163,36 @@ def test_reset_logs_session_summary_and_clears_history(tmp_path, caplog):
         agent.reset()
     assert agent.history == [] and agent.selector.state.filter is None
     assert any(r.message.startswith("TOOL_LOADER_SESSION ") for r in caplog.records)
+
+
+def test_close_waits_for_the_background_warm_up(tmp_path):
+    # left running into interpreter exit inside the embedder's native code, the warm-up aborted
+    # `serve --warm` (exit code 134) after its work was done
+    import threading
+
+    class SlowEmbedder(FixedEmbedder):
+        def __init__(self) -> None:
+            super().__init__(TABLE, dim=3)
+            self.started, self.release, self.finished = threading.Event(), threading.Event(), False
+
+        def _embed_raw(self, texts):
+            self.started.set()
+            self.release.wait(10)
+            out = super()._embed_raw(texts)
+            self.finished = True
+            return out
+
+    registry = ToolRegistry()
+    for spec in TOOLS:
+        registry.add(spec)
+    emb = SlowEmbedder()
+    selector = ToolSelector(registry, ToolLoader(CORE, BUNDLES, emb, settings=PRESETS["gaia"]))
+    selector.warm()
+    assert emb.started.wait(10), "the warm-up never embedded"
+    closer = threading.Thread(target=selector.close)
+    closer.start()
+    closer.join(0.3)
+    assert closer.is_alive(), "close() returned while the warm-up was still embedding"
+    emb.release.set()
+    closer.join(10)
+    assert not closer.is_alive() and emb.finished
