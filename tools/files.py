@@ -352,7 +352,8 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     if lines > REQUEST_LINES_FROM:
         found = request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)
         if found:
-            result["lines_matching_request"] = [f"line {n}: {_with_its_end(text, n, line)}" for n, line in found]
+            rows = text.splitlines()
+            result["lines_matching_request"] = [f"line {n}: {_with_its_end(rows, n, line)}" for n, line in found]
     return result
 
 
@@ -363,18 +364,18 @@ OUTLINE_FROM_LINES = 60
 # with "the handbook covers working hours, PTO days, ...".
 REQUEST_LINES_FROM = 20
 REQUEST_LINES_MAX = 5
+RUN_ON_CHARS = 600  # a matching line with the line its sentence runs on into, at most
 
 
-def _with_its_end(text: str, number: int, line: str) -> str:
-    """``line`` (line ``number`` of ``text``, whitespace folded) with the next line when the sentence runs on
-    into it: "Home-office furniture can be" is no answer without "expensed up to EUR 600."."""
-    rows = text.splitlines()
+def _with_its_end(rows: list[str], number: int, line: str) -> str:
+    """``line`` (line ``number`` of the text split into ``rows``, whitespace folded) with the next line when the
+    sentence runs on into it: "Home-office furniture can be" is no answer without "expensed up to EUR 600."."""
     if line.rstrip().endswith((".", "!", "?", ":", "|")) or number >= len(rows):
         return line
     nxt = rows[number].strip()
     if not nxt or nxt.startswith(("#", "|", "- ", "* ")):
         return line
-    return f"{line} {' '.join(nxt.split())}"[:2 * 300]
+    return f"{line} {' '.join(nxt.split())}"[:RUN_ON_CHARS]
 
 
 @tool
