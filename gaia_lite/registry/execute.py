@@ -19,6 +19,7 @@ import threading
 import time
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Any, Callable
 
 from gaia_lite.events import ToolsLoaded
@@ -26,6 +27,7 @@ from gaia_lite.events import ToolsLoaded
 from .bridge import unwrap
 from .context import CallCancel, ToolContext, ToolReply
 from .failure import ToolFailure, error_payload
+from .paths import repair_path_arguments
 from .redact import redact_payload
 from .registry import ToolRegistry
 from .spec import ParamSpec, ToolSpec
@@ -268,6 +270,8 @@ class ToolExecutor:
             return done(name, ToolStatus.INVALID,
                         error_payload((error or "") + _suggest_tools(spec, args, self.registry)),
                         invoked=self.on_invoke is not None)
+        # before the pre-check and approval: both judge (and the user sees) the path that will be used
+        kwargs = self._repair_paths(spec, kwargs)
         precheck = getattr(spec.fn, "precheck", None)
         if callable(precheck):
             try:
@@ -292,6 +296,13 @@ class ToolExecutor:
         status, reply = self._run(spec, kwargs)
         payload = redact_payload(reply.payload)  # every tool's output, MCP's too: secrets by shape (redact.py)
         return done(name, status, payload, kwargs, invoked=self.on_invoke is not None, loaded=reply.loaded)
+
+    def _repair_paths(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
+        guard = self.ctx.sandbox
+        if guard is None or self.ctx.workdir is None:  # a bare context (tests, tool-only use)
+            return kwargs
+        allowed = (*getattr(guard, "roots", ()), *getattr(guard, "approved", ()))
+        return repair_path_arguments(spec, kwargs, Path(self.ctx.workdir), allowed)
 
     def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> tuple[ToolStatus, ToolReply]:
         timeout = spec.timeout or self.default_timeout

@@ -334,7 +334,9 @@ def test_an_edit_finds_the_file_when_the_model_dropped_a_folder(tool_ctx, tmp_pa
     config.write_text("port = 8080\n")
     result = edit_file(tool_ctx, str(tmp_path.parent / "config.ini"), "port = 8080", "port = 9090")
     assert result["status"] == "success" and config.read_text() == "port = 9090\n"
-    assert write_file(tool_ctx, str(tmp_path.parent / "new.txt"), "x")["status"] == "error"   # a new file: never
+    # a new file there lands in the working directory, as the call is run (gaia_lite/registry/paths.py)
+    assert write_file(tool_ctx, str(tmp_path.parent / "new.txt"), "x")["file_path"] == str(tmp_path / "new.txt")
+    assert not (tmp_path.parent / "new.txt").exists()
 
 
 @pytest.mark.parametrize("old", ["port=80",        # a whole-word match only: not inside "port = 8080"
