@@ -246,6 +246,18 @@ def test_a_copied_tool_list_line_after_a_result_ends_the_turn_with_the_results_a
                  can_hold=True) == HoldToCall("narrated")
 
 
+def test_i_dont_know_after_a_read_that_holds_lines_on_the_question_is_asked_again_then_replaced() -> None:
+    lines = {**READ.payload, "lines_matching_request": ["line 7: - Q3 revenue was $14.2 million."]}
+    read = replace(READ, payload=lines)
+    said = "I don't know Acme Corp's Q3 revenue according to reports/acme_q3_report.md."  # 0.5B, dev run
+    asked = judge(Reply((), said), _ev(result=read), Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "declined_result" and "I don't know" in asked.request
+    assert judge(Reply((), said), _ev(result=read), Stage.FINAL) == FromResults("declined_result")
+    # a read with no lines on the question: not knowing may be the honest answer
+    assert getattr(judge(Reply((), said), _ev(result=READ), Stage.DRAFT), "guard", None) != "declined_result"
+    assert judge(Reply((), "I don't know."), _ev(result=READ), Stage.DRAFT) == Accept("I don't know.")
+
+
 def test_a_template_draft_names_its_slot() -> None:
     asked = _draft("The customer on the invoice is [Customer Name].")
     assert isinstance(asked, AskAgain) and "placeholder, [Customer Name]," in asked.request
