@@ -125,11 +125,30 @@ def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
         except (SandboxError, OSError):  # a look that fails must never break a turn
             continue
         if path.is_dir() if folder else path.is_file():
-            where = path.parent.relative_to(base) if path.parent.is_relative_to(base) else path.parent
-            found.append(f"{path.name} is in {'the working folder' if str(where) == '.' else f'the folder {where}'}")
+            found.append(_where(path, base))
+    if not found:
+        found += [_where(f.path, base) for f in _named_in_words(message, ctx)]
     if not found and _HERE.search(message):
         found.append("your question is about the files in the working folder")
     return tuple(dict.fromkeys(found))
+
+
+def _where(path: Path, base: Path) -> str:
+    where = path.parent.relative_to(base) if path.parent.is_relative_to(base) else path.parent
+    return f"{path.name} is in {'the working folder' if str(where) == '.' else f'the folder {where}'}"
+
+
+def _named_in_words(message: str, ctx: ToolContext) -> list:
+    """Files whose whole name of two words or more the message says in words: "tl;dr of the onboarding
+    guide?" -> hr/onboarding/onboarding-guide.md (0.5B, dev run: answered "Onboarding guide for working
+    directory setup." without reading it). A one-word name ("notes", "budget") is too often just a word."""
+    from gaia_lite.tools.find import named_in, words
+
+    try:
+        return [f for f in named_in(ctx, message, min_share=1.0, limit=2)
+                if len(words(Path(f.path).stem)) >= 2]
+    except OSError:  # a look that fails must never break a turn
+        return []
 
 
 # A question about what the user told the agent: "What did I tell you about my diet?", "what do you

@@ -433,6 +433,16 @@ def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
     return declines(reply.text) if ev.facts and asks_about_user(ev.query) else None
 
 
+def _declined_result(reply: Reply, ev: Evidence) -> str | None:
+    """An answer that refuses or says it does not know although a result of this turn holds lines that
+    match the question (read_file's lines_matching_request): "I don't know Acme Corp's Q3 revenue according
+    to reports/acme_q3_report.md." after three successful reads of that report, whose line 7 says "Q3
+    revenue was $14.2 million" (0.5B, dev run)."""
+    if not any(r.ok and r.payload.get("lines_matching_request") for r in ev.results):
+        return None
+    return declines(reply.text)
+
+
 _ENDED = (ToolStatus.DENIED, ToolStatus.TIMEOUT)
 
 
@@ -479,6 +489,9 @@ OWN_WORDS = ("Your reply repeats my instructions (\"{slot}\") instead of answeri
 # Sent the same way when an answer refuses or says it does not know while saved memories sat beside the question.
 DECLINED = ("You said \"{slot}\", but the saved memories beside my message are what I told you earlier. If one "
             "answers it, answer from it: {query}")
+# Sent the same way when an answer refuses or says it does not know while a result holds lines on the question.
+DECLINED_RESULT = ("You said \"{slot}\", but the tool result above has lines that match my question. Answer from "
+                   "them: {query}")
 # Sent the same way when an answer states a number or file name that nothing shown to the model holds.
 UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or message of mine says that. Answer "
               "again using only what the tools returned; if they do not hold it, call a tool to find it or say "
@@ -511,6 +524,8 @@ GUARDS: tuple[Guard, ...] = (
           "format, the lines after tool results)", _own_words, None, OnDraft.ASK, OnFinal.REPLACE, OWN_WORDS),
     Guard("declined_fact", "a refusal or \"I don't know\" to a question about the user beside saved facts",
           _declined_fact, None, OnDraft.ASK, OnFinal.REPLACE, DECLINED),
+    Guard("declined_result", "a refusal or \"I don't know\" although a result of the turn holds lines that match the "
+          "question", _declined_result, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, DECLINED_RESULT),
     Guard("stopped_short", "an answer that hands the user a step a tool can do, or says the files are out of reach",
           _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
     Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",

@@ -192,6 +192,22 @@ def test_what_a_message_names_is_what_exists_in_the_allowed_folders(tmp_path) ->
     assert named_in_message("read /etc/hosts.txt and ../../x.md", ctx) == () and asked == []  # never a prompt
 
 
+def test_a_file_named_in_words_counts_when_its_whole_name_is_two_words_or_more(tmp_path) -> None:
+    from gaia_lite.agent.grounding import named_in_message
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    (tmp_path / "hr" / "onboarding").mkdir(parents=True)
+    (tmp_path / "hr" / "onboarding" / "onboarding-guide.md").write_text("# Onboarding guide\nA laptop.\n")
+    (tmp_path / "notes.md").write_text("buy milk")
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    # the 0.5B answered this one without reading the guide
+    assert named_in_message("tl;dr of the onboarding guide?", ctx) == (
+        "onboarding-guide.md is in the folder hr/onboarding",)
+    assert named_in_message("what's a good guide to writing notes?", ctx) == ()  # half a name; one-word names
+    assert named_in_message("what is the capital of Japan?", ctx) == ()
+
+
 def test_a_json_answer_the_user_asked_for_is_kept_but_not_streamed() -> None:
     asked = '{"item": "milk", "done": false}'
     assert _final(asked, result=READ) == Accept(asked)  # "item" is not a key of the result
@@ -228,6 +244,18 @@ def test_a_copied_tool_list_line_after_a_result_ends_the_turn_with_the_results_a
     # a call written in Python syntax is no copy of the list
     assert judge(Reply((), "read_file(file_path='notes.md')"), _ev(result=READ), Stage.DRAFT,
                  can_hold=True) == HoldToCall("narrated")
+
+
+def test_i_dont_know_after_a_read_that_holds_lines_on_the_question_is_asked_again_then_replaced() -> None:
+    lines = {**READ.payload, "lines_matching_request": ["line 7: - Q3 revenue was $14.2 million."]}
+    read = replace(READ, payload=lines)
+    said = "I don't know Acme Corp's Q3 revenue according to reports/acme_q3_report.md."  # 0.5B, dev run
+    asked = judge(Reply((), said), _ev(result=read), Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "declined_result" and "I don't know" in asked.request
+    assert judge(Reply((), said), _ev(result=read), Stage.FINAL) == FromResults("declined_result")
+    # a read with no lines on the question: not knowing may be the honest answer
+    assert getattr(judge(Reply((), said), _ev(result=READ), Stage.DRAFT), "guard", None) != "declined_result"
+    assert judge(Reply((), "I don't know."), _ev(result=READ), Stage.DRAFT) == Accept("I don't know.")
 
 
 def test_a_template_draft_names_its_slot() -> None:
