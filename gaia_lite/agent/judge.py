@@ -37,7 +37,7 @@ from .own_words import copied_instructions, without_own_lines
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
            "AskAgain", "HoldToCall", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
            "plain_words", "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
-           "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name", "ungrounded_in",
+           "unknown_call", "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name", "ungrounded_in",
            "hands_off", "declines"]
 
 
@@ -253,6 +253,14 @@ _ANSWER_SLOT = re.compile(r"<your answer(?:,? [a-z][a-z']*){0,8}>")
 _WRITTEN_CALL = re.compile(r"""\{\s*["']?(?:name|tool|tool_name|function)["']?\s*:\s*["']([A-Za-z_][\w.-]*)["']""")
 
 
+# A call to a tool that does not exist, written as JSON into the answer: a snake_case name, then its arguments
+# ({"tool": "change_port", "arguments": {...). Data quoted from a file ({"name": "Alice", ...}) has no
+# snake_case name followed by an arguments key.
+_UNKNOWN_CALL = re.compile(r"""\{\s*["']?(?:name|tool|tool_name|function)["']?\s*:\s*"""
+                           r"""["']([a-z][a-z0-9]*(?:_[a-z0-9]+)+)["']\s*,\s*"""
+                           r"""["']?(?:arguments|args|parameters|params|tool_args)["']?\s*:""")
+
+
 def placeholder(text: str) -> str | None:
     """The first template slot in ``text`` (``[Customer Name]``, ``<your answer, in plain sentences>``),
     or None. The model wrote the shape of an answer without the value: it has not read what holds it
@@ -271,6 +279,13 @@ def written_call(text: str, tool_names: Iterable[str]) -> str | None:
     """The tool a call written into ``text`` names (``{"name": "recall", "arguments": {...``), or None."""
     names = set(tool_names)
     return next((m.group(1) for m in _WRITTEN_CALL.finditer(text or "") if m.group(1) in names), None)
+
+
+def unknown_call(text: str, tool_names: Iterable[str]) -> str | None:
+    """The name of a tool that does not exist, called in JSON written into ``text``
+    (``{"tool": "change_port", "arguments": {...}}``), or None."""
+    names = set(tool_names)
+    return next((m.group(1) for m in _UNKNOWN_CALL.finditer(text or "") if m.group(1) not in names), None)
 
 
 def not_an_answer(text: str, tool_names: Iterable[str]) -> bool:
@@ -342,6 +357,10 @@ def _template(reply: Reply, ev: Evidence) -> str | None:
 
 def _written(reply: Reply, ev: Evidence) -> str | None:
     return written_call(reply.text, ev.tool_names)
+
+
+def _unknown(reply: Reply, ev: Evidence) -> str | None:
+    return unknown_call(reply.text, ev.tool_names)
 
 
 def ungrounded_in(answer: str, ev: Evidence) -> str | None:
@@ -483,6 +502,9 @@ UNREAD = "{slot}: look at it with a tool before answering, then answer from what
 # Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
 STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
                  "now, then answer my question: {query}")
+# Sent the same way when an answer writes a call to a tool that does not exist ({"tool": "change_port", ...}).
+UNKNOWN_CALL = ("{slot} is not one of your tools. Call a tool from the list, in the reply format, or answer my "
+                "question in plain sentences: {query}")
 # Sent the same way when an answer is mostly a copy of our own instructions.
 OWN_WORDS = ("Your reply repeats my instructions (\"{slot}\") instead of answering. Answer my question itself, "
              "in plain sentences, or call a tool if it needs one: {query}")
@@ -520,6 +542,8 @@ GUARDS: tuple[Guard, ...] = (
           _template, _template, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, TEMPLATE),
     Guard("written_call", "a call written as JSON that could not be read as one",
           _written, _written, OnDraft.HOLD, OnFinal.REPLACE, NARRATED),
+    Guard("unknown_call", "a call to a tool that does not exist, written as JSON into the answer",
+          _unknown, _unknown, OnDraft.ASK, OnFinal.REPLACE, UNKNOWN_CALL),
     Guard("own_words", "an answer that is mostly a copy of our own instructions (the prompt's rules, the reply "
           "format, the lines after tool results)", _own_words, None, OnDraft.ASK, OnFinal.REPLACE, OWN_WORDS),
     Guard("declined_fact", "a refusal or \"I don't know\" to a question about the user beside saved facts",

@@ -11,7 +11,7 @@ import pytest
 
 from gaia_lite.agent.judge import (
     GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
-    first_sentence_pending, hiding_guard, judge,
+    first_sentence_pending, hiding_guard, judge, unknown_call,
 )
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
@@ -54,6 +54,8 @@ CAUGHT = [
     ("written_call", '{"name": "recall", "arguments": {"query": "revenue in Q3?", chunks (2): ["# Acme"]}}',
      "a call written as broken JSON (585add5)"),
     ("written_call", '{"tool": "recall", "arguments": {"query": "plate number", limit: 5}}', "broken JSON"),
+    ("unknown_call", 'To change it, you would use:\n```json\n{"tool": "change_port", "arguments": {\n'
+     '    "file_path": "config.ini", "new_value": 9090\n}}\n```', "0.5B, edit_config (dev): a tool that does not exist"),
     ("narrated", '{"name": "read_file", "arguments": {"file_path": "notes.md", lines: all}}',
      "broken JSON naming a snake_case tool: asked again the same way"),
     ("stopped_short", "I'm sorry, but I don't have access to your files. Please check the folder yourself.",
@@ -371,3 +373,13 @@ def test_calls_on_files_the_user_named_or_that_are_like_one_here_run(tmp_path, q
     (tmp_path / "notes.md").write_text("buy milk\n")
     reply = Reply((ToolCall("c1", "read_file", arguments),), "")
     assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == RunCalls(reply.calls)
+
+
+def test_a_call_to_a_tool_that_does_not_exist_is_asked_again_then_never_shown() -> None:
+    invented = '{"tool": "change_port", "arguments": {"file_path": "config.ini", "new_value": 9090}}'
+    asked = _draft(invented)
+    assert isinstance(asked, AskAgain) and asked.guard == "unknown_call"
+    assert asked.request.startswith("change_port is not one of your tools.")
+    assert _final(invented) == FromResults("unknown_call")
+    # data quoted from a file: a snake_case name, but no arguments after it
+    assert unknown_call('users.json has {"name": "ada_lovelace", "role": "admin"}.', ["read_file"]) is None
