@@ -187,15 +187,35 @@ def _asked_of_found(ctx: ToolContext, pattern: str, found: list[Found]) -> str:
     """The lines of the found files that hold what the request asks beyond the name searched for, as the
     first line of the message ("" when it asks nothing more, or no file holds it): a found file is half
     the answer, and the model stopped there ("the policy is at facilities/parking-policy.md")."""
-    if not found or not request_words(ctx.request.message):
+    return _asked_of_paths(ctx, pattern, [f.path for f in found if not f.is_dir])
+
+
+def _asked_of_paths(ctx: ToolContext, pattern: str, paths: list[Path]) -> str:
+    if not paths or not request_words(ctx.request.message):
         return ""
-    hits = [(f, lines) for f in found if not f.is_dir and (lines := request_lines(ctx, f.path, beyond=pattern))]
+    hits = [(p, lines) for p in paths if (lines := request_lines(ctx, p, beyond=pattern))]
     if not hits:
         return ""
     best = max(len(lines) for _, lines in hits)
-    said = [f"{_shown(ctx, f.path)}: " + "; ".join(f"line {n}: {t}" for n, t in lines)
-            for f, lines in hits[:3] if len(lines) == best or len(hits) == 1]
+    said = [f"{_shown(ctx, p)}: " + "; ".join(f"line {n}: {t}" for n, t in lines)
+            for p, lines in hits[:3] if len(lines) == best or len(hits) == 1]
     return "For the request: " + " | ".join(said)
+
+
+def _with_asked(ctx: ToolContext, name: str, paths: list[Path], message: str) -> str:
+    """``message`` led by the lines of ``paths`` that hold what the request asks beyond ``name``: the
+    1.5B found "pancakes_recipe.txt" or the "website-redesign" folder with search_directory and answered
+    "how many eggs?" or "what is the deadline?" from the name alone."""
+    asked = _asked_of_paths(ctx, name, paths)
+    return f"{asked}\n{message}" if asked else message
+
+
+def _files_in(folder: Path, limit: int = 8) -> list[Path]:
+    """The first few files directly in ``folder`` (by name; hidden ones left out)."""
+    try:
+        return sorted(c for c in folder.iterdir() if c.is_file() and not c.name.startswith("."))[:limit]
+    except OSError:
+        return []
 
 
 @tool
@@ -255,11 +275,13 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
         result["message"] = (f"Folders named like {name!r}: " if strict else
                              f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
         result["message"] += f". {_shown(ctx, one.path)}: {_holds(one.path)}." if one else ""
+        result["message"] = _with_asked(ctx, name, _files_in(one.path) if one else [], result["message"])
         return result if strict else {**result, "match": "close"}
     files = rank(name, entries, "file")  # a file name asked of the folder search
     if files:
+        message = f"No folder is named like {name!r}, but files are: " + _names(ctx, files, why=True)
         return {**result, "files": [_shown(ctx, f.path) for f in files[:NAMED_IN_MESSAGE]],
-                "message": f"No folder is named like {name!r}, but files are: " + _names(ctx, files, why=True)}
+                "message": _with_asked(ctx, name, [f.path for f in files[:SHOWN]], message)}
     pointed = _pointed(ctx)
     if pointed:
         return {**result, **pointed, "count": 0,

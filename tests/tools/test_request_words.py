@@ -215,3 +215,31 @@ def test_a_close_name_that_is_not_what_the_request_is_about_comes_after_the_file
     first, then = result["message"].split("\n", 1)
     assert first.startswith("The words of the request (handbook, sick, day) point to: company/people/handbook_v4.md")
     assert "10 paid sick days per year" in first and "budget_notes.md" in then
+
+
+def test_a_folder_found_carries_the_lines_of_its_files_for_what_the_request_asks(tool_ctx: ToolContext,
+                                                                                 tmp_path: Path) -> None:
+    # the 1.5B found the project's folder with search_directory and answered the deadline from its name
+    _files(tmp_path, {"projects/website-redesign/plan.md": "# Website redesign\n\nOwner: Kim\nDeadline: 14 November\n",
+                      "projects/website-redesign/notes.md": "Colours are still open.\n",
+                      "projects/mobile-app/plan.md": "# Mobile app\n\nDeadline: 1 March\n"},
+           tool_ctx, "What is the deadline for the website redesign project?")
+    result = as_called(search_directory)(tool_ctx, "website redesign")
+    assert result["message"].splitlines()[0] == ("For the request: projects/website-redesign/plan.md: line 4: "
+                                                 "Deadline: 14 November")
+
+
+def test_a_file_the_folder_search_finds_carries_its_lines_for_the_request(tool_ctx: ToolContext,
+                                                                          tmp_path: Path) -> None:
+    # "wheres my pancake recipe? how many eggs": the 1.5B searched folders and answered from the file's name
+    _files(tmp_path, {"cooking/breakfast/pancakes_recipe.txt": "Pancakes\n200 g flour\n2 large eggs\n300 ml milk\n"},
+           tool_ctx, "wheres my pancake recipe? how many eggs")
+    result = as_called(search_directory)(tool_ctx, "pancake recipe")
+    assert result["message"].splitlines()[0] == ("For the request: cooking/breakfast/pancakes_recipe.txt: line 3: "
+                                                 "2 large eggs")
+
+
+def test_a_folder_search_for_a_name_alone_says_no_more(tool_ctx: ToolContext, tmp_path: Path) -> None:
+    _files(tmp_path, {"projects/website-redesign/plan.md": "Deadline: 14 November\n"},
+           tool_ctx, "Where is the website redesign folder?")
+    assert as_called(search_directory)(tool_ctx, "website redesign")["message"].startswith("Folders named like")
