@@ -228,3 +228,35 @@ def _inside(ctx: ToolContext, raw: str) -> bool:
 
     here = Path(os.path.normpath(Path(ctx.workdir).resolve() / os.path.expanduser(raw)))
     return any(here.is_relative_to(Path(r).resolve()) for r in sandbox_roots(ctx))
+
+
+# Tools that only find or read what the user's files and documents hold.
+_LOOKUPS = frozenset({"read_file", "search_file", "search_directory", "search_file_content", "query_documents",
+                      "query_specific_file", "search_indexed_chunks", "index_document", "index_directory",
+                      "summarize_document"})
+# A word that points back into the conversation ("and how big is it?", "how many of those are left?"): what it
+# points to may be in a file, though the message names none.
+_POINTS_BACK = re.compile(r"(?i)\b(?:it|its|that|those|them|this|these|they|their|one|ones|first|second|last|"
+                          r"other|same|again|above|previous|more)\b")
+
+
+def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequence[str]) -> str | None:
+    """``tool``, when a lookup of the user's files serves nothing in ``message``: it names no file or folder,
+    points back at nothing, asks nothing about the user, and none of its words is in an earlier result or in
+    the files here; else None. After reading a file, both models looked "whats 9+10?" and "how many days are
+    there in a week?" up in it or in the document index, and answered with its lines."""
+    from gaia_lite.tools.find import PATH_MENTION, pointed_by_request, request_words
+
+    if tool not in _LOOKUPS or _POINTS_BACK.search(message) or asks_about_user(message) \
+            or PATH_MENTION.search(message):  # a file named, found or not: the tool says what it finds
+        return None
+    asked = request_words(message)
+    seen = " ".join(seen_results).lower()
+    if any(w in seen for w in asked) or named_in_message(message, ctx):
+        return None
+    try:
+        if asked and pointed_by_request(ctx, message, files_scanned=300):
+            return None
+    except OSError:  # a look that fails must never break a turn
+        return None
+    return tool

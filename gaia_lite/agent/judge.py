@@ -65,6 +65,7 @@ class Evidence:
     seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
     named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
     invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
+    unasked: Callable[[ToolCall], "str | None"] | None = None  # a lookup that serves nothing the message asks
     instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
 
     @property
@@ -417,6 +418,14 @@ def _invented(reply: Reply, ev: Evidence) -> str | None:
     return next((found for call in reply.calls if (found := ev.invented(call)) is not None), None)
 
 
+def _unasked(reply: Reply, ev: Evidence) -> str | None:
+    """The first call of a turn that looks the user's files up for a message they serve nothing in
+    (grounding.unasked_lookup): "whats 9+10?" after a file was read."""
+    if ev.unasked is None or any(r.ok for r in ev.results):
+        return None
+    return next((found for call in reply.calls if (found := ev.unasked(call)) is not None), None)
+
+
 def _own_words(reply: Reply, ev: Evidence) -> str | None:
     """An answer that is mostly our own instruction text ("This answer depends on the user's files, data,
     memory or computer."): the part copied (own_words.copied_instructions)."""
@@ -495,6 +504,9 @@ COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answe
 # Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
 REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
 # Sent the same way, the call not run, when a call names a file nothing backs.
+UNASKED = ("My question names no file, and nothing in my files or in what the tools returned holds its words. If "
+           "it is general knowledge, math or chit-chat, answer it yourself in plain sentences; if it needs a tool, "
+           "make the call again: {query}")
 INVENTED = ("There is no file {slot}, nor one like it, and I named none. If my question needs my files, find them "
             "first; otherwise just answer it, without tools: {query}")
 # Sent the same way when an answer came without a tool although the message names a file that exists.
@@ -523,6 +535,9 @@ GUARDS: tuple[Guard, ...] = (
     Guard("invented_file", "a call naming a file that does not exist, is like no file here and the user never "
           "named, when the user named none (never run)", _invented, None, OnDraft.ASK, OnFinal.KEEP, INVENTED,
           on_calls=True),
+    Guard("unasked_lookup", "the first lookup of a turn (a read, search or document query) for a message that names "
+          "no file, points back at nothing, asks nothing about the user, and whose words no file or earlier result "
+          "holds (never run)", _unasked, None, OnDraft.ASK, OnFinal.KEEP, UNASKED, on_calls=True),
     Guard("called_after_stop", "a tool call in the reply that was told to answer without tools (never run)",
           _called, None, OnDraft.PASS, OnFinal.REPLACE),
     Guard("result_echo", "a tool result given back as JSON, with its status or opening with one of its keys",

@@ -383,3 +383,47 @@ def test_a_call_to_a_tool_that_does_not_exist_is_asked_again_then_never_shown() 
     assert _final(invented) == FromResults("unknown_call")
     # data quoted from a file: a snake_case name, but no arguments after it
     assert unknown_call('users.json has {"name": "ada_lovelace", "role": "admin"}.', ["read_file"]) is None
+
+
+def _lookup_ev(tmp_path, question: str, seen: tuple[str, ...] = ()) -> Evidence:
+    from gaia_lite.agent.grounding import unasked_lookup
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    (tmp_path / "shopping.md").write_text("## Bakery\n- sourdough loaf\n## Market\n- apples\n")
+    (tmp_path / "reports").mkdir(exist_ok=True)
+    (tmp_path / "reports" / "acme_q3_report.md").write_text("# Acme Q3\n\nRevenue was $14.2 million.\n")
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    return Evidence(TOOLS, user_messages=("shopping.md - what do I need from the bakery?", question),
+                    seen_results=seen, unasked=lambda call: unasked_lookup(call.name, question, ctx, seen))
+
+
+SHOPPING_READ = ("status: success\ncontent: ## Bakery\n- sourdough loaf\n## Market\n- apples",)
+
+
+@pytest.mark.parametrize("question, tool, arguments", [
+    # both models, built-in suite, after a file was read: a lookup for a question no file holds
+    ("cheers! whats 9+10?", "read_file", {"file_path": "shopping.md"}),
+    ("Thanks! How many days are there in a week?", "query_documents", {"query": "How many days are there in a week?"}),
+    ("Unrelated question: how many minutes are there in two hours?", "query_specific_file",
+     {"file_path": "reports/acme_q3_report.md", "query": "how many minutes are there in two hours?"}),
+])
+def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, question, tool, arguments) -> None:
+    reply = Reply((ToolCall("c1", tool, arguments),), "")
+    asked = judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "unasked_lookup"
+    assert asked.request.endswith(f"make the call again: {question}")
+    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.FINAL) == RunCalls(reply.calls)
+
+
+@pytest.mark.parametrize("question, tool, arguments", [
+    ("and how big is it?", "read_file", {"file_path": "shopping.md"}),             # points back
+    ("what else do I need from the market?", "read_file", {"file_path": "shopping.md"}),  # 'market' was read
+    ("What was Acme's revenue in Q3?", "query_documents", {"query": "Acme revenue Q3"}),  # a file holds 'acme'
+    ("back to shopping.md - anything for the bakery?", "read_file", {"file_path": "shopping.md"}),  # named
+    ("What's my locker code again?", "query_documents", {"query": "locker code"}),  # about the user
+    ("whats 9+10?", "run_shell_command", {"command": "echo $((9+10))"}),           # not a lookup
+])
+def test_a_lookup_the_message_may_need_runs(tmp_path, question, tool, arguments) -> None:
+    reply = Reply((ToolCall("c1", tool, arguments),), "")
+    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT) == RunCalls(reply.calls)
