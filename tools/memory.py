@@ -19,6 +19,8 @@ from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import error_payload
 
+from .find import pointed_by_request, pointed_message
+
 __all__ = ["TOOLS", "remember", "recall", "update_memory", "forget", "search_past_conversations"]
 
 DISABLED = ("memory is disabled (GAIA_MEMORY_DISABLED=1) or unavailable this session; "
@@ -249,7 +251,23 @@ def search_past_conversations(ctx: ToolContext, query: str = "", days: int = 0, 
         return error_payload(str(exc))
     results = [{"role": t["role"], "content": t["content"][:TURN_PREVIEW_CHARS], "ts": t["ts"][:19],
                 "session_id": t["session_id"]} for t in turns]
-    return {"status": "found" if results else "empty", "count": len(results), "results": results}
+    if results:
+        return {"status": "found", "count": len(results), "results": results}
+    return {"status": "empty", "count": 0, "results": [], **_files_pointed(ctx)}
+
+
+def _files_pointed(ctx: ToolContext) -> dict[str, Any]:
+    """For a search of past chats that found nothing: the files the words of the user's request point to,
+    with their matching lines ({} when none). "where did I put my passport notes?" and "what is the deadline
+    for the website redesign project?" were searched in past chats (1.5B, 0.5B), and the turn ended there."""
+    try:
+        found = pointed_by_request(ctx) if ctx.request.message else []
+    except OSError:
+        return {}
+    if not found:
+        return {}
+    return {"files": [str(p.path) for p in found],
+            "message": "No earlier chat matches. " + pointed_message(ctx, found)}
 
 
 TOOLS = [remember, recall, update_memory, forget, search_past_conversations]

@@ -191,3 +191,18 @@ def test_update_memory_for_a_file_points_to_edit_file(mem_ctx: ToolContext, call
         plain = call("update_memory", knowledge_id=kid, content="x")
         assert plain == {"status": "not_found", "knowledge_id": kid,
                          "message": "No memory has this id; use recall to find the right one."}
+
+
+def test_a_search_of_past_chats_that_finds_nothing_names_the_files_the_request_points_to(
+        call, mem_ctx: ToolContext, tmp_path: Path) -> None:
+    # "where did I put my passport notes?" was searched in past chats (1.5B, built-in suite), and the turn ended
+    (tmp_path / "admin" / "travel").mkdir(parents=True)
+    (tmp_path / "admin" / "travel" / "passport-notes.md").write_text("# Passport\n\nExpires 2031.\n")
+    (tmp_path / "admin" / "taxes.md").write_text("# Taxes\n\nFiled in April.\n")
+    mem_ctx.request.message = "where did I put my passport notes?"
+    empty = call("search_past_conversations", query="passport notes")
+    assert empty["status"] == "empty" and empty["files"] == [str(tmp_path / "admin" / "travel" / "passport-notes.md")]
+    assert empty["message"].startswith("No earlier chat matches. The words of the request (put, passport, note) point "
+                                       "to: admin/travel/passport-notes.md")
+    mem_ctx.request.message = "what did we say about zebras?"   # no file holds it: nothing more than before
+    assert call("search_past_conversations", query="zebras") == {"status": "empty", "count": 0, "results": []}
