@@ -260,3 +260,17 @@ def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequ
     except OSError:  # a look that fails must never break a turn
         return None
     return tool
+
+
+def pointed_files(message: str, ctx: ToolContext) -> str | None:
+    """The files here that the words of ``message`` point to, as the user reads them ("policies/returns.md"),
+    or None."""
+    from gaia_lite.tools.find import pointed_by_request
+
+    try:
+        found = pointed_by_request(ctx, message, files_scanned=300)
+    except OSError:  # a look that fails must never break a turn
+        return None
+    base = Path(ctx.workdir).resolve()
+    shown = [str(p.path.relative_to(base)) if p.path.is_relative_to(base) else str(p.path) for p in found[:2]]
+    return " or ".join(shown) or None

@@ -66,6 +66,7 @@ class Evidence:
     named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
     invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
     unasked: Callable[[ToolCall], "str | None"] | None = None  # a lookup that serves nothing the message asks
+    pointed: Callable[[], "str | None"] | None = None  # the files the message's words point to, looked up on demand
     instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
 
     @property
@@ -474,6 +475,16 @@ def _declined_result(reply: Reply, ev: Evidence) -> str | None:
 _ENDED = (ToolStatus.DENIED, ToolStatus.TIMEOUT)
 
 
+def _declined_unread(reply: Reply, ev: Evidence) -> str | None:
+    """A refusal or "I don't know" with no successful tool call this turn, when the words of the question point
+    to a file here that it names in no other way: "returns policy - can I get my money back on sale items?"
+    answered "I don't have enough information" (1.5B, test split) beside policies/returns.md. The files, or
+    None. (A file the message names is unread_file's.)"""
+    if ev.named or ev.pointed is None or not ev.tool_names or any(r.ok or r.status in _ENDED for r in ev.results):
+        return None
+    return ev.pointed() if declines(reply.text) else None
+
+
 def _unread(reply: Reply, ev: Evidence) -> str | None:
     """An answer given with no successful tool call this turn although the message names a file or
     folder that exists ("settings.toml - what's the timeout?" answered "10 seconds" from nowhere;
@@ -504,6 +515,8 @@ COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answe
 # Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
 REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
 # Sent the same way, the call not run, when a call names a file nothing backs.
+DECLINED_UNREAD = ("You said you do not know, but {slot} may hold it: look at it with a tool, then answer from what "
+                   "it holds. My question: {query}")
 UNASKED = ("My question names no file, and nothing in my files or in what the tools returned holds its words. If "
            "it is general knowledge, math or chit-chat, answer it yourself in plain sentences; if it needs a tool, "
            "make the call again: {query}")
@@ -571,6 +584,8 @@ GUARDS: tuple[Guard, ...] = (
           _ungrounded, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, UNGROUNDED),
     Guard("repeated", "an earlier answer given word for word to a new question",
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
+    Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "
+          "question point to a file here", _declined_unread, None, OnDraft.ASK, OnFinal.KEEP, DECLINED_UNREAD),
     Guard("unread_file", "an answer given with no successful tool call when the message names a file or folder "
           "that exists", _unread, None, OnDraft.ASK, OnFinal.KEEP, UNREAD),
 )

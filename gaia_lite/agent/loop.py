@@ -36,7 +36,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from .books import CallBook, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, plain_name
-from .grounding import asks_about_user, invented_file, named_in_message, unasked_lookup
+from .grounding import asks_about_user, invented_file, named_in_message, pointed_files, unasked_lookup
 from .judge import (
     Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
     without_tool_names,
@@ -248,9 +248,12 @@ class Agent:
                         tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after, *self._format_lines()),
                         seen, stats.named,
                         lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages),
-                        lambda call: unasked_lookup(call.name, self.user_messages[-1] if self.user_messages else "",
-                                                    self.executor.ctx, seen),
+                        lambda call: unasked_lookup(call.name, self._message(), self.executor.ctx, seen),
+                        lambda: pointed_files(self._message(), self.executor.ctx),
                         self._instructions())
+
+    def _message(self) -> str:
+        return self.user_messages[-1] if self.user_messages else ""
 
     def _format_lines(self) -> tuple[str, ...]:
         """The reply format's lines that show a JSON reply: copied into an answer, whole or cut off where the

@@ -427,3 +427,29 @@ def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, que
 def test_a_lookup_the_message_may_need_runs(tmp_path, question, tool, arguments) -> None:
     reply = Reply((ToolCall("c1", tool, arguments),), "")
     assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT) == RunCalls(reply.calls)
+
+
+def _declined_ev(tmp_path, question: str, results=()) -> Evidence:
+    from gaia_lite.agent.grounding import pointed_files
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    (tmp_path / "policies").mkdir(exist_ok=True)
+    (tmp_path / "policies" / "returns.md").write_text("# Returns policy\n\nSale items can be exchanged but not "
+                                                      "refunded.\n")
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    last = results[-1] if results else None
+    return Evidence(TOOLS, tuple(results), last, user_messages=(question,), pointed=lambda: pointed_files(question, ctx))
+
+
+def test_i_dont_know_beside_a_file_the_question_points_to_is_asked_again_once(tmp_path) -> None:
+    question = "returns policy - can I get my money back on sale items?"
+    declined = "I'm sorry, but I don't have enough information to determine that."   # 1.5B, test split
+    asked = judge(Reply((), declined), _declined_ev(tmp_path, question), Stage.DRAFT)
+    assert asked == AskAgain("declined_unread", "You said you do not know, but policies/returns.md may hold it: look "
+                                                f"at it with a tool, then answer from what it holds. My question: {question}")
+    assert judge(Reply((), declined), _declined_ev(tmp_path, question), Stage.FINAL) == Accept(declined)
+    # no file holds the question's words, or a tool already answered: "I don't know" stands
+    assert judge(Reply((), "I don't know."), _declined_ev(tmp_path, "who won the 1954 world cup?"),
+                 Stage.DRAFT) == Accept("I don't know.")
+    assert not isinstance(judge(Reply((), declined), _declined_ev(tmp_path, question, (READ,)), Stage.DRAFT), AskAgain)
