@@ -525,12 +525,14 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         old_content: Exact text to replace, copied from read_file.
         new_content: Text to put in its place.
     """
-    if not isinstance(old_content, str) or not old_content:
+    if not isinstance(old_content, str):
         raise ToolFailure("old_content is empty: copy the exact text to replace from read_file")
     path = _checked_file(ctx, file_path, write=True, repair=True)  # it edits a file that exists: find it
     if not path.exists():
         raise missing_file(ctx, file_path, path)  # an edit is never made to a guessed file: name them
     text = _load_text(path)
+    if not old_content:  # the model did not know the text: the lines like the new one are what it may replace
+        raise _not_in_file(path, text, new_content if isinstance(new_content, str) else "", empty=True)
     count = text.count(old_content)
     if count:
         return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
@@ -542,10 +544,19 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
                        note=f"old_content matched once {how}: {text[start:end]!r} was replaced")
 
 
-def _not_in_file(path: Path, text: str, old: str, shown_lines: int = 3) -> ToolFailure:
+def _not_in_file(path: Path, text: str, old: str, shown_lines: int = 3, *, empty: bool = False) -> ToolFailure:
     """The failure for an old_content the file does not hold: the file's lines closest to it, quoted exactly
     (indentation kept), so the next call can copy one. "Read the file and copy it" made the 0.5B tell the
-    user to run ``cat | sed``; lines it can paste keep the edit within the tools."""
+    user to run ``cat | sed``; lines it can paste keep the edit within the tools. ``empty``: no old_content
+    was given, and ``old`` is the new text (the 1.5B sent "" to bump setup.cfg's version)."""
+    if empty:
+        found = _not_in_file(path, text, old or text, shown_lines)
+        close = found.payload().get("closest_lines") or []
+        quoted = "; ".join(repr(ln) for ln in close)
+        return ToolFailure(f"old_content is empty: give the exact text to replace. The lines of {path.name} most "
+                           f"like the new text: {quoted}. Call edit_file again with one of them as old_content"
+                           if close else "old_content is empty: copy the exact text to replace from read_file",
+                           closest_lines=close)
     lines = [ln for ln in text.splitlines() if ln.strip()]
     asked = [a.strip().lower() for a in old.strip().splitlines() if a.strip()] or [old.lower()]
     scored = {ln: max(ratio(a, ln.strip().lower()) for a in asked) for ln in lines}

@@ -458,3 +458,14 @@ def test_a_short_text_or_a_request_that_asks_nothing_of_it_is_read_as_is(tool_ct
     assert list(read_file(tool_ctx, "short.md"))[-1] == "content"
     tool_ctx.request.message = "read long.md"
     assert list(read_file(tool_ctx, "long.md"))[-1] == "content"
+
+
+def test_an_edit_without_old_content_offers_the_lines_like_the_new_text(tool_ctx, tmp_path: Path) -> None:
+    # the 1.5B bumped setup.cfg's version with old_content "" and gave up on "cannot be empty"
+    cfg = tmp_path / "setup.cfg"
+    cfg.write_text("[metadata]\nname = acme-tools\nversion = 2.0.3\n\n[options]\npackages = find:\n")
+    result = edit_file(tool_ctx, "setup.cfg", "", "version = 2.1.0")
+    assert result["status"] == "error" and result["closest_lines"][0] == "version = 2.0.3"
+    assert result["error"].startswith("old_content is empty: give the exact text to replace. The lines of setup.cfg "
+                                      "most like the new text: 'version = 2.0.3'")
+    assert cfg.read_text().count("2.0.3") == 1   # nothing written
