@@ -230,10 +230,10 @@ def _inside(ctx: ToolContext, raw: str) -> bool:
     return any(here.is_relative_to(Path(r).resolve()) for r in sandbox_roots(ctx))
 
 
-# Tools that only find or read what the user's files and documents hold.
+# Tools that only find, read or look at what the user's files and documents hold.
 _LOOKUPS = frozenset({"read_file", "search_file", "search_directory", "search_file_content", "query_documents",
                       "query_specific_file", "search_indexed_chunks", "index_document", "index_directory",
-                      "summarize_document"})
+                      "summarize_document", "analyze_image", "answer_question_about_image"})
 # A word that points back into the conversation ("and how big is it?", "how many of those are left?"): what it
 # points to may be in a file, though the message names none.
 _POINTS_BACK = re.compile(r"(?i)\b(?:it|its|that|those|them|this|these|they|their|one|ones|first|second|last|"

@@ -1,6 +1,6 @@
 """Path arguments the model garbled on the way, put back before a call is approved and run.
 
-Models copy the working directory into an absolute path and drop its last folder on the way:
+Models copy the working directory into an absolute path and drop its last folders on the way:
 with the working directory ``/home/ann/work`` the 1.5B writes ``/home/ann/config.ini`` for
 ``config.ini``, or lists ``/home/ann/projects`` for ``projects``. The sandbox refuses such a path (or
 the user is asked about a folder they never named) and the turn dead-ends. Such a path is taken as
@@ -26,13 +26,18 @@ __all__ = ["beside_workdir", "repair_path_arguments"]
 _PATH_PARAM = re.compile(r"path|file|dir|folder|root|location", re.IGNORECASE)
 
 
+# How many of the working directory's last folders a path may have dropped: the 1.5B wrote
+# <out>/contracts for <out>/<task>-on/work/contracts.
+DROPPED_FOLDERS = 3
+
+
 def _under(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
 def beside_workdir(raw: str, workdir: Path, allowed: Sequence[Path] = ()) -> str | None:
     """The path under ``workdir`` that ``raw`` meant, when ``raw`` dropped the working directory's
-    last folder; None when ``raw`` is to be used as given.
+    last folders (up to DROPPED_FOLDERS); None when ``raw`` is to be used as given.
 
     ``allowed``: the folders the sandbox allows; a path inside one of them is never changed, since
     the model may mean just that place."""
@@ -42,13 +47,12 @@ def beside_workdir(raw: str, workdir: Path, allowed: Sequence[Path] = ()) -> str
     try:
         root = workdir.resolve()
         target = given.resolve(strict=False)
-        if root.parent == root or _under(target, root) or not _under(target, root.parent):
-            return None
-        if target.exists() or any(_under(target, Path(a)) for a in allowed):
-            return None  # a real place, or an allowed one: the model may mean it
-        candidate = root / target.relative_to(root.parent)
-        if candidate.exists() or candidate.parent.is_dir():
-            return str(candidate)
+        if _under(target, root) or target.exists() or any(_under(target, Path(a)) for a in allowed):
+            return None  # inside already, a real place, or an allowed one: the model may mean it
+        for above in root.parents[:DROPPED_FOLDERS]:  # the nearest first
+            if _under(target, above) and target != above:
+                candidate = root / target.relative_to(above)
+                return str(candidate) if candidate.exists() or candidate.parent.is_dir() else None
     except (OSError, RuntimeError, ValueError):  # a symlink loop, a name the OS refuses
         return None
     return None

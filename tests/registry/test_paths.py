@@ -38,6 +38,12 @@ def test_a_path_beside_the_working_directory_is_put_under_it(workdir: Path, give
     assert beside_workdir(str(workdir.parent / given), workdir) == str(workdir / meant)
 
 
+def test_a_path_that_dropped_two_folders_is_put_under_the_working_directory(workdir: Path) -> None:
+    # the 1.5B indexed <out>/contracts for <out>/<task>-on/work/contracts
+    (workdir / "contracts").mkdir()
+    assert beside_workdir(str(workdir.parent.parent / "contracts"), workdir) == str(workdir / "contracts")
+
+
 @pytest.mark.parametrize("given", [
     "config.ini",                    # relative: it already resolves in the working directory
     "{work}/config.ini",             # inside the working directory
