@@ -150,9 +150,9 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
     folders = rank(pattern, entries, "folder")
     if folders:
         best = folders[0]
-        return {"folders": [_shown(ctx, best.path)],
-                "message": f"No file is named like {pattern!r}, but the folder {_shown(ctx, best.path)} matches "
-                           f"({best.reason}); {_holds(best.path)}."}
+        message = (f"No file is named like {pattern!r}, but the folder {_shown(ctx, best.path)} matches "
+                   f"({best.reason}); {_holds(best.path)}.")
+        return {"folders": [_shown(ctx, best.path)], "message": _with_asked(ctx, pattern, _files_in(best.path), message)}
     mentioned, how = mentioned_in(ctx, pattern)
     if mentioned:  # "which file mentions a blue heron?" asked of the name search
         names = [_shown(ctx, p) for p in mentioned]
@@ -337,7 +337,7 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     Args:
         file_path: Path of the file, e.g. "notes/plan.md".
     """
-    path, note = locate(ctx, _required(file_path, "file_path is empty: give the file's path"))
+    path, note = locate(ctx, _required(file_path, "file_path is empty: give the file's path"), pointed=True)
     ext = path.suffix.lower()
     # a table's figures are computed, never left to the model's arithmetic: its columns, totals, means
     # and the rows with the highest and lowest values come before its text (table_facts)

@@ -415,7 +415,8 @@ def named_by_user(ctx: ToolContext, *, keep: Callable[[Path], bool] | None = Non
     return hits[0] if len(hits) == 1 else None
 
 
-def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = None) -> tuple[Path, str]:
+def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = None,
+           pointed: bool = False) -> tuple[Path, str]:
     """The file a model-given path means, and a note when it is not the path as given.
 
     The path itself when it is a file; else the one clear best match for it in the allowed folders
@@ -442,12 +443,27 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
                                               f"{shown(named, ctx.workdir)}, the file the request names.")
         found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file", keep=keep)
         best = clear_winner(found)
+        one = _one_pointed(ctx, keep) if best is None and not found and pointed else None
+        if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
+            return ctx.sandbox.check(one.path), (f"{raw.strip()} does not exist; this is {one.said(ctx.workdir)}, "
+                                                 "the file the words of the request point to.")
         if best is None:
             raise missing_file(ctx, raw, path, found)
         return ctx.sandbox.check(best.path), (f"{raw.strip()} does not exist; this is "
                                               f"{shown(best.path, ctx.workdir)} ({best.reason}).")
     except SandboxError as exc:
         raise ToolFailure(str(exc)) from None
+
+
+def _one_pointed(ctx: ToolContext, keep: Callable[[Path], bool] | None) -> Pointed | None:
+    """The one file the words of the request point to, when one stands out: the only one, or scored at least
+    half again above the next. The 1.5B read "policy.txt" for "returns policy - can I get my money back on
+    sale items?", got "does not exist ... point to: policies/returns.md (...)" and answered "The policy file
+    does not exist" (test split)."""
+    pointed = pointed_by_request(ctx, keep=keep)
+    if not pointed or (len(pointed) > 1 and pointed[0].score < 1.5 * pointed[1].score):
+        return None
+    return pointed[0]
 
 
 def _inside_instead(ctx: ToolContext, raw: str, refusal: str,

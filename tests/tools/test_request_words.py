@@ -95,16 +95,24 @@ def test_a_search_that_finds_nothing_falls_back_on_the_requests_words(tool_ctx: 
     assert absent not in result["message"]
 
 
-def test_reading_a_guessed_file_that_does_not_exist_names_the_file_with_the_asked_for_text(
+def test_reading_a_guessed_file_that_does_not_exist_reads_the_one_file_the_request_points_to(
         tool_ctx: ToolContext, tmp_path: Path) -> None:
+    # the 1.5B read "policy.txt" for "returns policy - ...", was told where the answer is, and said "no such file"
     _files(tmp_path, {"src/app.py": "def upload(data):\n    # TODO: retry when the upload times out\n    return data\n",
                       "src/util.py": "def send(data):\n    return len(data)\n", "README.md": "# Uploader\n"},
            tool_ctx, "Which file in this project has a TODO comment?")
     result = as_called(read_file)(tool_ctx, "todo.txt")
-    assert result["status"] == "error"
-    assert "point to: src/app.py (content matches todo: line 2: # TODO: retry when the upload times out)" \
-        in result["error"]
-    assert result["candidates"] == [str(tmp_path / "src" / "app.py")]
+    assert result["status"] == "success" and "# TODO: retry" in result["content"]
+    assert result["file_path"] == str(tmp_path / "src" / "app.py")   # says which file was read (no note: copied)
+
+
+def test_reading_a_guessed_file_names_the_files_the_request_points_to_when_none_stands_out(
+        tool_ctx: ToolContext, tmp_path: Path) -> None:
+    _files(tmp_path, {"src/app.py": "def upload(data):\n    # TODO: retry when the upload times out\n    return data\n",
+                      "src/net.py": "def send(data):\n    # TODO: retry when the send times out\n    return data\n"},
+           tool_ctx, "Which file in this project has a TODO comment?")
+    result = as_called(read_file)(tool_ctx, "todo.txt")
+    assert result["status"] == "error" and "point to: src/app.py" in result["error"] and "src/net.py" in result["error"]
 
 
 def test_a_found_file_carries_its_lines_for_what_the_request_asks(tool_ctx: ToolContext, tmp_path: Path) -> None:
@@ -243,3 +251,15 @@ def test_a_folder_search_for_a_name_alone_says_no_more(tool_ctx: ToolContext, tm
     _files(tmp_path, {"projects/website-redesign/plan.md": "Deadline: 14 November\n"},
            tool_ctx, "Where is the website redesign folder?")
     assert as_called(search_directory)(tool_ctx, "website redesign")["message"].startswith("Folders named like")
+
+
+def test_a_folder_the_file_search_finds_carries_the_lines_of_its_files_for_the_request(tool_ctx: ToolContext,
+                                                                                      tmp_path: Path) -> None:
+    # "who owns the mobile app v2 project?": the 1.5B searched files for "v2 project*.java", found the folder
+    # mobile-app-v2 holding README.md, and answered that the folder owns it (test split)
+    _files(tmp_path, {"teams/product/mobile-app-v2/README.md": "# Mobile app v2\n\nOwner: Tomasz Wojcik\n",
+                      "teams/product/web-portal/README.md": "# Web portal\n\nOwner: Hana Sato\n"},
+           tool_ctx, "who owns the mobile app v2 project? it's in here somewhere")
+    result = as_called(search_file)(tool_ctx, "v2 project*.java")
+    assert result["message"].splitlines()[0] == ("For the request: teams/product/mobile-app-v2/README.md: line 1: "
+                                                 "# Mobile app v2; line 3: Owner: Tomasz Wojcik")
