@@ -69,6 +69,9 @@ def _cells(line: str) -> list[str]:
     return [c.strip().strip("*").strip() for c in line.strip().strip("|").split("|")]
 
 
+RECORD_CHARS = 48  # a block of lines no longer than this is a list of records, not a wrapped paragraph
+
+
 def units(text: str, source: str = "", page: int = 0) -> list[Unit]:
     """The sentences of ``text``: wrapped lines of a paragraph joined, list items and headings kept apart,
     and a Markdown table row read as ``header: cell`` pairs (a row alone, "| First year | 15 days |",
@@ -112,6 +115,10 @@ def _block_units(block: list[str]) -> list[str]:
     out: list[str] = []
     paragraph: list[str] = []
     header: list[str] = []
+    # short lines, none wider than a record: one record each ("10.0.0.40 cache01"), not a wrapped paragraph
+    # (whose lines but the last run near the full width). Joined, a hosts file's three lines read as one
+    # sentence, and the 1.5B gave 10.0.0.40 the name of the host before it.
+    records = len(block) > 1 and all(len(line.strip()) <= RECORD_CHARS for line in block)
 
     def flush() -> None:
         joined = " ".join(" ".join(paragraph).split())
@@ -130,7 +137,7 @@ def _block_units(block: list[str]) -> list[str]:
                 continue
             out.append(", ".join(f"{h}: {c}" if h else c for h, c in zip(header + [""] * len(cells), cells) if c))
             continue
-        if _ITEM.match(line) or _LABEL.match(line):
+        if _ITEM.match(line) or _LABEL.match(line) or records:
             flush()
             paragraph.append(_ITEM.sub("", line))
             continue

@@ -121,3 +121,13 @@ def test_answer_first_moves_the_answering_section_to_the_top_and_keeps_the_rest(
     moved = answer_first(HANDBOOK, best)
     assert moved.startswith("## 2. Paid time off (PTO)\n")
     assert sorted(moved.split()) == sorted(HANDBOOK.split())   # nothing lost, nothing repeated
+
+
+def test_short_lines_are_records_and_a_wrapped_paragraph_is_one_text() -> None:
+    # a hosts file joined into one sentence: the 1.5B named 10.0.0.40 after the host before it (test split)
+    assert [u.text for u in units("10.0.0.12 web01\n10.0.0.31 db01\n10.0.0.40 cache01\n")] == \
+        ["10.0.0.12 web01", "10.0.0.31 db01", "10.0.0.40 cache01"]
+    wrapped = ("Customers may return unused items within 45 days of delivery\n"
+               "for a full refund. Sale items can be exchanged but not refunded.\n")
+    assert [u.text for u in units(wrapped)] == ["Customers may return unused items within 45 days of delivery for a "
+                                                "full refund.", "Sale items can be exchanged but not refunded."]
