@@ -209,16 +209,27 @@ def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages:
         if not (isinstance(value, str) and _FILE_ARG.search(key) and PATH_MENTION.fullmatch(value.strip())):
             continue
         name = Path(value.strip()).name
-        if name.lower() in said or not _inside(ctx, value.strip()):
+        raw = _as_run(ctx, value.strip())
+        if name.lower() in said or not _inside(ctx, raw):
             continue  # named by the user, or for the tool to refuse in its own words
         try:
-            if resolve_user_path(ctx, value).exists() or find(ctx, name, "file") or named_in(ctx, message) \
+            if resolve_user_path(ctx, raw).exists() or find(ctx, name, "file") or named_in(ctx, message) \
                     or named_in_message(message, ctx):
                 continue
         except (SandboxError, ToolFailure, OSError):  # the tool will say what is wrong in its own words
             continue
         return name
     return None
+
+
+def _as_run(ctx: ToolContext, raw: str) -> str:
+    """``raw`` as the executor will run it: a path that dropped the working directory's last folders put back
+    under it (registry/paths.py). "<task>-on/poem.txt" for "write me a two-line poem" was written to
+    <task>-on/work/poem.txt, unjudged, since the path as given was outside the allowed folders (1.5B)."""
+    from gaia_lite.registry.paths import beside_workdir
+    from gaia_lite.tools.file_walk import sandbox_roots
+
+    return beside_workdir(raw, Path(ctx.workdir), sandbox_roots(ctx)) or raw
 
 
 def _inside(ctx: ToolContext, raw: str) -> bool:

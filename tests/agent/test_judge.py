@@ -453,3 +453,13 @@ def test_i_dont_know_beside_a_file_the_question_points_to_is_asked_again_once(tm
     assert judge(Reply((), "I don't know."), _declined_ev(tmp_path, "who won the 1954 world cup?"),
                  Stage.DRAFT) == Accept("I don't know.")
     assert not isinstance(judge(Reply((), declined), _declined_ev(tmp_path, question, (READ,)), Stage.DRAFT), AskAgain)
+
+
+def test_a_made_up_file_beside_the_working_directory_is_judged_where_it_would_be_written(tmp_path) -> None:
+    # the 1.5B wrote <task>-on/poem.txt for <task>-on/work; the executor puts it under work/, so it is judged there
+    work = tmp_path / "work"
+    work.mkdir()
+    question = "Write me a two-line poem about the sea."
+    reply = Reply((ToolCall("c1", "write_file", {"file_path": str(tmp_path / "poem.txt"), "content": "..."}),), "")
+    asked = judge(reply, _call_ev(work, question), Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "invented_file"
