@@ -253,12 +253,13 @@ _POINTS_BACK = re.compile(r"(?i)\b(?:it|its|that|those|them|this|these|they|thei
 
 def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequence[str]) -> str | None:
     """``tool``, when a lookup of the user's files serves nothing in ``message``: it names no file or folder,
-    points back at nothing, asks nothing about the user, and none of its words is in an earlier result or in
-    the files here; else None. After reading a file, both models looked "whats 9+10?" and "how many days are
-    there in a week?" up in it or in the document index, and answered with its lines."""
+    points back at nothing, and none of its words is in an earlier result or in the files here; else None.
+    After reading a file, both models looked "whats 9+10?" and "how many days are there in a week?" up in it
+    or in the document index, and answered with its lines; the 0.5B looked "What did I tell you about my
+    diet?" up in the documents, beside the saved fact "I'm vegetarian"."""
     from gaia_lite.tools.find import PATH_MENTION, pointed_by_request, request_words
 
-    if tool not in _LOOKUPS or _POINTS_BACK.search(message) or asks_about_user(message) \
+    if tool not in _LOOKUPS or _POINTS_BACK.search(message) \
             or PATH_MENTION.search(message):  # a file named, found or not: the tool says what it finds
         return None
     asked = request_words(message)

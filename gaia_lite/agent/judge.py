@@ -517,11 +517,12 @@ REPEATED = "That repeats your answer to an earlier question. Answer my latest qu
 # Sent the same way, the call not run, when a call names a file nothing backs.
 DECLINED_UNREAD = ("You said you do not know, but {slot} may hold it: look at it with a tool, then answer from what "
                    "it holds. My question: {query}")
-UNASKED = ("My question names no file, and nothing in my files or in what the tools returned holds its words. If "
-           "it is general knowledge, math or chit-chat, answer it yourself in plain sentences; if it needs a tool, "
-           "make the call again: {query}")
-INVENTED = ("There is no file {slot}, nor one like it, and I named none. If my question needs my files, find them "
-            "first; otherwise just answer it, without tools: {query}")
+UNASKED = ("None of my files or earlier results mention this. Answer it yourself, in plain sentences (or call a "
+           "tool if it truly needs one): {query}")
+# Short, with the question last: asked with a longer text ("... If my question needs my files, find them first;
+# otherwise just answer it, without tools: ..."), the 0.5B gave that text back as its answer to "Write me a
+# two-line poem about the sea." in 3 runs of 3 (test split), and the turn ended with "could not finish".
+INVENTED = "No file {slot} exists, and I asked for none. Answer without tools: {query}"
 # Sent the same way when an answer came without a tool although the message names a file that exists.
 UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
 # Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
@@ -549,8 +550,8 @@ GUARDS: tuple[Guard, ...] = (
           "named, when the user named none (never run)", _invented, None, OnDraft.ASK, OnFinal.KEEP, INVENTED,
           on_calls=True),
     Guard("unasked_lookup", "the first lookup of a turn (a read, search or document query) for a message that names "
-          "no file, points back at nothing, asks nothing about the user, and whose words no file or earlier result "
-          "holds (never run)", _unasked, None, OnDraft.ASK, OnFinal.KEEP, UNASKED, on_calls=True),
+          "no file, points back at nothing, and whose words no file or earlier result holds (never run)",
+          _unasked, None, OnDraft.ASK, OnFinal.KEEP, UNASKED, on_calls=True),
     Guard("called_after_stop", "a tool call in the reply that was told to answer without tools (never run)",
           _called, None, OnDraft.PASS, OnFinal.REPLACE),
     Guard("result_echo", "a tool result given back as JSON, with its status or opening with one of its keys",

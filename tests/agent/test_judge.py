@@ -354,9 +354,8 @@ def test_a_call_on_a_file_nobody_named_is_not_run_but_asked_about_once(tmp_path,
     (tmp_path / "sales.csv").write_text("region,q1\neast,95\n")
     reply = Reply((ToolCall("c1", tool, arguments),), "")
     asked = judge(reply, _call_ev(tmp_path, question), Stage.DRAFT)
-    assert asked == AskAgain("invented_file", f"There is no file {invented}, nor one like it, and I named none. If "
-                                              f"my question needs my files, find them first; otherwise just answer "
-                                              f"it, without tools: {question}")
+    assert asked == AskAgain("invented_file", f"No file {invented} exists, and I asked for none. Answer without "
+                                              f"tools: {question}")
     assert judge(reply, _call_ev(tmp_path, question), Stage.FINAL) == RunCalls(reply.calls)  # asked once only
 
 
@@ -407,12 +406,14 @@ SHOPPING_READ = ("status: success\ncontent: ## Bakery\n- sourdough loaf\n## Mark
     ("Thanks! How many days are there in a week?", "query_documents", {"query": "How many days are there in a week?"}),
     ("Unrelated question: how many minutes are there in two hours?", "query_specific_file",
      {"file_path": "reports/acme_q3_report.md", "query": "how many minutes are there in two hours?"}),
+    # the 0.5B, test split: the saved fact "I'm vegetarian" sat beside the question
+    ("What did I tell you about my diet?", "query_documents", {"query": "Is your diet vegetarian?"}),
 ])
 def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, question, tool, arguments) -> None:
     reply = Reply((ToolCall("c1", tool, arguments),), "")
     asked = judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT)
     assert isinstance(asked, AskAgain) and asked.guard == "unasked_lookup"
-    assert asked.request.endswith(f"make the call again: {question}")
+    assert asked.request.endswith(f"(or call a tool if it truly needs one): {question}")
     assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.FINAL) == RunCalls(reply.calls)
 
 
@@ -421,7 +422,6 @@ def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, que
     ("what else do I need from the market?", "read_file", {"file_path": "shopping.md"}),  # 'market' was read
     ("What was Acme's revenue in Q3?", "query_documents", {"query": "Acme revenue Q3"}),  # a file holds 'acme'
     ("back to shopping.md - anything for the bakery?", "read_file", {"file_path": "shopping.md"}),  # named
-    ("What's my locker code again?", "query_documents", {"query": "locker code"}),  # about the user
     ("whats 9+10?", "run_shell_command", {"command": "echo $((9+10))"}),           # not a lookup
 ])
 def test_a_lookup_the_message_may_need_runs(tmp_path, question, tool, arguments) -> None:

@@ -495,7 +495,7 @@ def test_a_call_on_a_file_nobody_named_is_not_run_and_the_question_is_answered(t
         srv.script += [text_chunks(call), text_chunks("Chlorophyll fades and red anthocyanins show.")]
         events = list(_agent(srv, tmp_path, native=False).run("in one sentence - why do leaves turn red in autumn?"))
         requests = list(srv.requests)
-    assert requests[1]["messages"][-1]["content"].startswith("There is no file leaves.jpg, nor one like it")
+    assert requests[1]["messages"][-1]["content"].startswith("No file leaves.jpg exists, and I asked for none.")
     assert not any(isinstance(e, ToolCallFinished) for e in events)  # never run
     finished = [e for e in events if isinstance(e, TurnFinished)][0]
     assert finished.answer == "Chlorophyll fades and red anthocyanins show." and finished.tools_called == ()
