@@ -251,6 +251,26 @@ _POINTS_BACK = re.compile(r"(?i)\b(?:it|its|that|those|them|this|these|they|thei
                           r"other|same|again|above|previous|more)\b")
 
 
+# A folder path in a message: "docs/", "src/app", "/var/log"
+_FOLDER_PATH = re.compile(r"[\w.-]+[/\\]|[/\\][\w.-]+")
+
+
+def _names_an_entry(message: str, ctx: ToolContext) -> bool:
+    """Does ``message`` name a folder path, or say the name of a file or folder at the top of the working
+    folder ("whats in docs/?", "whats in docs?": a lookup serves it, though no request word is left)?"""
+    if _FOLDER_PATH.search(message):
+        return True
+    said = set(re.findall(r"[\w-]+", message.lower()))
+    try:
+        entries = list(Path(ctx.workdir).iterdir())[:_TOP_ENTRIES]
+    except OSError:
+        return False
+    return any(e.name.lower() in said or e.stem.lower() in said for e in entries)
+
+
+_TOP_ENTRIES = 500  # entries of the working folder looked at, at most
+
+
 def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequence[str]) -> str | None:
     """``tool``, when a lookup of the user's files serves nothing in ``message``: it names no file or folder,
     points back at nothing, and none of its words is in an earlier result or in the files here; else None.
@@ -259,7 +279,7 @@ def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequ
     diet?" up in the documents, beside the saved fact "I'm vegetarian"."""
     from gaia_lite.tools.find import PATH_MENTION, pointed_by_request, request_words
 
-    if tool not in _LOOKUPS or _POINTS_BACK.search(message) \
+    if tool not in _LOOKUPS or _POINTS_BACK.search(message) or _names_an_entry(message, ctx) \
             or PATH_MENTION.search(message):  # a file named, found or not: the tool says what it finds
         return None
     asked = request_words(message)

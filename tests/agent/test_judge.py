@@ -392,6 +392,8 @@ def _lookup_ev(tmp_path, question: str, seen: tuple[str, ...] = ()) -> Evidence:
     (tmp_path / "shopping.md").write_text("## Bakery\n- sourdough loaf\n## Market\n- apples\n")
     (tmp_path / "reports").mkdir(exist_ok=True)
     (tmp_path / "reports" / "acme_q3_report.md").write_text("# Acme Q3\n\nRevenue was $14.2 million.\n")
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    (tmp_path / "docs" / "faq.md").write_text("# FAQ\n\nAsk the help desk.\n")
     ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
     return Evidence(TOOLS, user_messages=("shopping.md - what do I need from the bakery?", question),
                     seen_results=seen, unasked=lambda call: unasked_lookup(call.name, question, ctx, seen))
@@ -422,6 +424,8 @@ def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, que
     ("what else do I need from the market?", "read_file", {"file_path": "shopping.md"}),  # 'market' was read
     ("What was Acme's revenue in Q3?", "query_documents", {"query": "Acme revenue Q3"}),  # a file holds 'acme'
     ("back to shopping.md - anything for the bakery?", "read_file", {"file_path": "shopping.md"}),  # named
+    ("whats in docs/?", "read_file", {"file_path": "docs/"}),   # a folder path (0.5B, test split)
+    ("whats in docs?", "read_file", {"file_path": "docs"}),     # a folder here, by its name
     ("whats 9+10?", "run_shell_command", {"command": "echo $((9+10))"}),           # not a lookup
 ])
 def test_a_lookup_the_message_may_need_runs(tmp_path, question, tool, arguments) -> None:
