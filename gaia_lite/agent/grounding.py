@@ -242,9 +242,11 @@ def _inside(ctx: ToolContext, raw: str) -> bool:
 
 
 # Tools that only find, read or look at what the user's files and documents hold.
-_LOOKUPS = frozenset({"read_file", "search_file", "search_directory", "search_file_content", "query_documents",
-                      "query_specific_file", "search_indexed_chunks", "index_document", "index_directory",
-                      "summarize_document", "analyze_image", "answer_question_about_image"})
+# The searches (search_file, ...) are left out: a search is how "find all PDFs here" is served, and its words
+# need be in no text file.
+_LOOKUPS = frozenset({"read_file", "query_documents", "query_specific_file", "search_indexed_chunks",
+                      "index_document", "index_directory", "summarize_document", "analyze_image",
+                      "answer_question_about_image"})
 # A word that points back into the conversation ("and how big is it?", "how many of those are left?"): what it
 # points to may be in a file, though the message names none.
 _POINTS_BACK = re.compile(r"(?i)\b(?:it|its|that|those|them|this|these|they|their|one|ones|first|second|last|"
@@ -277,7 +279,7 @@ def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequ
     After reading a file, both models looked "whats 9+10?" and "how many days are there in a week?" up in it
     or in the document index, and answered with its lines; the 0.5B looked "What did I tell you about my
     diet?" up in the documents, beside the saved fact "I'm vegetarian"."""
-    from gaia_lite.tools.find import PATH_MENTION, pointed_by_request, request_words
+    from gaia_lite.tools.find import PATH_MENTION, named_in, pointed_by_request, request_words
 
     if tool not in _LOOKUPS or _POINTS_BACK.search(message) or _names_an_entry(message, ctx) \
             or PATH_MENTION.search(message):  # a file named, found or not: the tool says what it finds
@@ -287,11 +289,19 @@ def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequ
     if any(w in seen for w in asked) or named_in_message(message, ctx):
         return None
     try:
-        if asked and pointed_by_request(ctx, message, files_scanned=300):
-            return None
+        if asked and (pointed_by_request(ctx, message, files_scanned=300) or named_in(ctx, message)
+                      or _indexed_hold(ctx, asked)):
+            return None  # a text file or the index holds its words, or a file's name (a PDF's, too) says them
     except OSError:  # a look that fails must never break a turn
         return None
     return tool
+
+
+def _indexed_hold(ctx: ToolContext, asked: Sequence[str]) -> bool:
+    """Does a chunk of the document index (PDFs included) hold a word of ``asked``?"""
+    if ctx.rag is None:
+        return False
+    return any(ctx.rag.grep(w, limit=1)[1] for w in asked[:8])
 
 
 def pointed_files(message: str, ctx: ToolContext) -> str | None:

@@ -549,8 +549,8 @@ GUARDS: tuple[Guard, ...] = (
     Guard("invented_file", "a call naming a file that does not exist, is like no file here and the user never "
           "named, when the user named none (never run)", _invented, None, OnDraft.ASK, OnFinal.KEEP, INVENTED,
           on_calls=True),
-    Guard("unasked_lookup", "the first lookup of a turn (a read, search or document query) for a message that names "
-          "no file, points back at nothing, and whose words no file or earlier result holds (never run)",
+    Guard("unasked_lookup", "the first lookup of a turn (a read, document query or image question) for a message "
+          "that names no file, points back at nothing, and whose words no file or earlier result holds (never run)",
           _unasked, None, OnDraft.ASK, OnFinal.KEEP, UNASKED, on_calls=True),
     Guard("called_after_stop", "a tool call in the reply that was told to answer without tools (never run)",
           _called, None, OnDraft.PASS, OnFinal.REPLACE),

@@ -427,8 +427,11 @@ def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, que
     ("whats in docs/?", "read_file", {"file_path": "docs/"}),   # a folder path (0.5B, test split)
     ("whats in docs?", "read_file", {"file_path": "docs"}),     # a folder here, by its name
     ("whats 9+10?", "run_shell_command", {"command": "echo $((9+10))"}),           # not a lookup
+    ("find all the PDFs in here", "search_file", {"file_pattern": "*.pdf"}),       # a search: never judged so
+    ("what does my insurance policy cover?", "query_documents", {"query": "insurance cover"}),  # a PDF's name
 ])
 def test_a_lookup_the_message_may_need_runs(tmp_path, question, tool, arguments) -> None:
+    (tmp_path / "insurance_policy.pdf").write_bytes(b"%PDF-1.4 not read here")
     reply = Reply((ToolCall("c1", tool, arguments),), "")
     assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT) == RunCalls(reply.calls)
 
@@ -467,3 +470,26 @@ def test_a_made_up_file_beside_the_working_directory_is_judged_where_it_would_be
     reply = Reply((ToolCall("c1", "write_file", {"file_path": str(tmp_path / "poem.txt"), "content": "..."}),), "")
     asked = judge(reply, _call_ev(work, question), Stage.DRAFT)
     assert isinstance(asked, AskAgain) and asked.guard == "invented_file"
+
+
+def test_a_lookup_of_words_the_document_index_holds_runs(tmp_path) -> None:
+    # a PDF indexed earlier: its words are in the index, not in any text file here
+    from gaia_lite.agent.grounding import unasked_lookup
+    from gaia_lite.embed.hashing import HashEmbedder
+    from gaia_lite.memory.rag import RagIndex
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    notes = tmp_path / "elsewhere" / "lease.md"
+    notes.parent.mkdir()
+    notes.write_text("# Lease\n\nThe notice period for termination is three months.\n")
+    index = RagIndex(tmp_path / "index", HashEmbedder(dim=256))
+    try:
+        index.index_file(notes)
+        work = tmp_path / "work"
+        work.mkdir()
+        ctx = ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path, rag=index)
+        assert unasked_lookup("query_documents", "how long is the notice period?", ctx, ()) is None
+        assert unasked_lookup("query_documents", "whats 9+10?", ctx, ()) == "query_documents"
+    finally:
+        index.close()
