@@ -495,6 +495,23 @@ def _unread(reply: Reply, ev: Evidence) -> str | None:
     return " and ".join(ev.named)
 
 
+# A request for a summary: "Summarize X", "tl;dr of ...", "quick rundown", "give me the gist"
+_SUMMARY_ASKED = re.compile(r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b")
+_FIGURE = re.compile(r"\d")
+_TEXT_KEYS = frozenset({"content", "text", "summary"})  # a text read, not a listing's sizes
+
+
+def _hollow_summary(reply: Reply, ev: Evidence) -> str | None:
+    """A summary that lists a text's topics without one of its figures, although the text read this turn
+    states figures: "It includes revenue, gross margin, and operating expenses, along with ..." for
+    "Summarize reports/acme_q2_report.md." (0.5B and 1.5B, test split), whose text says $12.9 million."""
+    if not _SUMMARY_ASKED.search(ev.query) or _FIGURE.search(reply.text or ""):
+        return None
+    texts = [v for r in ev.results if r.ok for k, v in r.payload.items()
+             if k in _TEXT_KEYS and isinstance(v, str) and len(v) > 80]
+    return "figures" if any(len(_FIGURE.findall(t)) >= 3 for t in texts) else None
+
+
 def _repeated(reply: Reply, ev: Evidence) -> str | None:
     """An earlier answer of this conversation, word for word."""
     said = plain_words(reply.text)
@@ -513,6 +530,8 @@ TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a
 # 0.5B model did on "what is the capital of Italy?"; the template request above would send it to a tool.
 COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}"
 # Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
+HOLLOW_SUMMARY = ("Your summary names topics but none of the figures and facts the text gives. Summarize again, "
+                  "stating the key figures and facts it gives: {query}")
 REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
 # Sent the same way, the call not run, when a call names a file nothing backs.
 DECLINED_UNREAD = ("You said you do not know, but {slot} may hold it: look at it with a tool, then answer from what "
@@ -583,6 +602,8 @@ GUARDS: tuple[Guard, ...] = (
           _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
     Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",
           _ungrounded, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, UNGROUNDED),
+    Guard("hollow_summary", "a summary that lists a text's topics without any of the figures the text read this "
+          "turn states", _hollow_summary, None, OnDraft.ASK, OnFinal.KEEP, HOLLOW_SUMMARY),
     Guard("repeated", "an earlier answer given word for word to a new question",
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
     Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "

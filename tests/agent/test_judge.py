@@ -493,3 +493,20 @@ def test_a_lookup_of_words_the_document_index_holds_runs(tmp_path) -> None:
         assert unasked_lookup("query_documents", "whats 9+10?", ctx, ()) == "query_documents"
     finally:
         index.close()
+
+
+def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> None:
+    report = ToolResult("read_file", "read_file", {"file_path": "reports/acme_q2_report.md"},
+                        {"status": "success", "content": "# Acme Q2\n\n- Q2 revenue was $12.9 million, up 7 %.\n"
+                                                         "- Gross margin was 58 %.\n- Operating expenses were $6.6 million."},
+                        ToolStatus.OK, 0.01)
+    question = "Summarize reports/acme_q2_report.md."
+    hollow = "It includes revenue, gross margin, and operating expenses, along with the CEO's outlook."  # 0.5B, test
+    ev = Evidence(TOOLS, (report,), report, user_messages=(question,))
+    asked = judge(Reply((), hollow), ev, Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "hollow_summary"
+    assert judge(Reply((), hollow), ev, Stage.FINAL) == Accept(hollow)
+    figures = "Q2 revenue was $12.9 million, up 7 %; gross margin 58 %."
+    assert judge(Reply((), figures), ev, Stage.DRAFT) == Accept(figures)
+    asked_other = Evidence(TOOLS, (report,), report, user_messages=("what is this report about?",))
+    assert judge(Reply((), hollow), asked_other, Stage.DRAFT) == Accept(hollow)   # not a summary request
