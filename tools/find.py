@@ -423,7 +423,9 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
     (``docs/handbook.txt`` -> ``policies/employee-handbook.md``). A path outside the allowed folders
     (``/etc/hosts.txt`` for the ``hosts.txt`` here) is never read: the file of its name inside them is,
     when there is a clear one. Raises ToolFailure naming the closest candidates (or what is there)
-    otherwise, and for a folder, a credential file or a refused path nothing inside stands for."""
+    otherwise, and for a folder, a credential file or a refused path nothing inside stands for. With
+    ``pointed`` (read_file), a made-up name no file is like means the one file the words of the request point
+    to, when one stands out."""
     from .sandbox import SandboxError, SecretPathError, resolve_user_path
 
     try:
