@@ -496,15 +496,20 @@ def _unread(reply: Reply, ev: Evidence) -> str | None:
 
 
 # A request for a summary: "Summarize X", "tl;dr of ...", "quick rundown", "give me the gist"
-_SUMMARY_ASKED = re.compile(r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b")
-_FIGURE = re.compile(r"\d")
+# or for figures ("how many PTO days ...", "how much is the allowance?")
+_SUMMARY_ASKED = re.compile(r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b|\bbriefing\b"
+                            r"|\bhow (?:many|much)\b")
+_FIGURE = re.compile(r"(?i)\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
+                     r"thousand|million|none|no)\b")
 _TEXT_KEYS = frozenset({"content", "text", "summary"})  # a text read, not a listing's sizes
 
 
 def _hollow_summary(reply: Reply, ev: Evidence) -> str | None:
-    """A summary that lists a text's topics without one of its figures, although the text read this turn
-    states figures: "It includes revenue, gross margin, and operating expenses, along with ..." for
-    "Summarize reports/acme_q2_report.md." (0.5B and 1.5B, test split), whose text says $12.9 million."""
+    """A summary (or an answer to "how many ...?") that lists a text's topics without one of its figures,
+    although the text read this turn states figures: "It includes revenue, gross margin, and operating
+    expenses, along with ..." for "Summarize reports/acme_q2_report.md." (0.5B and 1.5B, test split), whose
+    text says $12.9 million; "The handbook provides information about PTO, remote work, benefits ..." for
+    "... how many PTO days first-year staff get, how many remote days per week ..." (0.5B, dev)."""
     if not _SUMMARY_ASKED.search(ev.query) or _FIGURE.search(reply.text or ""):
         return None
     texts = [v for r in ev.results if r.ok for k, v in r.payload.items()
@@ -602,8 +607,8 @@ GUARDS: tuple[Guard, ...] = (
           _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
     Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",
           _ungrounded, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, UNGROUNDED),
-    Guard("hollow_summary", "a summary that lists a text's topics without any of the figures the text read this "
-          "turn states", _hollow_summary, None, OnDraft.ASK, OnFinal.KEEP, HOLLOW_SUMMARY),
+    Guard("hollow_summary", "a summary, or an answer to \"how many/much\", that lists a text's topics without any of "
+          "the figures the text read this turn states", _hollow_summary, None, OnDraft.ASK, OnFinal.KEEP, HOLLOW_SUMMARY),
     Guard("repeated", "an earlier answer given word for word to a new question",
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
     Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "

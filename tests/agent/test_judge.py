@@ -508,5 +508,9 @@ def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> 
     assert judge(Reply((), hollow), ev, Stage.FINAL) == Accept(hollow)
     figures = "Q2 revenue was $12.9 million, up 7 %; gross margin 58 %."
     assert judge(Reply((), figures), ev, Stage.DRAFT) == Accept(figures)
+    briefing = Evidence(TOOLS, (report,), report, user_messages=("quick rundown: how much was the revenue?",))
+    assert isinstance(judge(Reply((), "The report covers revenue and margins."), briefing, Stage.DRAFT), AskAgain)
+    assert judge(Reply((), "Revenue was twelve point nine million."), briefing, Stage.DRAFT) == \
+        Accept("Revenue was twelve point nine million.")
     asked_other = Evidence(TOOLS, (report,), report, user_messages=("what is this report about?",))
     assert judge(Reply((), hollow), asked_other, Stage.DRAFT) == Accept(hollow)   # not a summary request
