@@ -145,6 +145,12 @@ def asks_lowest(text: str) -> bool:
     return "low" in asked and "high" not in asked
 
 
+def asks_mean(text: str) -> bool:
+    """Whether the user's message asks for the average and not the total ("avg temp in weather_log.csv?")."""
+    asked = _measures(PATH_MENTION.sub(" ", text))
+    return "mean" in asked and "total" not in asked
+
+
 def asks_columns(text: str) -> bool:
     """Whether the user's message asks about the table's columns ("what columns does it have?")."""
     return "columns" in _measures(PATH_MENTION.sub(" ", text))
@@ -184,6 +190,7 @@ class Plan:
     dated: str = ""                       # "2025-01-09 to 2025-08-21": the whole file's dates
     columns_asked: bool = False           # the message asks what the columns are: their line comes first
     low_first: bool = False               # the message asks for the lowest: each top/lowest says it first
+    mean_first: bool = False              # the message asks for the average: a column's mean comes before its total
 
 
 def _sum(frame: "_Frame", col: str) -> Decimal:
@@ -266,15 +273,18 @@ def _extremes(frame: "_Frame", col: str, label: str, others: Sequence[str], low_
     return f"Highest {col}: {row(hi, high)}; lowest {col}: {row(lo, low)}."
 
 
-def _column_line(frame: "_Frame", col: str, additive: bool, label: str | None, categories: Sequence[str]) -> str:
+def _column_line(frame: "_Frame", col: str, additive: bool, label: str | None, categories: Sequence[str],
+                 mean_first: bool = False) -> str:
     present = [(v, i) for i, v in enumerate(frame.numbers[col]) if v is not None]
     if not present:
         return f"{col}: no values"
     total = sum((v for v, _ in present), Decimal(0))
     (high, hi), (low, lo) = max(present, key=lambda p: p[0]), min(present, key=lambda p: p[0])
-    parts = [f"total {fmt(total)}"] if additive else []
-    parts += [f"mean {fmt(round(total / len(present), 2))}",
-              f"min {fmt(low)} ({_row_name(frame, lo, label, categories)})",
+    mean = [f"mean {fmt(round(total / len(present), 2))}"]
+    summed = [f"total {fmt(total)}"] if additive else []
+    # the measure asked for first: "avg temp?" was answered "temp_c 60." from "temp_c: total 60, mean 12" (0.5B)
+    parts = mean + summed if mean_first else summed + mean
+    parts += [f"min {fmt(low)} ({_row_name(frame, lo, label, categories)})",
               f"max {fmt(high)} ({_row_name(frame, hi, label, categories)})"]
     return f"{col}: " + ", ".join(parts)
 
@@ -377,7 +387,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         top = sorted(range(frame.rows), key=lambda i: frame.numbers[value][i] or Decimal(0), reverse=True)[:5]
         out["largest rows"] = [{n: frame.text[n][i] for n in frame.names} for i in top]
     if plan.stats:
-        out["number columns"] = "\n".join(_column_line(frame, c, c in values, label, plan.categories)
+        out["number columns"] = "\n".join(_column_line(frame, c, c in values, label, plan.categories, plan.mean_first)
                                           for c in plan.stats)
     out["columns"] = ", ".join(frame.names)
     return out

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from gaia_lite.registry.failure import ToolFailure
 
-from .data_shape import Plan, asks_columns, asks_lowest, match, named_in, split_names
+from .data_shape import Plan, asks_columns, asks_lowest, asks_mean, match, named_in, split_names
 from .find import PATH_MENTION
 
 __all__ = ["MAX_BYTES", "TABLE_SUFFIXES", "parse_period", "to_date", "to_number"]
@@ -284,7 +284,7 @@ def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by:
     focus = asked or [n for n in said if n in numeric]
     return Plan(values, stats, categories, group_by=by, rows_before=frame.rows, notes=notes,
                 group_values=max(1, min(2, len(focus))), columns_asked=asks_columns(message),
-                low_first=asks_lowest(message))
+                low_first=asks_lowest(message), mean_first=asks_mean(message))
 
 
 def _named_period(message: str, frame: _Frame) -> tuple[str, _Frame] | None:

@@ -173,3 +173,16 @@ def test_what_the_model_reads_is_plain_lines_and_compact(tool_ctx, tmp_path: Pat
     assert "{" not in shown and "=" not in shown
     assert len(shown) < 1400   # about 400 tokens for a 23-row, 7-column table with three groupings
     assert shown.index("Sarah Chen 70,000") < shown.index("revenue by salesperson")
+
+
+def test_an_average_asked_for_comes_before_the_total_in_a_column_line(tool_ctx, weather: str) -> None:
+    # "avg temp in weather_log.csv?": the 0.5B answered "temp_c 60." from "temp_c: total 60, mean 12, ..."
+    from gaia_lite.tools.files import read_file
+
+    tool_ctx.request.message = "avg temp in weather.csv?"
+    figures = as_called(read_file)(tool_ctx, weather)["figures"]
+    line = next(ln for ln in figures.splitlines() if ln.startswith("temp_c: "))
+    assert line.startswith("temp_c: mean ") and "total 47" in line
+    tool_ctx.request.message = "total temp in weather.csv?"
+    figures = as_called(read_file)(tool_ctx, weather)["figures"]
+    assert "temp_c: total 47, mean" in figures
