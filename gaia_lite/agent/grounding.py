@@ -200,7 +200,7 @@ def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages:
     small model calls analyze_image on "leaves.jpg" for "in one sentence - why do leaves turn red?", or
     writes "poem.txt" for "write me a two-line poem"."""
     from gaia_lite.registry.failure import ToolFailure
-    from gaia_lite.tools.find import PATH_MENTION, find, named_in
+    from gaia_lite.tools.find import PATH_MENTION, find, named_in, pointed_by_request
     from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
 
     said = "\n".join(user_messages).lower()
@@ -214,8 +214,8 @@ def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages:
             continue  # named by the user, or for the tool to refuse in its own words
         try:
             if resolve_user_path(ctx, raw).exists() or find(ctx, name, "file") or named_in(ctx, message) \
-                    or named_in_message(message, ctx):
-                continue
+                    or named_in_message(message, ctx) or pointed_by_request(ctx, message, files_scanned=300):
+                continue  # the request is about a file here: the tool finds the one meant (find.locate)
         except (SandboxError, ToolFailure, OSError):  # the tool will say what is wrong in its own words
             continue
         return name

@@ -365,11 +365,15 @@ def test_a_call_on_a_file_nobody_named_is_not_run_but_asked_about_once(tmp_path,
     ("Create a file named hello.txt containing exactly: Hello", {"file_path": "hello.txt"}),  # named by the user
     ("what is in notes.md?", {"file_path": "docs/notes.md"}),  # a guessed folder: the tools' search finds it
     ("list the files here", {"directory_path": "."}),  # a folder, not a file
+    # the words point to crm/initech/details.md: read_file finds it (0.5B, test split, c7123d8: asked instead)
+    ("the initech client - whats their phone number?", {"file_path": "initech-client.txt"}),
 ])
 def test_calls_on_files_the_user_named_or_that_are_like_one_here_run(tmp_path, question, arguments) -> None:
     (tmp_path / "sales.csv").write_text("region,q1\neast,95\n")
     (tmp_path / "guest-wifi.md").write_text("Network: orchard-guest\n")
     (tmp_path / "notes.md").write_text("buy milk\n")
+    (tmp_path / "crm" / "initech").mkdir(parents=True)
+    (tmp_path / "crm" / "initech" / "details.md").write_text("# Initech LLC\n\nClient since 2021. Phone: 555-0177\n")
     reply = Reply((ToolCall("c1", "read_file", arguments),), "")
     assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == RunCalls(reply.calls)
 
