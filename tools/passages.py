@@ -70,6 +70,7 @@ def _cells(line: str) -> list[str]:
 
 
 RECORD_CHARS = 48  # a block of lines no longer than this is a list of records, not a wrapped paragraph
+RECORDS_JOINED = 8  # up to this many records are one unit ("a; b; c"); more are a unit each
 
 
 def units(text: str, source: str = "", page: int = 0) -> list[Unit]:
@@ -115,10 +116,15 @@ def _block_units(block: list[str]) -> list[str]:
     out: list[str] = []
     paragraph: list[str] = []
     header: list[str] = []
-    # short lines, none wider than a record: one record each ("10.0.0.40 cache01"), not a wrapped paragraph
-    # (whose lines but the last run near the full width). Joined, a hosts file's three lines read as one
-    # sentence, and the 1.5B gave 10.0.0.40 the name of the host before it.
-    records = len(block) > 1 and all(len(line.strip()) <= RECORD_CHARS for line in block)
+    # short plain lines, none wider than a record, are records ("10.0.0.40 cache01", "2 eggs"), not a wrapped
+    # paragraph (whose lines but the last run near the full width): a few are one unit, each kept apart by
+    # "; ". Joined by spaces, a hosts file's three lines read as one sentence, and the 1.5B gave 10.0.0.40
+    # the name of the host before it; each alone, "2 eggs" lost its recipe, and the 0.5B answered "how many
+    # eggs?" with the recipe's title.
+    if len(block) > 1 and all(len(ln.strip()) <= RECORD_CHARS and not _ITEM.match(ln) and not _LABEL.match(ln)
+                              and "|" not in ln for ln in block):
+        records = [ln.strip() for ln in block]
+        return ["; ".join(records)] if len(records) <= RECORDS_JOINED else records
 
     def flush() -> None:
         joined = " ".join(" ".join(paragraph).split())
@@ -137,7 +143,7 @@ def _block_units(block: list[str]) -> list[str]:
                 continue
             out.append(", ".join(f"{h}: {c}" if h else c for h, c in zip(header + [""] * len(cells), cells) if c))
             continue
-        if _ITEM.match(line) or _LABEL.match(line) or records:
+        if _ITEM.match(line) or _LABEL.match(line):
             flush()
             paragraph.append(_ITEM.sub("", line))
             continue

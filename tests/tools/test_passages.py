@@ -126,7 +126,12 @@ def test_answer_first_moves_the_answering_section_to_the_top_and_keeps_the_rest(
 def test_short_lines_are_records_and_a_wrapped_paragraph_is_one_text() -> None:
     # a hosts file joined into one sentence: the 1.5B named 10.0.0.40 after the host before it (test split)
     assert [u.text for u in units("10.0.0.12 web01\n10.0.0.31 db01\n10.0.0.40 cache01\n")] == \
-        ["10.0.0.12 web01", "10.0.0.31 db01", "10.0.0.40 cache01"]
+        ["10.0.0.12 web01; 10.0.0.31 db01; 10.0.0.40 cache01"]
+    # the 0.5B answered "how many eggs" with the title when "2 eggs" came alone (test split)
+    assert [u.text for u in units("Pancakes (serves 4)\n200 g flour\n2 eggs\n300 ml milk\n")] == \
+        ["Pancakes (serves 4); 200 g flour; 2 eggs; 300 ml milk"]
+    many = "".join(f"host{i} 10.0.0.{i}\n" for i in range(12))
+    assert len(units(many)) == 12   # a long list: a record each
     wrapped = ("Customers may return unused items within 45 days of delivery\n"
                "for a full refund. Sale items can be exchanged but not refunded.\n")
     assert [u.text for u in units(wrapped)] == ["Customers may return unused items within 45 days of delivery for a "
