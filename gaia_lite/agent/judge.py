@@ -499,7 +499,8 @@ def _unread(reply: Reply, ev: Evidence) -> str | None:
 # or for figures ("how many PTO days ...", "how much is the allowance?")
 _SUMMARY_ASKED = re.compile(r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b|\bbriefing\b"
                             r"|\bhow (?:many|much)\b")
-_FIGURE = re.compile(r"(?i)\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
+# a number standing as one (not the digit of a name: "q2", "acme_q2_report.md"), or a number word
+_FIGURE = re.compile(r"(?i)(?<![\w./\\-])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
                      r"thousand|million|none|no)\b")
 _TEXT_KEYS = frozenset({"content", "text", "summary"})  # a text read, not a listing's sizes
 

@@ -510,6 +510,8 @@ def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> 
     asked = judge(Reply((), hollow), ev, Stage.DRAFT)
     assert isinstance(asked, AskAgain) and asked.guard == "hollow_summary"
     assert judge(Reply((), hollow), ev, Stage.FINAL) == Accept(hollow)
+    named = "To summarize reports/acme_q2_report.md: Summarize a whole indexed document, section by section."
+    assert isinstance(judge(Reply((), named), ev, Stage.DRAFT), AskAgain)   # "q2" is a name, not a figure (0.5B)
     figures = "Q2 revenue was $12.9 million, up 7 %; gross margin 58 %."
     assert judge(Reply((), figures), ev, Stage.DRAFT) == Accept(figures)
     briefing = Evidence(TOOLS, (report,), report, user_messages=("quick rundown: how much was the revenue?",))
