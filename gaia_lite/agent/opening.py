@@ -51,7 +51,7 @@ def opening(query: str, *, tool_names: Iterable[str], holds_calls: bool, facts_s
     cosine; ``best_tool``: the best tool score for the message (asked only when needed: it embeds it);
     ``later_turn``: a tool already ran in this conversation.
 
-    ANSWER: no tool resembles the message, or a saved fact plainly answers it and the message names no
+    ANSWER: no tool resembles the message and it names no file, or a saved fact plainly answers it and the message names no
     tool ("remember that my dentist is now ..." must still reach ``remember``). OPEN: saved facts sit
     beside the question, or a later turn names no file and is not much like any tool. Else TOOL_FIRST."""
     if not holds_calls:
@@ -62,7 +62,9 @@ def opening(query: str, *, tool_names: Iterable[str], holds_calls: bool, facts_s
     best = best_tool()
     if best is None:
         return Opening.TOOL_FIRST
-    if best < OPEN_ANSWER_BELOW:
+    # a file named may need reading, whatever the score: "shopping.md - what do I need from the bakery?" was
+    # held to an answer, and the 0.5B wrote a terminal command for it (test split)
+    if best < OPEN_ANSWER_BELOW and not _FILE_NAMED.search(query):
         return Opening.ANSWER
     if later_turn and best < OPEN_LATER_BELOW and not _FILE_NAMED.search(query) \
             and not tools_named(query, tool_names):

@@ -23,6 +23,7 @@ def _open(query: str, best: float | None, *, holds: bool = True, facts: bool = F
 @pytest.mark.parametrize("query, best, later, expected", [
     ("what is 12 times 12?", 0.20, False, Opening.ANSWER),  # unlike every tool
     ("lol ok", 0.26, True, Opening.ANSWER),
+    ("shopping.md - what do I need from the bakery?", 0.20, False, Opening.TOOL_FIRST),  # names a file
     ("list the files in this folder", 0.71, False, Opening.TOOL_FIRST),
     ("Thanks! How many days are there in a week?", 0.40, True, Opening.OPEN),  # after a tool turn
     ("Unrelated question: how many minutes are there in two hours?", 0.54, True, Opening.OPEN),
