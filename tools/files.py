@@ -275,7 +275,10 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
         result["message"] = (f"Folders named like {name!r}: " if strict else
                              f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
         result["message"] += f". {_shown(ctx, one.path)}: {_holds(one.path)}." if one else ""
-        result["message"] = _with_asked(ctx, name, _files_in(one.path) if one else [], result["message"])
+        # the lines asked for, from the one folder found, however close: "v2 project" found only mobile-app-v2
+        # (2 of 3 name words), and the 1.5B answered "who owns it?" with its path (test split)
+        alone = one or (folders[0] if len(folders) == 1 else None)
+        result["message"] = _with_asked(ctx, name, _files_in(alone.path) if alone else [], result["message"])
         return result if strict else {**result, "match": "close"}
     files = rank(name, entries, "file")  # a file name asked of the folder search
     if files:

@@ -263,3 +263,14 @@ def test_a_folder_the_file_search_finds_carries_the_lines_of_its_files_for_the_r
     result = as_called(search_file)(tool_ctx, "v2 project*.java")
     assert result["message"].splitlines()[0] == ("For the request: teams/product/mobile-app-v2/README.md: line 1: "
                                                  "# Mobile app v2; line 3: Owner: Tomasz Wojcik")
+
+
+def test_the_one_folder_a_search_finds_however_close_carries_the_lines_for_the_request(tool_ctx: ToolContext,
+                                                                                     tmp_path: Path) -> None:
+    # search_directory "v2 project" found only mobile-app-v2, a close match, and the 1.5B answered with its path
+    _files(tmp_path, {"teams/product/mobile-app-v2/README.md": "# Mobile app v2\n\nOwner: Tomasz Wojcik\n",
+                      "teams/ops/runbook.md": "# Runbook\n\nRestart the queue workers first.\n"},
+           tool_ctx, "who owns the mobile app v2 project? it's in here somewhere")
+    result = as_called(search_directory)(tool_ctx, "v2 project")
+    assert result["count"] == 1 and result["message"].startswith("For the request: teams/product/mobile-app-v2/README.md")
+    assert "Owner: Tomasz Wojcik" in result["message"].splitlines()[0]
