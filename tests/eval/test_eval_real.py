@@ -27,9 +27,11 @@ _status = runtime_status()
 def test_eval_tasks_one_task_both_arms(tmp_path: Path) -> None:
     env = {**os.environ, "LEMONADE_BASE_URL": "http://127.0.0.1:9/api/v1"}  # nothing there: start the embedded one
     out = tmp_path / "run"
+    # two arms, the off arm prefilling all 37 tools cold: 300 s ran out on a busy machine (the full suite beside
+    # an eval); steps stay bounded by --max-steps
     proc = subprocess.run([sys.executable, "-m", "gaia_lite", "eval", "tasks", "--task", "no_tools_needed",
                            "--arms", "off,on", "--max-steps", "3", "--out", str(out), "--json"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(proc.stdout)
     assert report["embedded_server"] is True
