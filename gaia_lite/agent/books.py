@@ -33,7 +33,7 @@ class TurnStats:
     renudged: bool = False  # a narrated reply was sent back once this turn
     transient: list[dict[str, Any]] = field(default_factory=list)  # the next request's off-the-record messages
     calls_only: bool = False  # the next reply is held to a call (a constrained reply named a tool instead)
-    shown: bool = False  # the latest reply's view put text on the screen
+    shown: str = ""  # what the latest reply's view put on the screen
     failed_calls: int = 0  # calls that did not succeed (denied ones included)
     must_answer: bool = False  # a denial, or too many failures: the next model call must answer
     runs: dict[str, int] = field(default_factory=dict)  # successful calls per tool this turn

@@ -35,7 +35,7 @@ from .grounding import asks_about_user, unsupported
 from .own_words import copied_instructions, without_own_lines
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
-           "AskAgain", "HoldToCall", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
+           "AskAgain", "HoldToCall", "HoldToAnswer", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
            "plain_words", "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
            "unknown_call", "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name", "ungrounded_in",
            "hands_off", "declines"]
@@ -91,6 +91,7 @@ class OnFinal(Enum):
     KEEP = "keep"
     REPLACE = "replace"  # by an answer built from the tool results ("could not finish" without any)
     REPLACE_AFTER_RESULT = "replace after a tool result"
+    ANSWER = "hold to an answer"  # a call judged again after the ask is not run: the next reply must answer
 
 
 Detector = Callable[[Reply, Evidence], "str | None"]
@@ -105,7 +106,8 @@ class Guard:
     on_draft: OnDraft
     on_final: OnFinal
     ask: str = ""  # the request sent with ASK/HOLD; {slot} is what was found, {query} the user's message
-    on_calls: bool = False  # judges a reply's calls before they run (a draft only); others judge answers
+    on_calls: bool = False  # judges a reply's calls before they run; others judge answers
+    amend: Callable[[Reply, Evidence], str] | None = None  # a final answer it detects is kept, with this added
 
     def final_applies(self, ev: Evidence) -> bool:
         return self.on_final is OnFinal.REPLACE or (self.on_final is OnFinal.REPLACE_AFTER_RESULT
@@ -132,6 +134,11 @@ class HoldToCall:
 
 
 @dataclass(frozen=True)
+class HoldToAnswer:
+    guard: str
+
+
+@dataclass(frozen=True)
 class FromResults:
     guard: str
 
@@ -141,7 +148,7 @@ class Accept:
     answer: str
 
 
-Verdict = RunCalls | AskAgain | HoldToCall | FromResults | Accept
+Verdict = RunCalls | AskAgain | HoldToCall | HoldToAnswer | FromResults | Accept
 
 
 def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -> Verdict:
@@ -150,10 +157,14 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
     by the first guard with a draft action that detects something; otherwise, as a final reply, by the
     first guard whose final action applies. ``can_hold``: the reply mode can hold a reply to a call."""
     if reply.calls and stage is not Stage.FORCED:
-        for guard in GUARDS if stage is Stage.DRAFT else ():
-            found = guard.detect(reply, ev) if guard.on_calls else None
-            if found is not None:
+        for guard in GUARDS:
+            if not guard.on_calls or (stage is Stage.FINAL and guard.on_final is not OnFinal.ANSWER):
+                continue
+            found = guard.detect(reply, ev)
+            if found is not None and stage is Stage.DRAFT:
                 return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
+            if found is not None:
+                return HoldToAnswer(guard.name)
         return RunCalls(reply.calls)
     # the agent's own lines, copied (whole, or cut off by the token limit), are not part of the answer
     text = without_own_lines(reply.text.strip(), ev.copied_lines)
@@ -169,6 +180,8 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
                 return HoldToCall(guard.name)
             return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
     for guard in GUARDS:
+        if guard.amend is not None and guard.detect(seen, ev) is not None:
+            return Accept(guard.amend(seen, ev))
         if guard.on_final is not OnFinal.KEEP and guard.final_applies(ev) and guard.detect(seen, ev) is not None:
             return FromResults(guard.name)
     return Accept(text)
@@ -410,6 +423,26 @@ def _stopped_short(reply: Reply, ev: Evidence) -> str | None:
     return hands_off(reply.text, any(r.ok for r in ev.results)) if ev.tool_names else None
 
 
+def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
+    """The note of the tool call that just failed, passed on to the user as the answer: an argument's name of
+    that call in the answer, or an answer mostly made of the note when the note names a tool to call. After
+    edit_file said "Call edit_file again with one of them as old_content", the 1.5B answered "Please provide
+    one of them as old_content"; after update_memory said "setup.cfg is a file, not a memory: change its text
+    with edit_file", the 0.5B answered with that sentence (test split, 4 runs of 4)."""
+    last = ev.results[-1] if ev.results else None
+    if last is None or last.ok:
+        return None
+    named = next((name for name in last.arguments if "_" in name
+                  and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", reply.text or "")), None)
+    if named is not None:
+        return named
+    note = " ".join(str(last.payload.get(k) or "") for k in ("error", "message"))
+    if not any(re.search(rf"\b{re.escape(t)}\b", note) for t in ev.tool_names):
+        return None
+    copied = copied_instructions(reply.text.replace("_", " "), [note.replace("_", " ")], ev.user_messages)
+    return " ".join(copied.split()[:8]) if copied else None
+
+
 def _invented(reply: Reply, ev: Evidence) -> str | None:
     """A file a call of the reply names that does not exist, is like no file in the allowed folders and
     the user never named, when the user named none ("leaves.jpg" to analyze_image for "in one sentence -
@@ -518,6 +551,27 @@ def _hollow_summary(reply: Reply, ev: Evidence) -> str | None:
     return "figures" if any(len(_FIGURE.findall(t)) >= 3 for t in texts) else None
 
 
+# The figures a hollow summary is given when it stays hollow: this many lines of the text, at most
+FIGURE_LINES = 5
+_BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
+
+
+def _with_figures(reply: Reply, ev: Evidence) -> str:
+    """A summary asked once for the text's figures that still has none keeps its words, and the text's own
+    lines that state figures follow it, as they stand: the 1.5B summarized the Acme report as "highlights on
+    Q2 revenue, gross margin, and operating expenses" twice, and the $12.9 million was never said."""
+    lines: list[str] = []
+    for r in ev.results:
+        for k, v in r.payload.items() if r.ok else ():
+            if k in _TEXT_KEYS and isinstance(v, str):
+                lines += [_BULLET.sub("", ln).strip() for ln in v.splitlines()
+                          if ln.strip() and not ln.lstrip().startswith(("#", "|")) and _FIGURE.search(ln)]
+    picked = list(dict.fromkeys(ln.rstrip(".;") for ln in lines))[:FIGURE_LINES]
+    if not picked:
+        return reply.text
+    return f"{reply.text.rstrip()}\n\nThe figures it gives: " + "; ".join(picked) + "."
+
+
 def _repeated(reply: Reply, ev: Evidence) -> str | None:
     """An earlier answer of this conversation, word for word."""
     said = plain_words(reply.text)
@@ -565,6 +619,9 @@ DECLINED = ("You said \"{slot}\", but the saved memories beside my message are w
 # Sent the same way when an answer refuses or says it does not know while a result holds lines on the question.
 DECLINED_RESULT = ("You said \"{slot}\", but the tool result above has lines that match my question. Answer from "
                    "them: {query}")
+# Sent the same way when an answer passes on the note of a tool call that failed, naming its argument.
+RELAYED_ERROR = ("Your answer passes on the failed tool's note to you (\"{slot}\"). Do what the note says: call the "
+                 "tool it names, with the arguments it gives, then answer: {query}")
 # Sent the same way when an answer states a number or file name that nothing shown to the model holds.
 UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or message of mine says that. Answer "
               "again using only what the tools returned; if they do not hold it, call a tool to find it or say "
@@ -576,7 +633,7 @@ GUARDS: tuple[Guard, ...] = (
           on_calls=True),
     Guard("unasked_lookup", "the first lookup of a turn (a read, document query or image question) for a message "
           "that names no file, points back at nothing, and whose words no file or earlier result holds (never run)",
-          _unasked, None, OnDraft.ASK, OnFinal.KEEP, UNASKED, on_calls=True),
+          _unasked, None, OnDraft.ASK, OnFinal.ANSWER, UNASKED, on_calls=True),
     Guard("called_after_stop", "a tool call in the reply that was told to answer without tools (never run)",
           _called, None, OnDraft.PASS, OnFinal.REPLACE),
     Guard("result_echo", "a tool result given back as JSON, with its status or opening with one of its keys",
@@ -606,10 +663,13 @@ GUARDS: tuple[Guard, ...] = (
           "question", _declined_result, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, DECLINED_RESULT),
     Guard("stopped_short", "an answer that hands the user a step a tool can do, or says the files are out of reach",
           _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
+    Guard("relayed_error", "the note of the tool call that just failed, passed on to the user: an argument of the "
+          "call named, or the note (naming a tool to call) copied", _relayed_error, None, OnDraft.ASK, OnFinal.KEEP, RELAYED_ERROR),
     Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",
           _ungrounded, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, UNGROUNDED),
     Guard("hollow_summary", "a summary, or an answer to \"how many/much\", that lists a text's topics without any of "
-          "the figures the text read this turn states", _hollow_summary, None, OnDraft.ASK, OnFinal.KEEP, HOLLOW_SUMMARY),
+          "the figures the text read this turn states (kept, with the text's lines of figures, when it stays so)",
+          _hollow_summary, None, OnDraft.ASK, OnFinal.KEEP, HOLLOW_SUMMARY, amend=_with_figures),
     Guard("repeated", "an earlier answer given word for word to a new question",
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
     Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "

@@ -38,7 +38,7 @@ from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, plain_name
 from .grounding import asks_about_user, invented_file, named_in_message, pointed_files, unasked_lookup
 from .judge import (
-    Accept, AskAgain, Evidence, FromResults, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
+    Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
     without_tool_names,
 )
 from .opening import Opening, opening
@@ -46,7 +46,7 @@ from .results import compact_result
 from .prefix import make_layout
 from .own_words import without_own_lines
 from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT
-from .replies import FreeReplies, ReplyMode, UnrepeatedView
+from .replies import FreeReplies, OwnLinesView, ReplyMode, UnrepeatedView
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
@@ -60,6 +60,9 @@ log = logging.getLogger("gaia_lite.agent")
 # Small text-path models tend to echo tool results as JSON; one short line after
 # each result steers them to either answer in prose or call the next tool.
 TEXT_PATH_NEXT = "\n(Now answer the user in plain sentences, or call another tool if needed.)"
+# A reply that copies the after-result line stops there (the request's ``stop``): its start this long is
+# ours alone ("(If this answers"), and every token of the copy is decode time the user waits through.
+STOP_AT_COPY = 16
 STOP_CALLING = "Stop calling tools now and answer my request with what you already have, in plain text."
 GAVE_UP = "I could not finish this with the tools available."
 # Saved facts shown beside a user message: MiniLM cosine of a question to the fact that answers it
@@ -223,6 +226,9 @@ class Agent:
                 stats.renudged = True
                 stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": request}]
                 return None
+            case HoldToAnswer():  # asked once, it made the same kind of call: the next reply answers, no tools
+                stats.transient, stats.calls_only, stats.must_answer = [], False, True
+                return None
             case HoldToCall():
                 stats.renudged = stats.calls_only = True
                 return None
@@ -242,15 +248,23 @@ class Agent:
                 return (yield from self._answer(reply, kept or answer, stats))
 
     def _evidence(self, stats: TurnStats) -> Evidence:
-        after = (self.replies.after_result or "").strip()
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
-                        tuple(self.user_messages), stats.facts, (TEXT_PATH_NEXT.strip(), after, *self._format_lines()),
+                        tuple(self.user_messages), stats.facts, self._own_lines(),
                         seen, stats.named,
                         lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages),
                         lambda call: unasked_lookup(call.name, self._message(), self.executor.ctx, seen),
                         lambda: pointed_files(self._message(), self.executor.ctx),
                         self._instructions())
+
+    def _after_result(self) -> str:
+        """The line the text path writes after each tool result."""
+        return self.replies.after_result or TEXT_PATH_NEXT
+
+    def _own_lines(self) -> tuple[str, ...]:
+        """The lines the agent writes after tool results and the reply format's JSON lines: a small model
+        copies them into an answer, and they are never part of it."""
+        return (TEXT_PATH_NEXT.strip(), (self.replies.after_result or "").strip(), *self._format_lines())
 
     def _message(self) -> str:
         return self.user_messages[-1] if self.user_messages else ""
@@ -310,8 +324,11 @@ class Agent:
         if forced:
             messages.append({"role": "user", "content": STOP_CALLING})
         # ``direct``: the reply is held to an answer by its schema alone (no words added, same prompt)
-        return _Request(messages, tools, self.replies.request_extra(tools, forced=forced or direct, calls_only=calls_only
-                                                                    and not forced, has_result=has_result))
+        extra = self.replies.request_extra(tools, forced=forced or direct, calls_only=calls_only and not forced,
+                                           has_result=has_result)
+        if not self.options.native_tools:
+            extra = {**extra, "stop": [self._after_result().strip()[:STOP_AT_COPY]]}
+        return _Request(messages, tools, extra)
 
     def _prompt(self, state: SelectionState, forced: bool) -> tuple[str, list[dict[str, Any]] | None]:
         return self.system_prompt(state), (None if forced else self.tool_schemas(state))
@@ -322,8 +339,8 @@ class Agent:
         gen = self.client.stream_chat(request.messages, tools=request.tools, max_tokens=self.options.max_tokens,
                                       temperature=self.options.temperature, cancel=self.executor.ctx.cancel,
                                       **request.extra)
-        view = UnrepeatedView(self.replies.view(), stats.earlier)
-        stats.shown = False
+        view = UnrepeatedView(OwnLinesView(self.replies.view(), self._own_lines()), stats.earlier)
+        stats.shown = ""
         while True:
             try:
                 delta = next(gen)
@@ -332,11 +349,11 @@ class Agent:
                 break
             shown = view.feed(delta)
             if shown:
-                stats.shown = True
+                stats.shown += shown
                 yield TextDelta(shown)
         rest = view.finish(result)
         if rest:
-            stats.shown = True
+            stats.shown += rest
             yield TextDelta(rest)
         return result
 
@@ -344,9 +361,13 @@ class Agent:
         """End the turn with ``answer``, stored in the history. It is shown here unless the reply's view
         showed it; a view that showed a reply which is not the answer gets the answer after it."""
         # nothing of our own instructions reaches the user: a line the agent writes after results, copied
-        answer = without_own_lines(answer, self._evidence(stats).copied_lines) or answer
-        if not stats.shown:
+        answer = without_own_lines(answer, self._own_lines()) or answer
+        shown = stats.shown.rstrip()
+        if not shown:
             yield TextDelta(answer)
+        elif answer.startswith(shown):  # the view showed the answer, or its start
+            if answer[len(shown):]:
+                yield TextDelta(answer[len(shown):])
         elif answer != reply.text.strip():
             yield TextDelta("\n\n" + answer)
         self.history.append({"role": "assistant", "content": answer})
@@ -453,7 +474,7 @@ class Agent:
             if disclosed:
                 content += "\n\n" + disclosed
         if not self.options.native_tools:
-            content += self.replies.after_result or TEXT_PATH_NEXT
+            content += self._after_result()
         self.history.append({"role": "tool", "tool_call_id": call.id, "content": content})
 
     # ------------------------------------------------------------------ helpers

@@ -18,9 +18,11 @@ from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import ChatResult
 
 from .judge import Evidence, Reply, hiding_guard, names_a_tool, plain_words
+from .own_words import MIN_CUT
 
 # names_a_tool: eval/tasks.py counts narrated answers with the judge's own rule
-__all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "UnrepeatedView", "names_a_tool"]
+__all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "UnrepeatedView", "OwnLinesView",
+           "names_a_tool"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
 _HOLD_PREFIXES = ("{", "[", "(", "```", "<tool_call", "<think", "<")
@@ -149,3 +151,47 @@ class UnrepeatedView:
             return ""
         self._open = True
         return self._release()
+
+
+class OwnLinesView:
+    """Keeps the agent's own after-result lines off the screen. A small model ends an answer by copying
+    the line it was given after a tool result ("Buy stamps.\n(If this answers the request, reply {");
+    the loop strips it from the answer (``own_words.without_own_lines``), and the screen must agree, or
+    the user reads the copy and then the clean answer printed again. Text that may be the start of one of
+    ``lines`` is held until it cannot be; from the first ``MIN_CUT`` characters of one, nothing more of
+    the reply is shown."""
+
+    def __init__(self, inner: ReplyView, lines: Iterable[str]) -> None:
+        self._inner = inner
+        self._lines = tuple(dict.fromkeys(ln.strip() for ln in lines if ln and len(ln.strip()) >= MIN_CUT))
+        self._text = ""
+        self._shown = 0
+        self._cut: int | None = None
+
+    def _limit(self, final: bool) -> int:
+        """How much of the text so far may be shown: never trailing white space, which only the text
+        after it can show to be part of the answer."""
+        if self._cut is None:
+            starts = [i for i in (self._text.find(ln[:MIN_CUT]) for ln in self._lines) if i >= 0]
+            self._cut = min(starts) if starts else None
+        end = len(self._text)
+        if self._cut is not None:
+            end = self._cut
+        elif not final:
+            end -= max((k for ln in self._lines for k in range(min(len(ln), end), 0, -1)
+                        if self._text.endswith(ln[:k])), default=0)
+        return len(self._text[:end].rstrip())
+
+    def _out(self, final: bool) -> str:
+        limit = self._limit(final)
+        out = self._text[self._shown:limit]
+        self._shown = max(self._shown, limit)
+        return out
+
+    def feed(self, delta: str) -> str:
+        self._text += self._inner.feed(delta)
+        return self._out(final=False)
+
+    def finish(self, result: ChatResult) -> str:
+        self._text += self._inner.finish(result)
+        return self._out(final=True)

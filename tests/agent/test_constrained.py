@@ -286,3 +286,57 @@ def test_a_constrained_answer_that_is_json_data_is_held_for_the_loop() -> None:
     view = AnswerView(["read_file"], shape=TOOL_FIRST)
     raw = '{"tool": "none", "answer": "{\\"size_bytes\\": 8, \\"content\\": \\"buy milk. Then more.\\"}"}'
     assert "".join(view.feed(raw[i:i + 5]) for i in range(0, len(raw), 5)) + view.finish(ChatResult(raw)) == ""
+
+
+# --- our own after-result line, copied into an answer (bench_first_ask --sequence, "what is in notes.md?") ---
+
+COPIED = '{"tool": "none", "answer": "The content of notes.md is:\\n\\nBuy stamps.\\n(If this answers the request, reply {'
+
+
+@pytest.mark.parametrize("size", [1, 3, 7, 50])
+def test_a_copied_after_result_line_never_reaches_the_screen(size: int) -> None:
+    from gaia_lite.agent.constrained import TOOL_FIRST_AFTER_RESULT
+    from gaia_lite.agent.replies import OwnLinesView
+
+    view = OwnLinesView(AnswerView(["read_file"], shape=TOOL_FIRST), [TOOL_FIRST_AFTER_RESULT])
+    pieces = [view.feed(COPIED[i:i + size]) for i in range(0, len(COPIED), size)]
+    assert "".join(pieces) + view.finish(ChatResult(COPIED)) == "The content of notes.md is:\n\nBuy stamps."
+
+
+def test_text_that_only_starts_like_our_line_is_shown_once_it_cannot_be_it() -> None:
+    from gaia_lite.agent.constrained import TOOL_FIRST_AFTER_RESULT
+    from gaia_lite.agent.replies import OwnLinesView
+
+    reply = '{"tool": "none", "answer": "Buy stamps (If needed) and milk."}'
+    view = OwnLinesView(AnswerView(["read_file"], shape=TOOL_FIRST), [TOOL_FIRST_AFTER_RESULT])
+    held = [view.feed(reply[i:i + 4]) for i in range(0, len(reply), 4)]
+    assert "".join(held) + view.finish(ChatResult(reply)) == "Buy stamps (If needed) and milk."
+
+
+def test_a_turn_whose_answer_copies_the_after_result_line_shows_the_answer_once(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("Buy stamps.")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": "notes.md"}}'),
+                       text_chunks(COPIED, pieces=9)]
+        events = list(_tool_first_agent(srv, tmp_path).run("what is in notes.md?"))
+        requests = list(srv.requests)
+    finished = next(e for e in events if isinstance(e, TurnFinished))
+    assert finished.answer == "The content of notes.md is:\n\nBuy stamps."
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == finished.answer, "shown once, no copy"
+    # and the server stops decoding at the copy: every token of it is time the user waits
+    assert all(body["stop"] == ["(If this answers"] for body in requests)
+
+
+def test_a_lookup_made_again_after_the_ask_is_not_run_and_the_next_reply_answers(tmp_path: Path) -> None:
+    # the 1.5B, test split: asked once about query_specific_file on shopping.md for "cheers! whats 9+10?",
+    # it made the same lookup again; it ran, and the answer cited "line 6 of shopping.md"
+    (tmp_path / "shopping.md").write_text("## Bakery\n- sourdough loaf\n")
+    lookup = text_chunks('{"tool": "read_file", "arguments": {"file_path": "shopping.md"}}')
+    with FakeOpenAIServer() as srv:
+        srv.script += [lookup, lookup, text_chunks('{"tool": "none", "answer": "9 + 10 is 19."}')]
+        events = list(_tool_first_agent(srv, tmp_path).run("cheers! whats 9+10?"))
+        requests = list(srv.requests)
+    assert not [e for e in events if isinstance(e, ToolCallFinished)], "the lookup never ran"
+    assert next(e for e in events if isinstance(e, TurnFinished)).answer == "9 + 10 is 19."
+    assert len(requests) == 3 and "tools" not in requests[2]
+    assert requests[2]["messages"][-1]["content"].startswith("Stop calling tools now")

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from gaia_lite.agent.judge import (
-    GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
+    GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
     first_sentence_pending, hiding_guard, judge, unknown_call,
 )
 from gaia_lite.messages import ToolCall
@@ -420,7 +420,9 @@ def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, que
     asked = judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT)
     assert isinstance(asked, AskAgain) and asked.guard == "unasked_lookup"
     assert asked.request.endswith(f"(or call a tool if it truly needs one): {question}")
-    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.FINAL) == RunCalls(reply.calls)
+    # made again after the ask (the 1.5B, test split: query_specific_file on shopping.md for "cheers! whats
+    # 9+10?"), the call is not run: the next reply must answer
+    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.FINAL) == HoldToAnswer("unasked_lookup")
 
 
 @pytest.mark.parametrize("question, tool, arguments", [
@@ -509,7 +511,10 @@ def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> 
     ev = Evidence(TOOLS, (report,), report, user_messages=(question,))
     asked = judge(Reply((), hollow), ev, Stage.DRAFT)
     assert isinstance(asked, AskAgain) and asked.guard == "hollow_summary"
-    assert judge(Reply((), hollow), ev, Stage.FINAL) == Accept(hollow)
+    # still hollow when asked again (the 1.5B, test split): kept, and the text's lines of figures follow it
+    assert judge(Reply((), hollow), ev, Stage.FINAL) == Accept(
+        hollow + "\n\nThe figures it gives: Q2 revenue was $12.9 million, up 7 %; Gross margin was 58 %; "
+                 "Operating expenses were $6.6 million.")
     named = "To summarize reports/acme_q2_report.md: Summarize a whole indexed document, section by section."
     assert isinstance(judge(Reply((), named), ev, Stage.DRAFT), AskAgain)   # "q2" is a name, not a figure (0.5B)
     figures = "Q2 revenue was $12.9 million, up 7 %; gross margin 58 %."
@@ -520,3 +525,48 @@ def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> 
         Accept("Revenue was twelve point nine million.")
     asked_other = Evidence(TOOLS, (report,), report, user_messages=("what is this report about?",))
     assert judge(Reply((), hollow), asked_other, Stage.DRAFT) == Accept(hollow)   # not a summary request
+
+
+def test_an_answer_passing_on_a_failed_calls_note_is_asked_to_make_the_call() -> None:
+    # the 1.5B, test split: edit_file with an empty old_content failed, and its note became the answer
+    failed = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg", "old_content": "", "new_content": "version = 2.1.0"},
+                        {"status": "error", "error": "old_content is empty: give the exact text to replace. The lines of "
+                         "setup.cfg most like the new text: 'version = 2.0.3'. Call edit_file again with one of them as "
+                         "old_content"}, ToolStatus.ERROR, 0.01)
+    question = "setup.cfg - bump the version to 2.1.0"
+    relayed = "The closest lines to replace are 'version = 2.0.3'. Please provide one of them as old_content."
+    ev = Evidence(TOOLS, (failed,), failed, user_messages=(question,))
+    asked = judge(Reply((), relayed), ev, Stage.DRAFT)
+    assert asked == AskAgain("relayed_error", 'Your answer passes on the failed tool\'s note to you ("old_content"). Do '
+                                              "what the note says: call the tool it names, with the arguments it gives, "
+                                              f"then answer: {question}")
+    assert judge(Reply((), relayed), ev, Stage.FINAL) == Accept(relayed)
+    # a failure told in the user's words stands, and so does an answer after the call was fixed
+    plain = "I could not change setup.cfg: the text to replace was not given."
+    assert judge(Reply((), plain), ev, Stage.DRAFT) == Accept(plain)
+    fixed = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg", "old_content": "version = 2.0.3"},
+                       {"status": "success"}, ToolStatus.OK, 0.01)
+    after = Evidence(TOOLS, (failed, fixed), fixed, user_messages=(question,))
+    assert judge(Reply((), "Done: old_content version = 2.0.3 is now 2.1.0."), after, Stage.DRAFT) == \
+        Accept("Done: old_content version = 2.0.3 is now 2.1.0.")
+
+
+def test_an_answer_made_of_a_failed_calls_note_naming_a_tool_is_asked_to_follow_it() -> None:
+    # the 0.5B, test split, 3 runs of 3: update_memory for a file edit, and its note became the answer
+    failed = ToolResult("update_memory", "update_memory", {"knowledge_id": "version_update", "content": "2.1.0"},
+                        {"status": "error", "knowledge_id": "version_update", "file_path": "setup.cfg",
+                         "message": "No memory has this id. setup.cfg is a file, not a memory: change its text with "
+                                    "edit_file (file_path 'setup.cfg'), or rewrite it with write_file."},
+                        ToolStatus.ERROR, 0.01)
+    question = "setup.cfg - bump the version to 2.1.0"
+    relayed = ("No memory has this id. setup.cfg is a file, not a memory: change its text with edit file "
+               "(file path 'setup.cfg'), or rewrite it with write file.")
+    ev = Evidence(("edit_file", "write_file", "update_memory"), (failed,), failed, user_messages=(question,))
+    asked = judge(Reply((), relayed), ev, Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "relayed_error"
+    # a note that names no tool (a file that is not there) may be told to the user as it is
+    missing = ToolResult("read_file", "read_file", {"file_path": "todo.txt"},
+                         {"status": "error", "error": "File not found: todo.txt"}, ToolStatus.ERROR, 0.01)
+    told = "File not found: todo.txt"
+    assert judge(Reply((), told), Evidence(("read_file",), (missing,), missing, user_messages=("read todo.txt",)),
+                 Stage.DRAFT) == Accept(told)
