@@ -85,6 +85,7 @@ class OnDraft(Enum):
     ASK = "ask again"  # off the record, with the guard's words
     HOLD = "hold to a call"  # where the reply mode can (no words the model could echo), else ask again
     END = "judged as final at once"  # later guards' draft actions are skipped: asking again cannot help
+    ANSWER = "hold to an answer"  # a call not run, and the next reply answers without tools
 
 
 class OnFinal(Enum):
@@ -161,7 +162,7 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
             if not guard.on_calls or (stage is Stage.FINAL and guard.on_final is not OnFinal.ANSWER):
                 continue
             found = guard.detect(reply, ev)
-            if found is not None and stage is Stage.DRAFT:
+            if found is not None and stage is Stage.DRAFT and guard.on_draft is OnDraft.ASK:
                 return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
             if found is not None:
                 return HoldToAnswer(guard.name)
@@ -419,8 +420,33 @@ def hands_off(text: str, ran_tools: bool) -> str | None:
     return m.group(0).strip() if m else None
 
 
+# A step the agent says it will take: "I'll need to search for other files", "Let's proceed with that analysis".
+_WILL_DO = re.compile(
+    r"(?i)\b(?:I(?:'ll| will| need to|'ll need to| will need to| would need to|'d need to| am going to|'m going to)"
+    r"|let me|let's|let us|we(?:'ll| will| need to)) (?:now |first |then |also |further |next )?(?:search|look|"
+    r"check|read|find|open|run|index|query|call|try|proceed|analy[sz]e|use|browse|list|scan|examine|go ahead)\b")
+_LAST_SENTENCE = re.compile(r"(?s)(?:^|(?<=[.!?:])\s+)([^.!?:]*[.!?]*)\s*$")
+
+
+def _announced(reply: Reply, ev: Evidence) -> str | None:
+    """An answer that ends by announcing a step of the agent's own, and stops there: "... but it doesn't
+    contain any information about eggs. I'll need to search for other files in the same directory." (1.5B,
+    test split); "Let's proceed with that analysis." (held-out suite). The step is not done, and no tool
+    call follows the words."""
+    if not ev.tool_names or reply.calls:
+        return None
+    last = _LAST_SENTENCE.search((reply.text or "").strip())
+    m = _WILL_DO.search(last.group(1)) if last else None
+    return m.group(0) if m else None
+
+
 def _stopped_short(reply: Reply, ev: Evidence) -> str | None:
     return hands_off(reply.text, any(r.ok for r in ev.results)) if ev.tool_names else None
+
+
+# A message that asks for a file to be made or kept: a write of a file it does not name is the request's own.
+_WANTS_FILE = re.compile(r"(?i)\b(?:files?|save[sd]?|saving|store[sd]?|disk|folder|document)\b")
+_WRITES = frozenset({"write_file"})
 
 
 def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
@@ -449,7 +475,19 @@ def _invented(reply: Reply, ev: Evidence) -> str | None:
     why do leaves turn red?"; grounding.invented_file)."""
     if ev.invented is None:
         return None
-    return next((found for call in reply.calls if (found := ev.invented(call)) is not None), None)
+    asks_file = _WANTS_FILE.search(ev.query) is not None  # "... and save it": the write names its own file
+    return next((found for call in reply.calls if not (asks_file and call.name in _WRITES)
+                 and (found := ev.invented(call)) is not None), None)
+
+
+def _unasked_write(reply: Reply, ev: Evidence) -> str | None:
+    """A write of a made-up file (grounding.invented_file) for a message that asks for no file: the text
+    is what the user asked for, to be answered. The 0.5B wrote "The sea is vast ..." to sea.txt for "Write
+    me a two-line poem about the sea." (test split, 3 runs of 3); asked again with invented_file's words
+    ("No file sea.txt exists ..."), it answered "I can't find that file" twice."""
+    if ev.invented is None or _WANTS_FILE.search(ev.query):
+        return None
+    return next((found for call in reply.calls if call.name in _WRITES and (found := ev.invented(call))), None)
 
 
 def _unasked(reply: Reply, ev: Evidence) -> str | None:
@@ -528,6 +566,32 @@ def _unread(reply: Reply, ev: Evidence) -> str | None:
     return " and ".join(ev.named)
 
 
+# An answer saying a file does not hold what was asked: "... is not found in the hosts.txt file."
+_NOT_IN_IT = re.compile(r"(?i)\b(?:not|never) (?:found|mentioned|listed|present|stated|given|included|specified)\b"
+                        r"|\bdoes(?:n't| not) (?:contain|mention|say|list|include|have|specify)\b"
+                        r"|\bno (?:mention|information|record|line|entry|details?)\b|\bcould(?:n't| not) find\b")
+
+
+def _unread_named(reply: Reply, ev: Evidence) -> str | None:
+    """An answer that says the file the message names does not hold the answer, or does not know, when no
+    call of the turn read that file: it was searched, not read. "hosts.txt - what's the db server's IP?"
+    got a content search for "db server's IP" (nothing), and the 1.5B answered "The IP address of the
+    database server is not found in the hosts.txt file." (test split, 54039b1). What it names, or None."""
+    if not ev.named or not ev.tool_names or not (_NOT_IN_IT.search(reply.text or "") or declines(reply.text)):
+        return None
+    unread = [name for name in ev.named if not any(_read(r, name) for r in ev.results)]
+    return " and ".join(unread) or None
+
+
+def _read(result: ToolResult, name: str) -> bool:
+    """Did ``result`` read the file ``name``: named it in its arguments, or found lines in it?"""
+    if not result.ok:
+        return False
+    leaf = name.rstrip("/").rsplit("/", 1)[-1]
+    said = json.dumps(result.arguments, ensure_ascii=False)
+    return leaf in said or (bool(result.payload.get("count")) and leaf in json.dumps(result.payload, default=str))
+
+
 # A request for a summary: "Summarize X", "tl;dr of ...", "quick rundown", "give me the gist"
 # or for figures ("how many PTO days ...", "how much is the allowance?")
 _SUMMARY_ASKED = re.compile(r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b|\bbriefing\b"
@@ -535,6 +599,9 @@ _SUMMARY_ASKED = re.compile(r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brec
 # a number standing as one (not the digit of a name: "q2", "acme_q2_report.md"), or a number word
 _FIGURE = re.compile(r"(?i)(?<![\w./\\-])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
                      r"thousand|million|none|no)\b")
+# A year is when, not how much: "Acme Corp's second quarter 2025 report highlights strong revenue growth" (1.5B,
+# test split) names the report's year and none of its figures.
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _TEXT_KEYS = frozenset({"content", "text", "summary"})  # a text read, not a listing's sizes
 
 
@@ -544,11 +611,11 @@ def _hollow_summary(reply: Reply, ev: Evidence) -> str | None:
     expenses, along with ..." for "Summarize reports/acme_q2_report.md." (0.5B and 1.5B, test split), whose
     text says $12.9 million; "The handbook provides information about PTO, remote work, benefits ..." for
     "... how many PTO days first-year staff get, how many remote days per week ..." (0.5B, dev)."""
-    if not _SUMMARY_ASKED.search(ev.query) or _FIGURE.search(reply.text or ""):
+    if not _SUMMARY_ASKED.search(ev.query) or _FIGURE.search(_YEAR.sub("", reply.text or "")):
         return None
     texts = [v for r in ev.results if r.ok for k, v in r.payload.items()
              if k in _TEXT_KEYS and isinstance(v, str) and len(v) > 80]
-    return "figures" if any(len(_FIGURE.findall(t)) >= 3 for t in texts) else None
+    return "figures" if any(len(_FIGURE.findall(_YEAR.sub("", t))) >= 3 for t in texts) else None
 
 
 # The figures a hollow summary is given when it stays hollow: this many lines of the text, at most
@@ -607,6 +674,8 @@ UNREAD = "{slot}: look at it with a tool before answering, then answer from what
 # Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
 STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
                  "now, then answer my question: {query}")
+# Sent the same way when an answer ends by announcing a step of its own ("I'll need to search ...").
+ANNOUNCED = ("You said \"{slot}\" and stopped. Do it now: call the tool for it, then answer my question: {query}")
 # Sent the same way when an answer writes a call to a tool that does not exist ({"tool": "change_port", ...}).
 UNKNOWN_CALL = ("{slot} is not one of your tools. Call a tool from the list, in the reply format, or answer my "
                 "question in plain sentences: {query}")
@@ -628,6 +697,8 @@ UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or mess
               "plainly that you could not find it. My question: {query}")
 
 GUARDS: tuple[Guard, ...] = (
+    Guard("unasked_write", "a write of a made-up file for a message that asks for no file (never run)",
+          _unasked_write, None, OnDraft.ANSWER, OnFinal.ANSWER, on_calls=True),
     Guard("invented_file", "a call naming a file that does not exist, is like no file here and the user never "
           "named, when the user named none (never run)", _invented, None, OnDraft.ASK, OnFinal.KEEP, INVENTED,
           on_calls=True),
@@ -663,6 +734,8 @@ GUARDS: tuple[Guard, ...] = (
           "question", _declined_result, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, DECLINED_RESULT),
     Guard("stopped_short", "an answer that hands the user a step a tool can do, or says the files are out of reach",
           _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
+    Guard("announced_step", "an answer that ends by announcing a step of its own (\"I'll need to search ...\", "
+          "\"Let's proceed ...\") and stops", _announced, None, OnDraft.ASK, OnFinal.KEEP, ANNOUNCED),
     Guard("relayed_error", "the note of the tool call that just failed, passed on to the user: an argument of the "
           "call named, or the note (naming a tool to call) copied", _relayed_error, None, OnDraft.ASK, OnFinal.KEEP, RELAYED_ERROR),
     Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",
@@ -674,6 +747,8 @@ GUARDS: tuple[Guard, ...] = (
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
     Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "
           "question point to a file here", _declined_unread, None, OnDraft.ASK, OnFinal.KEEP, DECLINED_UNREAD),
+    Guard("unread_named", "an answer that says the file the message names does not hold it, or does not know, when "
+          "no call of the turn read that file", _unread_named, None, OnDraft.ASK, OnFinal.KEEP, UNREAD),
     Guard("unread_file", "an answer given with no successful tool call when the message names a file or folder "
           "that exists", _unread, None, OnDraft.ASK, OnFinal.KEEP, UNREAD),
 )

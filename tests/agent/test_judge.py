@@ -327,7 +327,7 @@ def test_every_guard_is_one_row_with_its_actions() -> None:
     names = [g.name for g in GUARDS]
     assert len(names) == len(set(names))
     for g in GUARDS:
-        assert g.catches and (g.on_draft in (OnDraft.PASS, OnDraft.END) or g.ask), g.name
+        assert g.catches and (g.on_draft in (OnDraft.PASS, OnDraft.END, OnDraft.ANSWER) or g.ask), g.name
         assert g.on_draft is not OnDraft.PASS or g.on_final is not OnFinal.KEEP, f"{g.name} does nothing"
 
 
@@ -347,7 +347,6 @@ def _call_ev(tmp_path, question: str) -> Evidence:
      "leaves.jpg"),
     ("In one sentence: what does the CSV file format store?", "analyze_data_file", {"file_path": "csv.txt"},
      "csv.txt"),
-    ("gimme a quick haiku about coffee", "write_file", {"file_path": "haiku.txt", "content": "..."}, "haiku.txt"),
 ])
 def test_a_call_on_a_file_nobody_named_is_not_run_but_asked_about_once(tmp_path, question, tool, arguments,
                                                                        invented) -> None:
@@ -474,8 +473,7 @@ def test_a_made_up_file_beside_the_working_directory_is_judged_where_it_would_be
     work.mkdir()
     question = "Write me a two-line poem about the sea."
     reply = Reply((ToolCall("c1", "write_file", {"file_path": str(tmp_path / "poem.txt"), "content": "..."}),), "")
-    asked = judge(reply, _call_ev(work, question), Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "invented_file"
+    assert judge(reply, _call_ev(work, question), Stage.DRAFT) == HoldToAnswer("unasked_write")
 
 
 def test_a_lookup_of_words_the_document_index_holds_runs(tmp_path) -> None:
@@ -517,6 +515,9 @@ def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> 
                  "Operating expenses were $6.6 million.")
     named = "To summarize reports/acme_q2_report.md: Summarize a whole indexed document, section by section."
     assert isinstance(judge(Reply((), named), ev, Stage.DRAFT), AskAgain)   # "q2" is a name, not a figure (0.5B)
+    dated = ("The summary of Acme Corp's second quarter 2025 report highlights strong revenue growth and improved "
+             "gross margin.")  # 1.5B, test split: a year is no figure
+    assert isinstance(judge(Reply((), dated), ev, Stage.DRAFT), AskAgain)
     figures = "Q2 revenue was $12.9 million, up 7 %; gross margin 58 %."
     assert judge(Reply((), figures), ev, Stage.DRAFT) == Accept(figures)
     briefing = Evidence(TOOLS, (report,), report, user_messages=("quick rundown: how much was the revenue?",))
@@ -570,3 +571,66 @@ def test_an_answer_made_of_a_failed_calls_note_naming_a_tool_is_asked_to_follow_
     told = "File not found: todo.txt"
     assert judge(Reply((), told), Evidence(("read_file",), (missing,), missing, user_messages=("read todo.txt",)),
                  Stage.DRAFT) == Accept(told)
+
+
+@pytest.mark.parametrize("question", ["Write me a two-line poem about the sea.", "gimme a quick haiku about coffee"])
+def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run_and_the_next_reply_answers(
+        tmp_path, question) -> None:
+    # the 0.5B, test split, 3 runs of 3: the poem went to sea.txt; asked with invented_file's words, it
+    # answered "I can't find that file"
+    reply = Reply((ToolCall("c1", "write_file", {"file_path": "sea.txt", "content": "The sea is vast ..."}),), "")
+    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == HoldToAnswer("unasked_write")
+    assert judge(reply, _call_ev(tmp_path, question), Stage.FINAL) == HoldToAnswer("unasked_write")
+
+
+@pytest.mark.parametrize("question", ["Write a two-line poem about the sea and save it.",
+                                      "put a haiku about coffee in a file for me"])
+def test_a_write_the_message_asks_for_runs_whatever_the_file_is_called(tmp_path, question) -> None:
+    reply = Reply((ToolCall("c1", "write_file", {"file_path": "sea.txt", "content": "The sea is vast ..."}),), "")
+    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == RunCalls(reply.calls)
+
+
+@pytest.mark.parametrize("answer, slot", [
+    ("The closest match is 'cooking/breakfast/pancakes_recipe.txt', but it doesn't contain any information about "
+     "eggs. I'll need to search for other files in the same directory.", "I'll need to search"),   # 1.5B, test
+    ("The CSV has 12 rows. Let's proceed with that analysis.", "Let's proceed"),
+    ("I will now check the config file", "I will now check"),
+])
+def test_an_answer_that_ends_by_announcing_its_own_next_step_is_asked_to_take_it(answer, slot) -> None:
+    question = "wheres my pancake recipe? how many eggs"
+    asked = judge(Reply((), answer), Evidence(TOOLS, user_messages=(question,)), Stage.DRAFT)
+    assert asked == AskAgain("announced_step", f'You said "{slot}" and stopped. Do it now: call the tool for it, then '
+                                               f"answer my question: {question}")
+    assert judge(Reply((), answer), Evidence(TOOLS, user_messages=(question,)), Stage.FINAL) == Accept(answer)
+
+
+@pytest.mark.parametrize("answer", [
+    "Let me know if you need anything else: the recipe needs 2 eggs.",
+    "Let's look at it: the recipe needs 2 eggs, 200 g flour and 300 ml milk.",   # the step is done, content follows
+    "You need 2 eggs. Let me know if you want the rest of the recipe.",
+])
+def test_an_answer_that_says_what_it_found_is_not_an_announcement(answer) -> None:
+    ev = Evidence(TOOLS, user_messages=("how many eggs?",))
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
+
+
+def test_an_answer_that_a_named_file_lacks_it_before_the_file_was_read_is_asked_to_read_it() -> None:
+    # the 1.5B, test split: a content search for "db server's IP" found nothing, and hosts.txt was never read
+    searched = ToolResult("search_file_content", "search_file_content", {"pattern": "db server's IP", "directory": "."},
+                          {"status": "success", "count": 0, "files": ["hosts.txt"]}, ToolStatus.OK, 0.01)
+    question = "hosts.txt - what's the db server's IP?"
+    answer = "The IP address of the database server is not found in the hosts.txt file."
+    ev = Evidence(TOOLS, (searched,), searched, user_messages=(question,), named=("hosts.txt",))
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
+        "unread_named", f"hosts.txt: look at it with a tool before answering, then answer from what it holds. "
+                        f"My question: {question}")
+    # once read, "not found" is the answer's to give
+    read = ToolResult("read_file", "read_file", {"file_path": "hosts.txt"},
+                      {"status": "success", "content": "10.0.0.12 web01"}, ToolStatus.OK, 0.01)
+    after = Evidence(TOOLS, (searched, read), read, user_messages=(question,), named=("hosts.txt",))
+    assert judge(Reply((), answer), after, Stage.DRAFT) == Accept(answer)
+    found = ToolResult("search_file_content", "search_file_content", {"pattern": "db"},
+                       {"status": "success", "count": 1, "matches": [{"file": "hosts.txt", "text": "10.0.0.31 db01"}]},
+                       ToolStatus.OK, 0.01)
+    assert judge(Reply((), answer), Evidence(TOOLS, (found,), found, user_messages=(question,), named=("hosts.txt",)),
+                 Stage.DRAFT) == Accept(answer)
