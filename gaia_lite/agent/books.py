@@ -36,6 +36,7 @@ class TurnStats:
     shown: str = ""  # what the latest reply's view put on the screen
     failed_calls: int = 0  # calls that did not succeed (denied ones included)
     must_answer: bool = False  # a denial, or too many failures: the next model call must answer
+    answer_request: str = ""  # what the reply held to an answer is told (empty: the loop's STOP_CALLING)
     runs: dict[str, int] = field(default_factory=dict)  # successful calls per tool this turn
     opening: Opening = Opening.TOOL_FIRST  # how the first constrained reply may begin (opening.py)
     earlier: tuple[str, ...] = ()  # answers given earlier in the conversation, which a new question must not get

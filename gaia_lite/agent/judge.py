@@ -137,6 +137,7 @@ class HoldToCall:
 @dataclass(frozen=True)
 class HoldToAnswer:
     guard: str
+    request: str = ""  # sent after the history, for the reply that must answer without tools
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
             if found is not None and stage is Stage.DRAFT and guard.on_draft is OnDraft.ASK:
                 return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
             if found is not None:
-                return HoldToAnswer(guard.name)
+                return HoldToAnswer(guard.name, ANSWER_YOURSELF.format(query=ev.query))
         return RunCalls(reply.calls)
     # the agent's own lines, copied (whole, or cut off by the token limit), are not part of the answer
     text = without_own_lines(reply.text.strip(), ev.copied_lines)
@@ -403,7 +404,8 @@ def _ungrounded(reply: Reply, ev: Evidence) -> str | None:
 # ("You can open the file in a text editor", "run `wc -l`"), or a claim that files are out of reach.
 _YOU_DO_IT = re.compile(
     r"(?i)\byou (?:can|could|may|should|need to|will need to|might want to|would need to) (?:use|run|open|check|"
-    r"look|search|read|view|type|execute|navigate|go|refer|consult|review|browse|locate|find|try)\b"
+    r"look|search|read|view|type|execute|navigate|go|refer|consult|review|browse|locate|find|try|update|change|"
+    r"edit|modify|replace|set|bump)\b"
     r"|\b(?:please|try to) (?:open|run|check|look|search|read|locate|find)\b"
     r"|```(?:bash|sh|shell|console)?\s*\n|(?:^|\n)\s*\$ \w")
 _OUT_OF_REACH = re.compile(
@@ -441,7 +443,10 @@ def _announced(reply: Reply, ev: Evidence) -> str | None:
 
 
 def _stopped_short(reply: Reply, ev: Evidence) -> str | None:
-    return hands_off(reply.text, any(r.ok for r in ev.results)) if ev.tool_names else None
+    """Instructions to the user count when no call succeeded, or the last one failed: after edit_file failed,
+    the 1.5B answered "The current version is 2.0.3. You need to update it to 2.1.0." (test split)."""
+    ran = any(r.ok for r in ev.results) and ev.results[-1].ok
+    return hands_off(reply.text, ran) if ev.tool_names else None
 
 
 # A message that asks for a file to be made or kept: a write of a file it does not name is the request's own.
@@ -602,6 +607,9 @@ _FIGURE = re.compile(r"(?i)(?<![\w./\\-])\d|\b(?:one|two|three|four|five|six|sev
 # A year is when, not how much: "Acme Corp's second quarter 2025 report highlights strong revenue growth" (1.5B,
 # test split) names the report's year and none of its figures.
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_NUMBER = re.compile(r"(?<![\w./\\-])\d+(?:[.,]\d+)*")
+_NUMBER_WORD = re.compile(r"(?i)\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
+                          r"thousand|million|billion)\b")
 _TEXT_KEYS = frozenset({"content", "text", "summary"})  # a text read, not a listing's sizes
 
 
@@ -611,11 +619,14 @@ def _hollow_summary(reply: Reply, ev: Evidence) -> str | None:
     expenses, along with ..." for "Summarize reports/acme_q2_report.md." (0.5B and 1.5B, test split), whose
     text says $12.9 million; "The handbook provides information about PTO, remote work, benefits ..." for
     "... how many PTO days first-year staff get, how many remote days per week ..." (0.5B, dev)."""
-    if not _SUMMARY_ASKED.search(ev.query) or _FIGURE.search(_YEAR.sub("", reply.text or "")):
+    if not _SUMMARY_ASKED.search(ev.query):
         return None
-    texts = [v for r in ev.results if r.ok for k, v in r.payload.items()
+    texts = [_YEAR.sub("", v) for r in ev.results if r.ok for k, v in r.payload.items()
              if k in _TEXT_KEYS and isinstance(v, str) and len(v) > 80]
-    return "figures" if any(len(_FIGURE.findall(_YEAR.sub("", t))) >= 3 for t in texts) else None
+    said = _YEAR.sub("", reply.text or "")
+    if _NUMBER_WORD.search(said) or set(_NUMBER.findall(said)) & {n for t in texts for n in _NUMBER.findall(t)}:
+        return None  # a figure of the text (the file's size or line count is none)
+    return "figures" if any(len(_FIGURE.findall(t)) >= 3 for t in texts) else None
 
 
 # The figures a hollow summary is given when it stays hollow: this many lines of the text, at most
@@ -637,6 +648,38 @@ def _with_figures(reply: Reply, ev: Evidence) -> str:
     if not picked:
         return reply.text
     return f"{reply.text.rstrip()}\n\nThe figures it gives: " + "; ".join(picked) + "."
+
+
+# A question for a folder's contents ("whats in docs/?", "list the files here"), and words that ask for part of them
+_ASKS_LISTING = re.compile(r"(?i)\bwhat(?:'s|s| is)? (?:in|inside)\b|\blist\b|\bcontents?\b|\bshow me\b")
+_NARROWS = re.compile(r"(?i)\b(?:which|only|just|biggest|largest|smallest|newest|oldest|latest|recent|how many|"
+                      r"markdown|csv|pdf|images?|photos?|pictures?|md|txt|python|scripts?)\b|\*\.|\.\w{2,4}\b")
+# A listing short enough that an answer to "what's in X?" names every entry
+LISTING_NAMES_ALL = 12
+
+
+def _left_out(reply: Reply, ev: Evidence) -> str | None:
+    """The entries of a short folder listing (the turn's last result) that an answer naming some of them
+    leaves out: "There are 3 files in the 'docs' directory: ..." for "whats in docs/?", whose listing
+    held the folder images/ too (1.5B, test split). None when it names none (a count, or another question)."""
+    last = ev.results[-1] if ev.results else None
+    if last is None or not _ASKS_LISTING.search(ev.query) or _NARROWS.search(ev.query):
+        return None
+    entries = last.payload.get("entries") if last.ok else None
+    if not isinstance(entries, list) or not 1 < len(entries) <= LISTING_NAMES_ALL:
+        return None
+    names = [str(e.get("name")) for e in entries if isinstance(e, dict) and e.get("name")]
+    text = reply.text or ""
+    said = [n for n in names if n in text]
+    missing = [n + ("/" if any(e.get("name") == n and e.get("type") == "folder" for e in entries) else "")
+               for n in names if n not in said]
+    return ", ".join(missing) if said and missing else None
+
+
+def _with_rest(reply: Reply, ev: Evidence) -> str:
+    """A listing answer kept, with the entries it left out named after it."""
+    missing = _left_out(reply, ev)
+    return f"{reply.text.rstrip()}\n\nAlso there: {missing}." if missing else reply.text
 
 
 def _repeated(reply: Reply, ev: Evidence) -> str | None:
@@ -674,6 +717,11 @@ UNREAD = "{slot}: look at it with a tool before answering, then answer from what
 # Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
 STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
                  "now, then answer my question: {query}")
+# Sent, for a reply held to an answer, after a lookup or write the message did not ask for: "with what you
+# already have" (the loop's usual words) drew "I don't have enough information" to "cheers! whats 9+10?" (1.5B).
+ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {query}"
+# Sent the same way when an answer to a listing names some of its entries and leaves others out.
+LEFT_OUT = "Your answer leaves out {slot}, which the listing holds. Answer again, naming every entry: {query}"
 # Sent the same way when an answer ends by announcing a step of its own ("I'll need to search ...").
 ANNOUNCED = ("You said \"{slot}\" and stopped. Do it now: call the tool for it, then answer my question: {query}")
 # Sent the same way when an answer writes a call to a tool that does not exist ({"tool": "change_port", ...}).
@@ -743,6 +791,9 @@ GUARDS: tuple[Guard, ...] = (
     Guard("hollow_summary", "a summary, or an answer to \"how many/much\", that lists a text's topics without any of "
           "the figures the text read this turn states (kept, with the text's lines of figures, when it stays so)",
           _hollow_summary, None, OnDraft.ASK, OnFinal.KEEP, HOLLOW_SUMMARY, amend=_with_figures),
+    Guard("left_out", "an answer naming some entries of a short folder listing (the last result) and leaving others "
+          "out (kept, with the rest named, when it stays so)", _left_out, None, OnDraft.ASK, OnFinal.KEEP, LEFT_OUT,
+          amend=_with_rest),
     Guard("repeated", "an earlier answer given word for word to a new question",
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
     Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "

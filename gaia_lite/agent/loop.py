@@ -226,8 +226,9 @@ class Agent:
                 stats.renudged = True
                 stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": request}]
                 return None
-            case HoldToAnswer():  # asked once, it made the same kind of call: the next reply answers, no tools
+            case HoldToAnswer(request=request):  # a call not run: the next reply answers, without tools
                 stats.transient, stats.calls_only, stats.must_answer = [], False, True
+                stats.answer_request = request
                 return None
             case HoldToCall():
                 stats.renudged = stats.calls_only = True
@@ -288,7 +289,8 @@ class Agent:
             first = stats.steps == 0 and not stats.transient and not stats.calls_only
             has_result = stats.last_result is not None or stats.opening is Opening.OPEN
             request = yield from self._request(forced, stats.transient, calls_only=stats.calls_only,
-                                               has_result=has_result, direct=first and stats.opening is Opening.ANSWER)
+                                               has_result=has_result, direct=first and stats.opening is Opening.ANSWER,
+                                               answer_request=stats.answer_request)
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -312,17 +314,17 @@ class Agent:
         return reply
 
     def _request(self, forced: bool, transient: list[Message] | None = None, *,
-                 calls_only: bool = False, has_result: bool = False,
-                 direct: bool = False) -> Generator[Event, None, _Request]:
+                 calls_only: bool = False, has_result: bool = False, direct: bool = False,
+                 answer_request: str = "") -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
-        answer), fitted to the model's window."""
+        answer, told so with ``answer_request`` or ``STOP_CALLING``), fitted to the model's window."""
         state = self.selector.state  # a load_tools call earlier in the turn may have changed it
         system, tools = self._prompt(state, forced)
         if (yield from self._fit_window(system, tools)):  # turns were dropped: the prompt is recomposed
             system, tools = self._prompt(state, forced)
         messages: list[Message] = [{"role": "system", "content": system}, *self.history, *(transient or ())]
         if forced:
-            messages.append({"role": "user", "content": STOP_CALLING})
+            messages.append({"role": "user", "content": answer_request or STOP_CALLING})
         # ``direct``: the reply is held to an answer by its schema alone (no words added, same prompt)
         extra = self.replies.request_extra(tools, forced=forced or direct, calls_only=calls_only and not forced,
                                            has_result=has_result)

@@ -421,7 +421,8 @@ def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, que
     assert asked.request.endswith(f"(or call a tool if it truly needs one): {question}")
     # made again after the ask (the 1.5B, test split: query_specific_file on shopping.md for "cheers! whats
     # 9+10?"), the call is not run: the next reply must answer
-    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.FINAL) == HoldToAnswer("unasked_lookup")
+    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.FINAL) == HoldToAnswer(
+        "unasked_lookup", f"Answer it yourself now, in plain sentences, without tools: {question}")
 
 
 @pytest.mark.parametrize("question, tool, arguments", [
@@ -473,7 +474,8 @@ def test_a_made_up_file_beside_the_working_directory_is_judged_where_it_would_be
     work.mkdir()
     question = "Write me a two-line poem about the sea."
     reply = Reply((ToolCall("c1", "write_file", {"file_path": str(tmp_path / "poem.txt"), "content": "..."}),), "")
-    assert judge(reply, _call_ev(work, question), Stage.DRAFT) == HoldToAnswer("unasked_write")
+    assert isinstance(held := judge(reply, _call_ev(work, question), Stage.DRAFT), HoldToAnswer)
+    assert held.guard == "unasked_write"
 
 
 def test_a_lookup_of_words_the_document_index_holds_runs(tmp_path) -> None:
@@ -515,6 +517,9 @@ def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> 
                  "Operating expenses were $6.6 million.")
     named = "To summarize reports/acme_q2_report.md: Summarize a whole indexed document, section by section."
     assert isinstance(judge(Reply((), named), ev, Stage.DRAFT), AskAgain)   # "q2" is a name, not a figure (0.5B)
+    metadata = ("The summary includes highlights on Q2 revenue and gross margin. The file is 326 bytes in size with "
+                "14 lines of text.")   # 1.5B, test split: the file's size is not one of its figures
+    assert isinstance(judge(Reply((), metadata), ev, Stage.DRAFT), AskAgain)
     dated = ("The summary of Acme Corp's second quarter 2025 report highlights strong revenue growth and improved "
              "gross margin.")  # 1.5B, test split: a year is no figure
     assert isinstance(judge(Reply((), dated), ev, Stage.DRAFT), AskAgain)
@@ -579,8 +584,9 @@ def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run_and_
     # the 0.5B, test split, 3 runs of 3: the poem went to sea.txt; asked with invented_file's words, it
     # answered "I can't find that file"
     reply = Reply((ToolCall("c1", "write_file", {"file_path": "sea.txt", "content": "The sea is vast ..."}),), "")
-    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == HoldToAnswer("unasked_write")
-    assert judge(reply, _call_ev(tmp_path, question), Stage.FINAL) == HoldToAnswer("unasked_write")
+    held = HoldToAnswer("unasked_write", f"Answer it yourself now, in plain sentences, without tools: {question}")
+    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == held
+    assert judge(reply, _call_ev(tmp_path, question), Stage.FINAL) == held
 
 
 @pytest.mark.parametrize("question", ["Write a two-line poem about the sea and save it.",
@@ -634,3 +640,42 @@ def test_an_answer_that_a_named_file_lacks_it_before_the_file_was_read_is_asked_
                        ToolStatus.OK, 0.01)
     assert judge(Reply((), answer), Evidence(TOOLS, (found,), found, user_messages=(question,), named=("hosts.txt",)),
                  Stage.DRAFT) == Accept(answer)
+
+
+def _docs_listing(question: str) -> Evidence:
+    listing = ToolResult("browse_directory", "browse_directory", {"directory_path": "docs"},
+                         {"status": "success", "message": "docs holds 1 folder: images/ and 3 files: api_reference.md, "
+                          "faq.md, setup-guide.md", "entries": [{"name": "images", "type": "folder"},
+                          {"name": "api_reference.md", "type": "file"}, {"name": "faq.md", "type": "file"},
+                          {"name": "setup-guide.md", "type": "file"}]}, ToolStatus.OK, 0.01)
+    return Evidence(TOOLS, (listing,), listing, user_messages=(question,))
+
+
+def test_a_listing_answer_that_leaves_entries_out_is_asked_again_then_completed() -> None:
+    partial = "There are 3 files in the 'docs' directory: api_reference.md, faq.md, and setup-guide.md."  # 1.5B, test
+    asked = judge(Reply((), partial), _docs_listing("whats in docs/?"), Stage.DRAFT)
+    assert asked == AskAgain("left_out", "Your answer leaves out images/, which the listing holds. Answer again, naming "
+                                         "every entry: whats in docs/?")
+    assert judge(Reply((), partial), _docs_listing("whats in docs/?"), Stage.FINAL) == \
+        Accept(partial + "\n\nAlso there: images/.")
+    whole = "docs holds the folder images and api_reference.md, faq.md and setup-guide.md."
+    assert judge(Reply((), whole), _docs_listing("whats in docs/?"), Stage.DRAFT) == Accept(whole)
+    # a count, or a question for part of the folder, is not held to every entry
+    assert judge(Reply((), "It has 4 entries."), _docs_listing("what's in docs? just a count"), Stage.DRAFT) == \
+        Accept("It has 4 entries.")
+    only_md = "api_reference.md, faq.md and setup-guide.md."
+    assert judge(Reply((), only_md), _docs_listing("list the markdown files in docs"), Stage.DRAFT) == Accept(only_md)
+
+
+def test_instructions_to_the_user_after_the_last_call_failed_are_stopping_short() -> None:
+    failed = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg", "old_content": ""},
+                        {"status": "error", "error": "old_content is empty"}, ToolStatus.ERROR, 0.01)
+    noted = ToolResult("update_memory", "update_memory", {"knowledge_id": "v"}, {"status": "not_found"}, ToolStatus.OK, 0.01)
+    answer = "The current version is 2.0.3. You need to update it to 2.1.0."   # 1.5B, test split
+    ev = Evidence(TOOLS, (noted, failed), noted, user_messages=("setup.cfg - bump the version to 2.1.0",))
+    asked = judge(Reply((), answer), ev, Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "stopped_short"
+    done = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg"}, {"status": "success"}, ToolStatus.OK, 0.01)
+    after = Evidence(TOOLS, (failed, done), done, user_messages=("setup.cfg - bump the version to 2.1.0",))
+    assert judge(Reply((), "Done. You can check it with git diff."), after, Stage.DRAFT) == \
+        Accept("Done. You can check it with git diff.")
