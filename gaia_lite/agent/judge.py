@@ -680,6 +680,63 @@ def _with_rest(reply: Reply, ev: Evidence) -> str:
     """A listing answer kept, with the entries it left out named after it."""
     missing = _left_out(reply, ev)
     return f"{reply.text.rstrip()}\n\nAlso there: {missing}." if missing else reply.text
+# A question about a thing named by an identifier: "which host is 10.0.0.40?", "who placed order 1043?"
+_ASKS_WHAT = re.compile(r"(?i)\b(?:which|what|who|whose)\b")
+_TOKEN = re.compile(r"[\w][\w.@:/-]*[\w]|\w")
+# what a line adds is at most this many of its lines, shown after an answer that stays an echo
+ECHO_LINES = 3
+
+
+def _identifiers(text: str) -> set[str]:
+    """The tokens of ``text`` that hold a digit and are not a year or a lone small number: IPs, order numbers,
+    codes ("10.0.0.40", "1043", "E42")."""
+    return {t.lower() for t in _TOKEN.findall(text or "") if any(c.isdigit() for c in t)
+            and not _YEAR.fullmatch(t) and not (t.isdigit() and len(t) < 3)}
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return value.splitlines()
+    if isinstance(value, dict):
+        return [ln for v in value.values() for ln in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [ln for v in value for ln in _strings(v)]
+    return []
+
+
+def _lines_of(ev: Evidence, ids: set[str]) -> list[tuple[str, set[str]]]:
+    """This turn's result lines that hold one of ``ids``, each with the tokens it adds to the question."""
+    asked = {t.lower() for t in _TOKEN.findall(ev.query)}
+    out = []
+    for r in ev.results:
+        for line in _strings(r.payload) if r.ok else ():
+            tokens = {t.lower() for t in _TOKEN.findall(line)}
+            if tokens & ids and (added := tokens - asked - {"line", "text"}):
+                out.append((line.strip(), added))
+    return list({ln: (ln, added) for ln, added in out}.values())
+
+
+def _echoed(reply: Reply, ev: Evidence) -> str | None:
+    """An answer to "which/what/who is <identifier>?" that has none of what the result's line adds to the
+    identifier: the 1.5B answered "which host is 10.0.0.40?" with "The host IP address 10.0.0.40 is found at
+    line 3 of hosts.txt." and the 0.5B with "10.0.0.40", both beside the line "10.0.0.40 cache01" (test split).
+    The identifier, or None."""
+    ids = _identifiers(ev.query) if _ASKS_WHAT.search(ev.query) else set()
+    lines = _lines_of(ev, ids) if ids else []
+    said = {t.lower() for t in _TOKEN.findall(reply.text or "")}
+    if not lines or any(added & said for _, added in lines):
+        return None
+    return sorted(ids)[0]
+
+
+def _with_lines(reply: Reply, ev: Evidence) -> str:
+    """An echo kept, with the result's lines that hold the identifier after it, as they stand."""
+    lines: list[str] = []
+    for ln in sorted((ln for ln, _ in _lines_of(ev, _identifiers(ev.query))), key=len):
+        if not any(kept in ln for kept in lines):  # "hosts.txt:3: 10.0.0.40 cache01" holds "10.0.0.40 cache01"
+            lines.append(ln)
+    lines = lines[:ECHO_LINES]
+    return f"{reply.text.rstrip()}\n\n" + "\n".join(lines) if lines else reply.text
 
 
 def _repeated(reply: Reply, ev: Evidence) -> str | None:
@@ -722,6 +779,9 @@ STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for t
 ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {query}"
 # Sent the same way when an answer to a listing names some of its entries and leaves others out.
 LEFT_OUT = "Your answer leaves out {slot}, which the listing holds. Answer again, naming every entry: {query}"
+# Sent the same way when an answer to "which host is 10.0.0.40?" only gives the identifier back.
+ECHOED = ("Your answer only gives \"{slot}\" back. The tool result has the line that holds it: say from that line "
+          "what I asked: {query}")
 # Sent the same way when an answer ends by announcing a step of its own ("I'll need to search ...").
 ANNOUNCED = ("You said \"{slot}\" and stopped. Do it now: call the tool for it, then answer my question: {query}")
 # Sent the same way when an answer writes a call to a tool that does not exist ({"tool": "change_port", ...}).
@@ -794,6 +854,9 @@ GUARDS: tuple[Guard, ...] = (
     Guard("left_out", "an answer naming some entries of a short folder listing (the last result) and leaving others "
           "out (kept, with the rest named, when it stays so)", _left_out, None, OnDraft.ASK, OnFinal.KEEP, LEFT_OUT,
           amend=_with_rest),
+    Guard("echoed_id", "an answer to \"which/what/who is <identifier>?\" with none of what the result's line adds to "
+          "the identifier (kept, with those lines, when it stays so)", _echoed, None, OnDraft.ASK, OnFinal.KEEP,
+          ECHOED, amend=_with_lines),
     Guard("repeated", "an earlier answer given word for word to a new question",
           _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
     Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "

@@ -679,3 +679,29 @@ def test_instructions_to_the_user_after_the_last_call_failed_are_stopping_short(
     after = Evidence(TOOLS, (failed, done), done, user_messages=("setup.cfg - bump the version to 2.1.0",))
     assert judge(Reply((), "Done. You can check it with git diff."), after, Stage.DRAFT) == \
         Accept("Done. You can check it with git diff.")
+def _hosts_search(question: str) -> Evidence:
+    found = ToolResult("search_file_content", "search_file_content", {"pattern": "10.0.0.40"},
+                       {"status": "success", "message": "1 matching line(s) in hosts.txt: hosts.txt:3: 10.0.0.40 cache01",
+                        "matches": [{"file": "hosts.txt", "line": 3, "text": "10.0.0.40 cache01"}], "count": 1},
+                       ToolStatus.OK, 0.01)
+    return Evidence(TOOLS, (found,), found, user_messages=(question,))
+
+
+@pytest.mark.parametrize("answer", ["The host IP address 10.0.0.40 is found at line 3 of hosts.txt.",  # 1.5B, test
+                                    "10.0.0.40"])                                                       # 0.5B, test
+def test_an_answer_that_gives_the_identifier_back_is_asked_for_what_its_line_says(answer) -> None:
+    question = "back to hosts.txt - which host is 10.0.0.40?"
+    asked = judge(Reply((), answer), _hosts_search(question), Stage.DRAFT)
+    assert asked == AskAgain("echoed_id", 'Your answer only gives "10.0.0.40" back. The tool result has the line that '
+                                          f"holds it: say from that line what I asked: {question}")
+    kept = judge(Reply((), answer), _hosts_search(question), Stage.FINAL)
+    assert kept == Accept(f"{answer}\n\n10.0.0.40 cache01")
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("back to hosts.txt - which host is 10.0.0.40?", "It is cache01."),
+    ("where is 10.0.0.40 listed?", "In hosts.txt, line 3."),          # a where-question: the place is the answer
+    ("what is in hosts.txt?", "Three hosts."),                         # no identifier asked about
+])
+def test_an_answer_with_what_the_line_adds_or_to_another_kind_of_question_stands(question, answer) -> None:
+    assert judge(Reply((), answer), _hosts_search(question), Stage.DRAFT) == Accept(answer)
