@@ -621,8 +621,7 @@ def _hollow_summary(reply: Reply, ev: Evidence) -> str | None:
     "... how many PTO days first-year staff get, how many remote days per week ..." (0.5B, dev)."""
     if not _SUMMARY_ASKED.search(ev.query):
         return None
-    texts = [_YEAR.sub("", v) for r in ev.results if r.ok for k, v in r.payload.items()
-             if k in _TEXT_KEYS and isinstance(v, str) and len(v) > 80]
+    texts = [_YEAR.sub("", v) for v in _texts(ev) if len(v) > 80]
     said = _YEAR.sub("", reply.text or "")
     if _NUMBER_WORD.search(said) or set(_NUMBER.findall(said)) & {n for t in texts for n in _NUMBER.findall(t)}:
         return None  # a figure of the text (the file's size or line count is none)
@@ -634,16 +633,17 @@ FIGURE_LINES = 5
 _BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+")
 
 
+def _texts(ev: Evidence) -> list[str]:
+    """The texts this turn's successful results read (a file's content, a summary), oldest first."""
+    return [v for r in ev.results if r.ok for k, v in r.payload.items() if k in _TEXT_KEYS and isinstance(v, str)]
+
+
 def _with_figures(reply: Reply, ev: Evidence) -> str:
     """A summary asked once for the text's figures that still has none keeps its words, and the text's own
     lines that state figures follow it, as they stand: the 1.5B summarized the Acme report as "highlights on
     Q2 revenue, gross margin, and operating expenses" twice, and the $12.9 million was never said."""
-    lines: list[str] = []
-    for r in ev.results:
-        for k, v in r.payload.items() if r.ok else ():
-            if k in _TEXT_KEYS and isinstance(v, str):
-                lines += [_BULLET.sub("", ln).strip() for ln in v.splitlines()
-                          if ln.strip() and not ln.lstrip().startswith(("#", "|")) and _FIGURE.search(ln)]
+    lines = [_BULLET.sub("", ln).strip() for v in _texts(ev) for ln in v.splitlines()
+             if ln.strip() and not ln.lstrip().startswith(("#", "|")) and _FIGURE.search(ln)]
     picked = list(dict.fromkeys(ln.rstrip(".;") for ln in lines))[:FIGURE_LINES]
     if not picked:
         return reply.text
