@@ -620,12 +620,15 @@ def test_an_answer_that_says_what_it_found_is_not_an_announcement(answer) -> Non
     assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
 
 
-def test_an_answer_that_a_named_file_lacks_it_before_the_file_was_read_is_asked_to_read_it() -> None:
+@pytest.mark.parametrize("answer", [
+    "The IP address of the database server is not found in the hosts.txt file.",   # 1.5B, test split, 54039b1
+    "The IP address of the db server is not provided in the 'hosts.txt' file.",    # 1.5B, test split, 2bafffe
+])
+def test_an_answer_that_a_named_file_lacks_it_before_the_file_was_read_is_asked_to_read_it(answer) -> None:
     # the 1.5B, test split: a content search for "db server's IP" found nothing, and hosts.txt was never read
     searched = ToolResult("search_file_content", "search_file_content", {"pattern": "db server's IP", "directory": "."},
                           {"status": "success", "count": 0, "files": ["hosts.txt"]}, ToolStatus.OK, 0.01)
     question = "hosts.txt - what's the db server's IP?"
-    answer = "The IP address of the database server is not found in the hosts.txt file."
     ev = Evidence(TOOLS, (searched,), searched, user_messages=(question,), named=("hosts.txt",))
     assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
         "unread_named", f"hosts.txt: look at it with a tool before answering, then answer from what it holds. "
