@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from gaia_lite.agent.replies import names_a_tool
-from gaia_lite.events import ToolCallFinished, TurnFailed, TurnFinished
+from gaia_lite.events import ModelCallFinished, ToolCallFinished, TurnFailed, TurnFinished
 
 from .logscore import score_file
 from .suite import Suite, Task, Turn, builtin_suite_path, check_answer, check_files_after, load_suite
@@ -141,7 +141,9 @@ class TurnResult:
     malformed: bool = False  # the answer holds an unreadable call
     narrated: bool = False  # the answer names a tool instead of calling it
     ungrounded: bool = False  # the agent's judge flagged specifics the evidence did not support
-    calls: list[dict[str, Any]] = field(default_factory=list)  # each call: name, arguments, outcome (to read a failure)
+    calls: list[dict[str, Any]] = field(default_factory=list)  # each call: name, arguments, outcome, seconds (to read a failure)
+    # each model call: seconds, prompt tokens, of them cached, and tokens written (where the time went)
+    model_calls: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -164,6 +166,7 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
     failed: TurnFailed | None = None
     escapes = calls = invalid = 0
     made: list[dict[str, Any]] = []
+    steps: list[dict[str, Any]] = []
     for ev in agent.run(turn.prompt):
         if isinstance(ev, TurnFinished):
             finished = ev
@@ -173,20 +176,28 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
             calls += 1
             escapes += ev.escape_hatch
             invalid += getattr(ev, "outcome", "") == "invalid"
-            made.append({"name": ev.name, "arguments": ev.arguments, "outcome": ev.outcome})
+            made.append({"name": ev.name, "arguments": ev.arguments, "outcome": ev.outcome,
+                         "seconds": round(ev.duration_s, 3)})
+        elif isinstance(ev, ModelCallFinished):
+            steps.append({"seconds": _rounded(ev.total_s), "ttft_s": _rounded(ev.ttft_s), "prompt_tokens": ev.prompt_tokens,
+                          "cached_tokens": ev.cached_tokens, "completion_tokens": ev.completion_tokens})
     seconds = time.perf_counter() - started
     if finished is None:
         error = failed.error if failed is not None else "the turn ended without an answer"
         return TurnResult(index, turn.prompt, "", [], False, [f"turn failed: {error}"], seconds, None, None,
-                          escapes, error, tool_calls=calls, invalid_calls=invalid, calls=made)
+                          escapes, error, tool_calls=calls, invalid_calls=invalid, calls=made, model_calls=steps)
     called = list(finished.tools_called)
     failures = check_turn(turn, finished.answer, called)
     return TurnResult(index, turn.prompt, finished.answer, called, not failures, failures, seconds,
                       finished.steps, finished.ttft_s, escapes,
                       skills=list(finished.stats.get("skills", ())), loaded=len(finished.loaded_tools),
                       tool_calls=calls, invalid_calls=invalid, malformed=is_malformed(finished.answer),
-                      narrated=is_narrated(finished.answer, tool_names), calls=made,
+                      narrated=is_narrated(finished.answer, tool_names), calls=made, model_calls=steps,
                       ungrounded=finished.ungrounded)
+
+
+def _rounded(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 3)
 
 
 ServicesFactory = Callable[[str, Path, Path], Any]  # (arm, workdir, gaia home) -> Services
@@ -373,6 +384,7 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
             "model_calls": sum(t.steps or 0 for t in turns),
             "failed_turns": sum(t.error is not None for t in turns),
             "seconds": round(sum(r.seconds for r in mine), 1),
+            "time": _where_time_went(turns),
             **pass_spread(mine),
         }
         if any(r.split for r in mine):
@@ -380,6 +392,18 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
         if any(r.task_class for r in mine):
             per_arm[arm]["by_class"] = _groups(mine, lambda r: r.task_class or "unclassed")
     return {"arms": per_arm, "tasks": [asdict(r) for r in results]}
+
+
+def _where_time_went(turns: Sequence[TurnResult]) -> dict[str, Any]:
+    """The turns' seconds in model calls and in tools, and the tokens the server prefilled (prompt tokens
+    not in its cache) and wrote: on a CPU these decide a task's wall time."""
+    steps = [s for t in turns for s in t.model_calls]
+    return {
+        "model_seconds": round(sum(s["seconds"] or 0.0 for s in steps), 1),
+        "tool_seconds": round(sum(c.get("seconds", 0.0) for t in turns for c in t.calls), 1),
+        "prefilled_tokens": sum((s["prompt_tokens"] or 0) - (s["cached_tokens"] or 0) for s in steps),
+        "written_tokens": sum(s["completion_tokens"] or 0 for s in steps),
+    }
 
 
 def _mean(values: Sequence[float | None]) -> float | None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gaia_lite.eval import tasks
-from gaia_lite.events import ToolCallFinished, TurnFinished, TurnStarted
+from gaia_lite.events import ModelCallFinished, ToolCallFinished, TurnFinished, TurnStarted
 from gaia_lite.eval.logscore import format_tool_calls
 from gaia_lite import logline
 
@@ -227,8 +227,9 @@ class _FakeAgent:
                 turn=self.turn, query_sha="x", threshold=0.2, max_tools=14, scores={}, matched=[], bundle_pulled=[],
                 admitted=[], evicted=[], skipped_at_cap=[], loaded=["read_file"], skill=None, tools_hash="h",
                 selection_ms=1.0)))
+        yield ModelCallFinished(0, 0.1, 0.4, 300, 200, 20, len(called))
         for name in called:
-            yield ToolCallFinished("c", name, {}, "success", {}, 0.0, escape_hatch=name != "read_file")
+            yield ToolCallFinished("c", name, {}, "success", {}, 0.25, escape_hatch=name != "read_file")
         logging.getLogger("gaia_lite.agent").info(
             format_tool_calls(self.turn if self.arm == "on" else 0, self.turn, called))
         yield TurnFinished(self.turn, answer, tuple(called), 1, 0.1, 100, 0, ("read_file",))
@@ -267,6 +268,11 @@ def test_run_tasks_reports_per_arm_and_scores_the_log(tmp_path: Path) -> None:
     on_turns = [t for r in report["tasks"] if r["arm"] == "on" for t in r["turns"]]
     assert [c["name"] for t in on_turns for c in t["calls"]] == ["read_file", "query_specific_file"]
     assert all({"arguments", "outcome"} <= set(c) for t in on_turns for c in t["calls"])  # to read a failure
+    # where the time went: model calls (prefilled = prompt - cached) and tools
+    assert arms["on"]["time"] == {"model_seconds": 0.8, "tool_seconds": 0.5, "prefilled_tokens": 200,
+                                  "written_tokens": 40}
+    assert on_turns[0]["model_calls"] == [{"seconds": 0.4, "ttft_s": 0.1, "prompt_tokens": 300, "cached_tokens": 200,
+                                           "completion_tokens": 20}]
     ls = report["log_score"]
     assert ls["turns"] == 2 and ls["unfiltered_turns"] == 2
     assert ls["recall"] == pytest.approx(0.5)  # query_specific_file was not loaded on turn 2
