@@ -99,9 +99,6 @@ def _windows_system_dirs() -> tuple[str, ...]:
     return tuple(names)
 
 
-def _under(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
-
 
 def _resolve(path: str | Path, base: Path) -> Path:
     raw = os.fspath(path)
@@ -210,11 +207,11 @@ class Sandbox:
         if is_secret_path(resolved) or is_secret_path(Path(os.path.expanduser(shown))):
             raise SecretPathError(f"{resolved} looks like a credential file or folder; "
                                "gaia-lite never reads or writes those")
-        if not write and any(_under(resolved, self._canon(d)) for d in _READ_BLOCKED):
+        if not write and any(resolved.is_relative_to(self._canon(d)) for d in _READ_BLOCKED):
             raise SandboxError(f"{resolved} is a device or kernel file; reading it is not allowed")
-        if write and any(_under(resolved, self._canon(d)) for d in self._system):
+        if write and any(resolved.is_relative_to(self._canon(d)) for d in self._system):
             raise SandboxError(f"{resolved} is in a system folder; writing there is never allowed")
-        if any(_under(resolved, r) for r in (*self.roots, *self._approved)):
+        if any(resolved.is_relative_to(r) for r in (*self.roots, *self._approved)):
             return resolved
         folder = resolved if resolved.is_dir() else resolved.parent
         allowed = ", ".join(str(r) for r in self.roots)
@@ -276,7 +273,7 @@ def _repair(path: Path, workdir: Path, *, absolute: bool) -> Path:
         target = path.resolve(strict=False)
     except (OSError, RuntimeError):
         return path
-    if not (_under(target, root) or (absolute and _under(target, root.parent))):
+    if not (target.is_relative_to(root) or (absolute and target.is_relative_to(root.parent))):
         return path
     found: list[Path] = []
     kin: list[Path] = []  # same name but another extension: "employee_handbook.txt" for the .md the folder has

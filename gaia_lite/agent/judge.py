@@ -604,14 +604,13 @@ def _read(result: ToolResult, name: str) -> bool:
 _SUMMARY_ASKED = re.compile(r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b|\bbriefing\b"
                             r"|\bhow (?:many|much)\b")
 # a number standing as one (not the digit of a name: "q2", "acme_q2_report.md"), or a number word
-_FIGURE = re.compile(r"(?i)(?<![\w./\\-])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
-                     r"thousand|million|none|no)\b")
+_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|million"
+_FIGURE = re.compile(rf"(?i)(?<![\w./\\-])\d|\b(?:{_NUMBER_WORDS}|none|no)\b")
 # A year is when, not how much: "Acme Corp's second quarter 2025 report highlights strong revenue growth" (1.5B,
 # test split) names the report's year and none of its figures.
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _NUMBER = re.compile(r"(?<![\w./\\-])\d+(?:[.,]\d+)*")
-_NUMBER_WORD = re.compile(r"(?i)\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|"
-                          r"thousand|million|billion)\b")
+_NUMBER_WORD = re.compile(rf"(?i)\b(?:{_NUMBER_WORDS}|billion)\b")
 _TEXT_KEYS = frozenset({"content", "text", "summary"})  # a text read, not a listing's sizes
 
 

@@ -31,9 +31,6 @@ _PATH_PARAM = re.compile(r"path|file|dir|folder|root|location", re.IGNORECASE)
 DROPPED_FOLDERS = 3
 
 
-def _under(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
-
 
 def beside_workdir(raw: str, workdir: Path, allowed: Sequence[Path] = ()) -> str | None:
     """The path under ``workdir`` that ``raw`` meant, when ``raw`` dropped the working directory's
@@ -47,10 +44,10 @@ def beside_workdir(raw: str, workdir: Path, allowed: Sequence[Path] = ()) -> str
     try:
         root = workdir.resolve()
         target = given.resolve(strict=False)
-        if _under(target, root) or target.exists() or any(_under(target, Path(a)) for a in allowed):
+        if target.is_relative_to(root) or target.exists() or any(target.is_relative_to(Path(a)) for a in allowed):
             return None  # inside already, a real place, or an allowed one: the model may mean it
         for above in root.parents[:DROPPED_FOLDERS]:  # the nearest first
-            if _under(target, above) and target != above:
+            if target.is_relative_to(above) and target != above:
                 candidate = root / target.relative_to(above)
                 return str(candidate) if candidate.exists() or candidate.parent.is_dir() else None
     except (OSError, RuntimeError, ValueError):  # a symlink loop, a name the OS refuses
