@@ -99,7 +99,6 @@ def _windows_system_dirs() -> tuple[str, ...]:
     return tuple(names)
 
 
-
 def _resolve(path: str | Path, base: Path) -> Path:
     raw = os.fspath(path)
     _refuse_nul(raw)

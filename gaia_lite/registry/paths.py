@@ -31,7 +31,6 @@ _PATH_PARAM = re.compile(r"path|file|dir|folder|root|location", re.IGNORECASE)
 DROPPED_FOLDERS = 3
 
 
-
 def beside_workdir(raw: str, workdir: Path, allowed: Sequence[Path] = ()) -> str | None:
     """The path under ``workdir`` that ``raw`` meant, when ``raw`` dropped the working directory's
     last folders (up to DROPPED_FOLDERS); None when ``raw`` is to be used as given.
