@@ -26,6 +26,7 @@ import json
 import re
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import PurePath
 from typing import Any, Callable, Iterable
 
 from gaia_lite.messages import AssistantCallsMessage, ToolCall
@@ -454,12 +455,19 @@ _WANTS_FILE = re.compile(r"(?i)\b(?:files?|save[sd]?|saving|store[sd]?|disk|fold
 _WRITES = frozenset({"write_file"})
 
 
+# An answer that asks the user for what a tool's note says how to get: "Please provide the exact text to replace it
+# with." after edit_file's note quoted the line to replace and said to call it again (1.5B, test split, 383dafe).
+_ASKS_USER = re.compile(r"(?i)\b(?:please|could you|can you|would you)(?: please)? (?:provide|specify|give|tell|"
+                        r"confirm|share|send|paste|supply|let me know)\b")
+
+
 def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
     """The note of the tool call that just failed, passed on to the user as the answer: an argument's name of
     that call in the answer, or an answer mostly made of the note when the note names a tool to call. After
     edit_file said "Call edit_file again with one of them as old_content", the 1.5B answered "Please provide
     one of them as old_content"; after update_memory said "setup.cfg is a file, not a memory: change its text
-    with edit_file", the 0.5B answered with that sentence (test split, 4 runs of 4)."""
+    with edit_file", the 0.5B answered with that sentence (test split, 4 runs of 4). An answer that asks the
+    user for something, when the note names a tool to call, counts too: the note says how to get it."""
     last = ev.results[-1] if ev.results else None
     if last is None or last.ok:
         return None
@@ -470,6 +478,9 @@ def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
     note = " ".join(str(last.payload.get(k) or "") for k in ("error", "message"))
     if not any(re.search(rf"\b{re.escape(t)}\b", note) for t in ev.tool_names):
         return None
+    asked = _ASKS_USER.search(reply.text or "")
+    if asked:
+        return asked.group(0)
     copied = copied_instructions(reply.text.replace("_", " "), [note.replace("_", " ")], ev.user_messages)
     return " ".join(copied.split()[:8]) if copied else None
 
@@ -677,6 +688,26 @@ def _left_out(reply: Reply, ev: Evidence) -> str | None:
     return ", ".join(missing) if said and missing else None
 
 
+# A request to list a folder it names: "whats in docs/?", "list the files in the reports folder", "show me src"
+_LISTING_OF = r"(?i)\b(?:what(?:'s|s| is)? (?:in|inside)|list|contents? of|show me)\s+(?:[\w'-]+\s+){0,4}?"
+
+
+def _unopened_folder(reply: Reply, ev: Evidence) -> str | None:
+    """A request to list a folder it names, answered after listings that show that folder as an entry but never
+    list it: for "whats in docs/?" the 1.5B listed the working folder and answered "This folder holds 1 folder:
+    docs." (test split, 383dafe). The folder, or None."""
+    listings = [r for r in ev.results if r.ok and isinstance(r.payload.get("entries"), list)]
+    if not listings or not _ASKS_LISTING.search(ev.query):
+        return None
+    opened = {PurePath(str(r.payload.get("path") or "")).name.lower() for r in listings}
+    for r in listings:
+        for e in r.payload["entries"]:
+            name = str(e.get("name") or "") if isinstance(e, dict) and e.get("type") == "folder" else ""
+            if name and name.lower() not in opened and re.search(rf"{_LISTING_OF}{re.escape(name)}(?![\w.-])", ev.query):
+                return name + "/"
+    return None
+
+
 def _with_rest(reply: Reply, ev: Evidence) -> str:
     """A listing answer kept, with the entries it left out named after it."""
     missing = _left_out(reply, ev)
@@ -780,6 +811,9 @@ STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for t
 ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {query}"
 # Sent the same way when an answer to a listing names some of its entries and leaves others out.
 LEFT_OUT = "Your answer leaves out {slot}, which the listing holds. Answer again, naming every entry: {query}"
+# Sent the same way when a folder the message asks about was seen only as an entry of another folder's listing.
+UNOPENED_FOLDER = ("You answered from a listing that shows {slot} as one entry, but you never listed {slot} itself. "
+                   "List {slot} with a tool now, then answer from what it holds: {query}")
 # Sent the same way when an answer to "which host is 10.0.0.40?" only gives the identifier back.
 ECHOED = ("Your answer only gives \"{slot}\" back. The tool result has the line that holds it: say from that line "
           "what I asked: {query}")
@@ -852,6 +886,8 @@ GUARDS: tuple[Guard, ...] = (
     Guard("hollow_summary", "a summary, or an answer to \"how many/much\", that lists a text's topics without any of "
           "the figures the text read this turn states (kept, with the text's lines of figures, when it stays so)",
           _hollow_summary, None, OnDraft.ASK, OnFinal.KEEP, HOLLOW_SUMMARY, amend=_with_figures),
+    Guard("unopened_folder", "a request to list a folder it names, answered from a listing that shows that folder as an "
+          "entry and never lists it", _unopened_folder, None, OnDraft.ASK, OnFinal.KEEP, UNOPENED_FOLDER),
     Guard("left_out", "an answer naming some entries of a short folder listing (the last result) and leaving others "
           "out (kept, with the rest named, when it stays so)", _left_out, None, OnDraft.ASK, OnFinal.KEEP, LEFT_OUT,
           amend=_with_rest),

@@ -547,6 +547,12 @@ def test_an_answer_passing_on_a_failed_calls_note_is_asked_to_make_the_call() ->
                                               "what the note says: call the tool it names, with the arguments it gives, "
                                               f"then answer: {question}")
     assert judge(Reply((), relayed), ev, Stage.FINAL) == Accept(relayed)
+    # asking the user for what the note says how to get (1.5B, test split, 383dafe)
+    asks = "The current content of setup.cfg is 'version = 2.0.3'. Please provide the exact text to replace it with."
+    editing = replace(ev, tool_names=(*TOOLS, "edit_file"))
+    assert judge(Reply((), asks), editing, Stage.DRAFT) == AskAgain(
+        "relayed_error", 'Your answer passes on the failed tool\'s note to you ("Please provide"). Do what the note '
+                         f"says: call the tool it names, with the arguments it gives, then answer: {question}")
     # a failure told in the user's words stands, and so does an answer after the call was fixed
     plain = "I could not change setup.cfg: the text to replace was not given."
     assert judge(Reply((), plain), ev, Stage.DRAFT) == Accept(plain)
@@ -668,6 +674,40 @@ def test_a_listing_answer_that_leaves_entries_out_is_asked_again_then_completed(
         Accept("It has 4 entries.")
     only_md = "api_reference.md, faq.md and setup-guide.md."
     assert judge(Reply((), only_md), _docs_listing("list the markdown files in docs"), Stage.DRAFT) == Accept(only_md)
+
+
+def _work_listing(path: str = "/home/me/work") -> ToolResult:
+    return ToolResult("browse_directory", "browse_directory", {"directory_path": path},
+                      {"status": "success", "message": "This folder holds 1 folder: docs/",
+                       "entries": [{"name": "docs", "type": "folder"}], "path": path}, ToolStatus.OK, 0.01)
+
+
+@pytest.mark.parametrize("question", ["whats in docs/?", "list the files in the docs folder", "show me docs",
+                                      "What's inside Docs?"])
+def test_a_listing_of_the_parent_of_the_folder_asked_about_is_asked_to_list_that_folder(question) -> None:
+    # the 1.5B, test split, 383dafe: it listed the working folder and answered with that listing
+    parent = _work_listing()
+    answer = "This folder holds 1 folder: docs."
+    ev = Evidence(TOOLS, (parent,), parent, user_messages=(question,))
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
+        "unopened_folder", "You answered from a listing that shows docs/ as one entry, but you never listed docs/ "
+                           f"itself. List docs/ with a tool now, then answer from what it holds: {question}")
+    assert judge(Reply((), answer), ev, Stage.FINAL) == Accept(answer)
+    # once the folder itself is listed, the answer stands
+    listed = _docs_listing(question).results[0]
+    docs = replace(listed, payload={**listed.payload, "path": "/home/me/work/docs"})
+    whole = "docs holds the folder images and api_reference.md, faq.md and setup-guide.md."
+    assert judge(Reply((), whole), Evidence(TOOLS, (parent, docs), docs, user_messages=(question,)),
+                 Stage.DRAFT) == Accept(whole)
+
+
+@pytest.mark.parametrize("question", ["whats in here? is there a docs folder?", "which folder holds the docs?",
+                                      "list everything"])
+def test_a_listing_that_answers_a_question_about_its_own_entries_stands(question) -> None:
+    parent = _work_listing()
+    answer = "This folder holds 1 folder: docs."
+    assert judge(Reply((), answer), Evidence(TOOLS, (parent,), parent, user_messages=(question,)),
+                 Stage.DRAFT) == Accept(answer)
 
 
 def test_instructions_to_the_user_after_the_last_call_failed_are_stopping_short() -> None:
