@@ -131,3 +131,17 @@ def test_files_after_checks_side_effects(tmp_path: Path) -> None:
     (tmp_path / "config.ini").write_text("PORT = 9090\n")
     (tmp_path / "new.txt").write_text("hi")
     assert check_files_after(suite.tasks[0], tmp_path) == []
+
+
+def test_the_held_out_suite_loads_whole_and_shares_nothing_with_the_builtin_one() -> None:
+    """holdout.json (data/tasks/README.md) is a suite of new tasks: no split marks, and no prompt, file path or
+    file text taken from the built-in suite."""
+    held = load_suite(builtin_suite_path().with_name("holdout.json"))
+    builtin = load_suite(builtin_suite_path())
+    assert len(held.tasks) >= 20 and all(t.split is None and t.task_class for t in held.tasks)
+    prompts = {turn.prompt.lower() for t in builtin.tasks for turn in t.turns}
+    assert not {turn.prompt.lower() for t in held.tasks for turn in t.turns} & prompts
+    paths = {path for t in builtin.tasks for path, _ in t.files}
+    texts = {text for t in builtin.tasks for _, text in t.files}
+    assert not {path for t in held.tasks for path, _ in t.files} & paths
+    assert not {text for t in held.tasks for _, text in t.files} & texts
