@@ -109,7 +109,7 @@ class Guard:
     on_final: OnFinal
     ask: str = ""  # the request sent with ASK/HOLD; {slot} is what was found, {query} the user's message
     on_calls: bool = False  # judges a reply's calls before they run; others judge answers
-    amend: Callable[[Reply, Evidence], str] | None = None  # a final answer it detects is kept, with this added
+    amend: Callable[[Reply, Evidence], str] | None = None  # a final answer it detects becomes this (kept, and added to)
 
     def final_applies(self, ev: Evidence) -> bool:
         return self.on_final is OnFinal.REPLACE or (self.on_final is OnFinal.REPLACE_AFTER_RESULT
@@ -485,6 +485,41 @@ def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
     return " ".join(copied.split()[:8]) if copied else None
 
 
+# A message that asks for a change: "update project-plan.md, the deadline's now 15 March", "bump the version"
+_ASKS_CHANGE = re.compile(r"(?i)\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|write|"
+                          r"save|put|stick|add|create|delete|remove)\b")
+# A question about what was done ("did you update it?"), not a request to do it
+_ASKS_IF_DONE = re.compile(r"(?i)^\W*(?:did|have|has|was|were|is|are)\b")
+_DONE_VERBS = (r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|set|bumped|renamed|"
+               r"deleted|removed|appended|inserted)")
+# An answer that says the change is made: "The project plan is updated to reflect the new deadline of 15 March."
+_SAYS_DONE = re.compile(
+    rf"(?i)\b(?:is|are|was|were|has been|have been)\s+(?:now\s+|successfully\s+)?{_DONE_VERBS}\b"
+    rf"|\bI(?:'ve| have)?\s+(?:now\s+|successfully\s+|just\s+)?{_DONE_VERBS}\b"
+    rf"|\b(?:successfully|now) {_DONE_VERBS}\b")
+# The tools that change something (files, memory, the index, the desktop): after one of them, "done" may be true
+_CHANGES = frozenset({"write_file", "edit_file", "run_shell_command", "remember", "update_memory", "forget",
+                      "index_document", "index_directory", "add_watch_directory", "write_clipboard", "notify_desktop",
+                      "text_to_speech", "set_loop_state", "dump_document"})
+
+
+def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
+    """An answer that says the change the message asks for is made, when no tool that changes anything succeeded
+    this turn: "The project plan is updated to reflect the new deadline of 15 March." after only read_file ran
+    (0.5B, dev split, 383dafe); the file still said the old date. What it claimed, or None."""
+    if not _ASKS_CHANGE.search(ev.query) or _ASKS_IF_DONE.search(ev.query) or not _CHANGES & set(ev.tool_names):
+        return None
+    if any(r.ok and r.name in _CHANGES for r in ev.results):
+        return None
+    m = _SAYS_DONE.search(reply.text or "")
+    return m.group(0) if m else None
+
+
+def _not_done(reply: Reply, ev: Evidence) -> str:
+    """A claim of a change that stays unmade, replaced by what is true."""
+    return "I have not made this change: no tool changed anything this turn."
+
+
 def _invented(reply: Reply, ev: Evidence) -> str | None:
     """A file a call of the reply names that does not exist, is like no file in the allowed folders and
     the user never named, when the user named none ("leaves.jpg" to analyze_image for "in one sentence -
@@ -601,11 +636,43 @@ def _unread_named(reply: Reply, ev: Evidence) -> str | None:
     return " and ".join(unread) or None
 
 
+# A comparison of named files: "Which is bigger, big.log or small.log?", "report_a.txt or report_b.txt - which one's bigger?"
+_COMPARES = re.compile(r"(?i)\b(?:bigger|larger|smaller|biggest|largest|smallest|longer|shorter|newer|older|"
+                       r"heavier|lighter|more recent|most recent|more lines|fewer)\b")
+
+
+def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
+    """An answer to a comparison of files the message names, when a call of the turn looked at one of them and
+    none at the other: "Which is bigger, big.log or small.log?" answered "small.log" after reading one file
+    (0.5B, dev split); "report_a.txt is bigger" after reading only report_a.txt (1.5B, dev split). The files
+    no call looked at, or None."""
+    files = [n for n in ev.named if " is in " in n]
+    if len(files) < 2 or not _COMPARES.search(ev.query):
+        return None
+    seen = [n for n in files if any(_seen(r, n) for r in ev.results)]
+    unseen = [n for n in files if n not in seen]
+    return " and ".join(unseen) if seen and unseen else None
+
+
+def _seen(result: ToolResult, name: str) -> bool:
+    """Did ``result`` look at the file ``name`` (a line of ``Evidence.named``): name it in its arguments or its
+    result (a folder listing with its size counts)?"""
+    leaf = named_file(name)
+    return result.ok and (leaf in json.dumps(result.arguments, ensure_ascii=False)
+                          or leaf in json.dumps(result.payload, ensure_ascii=False, default=str))
+
+
+def named_file(named: str) -> str:
+    """The file or folder name in one of ``Evidence.named``'s lines ("big.log is in the folder logs" -> big.log)."""
+    return named.split(" is in ", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+
+
 def _read(result: ToolResult, name: str) -> bool:
-    """Did ``result`` read the file ``name``: named it in its arguments, or found lines in it?"""
+    """Did ``result`` read the file ``name`` (a line of ``Evidence.named``): named it in its arguments, or found
+    lines in it?"""
     if not result.ok:
         return False
-    leaf = name.rstrip("/").rsplit("/", 1)[-1]
+    leaf = named_file(name)
     said = json.dumps(result.arguments, ensure_ascii=False)
     return leaf in said or (bool(result.payload.get("count")) and leaf in json.dumps(result.payload, default=str))
 
@@ -834,6 +901,11 @@ DECLINED_RESULT = ("You said \"{slot}\", but the tool result above has lines tha
 # Sent the same way when an answer passes on the note of a tool call that failed, naming its argument.
 RELAYED_ERROR = ("Your answer passes on the failed tool's note to you (\"{slot}\"). Do what the note says: call the "
                  "tool it names, with the arguments it gives, then answer: {query}")
+# Sent the same way when an answer says a change is made that no tool made.
+CLAIMED_CHANGE = ("You said \"{slot}\", but no tool changed anything yet. Make the change with a tool now, then "
+                  "answer: {query}")
+# Sent the same way when an answer compares files it looked at only one of.
+COMPARED_UNSEEN = "{slot}: you have not looked at it yet. Look at it with a tool too, then compare and answer: {query}"
 # Sent the same way when an answer states a number or file name that nothing shown to the model holds.
 UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or message of mine says that. Answer "
               "again using only what the tools returned; if they do not hold it, call a tool to find it or say "
@@ -881,6 +953,9 @@ GUARDS: tuple[Guard, ...] = (
           "\"Let's proceed ...\") and stops", _announced, None, OnDraft.ASK, OnFinal.KEEP, ANNOUNCED),
     Guard("relayed_error", "the note of the tool call that just failed, passed on to the user: an argument of the "
           "call named, or the note (naming a tool to call) copied", _relayed_error, None, OnDraft.ASK, OnFinal.KEEP, RELAYED_ERROR),
+    Guard("claimed_change", "an answer that says the change the message asks for is made, when no tool that changes "
+          "anything succeeded this turn (replaced, when it stays so, by saying it is not made)", _claimed_change, None,
+          OnDraft.ASK, OnFinal.KEEP, CLAIMED_CHANGE, amend=_not_done),
     Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",
           _ungrounded, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, UNGROUNDED),
     Guard("hollow_summary", "a summary, or an answer to \"how many/much\", that lists a text's topics without any of "
@@ -900,6 +975,8 @@ GUARDS: tuple[Guard, ...] = (
           "question point to a file here", _declined_unread, None, OnDraft.ASK, OnFinal.KEEP, DECLINED_UNREAD),
     Guard("unread_named", "an answer that says the file the message names does not hold it, or does not know, when "
           "no call of the turn read that file", _unread_named, None, OnDraft.ASK, OnFinal.KEEP, UNREAD),
+    Guard("compared_unseen", "an answer to a comparison of files the message names, when the turn looked at one of "
+          "them and not at the other", _compared_unseen, None, OnDraft.ASK, OnFinal.KEEP, COMPARED_UNSEEN),
     Guard("unread_file", "an answer given with no successful tool call when the message names a file or folder "
           "that exists", _unread, None, OnDraft.ASK, OnFinal.KEEP, UNREAD),
 )

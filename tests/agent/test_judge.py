@@ -626,6 +626,9 @@ def test_an_answer_that_says_what_it_found_is_not_an_announcement(answer) -> Non
     assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
 
 
+HOSTS = "hosts.txt is in the working folder"  # as grounding.named_in_message says it
+
+
 @pytest.mark.parametrize("answer", [
     "The IP address of the database server is not found in the hosts.txt file.",   # 1.5B, test split, 54039b1
     "The IP address of the db server is not provided in the 'hosts.txt' file.",    # 1.5B, test split, 2bafffe
@@ -635,19 +638,19 @@ def test_an_answer_that_a_named_file_lacks_it_before_the_file_was_read_is_asked_
     searched = ToolResult("search_file_content", "search_file_content", {"pattern": "db server's IP", "directory": "."},
                           {"status": "success", "count": 0, "files": ["hosts.txt"]}, ToolStatus.OK, 0.01)
     question = "hosts.txt - what's the db server's IP?"
-    ev = Evidence(TOOLS, (searched,), searched, user_messages=(question,), named=("hosts.txt",))
+    ev = Evidence(TOOLS, (searched,), searched, user_messages=(question,), named=(HOSTS,))
     assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
-        "unread_named", f"hosts.txt: look at it with a tool before answering, then answer from what it holds. "
+        "unread_named", f"hosts.txt is in the working folder: look at it with a tool before answering, then answer from what it holds. "
                         f"My question: {question}")
-    # once read, "not found" is the answer's to give
+    # once read, "not found" is the answer's to give (named as the loop names it: named_in_message's line)
     read = ToolResult("read_file", "read_file", {"file_path": "hosts.txt"},
                       {"status": "success", "content": "10.0.0.12 web01"}, ToolStatus.OK, 0.01)
-    after = Evidence(TOOLS, (searched, read), read, user_messages=(question,), named=("hosts.txt",))
+    after = Evidence(TOOLS, (searched, read), read, user_messages=(question,), named=(HOSTS,))
     assert judge(Reply((), answer), after, Stage.DRAFT) == Accept(answer)
     found = ToolResult("search_file_content", "search_file_content", {"pattern": "db"},
                        {"status": "success", "count": 1, "matches": [{"file": "hosts.txt", "text": "10.0.0.31 db01"}]},
                        ToolStatus.OK, 0.01)
-    assert judge(Reply((), answer), Evidence(TOOLS, (found,), found, user_messages=(question,), named=("hosts.txt",)),
+    assert judge(Reply((), answer), Evidence(TOOLS, (found,), found, user_messages=(question,), named=(HOSTS,)),
                  Stage.DRAFT) == Accept(answer)
 
 
@@ -748,3 +751,72 @@ def test_an_answer_that_gives_the_identifier_back_is_asked_for_what_its_line_say
 ])
 def test_an_answer_with_what_the_line_adds_or_to_another_kind_of_question_stands(question, answer) -> None:
     assert judge(Reply((), answer), _hosts_search(question), Stage.DRAFT) == Accept(answer)
+
+
+EDITING = (*TOOLS, "edit_file", "write_file")
+PLAN = ToolResult("read_file", "read_file", {"file_path": "project-plan.md"},
+                  {"status": "success", "content": "# Plan\nDeadline: 1 March\n"}, ToolStatus.OK, 0.01)
+
+
+@pytest.mark.parametrize("answer, slot", [
+    ("The project plan is updated to reflect the new deadline of 15 March.", "is updated"),   # 0.5B, dev, 383dafe
+    ("I've changed the deadline to 15 March.", "I've changed"),
+    ("Done: the deadline has been successfully set to 15 March.", "has been successfully set"),
+])
+def test_a_change_said_to_be_made_that_no_tool_made_is_asked_for_then_not_claimed(answer, slot) -> None:
+    question = "update project-plan.md, the deadline's now 15 March"
+    ev = Evidence(EDITING, (PLAN,), PLAN, user_messages=(question,))
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
+        "claimed_change", f'You said "{slot}", but no tool changed anything yet. Make the change with a tool now, '
+                          f"then answer: {question}")
+    assert judge(Reply((), answer), ev, Stage.FINAL) == \
+        Accept("I have not made this change: no tool changed anything this turn.")
+
+
+def test_a_change_a_tool_made_or_a_question_about_one_may_be_called_done() -> None:
+    question = "update project-plan.md, the deadline's now 15 March"
+    edited = ToolResult("edit_file", "edit_file", {"file_path": "project-plan.md", "old_content": "Deadline: 1 March",
+                        "new_content": "Deadline: 15 March"}, {"status": "success"}, ToolStatus.OK, 0.01)
+    done = "The deadline is updated to 15 March."
+    assert judge(Reply((), done), Evidence(EDITING, (PLAN, edited), edited, user_messages=(question,)),
+                 Stage.DRAFT) == Accept(done)
+    asked_if = Evidence(EDITING, (PLAN,), PLAN, user_messages=("did you update project-plan.md?",))
+    assert judge(Reply((), "Yes, it was updated to 15 March."), asked_if, Stage.DRAFT) == \
+        Accept("Yes, it was updated to 15 March.")
+    # a question that asks for no change may say what a file "is set" to
+    config = ToolResult("read_file", "read_file", {"file_path": "config.ini"},
+                        {"status": "success", "content": "[server]\nport = 8080\n"}, ToolStatus.OK, 0.01)
+    port = Evidence(EDITING, (config,), config, user_messages=("which port does config.ini use?",))
+    assert judge(Reply((), "The port is set to 8080."), port, Stage.DRAFT) == Accept("The port is set to 8080.")
+    # an agent with no tool that changes anything cannot be asked to make the change
+    assert judge(Reply((), done), Evidence(("read_file",), (PLAN,), PLAN, user_messages=(question,)), Stage.DRAFT) == \
+        Accept(done)
+
+
+BIG, SMALL = "big.log is in the folder logs", "small.log is in the working folder"  # named_in_message's lines
+
+
+def test_a_comparison_of_named_files_after_looking_at_one_is_asked_to_look_at_the_other() -> None:
+    # the 0.5B, dev split: one read_file, then "small.log"
+    question = "Which is bigger, big.log or small.log?"
+    read = ToolResult("read_file", "read_file", {"file_path": "small.log"},
+                      {"status": "success", "content": "x", "size_bytes": 1}, ToolStatus.OK, 0.01)
+    ev = Evidence(TOOLS, (read,), read, user_messages=(question,), named=(BIG, SMALL))
+    assert judge(Reply((), "small.log"), ev, Stage.DRAFT) == AskAgain(
+        "compared_unseen", f"{BIG}: you have not looked at it yet. Look at it with a tool too, then compare and "
+                           f"answer: {question}")
+    assert judge(Reply((), "small.log"), ev, Stage.FINAL) == Accept("small.log")
+    # a listing that shows both (with sizes), or a look at each, is enough to compare
+    listing = ToolResult("browse_directory", "browse_directory", {"directory_path": "."},
+                         {"status": "success", "entries": [{"name": "big.log", "size_bytes": 100},
+                                                           {"name": "small.log", "size_bytes": 1}]}, ToolStatus.OK, 0.01)
+    answer = "big.log is bigger (100 B against 1 B)."
+    assert judge(Reply((), answer), Evidence(TOOLS, (listing,), listing, user_messages=(question,), named=(BIG, SMALL)),
+                 Stage.DRAFT) == Accept(answer)
+    other = ToolResult("get_file_info", "get_file_info", {"file_path": "logs/big.log"},
+                       {"status": "success", "size_bytes": 100}, ToolStatus.OK, 0.01)
+    assert judge(Reply((), answer), Evidence(TOOLS, (read, other), other, user_messages=(question,),
+                                             named=(BIG, SMALL)), Stage.DRAFT) == Accept(answer)
+    # a question that compares nothing is not held to both files
+    both = Evidence(TOOLS, (read,), read, user_messages=("what's in big.log and small.log?",), named=(BIG, SMALL))
+    assert judge(Reply((), "small.log holds x."), both, Stage.DRAFT) == Accept("small.log holds x.")

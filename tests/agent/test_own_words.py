@@ -40,7 +40,7 @@ COPIES = [
 ANSWERS = [
     ("You like your summaries as bullet points.", "how do I like my summaries?"),
     ("The capital of Italy is Rome.", "What is the capital of Italy?"),
-    ("The file was successfully written to the specified location.", "update project-plan.md"),
+    ("The file was successfully written to the specified location.", "did you save project-plan.md?"),
     ("Remembered: My locker code is 4471", "remember my locker code is 4471"),
     ("I could not find a file named notes.txt in the working directory.", "what does notes.txt say?"),
     ("No specific information available from the provided documentation.", "Give me a short HR briefing"),
