@@ -222,6 +222,38 @@ def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages:
     return None
 
 
+# A file's text kept by a rewrite at least this share of its lines is edited, not replaced
+KEPT_LINES = 0.5
+_CLOBBER_MAX_BYTES = 1_000_000
+
+
+def clobbered_file(arguments: dict[str, object], ctx: ToolContext) -> str | None:
+    """The file a write_file call would replace with text that keeps under half of its lines, or None. The
+    1.5B "bumped" setup.cfg's version by writing "bump the version to 2.1.0" over all of it, after two
+    edit_file calls with an empty old_content (test split, 287ef59); the answer said the version was updated."""
+    from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
+
+    raw, content = arguments.get("file_path"), arguments.get("content")
+    if not isinstance(raw, str) or not isinstance(content, str) or not raw.strip():
+        return None
+    raw = _as_run(ctx, raw.strip())
+    if not _inside(ctx, raw):
+        return None  # for the tool to refuse in its own words
+    try:
+        path = resolve_user_path(ctx, raw)
+        if not path.is_file() or path.stat().st_size > _CLOBBER_MAX_BYTES:
+            return None
+        old = [ln.strip() for ln in path.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
+    except (SandboxError, OSError):
+        return None
+    new = {ln.strip() for ln in content.splitlines()}
+    kept = sum(ln in new for ln in old)
+    if not old or kept >= KEPT_LINES * len(old):
+        return None
+    base = Path(ctx.workdir).resolve()
+    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+
+
 def _as_run(ctx: ToolContext, raw: str) -> str:
     """``raw`` as the executor will run it: a path that dropped the working directory's last folders put back
     under it (registry/paths.py). "<task>-on/poem.txt" for "write me a two-line poem" was written to

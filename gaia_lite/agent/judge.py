@@ -66,6 +66,7 @@ class Evidence:
     seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
     named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
     invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
+    clobbers: Callable[[ToolCall], "str | None"] | None = None  # a file a write would replace, keeping little of it
     unasked: Callable[[ToolCall], "str | None"] | None = None  # a lookup that serves nothing the message asks
     pointed: Callable[[], "str | None"] | None = None  # the files the message's words point to, looked up on demand
     instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
@@ -531,6 +532,19 @@ def _invented(reply: Reply, ev: Evidence) -> str | None:
                  and (found := ev.invented(call)) is not None), None)
 
 
+# A message that asks for a file's whole text to be replaced: "rewrite notes.md as a haiku", "overwrite todo.txt"
+_ASKS_REWRITE = re.compile(r"(?i)\b(?:re-?write|overwrite|replace (?:the |its |all |everything|the whole)|start (?:it )?over"
+                           r"|from scratch|wipe|clear)\b")
+
+
+def _clobbering(reply: Reply, ev: Evidence) -> str | None:
+    """A write_file call that would replace a file's text with text keeping under half of its lines, when the
+    message asks for no rewrite (grounding.clobbered_file): the file, as the user reads it, or None."""
+    if ev.clobbers is None or _ASKS_REWRITE.search(ev.query):
+        return None
+    return next((found for call in reply.calls if call.name in _WRITES and (found := ev.clobbers(call))), None)
+
+
 def _unasked_write(reply: Reply, ev: Evidence) -> str | None:
     """A write of a made-up file (grounding.invented_file) for a message that asks for no file: the text
     is what the user asked for, to be answered. The 0.5B wrote "The sea is vast ..." to sea.txt for "Write
@@ -868,6 +882,10 @@ UNASKED = ("None of my files or earlier results mention this. Answer it yourself
 # otherwise just answer it, without tools: ..."), the 0.5B gave that text back as its answer to "Write me a
 # two-line poem about the sea." in 3 runs of 3 (test split), and the turn ended with "could not finish".
 INVENTED = "No file {slot} exists, and I asked for none. Answer without tools: {query}"
+# Sent the same way, the call not run, when a write would replace most of a file the user asked to change.
+CLOBBERING = ("Not run: write_file would replace all of {slot}, and your text keeps little of what it holds. To change "
+              "part of it, call edit_file with old_content copied exactly from the file (read it first if you need "
+              "to). My request: {query}")
 # Sent the same way when an answer came without a tool although the message names a file that exists.
 UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
 # Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
@@ -917,6 +935,9 @@ GUARDS: tuple[Guard, ...] = (
     Guard("invented_file", "a call naming a file that does not exist, is like no file here and the user never "
           "named, when the user named none (never run)", _invented, None, OnDraft.ASK, OnFinal.KEEP, INVENTED,
           on_calls=True),
+    Guard("clobbering_write", "a write_file call that would replace a file's text with text keeping under half of "
+          "its lines, when the message asks for no rewrite (never run)", _clobbering, None, OnDraft.ASK, OnFinal.ANSWER,
+          CLOBBERING, on_calls=True),
     Guard("unasked_lookup", "the first lookup of a turn (a read, document query or image question) for a message "
           "that names no file, points back at nothing, and whose words no file or earlier result holds (never run)",
           _unasked, None, OnDraft.ASK, OnFinal.ANSWER, UNASKED, on_calls=True),

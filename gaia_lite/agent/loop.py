@@ -36,7 +36,7 @@ from gaia_lite.registry.registry import ToolRegistry
 from .books import CallBook, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, plain_name
-from .grounding import asks_about_user, invented_file, named_in_message, pointed_files, unasked_lookup
+from .grounding import asks_about_user, clobbered_file, invented_file, named_in_message, pointed_files, unasked_lookup
 from .judge import (
     Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
     without_tool_names,
@@ -253,10 +253,11 @@ class Agent:
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
                         tuple(self.user_messages), stats.facts, self._own_lines(),
                         seen, stats.named,
-                        lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages),
-                        lambda call: unasked_lookup(call.name, self._message(), self.executor.ctx, seen),
-                        lambda: pointed_files(self._message(), self.executor.ctx),
-                        self._instructions())
+                        invented=lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages),
+                        clobbers=lambda call: clobbered_file(call.arguments, self.executor.ctx),
+                        unasked=lambda call: unasked_lookup(call.name, self._message(), self.executor.ctx, seen),
+                        pointed=lambda: pointed_files(self._message(), self.executor.ctx),
+                        instructions=self._instructions())
 
     def _after_result(self) -> str:
         """The line the text path writes after each tool result."""

@@ -820,3 +820,41 @@ def test_a_comparison_of_named_files_after_looking_at_one_is_asked_to_look_at_th
     # a question that compares nothing is not held to both files
     both = Evidence(TOOLS, (read,), read, user_messages=("what's in big.log and small.log?",), named=(BIG, SMALL))
     assert judge(Reply((), "small.log holds x."), both, Stage.DRAFT) == Accept("small.log holds x.")
+
+
+def _write_ev(tmp_path, question: str) -> Evidence:
+    from gaia_lite.agent.grounding import clobbered_file
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    return Evidence((*TOOLS, "write_file", "edit_file"), user_messages=(question,),
+                    clobbers=lambda call: clobbered_file(call.arguments, ctx))
+
+
+def test_a_write_that_would_replace_most_of_a_file_asked_to_change_is_not_run(tmp_path) -> None:
+    # the 1.5B, test split, 287ef59: after two edit_file calls with an empty old_content, it wrote its
+    # instruction over the whole file, and answered "The version of setup.cfg has been updated to 2.1.0."
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = widgets\nversion = 2.0.3\n")
+    question = "setup.cfg - bump the version to 2.1.0"
+    clobber = Reply((ToolCall("c1", "write_file", {"file_path": "setup.cfg", "content": "bump the version to 2.1.0"}),), "")
+    ev = _write_ev(tmp_path, question)
+    asked = judge(clobber, ev, Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "clobbering_write"
+    assert asked.request.startswith("Not run: write_file would replace all of setup.cfg, and your text keeps little")
+    assert judge(clobber, ev, Stage.FINAL) == HoldToAnswer(
+        "clobbering_write", f"Answer it yourself now, in plain sentences, without tools: {question}")
+    # the whole file written back with the one line changed is an edit, and runs
+    whole = Reply((ToolCall("c2", "write_file", {"file_path": "setup.cfg",
+                                                 "content": "[metadata]\nname = widgets\nversion = 2.1.0\n"}),), "")
+    assert judge(whole, ev, Stage.DRAFT) == RunCalls(whole.calls)
+
+
+@pytest.mark.parametrize("question, path", [
+    ("rewrite setup.cfg from scratch with just [metadata]", "setup.cfg"),   # a rewrite the user asked for
+    ("make garden/seeds.txt with basil and chard", "garden/seeds.txt"),     # a new file
+])
+def test_a_rewrite_asked_for_or_a_new_file_is_written(tmp_path, question, path) -> None:
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = widgets\nversion = 2.0.3\n")
+    write = Reply((ToolCall("c1", "write_file", {"file_path": path, "content": "[metadata]\n"}),), "")
+    assert judge(write, _write_ev(tmp_path, question), Stage.DRAFT) == RunCalls(write.calls)
