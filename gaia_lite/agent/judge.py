@@ -489,15 +489,19 @@ def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
 # A message that asks for a change: "update project-plan.md, the deadline's now 15 March", "bump the version"
 _ASKS_CHANGE = re.compile(r"(?i)\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|write|"
                           r"save|put|stick|add|create|delete|remove)\b")
-# A question about what was done ("did you update it?"), not a request to do it
-_ASKS_IF_DONE = re.compile(r"(?i)^\W*(?:did|have|has|was|were|is|are)\b")
-_DONE_VERBS = (r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|set|bumped|renamed|"
+# A question, not a request to change: "did you update it?", "What port is set in config.ini?" (the 1.5B was
+# told to make a change for that one, and called update_memory: test split, ffeab89)
+_ASKS_IF_DONE = re.compile(r"(?i)^\W*(?:did|have|has|was|were|is|are|does|do|what|which|who|whose|where|when|why"
+                           r"|how)\b")
+_DONE_VERBS = (r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|"
                r"deleted|removed|appended|inserted)")
 # An answer that says the change is made: "The project plan is updated to reflect the new deadline of 15 March."
+# ("is set" alone describes a value; "is now set" claims a change.)
 _SAYS_DONE = re.compile(
-    rf"(?i)\b(?:is|are|was|were|has been|have been)\s+(?:now\s+|successfully\s+)?{_DONE_VERBS}\b"
-    rf"|\bI(?:'ve| have)?\s+(?:now\s+|successfully\s+|just\s+)?{_DONE_VERBS}\b"
-    rf"|\b(?:successfully|now) {_DONE_VERBS}\b")
+    rf"(?i)\b(?:is|are|was|were|has been|have been)\s+"
+    rf"(?:(?:now\s+|successfully\s+)?{_DONE_VERBS}|(?:now|successfully)\s+set)\b"
+    rf"|\bI(?:'ve| have)?\s+(?:now\s+|successfully\s+|just\s+)?(?:{_DONE_VERBS}|set)\b"
+    rf"|\b(?:successfully|now) (?:{_DONE_VERBS}|set)\b")
 # The tools that change something (files, memory, the index, the desktop): after one of them, "done" may be true
 _CHANGES = frozenset({"write_file", "edit_file", "run_shell_command", "remember", "update_memory", "forget",
                       "index_document", "index_directory", "add_watch_directory", "write_clipboard", "notify_desktop",
@@ -533,8 +537,8 @@ def _invented(reply: Reply, ev: Evidence) -> str | None:
 
 
 # A message that asks for a file's whole text to be replaced: "rewrite notes.md as a haiku", "overwrite todo.txt"
-_ASKS_REWRITE = re.compile(r"(?i)\b(?:re-?write|overwrite|replace (?:the |its |all |everything|the whole)|start (?:it )?over"
-                           r"|from scratch|wipe|clear)\b")
+_ASKS_REWRITE = re.compile(r"(?i)\b(?:re-?write|overwrite|replace (?:the |its |all |everything|the whole)"
+                           r"|start (?:it )?over|from scratch|wipe|clear)\b")
 
 
 def _clobbering(reply: Reply, ev: Evidence) -> str | None:
@@ -650,7 +654,8 @@ def _unread_named(reply: Reply, ev: Evidence) -> str | None:
     return " and ".join(unread) or None
 
 
-# A comparison of named files: "Which is bigger, big.log or small.log?", "report_a.txt or report_b.txt - which one's bigger?"
+# A comparison of named files: "Which is bigger, big.log or small.log?", "report_a.txt or report_b.txt - which
+# one's bigger?"
 _COMPARES = re.compile(r"(?i)\b(?:bigger|larger|smaller|biggest|largest|smallest|longer|shorter|newer|older|"
                        r"heavier|lighter|more recent|most recent|more lines|fewer)\b")
 
@@ -784,7 +789,8 @@ def _unopened_folder(reply: Reply, ev: Evidence) -> str | None:
     for r in listings:
         for e in r.payload["entries"]:
             name = str(e.get("name") or "") if isinstance(e, dict) and e.get("type") == "folder" else ""
-            if name and name.lower() not in opened and re.search(rf"{_LISTING_OF}{re.escape(name)}(?![\w.-])", ev.query):
+            asked = name and re.search(rf"{_LISTING_OF}{re.escape(name)}(?![\w.-])", ev.query)
+            if asked and name.lower() not in opened:
                 return name + "/"
     return None
 
@@ -982,8 +988,8 @@ GUARDS: tuple[Guard, ...] = (
     Guard("hollow_summary", "a summary, or an answer to \"how many/much\", that lists a text's topics without any of "
           "the figures the text read this turn states (kept, with the text's lines of figures, when it stays so)",
           _hollow_summary, None, OnDraft.ASK, OnFinal.KEEP, HOLLOW_SUMMARY, amend=_with_figures),
-    Guard("unopened_folder", "a request to list a folder it names, answered from a listing that shows that folder as an "
-          "entry and never lists it", _unopened_folder, None, OnDraft.ASK, OnFinal.KEEP, UNOPENED_FOLDER),
+    Guard("unopened_folder", "a request to list a folder it names, answered from a listing that shows that folder as "
+          "an entry and never lists it", _unopened_folder, None, OnDraft.ASK, OnFinal.KEEP, UNOPENED_FOLDER),
     Guard("left_out", "an answer naming some entries of a short folder listing (the last result) and leaving others "
           "out (kept, with the rest named, when it stays so)", _left_out, None, OnDraft.ASK, OnFinal.KEEP, LEFT_OUT,
           amend=_with_rest),

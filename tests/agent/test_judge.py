@@ -783,11 +783,16 @@ def test_a_change_a_tool_made_or_a_question_about_one_may_be_called_done() -> No
     asked_if = Evidence(EDITING, (PLAN,), PLAN, user_messages=("did you update project-plan.md?",))
     assert judge(Reply((), "Yes, it was updated to 15 March."), asked_if, Stage.DRAFT) == \
         Accept("Yes, it was updated to 15 March.")
-    # a question that asks for no change may say what a file "is set" to
+    # a question that asks for no change may say what a file "is set" to, whatever verb it uses (the 1.5B, told
+    # to make a change for "What port is set in config.ini?", called update_memory: test split, ffeab89)
     config = ToolResult("read_file", "read_file", {"file_path": "config.ini"},
                         {"status": "success", "content": "[server]\nport = 8080\n"}, ToolStatus.OK, 0.01)
-    port = Evidence(EDITING, (config,), config, user_messages=("which port does config.ini use?",))
-    assert judge(Reply((), "The port is set to 8080."), port, Stage.DRAFT) == Accept("The port is set to 8080.")
+    for asked in ("which port does config.ini use?", "What port is set in config.ini?", "how is the port set up?"):
+        port = Evidence(EDITING, (config,), config, user_messages=(asked,))
+        assert judge(Reply((), "The port is set to 8080."), port, Stage.DRAFT) == Accept("The port is set to 8080.")
+    bump = Evidence(EDITING, (config,), config, user_messages=("set the port in config.ini to 9090",))
+    assert judge(Reply((), "The port is set to 8080."), bump, Stage.DRAFT) == Accept("The port is set to 8080.")
+    assert isinstance(judge(Reply((), "The port is now set to 9090."), bump, Stage.DRAFT), AskAgain)
     # an agent with no tool that changes anything cannot be asked to make the change
     assert judge(Reply((), done), Evidence(("read_file",), (PLAN,), PLAN, user_messages=(question,)), Stage.DRAFT) == \
         Accept(done)
