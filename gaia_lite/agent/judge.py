@@ -509,10 +509,12 @@ _CHANGES = frozenset({"write_file", "edit_file", "run_shell_command", "remember"
 
 
 def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
-    """An answer that says the change the message asks for is made, when no tool that changes anything succeeded
-    this turn: "The project plan is updated to reflect the new deadline of 15 March." after only read_file ran
+    """An answer that says the change the message asks for, to a file it names, is made, when no tool that changes
+    anything succeeded this turn: "The project plan is updated to reflect the new deadline of 15 March." after only read_file ran
     (0.5B, dev split, 383dafe); the file still said the old date. What it claimed, or None."""
     if not _ASKS_CHANGE.search(ev.query) or _ASKS_IF_DONE.search(ev.query) or not _CHANGES & set(ev.tool_names):
+        return None
+    if not any(" is in " in n for n in ev.named):  # a change to a file here ("write me a poem" changes nothing)
         return None
     if any(r.ok and r.name in _CHANGES for r in ev.results):
         return None

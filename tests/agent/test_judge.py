@@ -754,6 +754,7 @@ def test_an_answer_with_what_the_line_adds_or_to_another_kind_of_question_stands
 
 
 EDITING = (*TOOLS, "edit_file", "write_file")
+PLAN_HERE, CONFIG_HERE = "project-plan.md is in the working folder", "config.ini is in the working folder"
 PLAN = ToolResult("read_file", "read_file", {"file_path": "project-plan.md"},
                   {"status": "success", "content": "# Plan\nDeadline: 1 March\n"}, ToolStatus.OK, 0.01)
 
@@ -765,7 +766,7 @@ PLAN = ToolResult("read_file", "read_file", {"file_path": "project-plan.md"},
 ])
 def test_a_change_said_to_be_made_that_no_tool_made_is_asked_for_then_not_claimed(answer, slot) -> None:
     question = "update project-plan.md, the deadline's now 15 March"
-    ev = Evidence(EDITING, (PLAN,), PLAN, user_messages=(question,))
+    ev = Evidence(EDITING, (PLAN,), PLAN, user_messages=(question,), named=(PLAN_HERE,))
     assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
         "claimed_change", f'You said "{slot}", but no tool changed anything yet. Make the change with a tool now, '
                           f"then answer: {question}")
@@ -778,9 +779,11 @@ def test_a_change_a_tool_made_or_a_question_about_one_may_be_called_done() -> No
     edited = ToolResult("edit_file", "edit_file", {"file_path": "project-plan.md", "old_content": "Deadline: 1 March",
                         "new_content": "Deadline: 15 March"}, {"status": "success"}, ToolStatus.OK, 0.01)
     done = "The deadline is updated to 15 March."
-    assert judge(Reply((), done), Evidence(EDITING, (PLAN, edited), edited, user_messages=(question,)),
+    assert judge(Reply((), done), Evidence(EDITING, (PLAN, edited), edited, user_messages=(question,),
+                                           named=(PLAN_HERE,)),
                  Stage.DRAFT) == Accept(done)
-    asked_if = Evidence(EDITING, (PLAN,), PLAN, user_messages=("did you update project-plan.md?",))
+    asked_if = Evidence(EDITING, (PLAN,), PLAN, user_messages=("did you update project-plan.md?",),
+                        named=(PLAN_HERE,))
     assert judge(Reply((), "Yes, it was updated to 15 March."), asked_if, Stage.DRAFT) == \
         Accept("Yes, it was updated to 15 March.")
     # a question that asks for no change may say what a file "is set" to, whatever verb it uses (the 1.5B, told
@@ -788,14 +791,20 @@ def test_a_change_a_tool_made_or_a_question_about_one_may_be_called_done() -> No
     config = ToolResult("read_file", "read_file", {"file_path": "config.ini"},
                         {"status": "success", "content": "[server]\nport = 8080\n"}, ToolStatus.OK, 0.01)
     for asked in ("which port does config.ini use?", "What port is set in config.ini?", "how is the port set up?"):
-        port = Evidence(EDITING, (config,), config, user_messages=(asked,))
+        port = Evidence(EDITING, (config,), config, user_messages=(asked,), named=(CONFIG_HERE,))
         assert judge(Reply((), "The port is set to 8080."), port, Stage.DRAFT) == Accept("The port is set to 8080.")
-    bump = Evidence(EDITING, (config,), config, user_messages=("set the port in config.ini to 9090",))
+    bump = Evidence(EDITING, (config,), config, user_messages=("set the port in config.ini to 9090",),
+                    named=(CONFIG_HERE,))
     assert judge(Reply((), "The port is set to 8080."), bump, Stage.DRAFT) == Accept("The port is set to 8080.")
     assert isinstance(judge(Reply((), "The port is now set to 9090."), bump, Stage.DRAFT), AskAgain)
     # an agent with no tool that changes anything cannot be asked to make the change
-    assert judge(Reply((), done), Evidence(("read_file",), (PLAN,), PLAN, user_messages=(question,)), Stage.DRAFT) == \
+    assert judge(Reply((), done), Evidence(("read_file",), (PLAN,), PLAN, user_messages=(question,),
+                                           named=(PLAN_HERE,)), Stage.DRAFT) == \
         Accept(done)
+    # a request that names no file here changes nothing a tool must change: "write me a poem" is answered
+    poem = "Here is a two-line poem I've written for you: waves fold in, the gulls call out."
+    assert judge(Reply((), poem), Evidence(EDITING, user_messages=("write me a two-line poem about the sea",)),
+                 Stage.DRAFT) == Accept(poem)
 
 
 BIG, SMALL = "big.log is in the folder logs", "small.log is in the working folder"  # named_in_message's lines
