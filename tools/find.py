@@ -370,9 +370,10 @@ def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None
     """Files (or folders, with ``kind``) whose names a request names in words ("what does the employee
     handbook say about leave?" -> ``employee-handbook.md``; "add the minutes folder" -> ``minutes/``): at
     least ``min_share`` of a name's words are in the request, one of them a real word. Best first: the
-    larger the share of the name in the request, the better."""
+    larger the share of the name in the request, the better; among names alike, the one whose folders the
+    request names ("the porto trip notes" -> trips/2024-porto/notes.md before trips/2023_vienna/notes.md)."""
     asked = tuple(w for w in dict.fromkeys(words(text)) if w not in _STOP and w not in _REQUEST_WORDS)
-    scorer, found = _Scorer(Query(text, asked)), []
+    scorer, found, in_folders = _Scorer(Query(text, asked)), [], {}
     for e in scan(ctx):
         if e.is_dir != (kind == "folder") or (keep and not keep(e.path)):
             continue
@@ -382,7 +383,9 @@ def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None
                 and len(hits) / len(own) >= min_share:
             score = round(0.8 * len(hits) / len(own) + 0.2 * min(1.0, len(hits) / 3), 3)
             found.append(Found(e.path, e.is_dir, score, f"the request names {', '.join(hits)}"))
-    found.sort(key=lambda f: (-f.score, len(f.path.parts), str(f.path)))
+            folder_words = {w for part in e.parents for w in words(part)}
+            in_folders[e.path] = sum(1 for w in asked if any(scorer.best(f, (w,))[0] >= 0.8 for f in folder_words))
+    found.sort(key=lambda f: (-f.score, -in_folders[f.path], len(f.path.parts), str(f.path)))
     return found[:limit]
 
 

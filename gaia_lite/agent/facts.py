@@ -18,7 +18,8 @@ _ASK = re.compile(r"^(?:(?:please|pls|hey|ok|okay)[,\s]+)*(?:(?:can|could|would|
                   r"(?:\s+(?:that|this))?\s*[:,]?\s*", re.IGNORECASE)
 # The asks asked_to_keep acts on, narrower than _ASK: "save" and "store" are as often about files
 _KEEP_FIRST = re.compile(r"^(?:(?:please|pls|hey|ok|okay|also|and)[,\s]+)*(?:(?:can|could|would|will) you\s+)?"
-                         r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|make a note(?: that| of)?|"
+                         r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|jot down|"
+                         r"make a note(?: that| of)?|"
                          r"don'?t forget|do not forget|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s*", re.IGNORECASE)
 # "..., keep that in mind", "... - remember that"
 _KEEP_LAST = re.compile(r"[\s,;.!-]*(?:(?:please|pls)\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"

@@ -191,3 +191,16 @@ def test_a_made_up_file_name_finds_the_document_the_user_names_in_words(call, ct
     assert "10 paid sick days per year" in result["message"].splitlines()[1]
     assert result["note"].startswith("sick_days.txt does not exist; this is company/people/handbook_v4.md "
                                      "(the request names handbook)")
+
+
+def test_of_files_named_alike_the_one_whose_folder_the_question_names_is_indexed(call, ctx: ToolContext,
+                                                                                  work: Path) -> None:
+    # held-out suite, 0.5B, 3258b4d: "the porto trip notes" indexed trips/2023_vienna/notes.md (first by name)
+    for folder, text in (("trips/2023_vienna", "# Vienna, 2023\n\nHotel: Pension Lindenhof\n"),
+                         ("trips/2024-porto", "# Porto, April 2024\n\nHotel: Casa Ribeira Azulejo\n")):
+        (work / folder).mkdir(parents=True)
+        (work / folder / "notes.md").write_text(text)
+    ctx.request.message = "the porto trip notes - what hotel did we stay at"
+    result = call("query_documents", query="porto trip notes")
+    assert "Azulejo" in result["message"] and "Lindenhof" not in result["message"], result["message"]
+    assert "2024-porto/notes.md" in result["note"]
