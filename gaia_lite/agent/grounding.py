@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
 __all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "asks_about_user",
-           "invented_file", "SMALL_NUMBER"]
+           "invented_file", "clobbered_file", "names_file", "named_file", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -133,9 +133,22 @@ def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+_IS_IN = " is in "  # how a line of named_in_message says where a file is
+
+
 def _where(path: Path, base: Path) -> str:
     where = path.parent.relative_to(base) if path.parent.is_relative_to(base) else path.parent
-    return f"{path.name} is in {'the working folder' if str(where) == '.' else f'the folder {where}'}"
+    return f"{path.name}{_IS_IN}{'the working folder' if str(where) == '.' else f'the folder {where}'}"
+
+
+def names_file(line: str) -> bool:
+    """Is ``line`` (one of named_in_message's) a file or folder here, not "your question is about the files ..."?"""
+    return _IS_IN in line
+
+
+def named_file(line: str) -> str:
+    """The file or folder name in one of named_in_message's lines ("big.log is in the folder logs" -> big.log)."""
+    return line.split(_IS_IN, 1)[0].rstrip("/").rsplit("/", 1)[-1]
 
 
 def _named_in_words(message: str, ctx: ToolContext) -> list:
@@ -231,6 +244,7 @@ def clobbered_file(arguments: dict[str, object], ctx: ToolContext) -> str | None
     """The file a write_file call would replace with text that keeps under half of its lines, or None. The
     1.5B "bumped" setup.cfg's version by writing "bump the version to 2.1.0" over all of it, after two
     edit_file calls with an empty old_content (test split, 287ef59); the answer said the version was updated."""
+    from gaia_lite.tools.find import shown
     from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
 
     raw, content = arguments.get("file_path"), arguments.get("content")
@@ -250,8 +264,7 @@ def clobbered_file(arguments: dict[str, object], ctx: ToolContext) -> str | None
     kept = sum(ln in new for ln in old)
     if not old or kept >= KEPT_LINES * len(old):
         return None
-    base = Path(ctx.workdir).resolve()
-    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+    return shown(path, Path(ctx.workdir).resolve())
 
 
 def _as_run(ctx: ToolContext, raw: str) -> str:
@@ -339,12 +352,11 @@ def _indexed_hold(ctx: ToolContext, asked: Sequence[str]) -> bool:
 def pointed_files(message: str, ctx: ToolContext) -> str | None:
     """The files here that the words of ``message`` point to, as the user reads them ("policies/returns.md"),
     or None."""
-    from gaia_lite.tools.find import pointed_by_request
+    from gaia_lite.tools.find import pointed_by_request, shown
 
     try:
         found = pointed_by_request(ctx, message, files_scanned=300)
     except OSError:  # a look that fails must never break a turn
         return None
     base = Path(ctx.workdir).resolve()
-    shown = [str(p.path.relative_to(base)) if p.path.is_relative_to(base) else str(p.path) for p in found[:2]]
-    return " or ".join(shown) or None
+    return " or ".join(shown(p.path, base) for p in found[:2]) or None

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable
 from gaia_lite.messages import AssistantCallsMessage, ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
-from .grounding import asks_about_user, unsupported
+from .grounding import asks_about_user, named_file, names_file, unsupported
 from .own_words import copied_instructions, without_own_lines
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
@@ -514,7 +514,7 @@ def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
     (0.5B, dev split, 383dafe); the file still said the old date. What it claimed, or None."""
     if not _ASKS_CHANGE.search(ev.query) or _ASKS_IF_DONE.search(ev.query) or not _CHANGES & set(ev.tool_names):
         return None
-    if not any(" is in " in n for n in ev.named):  # a change to a file here ("write me a poem" changes nothing)
+    if not any(names_file(n) for n in ev.named):  # a change to a file here ("write me a poem" changes nothing)
         return None
     if any(r.ok and r.name in _CHANGES for r in ev.results):
         return None
@@ -667,7 +667,7 @@ def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
     none at the other: "Which is bigger, big.log or small.log?" answered "small.log" after reading one file
     (0.5B, dev split); "report_a.txt is bigger" after reading only report_a.txt (1.5B, dev split). The files
     no call looked at, or None."""
-    files = [n for n in ev.named if " is in " in n]
+    files = [n for n in ev.named if names_file(n)]
     if len(files) < 2 or not _COMPARES.search(ev.query):
         return None
     seen = [n for n in files if any(_seen(r, n) for r in ev.results)]
@@ -681,11 +681,6 @@ def _seen(result: ToolResult, name: str) -> bool:
     leaf = named_file(name)
     return result.ok and (leaf in json.dumps(result.arguments, ensure_ascii=False)
                           or leaf in json.dumps(result.payload, ensure_ascii=False, default=str))
-
-
-def named_file(named: str) -> str:
-    """The file or folder name in one of ``Evidence.named``'s lines ("big.log is in the folder logs" -> big.log)."""
-    return named.split(" is in ", 1)[0].rstrip("/").rsplit("/", 1)[-1]
 
 
 def _read(result: ToolResult, name: str) -> bool:
