@@ -298,6 +298,22 @@ _POINTS_BACK = re.compile(r"(?i)\b(?:it|its|that|those|them|this|these|they|thei
                           r"other|same|again|above|previous|more)\b")
 
 
+# A message that turns away from what came before: "Unrelated question: how many minutes are there in two
+# hours?", "Thanks! How many days are there in a week?" (after reading a report and a to-do list, the 1.5B
+# looked both up in them: dev split, 3258b4d). What it asks may still be in a file here; it is not about the
+# earlier results. A word pointing back ("thanks! and how big is it?") is checked first and wins.
+_MOVES_ON = re.compile(r"(?i)^\W*(?:thanks|thank you|thx|cheers|ta|great|cool|perfect|nice|got it)\b\W+\w"
+                       r"|\b(?:unrelated|off[- ]topic|(?:different|new|other|random|general|side) "
+                       r"(?:topic|question|subject|thing)|change of (?:topic|subject)|changing the subject)\b")
+_MOVE_ON_WORDS = frozenset({"unrelated", "topic", "question", "subject", "different", "random", "general", "side",
+                            "change", "changing", "thank", "thanks", "cheer", "cheers", "great", "cool", "perfect",
+                            "nice", "off"})
+# Quantities say how much, not what about: "two" in "minutes in two hours" is no reason to search a report
+# that says "Two large support contracts".
+_QUANTITIES = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                         "twelve", "twenty", "hundred", "thousand", "million", "half", "dozen"})
+
+
 # A folder path in a message: "docs/", "src/app", "/var/log"
 _FOLDER_PATH = re.compile(r"[\w.-]+[/\\]|[/\\][\w.-]+")
 
@@ -329,9 +345,11 @@ def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequ
     if tool not in _LOOKUPS or _POINTS_BACK.search(message) or _names_an_entry(message, ctx) \
             or PATH_MENTION.search(message):  # a file named, found or not: the tool says what it finds
         return None
-    asked = request_words(message)
-    seen = " ".join(seen_results).lower()
-    if any(w in seen for w in asked) or named_in_message(message, ctx):
+    moves_on = _MOVES_ON.search(message) is not None
+    asked = [w for w in request_words(message) if not (moves_on and w in _MOVE_ON_WORDS) and w not in _QUANTITIES]
+    # an earlier result counts only while the talk stays on it, and by whole words ("day" is not in "Friday")
+    seen = "" if moves_on else " ".join(seen_results).lower()
+    if any(re.search(rf"\b{re.escape(w)}", seen) for w in asked) or named_in_message(message, ctx):
         return None
     try:
         if asked and (pointed_by_request(ctx, message, files_scanned=300) or named_in(ctx, message)

@@ -34,6 +34,7 @@ from gaia_lite.registry.execute import ToolResult, ToolStatus
 
 from .grounding import asks_about_user, named_file, names_file, unsupported
 from .own_words import copied_instructions, without_own_lines
+from .results import lines_to_the_model
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
            "AskAgain", "HoldToCall", "HoldToAnswer", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
@@ -172,6 +173,10 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
         return RunCalls(reply.calls)
     # the agent's own lines, copied (whole, or cut off by the token limit), are not part of the answer
     text = without_own_lines(reply.text.strip(), ev.copied_lines)
+    # ... nor are a result's lines for the model, copied with their labels (the 0.5B answered a travel-policy
+    # question with the whole query_documents result, "note: ... was not indexed; it is now." included: held-out
+    # suite, 3 runs of 3), unless nothing else is left
+    text = without_own_lines(text, [ln for r in ev.seen_results for ln in lines_to_the_model(r)]) or text
     seen = Reply(reply.calls, text)
     if stage is Stage.DRAFT:
         for guard in GUARDS:
@@ -486,6 +491,32 @@ def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
     return " ".join(copied.split()[:8]) if copied else None
 
 
+# The sandbox's refusal of a path outside the allowed folders (tools/sandbox.py), and an answer that passes such a
+# refusal on ("Please restart the process with the --allowed-paths option to allow it.")
+_REFUSED_PATH = re.compile(r"(\S+) is outside the allowed folders")
+_PASSES_REFUSAL = re.compile(r"(?i)allowed[- ]paths|not allowed|outside the allowed|access (?:was )?denied|"
+                             r"\brestart\b|permission")
+
+
+def _relayed_refusal(reply: Reply, ev: Evidence) -> str | None:
+    """A refusal of a path the user never asked about, passed on as the answer. For "and how many of those are
+    left?" after a CSV's lowest row was named, the 1.5B ran `find` on the working folder's parent, was refused,
+    and answered "Please restart the process with the --allowed-paths option" (dev split, 3258b4d): a dead end
+    the model made, while the answer was in the earlier result. The refused path, or None."""
+    last = ev.results[-1] if ev.results else None
+    if last is None or last.ok or reply.calls:
+        return None
+    note = " ".join(str(last.payload.get(k) or "") for k in ("error", "message"))
+    refused = _REFUSED_PATH.search(note)
+    if refused is None or not _PASSES_REFUSAL.search(reply.text or ""):
+        return None
+    path = refused.group(1)
+    said = " ".join(ev.user_messages)
+    if path in said or PurePath(path).name in re.findall(r"[\w.-]+", said):
+        return None  # the user asked about that place: the refusal is the answer, with how to widen it
+    return path
+
+
 # A message that asks for a change: "update project-plan.md, the deadline's now 15 March", "bump the version"
 _ASKS_CHANGE = re.compile(r"(?i)\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|write|"
                           r"save|put|stick|add|create|delete|remove)\b")
@@ -506,17 +537,20 @@ _SAYS_DONE = re.compile(
 _CHANGES = frozenset({"write_file", "edit_file", "run_shell_command", "remember", "update_memory", "forget",
                       "index_document", "index_directory", "add_watch_directory", "write_clipboard", "notify_desktop",
                       "text_to_speech", "set_loop_state", "dump_document"})
+# The tools that change a file: only after one of them is a change to a named file "done" (the 1.5B said setup.cfg
+# "has been updated" after its write was stopped and an update_memory call had succeeded: test split, 3258b4d)
+_CHANGES_FILES = frozenset({"write_file", "edit_file", "run_shell_command"})
 
 
 def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
     """An answer that says the change the message asks for, to a file it names, is made, when no tool that changes
-    anything succeeded this turn: "The project plan is updated to reflect the new deadline of 15 March." after only read_file ran
+    a file succeeded this turn: "The project plan is updated to reflect the new deadline of 15 March." after only read_file ran
     (0.5B, dev split, 383dafe); the file still said the old date. What it claimed, or None."""
     if not _ASKS_CHANGE.search(ev.query) or _ASKS_IF_DONE.search(ev.query) or not _CHANGES & set(ev.tool_names):
         return None
     if not any(names_file(n) for n in ev.named):  # a change to a file here ("write me a poem" changes nothing)
         return None
-    if any(r.ok and r.name in _CHANGES for r in ev.results):
+    if any(r.ok and r.name in _CHANGES_FILES for r in ev.results):
         return None
     m = _SAYS_DONE.search(reply.text or "")
     return m.group(0) if m else None
@@ -796,6 +830,48 @@ def _with_rest(reply: Reply, ev: Evidence) -> str:
     """A listing answer kept, with the entries it left out named after it."""
     missing = _left_out(reply, ev)
     return f"{reply.text.rstrip()}\n\nAlso there: {missing}." if missing else reply.text
+# A file name in an answer, not as the end of a path ("router_setup.txt", not "home-network/router_setup.txt")
+_BARE_FILE = re.compile(r"(?<![\w./\\-])([\w-][\w.-]*\.[A-Za-z0-9]{1,5})(?![\w/\\-])")
+# Where an answer puts a file, in the same sentence: "... located at `/home/ana/work`", "in the folder docs/"
+_PUT_IN = re.compile(r"[^.;\n]{0,40}?\b(?:in|at|under|inside|within)\s+(?:the\s+)?(?:(?:folder|directory)\s+)?"
+                     r"[`'\"]?((?:~?/)?[\w-][\w.-]*(?:/[\w.-]+)*/?)")
+
+
+def _places(name: str, texts: Iterable[str]) -> set[str]:
+    """The folders the results show ``name`` in ("home-network", "/tmp/w/home-network")."""
+    found = re.compile(rf"((?:~?/)?[\w.-]+(?:/[\w.-]+)*)/{re.escape(name)}(?![\w.-])")
+    return {m.group(1) for t in texts for m in found.finditer(t)}
+
+
+def _misplaced(reply: Reply, ev: Evidence) -> str | None:
+    """A found file put in a folder no result shows it in: for "Which file holds the Wi-Fi details?", after
+    search_file showed home-network/router_setup.txt, the 1.5B answered "... in the `router_setup.txt` file located
+    at `/…/work`" (dev split, 3258b4d): a path no tool returned. "<file> in <folder>", or None."""
+    text = reply.text or ""
+    if reply.calls or "/" not in text:
+        return None
+    for m in _BARE_FILE.finditer(text):
+        name = m.group(1)
+        places = _places(name, ev.seen_results)
+        put = _PUT_IN.match(text, m.end())
+        if not places or put is None or "/" not in put.group(1) or any(f"{p}/{name}" in text for p in places):
+            continue
+        folder = put.group(1).rstrip("/.")  # "home-network/." ends a sentence
+        if not any(p == folder or p.endswith("/" + folder.lstrip("/")) or folder.endswith("/" + p) for p in places):
+            return f"{name} in {folder}"
+    return None
+
+
+def _with_place(reply: Reply, ev: Evidence) -> str:
+    """A misplaced file kept, with where the results show it after it."""
+    found = _misplaced(reply, ev)
+    if not found:
+        return reply.text
+    name = found.split(" in ", 1)[0]
+    where = min(_places(name, ev.seen_results), key=len)
+    return f"{reply.text.rstrip()}\n\n{name} is at {where}/{name}."
+
+
 # A question about a thing named by an identifier: "which host is 10.0.0.40?", "who placed order 1043?"
 _ASKS_WHAT = re.compile(r"(?i)\b(?:which|what|who|whose)\b")
 _TOKEN = re.compile(r"[\w][\w.@:/-]*[\w]|\w")
@@ -922,6 +998,12 @@ DECLINED_RESULT = ("You said \"{slot}\", but the tool result above has lines tha
 # Sent the same way when an answer passes on the note of a tool call that failed, naming its argument.
 RELAYED_ERROR = ("Your answer passes on the failed tool's note to you (\"{slot}\"). Do what the note says: call the "
                  "tool it names, with the arguments it gives, then answer: {query}")
+# Sent the same way when an answer puts a found file in a folder no result shows it in.
+MISPLACED = ("{slot}: no result shows it there. Say where it is as the results show its path, then answer: "
+             "{query}")
+# Sent the same way when an answer passes on a refusal of a path the user never asked about.
+RELAYED_REFUSAL = ("{slot} is outside the folders you may use, and the user did not ask about it. Answer from the "
+                   "results you already have, or call a tool on a path inside the working folder, then answer: {query}")
 # Sent the same way when an answer says a change is made that no tool made.
 CLAIMED_CHANGE = ("You said \"{slot}\", but no tool changed anything yet. Make the change with a tool now, then "
                   "answer: {query}")
@@ -977,6 +1059,10 @@ GUARDS: tuple[Guard, ...] = (
           "\"Let's proceed ...\") and stops", _announced, None, OnDraft.ASK, OnFinal.KEEP, ANNOUNCED),
     Guard("relayed_error", "the note of the tool call that just failed, passed on to the user: an argument of the "
           "call named, or the note (naming a tool to call) copied", _relayed_error, None, OnDraft.ASK, OnFinal.KEEP, RELAYED_ERROR),
+    Guard("misplaced_file", "a found file put in a folder no result shows it in (kept, with the path the results "
+          "show, when it stays so)", _misplaced, None, OnDraft.ASK, OnFinal.KEEP, MISPLACED, amend=_with_place),
+    Guard("relayed_refusal", "a refusal of a path outside the allowed folders that the user never asked about, "
+          "passed on as the answer", _relayed_refusal, None, OnDraft.ASK, OnFinal.KEEP, RELAYED_REFUSAL),
     Guard("claimed_change", "an answer that says the change the message asks for is made, when no tool that changes "
           "anything succeeded this turn (replaced, when it stays so, by saying it is not made)", _claimed_change, None,
           OnDraft.ASK, OnFinal.KEEP, CLAIMED_CHANGE, amend=_not_done),

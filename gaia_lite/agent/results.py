@@ -125,6 +125,16 @@ def _lines(payload: dict[str, Any]) -> list[str]:
     return out
 
 
+# The fields of a result that speak to the model (how the result came about and how to use it), never to the user
+TO_THE_MODEL = ("status", "query", "instruction", "hint", "note")
+
+
+def lines_to_the_model(rendered: str) -> list[str]:
+    """The lines of a rendered result (``compact_result``) that are its fields for the model: "instruction: Answer
+    only from these chunks ...", "note: ... was not indexed; it is now."."""
+    return [ln for ln in rendered.splitlines() if ln.partition(": ")[0] in TO_THE_MODEL and ": " in ln]
+
+
 def compact_result(payload: Any, cap: int = RESULT_CHAR_CAP) -> str:
     """``payload`` (a tool's result) as short text, at most about ``cap`` characters."""
     text = "\n".join(_lines(payload)) if isinstance(payload, dict) else scalar(payload)

@@ -5,7 +5,9 @@ quote them), or an answer that must stay an answer."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -442,6 +444,46 @@ def test_a_lookup_the_message_may_need_runs(tmp_path, question, tool, arguments)
     assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT) == RunCalls(reply.calls)
 
 
+@pytest.mark.parametrize("files, read, question, tool, arguments", [
+    # the 1.5B, dev split (3258b4d), with the suite's own files: "two" is in the report ("Two large support
+    # contracts"), "day" inside "Monday" and "Friday"; the message turns away from both
+    ({"reports/acme_q3_report.md": "ACME"}, "reports/acme_q3_report.md",
+     "Unrelated question: how many minutes are there in two hours?", "query_specific_file",
+     {"file_path": "reports/acme_q3_report.md", "query": "how many minutes are there in two hours?"}),
+    ({"todo.txt": "Monday: call the plumber\nFriday: renew passport\n"}, "todo.txt",
+     "Thanks! How many days are there in a week?", "query_documents", {"query": "how many days are there in a week?"}),
+])
+def test_a_lookup_after_the_talk_moved_on_is_asked_about(tmp_path, files, read, question, tool, arguments) -> None:
+    from gaia_lite.agent.grounding import unasked_lookup
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    suite = Path(__file__).parents[2] / "gaia_lite" / "eval" / "data" / "tasks"
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text((suite / "acme_q3_report.md").read_text() if text == "ACME" else text)
+    seen = (f"status: success\ncontent: {(tmp_path / read).read_text()}",)
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    assert unasked_lookup(tool, question, ctx, seen) == tool
+
+
+@pytest.mark.parametrize("question", [
+    "thanks! and how big is it?",                       # points back: the earlier result may answer
+    "unrelated: what does the acme report say about the Lisbon office?",  # a file here holds the words
+    "thanks - which of my files mentions the renewal?",  # 'renewal' is in the report
+])
+def test_a_lookup_after_a_topic_change_that_a_file_may_serve_runs(tmp_path, question) -> None:
+    from gaia_lite.agent.grounding import unasked_lookup
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+
+    suite = Path(__file__).parents[2] / "gaia_lite" / "eval" / "data" / "tasks"
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "acme_q3_report.md").write_text((suite / "acme_q3_report.md").read_text())
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    assert unasked_lookup("query_documents", question, ctx, ("status: success",)) is None
+
+
 def _declined_ev(tmp_path, question: str, results=()) -> Evidence:
     from gaia_lite.agent.grounding import pointed_files
     from gaia_lite.registry.context import ToolContext
@@ -582,6 +624,103 @@ def test_an_answer_made_of_a_failed_calls_note_naming_a_tool_is_asked_to_follow_
     told = "File not found: todo.txt"
     assert judge(Reply((), told), Evidence(("read_file",), (missing,), missing, user_messages=("read todo.txt",)),
                  Stage.DRAFT) == Accept(told)
+
+
+def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> None:
+    from gaia_lite.agent.results import compact_result
+    from gaia_lite.tools.rag import CITE
+
+    # the 0.5B on the held-out suite (3 runs of 3): the whole query_documents result became the answer
+    line = "Hotels: up to 180 EUR per night in most cities, 250 EUR in London, Paris and New York."
+    payload = {"status": "success", "message": f"From admin/policies/2025/travel-policy.md: {line}",
+               "chunks": [{"text": f"# Travel policy 2025\nBook flights at least 14 days before departure.\n{line}",
+                           "source_file": "/w/admin/policies/2025/travel-policy.md"}],
+               "query": "hotel_limit_per_night_in_paris", "instruction": CITE,
+               "note": "admin/policies/2025/travel-policy.md (the request names travel, policy) was not indexed; "
+                       "it is now."}
+    seen = compact_result(payload)
+    copied = seen.split("message: ", 1)[1]
+    result = ToolResult("query_documents", "query_documents", {"query": "hotel_limit_per_night_in_paris"}, payload,
+                        ToolStatus.OK, 0.01)
+    question = "travel_policy - whats the hotel limit per night in Paris?"
+    ev = Evidence(TOOLS, (result,), result, user_messages=(question,), seen_results=(seen,))
+    verdict = judge(Reply((), copied), ev, Stage.FINAL)
+    assert isinstance(verdict, Accept) and verdict.answer.startswith(f"From admin/policies/2025/travel-policy.md: {line}")
+    assert not re.search(r"(?m)^(query|instruction|note|status): ", verdict.answer)
+    # an answer that is nothing but such a line stays (a note may be all there is to say)
+    only = [ln for ln in seen.splitlines() if ln.startswith("note: ")][0]
+    assert judge(Reply((), only), ev, Stage.FINAL) == Accept(only)
+
+
+def _router_found(tmp_path) -> tuple[ToolResult, str]:
+    """The real search_file's result for the 1.5B's guess (dev split, 3258b4d), and its text as the model read it."""
+    from gaia_lite.agent.results import compact_result
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.files import search_file
+    from gaia_lite.tools.sandbox import Sandbox
+
+    (tmp_path / "home-network").mkdir()
+    (tmp_path / "home-network" / "router_setup.txt").write_text("Wi-Fi name: orchard\nPassword: on the sticker\n")
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    args = {"file_pattern": "home_router_details.txt", "deep_search": True}
+    payload = search_file(ctx, **args)
+    return ToolResult("search_file", "search_file", args, payload, ToolStatus.OK, 0.01), compact_result(payload)
+
+
+def test_a_found_file_put_in_a_folder_no_result_shows_is_asked_about_then_kept_with_its_path(tmp_path) -> None:
+    found, seen = _router_found(tmp_path)
+    question = "Which file holds the Wi-Fi details for the home router?"
+    answer = (f"The Wi-Fi details for the home router are stored in the `router_setup.txt` file located at "
+              f"`{tmp_path}`.")
+    ev = Evidence(TOOLS, (found,), found, user_messages=(question,), seen_results=(seen,))
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
+        "misplaced_file", f"router_setup.txt in {tmp_path}: no result shows it there. Say where it is as the results "
+                          f"show its path, then answer: {question}")
+    kept = judge(Reply((), answer), ev, Stage.FINAL)
+    assert isinstance(kept, Accept) and kept.answer.endswith("router_setup.txt is at home-network/router_setup.txt.")
+
+
+@pytest.mark.parametrize("answer", [
+    "The Wi-Fi details are in home-network/router_setup.txt.",           # the path as a result shows it
+    "They are in router_setup.txt, in the home-network folder.",          # no folder path given
+    "router_setup.txt is in the folder home-network/.",                   # the right folder
+    "router_setup.txt has them; other notes are in docs/.",               # another sentence's folder
+])
+def test_a_found_file_named_where_the_results_show_it_stands(tmp_path, answer) -> None:
+    found, seen = _router_found(tmp_path)
+    ev = Evidence(TOOLS, (found,), found, user_messages=("Which file holds the Wi-Fi details?",), seen_results=(seen,))
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
+
+
+def _refused_find(tmp_path) -> ToolResult:
+    """The real shell tool's refusal of `find` on the working folder's parent (the 1.5B, dev split, 3258b4d)."""
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.sandbox import Sandbox
+    from gaia_lite.tools.shell import run_shell_command
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "inventory.csv").write_text("item,stock\nbolts,540\nnuts,75\n")
+    ctx = ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path)
+    args = {"command": f"find {tmp_path} -type f | wc -l", "working_directory": str(tmp_path)}
+    payload = run_shell_command(ctx, **args)
+    assert payload["status"] == "error" and "outside the allowed folders" in payload["error"]
+    return ToolResult("run_shell_command", "run_shell_command", args, payload, ToolStatus.ERROR, 0.01)
+
+
+def test_a_refusal_of_a_path_the_user_never_asked_about_is_not_the_answer(tmp_path) -> None:
+    refused = _refused_find(tmp_path)
+    question = "and how many of those are left?"
+    relayed = ("The command cannot be executed because the directory is not allowed. Please restart the process "
+               "with the --allowed-paths option to allow it.")
+    ev = Evidence(TOOLS, (refused,), refused, user_messages=("inventory.csv: what's running lowest?", question))
+    asked = judge(Reply((), relayed), ev, Stage.DRAFT)
+    assert asked == AskAgain("relayed_refusal", f"{tmp_path} is outside the folders you may use, and the user did "
+                             f"not ask about it. Answer from the results you already have, or call a tool on a path "
+                             f"inside the working folder, then answer: {question}")
+    # a place the user asked about: the refusal, and how to widen the folders, is the answer
+    asked_there = Evidence(TOOLS, (refused,), refused, user_messages=(f"count the files in {tmp_path}",))
+    assert judge(Reply((), relayed), asked_there, Stage.DRAFT) == Accept(relayed)
 
 
 @pytest.mark.parametrize("question", ["Write me a two-line poem about the sea.", "gimme a quick haiku about coffee"])
@@ -772,6 +911,18 @@ def test_a_change_said_to_be_made_that_no_tool_made_is_asked_for_then_not_claime
                           f"then answer: {question}")
     assert judge(Reply((), answer), ev, Stage.FINAL) == \
         Accept("I have not made this change: no tool changed anything this turn.")
+
+
+def test_a_file_change_claimed_after_only_a_memory_change_is_asked_for() -> None:
+    # the 1.5B, test split (3258b4d): its write over setup.cfg was stopped, update_memory succeeded, and it said
+    # "The version in setup.cfg has been updated to 2.1.0."; the file still said 2.0.3
+    question = "setup.cfg - bump the version to 2.1.0"
+    memo = ToolResult("update_memory", "update_memory", {"knowledge_id": "setup.cfg", "content": "version 2.1.0"},
+                      {"status": "success"}, ToolStatus.OK, 0.01)
+    ev = Evidence((*EDITING, "update_memory"), (memo,), memo, user_messages=(question,),
+                  named=("setup.cfg is in the working folder",))
+    asked = judge(Reply((), "The version in setup.cfg has been updated to 2.1.0."), ev, Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "claimed_change"
 
 
 def test_a_change_a_tool_made_or_a_question_about_one_may_be_called_done() -> None:
