@@ -709,6 +709,59 @@ def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
     return " and ".join(unseen) if seen and unseen else None
 
 
+# Which file an answer says is the bigger one: "small.log is bigger than big.log", "The larger file is a.txt"
+_BIG, _SMALL = r"(?:bigger|larger|biggest|largest)", r"(?:smaller|smallest)"
+_SAYS_SIZE = re.compile(rf"(?i)(?P<a>[\w-][\w.-]*\.\w+)`?\s+(?:is|was|has)\s+(?:the\s+)?(?:(?P<big>{_BIG})|{_SMALL})\b"
+                        rf"|\b(?:the\s+)?(?:(?P<big2>{_BIG})|{_SMALL})\s+(?:one|file)\s+is\s+`?(?P<b>[\w-][\w.-]*\.\w+)")
+
+
+def _sizes(ev: Evidence) -> dict[str, int]:
+    """The byte sizes this turn's results show, by file name: a read's ``size_bytes``, a listing's entries."""
+    out: dict[str, int] = {}
+    for r in ev.results:
+        if not r.ok:
+            continue
+        items = [r.payload, *(e for key in ("entries", "files") for e in (r.payload.get(key) or [])
+                              if isinstance(e, dict))]
+        for item in items:
+            where = item.get("file_path") or item.get("path") or item.get("name")
+            if isinstance(where, str) and isinstance(item.get("size_bytes"), int):
+                out[PurePath(where).name] = item["size_bytes"]
+    return out
+
+
+def _size_claim(reply: Reply, ev: Evidence) -> dict[str, int] | None:
+    """The sizes the results show for the files the message names, when the answer calls the wrong one of
+    them the bigger (or the smaller) one; else None."""
+    files = [named_file(n) for n in ev.named if names_file(n)]
+    sizes = {f: b for f, b in _sizes(ev).items() if f in files}
+    m = _SAYS_SIZE.search(reply.text or "")
+    if len(sizes) < 2 or len(set(sizes.values())) < 2 or m is None or not _COMPARES.search(ev.query):
+        return None
+    said = m.group("a") or m.group("b")
+    if said not in sizes:
+        return None
+    big = bool(m.group("big") or m.group("big2"))
+    right = max(sizes, key=sizes.__getitem__) if big else min(sizes, key=sizes.__getitem__)
+    return sizes if said != right else None
+
+
+def _wrong_size(reply: Reply, ev: Evidence) -> str | None:
+    """A comparison of named files' sizes that the results contradict: "small.log is bigger than big.log." after
+    reads that showed 5 and 2,001 bytes (1.5B, dev split, 3258b4d). The sizes, or None."""
+    sizes = _size_claim(reply, ev)
+    return ", ".join(f"{f} is {b:,} bytes" for f, b in sizes.items()) if sizes else None
+
+
+def _by_size(reply: Reply, ev: Evidence) -> str:
+    """The comparison, from the sizes the results show."""
+    sizes = _size_claim(reply, ev)
+    if not sizes:
+        return reply.text
+    ranked = sorted(sizes.items(), key=lambda fb: -fb[1])
+    return f"{ranked[0][0]} is bigger: " + ", ".join(f"{f} is {b:,} bytes" for f, b in ranked) + "."
+
+
 def _seen(result: ToolResult, name: str) -> bool:
     """Did ``result`` look at the file ``name`` (a line of ``Evidence.named``): name it in its arguments or its
     result (a folder listing with its size counts)?"""
@@ -998,6 +1051,8 @@ DECLINED_RESULT = ("You said \"{slot}\", but the tool result above has lines tha
 # Sent the same way when an answer passes on the note of a tool call that failed, naming its argument.
 RELAYED_ERROR = ("Your answer passes on the failed tool's note to you (\"{slot}\"). Do what the note says: call the "
                  "tool it names, with the arguments it gives, then answer: {query}")
+# Sent the same way when an answer's size comparison contradicts the sizes the results show.
+WRONG_SIZE = "The results show: {slot}. Your comparison does not match them. Answer again from these sizes: {query}"
 # Sent the same way when an answer puts a found file in a folder no result shows it in.
 MISPLACED = ("{slot}: no result shows it there. Say where it is as the results show its path, then answer: "
              "{query}")
@@ -1059,6 +1114,9 @@ GUARDS: tuple[Guard, ...] = (
           "\"Let's proceed ...\") and stops", _announced, None, OnDraft.ASK, OnFinal.KEEP, ANNOUNCED),
     Guard("relayed_error", "the note of the tool call that just failed, passed on to the user: an argument of the "
           "call named, or the note (naming a tool to call) copied", _relayed_error, None, OnDraft.ASK, OnFinal.KEEP, RELAYED_ERROR),
+    Guard("wrong_size", "a comparison of named files' sizes that the sizes in the results contradict (replaced, when "
+          "it stays so, by the comparison from those sizes)", _wrong_size, None, OnDraft.ASK, OnFinal.KEEP, WRONG_SIZE,
+          amend=_by_size),
     Guard("misplaced_file", "a found file put in a folder no result shows it in (kept, with the path the results "
           "show, when it stays so)", _misplaced, None, OnDraft.ASK, OnFinal.KEEP, MISPLACED, amend=_with_place),
     Guard("relayed_refusal", "a refusal of a path outside the allowed folders that the user never asked about, "

@@ -652,6 +652,48 @@ def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> N
     assert judge(Reply((), only), ev, Stage.FINAL) == Accept(only)
 
 
+def _two_reads(tmp_path) -> tuple[ToolResult, ...]:
+    """The real read_file results for the suite's big.log and small.log."""
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.files import read_file
+    from gaia_lite.tools.sandbox import Sandbox
+
+    (tmp_path / "big.log").write_text("x" * 2000 + "\n")
+    (tmp_path / "small.log").write_text("tiny\n")
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    return tuple(ToolResult("read_file", "read_file", {"file_path": str(tmp_path / f)},
+                            read_file(ctx, file_path=str(tmp_path / f)), ToolStatus.OK, 0.01)
+                 for f in ("big.log", "small.log"))
+
+
+SIZES_NAMED = ("big.log is in the working folder", "small.log is in the working folder")
+
+
+@pytest.mark.parametrize("answer", [
+    "small.log is bigger than big.log.",          # the 1.5B, dev split (3258b4d), after reading both
+    "The larger file is small.log.",
+    "big.log is the smaller one.",
+])
+def test_a_size_comparison_the_results_contradict_is_asked_again_then_replaced(tmp_path, answer) -> None:
+    reads = _two_reads(tmp_path)
+    question = "Which is bigger, big.log or small.log?"
+    ev = Evidence(TOOLS, reads, reads[-1], user_messages=(question,), named=SIZES_NAMED)
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
+        "wrong_size", f"The results show: big.log is 2,001 bytes, small.log is 5 bytes. Your comparison does not "
+                      f"match them. Answer again from these sizes: {question}")
+    assert judge(Reply((), answer), ev, Stage.FINAL) == \
+        Accept("big.log is bigger: big.log is 2,001 bytes, small.log is 5 bytes.")
+
+
+@pytest.mark.parametrize("answer", ["big.log is bigger.", "small.log is the smaller one.",
+                                    "The bigger file is big.log (2,001 bytes)."])
+def test_a_size_comparison_the_results_bear_out_stands(tmp_path, answer) -> None:
+    reads = _two_reads(tmp_path)
+    ev = Evidence(TOOLS, reads, reads[-1], user_messages=("Which is bigger, big.log or small.log?",),
+                  named=SIZES_NAMED)
+    assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
+
+
 def _router_found(tmp_path) -> tuple[ToolResult, str]:
     """The real search_file's result for the 1.5B's guess (dev split, 3258b4d), and its text as the model read it."""
     from gaia_lite.agent.results import compact_result
