@@ -221,6 +221,15 @@ def test_a_server_that_honours_grammar_gets_the_schema_as_a_compact_grammar() ->
     assert "read_file" not in held.request_extra(None)["grammar"] and "analyze_data_file" in first
 
 
+def test_every_built_in_tool_can_be_said_by_the_compact_grammar() -> None:
+    # a keyword the grammar writer does not know (a "minimum", say) would quietly cost every request the saving
+    from gaia_lite.tools.catalog import doc_tool_specs
+
+    registry = ToolRegistry(doc_tool_specs(memory_enabled=True, with_loader=True))
+    held = ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST, grammar=True)
+    assert len(registry) > 30 and "grammar" in held.request_extra(None)
+
+
 def test_a_tool_whose_schema_the_grammar_cannot_say_keeps_response_format() -> None:
     registry = _registry()
     registry.add(ToolSpec("mcp_fetch", "Fetch a page.", "Fetch a page.", (), lambda **_: {}, schema={
