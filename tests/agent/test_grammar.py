@@ -1,6 +1,7 @@
 """Design (b)'s GBNF grammar: every rule it names is defined, tools and enums appear as literals,
 prose is the other branch. (That llama-server parses and enforces it is measured by the task suite's
-gbnf arm.) And design (a)'s reply schema as a compact grammar, checked here by what it admits."""
+gbnf arm.) And design (a)'s reply schema as a compact grammar, checked here by what it admits (the
+real llama-server runs it in tests/integration/test_compact_grammar_real.py)."""
 
 from __future__ import annotations
 
