@@ -316,16 +316,19 @@ def task_arm_settings(settings: Any, arm: str, calls_mode: str) -> Any:
 
 def _calls_mode(settings: Any, client: Any, server: Any) -> str:
     """``constrained`` or ``free`` for the off and on arms: constrained where the server supports it
-    (asked once), whatever the product default is, so that ``on`` vs ``free`` compares the two."""
+    (asked once), whatever the product default is, so that ``on`` vs ``free`` compares the two; and
+    ``GRAMMAR_MODE`` (the schema as a compact grammar, as ``auto`` sends it) where the server honours that."""
     if settings.tool_calls == "constrained":
         return "constrained"
     # kept lazy: --help imports this module; the eval code loads the agent
+    from gaia_lite.agent.constrained import GRAMMAR_MODE
     from gaia_lite.cli.services import structured_replies
 
     capable = structured_replies(settings, client, server)
-    if not capable:
+    if not capable.response_format:
         say("the server does not hold replies to a JSON schema: the on and off arms use free tool calls too")
-    return "constrained" if capable else "free"
+        return "free"
+    return GRAMMAR_MODE if capable.grammar else "constrained"
 
 
 def _seed_skills(services: Any, seeds: Path) -> None:

@@ -24,7 +24,7 @@ from gaia_lite.embed import Embedder
 from gaia_lite.errors import ServerUnreachable
 from gaia_lite.llm.capabilities import is_native_tool_model
 from gaia_lite.llm.client import ChatClient
-from gaia_lite.llm.structured import CapabilityCache, supports_response_format
+from gaia_lite.llm.structured import Capabilities, CapabilityCache, server_capabilities
 from gaia_lite.loader.loader import ToolLoader
 from gaia_lite.loader.presets import layout_for
 from gaia_lite.memory.rag import RagIndex
@@ -166,13 +166,14 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Em
                     loader, server, skills, mcp)
 
 
-def structured_replies(settings: Settings, client: ChatClient, server: runtime.EmbeddedServer | None) -> bool:
-    """Can this server and model hold replies to a JSON schema? Probed once, cached in the state dir
-    (the embedded server is one server whatever port it gets)."""
+def structured_replies(settings: Settings, client: ChatClient,
+                       server: runtime.EmbeddedServer | None) -> Capabilities:
+    """Can this server and model hold replies to a JSON schema, and to a GBNF grammar? Probed once, cached
+    in the state dir (the embedded server is one server whatever port it gets)."""
     model = client.resolve_model()
     key = f"embedded|{model}" if server is not None else f"{client.base_url}|{model}"
     cache = CapabilityCache(settings.paths.state_dir / "capabilities.json")
-    return supports_response_format(client, cache, key)[0]
+    return server_capabilities(client, cache, key)
 
 
 def stdin_is_tty() -> bool:

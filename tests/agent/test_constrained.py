@@ -12,16 +12,17 @@ from typing import Literal
 
 import pytest
 
-from gaia_lite.agent.constrained import (FALLBACK_NOTICE, TOOL_FIRST, AnswerView, ConstrainedReplies,
+from gaia_lite.agent.constrained import (FALLBACK_NOTICE, GRAMMAR_MODE, TOOL_FIRST, AnswerView, ConstrainedReplies,
                                          choose_replies, decode_partial_string, reply_schema)
 from gaia_lite.agent.loop import Agent, AgentOptions
 from gaia_lite.agent.replies import FreeReplies, Reply
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.events import Notice, TextDelta, ToolCallFinished, TurnFinished
 from gaia_lite.llm.client import ChatClient
-from gaia_lite.llm.structured import CapabilityCache, probe_response_format, supports_response_format
+from gaia_lite.llm.structured import (Capabilities, CapabilityCache, probe_response_format, server_capabilities,
+                                      supports_response_format)
 from gaia_lite.messages import ChatResult
-from gaia_lite.registry import ToolRegistry, tool
+from gaia_lite.registry import ToolRegistry, ToolSpec, tool
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.execute import ToolExecutor
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
@@ -170,7 +171,7 @@ def test_auto_falls_back_to_the_free_parser_with_one_notice(tmp_path: Path) -> N
         client = ChatClient(srv.base_url)
         cache = CapabilityCache(tmp_path / "capabilities.json")
         replies, notice = choose_replies("auto", native=False, registry=registry,
-                                         capable=lambda: supports_response_format(client, cache, "k")[0])
+                                         capable=lambda: server_capabilities(client, cache, "k"))
         assert isinstance(replies, FreeReplies) and notice == FALLBACK_NOTICE
         srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks("Your notes say: buy milk."),
@@ -187,15 +188,67 @@ def test_auto_falls_back_to_the_free_parser_with_one_notice(tmp_path: Path) -> N
 def test_choose_replies() -> None:
     registry = _registry()
 
-    def never() -> bool:
+    def never() -> Capabilities:
         raise AssertionError("no probe expected")
+
+    def sent(mode: str, capable=never) -> str:
+        replies = choose_replies(mode, native=False, registry=registry, capable=capable)[0]
+        assert isinstance(replies, ConstrainedReplies)
+        return next(iter(replies.request_extra(None)))
 
     assert choose_replies("auto", native=True, registry=registry, capable=never)[1] is None
     assert isinstance(choose_replies("free", native=False, registry=registry, capable=never)[0], FreeReplies)
-    assert isinstance(choose_replies("constrained", native=False, registry=registry, capable=never)[0],
-                      ConstrainedReplies)
-    assert isinstance(choose_replies("auto", native=False, registry=registry, capable=lambda: True)[0],
-                      ConstrainedReplies)
+    assert sent("constrained") == "response_format"  # forced: no probe, the field every such server reads
+    assert sent(GRAMMAR_MODE) == "grammar"  # the task suite's arms, on a server it probed beforehand
+    assert sent("auto", lambda: Capabilities(response_format=True)) == "response_format"
+    assert sent("auto", lambda: Capabilities(response_format=True, grammar=True)) == "grammar"
+    assert isinstance(choose_replies("auto", native=False, registry=registry, capable=lambda: Capabilities())[0],
+                      FreeReplies)
+
+
+def test_a_server_that_honours_grammar_gets_the_schema_as_a_compact_grammar() -> None:
+    from gaia_lite.agent.grammar import schema_grammar
+
+    registry = _registry()
+    plain = ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST)
+    held = ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST, grammar=True)
+    for kwargs in ({}, {"has_result": True}, {"calls_only": True}, {"forced": True}):
+        schema = plain.request_extra(None, **kwargs)["response_format"]["json_schema"]["schema"]
+        assert held.request_extra(None, **kwargs) == {"grammar": schema_grammar(schema)}, kwargs
+    first = held.request_extra(None)["grammar"]
+    assert held.request_extra(None)["grammar"] is first  # built once while the registry stays the same
+    registry.remove("read_file")  # rebuilt when the registry changes
+    assert "read_file" not in held.request_extra(None)["grammar"] and "analyze_data_file" in first
+
+
+def test_every_built_in_tool_can_be_said_by_the_compact_grammar() -> None:
+    # a keyword the grammar writer does not know (a "minimum", say) would quietly cost every request the saving
+    from gaia_lite.tools.catalog import doc_tool_specs
+
+    registry = ToolRegistry(doc_tool_specs(memory_enabled=True, with_loader=True))
+    held = ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST, grammar=True)
+    assert len(registry) > 30 and "grammar" in held.request_extra(None)
+
+
+def test_a_tool_whose_schema_the_grammar_cannot_say_keeps_response_format() -> None:
+    registry = _registry()
+    registry.add(ToolSpec("mcp_fetch", "Fetch a page.", "Fetch a page.", (), lambda **_: {}, schema={
+        "type": "object", "properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"]}))
+    held = ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST, grammar=True)
+    assert "response_format" in held.request_extra(None)  # the server's converter knows "format"
+    assert "grammar" in held.request_extra(None, forced=True)  # the answer alone it can say
+
+
+@pytest.mark.parametrize("reply", ['{"tool":"none","answer":"The total of q1 is 270, from sales.csv. North sold 120."}',
+                                   '{"tool": "none", "answer": "The total of q1 is 270, from sales.csv. North sold 120."}'])
+def test_compact_replies_stream_and_parse_as_spaced_ones(reply: str) -> None:
+    mode = ConstrainedReplies(_registry(), FreeReplies(_registry().names).parse, shape=TOOL_FIRST, grammar=True)
+    assert _feed(mode.view(), reply, size=3) == "The total of q1 is 270, from sales.csv. North sold 120."
+    assert mode.parse(ChatResult(reply)).text == "The total of q1 is 270, from sales.csv. North sold 120."
+    call = '{"tool":"read_file","arguments":{"file_path":"a.txt"}}'
+    assert _feed(mode.view(), call, size=3) == ""
+    assert [(c.name, c.arguments) for c in mode.parse(ChatResult(call)).calls] == [("read_file", {"file_path": "a.txt"})]
+    assert mode.parse(ChatResult('{"answer":"It is 27')).text == "It is 27"  # cut off by max_tokens
 
 
 def test_a_server_refusing_the_schema_mid_session_falls_back_to_free_calls(tmp_path: Path) -> None:

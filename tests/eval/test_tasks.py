@@ -343,3 +343,19 @@ def test_the_nobridge_arm_is_the_free_arm_without_the_call_tool_bridge() -> None
         == (True, "free", "append")
     assert task_arm_settings(base, "on", "constrained").tool_calls == "constrained"
     assert task_arm_settings(base, "off", "free").dynamic_tools is False
+
+
+def test_the_on_and_off_arms_send_the_compact_grammar_where_the_server_honours_it(monkeypatch) -> None:
+    from gaia_lite.agent.constrained import GRAMMAR_MODE
+    from gaia_lite.cli import eval_live, services
+    from gaia_lite.config import load_settings
+    from gaia_lite.llm.structured import Capabilities
+
+    base = load_settings({}, {})
+    for found, mode in [(Capabilities(True, True), GRAMMAR_MODE), (Capabilities(True, False), "constrained"),
+                        (Capabilities(), "free")]:
+        monkeypatch.setattr(services, "structured_replies", lambda *_args: found)
+        assert eval_live._calls_mode(base, None, None) == mode
+    assert eval_live.task_arm_settings(base, "on", GRAMMAR_MODE).tool_calls == GRAMMAR_MODE
+    assert [eval_live.task_arm_settings(base, arm, GRAMMAR_MODE).tool_calls for arm in ("free", "gbnf", "answer-first")] \
+        == ["free", "gbnf", "answer-first"]

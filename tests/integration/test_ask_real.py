@@ -60,8 +60,9 @@ def test_ask_exits_3_when_no_server_and_auto_start_is_off(tmp_path):
 
 @needs_runtime
 def test_the_readme_first_command_prints_a_clean_answer_with_constrained_calls(tmp_path):
-    """The constrained path against the real llama-server: the probe finds response_format, the
-    reply is held to the schema, and stdout holds only the answer (no JSON, no tool names)."""
+    """The constrained path against the real llama-server: the probes find response_format and
+    grammar, the reply is held to the schema (sent as a compact grammar, which the server takes), and
+    stdout holds only the answer (no JSON, no tool names)."""
     (tmp_path / "quarterly_report.md").write_text("# Q3\nRevenue was $14.2 million.\n")
     (tmp_path / "budget.csv").write_text("item,amount\nrent,1200\n")
     home = tmp_path / "home"
@@ -73,7 +74,9 @@ def test_the_readme_first_command_prints_a_clean_answer_with_constrained_calls(t
                 env_extra={"GAIA_HOME": str(home), "GAIA_TOOL_CALLS": "auto"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     caps = json.loads((home / "state/capabilities.json").read_text())
-    assert [v["response_format"] for k, v in caps.items() if k.startswith("embedded|")] == [True]
+    assert [(v["response_format"], v.get("grammar")) for k, v in caps.items() if k.startswith("embedded|")] \
+        == [(True, True)]
+    assert "refused the reply constraint" not in proc.stderr, proc.stderr
     answer = proc.stdout.strip()
     assert answer and "{" not in answer and '"name"' not in answer
     assert not re.search(r"\b(browse_directory|list_recent_files|search_file|read_file)\b", answer), answer
