@@ -145,3 +145,17 @@ def test_the_held_out_suite_loads_whole_and_shares_nothing_with_the_builtin_one(
     texts = {text for t in builtin.tasks for _, text in t.files}
     assert not {path for t in held.tasks for path, _ in t.files} & paths
     assert not {text for t in held.tasks for _, text in t.files} & texts
+
+
+def test_the_second_held_out_suite_loads_whole_and_shares_nothing_with_the_earlier_ones() -> None:
+    """holdout2.json (data/tasks/README.md) is a second suite of new tasks: no split marks, and no prompt, file
+    path or file text taken from the built-in suite or from holdout.json."""
+    held = load_suite(builtin_suite_path().with_name("holdout2.json"))
+    earlier = [load_suite(builtin_suite_path()), load_suite(builtin_suite_path().with_name("holdout.json"))]
+    assert len(held.tasks) == 24 and all(t.split is None and t.task_class for t in held.tasks)
+    prompts = {turn.prompt.lower() for s in earlier for t in s.tasks for turn in t.turns}
+    assert not {turn.prompt.lower() for t in held.tasks for turn in t.turns} & prompts
+    paths = {path for s in earlier for t in s.tasks for path, _ in t.files}
+    texts = {text for s in earlier for t in s.tasks for _, text in t.files}
+    assert not {path for t in held.tasks for path, _ in t.files} & paths
+    assert not {text for t in held.tasks for _, text in t.files} & texts
