@@ -8,6 +8,7 @@ cache counts (llama-server reports ``timings.prompt_n`` and ``cache_n``).
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -59,12 +60,17 @@ class ChatClient:
         # read= bounds each wait for bytes: a server that accepts and never answers
         # (or stalls mid-reply) fails after first_byte_timeout, not after `timeout`.
         limits = openai.Timeout(timeout, connect=10.0, read=min(first_byte_timeout, timeout))
-        kwargs: dict[str, Any] = {"base_url": self.base_url, "api_key": api_key or "not-needed",
-                                  "timeout": limits, "max_retries": 0}
+        self._client_kwargs: dict[str, Any] = {"base_url": self.base_url, "api_key": api_key or "not-needed",
+                                               "timeout": limits, "max_retries": 0}
         if http_client is not None:
-            kwargs["http_client"] = http_client
-        self._client = openai.OpenAI(**kwargs)
+            self._client_kwargs["http_client"] = http_client
         self.vision_model = vision_model  # empty: the chat model
+
+    @functools.cached_property
+    def _client(self) -> Any:
+        """The OpenAI client, made on first use: making one costs ~30 ms (its TLS context), and `ask` makes a
+        client for the configured server only to find it down with ``health()``."""
+        return self._openai.OpenAI(**self._client_kwargs)
 
     # ---------------------------------------------------------------- discovery
     def health(self, timeout: float = 2.0) -> bool:
