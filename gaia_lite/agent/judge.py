@@ -721,8 +721,8 @@ def _sizes(ev: Evidence) -> dict[str, int]:
     for r in ev.results:
         if not r.ok:
             continue
-        items = [r.payload, *(e for key in ("entries", "files") for e in (r.payload.get(key) or [])
-                              if isinstance(e, dict))]
+        listed = [r.payload.get(key) for key in ("entries", "files")]  # a listing's "files" may be a count
+        items = [r.payload, *(e for found in listed if isinstance(found, list) for e in found if isinstance(e, dict))]
         for item in items:
             where = item.get("file_path") or item.get("path") or item.get("name")
             if isinstance(where, str) and isinstance(item.get("size_bytes"), int):

@@ -685,6 +685,18 @@ def test_a_size_comparison_the_results_contradict_is_asked_again_then_replaced(t
         Accept("big.log is bigger: big.log is 2,001 bytes, small.log is 5 bytes.")
 
 
+def test_a_size_comparison_beside_a_result_that_counts_its_files_is_judged(tmp_path) -> None:
+    # index_directory's payload counts its files ("files": 2; tools/rag.py): the first run of this guard crashed
+    # on such a result (0.5B, test split)
+    reads = _two_reads(tmp_path)
+    indexed = ToolResult("index_directory", "index_directory", {"directory_path": str(tmp_path)},
+                         {"status": "success", "files": 2, "indexed_now": 2}, ToolStatus.OK, 0.01)
+    ev = Evidence(TOOLS, (indexed, *reads), reads[-1], user_messages=("Which is bigger, big.log or small.log?",),
+                  named=SIZES_NAMED)
+    assert isinstance(judge(Reply((), "small.log is bigger."), ev, Stage.DRAFT), AskAgain)
+    assert judge(Reply((), "big.log is bigger."), ev, Stage.DRAFT) == Accept("big.log is bigger.")
+
+
 @pytest.mark.parametrize("answer", ["big.log is bigger.", "small.log is the smaller one.",
                                     "The bigger file is big.log (2,001 bytes)."])
 def test_a_size_comparison_the_results_bear_out_stands(tmp_path, answer) -> None:
