@@ -308,6 +308,11 @@ _MOVES_ON = re.compile(r"(?i)^\W*(?:thanks|thank you|thx|cheers|ta|great|cool|pe
 _MOVE_ON_WORDS = frozenset({"unrelated", "topic", "question", "subject", "different", "random", "general", "side",
                             "change", "changing", "thank", "thanks", "cheer", "cheers", "great", "cool", "perfect",
                             "nice", "off"})
+def moves_on(message: str) -> bool:
+    """Does ``message`` say it turns away from what came before, without a word pointing back at it?"""
+    return _MOVES_ON.search(message) is not None and not _POINTS_BACK.search(message)
+
+
 # Quantities say how much, not what about: "two" in "minutes in two hours" is no reason to search a report
 # that says "Two large support contracts".
 _QUANTITIES = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -345,10 +350,10 @@ def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequ
     if tool not in _LOOKUPS or _POINTS_BACK.search(message) or _names_an_entry(message, ctx) \
             or PATH_MENTION.search(message):  # a file named, found or not: the tool says what it finds
         return None
-    moves_on = _MOVES_ON.search(message) is not None
-    asked = [w for w in request_words(message) if not (moves_on and w in _MOVE_ON_WORDS) and w not in _QUANTITIES]
+    turned = moves_on(message)
+    asked = [w for w in request_words(message) if not (turned and w in _MOVE_ON_WORDS) and w not in _QUANTITIES]
     # an earlier result counts only while the talk stays on it, and by whole words ("day" is not in "Friday")
-    seen = "" if moves_on else " ".join(seen_results).lower()
+    seen = "" if turned else " ".join(seen_results).lower()
     if any(re.search(rf"\b{re.escape(w)}", seen) for w in asked) or named_in_message(message, ctx):
         return None
     try:
