@@ -302,15 +302,24 @@ _POINTS_BACK = re.compile(r"(?i)\b(?:it|its|that|those|them|this|these|they|thei
 # hours?", "Thanks! How many days are there in a week?" (after reading a report and a to-do list, the 1.5B
 # looked both up in them: dev split, 3258b4d). What it asks may still be in a file here; it is not about the
 # earlier results. A word pointing back ("thanks! and how big is it?") is checked first and wins.
-_MOVES_ON = re.compile(r"(?i)^\W*(?:thanks|thank you|thx|cheers|ta|great|cool|perfect|nice|got it)\b\W+\w"
-                       r"|\b(?:unrelated|off[- ]topic|(?:different|new|other|random|general|side) "
-                       r"(?:topic|question|subject|thing)|change of (?:topic|subject)|changing the subject)\b")
+_THANKS_FIRST = re.compile(r"(?i)^\W*(?:thanks|thank you|thx|cheers|ta|great|cool|perfect|nice|got it)\b\W+\w")
+_CHANGES_TOPIC = re.compile(r"(?i)\b(?:unrelated|off[- ]topic|(?:different|new|other|random|general|side) "
+                            r"(?:topic|question|subject|thing)|change of (?:topic|subject)|changing the subject)\b")
 _MOVE_ON_WORDS = frozenset({"unrelated", "topic", "question", "subject", "different", "random", "general", "side",
                             "change", "changing", "thank", "thanks", "cheer", "cheers", "great", "cool", "perfect",
                             "nice", "off"})
+
+
 def moves_on(message: str) -> bool:
-    """Does ``message`` say it turns away from what came before, without a word pointing back at it?"""
-    return _MOVES_ON.search(message) is not None and not _POINTS_BACK.search(message)
+    """Does ``message`` turn away from what came before, thanks first included, with no word pointing back?"""
+    return bool(_THANKS_FIRST.search(message) or _CHANGES_TOPIC.search(message)) and not _POINTS_BACK.search(message)
+
+
+def changes_topic(message: str) -> bool:
+    """Does ``message`` say in so many words that it leaves the topic ("Unrelated question: ...", "different
+    topic: ...")? Thanks first is not enough: "cool - which month was the most expensive?" asks about the
+    results just shown."""
+    return _CHANGES_TOPIC.search(message) is not None and not _POINTS_BACK.search(message)
 
 
 # Quantities say how much, not what about: "two" in "minutes in two hours" is no reason to search a report

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable
 from gaia_lite.messages import AssistantCallsMessage, ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
-from .grounding import asks_about_user, moves_on, named_file, names_file, unsupported
+from .grounding import asks_about_user, changes_topic, named_file, names_file, unsupported
 from .own_words import copied_instructions, without_own_lines
 from .results import lines_to_the_model
 
@@ -392,9 +392,9 @@ def ungrounded_in(answer: str, ev: Evidence) -> str | None:
     None. Checked only where the answer may draw on evidence: a tool succeeded this turn, saved facts
     were shown, or no tool ran and earlier turns' results are there (a follow-up: "and its q1?"). "Rome"
     to a plain question, or "144" after a denied call, has no source to be checked against. A call's arguments count (a file it read is
-    named there). A message that says it moves on ("Unrelated question: how many minutes in two hours?") is
-    no follow-up: "120" was flagged there after a report was read, for both models (dev split, 32d9094)."""
-    follow_up = ev.seen_results and not ev.results and not (ev.user_messages and moves_on(ev.user_messages[-1]))
+    named there). A message that says it changes the topic ("Unrelated question: how many minutes in two hours?")
+    is no follow-up: "120" was flagged there after a report was read, for both models (dev split, 32d9094)."""
+    follow_up = ev.seen_results and not ev.results and not (ev.user_messages and changes_topic(ev.user_messages[-1]))
     if not (any(r.ok for r in ev.results) or ev.facts or follow_up):
         return None
     said = [*ev.seen_results, *ev.user_messages, *ev.facts,

@@ -115,15 +115,16 @@ def test_specifics_found_in_messages_facts_and_earlier_results_are_grounded() ->
         assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text), text
 
 
-def test_a_follow_up_is_checked_against_earlier_results_but_a_turn_that_moves_on_is_not() -> None:
+def test_a_follow_up_is_checked_against_earlier_results_but_a_turn_that_changes_topic_is_not() -> None:
     report = '{"status": "success", "content": "Q3 revenue was $14.2 million."}'
 
     def after_report(question: str) -> Evidence:
         return Evidence(TOOLS, user_messages=("Acme's Q3 revenue?", question), seen_results=(report,))
 
-    for question in ("Unrelated question: how many minutes are there in two hours?", "thanks! minutes in 2 hours?"):
+    for question in ("Unrelated question: how many minutes are there in two hours?", "different topic - minutes in 2h?"):
         assert judge(Reply((), "120"), after_report(question), Stage.DRAFT) == Accept("120"), question
-    for question in ("and its Q4 revenue?", "Unrelated to that, but what was it in Q4?"):  # both point back
+    # a follow-up: it points back, or only thanks first ("cool - which quarter was best?" is about the results)
+    for question in ("and its Q4 revenue?", "Unrelated to that, but what was it in Q4?", "cool - and Q4 revenue?"):
         asked = judge(Reply((), "It was 120 million."), after_report(question), Stage.DRAFT)
         assert isinstance(asked, AskAgain) and asked.guard == "ungrounded", question
 
