@@ -310,16 +310,17 @@ _MOVE_ON_WORDS = frozenset({"unrelated", "topic", "question", "subject", "differ
                             "nice", "off"})
 
 
-def moves_on(message: str) -> bool:
-    """Does ``message`` turn away from what came before, thanks first included, with no word pointing back?"""
-    return bool(_THANKS_FIRST.search(message) or _CHANGES_TOPIC.search(message)) and not _POINTS_BACK.search(message)
-
-
 def changes_topic(message: str) -> bool:
     """Does ``message`` say in so many words that it leaves the topic ("Unrelated question: ...", "different
     topic: ...")? Thanks first is not enough: "cool - which month was the most expensive?" asks about the
     results just shown."""
     return _CHANGES_TOPIC.search(message) is not None and not _POINTS_BACK.search(message)
+
+
+def moves_on(message: str) -> bool:
+    """Does ``message`` change the topic, or open with thanks, with no word pointing back? Wider than
+    changes_topic: enough to stop an earlier result from justifying a lookup, not to skip a check."""
+    return changes_topic(message) or (_THANKS_FIRST.search(message) is not None and not _POINTS_BACK.search(message))
 
 
 # Quantities say how much, not what about: "two" in "minutes in two hours" is no reason to search a report
