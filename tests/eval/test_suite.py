@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,26 @@ def test_the_second_held_out_suite_loads_whole_and_shares_nothing_with_the_earli
     texts = {text for s in earlier for t in s.tasks for _, text in t.files}
     assert not {path for t in held.tasks for path, _ in t.files} & paths
     assert not {text for t in held.tasks for _, text in t.files} & texts
+
+
+def _word_runs(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9']+", text.lower())
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def test_the_third_held_out_suite_loads_whole_and_shares_nothing_with_the_earlier_ones() -> None:
+    """holdout3.json (data/tasks/README.md) is a third suite of new tasks, written blind: no split marks, and no
+    prompt, file path or file text taken from the built-in suite, holdout.json or holdout2.json; no prompt
+    shares a run of five words with one of theirs. Failures name only holdout3's tasks."""
+    held = load_suite(builtin_suite_path().with_name("holdout3.json"))
+    earlier = [load_suite(builtin_suite_path()), load_suite(builtin_suite_path().with_name("holdout.json")),
+               load_suite(builtin_suite_path().with_name("holdout2.json"))]
+    assert len(held.tasks) >= 30 and all(t.split is None and t.task_class for t in held.tasks)
+    prompts = {turn.prompt.lower() for s in earlier for t in s.tasks for turn in t.turns}
+    paths = {path for s in earlier for t in s.tasks for path, _ in t.files}
+    texts = {text for s in earlier for t in s.tasks for _, text in t.files}
+    runs = set().union(*(_word_runs(turn.prompt) for s in earlier for t in s.tasks for turn in t.turns))
+    assert [t.id for t in held.tasks if any(turn.prompt.lower() in prompts for turn in t.turns)] == []
+    assert [t.id for t in held.tasks if any(path in paths for path, _ in t.files)] == []
+    assert [t.id for t in held.tasks if any(text in texts for _, text in t.files)] == []
+    assert [t.id for t in held.tasks if any(_word_runs(turn.prompt) & runs for turn in t.turns)] == []
