@@ -116,6 +116,9 @@ class TurnFinished:
     # The answer judge sets it when the answer's specifics were not supported by the turn's evidence
     # (tool results, the user's messages, saved facts shown); `eval tasks` counts it as ungrounded_turns.
     ungrounded: bool = False
+    # Where the answer came from: "model" (its reply as given), "amended" (its reply with lines the agent
+    # added from the results) or "built" (the agent's, from the tool results); `eval tasks` counts each.
+    origin: Literal["model", "amended", "built"] = "model"
     kind: Literal["turn_finished"] = "turn_finished"
 
 

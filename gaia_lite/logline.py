@@ -61,6 +61,7 @@ def selection_payload(
     requested: Iterable[str] | None = None,
     companion: Iterable[str] | None = None,
     learned: Iterable[str] | None = None,
+    example: Iterable[str] | None = None,
 ) -> dict[str, Any]:
     """Per-turn ``TOOL_LOADER`` payload. ``scores`` keeps the caller's (registry) order.
 
@@ -81,7 +82,8 @@ def selection_payload(
         "skipped_at_cap": _names(skipped_at_cap),
         "loaded": _names(loaded),
     }
-    for key, names in (("requested", requested), ("skill", skill), ("learned", learned), ("companion", companion)):
+    for key, names in (("requested", requested), ("skill", skill), ("learned", learned), ("example", example),
+                       ("companion", companion)):
         listed = _names(names or ())
         if listed:
             payload[key] = listed
@@ -138,6 +140,7 @@ class SelectionRecord:
     requested: tuple[str, ...] = ()
     companion: tuple[str, ...] = ()
     learned: tuple[str, ...] = ()
+    example: tuple[str, ...] = ()
 
     def payload(self) -> dict[str, Any]:
         return selection_payload(
@@ -145,7 +148,7 @@ class SelectionRecord:
             scores=self.scores, matched=self.matched, bundle_pulled=self.bundle_pulled, admitted=self.admitted,
             evicted=self.evicted, skipped_at_cap=self.skipped_at_cap, loaded=self.loaded, skill=self.skill,
             tools_hash=self.tools_hash, selection_ms=self.selection_ms, requested=self.requested,
-            companion=self.companion, learned=self.learned)
+            companion=self.companion, learned=self.learned, example=self.example)
 
     def line(self) -> str:
         return format_selection(self.payload())

@@ -45,6 +45,8 @@ class TurnStats:
     closest: float = 0.0  # the closest one's cosine to the question
     named: tuple[str, ...] = ()  # files and folders the question names that exist (grounding.named_in_message)
     ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (judge.py)
+    origin: str = "model"  # where the answer came from: model, amended (the model's, with lines added) or built
+    worked: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # successful calls: (tool, arguments)
 
     def model_called(self, usage: Usage) -> None:
         self.steps += 1
@@ -63,6 +65,8 @@ class TurnStats:
         if result.name and result.status is not ToolStatus.DENIED:
             self.called.append(result.name)
             self.span.append((result.name, {k: type(v).__name__ for k, v in result.arguments.items()}, result.ok))
+        if result.ok and result.name:
+            self.worked.append((result.name, dict(result.arguments)))
         if result.ok or self.last_result is None:
             self.last_result = result
         self.results.append(result)
@@ -71,7 +75,7 @@ class TurnStats:
         u = self.first_usage
         return TurnFinished(turn, answer, tuple(self.called), self.steps, u.ttft_s if u else None,
                             u.prompt_tokens if u else None, u.cached_tokens if u else None, loaded,
-                            {"skills": skills} if skills else {}, ungrounded=self.ungrounded)
+                            {"skills": skills} if skills else {}, ungrounded=self.ungrounded, origin=self.origin)
 
 
 class CallBook:

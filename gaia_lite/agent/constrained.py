@@ -228,6 +228,7 @@ class ConstrainedReplies:
                  shape: Shape = ANSWER_FIRST, grammar: bool = False) -> None:
         self.shape = shape
         self.response_format_text = shape.format_note
+        self.call_key = shape.key
         self.after_result = shape.after_result
         self._registry = registry
         self._fallback = fallback_parse  # for a reply that is not the JSON asked for (a server ignoring the schema)

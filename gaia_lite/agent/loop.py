@@ -45,7 +45,7 @@ from .opening import Opening, opening
 from .results import compact_result
 from .prefix import make_layout
 from .own_words import without_own_lines
-from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT
+from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT, WORKED_HEADER, worked_block
 from .replies import FreeReplies, OwnLinesView, ReplyMode, UnrepeatedView
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
@@ -53,7 +53,7 @@ from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
     from gaia_lite.skills.recall import SkillService
 
-__all__ = ["Agent", "AgentOptions"]
+__all__ = ["Agent", "AgentOptions", "origin_of"]
 
 log = logging.getLogger("gaia_lite.agent")
 
@@ -80,6 +80,18 @@ SAVED_FACTS_ABOUT_USER = 3
 # Under this cosine the closest fact is not said to answer the question when an answer is built from it: the
 # facts that answered "what did I tell you ..." questions measured 0.31-0.39, the others at most 0.25.
 SAVED_FACT_ANSWERS = 0.30
+
+
+def origin_of(answer: str, reply: str) -> str:
+    """Where an accepted answer came from: the model's reply, whole or with our own copied lines taken out
+    ("model"), that reply with what the agent added ("amended": a guard's lines after it), or the agent's
+    own words ("built")."""
+    said, given = reply.strip(), answer.strip()
+    if not said or not given:
+        return "built" if given else "model"
+    if given in said:
+        return "model"
+    return "amended" if said in given else "built"
 
 
 @dataclass
@@ -188,8 +200,9 @@ class Agent:
         self.user_messages.append(query)
         self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
         facts, closest, saved = self._saved_facts(query)
-        self.history.append({"role": "user", "content": self.layout.begin_turn(state, "\n\n".join([query, *facts]),
-                                                                             recalled.blocks)})
+        worked = worked_block(state.examples, self.replies.call_key)
+        self.history.append({"role": "user", "content": self.layout.begin_turn(
+            state, "\n\n".join([*([worked] if worked else []), query, *facts]), recalled.blocks)})
         stats, book = self._turn_stats(query, facts, closest), CallBook()
         stats.saved, stats.closest = saved, closest
         stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx)
@@ -242,10 +255,12 @@ class Agent:
             case FromResults():
                 stats.transient, stats.calls_only = [], False
                 kept = yield from self._keep_asked_fact(stats)
+                stats.origin = "built"
                 return (yield from self._answer(reply, kept or self._from_results(stats), stats))
             case Accept(answer=answer):
                 stats.transient, stats.calls_only = [], False
                 kept = yield from self._keep_asked_fact(stats)
+                stats.origin = "built" if kept else origin_of(answer, reply.text)
                 return (yield from self._answer(reply, kept or answer, stats))
 
     def _evidence(self, stats: TurnStats) -> Evidence:
@@ -282,7 +297,7 @@ class Agent:
         which an answer must not be a copy of; the tool list is left out (a tool's own words may be an answer)."""
         rules = PERSONA.split("Rules:", 1)[-1]  # without the working directory and system lines, which are facts
         return (rules, RESPONSE_FORMAT, MENU_INTRO, self.replies.response_format_text or "",
-                self.replies.after_result or "", TEXT_PATH_NEXT, STOP_CALLING, SAVED_FACTS_HEADER)
+                self.replies.after_result or "", TEXT_PATH_NEXT, STOP_CALLING, SAVED_FACTS_HEADER, WORKED_HEADER)
 
     def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request, stream the reply, read it."""
@@ -428,6 +443,7 @@ class Agent:
     def _give_up(self, stats: TurnStats) -> Generator[Event, None, str]:
         """End a looping turn without another model call, honestly, with what the tools returned."""
         answer = "I could not finish this: the same tool call kept repeating."
+        stats.origin = "built"
         if stats.last_result is not None and stats.last_result.ok:
             answer += " " + self._no_tool_names(answer_from_result(stats.last_result.name or stats.last_result.requested,
                                                                    stats.last_result.payload))

@@ -13,10 +13,14 @@ import platform
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing import Sequence
+
+from gaia_lite.loader.worked import WorkedPick, call_json
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.render import render_listed, render_text
 
-__all__ = ["PromptParts", "compose_system_prompt", "RESPONSE_FORMAT", "TOOLS_HEADER", "MENU_HEADER", "WORKDIR_LINE"]
+__all__ = ["PromptParts", "compose_system_prompt", "RESPONSE_FORMAT", "TOOLS_HEADER", "MENU_HEADER", "WORKDIR_LINE",
+           "WORKED_HEADER", "worked_block"]
 
 TOOLS_HEADER = "==== AVAILABLE TOOLS ===="
 MENU_HEADER = "==== LOADABLE TOOL BUNDLES ===="
@@ -41,8 +45,20 @@ Example, to read notes.txt: {"name": "read_file", "arguments": {"file_path": "no
 Use only the argument names the tool lists. You will get the tool result back; then call another tool the same way, or answer the user in plain sentences (not JSON).
 If no tool is needed, answer in plain sentences."""
 
+# Worked examples ride in the user's message, before it (the cached prefix stays as it was). "Its own
+# files and words": an example's file names are made up, and a call that copies one names no real file.
+WORKED_HEADER = "Requests like this one, and a call that serves them (use this request's own files and words):"
+
 MENU_INTRO = ("To get more tools, call load_tools with a bundle name below (or a tool's exact name); "
               "they arrive on your next step.")
+
+
+def worked_block(picks: Sequence[WorkedPick], key: str = "name") -> str:
+    """The turn's worked examples, each a request and its call in the reply format's shape ("" for none)."""
+    if not picks:
+        return ""
+    lines = [f'- "{p.example.request}" -> {call_json(p.example.tool, p.example.arguments, key=key)}' for p in picks]
+    return "\n".join([WORKED_HEADER, *lines])
 
 
 @dataclass(frozen=True)

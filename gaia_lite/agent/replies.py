@@ -32,6 +32,7 @@ class ReplyMode(Protocol):
     response_format_text: str | None  # replaces the prompt's free-text reply format (None: keep it)
     forces_calls: bool  # can hold a reply to "a call, no answer" (calls_only), with no words to the model
     after_result: str | None  # the text path's line after each tool result (None: the loop's own)
+    call_key: str  # the key that names the tool in a call written as JSON ("name", or "tool" tool-first)
 
     def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
                       calls_only: bool = False, has_result: bool = False) -> dict[str, Any]:
@@ -63,6 +64,7 @@ class FreeReplies:
     response_format_text: str | None = None
     forces_calls = False
     after_result: str | None = None
+    call_key = "name"  # the key that names the tool in a call written as JSON (worked examples use it)
 
     def __init__(self, tool_names: Callable[[], list[str]], *, hold_all: bool = False) -> None:
         self._names = tool_names

@@ -22,6 +22,7 @@ from typing import Sequence
 from gaia_lite.events import Notice, ToolsLoaded, ToolsSelected
 from gaia_lite.loader.joins import JoinSource
 from gaia_lite.loader.loader import ToolLoader, registry_tools_hash, selection_query
+from gaia_lite.loader.worked import WorkedPick
 from gaia_lite.logline import SelectionRecord
 from gaia_lite.registry.execute import resolve_name
 from gaia_lite.registry.registry import ToolRegistry
@@ -50,6 +51,7 @@ class SelectionState:
     tools_hash: str = ""
     changed: bool = False
     notices: tuple[Notice, ...] = ()
+    examples: tuple[WorkedPick, ...] = ()  # worked examples for this turn's message (loader/worked.py)
 
     def visible_names(self, registry: ToolRegistry) -> list[str]:
         if self.filter is not None:
@@ -159,7 +161,7 @@ class ToolSelector:
             sel = self.loader.select(q, self.registry, skill_tools=skill_tools)
             if sel is not None:
                 self.state = SelectionState(sel.loaded, self._menu(), frozenset(), None, dict(sel.reasons),
-                                            sel.record, sel.tools_hash, sel.changed, joined)
+                                            sel.record, sel.tools_hash, sel.changed, joined, sel.examples)
                 return self.state
             if not self._warned:
                 self._warned = True

@@ -369,6 +369,12 @@ def _spread(g: dict[str, Any]) -> str:
             f"{g['passed_min']}-{g['passed_max']}, sd {g['passed_stdev']:.2f})")
 
 
+def _origins(arm: dict[str, Any]) -> str:
+    """"12 / 3 / 1": turns whose answer was the model's, amended by the agent, or built by it."""
+    counts = arm.get("answers") or {}
+    return " / ".join(str(counts.get(o, "-")) for o in ("model", "amended", "built"))
+
+
 def _print_tasks(r: dict[str, Any]) -> None:
     arms = list(r["arms"])
     names = list(dict.fromkeys(t["task"] for t in r["tasks"]))
@@ -390,6 +396,8 @@ def _print_tasks(r: dict[str, Any]) -> None:
     rows.append(["narrated / malformed turns", *[f"{r['arms'][a].get('narrated_turns', '-')} / "
                                                  f"{r['arms'][a].get('malformed_turns', '-')}" for a in arms]])
     rows.append(["ungrounded turns", *[r["arms"][a].get("ungrounded_turns", "-") for a in arms]])
+    rows.append(["answers model / amended / built", *[_origins(r["arms"][a]) for a in arms]])
+    rows.append(["built share of passed turns", *[pct(r["arms"][a].get("built_share_of_passed")) for a in arms]])
     rows.append(["escape hatches", *[r["arms"][a]["escape_hatches"] for a in arms]])
     rows.append(["mean first-turn TTFT s", *[num(r["arms"][a].get("mean_first_ttft_s")) for a in arms]])
     rows.append(["mean loaded tools", *[num(r["arms"][a].get("mean_loaded"), 1) for a in arms]])

@@ -33,6 +33,7 @@ from gaia_lite.embed.base import Embedder, EmbedderError
 from gaia_lite.loader.bundles import ToolBundle
 from gaia_lite.loader.cache import DocEmbeddingCache
 from gaia_lite.loader.documents import load_examples
+from gaia_lite.loader.worked import load_worked
 from gaia_lite.loader.loader import Selection, ToolLoader, selection_query
 from gaia_lite.loader.presets import preset as get_preset
 from gaia_lite.registry.registry import ToolRegistry
@@ -153,6 +154,7 @@ class _Lab:
     def loader(self, bundles: Sequence[ToolBundle]) -> ToolLoader:
         return ToolLoader(self.core, bundles, self.embedder, settings=self.settings, threshold=self.threshold,
                           max_tools=self.max_tools, examples=self.examples, doc_cache=self.cache,
+                          worked=load_worked("doc") if self.settings.worked else (),
                           logger=quiet_logger("gaia_lite.eval.cost"))
 
     def select(self, loader: ToolLoader, registry: ToolRegistry, query: str) -> Selection:

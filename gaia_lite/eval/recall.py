@@ -33,6 +33,7 @@ from gaia_lite.embed.base import Embedder, EmbedderError
 from gaia_lite.loader.bundles import ToolBundle, load_bundles
 from gaia_lite.loader.cache import DocEmbeddingCache
 from gaia_lite.loader.documents import load_examples
+from gaia_lite.loader.worked import load_worked
 from gaia_lite.loader.loader import Selection, ToolLoader, selection_query
 from gaia_lite.loader.presets import LoaderSettings, preset as get_preset
 from gaia_lite.logline import SelectionRecord
@@ -395,6 +396,7 @@ def run_recall_on(tools: RecallTools, data: Mapping[str, Any], run: RecallConfig
                         max_tools=run.max_tools, examples=examples,
                         aliases=bundle_config.aliases if bundle_config else {}, learned_examples=learned.examples,
                         companions=learned.companions, doc_cache=DocEmbeddingCache(run.cache_dir),
+                        worked=load_worked("doc") if bundle_config and settings.worked else (),
                         logger=quiet_logger())
     costs = ToolCosts(tools.registry, token_counter or CharTokenCounter())
     outcomes = [run_case(case, loader, tools.registry, costs, embedder)

@@ -29,6 +29,7 @@ from gaia_lite.embed.base import Embedder
 from gaia_lite.loader.bundles import load_bundles
 from gaia_lite.loader.cache import DocEmbeddingCache
 from gaia_lite.loader.documents import load_examples
+from gaia_lite.loader.worked import load_worked
 from gaia_lite.loader.loader import Selection, ToolLoader
 from gaia_lite.loader.presets import preset as get_preset
 from gaia_lite.memory.store import MemoryStore
@@ -136,6 +137,7 @@ def run_skills_recall(dataset: str | Path, seeds_dir: str | Path, *, embedder: E
     examples = load_examples("doc") if "examples" in settings.views else {}
     loader = ToolLoader(core, bundles, embedder, settings=settings, threshold=threshold, max_tools=max_tools,
                         examples=examples, aliases=load_bundles("doc").aliases, doc_cache=DocEmbeddingCache(None),
+                        worked=load_worked("doc") if settings.worked else (),
                         logger=quiet_logger("gaia_lite.eval.skills"))
     costs = ToolCosts(registry, token_counter or CharTokenCounter())
     with tempfile.TemporaryDirectory(prefix="gaia-skills-eval-") as tmp:

@@ -141,6 +141,7 @@ class TurnResult:
     malformed: bool = False  # the answer holds an unreadable call
     narrated: bool = False  # the answer names a tool instead of calling it
     ungrounded: bool = False  # the agent's judge flagged specifics the evidence did not support
+    origin: str = "model"  # where the answer came from: model, amended or built (TurnFinished.origin)
     calls: list[dict[str, Any]] = field(default_factory=list)  # each call: name, arguments, outcome, seconds (to read a failure)
     # each model call: seconds, prompt tokens, of them cached, and tokens written (where the time went)
     model_calls: list[dict[str, Any]] = field(default_factory=list)
@@ -193,7 +194,7 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
                       skills=list(finished.stats.get("skills", ())), loaded=len(finished.loaded_tools),
                       tool_calls=calls, invalid_calls=invalid, malformed=is_malformed(finished.answer),
                       narrated=is_narrated(finished.answer, tool_names), calls=made, model_calls=steps,
-                      ungrounded=finished.ungrounded)
+                      ungrounded=finished.ungrounded, origin=finished.origin)
 
 
 def _rounded(seconds: float | None) -> float | None:
@@ -210,6 +211,7 @@ ServicesFactory = Callable[[str, Path, Path], Any]  # (arm, workdir, gaia home) 
 # "nobridge" = "free" without the native path's call_tool bridge (prompt layout "append": a tool admitted
 # later is appended to the tools array), so the bridge's effect on task success is measured side by side.
 ARMS = ("off", "on", "free", "gbnf", "answer-first", "skills", "nobridge")
+ORIGINS = ("model", "amended", "built")  # where a turn's answer came from (TurnFinished.origin)
 
 
 def _new_conversation(agent: Any) -> None:
@@ -349,6 +351,10 @@ def _turn_counts(mine: Sequence[TaskResult]) -> dict[str, Any]:
         "malformed_turns": sum(t.malformed for t in turns),
         "narrated_turns": sum(t.narrated for t in turns),
         "ungrounded_turns": sum(t.ungrounded for t in turns),
+        "answers": {o: sum(t.origin == o for t in turns) for o in ORIGINS},
+        # answers the agent built, among the turns that passed: the model should do the task, not the agent
+        "built_share_of_passed": round(sum(t.passed and t.origin == "built" for t in turns)
+                                       / max(1, sum(t.passed for t in turns)), 4),
         "seconds_per_task": round(sum(r.seconds for r in mine) / len(mine), 1) if mine else None,
     }
 

@@ -67,6 +67,7 @@ from .matching import learned_picks, match_tools, pull_bundles, rank_key
 from .query import SELECTION_QUERY_CHARS, SelectionQuery, selection_query, split_clauses
 from .requested import RequestIndex, build_request_index, requested_tools
 from .scorer import QueryScorer
+from .worked import WorkedBank, WorkedExample, WorkedPick, load_worked
 
 __all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "build_doc_loader",
            "split_clauses", "registry_tools_hash", "LOGGER_NAME", "SELECTION_QUERY_CHARS"]
@@ -93,6 +94,7 @@ class Selection(Generic[Record]):
     record: Record
     reasons: Mapping[str, str]
     changed: bool
+    examples: tuple[WorkedPick, ...] = ()  # worked examples to show beside the message (their tools loaded)
 
     @property
     def loaded(self) -> tuple[str, ...]:
@@ -146,6 +148,7 @@ class ToolLoader:
         aliases: Mapping[str, Sequence[str]] | None = None,
         learned_examples: Mapping[str, Sequence[str]] | None = None,
         companions: CompanionGraph | None = None,
+        worked: Sequence[WorkedExample] = (),
         doc_cache: DocEmbeddingCache | None = None,
         tools_hash_fn: ToolsHashFn | None = None,
         clock: Callable[[], float] = time.time,
@@ -158,7 +161,8 @@ class ToolLoader:
         if max_tools is not None:
             base = base.replace(max_tools=int(max_tools))
         self.settings = base
-        self.core = frozenset(core)
+        self.core = frozenset(core) - frozenset(base.not_core)
+        self._example_only = frozenset(base.not_core)
         self.bundles = tuple(bundles)
         names = [b.name for b in self.bundles]
         if len(set(names)) != len(names):
@@ -171,6 +175,7 @@ class ToolLoader:
         self.embedder = embedder
         self._cache = doc_cache if doc_cache is not None else DocEmbeddingCache()
         self._scorer = QueryScorer(base, embedder, examples or {}, self._cache, learned_examples)
+        self.worked = WorkedBank(worked, embedder, self._cache)
         self._aliases = dict(aliases or {})
         self.companions = companions if companions is not None else CompanionGraph()
         self._requests: tuple[tuple[int, int], RequestIndex] | None = None
@@ -421,7 +426,8 @@ class ToolLoader:
         threshold = self.threshold
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
         scores = dict(zip(index.names, best.tolist()))  # tolist: Python floats in one C loop
-        matched = match_tools(index.names, matrix, first_clause, self.core, self.settings)
+        # tools the preset took out of CORE come by an example or by name, never as a semantic pick
+        matched = match_tools(index.names, matrix, first_clause, self.core | self._example_only, self.settings)
         learned = learned_picks(index.names, nearest, self.settings.learned_gate, self.core | matched,
                                 self.settings.per_turn)
         # Reported (and ranked, for R@5) as the user's wording scores them: a tool's score rises to
@@ -444,6 +450,7 @@ class ToolLoader:
             reason = "semantic" if name in matched else f"bundle:{pulled_by[name]}"
             self._admit_capped(name, reason, rnd.admitted, rnd)
         learned_added = self._admit_free(learned, "learned", registry, rnd)
+        examples, example_added = self._admit_examples(query, scores, registry, rnd)
         companion: list[str] = []
         if not self.companions.empty:
             triggers = self._companion_triggers(index.names, best, matched, [*requested, *skill], learned)
@@ -459,9 +466,29 @@ class ToolLoader:
             admitted=tuple(sorted(rnd.admitted)), evicted=tuple(sorted(rnd.evicted)),
             skipped_at_cap=tuple(sorted(rnd.skipped_at_cap)), skill=tuple(sorted(skill)), loaded=loaded,
             tools_hash=digest, selection_ms=(self._perf() - started) * 1000.0, requested=tuple(sorted(requested)),
-            companion=tuple(sorted(companion)), learned=tuple(sorted(learned_added)))
+            companion=tuple(sorted(companion)), learned=tuple(sorted(learned_added)),
+            example=tuple(sorted(example_added)))
         self._log_record(record)
-        return Selection(record, self._reasons(rnd), changed)
+        return Selection(record, self._reasons(rnd), changed, examples)
+
+    def _admit_examples(self, query: str, scores: Mapping[str, float], registry: ToolRegistry,
+                        rnd: _Round) -> tuple[tuple[WorkedPick, ...], list[str]]:
+        """This turn's worked examples whose tools are loaded (theirs admitted into free room), and the
+        tools they brought."""
+        picks = self._worked_picks(query, scores)
+        added = self._admit_free([p.example.tool for p in picks], "example", registry, rnd)
+        return tuple(p for p in picks if p.example.tool in self._slots), added
+
+    def _worked_picks(self, query: str, scores: Mapping[str, float]) -> tuple[WorkedPick, ...]:
+        """The worked examples closest to the current message (none when the preset shows none)."""
+        st = self.settings
+        if st.worked <= 0 or not len(self.worked):
+            return ()
+        try:
+            vector = self._scorer.message_vector(query)
+        except EmbedderError:  # the scores above were computed, so this is a passing fault: no examples
+            return ()
+        return self.worked.nearest(vector, scores, limit=st.worked, threshold=st.worked_threshold)
 
     def _reasons(self, rnd: _Round) -> Mapping[str, str]:
         """Why each loaded tool is shown: its admission reason if admitted in this round (and for
@@ -586,13 +613,16 @@ def build_doc_loader(embedder: Embedder, *, preset: str = "default", threshold: 
                      max_tools: int | None = None, cache_dir: str | None = None, profile: str = "doc",
                      tools_hash_fn: ToolsHashFn | None = None, logger: logging.Logger | None = None,
                      learned_examples: Mapping[str, Sequence[str]] | None = None,
-                     companions: CompanionGraph | None = None) -> ToolLoader:
+                     companions: CompanionGraph | None = None,
+                     learned_worked: Sequence[WorkedExample] = ()) -> ToolLoader:
     """The composition root's one-liner: CORE, bundles and examples of ``profile`` plus a preset.
 
     ``threshold`` / ``max_tools`` override the preset (env ``GAIA_DYNAMIC_TOOLS_TAU`` /
     ``GAIA_DYNAMIC_TOOLS_MAX`` land here). ``cache_dir=None`` keeps tool vectors in memory.
     ``learned_examples`` (the user's own wording) join the hand-written examples;
-    ``companions`` are the learned workflow edges (both from ``skills/learning.py``).
+    ``companions`` are the learned workflow edges (both from ``skills/learning.py``);
+    ``learned_worked`` (the user's own requests with the call that served them) join the shipped worked
+    examples.
     """
     settings = get_preset(preset)
     config = load_bundles(profile)
@@ -600,5 +630,6 @@ def build_doc_loader(embedder: Embedder, *, preset: str = "default", threshold: 
     return ToolLoader(config.core, config.bundles, embedder, settings=settings, threshold=threshold,
                       max_tools=max_tools, examples=examples, aliases=config.aliases,
                       learned_examples=learned_examples, companions=companions,
+                      worked=(*load_worked(profile), *learned_worked) if settings.worked else (),
                       doc_cache=DocEmbeddingCache(cache_dir),
                       tools_hash_fn=tools_hash_fn, logger=logger)

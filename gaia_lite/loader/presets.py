@@ -89,6 +89,13 @@ class LoaderSettings:
       main branch); ``turn_boundary`` keeps mid-turn loads add-only (they may
       overshoot the cap) and trims back to the cap at the next ``select``
       before admitting (GAIA 0.25.1).
+    * ``worked``: at most this many worked examples (a request and the call that served it,
+      ``worked.py``) that score ``>= worked_threshold`` for the message (their request's cosine and
+      their tool's score, half each) are shown beside the message, and their tools admitted into free
+      room; 0 = none (GAIA).
+    * ``not_core``: tools of the profile's CORE this preset leaves to selection (they come when the
+      message or an example calls for them). Loop control sat in every prompt as CORE, and both
+      Qwen2.5-Coder models called ``set_loop_state`` to change a setting in a file.
     """
 
     threshold: float = DEFAULT_THRESHOLD
@@ -108,6 +115,9 @@ class LoaderSettings:
     learned_gate: float = 0.70
     order: Order = "sorted"
     evict: Evict = "at_cap"
+    worked: int = 0
+    worked_threshold: float = 0.33
+    not_core: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.max_tools < 1:
@@ -121,6 +131,9 @@ class LoaderSettings:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
+# GAIA's CORE keeps loop control in every prompt; our presets leave it to the message or an example.
+LOOP_CONTROL = ("set_loop_state", "request_user_input")
+
 PRESETS: dict[str, LoaderSettings] = {
     # GAIA's released loader (amd-gaia 0.25.1): LoaderSettings()'s scoring, admission order, eviction at turn start.
     "gaia": LoaderSettings(order="admission", evict="turn_boundary"),
@@ -130,13 +143,13 @@ PRESETS: dict[str, LoaderSettings] = {
     "default": LoaderSettings(threshold=0.20, max_tools=16, views=("summary", "params", "examples"),
                               ranking="matched_first", score_current=True, split_clauses=True,
                               combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
-                              embed_chars=1000, sticky=True),
+                              embed_chars=1000, sticky=True, worked=2, not_core=LOOP_CONTROL),
     # Same scorer, 2 picks when one tool clearly wins: about -2 points of recall for -2.5 points of cost.
     "lean": LoaderSettings(threshold=0.20, max_tools=16, views=("summary", "params", "examples"),
                            ranking="matched_first", score_current=True, split_clauses=True,
                            combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
                            embed_chars=1000, confident=Confidence(picks=2, min_score=0.40, min_gap=0.08),
-                           sticky=True),
+                           sticky=True, worked=2, not_core=LOOP_CONTROL),
 }
 
 

@@ -72,6 +72,12 @@ class QueryScorer:
             texts.extend(c for c in split_clauses(current) if c not in texts)
         return texts, first_clause
 
+    def message_vector(self, query: str) -> np.ndarray:
+        """The current message's own vector (the embedder's LRU already holds it when ``score_current``
+        scored it). Raises EmbedderError."""
+        current = getattr(query, "current", None)
+        return self.embedder.embed_query(without_answer_form(current if current is not None else str(query)))
+
     def _embed_queries(self, texts: list[str]) -> np.ndarray:
         # One call per text, not one padded batch: the texts differ a lot in length
         # (a joined history vs a short clause) and padding made a batch slower.

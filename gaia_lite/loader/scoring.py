@@ -38,7 +38,7 @@ from .cache import DocEmbeddingCache, doc_key
 from .documents import View, doc_text, tool_views
 from .lexical import Bm25Index, tool_lexical_text
 
-__all__ = ["ToolIndex", "build_index", "score_matrix", "learned_nearest", "Combine"]
+__all__ = ["ToolIndex", "build_index", "score_matrix", "learned_nearest", "embed_cached", "Combine"]
 
 Combine = Literal["max", "channels"]
 _BATCH = 256  # bounds the padded ONNX batch when thousands of documents are new
@@ -96,6 +96,9 @@ def _embed_all(texts: list[str], embedder: Embedder, cache: DocEmbeddingCache) -
     if not found:
         return np.zeros((0, 0), np.float32)
     return np.stack(found).astype(np.float32, copy=False)  # type: ignore[arg-type]
+
+
+embed_cached = _embed_all  # the worked examples (worked.py) share the tool documents' cache
 
 
 def build_index(specs: Sequence[ToolSpec], views: Sequence[View], examples: Mapping[str, Sequence[str]],

@@ -26,6 +26,7 @@ from gaia_lite.loader.bundles import load_bundles
 from gaia_lite.loader.documents import load_examples
 from gaia_lite.loader.loader import ToolLoader
 from gaia_lite.loader.presets import PRESETS
+from gaia_lite.loader.worked import load_worked
 from gaia_lite.llm.client import ChatClient
 from tests.agent.wiring import OpenSandbox, doc_stack
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks, tool_call_chunks
@@ -51,7 +52,8 @@ def _loader(preset: str, max_tools: int | None = None) -> ToolLoader:
     settings = PRESETS[preset]
     examples = load_examples("doc") if "examples" in settings.views else {}
     return ToolLoader(config.core, config.bundles, HashEmbedder(dim=256), settings=settings,
-                      max_tools=max_tools, examples=examples, clock=_Ticks(1000.0, 1.0),
+                      max_tools=max_tools, examples=examples, worked=load_worked("doc") if settings.worked else (),
+                      clock=_Ticks(1000.0, 1.0),
                       perf_clock=_Ticks(50.0, 0.00125))
 
 

@@ -1,0 +1,127 @@
+"""Worked examples: a request and the one call that serves it, shown to the model beside the tools.
+
+A small model copies a nearby example far better than it follows a tool's description: with eleven
+look-alike search tools, content search went unchosen however its docstring was worded, and a request to
+change one setting in a file went to ``update_memory``. Each turn the loader retrieves the few examples
+whose requests are closest to the user's message (MiniLM cosine, the embedder the loader already has)
+and admits their tools; the agent shows them in the user's message, after the cached prompt prefix.
+
+The bank ships with the product (``bundles/<profile>_worked.toml``, written from each tool's purpose,
+never from a task suite) and grows from the user's own successful turns (``skills/learning.py``: the
+message of a turn and the call that served it).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from gaia_lite.embed.base import Embedder
+
+from .cache import DocEmbeddingCache
+from .scoring import embed_cached
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+__all__ = ["WorkedExample", "WorkedPick", "WorkedBank", "load_worked", "parse_worked", "call_json"]
+
+MAX_REQUEST_CHARS = 300
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    """A request and the call that serves it."""
+
+    request: str
+    tool: str
+    arguments: Mapping[str, Any]
+    learned: bool = False  # from the user's own successful turn, not the shipped bank
+
+
+@dataclass(frozen=True)
+class WorkedPick:
+    example: WorkedExample
+    score: float  # how close it is to the turn (WorkedBank.nearest)
+
+
+def call_json(tool: str, arguments: Mapping[str, Any], *, key: str = "name") -> str:
+    """One call written the way the reply format asks for it (``key`` names the tool)."""
+    return json.dumps({key: tool, "arguments": dict(arguments)}, ensure_ascii=False)
+
+
+def parse_worked(data: Mapping[str, Any], *, source: str = "<worked>") -> tuple[WorkedExample, ...]:
+    """The ``[[example]]`` tables of a bank file; ValueError naming the entry that is wrong."""
+    raw = data.get("example", [])
+    if not isinstance(raw, list):
+        raise ValueError(f"{source}: `example` must be an array of tables ([[example]])")
+    out = []
+    for i, entry in enumerate(raw, 1):
+        where = f"{source}: example {i}"
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where} is not a table")
+        request, tool, arguments = entry.get("request"), entry.get("tool"), entry.get("arguments", {})
+        if not isinstance(request, str) or not request.strip():
+            raise ValueError(f"{where}: `request` must be a non-empty string")
+        if not isinstance(tool, str) or not tool.strip():
+            raise ValueError(f"{where}: `tool` must be a tool name")
+        if not isinstance(arguments, dict):
+            raise ValueError(f"{where}: `arguments` must be a table")
+        out.append(WorkedExample(" ".join(request.split()), tool.strip(), dict(arguments)))
+    return tuple(out)
+
+
+def load_worked(profile: str = "doc") -> tuple[WorkedExample, ...]:
+    """The bank shipped with ``profile`` (empty when it has none)."""
+    res = resources.files("gaia_lite.bundles").joinpath(f"{profile}_worked.toml")
+    if not res.is_file():
+        return ()
+    return parse_worked(tomllib.loads(res.read_text(encoding="utf-8")), source=f"{profile}_worked.toml")
+
+
+class WorkedBank:
+    """The examples one loader retrieves from. Request vectors are embedded once, through the same
+    on-disk cache as the tool documents, so a second run embeds nothing."""
+
+    def __init__(self, examples: Iterable[WorkedExample], embedder: Embedder, cache: DocEmbeddingCache) -> None:
+        # the user's own wording first: of two equally close requests, theirs is the better guide
+        self.examples = tuple(sorted(examples, key=lambda e: not e.learned))
+        self._embedder = embedder
+        self._cache = cache
+        self._matrix: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.examples)
+
+    def matrix(self) -> np.ndarray:
+        if self._matrix is None:
+            texts = [e.request[:MAX_REQUEST_CHARS] for e in self.examples]
+            self._matrix = embed_cached(texts, self._embedder, self._cache) if texts else np.zeros((0, 0), np.float32)
+        return self._matrix
+
+    def nearest(self, query: np.ndarray, tool_scores: Mapping[str, float], *, limit: int, threshold: float,
+                weight: float = 0.5, margin: float = 0.1) -> tuple[WorkedPick, ...]:
+        """Up to ``limit`` examples, one per tool, best first. An example scores ``weight`` times its
+        request's cosine to the message plus the rest times its tool's score this turn (the loader's
+        calibrated one): MiniLM's nearest request alone follows the topic ("the port in config.ini" was
+        nearest "what port does server.conf use", a read), the tool's score alone ranks look-alikes
+        within a few hundredths. Kept: at or above ``threshold``, and within ``margin`` of the best (a
+        distant second example steers more than it teaches). Tools ``tool_scores`` lacks are skipped."""
+        if limit <= 0 or not self.examples:
+            return ()
+        cosines = self.matrix() @ np.asarray(query, dtype=np.float32)
+        combined = [(weight * float(c) + (1 - weight) * tool_scores[e.tool], i)
+                     for i, (e, c) in enumerate(zip(self.examples, cosines)) if e.tool in tool_scores]
+        picks: list[WorkedPick] = []
+        for score, i in sorted(combined, key=lambda si: (-si[0], si[1])):
+            if score < threshold or len(picks) >= limit or (picks and score < picks[0].score - margin):
+                break
+            if all(p.example.tool != self.examples[i].tool for p in picks):
+                picks.append(WorkedPick(self.examples[i], score))
+        return tuple(picks)

@@ -1,0 +1,149 @@
+"""Worked examples (loader/worked.py): the shipped bank is sound and independent of the task suites, the
+real MiniLM picks an example of the right tool for everyday requests and none for chit-chat, the loader
+admits their tools and logs them, and the agent shows them in the user's message in the reply format's
+shape (the cached prefix untouched)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.agent.loop import Agent, AgentOptions
+from gaia_lite.agent.prompt import WORKED_HEADER, worked_block
+from gaia_lite.eval.recall import doc_registry
+from gaia_lite.eval.suite import builtin_suite_path, load_suite
+from gaia_lite.llm.client import ChatClient
+from gaia_lite.loader.bundles import load_bundles
+from gaia_lite.loader.documents import load_examples
+from gaia_lite.loader.loader import ToolLoader
+from gaia_lite.loader.presets import LOOP_CONTROL, PRESETS
+from gaia_lite.loader.worked import WorkedExample, WorkedPick, call_json, load_worked, parse_worked
+from gaia_lite.registry.execute import validate_arguments
+from tests.agent.wiring import doc_stack
+from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
+
+BANK = load_worked("doc")
+SUITES = ("builtin.json", "holdout.json", "holdout2.json", "holdout3.json")
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def _grams(text: str, n: int = 5) -> set[tuple[str, ...]]:
+    w = _words(text)
+    return {tuple(w[i:i + n]) for i in range(len(w) - n + 1)}
+
+
+def test_the_bank_covers_the_doc_tools_with_calls_they_accept() -> None:
+    registry, *_ = doc_registry()
+    assert len(BANK) >= 50
+    for ex in BANK:
+        assert ex.tool in registry, f"example {ex.request!r} calls {ex.tool}, which is no doc tool"
+        _, error = validate_arguments(registry.get(ex.tool), dict(ex.arguments))
+        assert error is None, f"example {ex.request!r}: {error}"
+    # every tool a small model confuses with a look-alike has examples
+    for tool in ("search_file_content", "edit_file", "analyze_data_file", "search_file", *LOOP_CONTROL):
+        assert sum(e.tool == tool for e in BANK) >= 2, tool
+
+
+def test_no_bank_request_shares_five_words_in_a_row_with_a_suite_prompt() -> None:
+    """The bank is written from the tools' purposes; a suite prompt copied into it would make the suites
+    measure recall of the bank, not the agent."""
+    folder = builtin_suite_path().parent
+    prompts = [t.prompt for name in SUITES for task in load_suite(folder / name).tasks for t in task.turns]
+    assert len(prompts) > 100
+    suite_grams = set().union(*(_grams(p) for p in prompts))
+    shared = {ex.request: sorted(" ".join(g) for g in _grams(ex.request) & suite_grams) for ex in BANK}
+    assert not {r: g for r, g in shared.items() if g}, "bank requests copy suite wording"
+
+
+def test_a_bank_entry_without_a_tool_is_refused_with_its_place() -> None:
+    with pytest.raises(ValueError, match=r"x.toml: example 2: `tool` must be a tool name"):
+        parse_worked({"example": [{"request": "a b", "tool": "read_file"}, {"request": "c d"}]}, source="x.toml")
+
+
+def test_a_call_is_written_in_the_reply_formats_shape() -> None:
+    pick = WorkedPick(WorkedExample("set retries to 5 in app.ini", "edit_file",
+                                    {"file_path": "app.ini", "old_content": "retries = 3", "new_content": "retries = 5"}),
+                      0.6)
+    block = worked_block([pick], key="tool")
+    header, line = block.splitlines()
+    assert header == WORKED_HEADER
+    request, call = line.split(" -> ")
+    assert request == '- "set retries to 5 in app.ini"'
+    assert json.loads(call) == {"tool": "edit_file", "arguments": {"file_path": "app.ini", "old_content": "retries = 3",
+                                                                   "new_content": "retries = 5"}}
+    assert worked_block([]) == ""
+    assert json.loads(call_json("read_file", {"file_path": "a.md"})) == {"name": "read_file",
+                                                                          "arguments": {"file_path": "a.md"}}
+
+
+def _loader(minilm, preset: str = "default") -> ToolLoader:
+    config = load_bundles("doc")
+    settings = PRESETS[preset]
+    return ToolLoader(config.core, config.bundles, minilm, settings=settings, examples=load_examples("doc"),
+                      worked=BANK if settings.worked else ())
+
+
+@pytest.mark.parametrize("message, tool", [
+    ("which notes mention the plumber?", "search_file_content"),
+    ("list the TODO comments in my code", "search_file_content"),
+    ("change the port in config.ini to 9090", "edit_file"),
+    ("how much did we spend on groceries in budget.csv", "analyze_data_file"),
+    ("how many .txt files are in docs including subfolders", "search_file"),
+    ("pause for now", "set_loop_state"),
+])
+def test_an_everyday_request_gets_an_example_of_the_tool_that_serves_it(minilm, message: str, tool: str) -> None:
+    registry, *_ = doc_registry()
+    sel = _loader(minilm).select(message, registry)
+    assert sel.examples and sel.examples[0].example.tool == tool, [(p.example.tool, p.score) for p in sel.examples]
+    assert tool in sel.loaded
+
+
+@pytest.mark.parametrize("message", ["what is the capital of France?", "write me a haiku about rain",
+                                     "who was the first person on the moon", "tell me a joke"])
+def test_chit_chat_gets_no_example_and_no_loop_control(minilm, message: str) -> None:
+    registry, *_ = doc_registry()
+    sel = _loader(minilm).select(message, registry)
+    assert sel.examples == ()
+    assert not set(LOOP_CONTROL) & set(sel.loaded)
+
+
+def test_loop_control_leaves_core_in_the_default_preset_only(minilm) -> None:
+    registry, *_ = doc_registry()
+    assert set(LOOP_CONTROL) <= load_bundles("doc").core
+    assert not set(LOOP_CONTROL) & _loader(minilm).core
+    gaia = _loader(minilm, "gaia")
+    assert set(LOOP_CONTROL) <= gaia.core and gaia.worked.examples == ()
+    assert set(LOOP_CONTROL) <= set(gaia.select("what is the capital of France?", registry).loaded)
+
+
+def test_the_loader_line_names_the_tools_an_example_brought(minilm, caplog: pytest.LogCaptureFixture) -> None:
+    registry, *_ = doc_registry()
+    caplog.set_level("INFO", logger="gaia_lite.loader")
+    sel = _loader(minilm).select("pause for now", registry)
+    payload = json.loads(caplog.records[-1].getMessage().split(" ", 1)[1])
+    assert payload["example"] == ["set_loop_state"] and sel.reasons["set_loop_state"] == "example"
+    keys = list(payload)
+    assert keys.index("example") == keys.index("loaded") + 1  # after loaded, in tier order
+
+
+def test_the_agent_shows_the_examples_before_the_message_after_the_cached_prefix(tmp_path: Path, minilm) -> None:
+    stack = doc_stack(_loader(minilm), tmp_path, native=False)
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks("ok"), text_chunks("ok")]
+        agent = Agent(ChatClient(srv.base_url), stack.registry, stack.executor, stack.selector,
+                      AgentOptions(native_tools=False, workdir=tmp_path, max_steps=2))
+        list(agent.run("hey what's 17 times 3"))
+        list(agent.run("how much did we spend on groceries in budget.csv"))
+    first, second = srv.requests
+    assert WORKED_HEADER not in first["messages"][-1]["content"]
+    user = second["messages"][-1]["content"]
+    block, message = user.split("\n\n")[-2:]
+    assert block.startswith(WORKED_HEADER) and '"name": "analyze_data_file"' in block
+    assert message == "how much did we spend on groceries in budget.csv"
+    assert second["messages"][0] == first["messages"][0]  # the system prompt is the same bytes
