@@ -25,6 +25,7 @@ from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan, _read_rows,
                          _tabular, parse_period, to_date, to_number)
+from .table_sql import MAX_QUERY_CHARS, query_result, schema_fields
 
 
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
@@ -79,10 +80,11 @@ def _as_text(ctx: ToolContext, path: Path, notes: list[str]) -> dict[str, Any]:
 def analyze_data_file(ctx: ToolContext, file_path: str,
                       analysis_type: Literal["summary", "spending", "trends", "full"] = "summary",
                       columns: Optional[str] = None, group_by: Optional[str] = None,
-                      date_range: Optional[str] = None) -> dict:
+                      date_range: Optional[str] = None, query: Optional[str] = None) -> dict:
     """Compute exact totals, averages and rankings from a CSV, TSV or Excel file.
 
-    Use it for "total revenue in Q1" or "top salesperson": it reads every row.
+    Use it for "total revenue in Q1" or "top salesperson": it reads every row. For a question with a
+    condition, pass query.
 
     Args:
         file_path: The .csv, .tsv or .xlsx file.
@@ -90,7 +92,9 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
         columns: Comma-separated number columns to total, e.g. "revenue".
         group_by: Column to group and rank by, e.g. "salesperson".
         date_range: Period such as 2025-Q1, January 2025, 2025-01-01..2025-03-31.
+        query: One SQL SELECT over table data, e.g. SELECT SUM(amount) FROM data WHERE category = 'food'.
     """
+    _refuse_oversized(file_path=file_path, columns=columns, group_by=group_by, date_range=date_range, query=query)
     notes = []
     kind = (analysis_type or "summary").strip().lower()
     if kind not in ANALYSIS_TYPES:
@@ -100,27 +104,67 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     notes += [found_note] if found_note else []
     if path.suffix.lower() not in TABLE_SUFFIXES:
         if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
-            return _as_text(ctx, path, notes)
+            return _as_text(ctx, path, notes + _unrun(query, path))
         raise ToolFailure(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
     rows = _read_rows(path)
     if not _tabular(rows):
-        return _as_text(ctx, path, notes)
+        return _as_text(ctx, path, notes + _unrun(query, path))
     frame = _frame(rows)
+    if query and query.strip():
+        result = _queried(frame, query, date_range, bool(columns or group_by), notes)
+    else:
+        result = _summary(ctx, frame, path.name, kind, columns, group_by, date_range, notes)
+    result["file"] = shown(path, ctx.workdir)
+    # what a query over this table can name, for the next call: its columns, types and first rows
+    result.update((k, v) for k, v in schema_fields(frame).items() if not (k == "hint" and "query" in result))
+    # notes last: the 0.5B model answered with whatever line came first
+    return {**result, "note": "; ".join(n.rstrip(".") for n in notes) + "."} if notes else result
+
+
+# The longest each string argument may be: a path (PATH_MAX), a list of column names, one column's name,
+# a period, a query. A longer one is refused in one line, never read: a 1 MB ``columns`` was answered
+# as if nothing were wrong.
+ARG_LIMITS = {"file_path": 4096, "columns": 2000, "group_by": 256, "date_range": MAX_PERIOD_CHARS,
+              "query": MAX_QUERY_CHARS}
+
+
+def _refuse_oversized(**args: Optional[str]) -> None:
+    for name, value in args.items():
+        if not isinstance(value, str):
+            continue
+        size = len(value.strip()) if name == "date_range" else len(value)
+        if size > ARG_LIMITS[name]:
+            example = "; a period is e.g. 2025-Q1 or 2025-01-01..2025-03-31" if name == "date_range" else ""
+            raise ToolFailure(f"{name} is {size:,} characters; the limit is {ARG_LIMITS[name]:,}{example}")
+
+
+def _unrun(query: Optional[str], path: Path) -> list[str]:
+    return [f"the query was not run: {path.name} is not a table"] if query and query.strip() else []
+
+
+def _queried(frame: _Frame, query: str, date_range: Optional[str], ignored: bool,
+             notes: list[str]) -> dict[str, Any]:
+    """The answer to ``query``, over the rows of ``date_range`` when one is given."""
+    if date_range and date_range.strip():
+        frame, scope, said = _in_period(frame, date_range)
+        notes.append(said or f"the query ran over the {frame.rows} rows in {scope} (date_range)")
+    if ignored:
+        notes.append("columns and group_by are left out: the query says what to compute")
+    return query_result(frame, query)
+
+
+def _summary(ctx: ToolContext, frame: _Frame, name: str, kind: str, columns: Optional[str],
+             group_by: Optional[str], date_range: Optional[str], notes: list[str]) -> dict[str, Any]:
+    """The fixed summary of ``kind``: totals, groups and extremes, over the rows of ``date_range``."""
     plan = _plan(ctx.request.message, frame, kind, columns, group_by)
     notes += plan.notes
-    if date_range and len(date_range.strip()) > MAX_PERIOD_CHARS:  # no period is that long: refused, not read
-        raise ToolFailure(f"date_range is {len(date_range.strip())} characters; a period is at most "
-                          f"{MAX_PERIOD_CHARS}, e.g. 2025-Q1 or 2025-01-01..2025-03-31")
     if date_range and date_range.strip():
         plan.dated = _dates_of(frame)
         frame, plan.scope, said = _in_period(frame, date_range)
         notes += [said] if said else []
     else:
         plan.named_period = _named_period(ctx.request.message, frame)
-    result = shaped(frame, path.name, kind, plan)
-    result["file"] = shown(path, ctx.workdir)
-    # notes last: the 0.5B model answered with whatever line came first
-    return {**result, "note": "; ".join(n.rstrip(".") for n in notes) + "."} if notes else result
+    return shaped(frame, name, kind, plan)
 
 
 def _locate(ctx: ToolContext, file_path: str) -> tuple[Path, str]:

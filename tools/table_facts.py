@@ -7,6 +7,10 @@ puts a short block of figures computed by code before anything else: the columns
 number column's total, mean, lowest and highest row (with the row's name), and each grouping's top and
 lowest. The figures are analyze_data_file's own (``data.py`` reads and types the rows, ``data_shape``
 words them); this module only picks them for a reader and orders them by what the user asked.
+
+After the figures comes the table as a query sees it (``table_sql.schema_lines``): its columns with
+their types, three rows and an example query built from its own columns and values, so a question the
+figures do not answer (the total of one category) can be asked of analyze_data_file's ``query``.
 """
 
 from __future__ import annotations
@@ -17,15 +21,17 @@ from typing import Any
 
 from .table_read import TABLE_SUFFIXES, _frame, _named_period, _plan, _read_rows, _tabular
 from .data_shape import asked_first, columns_said, shaped
+from .table_sql import schema_fields, schema_lines
 from gaia_lite.registry.failure import ToolFailure
 
-__all__ = ["FACTS_BYTES", "SPREADSHEETS", "facts_block", "table_facts", "tables_result"]
+__all__ = ["FACTS_BYTES", "SCHEMA_LINES", "SPREADSHEETS", "facts_block", "table_facts", "tables_result"]
 
 FACTS_BYTES = 5 * 1024 * 1024   # a bigger table is left to analyze_data_file: typing every cell takes seconds
 MAX_LINES = 14
 MAX_CHARS = 1800
 LINE_CHARS = 300
 MAX_RECORDS_COLUMNS = 40
+SCHEMA_LINES = 5     # after the figures: the schema, three sample rows, an example query (table_sql)
 SPREADSHEETS = frozenset({".xlsx", ".xlsm"})   # binary: read_file has no text of them, only their figures
 _TABLE_EXTS = frozenset(s for s in TABLE_SUFFIXES if s != ".txt") | {".json"}
 
@@ -48,6 +54,11 @@ def _records(path: Path) -> list[list[Any]] | None:
 def table_facts(path: Path, message: str) -> list[str] | None:
     """The computed lines for the table at ``path`` (csv, tsv, xlsx, a JSON array of records), the
     ones about what ``message`` asks first; None when the file is no table, too big or unreadable."""
+    read = _facts_and_frame(path, message)
+    return None if read is None else read[0]
+
+
+def _facts_and_frame(path: Path, message: str) -> tuple[list[str], Any] | None:
     ext = path.suffix.lower()
     if ext not in _TABLE_EXTS or not path.is_file() or path.stat().st_size > FACTS_BYTES:
         return None
@@ -71,7 +82,7 @@ def table_facts(path: Path, message: str) -> list[str] | None:
     about = [f"Columns: {columns_said(frame.names)}", *said[-1:]]
     kept = _bounded(asked_first(figures, frame.names, message), MAX_LINES - len(about),
                     MAX_CHARS - sum(len(a) + 1 for a in about))
-    return asked_first(kept + about, frame.names, message)
+    return asked_first(kept + about, frame.names, message), frame
 
 
 def _bounded(lines: list[str], most: int, chars: int) -> list[str]:
@@ -84,19 +95,24 @@ def _bounded(lines: list[str], most: int, chars: int) -> list[str]:
 
 
 def facts_block(path: Path, message: str) -> str | None:
-    """``table_facts`` as one text block (at most MAX_LINES lines, about MAX_CHARS characters)."""
-    lines = table_facts(path, message)
-    return None if lines is None else "\n".join(lines)
+    """``table_facts`` as one text block (at most MAX_LINES lines, about MAX_CHARS characters), then the
+    table as a query sees it (``schema_lines``: its columns and types, three rows, an example query), so
+    the next call can ask analyze_data_file for exactly what the question needs."""
+    read = _facts_and_frame(path, message)
+    return None if read is None else "\n".join([*read[0], *schema_lines(read[1])])
 
 
 def tables_result(paths: list[str], message: str) -> dict[str, Any] | None:
     """A document tool's result for the tables among ``paths``: their figures, computed from every row,
     in place of retrieved chunks of CSV text (which a small model cannot add up); None when none is a
-    table. One table's block is the message itself: a name heading it was copied as the answer."""
-    blocks = [(p, block) for p in dict.fromkeys(paths) if (block := facts_block(Path(p), message))]
-    if not blocks:
+    table. One table's block is the message itself: a name heading it was copied as the answer. The
+    tables' schemas follow the message, apart from it: the message is what the user may be shown."""
+    read = [(p, r) for p in dict.fromkeys(paths) if (r := _facts_and_frame(Path(p), message))]
+    if not read:
         return None
-    if len(blocks) == 1:
-        return {"status": "success", "message": blocks[0][1], "source_file": blocks[0][0]}
-    return {"status": "success", "message": "\n\n".join(f"{Path(p).name}:\n{block}" for p, block in blocks),
-            "source_files": [p for p, _ in blocks]}
+    if len(read) == 1:
+        (path, (lines, frame)), = read
+        return {"status": "success", "message": "\n".join(lines), "source_file": path, **schema_fields(frame)}
+    return {"status": "success", "message": "\n\n".join(f"{Path(p).name}:\n" + "\n".join(lines) for p, (lines, _) in read),
+            "source_files": [p for p, _ in read],
+            "schema": "\n".join(f"{Path(p).name}: {schema_fields(frame)['schema']}" for p, (_, frame) in read)}

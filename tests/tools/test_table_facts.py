@@ -20,7 +20,7 @@ from gaia_lite.tools import rag as rag_tools
 from gaia_lite.tools.data import analyze_data_file
 from gaia_lite.tools.files import read_file
 from gaia_lite.tools.sandbox import Sandbox
-from gaia_lite.tools.table_facts import MAX_CHARS, MAX_LINES
+from gaia_lite.tools.table_facts import MAX_CHARS, MAX_LINES, SCHEMA_LINES
 
 from tests.tools.called import as_called
 
@@ -72,8 +72,14 @@ def test_the_lines_about_what_was_asked_come_first(tool_ctx, tmp_path: Path) -> 
     assert columns[0] == "Columns: order_id, customer, amount"
     # a message that asks nothing of the table keeps the figures' own order
     plain = figures(read(asked(tool_ctx, "show me orders.csv"), "orders.csv"))
-    assert plain[0] == "Total over all 6 rows: amount 940.50." and plain[-2:] == \
+    assert plain[0] == "Total over all 6 rows: amount 940.50." and plain[-2 - SCHEMA_LINES:-SCHEMA_LINES] == \
         ["Columns: order_id, customer, amount", "(orders.csv: 6 rows.)"]
+    # then the table as a query sees it, for a question the figures do not answer
+    assert plain[-SCHEMA_LINES:] == [
+        "schema: data(order_id number, customer text, amount number)",
+        "sample: 1001 | Mila Novak | 120", "sample: 1002 | Arjun Rao | 75.50", "sample: 1003 | Mila Novak | 310",
+        "query: one SQL SELECT over table data in analyze_data_file's query, e.g. "
+        "SELECT SUM(amount) FROM data WHERE customer = 'Mila Novak'"]
 
 
 def test_a_messy_csv_is_read_with_currency_and_blank_cells(tool_ctx, tmp_path: Path) -> None:
@@ -92,8 +98,11 @@ def test_a_big_csv_gives_a_bounded_block_and_the_text_is_cut_as_before(tool_ctx,
     (tmp_path / "big.csv").write_text(header + "\n" + "\n".join(rows) + "\n")
     result = read(asked(tool_ctx, "what is in big.csv?"), "big.csv")
     shown = figures(result)
-    assert len(shown) <= MAX_LINES and len(result["figures"]) <= MAX_CHARS + 700   # + the columns line
-    assert shown[-1] == "(big.csv: 3000 rows.)" and shown[-2].startswith("Columns: name, team, m0, m1")
+    schema = "\n".join(shown[-SCHEMA_LINES:])
+    assert len(shown) <= MAX_LINES + SCHEMA_LINES and len(result["figures"]) - len(schema) <= MAX_CHARS + 700
+    assert len(schema) <= 1200 and shown[-SCHEMA_LINES].startswith("schema: data(name text, team text, m0 number")
+    assert shown[-1 - SCHEMA_LINES] == "(big.csv: 3000 rows.)"
+    assert shown[-2 - SCHEMA_LINES].startswith("Columns: name, team, m0, m1")
     m1 = sum(r % 97 for r in range(3000))
     assert f"Total over all 3000 rows: m0 0; m1 {m1:,}; " in result["figures"]
     assert result["truncated"] is True and len(result["content"]) == 50_000

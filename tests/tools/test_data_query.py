@@ -1,0 +1,269 @@
+"""analyze_data_file's ``query``: one read-only SQL SELECT over a table file, as table ``data``.
+
+Real CSV and XLSX files in temp dirs, real SQLite, the tool called through a real ToolExecutor
+(``as_called``), so a refusal comes back as the one-line error the model reads. The questions are the
+ones small models got wrong from the fixed summaries: the total of one category (they gave the total of
+every row) and the rows that meet a condition (they gave a summary of all rows).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.agent.results import compact_result
+from gaia_lite.tools.data import ARG_LIMITS, analyze_data_file
+from gaia_lite.tools.files import read_file
+from gaia_lite.tools.table_read import _frame
+from gaia_lite.tools.table_sql import MAX_ROWS, SHOWN_ROWS, run_query
+
+from tests.tools.called import as_called
+
+analyze = as_called(analyze_data_file)
+read = as_called(read_file)
+
+# groceries: 42.10 + 63.25 + 77.05 = 182.40 (as floats, 182.39999999999998); all rows: 1,517.39
+EXPENSES = ("date,category,amount,note\n"
+            "01/03/2025,groceries,42.10,Aldi\n"
+            '01/05/2025,rent,"$1,200.00",January rent\n'
+            "01/09/2025,groceries,63.25,Lidl\n"
+            "01/12/2025,transport,15.00,Bus pass\n"
+            "01/15/2025,groceries,77.05,Aldi\n"
+            "02/02/2025,utilities,89.99,Power\n"
+            "02/08/2025,transport,30.00,Taxi\n")
+
+
+@pytest.fixture
+def expenses(tool_ctx, tmp_path: Path) -> str:
+    (tmp_path / "expenses.csv").write_text(EXPENSES)
+    return "expenses.csv"
+
+
+def test_the_total_of_one_category_is_not_the_total_of_every_row(tool_ctx, expenses: str) -> None:
+    result = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM data WHERE category = 'groceries'")
+    assert result["status"] == "success", result
+    assert result["message"] == "SUM(amount) over the rows where category = 'groceries': 182.40."
+    assert result["rows"] == [[182.4]] and result["columns"] == ["SUM(amount)"]   # no 182.39999999999998
+    assert result["row_count"] == 1 and result["truncated"] is False
+    everything = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM data")
+    assert everything["message"] == "SUM(amount) over all 7 rows: 1517.39."   # "$1,200.00" is a number
+
+
+def test_the_rows_that_meet_a_condition_come_back_as_a_small_table(tool_ctx, expenses: str) -> None:
+    result = analyze(tool_ctx, expenses, query="SELECT date, category, amount FROM data WHERE amount > 50 ORDER BY amount")
+    assert result["message"].splitlines() == [
+        "4 rows where amount > 50:",
+        "date | category | amount",
+        "2025-01-09 | groceries | 63.25",      # dates are ISO text, so they sort and compare
+        "2025-01-15 | groceries | 77.05",
+        "2025-02-02 | utilities | 89.99",
+        "2025-01-05 | rent | 1200"]
+    assert result["rows"][0] == ["2025-01-09", "groceries", 63.25] and result["row_count"] == 4
+    grouped = analyze(tool_ctx, expenses, query="SELECT category, SUM(amount) AS total FROM data GROUP BY category "
+                                                "ORDER BY total DESC")
+    assert grouped["rows"] == [["rent", 1200], ["groceries", 182.4], ["utilities", 89.99], ["transport", 45]]
+
+
+def test_dates_are_iso_text_and_text_is_compared_without_case(tool_ctx, expenses: str) -> None:
+    january = analyze(tool_ctx, expenses, query="SELECT COUNT(*) FROM data WHERE date BETWEEN '2025-01-01' AND '2025-01-31'")
+    assert january["rows"] == [[5]]
+    by_month = analyze(tool_ctx, expenses, query="SELECT strftime('%m', date) AS m, SUM(amount) FROM data GROUP BY m")
+    assert by_month["rows"] == [["01", 1397.4], ["02", 119.99]]
+    assert analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM data WHERE category = 'Groceries'")["rows"] == [[182.4]]
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT SUM(total_amount) FROM data WHERE shop_name = 'Aldi'",      # underscores for spaces
+    "SELECT SUM(total amount) FROM data WHERE shop name = 'Aldi'",      # bare words with a space
+    'SELECT SUM("TOTAL AMOUNT") FROM data WHERE "Shop-Name" = \'Aldi\'',  # case and punctuation
+    "SELECT SUM('total amount') FROM data WHERE ShopName = 'Aldi'",     # a column name in single quotes
+    "SELECT SUM(totalamount) FROM data WHERE [shop name] = 'aldi'",
+])
+def test_a_column_named_another_way_is_found(tool_ctx, tmp_path: Path, query: str) -> None:
+    (tmp_path / "shop.csv").write_text("Shop Name,Total Amount\nAldi,10.5\nLidl,4\nAldi,2\n")
+    result = analyze(tool_ctx, "shop.csv", query=query)
+    assert result["status"] == "success", result
+    assert result["rows"] == [[12.5]]
+    assert '"Total Amount"' in result["query"]   # the query as it ran names the real column
+
+
+def test_a_value_in_quotes_is_not_taken_for_a_column(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "pets.csv").write_text("kind,count\ncat,3\ndog,2\ncount,7\n")   # a row whose kind is "count"
+    result = analyze(tool_ctx, "pets.csv", query="SELECT kind FROM data WHERE kind = 'count'")
+    assert result["rows"] == [["count"]]
+
+
+def test_a_wrong_name_gets_one_line_naming_the_real_ones(tool_ctx, expenses: str) -> None:
+    wrong = analyze(tool_ctx, expenses, query="SELECT SUM(amt) FROM data")
+    assert wrong == {"status": "error",
+                     "error": "no column 'amt' in data; columns are: date, category, amount, note"}
+    near = analyze(tool_ctx, expenses, query="SELECT SUM(amont) FROM data")["error"]
+    assert near == "no column 'amont' in data (did you mean amount?); columns are: date, category, amount, note"
+    # in double quotes SQLite would read it as the text 'amt' and sum it to 0: refused the same way
+    assert analyze(tool_ctx, expenses, query='SELECT SUM("amt") FROM data')["error"] == wrong["error"]
+    alias = analyze(tool_ctx, expenses, query='SELECT category, SUM(amount) AS "Total" FROM data GROUP BY category '
+                                              'ORDER BY "Total" DESC LIMIT 1')
+    assert alias["rows"] == [["rent", 1200]]
+    table = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM expenses")["error"]
+    assert table.startswith("no table 'expenses': the table is called data (FROM data)")
+    for query in ("SELECT SUM(amount FROM data", "SELECT nosuchfn(amount) FROM data", "SELEC 1", "-- nothing"):
+        error = analyze(tool_ctx, expenses, query=query + " ").get("error", "")
+        assert error and "\n" not in error and len(error) < 300, (query, error)
+
+
+def test_a_condition_no_row_meets_names_the_values_there_are(tool_ctx, expenses: str) -> None:
+    none = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM data WHERE category = 'food'")
+    assert none["message"] == ("SUM(amount) over the rows where category = 'food': none (no row matches). "
+                               "category holds: groceries, transport, rent, utilities.")
+    empty = analyze(tool_ctx, expenses, query="SELECT * FROM data WHERE category = 'food'")
+    assert empty["message"].startswith("No rows where category = 'food'. category holds: ")
+    assert empty["row_count"] == 0 and empty["rows"] == []
+
+
+def test_a_long_result_is_cut_and_says_how_many_rows_there_are(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "many.csv").write_text("n,half\n" + "".join(f"{i},{i / 2}\n" for i in range(120)))
+    result = analyze(tool_ctx, "many.csv", query="SELECT n, half FROM data")
+    assert result["row_count"] == 120 and len(result["rows"]) == MAX_ROWS and result["truncated"] is True
+    lines = result["message"].splitlines()
+    assert lines[0] == f"120 rows; the first {SHOWN_ROWS}:" and len(lines) == SHOWN_ROWS + 2
+    assert lines[3] == "1 | 0.50"
+    assert len(compact_result(result)) <= 4100   # what the model reads stays within one result's cap
+
+
+def test_date_range_narrows_the_rows_the_query_reads(tool_ctx, expenses: str) -> None:
+    result = analyze(tool_ctx, expenses, query="SELECT COUNT(*), SUM(amount) FROM data", date_range="2025-02")
+    assert result["rows"] == [[2, 119.99]] and "2 rows in 2025-02-01..2025-02-28" in result["note"]
+    ignored = analyze(tool_ctx, expenses, query="SELECT COUNT(*) FROM data", group_by="category")
+    assert ignored["rows"] == [[7]] and "group_by are left out" in ignored["note"]
+
+
+def test_every_mode_shows_the_schema_three_rows_and_an_example_query(tool_ctx, expenses: str) -> None:
+    for kind in ("summary", "spending", "trends", "full"):
+        result = analyze(tool_ctx, expenses, analysis_type=kind)
+        assert result["schema"] == "data(date date, category text, amount number, note text)", kind
+        assert result["sample"].splitlines() == ["2025-01-03 | groceries | 42.10 | Aldi",
+                                                 "2025-01-05 | rent | 1200 | January rent",
+                                                 "2025-01-09 | groceries | 63.25 | Lidl"]
+        assert result["hint"].endswith("e.g. SELECT SUM(amount) FROM data WHERE category = 'groceries'")
+    queried = analyze(tool_ctx, expenses, query="SELECT COUNT(*) FROM data")
+    assert queried["schema"].startswith("data(date date") and "hint" not in queried   # it has its query
+
+
+def test_read_file_of_a_table_shows_its_schema(tool_ctx, tmp_path: Path, expenses: str) -> None:
+    figures = read(tool_ctx, expenses)["figures"].splitlines()
+    assert figures[-5:] == ["schema: data(date date, category text, amount number, note text)",
+                            "sample: 2025-01-03 | groceries | 42.10 | Aldi",
+                            "sample: 2025-01-05 | rent | 1200 | January rent",
+                            "sample: 2025-01-09 | groceries | 63.25 | Lidl",
+                            "query: one SQL SELECT over table data in analyze_data_file's query, e.g. "
+                            "SELECT SUM(amount) FROM data WHERE category = 'groceries'"]
+    import openpyxl
+    wb = openpyxl.Workbook()
+    for row in [["item", "price", "in stock"], ["bolt", 0.25, 540], ["nut", 0.1, 75], ["bolt", 0.3, 20]]:
+        wb.active.append(row)
+    wb.save(tmp_path / "stock.xlsx")
+    sheet = read(tool_ctx, "stock.xlsx")["figures"].splitlines()
+    assert 'schema: data(item text, price number, "in stock" number)' in sheet
+    assert sheet[-1].endswith("""e.g. SELECT SUM("in stock") FROM data WHERE item = 'bolt'""")
+    answer = analyze(tool_ctx, "stock.xlsx", query="SELECT SUM(in_stock) FROM data WHERE item = 'bolt'")
+    assert answer["rows"] == [[560]]
+
+
+def test_a_header_that_is_an_sql_word_is_quoted(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "orders.csv").write_text("order,group,amount\n1,a,5\n2,b,7\n")
+    result = analyze(tool_ctx, "orders.csv")
+    assert result["schema"] == 'data("order" number, "group" text, amount number)'
+    assert analyze(tool_ctx, "orders.csv", query='SELECT SUM(amount) FROM data WHERE "group" = \'b\'')["rows"] == [[7]]
+
+
+# ---------------------------------------------------------------- hostile input (issues 42 and 44)
+
+HOSTILE = [
+    ("ATTACH DATABASE '{tmp}/x.db' AS x", "ATTACH is not allowed"),
+    ("PRAGMA table_info(data)", "PRAGMA is not allowed"),
+    ("SELECT load_extension('{tmp}/x')", "load_extension() is not allowed"),
+    ("DROP TABLE data", "DROP is not allowed"),
+    ("SELECT 1; DROP TABLE data", "only one statement"),
+    ("INSERT INTO data VALUES ('2025-01-01', 'x', 1, 'y')", "INSERT is not allowed"),
+    ("WITH x AS (SELECT 1) DELETE FROM data", "DELETE is not allowed"),
+    ("UPDATE data SET amount = 0", "UPDATE is not allowed"),
+    ("CREATE TABLE t AS SELECT * FROM data", "CREATE is not allowed"),
+    ("VACUUM INTO '{tmp}/x.db'", "VACUUM is not allowed"),
+    ("SELECT readfile('/etc/passwd')", "readfile"),
+    ("SELECT writefile('{tmp}/x.db', 'owned')", "writefile"),
+    ("SELECT edit('x')", "edit"),
+    ("SELECT * FROM pragma_table_info('data')", "table-valued function is not allowed"),
+    ("SELECT sql FROM sqlite_master", "reading sqlite_master is not allowed"),
+    ("SELECT * FROM data; SELECT 1", "only one statement"),
+]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("query, said", HOSTILE)
+def test_a_query_that_is_not_one_read_is_refused_in_one_line(tool_ctx, tmp_path: Path, expenses: str,
+                                                            query: str, said: str) -> None:
+    before = (tmp_path / expenses).read_bytes()
+    result = analyze(tool_ctx, expenses, query=query.format(tmp=tmp_path))
+    assert result["status"] == "error" and said in result["error"], result
+    assert "\n" not in result["error"] and len(result["error"]) < 300
+    assert (tmp_path / expenses).read_bytes() == before and not (tmp_path / "x.db").exists()
+    assert analyze(tool_ctx, expenses, query="SELECT COUNT(*) FROM data")["rows"] == [[7]]   # still whole
+
+
+def test_the_authorizer_stops_what_the_text_check_lets_through(tool_ctx, expenses: str) -> None:
+    """Both lines start with SELECT: the guard SQLite consults at prepare time refuses them."""
+    frame = _frame([r.split(",") for r in ["a,b", "1,x", "2,y"]])
+    for query, said in [("SELECT load_extension('x')", "load_extension"), ("SELECT * FROM sqlite_schema", "sqlite_master"),
+                        ("SELECT randomblob(10)", "randomblob")]:
+        with pytest.raises(Exception) as refused:
+            run_query(frame, query)
+        assert said in str(refused.value) and "not allowed" in str(refused.value)
+
+
+@pytest.fixture
+def big(tool_ctx, tmp_path: Path) -> str:
+    (tmp_path / "big.csv").write_text("id,category,amount\n" + "".join(f"{i},c{i % 5},{i * 1.5}\n" for i in range(216)))
+    return "big.csv"
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("query", [
+    "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r) SELECT count(*) FROM r",   # never ends
+    "SELECT count(*) FROM data a, data b, data c, data d",                                    # 2 billion rows
+    "SELECT a.amount * b.amount FROM data a, data b, data c",                                 # 10 million rows back
+])
+def test_a_runaway_query_is_stopped_by_the_time_limit(tool_ctx, tmp_path: Path, big: str, query: str) -> None:
+    import time
+
+    before = (tmp_path / big).read_bytes()
+    started = time.monotonic()
+    result = analyze(tool_ctx, big, query=query)
+    took = time.monotonic() - started
+    assert result["status"] == "error" and result["error"].startswith("the query ran over 2 s and was stopped"), result
+    assert took < 5, f"stopped after {took:.1f} s"
+    assert (tmp_path / big).read_bytes() == before
+
+
+def test_a_huge_value_is_refused(tool_ctx, expenses: str) -> None:
+    result = analyze(tool_ctx, expenses, query="SELECT group_concat(a.note || b.note || c.note || d.note) "
+                                               "FROM data a, data b, data c, data d, data e, data f")
+    assert result == {"status": "error", "error": "a value of the result is over 1,000,000 bytes; ask for less"}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("argument", ["file_path", "columns", "group_by", "query", "date_range"])
+def test_an_oversized_argument_is_refused_naming_it_and_its_limit(tool_ctx, tmp_path: Path, expenses: str,
+                                                                  argument: str) -> None:
+    """Issue 44: a 1 MB ``columns`` was answered as if nothing were wrong."""
+    before = (tmp_path / expenses).read_bytes()
+    args = {"file_path": expenses, argument: ("x" if argument != "query" else "SELECT ") * 1_000_000}
+    if argument == "file_path":
+        args["file_path"] = "a/" * 500_000 + "expenses.csv"
+    size = len(args[argument])
+    result = analyze(tool_ctx, **args)
+    assert result == {"status": "error",
+                      "error": f"{argument} is {size:,} characters; the limit is {ARG_LIMITS[argument]:,}"
+                      + ("; a period is e.g. 2025-Q1 or 2025-01-01..2025-03-31" if argument == "date_range" else "")}
+    assert (tmp_path / expenses).read_bytes() == before
+    assert analyze(tool_ctx, expenses, columns="amount, " * 10)["status"] == "success"   # a long but fair list

@@ -1,0 +1,239 @@
+"""The text of a model's SQL query over a table file, read before it runs (table_sql.py runs it).
+
+Three things are read from the words alone: whether it is one SELECT (``checked``: anything else is
+refused with a line saying so, before SQLite sees it), the column names a small model writes another
+way (``repaired``: "total amount", ``Total_Amount`` or ``SUM('amount')`` for the column ``total
+amount``), and what the query asks (``shape_of``: its WHERE condition, whether it totals), so a
+single figure can be said with the condition it answers ("SUM(amount) over the rows where category =
+'groceries': 182.40").
+
+The tokenizer knows SQLite's quoting (``'text'``, ``"name"``, ```name```, ``[name]``, comments); it
+never needs to parse the grammar, only to find words at the top level of the parentheses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from gaia_lite.registry.failure import ToolFailure
+
+__all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "unknown_quoted", "shape_of", "quoted",
+           "AGGREGATES"]
+
+TABLE = "data"
+_TOKEN = re.compile(r"""
+ (?P<space>\s+)
+|(?P<comment>--[^\n]*|/\*.*?(?:\*/|\Z))
+|(?P<text>'(?:[^']|'')*(?:'|\Z))
+|(?P<name>"(?:[^"]|"")*(?:"|\Z)|`(?:[^`]|``)*(?:`|\Z)|\[[^\]]*(?:\]|\Z))
+|(?P<word>[^\W\d]\w*)
+|(?P<number>\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)
+|(?P<other>.)
+""", re.DOTALL | re.VERBOSE)
+AGGREGATES = frozenset("sum avg count min max total group_concat string_agg".split())
+_WRITES = frozenset("insert update delete replace drop create alter attach detach pragma vacuum reindex "
+                    "analyze begin commit rollback savepoint release".split())
+_CLAUSE_ENDS = frozenset("group order limit having window union intersect except".split())
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# SQL's own words that a column may be called ("order", "group", "from"): such a name is quoted
+_RESERVED = frozenset("""add all alter and as asc between by case cast check collate column commit constraint create
+    cross current_date current_time current_timestamp default delete desc distinct drop else end escape except
+    exists foreign from full group having in index inner insert intersect into is join key left like limit natural
+    not null offset on or order outer primary references right select set table then to union unique update using
+    values when where window with""".split())
+_MAX_RUN = 4   # words a column's name may be written in without quotes ("total sales amount")
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str    # space, comment, text ('...'), name ("..." `...` [...]), word, number, other
+    text: str
+    depth: int   # parentheses open before it
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    @property
+    def inner(self) -> str:
+        """A quoted name or text without its quotes."""
+        if self.kind == "text":
+            return self.text[1:-1].replace("''", "'")
+        if self.kind == "name":
+            return self.text[1:-1].replace('""', '"').replace("``", "`")
+        return self.text
+
+
+def tokens(query: str) -> list[Token]:
+    out, depth = [], 0
+    for m in _TOKEN.finditer(query):
+        text = m.group(0)
+        depth -= text == ")"
+        out.append(Token(m.lastgroup or "other", text, max(depth, 0)))
+        depth += text == "("
+    return out
+
+
+def quoted(name: str) -> str:
+    """A column or table name as SQL writes it: bare when it is a plain word, else in double quotes."""
+    plain = _PLAIN_NAME.fullmatch(name) and name.lower() not in _RESERVED
+    return name if plain else '"' + name.replace('"', '""') + '"'
+
+
+def _significant(toks: Sequence[Token]) -> list[Token]:
+    return [t for t in toks if t.kind not in ("space", "comment")]
+
+
+def checked(query: str) -> list[Token]:
+    """The tokens of ``query`` when it is one SELECT (or WITH ... SELECT), without a closing ``;``; else
+    a one-line ToolFailure saying what is not run (a second statement is not)."""
+    toks = tokens(query)
+    while _significant(toks) and _significant(toks)[-1].text == ";":   # a closing ';' is dropped
+        toks = toks[:max(i for i, t in enumerate(toks) if t.text == ";")]
+    words = _significant(toks)
+    if not words:
+        raise ToolFailure("query is empty: give one SELECT over table data, e.g. SELECT COUNT(*) FROM data")
+    first = words[0].lower
+    if first in _WRITES:
+        raise ToolFailure(f"only a SELECT query is run (the file is read, never changed); {first.upper()} is not allowed")
+    if first not in ("select", "with"):
+        raise ToolFailure(f"a query starts with SELECT (or WITH); this one starts with {words[0].text[:40]!r}")
+    if any(t.text == ";" for t in words):
+        raise ToolFailure("only one statement is run: remove everything after the first ';'")
+    write = next((t for t in words if t.kind == "word" and t.lower in _WRITES and t.depth == 0), None)
+    if write is not None and first == "with":
+        raise ToolFailure(f"only a SELECT query is run (the file is read, never changed); {write.text.upper()} "
+                          "is not allowed")
+    return toks
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", name.lower())
+
+
+def repaired(toks: Sequence[Token], names: Sequence[str], is_value: Callable[[str], bool]) -> str:
+    """The query with each column name written another way replaced by the real one, quoted: a name
+    that differs in case, spaces, underscores or punctuation ("total amount", ``Total_Amount``,
+    ``"totalamount"``), and a column's name in single quotes where a column must stand (``SUM('amount')``,
+    ``GROUP BY 'category'``) unless it is a value of the table (``is_value``). A name two columns fit
+    is left as written."""
+    by_key: dict[str, list[str]] = {}
+    for n in names:
+        by_key.setdefault(_key(n), []).append(n)
+
+    def column(written: str) -> str | None:
+        found = by_key.get(_key(written), [])
+        return found[0] if len(found) == 1 and _key(written) else None
+    around = _Around(toks)
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        run, col = _named_run(toks, i, column)
+        if col is not None and run > 1:
+            out.append(quoted(col))
+            i += run
+            continue
+        col = column(tok.inner) if tok.kind in ("word", "name", "text") else None
+        if col is not None and tok.kind == "text" and not (_stands_for_column(around, i) and not is_value(tok.inner)):
+            col = None
+        if col is not None and tok.kind == "word" and (tok.lower == col.lower() or around.near(i, 1).text == "("):
+            col = None
+        out.append(quoted(col) if col is not None and (tok.kind == "text" or tok.inner != col) else tok.text)
+        i += 1
+    return "".join(out)
+
+
+def _named_run(toks: Sequence[Token], start: int, column: Callable[[str], str | None]) -> tuple[int, str | None]:
+    """The longest run of bare words from ``start`` (spaces between) that together name a column
+    whose name has spaces or separators ("total amount" for ``total_amount``): (tokens used, column)."""
+    if toks[start].kind != "word":
+        return 1, None
+    words, end, best = [toks[start].text], start, (1, None)
+    while len(words) <= _MAX_RUN:
+        col = column(" ".join(words))
+        if len(words) > 1 and col is not None and _key(col) != col.lower():
+            best = (end - start + 1, col)
+        nxt = end + 2
+        if nxt >= len(toks) or toks[end + 1].kind != "space" or toks[nxt].kind != "word":
+            break
+        words.append(toks[nxt].text)
+        end = nxt
+    return best
+
+
+class _Around:
+    """The significant tokens (no spaces, no comments) next to each token of a query, found in one pass."""
+
+    def __init__(self, toks: Sequence[Token]) -> None:
+        self.toks = toks
+        self.significant = [i for i, t in enumerate(toks) if t.kind not in ("space", "comment")]
+        self.rank = {i: k for k, i in enumerate(self.significant)}
+
+    def near(self, i: int, step: int) -> Token:
+        """The significant token ``step`` places from token ``i`` (-1: the one before); an empty token
+        past either end."""
+        k = self.rank.get(i, -10**9) + step
+        return self.toks[self.significant[k]] if 0 <= k < len(self.significant) else _NONE
+
+
+_NONE = Token("", "", 0)
+
+
+def _stands_for_column(around: _Around, i: int) -> bool:
+    """Whether a quoted name or text at ``i`` stands where only a column makes sense: the one argument
+    of a total (``SUM('amount')``) or right after BY."""
+    if around.near(i, -1).lower == "by":
+        return True
+    return (around.near(i, -1).text == "(" and around.near(i, 1).text == ")"
+            and around.near(i, -2).lower in AGGREGATES)
+
+
+def unknown_quoted(toks: Sequence[Token], names: Sequence[str]) -> str | None:
+    """A name in double quotes where a column must stand (``SUM("amt")``, ``GROUP BY "amt"``) that is no
+    column, no WITH table and no alias of the query; SQLite would take it for the text 'amt' and sum 0."""
+    around = _Around(toks)
+    named = [i for i in around.significant if toks[i].kind in ("word", "name")]
+    known = {n.lower() for n in names} | {TABLE}
+    known |= {toks[i].inner.lower() for i in named if "as" in (around.near(i, -1).lower, around.near(i, 1).lower)}
+    for i in named:
+        tok = toks[i]
+        if tok.text.startswith('"') and tok.inner.lower() not in known and _stands_for_column(around, i):
+            return tok.inner
+    return None
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a query asks, read from its top level: the WHERE condition as written, whether it totals
+    (an aggregate in the outer SELECT and no GROUP BY), and whether it reads table data whole."""
+
+    where: str | None
+    totals: bool
+    whole_table: bool
+
+
+def shape_of(toks: Sequence[Token]) -> Shape:
+    top = [i for i, t in enumerate(toks) if t.depth == 0 and t.kind not in ("space", "comment")]
+    said = [toks[i].lower if toks[i].kind == "word" else "" for i in top]
+    compound = any(w in ("union", "intersect", "except") for w in said)
+    where = None
+    if "where" in said and not compound:
+        start = said.index("where") + 1
+        end = next((j for j in range(start, len(top)) if said[j] in _CLAUSE_ENDS), len(top))
+        where = _spoken(toks[top[start]:top[end - 1] + 1]) if end > start else None
+    from_at = said.index("from") if "from" in said else len(top)
+    calls = any(said[j] in AGGREGATES and j + 1 < len(top) and toks[top[j + 1]].text == "(" for j in range(from_at))
+    totals = calls and "group" not in said and not compound
+    rest = said[from_at:]
+    whole = (said[:1] == ["select"] and from_at + 1 < len(top) and toks[top[from_at + 1]].inner.lower() == TABLE
+             and where is None and not compound and not any(toks[i].text == "," for i in top[from_at:])
+             and not {"join", "limit", "offset", "having"} & set(rest))
+    return Shape(where, totals, whole)
+
+
+def _spoken(toks: Sequence[Token]) -> str:
+    """Tokens as one line of text, their spaces and comments folded."""
+    return " ".join("".join(" " if t.kind in ("space", "comment") else t.text for t in toks).split())

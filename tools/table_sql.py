@@ -1,0 +1,378 @@
+"""analyze_data_file's ``query``: one read-only SQL SELECT over a table file, as the table ``data``.
+
+Fixed summaries cannot answer a question with a condition: asked for the total of one category of a
+small expenses CSV, the 0.5B gave the total of every row; asked which rows meet a condition, a summary
+of all of them. A query says the condition itself ("SELECT SUM(amount) FROM data WHERE category =
+'groceries'") and the answer comes back with it.
+
+Each call gets a fresh in-memory SQLite database (stdlib; DuckDB was measured and not needed, see
+scripts/bench_data_query.py) loaded from the rows as table_read typed them: numbers such as
+``$1,234.50`` are REAL or INTEGER, dates ISO text, text compared without case. What a query may do:
+
+* one SELECT (or WITH ... SELECT), at most MAX_QUERY_CHARS characters (sql_text.checked);
+* an authorizer allows reading table ``data`` and the query's own WITH tables, and calling the
+  functions in _FUNCTIONS; everything else (ATTACH, PRAGMA, writes, load_extension) is denied before
+  the statement runs, so no file or network is reached;
+* a progress handler stops it after SECONDS; a value over MAX_VALUE_BYTES is an error;
+* at most MAX_ROWS rows come back, with how many there were in all.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable, Sequence
+
+from gaia_lite.registry.failure import ToolFailure
+
+from .data_shape import match
+from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES
+from .sql_text import TABLE, Shape, Token, checked, quoted, repaired, shape_of, tokens, unknown_quoted
+
+__all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result",
+           "schema_fields", "schema_lines"]
+
+MAX_QUERY_CHARS = 2000
+SECONDS = 2.0
+MAX_ROWS = 50          # rows a result carries
+SHOWN_ROWS = 20        # rows its message shows: the result goes back to the model whole, in lines
+MAX_VALUE_BYTES = 1_000_000
+_STEPS = 1000          # SQLite instructions between two looks at the clock (about 0.1 ms)
+_FUNCTIONS = frozenset("""
+    avg count group_concat max min sum total string_agg
+    abs round ceil ceiling floor trunc sign sqrt power pow exp ln log log10 log2 mod pi
+    lower upper length substr substring trim ltrim rtrim replace instr printf format char unicode
+    like glob coalesce ifnull nullif iif typeof concat concat_ws octet_length
+    date time datetime julianday strftime unixepoch timediff
+    row_number rank dense_rank percent_rank cume_dist ntile lag lead first_value last_value nth_value
+""".split())
+_OK, _DENY = sqlite3.SQLITE_OK, sqlite3.SQLITE_DENY
+_ALWAYS = frozenset({sqlite3.SQLITE_SELECT, getattr(sqlite3, "SQLITE_RECURSIVE", 33)})
+_ACTIONS = {getattr(sqlite3, name): name.removeprefix("SQLITE_").replace("_", " ")
+            for name in dir(sqlite3) if name.startswith("SQLITE_") and name.split("_", 1)[1] in
+            ("ATTACH", "DETACH", "PRAGMA", "INSERT", "UPDATE", "DELETE", "DROP_TABLE", "CREATE_TABLE",
+             "CREATE_TEMP_TABLE", "CREATE_VIEW", "CREATE_INDEX", "ALTER_TABLE", "TRANSACTION", "SAVEPOINT",
+             "ANALYZE", "REINDEX", "CREATE_VTABLE", "DROP_VIEW", "CREATE_TRIGGER")}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A query's result: its column labels, the first MAX_ROWS rows (values tidied) and how many in all."""
+
+    columns: list[str]
+    rows: list[list[Any]]
+    row_count: int
+    places: int = 2        # decimals a float is shown with
+    sql: str = ""          # the query as it ran (column names written another way put right)
+
+    @property
+    def truncated(self) -> bool:
+        return self.row_count > len(self.rows)
+
+
+class _Guard:
+    """The authorizer: reading ``data`` and the query's WITH tables, allowed functions, nothing else.
+    It keeps the first thing it denied, so the error can name it."""
+
+    def __init__(self, tables: set[str]) -> None:
+        self.tables = tables | {TABLE}
+        self.denied = ""
+
+    def __call__(self, action: int, arg1: str | None, arg2: str | None, _db: str | None, _by: str | None) -> int:
+        if action in _ALWAYS:
+            return _OK
+        if action == sqlite3.SQLITE_READ and (arg1 or "").lower() in self.tables:
+            return _OK
+        if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() in _FUNCTIONS:
+            return _OK
+        self.denied = self.denied or _described(action, arg1 or "", arg2 or "")
+        return _DENY
+
+
+def _described(action: int, arg1: str, arg2: str) -> str:
+    """What a denied action is, in words, for the error."""
+    if action == sqlite3.SQLITE_FUNCTION:
+        return f"the function {arg2}()"
+    if action == sqlite3.SQLITE_READ:
+        return f"reading {arg1}"
+    if action == sqlite3.SQLITE_UPDATE and arg1.startswith("sqlite_"):
+        return "a table-valued function"   # pragma_table_info(...) and json_each(...) first write the schema
+    said = _ACTIONS.get(action, "that statement")
+    return f"{said} {arg1}" if action == sqlite3.SQLITE_PRAGMA else said
+
+
+def _with_tables(toks: Sequence[Token]) -> set[str]:
+    """The names a query gives its WITH tables: a name followed by AS ( or by (columns) AS (."""
+    words = [t for t in toks if t.kind not in ("space", "comment")]
+    names = set()
+    for i, tok in enumerate(words[:-2]):
+        if tok.kind not in ("word", "name"):
+            continue
+        j = i + 1
+        if words[j].text == "(":
+            j = next((k for k in range(j, len(words)) if words[k].text == ")" and words[k].depth == tok.depth),
+                     len(words) - 1) + 1
+        if j + 1 < len(words) and words[j].lower == "as" and words[j + 1].text == "(":
+            names.add(tok.inner.lower())
+    return names
+
+
+# ---------------------------------------------------------------- loading
+
+def _number(value: Decimal | None) -> int | float | None:
+    if value is None:
+        return None
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _places(frame: Any) -> int:
+    """Decimals to show a float with: the most a number cell of the file has (its first 2,000 rows), 2 to 6."""
+    most = 2
+    for column in frame.numbers.values():
+        for v in column[:2000]:
+            exponent = v.as_tuple().exponent if v is not None else 0
+            if isinstance(exponent, int) and -exponent > most:
+                most = -exponent
+    return min(most, 6)
+
+
+def _column(frame: Any, name: str) -> tuple[str, list[Any]]:
+    """A column's declaration in CREATE TABLE and its values: numbers as INTEGER (every value whole) or
+    REAL, dates as ISO text, text compared without case ('Groceries' finds groceries), blanks as NULL."""
+    declared = '"' + name.replace('"', '""') + '"'
+    kind = frame.types[name]
+    if kind == "number":
+        values = [_number(v) for v in frame.numbers[name]]
+        return f"{declared} {'REAL' if any(isinstance(v, float) for v in values) else 'INTEGER'}", values
+    if kind == "date":
+        return f"{declared} TEXT", [d.isoformat() if d is not None else None for d in frame.dates[name]]
+    return f"{declared} TEXT COLLATE NOCASE", [t or None for t in frame.text[name]]
+
+
+def _database(frame: Any) -> sqlite3.Connection:
+    """A fresh in-memory database holding the frame as table ``data``; nothing else is in it."""
+    conn = sqlite3.connect(":memory:")
+    columns = [_column(frame, name) for name in frame.names]
+    conn.execute(f"CREATE TABLE {TABLE} ({', '.join(declared for declared, _ in columns)})")
+    conn.executemany(f"INSERT INTO {TABLE} VALUES ({', '.join('?' * len(columns))})",
+                     zip(*(values for _, values in columns)))
+    conn.commit()
+    if hasattr(conn, "setlimit"):   # Python 3.11+: a value (printf('%.*c', ...)) cannot fill the memory
+        conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+        conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+    return conn
+
+
+# ---------------------------------------------------------------- running
+
+def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
+              clock: Callable[[], float] = time.monotonic) -> tuple[Answer, Shape]:
+    """The result of ``query`` over ``frame`` as table data, and what the query asks; a one-line
+    ToolFailure when it is refused, wrong or too slow."""
+    if len(query) > MAX_QUERY_CHARS:
+        raise ToolFailure(f"query is {len(query):,} characters; the limit is {MAX_QUERY_CHARS:,}")
+    toks = checked(query)
+    sql = repaired(toks, frame.names, lambda text: _is_value(frame, text)).strip()
+    ran = tokens(sql)
+    if (unknown := unknown_quoted(ran, frame.names)) is not None:   # SQLite would read "amt" as the text 'amt'
+        raise ToolFailure(_no_column(unknown, frame))
+    guard = _Guard(_with_tables(ran))
+    conn = _database(frame)
+    try:
+        conn.set_authorizer(guard)
+        deadline = clock() + seconds
+        conn.set_progress_handler(lambda: clock() > deadline, _STEPS)
+        cursor = conn.execute(sql)
+        columns = [d[0] for d in cursor.description or []]
+        rows = cursor.fetchmany(MAX_ROWS)
+        count = len(rows)
+        while more := len(cursor.fetchmany(1000)):
+            count += more
+    except (sqlite3.Error, sqlite3.Warning) as exc:
+        raise _failure(exc, guard, frame, seconds) from None
+    finally:
+        conn.close()
+    # the file's decimals are looked up only for a result that has a float (a scan of every number)
+    places = _places(frame) if any(isinstance(v, float) for r in rows for v in r) else 2
+    return Answer(columns, [[_tidy(v, places) for v in r] for r in rows], count, places, sql), shape_of(ran)
+
+
+def _is_value(frame: Any, text: str) -> bool:
+    """Whether ``text`` is a value of one of the frame's text columns (up to case)."""
+    said = text.lower()
+    return any(v.lower() == said for n in frame.names if frame.types[n] == "text" for v in frame.text[n])
+
+
+def _failure(exc: Exception, guard: _Guard, frame: Any, seconds: float) -> ToolFailure:
+    text = str(exc)
+    columns = ", ".join(frame.names)
+    if guard.denied or "not authorized" in text:
+        return ToolFailure(f"{guard.denied or 'that'} is not allowed: a query only reads table data with one SELECT")
+    if "interrupted" in text:
+        return ToolFailure(f"the query ran over {seconds:g} s and was stopped; ask for less (a WHERE, a LIMIT, "
+                           "no unbounded join or recursion)")
+    if text.startswith("no such column: "):
+        return ToolFailure(_no_column(text.removeprefix("no such column: ").split(".")[-1], frame))
+    if text.startswith("no such table: "):
+        return ToolFailure(f"no table {text.removeprefix('no such table: ')!r}: the table is called data "
+                           f"(FROM data); its columns are: {columns}")
+    if text.startswith("no such function: "):
+        return ToolFailure(f"no function {text.removeprefix('no such function: ')}(); use SQLite's, such as "
+                           "SUM, AVG, COUNT, MIN, MAX, ROUND, LOWER, strftime")
+    if "too big" in text:
+        return ToolFailure(f"a value of the result is over {MAX_VALUE_BYTES:,} bytes; ask for less")
+    if "syntax error" in text or "incomplete input" in text or "unrecognized token" in text:
+        return ToolFailure(f"the query is not valid SQL ({text}); e.g. {_example(frame)}")
+    return ToolFailure(f"the query failed: {' '.join(text.split())}")
+
+
+def _no_column(wrong: str, frame: Any) -> str:
+    near = match(frame.names, wrong)
+    hint = f" (did you mean {quoted(near)}?)" if near else ""
+    return f"no column {wrong!r} in data{hint}; columns are: {', '.join(frame.names)}"
+
+
+def _tidy(value: Any, places: int) -> Any:
+    """A result value as a person reads it: 182.40000000000001 is 182.4, 1200.0 is 1200."""
+    if isinstance(value, float):
+        rounded = round(value, places)
+        if rounded == 0 and value != 0:
+            rounded = float(f"{value:.3g}")
+        return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
+    if isinstance(value, bytes):
+        return f"<{len(value)} bytes>"
+    return value
+
+
+# ---------------------------------------------------------------- the result, in words
+
+def query_result(frame: Any, query: str) -> dict[str, Any]:
+    """analyze_data_file's result for ``query``: ``message`` says the answer (one figure with the
+    condition it answers, or the rows as a small table), then the rows, their count and the query run."""
+    answer, shape = run_query(frame, query)
+    return {"status": "success", "message": _said(answer, shape, frame), "columns": answer.columns,
+            "rows": answer.rows, "row_count": answer.row_count, "truncated": answer.truncated,
+            "query": answer.sql}
+
+
+def _shown(value: Any, places: int) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and round(value, places) != 0:
+        return f"{value:.{places}f}"
+    return str(value)
+
+
+def _said(answer: Answer, shape: Shape, frame: Any) -> str:
+    where = f" where {shape.where}" if shape.where else ""
+    if answer.row_count == 1 and len(answer.columns) == 1:
+        label, value = answer.columns[0], answer.rows[0][0]
+        if shape.totals:
+            scope = f" over the rows{where}" if where else f" over all {frame.rows} rows" if shape.whole_table else ""
+            empty = value is None or value == 0
+            said = "none (no row matches)" if value is None and where else _shown(value, answer.places) or "none"
+            return f"{label}{scope}: {said}." + (_values_hint(shape, frame) if empty and where else "")
+        return f"{label}{where}: {_shown(value, answer.places) or '(blank)'}."
+    if answer.row_count == 0:
+        return f"No rows{where}." + _values_hint(shape, frame)
+    count = f"{answer.row_count} row{'s' if answer.row_count != 1 else ''}{where}"
+    head = f"{count}; the first {SHOWN_ROWS}:" if answer.row_count > SHOWN_ROWS else f"{count}:"
+    table = [" | ".join(answer.columns)]
+    table += [" | ".join(_shown(v, answer.places) for v in row) for row in answer.rows[:SHOWN_ROWS]]
+    return "\n".join([head, *table])
+
+
+def _values_hint(shape: Shape, frame: Any, most: int = 8) -> str:
+    """For a condition no row meets: the values of the text columns it names ("category holds: ...")."""
+    named = [n for n in frame.names if frame.types[n] == "text" and shape.where
+             and any(t.kind in ("word", "name") and t.inner.lower() == n.lower() for t in tokens(shape.where))]
+    said = []
+    for name in named[:2]:
+        counts: dict[str, int] = {}
+        for v in frame.text[name]:
+            if v:
+                counts[v] = counts.get(v, 0) + 1
+        common = sorted(counts, key=lambda v: -counts[v])
+        more = f" (+{len(common) - most} more)" if len(common) > most else ""
+        said.append(f"{name} holds: {', '.join(common[:most])}{more}.")
+    return "".join(f" {s}" for s in said)
+
+
+# ---------------------------------------------------------------- the schema, for writing a query
+
+SCHEMA_CHARS = 600
+SAMPLE_ROWS = 3
+SAMPLE_CHARS = 200
+CELL_CHARS = 40
+_KINDS = {"number": "number", "date": "date", "text": "text", "empty": "text"}
+
+
+def _cell(frame: Any, name: str, i: int) -> Any:
+    """Row ``i``'s value of column ``name`` as the query sees it: a number, an ISO date, text."""
+    if frame.types[name] == "number":
+        return _number(frame.numbers[name][i])
+    if frame.types[name] == "date":
+        day = frame.dates[name][i]
+        return day.isoformat() if day is not None else None
+    text = frame.text[name][i]
+    return text if len(text) <= CELL_CHARS else text[:CELL_CHARS - 1] + "…"
+
+
+def schema_fields(frame: Any) -> dict[str, str]:
+    """The table as a query sees it: ``schema`` (``data(date date, amount number, ...)``), ``sample``
+    (its first rows, one a line) and ``hint`` (a query built from its own columns and values)."""
+    places = _places(frame)
+    columns = ", ".join(f"{quoted(n)} {_KINDS.get(frame.types[n], 'text')}" for n in frame.names)
+    if len(columns) > SCHEMA_CHARS:
+        columns = columns[:SCHEMA_CHARS].rsplit(", ", 1)[0] + f", … {len(frame.names)} columns in all"
+    rows = []
+    for i in range(min(SAMPLE_ROWS, frame.rows)):
+        row = " | ".join(_shown(_cell(frame, n, i), places) for n in frame.names)
+        rows.append(row if len(row) <= SAMPLE_CHARS else row[:SAMPLE_CHARS - 1] + "…")
+    return {"schema": f"{TABLE}({columns})", "sample": "\n".join(rows),
+            "hint": f"one SQL SELECT over table {TABLE} in analyze_data_file's query, e.g. {_example(frame)}"}
+
+
+def schema_lines(frame: Any) -> list[str]:
+    """``schema_fields`` as lines: ``schema: ...``, a ``sample: ...`` line per row, ``query: ...``."""
+    said = schema_fields(frame)
+    return [f"schema: {said['schema']}", *(f"sample: {row}" for row in said["sample"].splitlines()),
+            f"query: {said['hint']}"]
+
+
+def _example(frame: Any) -> str:
+    """A query over this table that a question with a condition would need: the total of a number
+    column over the rows with one value of a text column, with a real value of it."""
+    numbers = [n for n in frame.names if frame.types[n] == "number"]
+    additive = [n for n in numbers if not _ID_LIKE.search(n) and not _NOT_ADDITIVE.search(n)]
+    valued = [n for n in additive if any(word in n.lower() for word in _VALUE_NAMES)]
+    number = next(iter(valued + additive + numbers), None)   # revenue before units, units before unit_price
+    text, value = _grouping(frame)
+    dated = next((n for n in frame.names if frame.types[n] == "date"), None)
+    if number and text:
+        value_sql = "'" + value.replace("'", "''") + "'"
+        return f"SELECT SUM({quoted(number)}) FROM {TABLE} WHERE {quoted(text)} = {value_sql}"
+    if number and dated:
+        return (f"SELECT strftime('%Y-%m', {quoted(dated)}) AS month, SUM({quoted(number)}) FROM {TABLE} "
+                "GROUP BY month")
+    if number:
+        return f"SELECT SUM({quoted(number)}), AVG({quoted(number)}) FROM {TABLE}"
+    if text:
+        return f"SELECT {quoted(text)}, COUNT(*) FROM {TABLE} GROUP BY {quoted(text)}"
+    return f"SELECT * FROM {TABLE} LIMIT 5"
+
+
+def _grouping(frame: Any) -> tuple[str | None, str]:
+    """A text column with a few repeated values, and its most common value; else (None, "")."""
+    for name in frame.names:
+        if frame.types[name] != "text":
+            continue
+        counts: dict[str, int] = {}
+        for v in frame.text[name]:
+            if v and len(v) <= CELL_CHARS:
+                counts[v] = counts.get(v, 0) + 1
+        if 1 < len(counts) <= 50 and len(counts) < frame.rows:
+            return name, max(counts, key=lambda v: counts[v])
+    return None, ""
