@@ -54,27 +54,34 @@ def _interruptible() -> Iterator[None]:
 
 @contextmanager
 def _pull_progress(console: Console) -> Iterator[tuple[ProgressFn, ProgressFn]]:
-    """(on_parts, on_bytes) drawing one bar each; a bar appears only when its step really runs."""
+    """(on_parts, on_bytes) drawing one bar each; a bar appears only when its step really runs
+    (a pull with nothing to do draws nothing, not even the empty line of an empty Progress)."""
     columns = (TextColumn("{task.description:<24}"), BarColumn(), TextColumn("{task.fields[amount]:>16}"),
                TimeElapsedColumn())
-    with Progress(*columns, console=console) as bar:
-        tasks: dict[str, Any] = {}
+    bar = Progress(*columns, console=console)
+    tasks: dict[str, Any] = {}
 
-        def show(label: str, done: int, total: int | None, amount: str) -> None:
-            if label not in tasks:  # total None: a pulsing bar, and the clock runs until it is set
-                tasks[label] = bar.add_task(label, total=total, amount="")
-            bar.update(tasks[label], completed=done, total=total, amount=amount)
+    def show(label: str, done: int, total: int | None, amount: str) -> None:
+        if not tasks:
+            bar.start()
+        if label not in tasks:  # total None: a pulsing bar, and the clock runs until it is set
+            tasks[label] = bar.add_task(label, total=total, amount="")
+        bar.update(tasks[label], completed=done, total=total, amount=amount)
 
-        def on_parts(label: str, done: int, total: int) -> None:
-            if label == INSTALLING and done < total:  # pip reports no count while it installs
-                show(label, 0, None, f"{total} packages")
-            else:
-                show(label, done, total, f"{done}/{total} packages")
+    def on_parts(label: str, done: int, total: int) -> None:
+        if label == INSTALLING and done < total:  # pip reports no count while it installs
+            show(label, 0, None, f"{total} packages")
+        else:
+            show(label, done, total, f"{done}/{total} packages")
 
-        def on_bytes(label: str, done: int, total: int) -> None:
-            show(label, done, total, f"{done / 1e9:.2f}/{total / 1e9:.2f} GB")
+    def on_bytes(label: str, done: int, total: int) -> None:
+        show(label, done, total, f"{done / 1e9:.2f}/{total / 1e9:.2f} GB")
 
+    try:
         yield on_parts, on_bytes
+    finally:
+        if tasks:
+            bar.stop()
 
 
 def _summary(result: PullResult) -> str:
