@@ -7,15 +7,30 @@ it reads only what every tool may carry: ``status``/``error``, ``message``
 (the tool's own short statement of what it found, used as the answer),
 ``count`` (0: an empty search), a file's ``content`` and ``path``; anything
 else is rendered field by field, the way the model sees it (results.py).
+
+Every answer the agent builds or amends goes through ``for_people``: a lead sentence and the lines it
+rests on, paths relative to the working folder, and none of the labels a result carries for the model
+(``status:``, ``note:``, ``chunks (2):``, ``text=``) or an absolute temp path. A regex check passed
+"chunks (1): ... (text=...)" built from a result; a person would not.
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
-from .results import MAX_ITEMS, label, scalar
+from .results import MAX_ITEMS, TO_THE_MODEL, label, scalar
 
-__all__ = ["answer_from_result", "plain_name"]
+__all__ = ["answer_from_result", "plain_name", "for_people"]
+
+# A list's header line in a rendered result ("chunks (2):", "matches (14):"): a label, not an answer
+_LIST_HEADER = re.compile(r"^[a-z_ ]+ \(\d+\):$")
+# A record's field written for the model ("text=...", "source_file=...") keeps its value only
+_FIELD_LABEL = re.compile(r"\b(?:text|content|snippet|chunk|passage|source_file|file_path)=")
+# An absolute path in a temp folder no person chose: the file's name says it
+_TEMP_PATH = re.compile(r"(?<![\w.~])/(?:tmp|var/tmp|var/folders|private/var/folders)/[^\s,;:'\")\]]*/([^\s,;:'\")\]/]+)")
+_MAX_LINES = 20
 
 # Fields for the agent, not the user: flags, and the paging of a long result
 _SKIP = {"status", "display_message", "truncated", "output_truncated", "has_errors", "offset", "has_more"}
@@ -26,17 +41,42 @@ def plain_name(tool: str) -> str:
     return tool.replace("__", " ").replace("_", " ")
 
 
-def answer_from_result(tool: str, result: dict[str, Any]) -> str:
-    """One tool result as short plain text."""
+def for_people(text: str, workdir: Path | None = None) -> str:
+    """``text`` as a person should read it: paths under ``workdir`` relative to it, temp paths as their
+    file's name, the lines and labels a result carries for the model left out, at most ``_MAX_LINES``
+    lines after the lead."""
+    if workdir is not None:
+        for base in dict.fromkeys((str(workdir), str(Path(workdir).resolve()))):
+            text = text.replace(base.rstrip("/") + "/", "").replace(base.rstrip("/"), "this folder")
+    text = _TEMP_PATH.sub(lambda m: m.group(1), text)
+    kept = []
+    for line in text.splitlines():
+        bare = line.strip().lstrip("-* ").strip()
+        if _LIST_HEADER.match(bare) or (bare.partition(": ")[0] in TO_THE_MODEL and ": " in bare):
+            continue
+        kept.append(_FIELD_LABEL.sub("", line).rstrip())
+    while kept and not kept[-1].strip():
+        kept.pop()
+    if len(kept) > _MAX_LINES + 1:
+        kept = [*kept[:_MAX_LINES + 1], f"(+{len(kept) - _MAX_LINES - 1} more lines)"]
+    return "\n".join(kept).strip()
+
+
+def answer_from_result(tool: str, result: dict[str, Any], workdir: Path | None = None) -> str:
+    """One tool result as an answer a person reads: a lead sentence and the lines it rests on."""
+    return for_people(_from_result(tool, result), workdir)
+
+
+def _from_result(tool: str, result: dict[str, Any]) -> str:
     if result.get("status") in ("error", "denied"):
         return f"{plain_name(tool)} failed: {result.get('error', result.get('status'))}"
     content = result.get("content")
     if isinstance(content, str) and content.strip() and (result.get("file_path") or result.get("path")):
         # a file read: its text is the answer, not a list of its size, line count and path
-        name = str(result.get("file_path") or result.get("path")).rstrip("/").rsplit("/", 1)[-1]
+        name = str(result.get("file_path") or result.get("path")).rstrip("/")
         matching = result.get("lines_matching_request")
         if isinstance(matching, list) and matching:  # a long text: the lines on the question, not all of it
-            return f"{name}, on your question:\n" + "\n".join(f"- {line}" for line in matching)
+            return f"From {name}, the lines on your question:\n" + "\n".join(f"- {line}" for line in matching)
         return f"{name} says:\n{content.strip()}"
     message = result.get("message")
     message = message.strip() if isinstance(message, str) else ""

@@ -35,7 +35,7 @@ from gaia_lite.registry.registry import ToolRegistry
 
 from .books import CallBook, TurnStats
 from .facts import asked_to_keep, in_user_words
-from .fallback import answer_from_result, plain_name
+from .fallback import answer_from_result, for_people, plain_name
 from .grounding import asks_about_user, clobbered_file, invented_file, named_in_message, pointed_files, unasked_lookup
 from .judge import (
     Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
@@ -380,6 +380,8 @@ class Agent:
         showed it; a view that showed a reply which is not the answer gets the answer after it."""
         # nothing of our own instructions reaches the user: a line the agent writes after results, copied
         answer = without_own_lines(answer, self._own_lines()) or answer
+        if stats.origin != "model":  # lines the agent took from results read as an answer, not as a result
+            answer = for_people(answer, self.options.workdir) or answer
         shown = stats.shown.rstrip()
         if not shown:
             yield TextDelta(answer)
@@ -423,7 +425,7 @@ class Agent:
         if not result.ok:
             return self._no_tool_names(f"I could not finish this: {plain_name(tool)} failed "
                                        f"({payload.get('error', payload.get('status'))}).")
-        return self._no_tool_names(answer_from_result(tool, payload))
+        return self._no_tool_names(answer_from_result(tool, payload, self.options.workdir))
 
     def _from_saved_facts(self, stats: TurnStats) -> str | None:
         """The closest saved fact shown, when the question asks about the user and no tool succeeded this
@@ -446,7 +448,7 @@ class Agent:
         stats.origin = "built"
         if stats.last_result is not None and stats.last_result.ok:
             answer += " " + self._no_tool_names(answer_from_result(stats.last_result.name or stats.last_result.requested,
-                                                                   stats.last_result.payload))
+                                                                   stats.last_result.payload, self.options.workdir))
         yield TextDelta(answer)
         self.history.append({"role": "assistant", "content": answer})
         return answer
@@ -548,7 +550,7 @@ class Agent:
                 log.warning("could not store the turn in memory: %s", exc)
         if self.skills is not None:
             try:
-                self.skills.record_turn(query, stats.span, bool(answer.strip()))
+                self.skills.record_turn(query, stats.span, bool(answer.strip()), stats.worked)
             except Exception as exc:
                 log.warning("could not record the tool span: %s", exc)
 

@@ -33,8 +33,8 @@ Operating system: {os}
 Rules:
 - Use a tool when the request needs the user's files, documents, memory, shell, clipboard, desktop or images; answer directly for general knowledge, math and chit-chat.
 - Use tool and argument names exactly as listed. Never invent tool results.
-- Folders: browse_directory lists what is in a folder. Files: find them with search_file, read text with read_file. For PDFs or long documents, index_document first, then query_specific_file.
-- Tables (CSV, TSV, Excel): use analyze_data_file for totals, rankings and date ranges.
+- Folders: browse_directory lists what is in a folder. Files: find them with search_file, read text with read_file, find the files that mention something with search_file_content. For PDFs or long documents, index_document first, then query_specific_file.
+- Tables (CSV, TSV, Excel): use analyze_data_file for totals, rankings and date ranges; for rows that meet a condition, give it a SQL query over table data.
 - Memory: remember facts the user asks you to keep; recall them when asked.
 - Keep answers short and cite file names you used."""
 

@@ -65,7 +65,8 @@ def build_loader(settings: Settings, embedder: Embedder, learned: LearnedTools |
     learned = learned or LearnedTools()
     return build_doc_loader(embedder, preset=settings.preset, threshold=settings.tau,
                             max_tools=settings.max_tools, cache_dir=str(settings.paths.cache_dir / "tool-vectors"),
-                            learned_examples=learned.examples, companions=learned.companions)
+                            learned_examples=learned.examples, companions=learned.companions,
+                            learned_worked=learned.worked)
 
 
 def build_registry(settings: Settings, *, with_loader: bool) -> ToolRegistry:

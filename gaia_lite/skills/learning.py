@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from gaia_lite.loader.companions import CompanionGraph, learn_companions
+from gaia_lite.loader.worked import WorkedExample
 from gaia_lite.memory.migrations import Migration, sql_migration
 from gaia_lite.memory.store import mask_credentials, now_iso
 
@@ -38,7 +39,8 @@ MAX_EXAMPLES_PER_TOOL = 8
 MAX_EXAMPLE_CHARS = 300  # the embedder reads ~256 tokens; a long message is mostly context, not wording
 MIN_EXAMPLE_WORDS = 2
 NEAR_DUPLICATE = 0.8  # word-set Jaccard at or above this = the same request
-NOT_LEARNED = frozenset({"load_tools"})  # the escape hatch says nothing about the request
+NOT_LEARNED = frozenset({"load_tools"})
+MAX_CALL_CHARS = 400  # a learned call's arguments as JSON; longer ones are kept as wording only  # the escape hatch says nothing about the request
 
 LEARNING_MIGRATIONS: list[Migration] = [
     sql_migration(
@@ -51,6 +53,8 @@ LEARNING_MIGRATIONS: list[Migration] = [
         )""",
         "CREATE INDEX learned_examples_tool ON learned_examples(tool, id)",
     ),
+    # the call that served the request (JSON arguments), so it can be shown as a worked example
+    sql_migration("learning_m002_example_calls", "ALTER TABLE learned_examples ADD COLUMN arguments TEXT"),
 ]
 
 _WORD = re.compile(r"\w+")
@@ -82,10 +86,20 @@ class LearnedTools:
 
     examples: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     companions: CompanionGraph = field(default_factory=CompanionGraph)
+    worked: tuple[WorkedExample, ...] = ()  # the requests that carry the call that served them
 
     @property
     def empty(self) -> bool:
         return not self.examples and self.companions.empty
+
+
+def _call_json(arguments: Mapping[str, Any] | None) -> str | None:
+    """A call's arguments as stored: JSON, credentials masked, None when there are none or they are long
+    (a written file's whole text teaches less than it costs every turn it is shown)."""
+    if not arguments:
+        return None
+    raw = mask_credentials(json.dumps(dict(arguments), ensure_ascii=False, default=str))
+    return raw if len(raw) <= MAX_CALL_CHARS else None
 
 
 def _successful_tools(calls: Iterable[Any]) -> list[str]:
@@ -106,9 +120,10 @@ class LearningStore:
         memory.apply_migrations(LEARNING_MIGRATIONS)
 
     # ------------------------------------------------------------------ examples
-    def learn_turn(self, message: str, calls: Sequence[Any]) -> list[str]:
-        """Keep ``message`` as an example request of each tool the turn called successfully.
-        Returns those tools."""
+    def learn_turn(self, message: str, calls: Sequence[Any],
+                   arguments: Mapping[str, Mapping[str, Any]] | None = None) -> list[str]:
+        """Keep ``message`` as an example request of each tool the turn called successfully, with the
+        arguments of its successful call when ``arguments`` has them (a worked example). Returns those tools."""
         text = mask_credentials(" ".join(message.split()))[:MAX_EXAMPLE_CHARS]
         tools = _successful_tools(calls)
         if len(_WORD.findall(text)) < MIN_EXAMPLE_WORDS or not tools:
@@ -123,7 +138,9 @@ class LearningStore:
                 drop = stale + overflow
                 if drop:
                     c.execute(f"DELETE FROM learned_examples WHERE id IN ({','.join('?' * len(drop))})", drop)
-                c.execute("INSERT INTO learned_examples(tool, text, created_at) VALUES (?,?,?)", (tool, text, now))
+                args = _call_json((arguments or {}).get(tool))
+                c.execute("INSERT INTO learned_examples(tool, text, created_at, arguments) VALUES (?,?,?,?)",
+                          (tool, text, now, args))
         return tools
 
     def list_examples(self, tool: str | None = None) -> list[LearnedExample]:
@@ -166,5 +183,19 @@ class LearningStore:
     def companions(self, prior: Mapping[str, Sequence[str]] | None = None) -> CompanionGraph:
         return learn_companions(self.turn_tools(), prior)
 
+    def worked(self) -> tuple[WorkedExample, ...]:
+        """The learned requests stored with their call, oldest first."""
+        out = []
+        with self.memory.reading() as c:
+            for tool, text, raw in c.execute("SELECT tool, text, arguments FROM learned_examples "
+                                             "WHERE arguments IS NOT NULL ORDER BY id"):
+                try:
+                    args = json.loads(raw)
+                except ValueError:
+                    continue  # a damaged row teaches nothing
+                if isinstance(args, dict):
+                    out.append(WorkedExample(text, tool, args, learned=True))
+        return tuple(out)
+
     def snapshot(self, prior: Mapping[str, Sequence[str]] | None = None) -> LearnedTools:
-        return LearnedTools(self.examples(), self.companions(prior))
+        return LearnedTools(self.examples(), self.companions(prior), self.worked())

@@ -22,7 +22,7 @@ import json
 import logging
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .learning import LearningStore
 from .procedure import Procedure, dedupe
@@ -136,12 +136,17 @@ class SkillService:
             "tau": self.tau, "tools": tools}))
         return result
 
-    def record_turn(self, goal: str, span: Span, answered: bool) -> None:
-        """Store the turn's tool span and credit the procedures recalled for it."""
+    def record_turn(self, goal: str, span: Span, answered: bool,
+                    calls: Sequence[tuple[str, Mapping[str, Any]]] = ()) -> None:
+        """Store the turn's tool span and credit the procedures recalled for it; ``calls`` (the turn's
+        successful calls with their arguments) make the learned examples worked ones."""
         with self._lock:
             recalled, self._last = self._last.names, _EMPTY
         if span or recalled:
             self.store.record_turn(goal, span, success=span_succeeded(span, answered), answered=answered,
                                    recalled=recalled)
         if span and answered:  # the user's wording becomes an example of each tool that worked
-            self.learning.learn_turn(goal, span)
+            first: dict[str, Mapping[str, Any]] = {}
+            for tool, arguments in calls:
+                first.setdefault(tool, arguments)
+            self.learning.learn_turn(goal, span, first)

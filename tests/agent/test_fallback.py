@@ -34,3 +34,29 @@ def test_answers_and_the_models_view_share_numbers_and_limits() -> None:
     assert "- total: 1,234.5679" in answer and "total: 1,234.5679" in compact_result(result)
     assert f"f{MAX_ITEMS - 1}.txt" in answer and f"f{MAX_ITEMS}.txt," not in answer
     assert f"(+{100 - MAX_ITEMS} more)" in answer and "- folders: docs/" in answer
+
+
+# ---------------------------------------------------------------- one renderer for people (issue 42)
+
+def test_a_built_answer_shows_paths_relative_to_the_working_folder_and_no_model_labels(tmp_path) -> None:
+    from gaia_lite.agent.fallback import for_people
+
+    work = tmp_path / "work"
+    result = {"status": "success", "message": f"2 matching line(s) in {work}/notes/todo.md",
+              "chunks": [{"text": "buy milk and bread on the way home", "source_file": f"{work}/notes/todo.md"}],
+              "note": "answer only from these lines", "hint": "read_file gives a file's text"}
+    answer = answer_from_result("search_file_content", result, work)
+    assert answer.splitlines()[0] == "2 matching line(s) in notes/todo.md"
+    assert str(tmp_path) not in answer and "note:" not in answer and "hint:" not in answer
+    raw = "Here is what I found:\n- chunks (1):\n- buy milk (text=eggs, source_file=/tmp/gaia-x1/work/shop.md)"
+    cleaned = for_people(raw)
+    assert "chunks (1)" not in cleaned and "text=" not in cleaned and "/tmp/" not in cleaned
+    assert cleaned.endswith("(eggs, shop.md)")
+
+
+def test_a_long_built_answer_keeps_its_lead_and_twenty_lines() -> None:
+    from gaia_lite.agent.fallback import for_people
+
+    text = "Lead sentence.\n" + "\n".join(f"- line {i}" for i in range(40))
+    out = for_people(text).splitlines()
+    assert out[0] == "Lead sentence." and out[1] == "- line 0" and out[-1] == "(+20 more lines)" and len(out) == 22

@@ -288,7 +288,8 @@ def test_a_file_read_is_answered_with_its_text():
 
     result = {"status": "success", "file_path": "/w/todo.txt", "size_bytes": 48, "lines": 2,
               "content": "Monday: call the plumber\nFriday: renew passport\n"}
-    assert answer_from_result("read_file", result) == "todo.txt says:\nMonday: call the plumber\nFriday: renew passport"
+    assert answer_from_result("read_file", result, Path("/w")) == \
+        "todo.txt says:\nMonday: call the plumber\nFriday: renew passport"
 
 
 def test_a_template_answer_is_sent_back_once_and_the_model_reads_the_value(tmp_path):
