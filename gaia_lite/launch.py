@@ -13,13 +13,16 @@ __all__ = ["main", "worker_main"]
 
 
 def main() -> None:
-    from gaia_lite.warm.client import handed_over, wanted
-
     argv = sys.argv[1:]
-    if wanted(argv, os.environ):
-        code = handed_over(argv)
-        if code is not None:
-            sys.exit(code)
+    # only an `ask` is ever handed over (warm.client.wanted); the client's imports (hashlib, tempfile,
+    # sysconfig: ~20-30 ms) are not worth paying for `--help` or `config show`
+    if argv[:1] == ["ask"]:
+        from gaia_lite.warm.client import handed_over, wanted
+
+        if wanted(argv, os.environ):
+            code = handed_over(argv)
+            if code is not None:
+                sys.exit(code)
     from gaia_lite.cli.app import main as run
 
     run()

@@ -802,11 +802,15 @@ def _index_folder(ctx: ToolContext, folder: Path, *, recursive: bool, note: str 
     summary = ctx.rag.index_directory(folder, recursive=recursive, progress=ctx.progress, cancel=ctx.cancel,
                                       allow=lambda f: _allowed(ctx, f))
     noted = {"note": note} if note else {}
+    # names that are not UTF-8, shown escaped; the key only when there are some (the model reads every key)
+    bad_names = summary.pop("skipped", [])
+    skipped = {"skipped": bad_names[:10]} if bad_names else {}
     if summary["files"] == 0:
         return {"status": "no_files", "directory": str(folder),
-                "message": "No supported files here" + ("" if recursive else "; try recursive=true") + ".", **noted}
+                "message": "No supported files here" + ("" if recursive else "; try recursive=true") + ".",
+                **skipped, **noted}
     status = "cancelled" if summary["cancelled"] else "success"
-    out = {"status": status, "directory": str(folder), **summary, "failed": summary["failed"][:10]}
+    out = {"status": status, "directory": str(folder), **summary, "failed": summary["failed"][:10], **skipped}
     asks = _request_question(ctx, folder.name)
     inside = [d.id for d in ctx.rag.list_documents() if Path(d.path).is_relative_to(folder) and _in_scope(ctx, d.path)]
     hits = _search_quietly(ctx, " ".join(asks), docs=inside) if asks and inside and status == "success" else []

@@ -16,7 +16,8 @@ import os
 import stat
 from pathlib import Path
 
-from gaia_lite.memory.extract import BINARY_SNIFF_BYTES, MAX_FILE_BYTES, is_supported, looks_binary
+from gaia_lite.memory.extract import (BAD_NAME, BINARY_SNIFF_BYTES, MAX_FILE_BYTES, has_utf8_name, is_supported,
+                                     looks_binary, shown)
 
 from .sandbox import Sandbox, SandboxError, is_secret_path
 
@@ -25,15 +26,9 @@ __all__ = ["skip_reason", "entry_reason", "kind_reason", "shown", "SECRET", "OUT
 
 SECRET, OUTSIDE, UNSUPPORTED, TOO_BIG, BINARY = ("secret", "outside the allowed folders", "unsupported type",
                                                  "too big", "binary")
-LOOP, BROKEN_LINK, LINKED_FOLDER, BAD_NAME = ("symlink loop", "broken symlink", "symlink to a folder (not followed)",
-                                              "name is not valid UTF-8")
+LOOP, BROKEN_LINK, LINKED_FOLDER = ("symlink loop", "broken symlink", "symlink to a folder (not followed)")
 _NOT_REGULAR = ((stat.S_ISFIFO, "FIFO (not a regular file)"), (stat.S_ISCHR, "device (not a regular file)"),
                 (stat.S_ISBLK, "device (not a regular file)"), (stat.S_ISSOCK, "socket (not a regular file)"))
-
-
-def shown(path: Path | str) -> str:
-    """``path`` as text any terminal can print: bytes that are not UTF-8 escaped (``bad\\xff.txt``)."""
-    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
 
 
 def kind_reason(mode: int) -> str | None:
@@ -45,9 +40,7 @@ def kind_reason(mode: int) -> str | None:
 
 def entry_reason(path: Path) -> str | None:
     """Why the walk does not take ``path`` any further (None: a regular file to check, or a folder)."""
-    try:
-        str(path).encode("utf-8")
-    except UnicodeEncodeError:
+    if not has_utf8_name(path):
         return BAD_NAME
     try:
         st = path.stat()  # follows a link: a loop or a dangling link fails here, without opening anything

@@ -10,7 +10,9 @@
     gaia-lite mcp add|import|list|tools|remove        MCP servers as tools (own module)
 
 Heavy imports (openai, numpy, onnxruntime) happen inside commands so that
-``--help`` stays fast; each such import says so.
+``--help`` stays fast; each such import says so. The commands with modules of their own are
+imported only when they run (``LAZY_COMMANDS``, cli/lazy.py): ``--help`` lists them from the
+table's one-line help, and a command that needs no model imports no model code.
 """
 
 from __future__ import annotations
@@ -21,17 +23,107 @@ from pathlib import Path
 from typing import Any, Callable, List, Optional
 
 import typer
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from typing_extensions import Annotated
 
-from gaia_lite.cli import (config_cmd, doctor_cmd, eval_cmd, index_cmd, logs_cmd, mcp_cmd, memory_cmd, models_cmd,
-                           skills_cmd)
+from gaia_lite.cli.lazy import LazyCommand, lazy_group, stand_ins
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
 from gaia_lite.cli.outcome import emit, json_option
-from gaia_lite.cli.serve import serve
 from gaia_lite.cli.waiting import WaitingNotice
 from gaia_lite.errors import GaiaError
 from gaia_lite.events import Event, Notice, TextDelta, ToolCallFinished, TurnFailed, TurnFinished
+
+
+# ---------------------------------------------------------------- the commands in modules of their own
+# Each is imported when it runs (cli/lazy.py); the help line is what `gaia-lite --help` lists, the
+# first paragraph of the command's own help (tests/test_cli.py keeps them equal).
+def _mount_serve(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli.serve import serve
+
+    group.command(name, help=(serve.__doc__ or "").strip() or None)(serve)
+
+
+def _mount_eval(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli import eval_cmd
+
+    eval_app = typer.Typer(help=LAZY_COMMANDS["eval"].help, no_args_is_help=True)
+    eval_cmd.register(eval_app)
+    group.add_typer(eval_app, name=name)
+
+
+def _mount_skills(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli.skills_cmd import skills_app
+
+    group.add_typer(skills_app, name=name)
+
+
+def _mount_index(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli.index_cmd import index
+
+    group.command(name)(index)
+
+
+def _mount_models(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli.models_cmd import models_app
+
+    group.add_typer(models_app, name=name)
+
+
+def _mount_memory(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli.memory_cmd import memory_app
+
+    group.add_typer(memory_app, name=name)
+
+
+def _mount_config(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli.config_cmd import config_app
+
+    group.add_typer(config_app, name=name)
+
+
+def _mount_mcp(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli.mcp_cmd import mcp_app
+
+    group.add_typer(mcp_app, name=name)
+
+
+def _mount_logs(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli.logs_cmd import logs
+
+    group.command(name)(logs)
+
+
+def _mount_doctor(group: typer.Typer, name: str) -> None:
+    from gaia_lite.cli.doctor_cmd import doctor
+
+    group.command(name)(doctor)
+
+
+# In the order `--help` lists them: the commands after ask and chat, the groups after tools.
+LAZY_COMMANDS: dict[str, LazyCommand] = {
+    "serve": LazyCommand("Run a local OpenAI-compatible llama-server until Ctrl-C (`--stop`: stop the kept-alive ones).",
+                         _mount_serve),
+    "index": LazyCommand("Add files and folders to the document index the agent searches, with progress and a summary\n"
+                         "of what was skipped and why (secret, binary, too big, unsupported, outside the allowed "
+                         "folders).", _mount_index),
+    "models": LazyCommand("The server's models, marking the one in use and whether it calls tools natively or as "
+                          "text;\nthen the embedded runtime's models, their size and state, and how to add more.",
+                          _mount_models, group=True),
+    "logs": LazyCommand("Past turns: question, answer, tools called, loaded set and time to first token.", _mount_logs),
+    "doctor": LazyCommand("Check everything a bad setup can break, and say how to fix each: config, server, model,\n"
+                          "context window, embedder, memory database, document index, disk space, state folder; and\n"
+                          "suggest the bigger model where the memory allows.",
+                          _mount_doctor),
+    "eval": LazyCommand("Benchmarks that measure the loader: recall, cost, TTFT, logs, tasks.", _mount_eval, group=True),
+    "skills": LazyCommand("Learned procedures (skills): what the SKILL tier loads ahead of semantic matches.",
+                          _mount_skills, group=True),
+    "memory": LazyCommand("What the agent remembers: facts, preferences and past conversations.", _mount_memory,
+                          group=True),
+    "config": LazyCommand("Show, locate and edit gaia-lite's settings (flag > env > config file > default).",
+                          _mount_config, group=True),
+    "mcp": LazyCommand("MCP servers as tools: each server is one bundle (`mcp_NAME`) the loader selects from.",
+                       _mount_mcp, group=True),
+}
+
 
 app = typer.Typer(
     name="gaia-lite",
@@ -43,12 +135,10 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode="markdown",
+    cls=lazy_group(LAZY_COMMANDS),
 )
 tools_app = typer.Typer(help="Inspect the tool registry and the loader's choices.", no_args_is_help=True)
-eval_app = typer.Typer(help="Benchmarks that measure the loader: recall, cost, TTFT, logs, tasks.",
-                       no_args_is_help=True)
 app.add_typer(tools_app, name="tools")
-app.add_typer(eval_app, name="eval")
 
 # --json of ask and the tools commands: the fields each prints
 AskJson = json_option("Print one JSON object: answer, tools_called, ttft_s, prompt_tokens, loaded_tools.")
@@ -103,6 +193,9 @@ def _progress_printer():
     state: dict[str, Any] = {}
 
     def progress(label: str, done: int, total: int) -> None:
+        # kept lazy: rich.progress costs ~20 ms, and only a run that assembles a model or indexes draws a bar
+        from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
         if "bar" not in state:
             bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn()
                            if total > 10_000 else TextColumn("{task.completed}/{task.total}"),
@@ -312,20 +405,8 @@ def tools_examples(
          ascii_only=True)
 
 
-# ---------------------------------------------------------------- serve / eval / skills (own modules)
-app.command(help=(serve.__doc__ or "").strip() or None)(serve)
-eval_cmd.register(eval_app)
-app.add_typer(skills_cmd.skills_app, name="skills")
-
-# ---------------------------------------------------------------- index / memory / config / models / logs / doctor
-# the state around the agent (own modules)
-app.command("index")(index_cmd.index)
-app.add_typer(models_cmd.models_app, name="models")
-app.add_typer(memory_cmd.memory_app, name="memory")
-app.add_typer(config_cmd.config_app, name="config")
-app.add_typer(mcp_cmd.mcp_app, name="mcp")
-app.command("logs")(logs_cmd.logs)
-app.command("doctor")(doctor_cmd.doctor)
+# ---------------------------------------------------------------- the commands in modules of their own
+stand_ins(app, LAZY_COMMANDS)
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ import uuid
 from typing import Any, Generator, Iterator, Sequence
 
 from gaia_lite.errors import Cancelled, GaiaError, ModelError, ReplyCutOff, ServerTooSlow, ServerUnreachable
+from gaia_lite.llm.event_limit import EventLimit, limited
 from gaia_lite.llm.textcalls import _loads_lenient
 from gaia_lite.messages import ChatResult, ToolCall, Usage
 
@@ -62,15 +63,23 @@ class ChatClient:
         limits = openai.Timeout(timeout, connect=10.0, read=min(first_byte_timeout, timeout))
         self._client_kwargs: dict[str, Any] = {"base_url": self.base_url, "api_key": api_key or "not-needed",
                                                "timeout": limits, "max_retries": 0}
-        if http_client is not None:
-            self._client_kwargs["http_client"] = http_client
+        self._http_client = http_client
         self.vision_model = vision_model  # empty: the chat model
 
     @functools.cached_property
     def _client(self) -> Any:
         """The OpenAI client, made on first use: making one costs ~30 ms (its TLS context), and `ask` makes a
         client for the configured server only to find it down with ``health()``."""
-        return self._openai.OpenAI(**self._client_kwargs)
+        http = self._http_client if self._http_client is not None else self._openai.DefaultHttpxClient()
+        http.event_hooks["response"].append(self._limit_events)
+        return self._openai.OpenAI(**self._client_kwargs, http_client=http)
+
+    def _limit_events(self, response: Any) -> None:
+        """Response hook: hold each event of a streamed reply to a size (llm/event_limit.py). The SDK reads
+        the body through ``response.iter_bytes()``, so wrapping that one method sees every byte before
+        the SDK buffers it; GET /models is one JSON body, not a stream, and keeps its own reader."""
+        if response.request.method == "POST":
+            response.iter_bytes = limited(response.iter_bytes, EventLimit(self.base_url))
 
     # ---------------------------------------------------------------- discovery
     def health(self, timeout: float = 2.0) -> bool:

@@ -13,6 +13,7 @@ inside a chunk is kept, so code and tables stay readable.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from gaia_lite.errors import GaiaError
 __all__ = [
     "SUPPORTED_EXTENSIONS", "MAX_FILE_BYTES", "CHUNK_WORDS", "OVERLAP_WORDS", "ExtractionError", "Chunk",
     "extract_pages", "with_page_markers", "split_pages", "chunk_pages", "sha256_file", "iter_supported_files",
-    "iter_files", "is_supported", "looks_binary", "BINARY_SNIFF_BYTES",
+    "iter_files", "is_supported", "looks_binary", "BINARY_SNIFF_BYTES", "BAD_NAME", "has_utf8_name", "shown",
 ]
 
 TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".csv", ".json",
@@ -35,6 +36,8 @@ CHUNK_WORDS = 380
 OVERLAP_WORDS = 50
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv",
                        ".mypy_cache", ".pytest_cache", ".tox", "dist", "build"})
+
+BAD_NAME = "name is not valid UTF-8"  # why such a file is skipped (tools/skip.py, RagIndex.index_directory)
 
 _MARKER = re.compile(r"^\[Page (\d+)\]$", re.MULTILINE)
 
@@ -48,6 +51,21 @@ class Chunk:
     idx: int
     page: int
     text: str
+
+
+def has_utf8_name(path: Path | str) -> bool:
+    """False for a path with bytes that are not UTF-8 (Python holds them as surrogates): SQLite stores
+    paths as UTF-8 text, and JSON or a terminal cannot carry them as they are."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(path: Path | str) -> str:
+    """``path`` as text any terminal can print: bytes that are not UTF-8 escaped (``bad\\xff.txt``)."""
+    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
 
 
 def is_supported(path: Path) -> bool:

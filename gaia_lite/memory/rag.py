@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import sqlite3
 import threading
@@ -32,8 +31,9 @@ import numpy as np
 
 from gaia_lite.embed.base import EmbedderError
 
-from .extract import (CHUNK_WORDS, OVERLAP_WORDS, ExtractionError, chunk_pages, extract_pages,
-                      is_supported, iter_supported_files, sha256_file, split_pages, with_page_markers)
+from .extract import (BAD_NAME, CHUNK_WORDS, OVERLAP_WORDS, ExtractionError, chunk_pages, extract_pages,
+                      has_utf8_name, is_supported, iter_supported_files, sha256_file, shown, split_pages,
+                      with_page_markers)
 from .migrations import RAG_MIGRATIONS, locked_transaction, open_database
 from .store import (STOPWORDS, VectorIndex, encode_vector, fts_query, load_vectors, now_iso,
                     reset_vectors_if_embedder_changed)
@@ -140,11 +140,8 @@ class RagIndex:
         """Index one file; unchanged content is a no-op. Raises ExtractionError/EmbedderError."""
         started = time.monotonic()
         p = Path(path).expanduser().resolve()
-        try:
-            str(p).encode("utf-8")  # SQLite stores paths as UTF-8 text; a bad name would fail there, mid-write
-        except UnicodeEncodeError:
-            shown = os.fsencode(str(p)).decode("utf-8", "backslashreplace")
-            raise ExtractionError(f"{shown}: the file name is not valid UTF-8; rename the file to index it") from None
+        if not has_utf8_name(p):  # SQLite stores paths as UTF-8 text; a bad name would fail there, mid-write
+            raise ExtractionError(f"{shown(p)}: the file name is not valid UTF-8; rename the file to index it")
         if not p.is_file():
             raise ExtractionError(f"{p} does not exist or is not a file")
         if not is_supported(p):
@@ -199,13 +196,19 @@ class RagIndex:
                         progress: ProgressFn | None = None,
                         cancel: threading.Event | None = None,
                         allow: Callable[[Path], bool] | None = None) -> dict[str, Any]:
-        """Index every supported file in ``directory``; ``allow`` can veto single files."""
-        files = list(iter_supported_files(Path(directory).expanduser().resolve(), recursive))
+        """Index every supported file in ``directory``; ``allow`` can veto single files. A file whose name
+        is not UTF-8 is listed in ``skipped``, shown escaped (``bad\\xff.txt``), and not counted in ``files``."""
+        files, skipped = [], []
+        for f in iter_supported_files(Path(directory).expanduser().resolve(), recursive):
+            if has_utf8_name(f):
+                files.append(f)
+            else:
+                skipped.append({"file": shown(f), "reason": BAD_NAME})
         counts = {"indexed": 0, "updated": 0, "unchanged": 0}
         failed: list[dict[str, str]] = []
         for i, f in enumerate(files):
             if cancel is not None and cancel.is_set():
-                return {**counts, "failed": failed, "files": len(files), "cancelled": True}
+                return {**counts, "failed": failed, "skipped": skipped, "files": len(files), "cancelled": True}
             if progress:
                 progress(f"indexing {f.name}", i, len(files))
             if allow is not None and not allow(f):
@@ -217,7 +220,7 @@ class RagIndex:
                 failed.append({"file": str(f), "error": str(exc)})
         if progress:
             progress("indexing done", len(files), len(files))
-        return {**counts, "failed": failed, "files": len(files), "cancelled": False}
+        return {**counts, "failed": failed, "skipped": skipped, "files": len(files), "cancelled": False}
 
     def remove_document(self, path: Path | str) -> bool:
         doc = self.document(path)

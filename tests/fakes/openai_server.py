@@ -9,7 +9,9 @@ Hostile modes for error handling: "html" (a 200 web page instead of a
 stream), "garbage_stream" (SSE whose data is not JSON) and "hang" (accept the
 request, never answer); ``models_body`` serves a raw (content type, body) for
 /models; ``reject_response_format`` plays a server without JSON-schema replies;
-``models_hang`` plays a server whose /models never answers. A script may end
+``models_hang`` plays a server whose /models never answers; "huge_event" sends one
+10 MB ``data:`` line that never ends and "huge_chunk" one well-formed 10 MB chunk, each then
+holding the connection open (until release) as a server that is not a chat server may. A script may end
 with "cut" (the stream stops: no finish_reason, no [DONE], the connection
 closed) or "cut_chunked" (the same mid-body of a chunked reply, as a crashed
 llama-server leaves it).
@@ -23,6 +25,9 @@ import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+
+HUGE_BYTES = 10 << 20  # the "huge_event" and "huge_chunk" replies
 
 
 def text_chunks(text: str, *, pieces: int = 3, timings: dict | None = None) -> list[dict[str, Any]]:
@@ -149,6 +154,9 @@ class FakeOpenAIServer:
                     self.end_headers()
                     self.wfile.write(b"data: this is not json\n\ndata: [DONE]\n\n")
                     return
+                if reply in ("huge_event", "huge_chunk"):
+                    self._huge(reply)
+                    return
                 if reply == "http_500":
                     self._json(500, {"error": {"message": "scripted failure", "type": "server_error"}})
                     return
@@ -167,6 +175,21 @@ class FakeOpenAIServer:
                     self._stream(reply)
                 except (BrokenPipeError, ConnectionResetError):  # the client stopped reading: fine
                     pass
+
+            def _huge(self, mode: str) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                if mode == "huge_event":
+                    body = b"data: " + b"x" * HUGE_BYTES  # no end of line: a reader waits for one
+                else:
+                    body = f"data: {json.dumps(_chunk({'content': 'y' * HUGE_BYTES}))}\n\n".encode()
+                try:
+                    self.wfile.write(body)
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up reading: fine
+                    return
+                server.release.wait(120)
 
             def _chunked_cut(self, reply: list[Any]) -> None:
                 """A chunked reply whose connection drops mid-body (no terminating chunk)."""
