@@ -435,7 +435,7 @@ def _with_its_end(rows: list[str], number: int, line: str) -> str:
 @tool
 def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", file_pattern: Optional[str] = None,
                         case_sensitive: bool = False, context_lines: int = 0, regex: bool = False) -> dict:
-    """Search inside files for text (grep): which file mentions or says X; find TODO comments.
+    """Search in files (grep): which file or note mentions, contains or says X; find TODO comments.
 
     Searches every subfolder.
 
