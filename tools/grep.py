@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fnmatch
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,12 +82,16 @@ def text_files(ctx: ToolContext, target: Path, file_pattern: Optional[str] = Non
     first ``limit`` files the walk sees."""
     if target.is_file():
         return [target]
-    glob = (file_pattern or "").strip().lower()
-    if glob.startswith(".*"):  # a regex written for a glob: ".*ini" means "*ini"
-        glob = "*" + glob[2:]
-    glob = glob.rsplit("/", 1)[-1]  # "**/*.py", "src/*.py": the folder is ``target``'s business
-    keep = (lambda p: fnmatch.fnmatch(p.name.lower(), glob)) if glob else _searchable
+    globs = [_glob(g) for g in re.split(r"[,;]", (file_pattern or "").lower()) if g.strip()]   # "*.py, *.md"
+    keep = (lambda p: any(fnmatch.fnmatch(p.name.lower(), g) for g in globs)) if globs else _searchable
     return sorted(p for p in iter_files([target], DEPTH, ctx, limit=limit) if keep(p) and _searchable(p))
+
+
+def _glob(text: str) -> str:
+    """One glob as the model wrote it, as a name glob: ".*ini" (a regex in a glob's place) means "*ini";
+    "**/*.py" and "src/*.py" mean "*.py" (the folder is the search's ``directory``)."""
+    glob = text.strip().rsplit("/", 1)[-1]
+    return "*" + glob[2:] if glob.startswith(".*") else glob
 
 
 def _lines_of(ctx: ToolContext, path: Path) -> list[str] | None:
