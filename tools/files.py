@@ -73,7 +73,7 @@ def _holds(folder: Path, limit: int = 8) -> str:
 
 @tool
 def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
-                file_types: Optional[str] = None, directory: Optional[str] = None) -> dict:
+                file_types: Optional[str] = None, search_root: Optional[str] = None) -> dict:
     """Find files by name in the allowed folders (words, glob like *.csv, or regex).
 
     A glob like *.md counts the matches in every subfolder.
@@ -82,14 +82,14 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
         file_pattern: Name, words, glob or regex, e.g. "sales 2025" or "*.csv".
         deep_search: Look in every subfolder level, not just sixteen.
         file_types: Comma-separated extensions to keep, e.g. "csv,xlsx".
-        directory: Folder to search under, subfolders included; default all.
+        search_root: Folder to search under, subfolders included; default all.
     """
     folder, pattern = split_folder(_required(file_pattern, "file_pattern is empty: give part of the file name, "
                                                             "e.g. 'report'"))
     if not_types(file_types) and COUNT_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
         pattern, file_types = not_types(file_types), None        # are what was asked for
     counting = COUNT_GLOB.fullmatch(pattern) is not None          # "*.md": how many, and where
-    roots = _search_roots(ctx, directory or folder, counting)
+    roots = _search_roots(ctx, search_root or folder, counting)
     entries = list(scan(ctx, roots, depth=64 if deep_search or counting else DEFAULT_DEPTH))
     found = rank(pattern, entries, "file", keep=ext_filter(file_types))
     if not found and file_types:  # "employee_handbook.txt", types "txt": the types were a guess too
@@ -118,13 +118,13 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     return result
 
 
-def _search_roots(ctx: ToolContext, directory: str, counting: bool) -> list[Path]:
+def _search_roots(ctx: ToolContext, given: str, counting: bool) -> list[Path]:
     """The folders a name search walks: the one given, else (a count) the folder the request puts it in
     ("how many .md files under docs"), else the allowed folders."""
-    if directory and directory.strip() not in (".", "./"):  # "." is the model's default, not a choice
-        folder = _checked_file(ctx, directory)
+    if given and given.strip() not in (".", "./"):  # "." is the model's default, not a choice
+        folder = _checked_file(ctx, given)
         if not folder.is_dir():
-            raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, directory))
+            raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, given))
         return [folder]
     said = folder_in_request(ctx) if counting else None
     return [said] if said is not None else sandbox_roots(ctx)

@@ -150,11 +150,11 @@ COUNTED = "12 .md files under docs/, subfolders included: docs/ 3, docs/api/ 5, 
 
 
 @pytest.mark.parametrize("args", [
-    {"file_pattern": "*.md", "directory": "docs"},
+    {"file_pattern": "*.md", "search_root": "docs"},
     {"file_pattern": "docs/**/*.md"},
     {"file_pattern": "docs/*.md"},
     {"file_pattern": "*.md"},   # the folder is the one the request puts the count in
-], ids=["directory", "globstar-path", "folder-in-pattern", "folder-in-request"])
+], ids=["search-root", "globstar-path", "folder-in-pattern", "folder-in-request"])
 def test_a_glob_counts_every_match_under_the_folder_with_each_subfolders_share(tool_ctx, docs: Path,
                                                                               args: dict) -> None:
     tool_ctx.request.message = "how many .md files are under docs, subfolders included?"
@@ -169,7 +169,7 @@ def test_a_glob_with_file_types_and_no_folder_counts_the_whole_working_folder(to
     result = search_file(tool_ctx, "*", file_types="md")
     assert result["message"] == ("14 files of type md under the working folder, subfolders included: ./ 1, "
                                  "docs/ 3, docs/api/ 5, docs/guides/how-to/ 4, src/ 1")
-    missing = search_file(tool_ctx, "*.md", directory="nowhere")
+    missing = search_file(tool_ctx, "*.md", search_root="nowhere")
     assert missing["status"] == "error" and "is not an existing folder" in missing["error"]
 
 
