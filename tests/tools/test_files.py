@@ -448,7 +448,8 @@ def test_a_long_texts_lines_on_the_request_close_the_read(tool_ctx, tmp_path: Pa
     ran_on = read_file(tool_ctx, "reports/acme_q3_report.md")["lines_matching_request"]
     assert ran_on[0] == "line 26: We expect growth of 15-18 % for 2026, driven by the cloud segment."  # the sentence's end
     # answered from the result alone, those lines are the answer, not the whole text
-    assert answer_from_result("read_file", result).startswith("acme_q3_report.md, on your question:\n- line 4: - Q3")
+    assert answer_from_result("read_file", result, tmp_path).startswith(
+        "From reports/acme_q3_report.md, the lines on your question:\n- line 4: - Q3")
 
 
 def test_a_short_text_or_a_request_that_asks_nothing_of_it_is_read_as_is(tool_ctx, tmp_path: Path) -> None:
