@@ -151,6 +151,13 @@ class Agent:
     def tool_schemas(self, state: SelectionState) -> list[dict[str, Any]] | None:
         return self.layout.tools(state)
 
+    def turn_message(self, state: SelectionState, query: str, facts: tuple[str, ...] = (),
+                     blocks: tuple[str, ...] = ()) -> str:
+        """The user message a turn puts in the history: tools disclosed now, the worked examples, the
+        message, the saved facts beside it, then the recalled procedures (the evals send the same)."""
+        worked = worked_block(state.examples, self.replies.call_key)
+        return self.layout.begin_turn(state, "\n\n".join([*([worked] if worked else []), query, *facts]), blocks)
+
     # ------------------------------------------------------------------ public API
     def reset(self) -> None:
         """Forget the conversation AND the loader session (GAIA's /reset kept history)."""
@@ -200,9 +207,7 @@ class Agent:
         self.user_messages.append(query)
         self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
         facts, closest, saved = self._saved_facts(query)
-        worked = worked_block(state.examples, self.replies.call_key)
-        self.history.append({"role": "user", "content": self.layout.begin_turn(
-            state, "\n\n".join([*([worked] if worked else []), query, *facts]), recalled.blocks)})
+        self.history.append({"role": "user", "content": self.turn_message(state, query, facts, recalled.blocks)})
         stats, book = self._turn_stats(query, facts, closest), CallBook()
         stats.saved, stats.closest = saved, closest
         stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx)
