@@ -155,8 +155,23 @@ class Agent:
                      blocks: tuple[str, ...] = ()) -> str:
         """The user message a turn puts in the history: tools disclosed now, the worked examples, the
         message, the saved facts beside it, then the recalled procedures (the evals send the same)."""
-        worked = worked_block(state.examples, self.replies.call_key)
+        # a tool this conversation already called has its own real call in the history: no example needed
+        called = self._called_tools()
+        worked = worked_block([p for p in state.examples if p.example.tool not in called], self.replies.call_key)
         return self.layout.begin_turn(state, "\n\n".join([*([worked] if worked else []), query, *facts]), blocks)
+
+    def _called_tools(self) -> set[str]:
+        """The tools the conversation's history shows a call of (a bridged call by the tool it stands for)."""
+        names = set()
+        for msg in self.history:
+            for wire in msg.get("tool_calls") or ():
+                fn = wire.get("function") or {}
+                try:
+                    args = json.loads(fn.get("arguments") or "{}")
+                except ValueError:
+                    args = {}
+                names.add(unwrap_call(ToolCall("", str(fn.get("name", "")), args if isinstance(args, dict) else {})).name)
+        return names
 
     # ------------------------------------------------------------------ public API
     def reset(self) -> None:

@@ -147,3 +147,17 @@ def test_the_agent_shows_the_examples_before_the_message_after_the_cached_prefix
     assert block.startswith(WORKED_HEADER) and '"name": "analyze_data_file"' in block
     assert message == "how much did we spend on groceries in budget.csv"
     assert second["messages"][0] == first["messages"][0]  # the system prompt is the same bytes
+
+
+def test_a_tool_the_conversation_already_called_gets_no_example(tmp_path: Path, minilm) -> None:
+    """Its real call is in the history: an example would cost every later turn tokens and teach nothing."""
+    stack = doc_stack(_loader(minilm), tmp_path, native=False)
+    agent = Agent(ChatClient("http://127.0.0.1:9/v1"), stack.registry, stack.executor, stack.selector,
+                  AgentOptions(native_tools=False, workdir=tmp_path))
+    state = stack.selector.select([], "how much did we spend on groceries in budget.csv")
+    assert WORKED_HEADER in agent.turn_message(state, "how much did we spend on groceries in budget.csv")
+    agent.history += [{"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "analyze_data_file",
+                                                      "arguments": '{"file_path": "budget.csv"}'}}]},
+                      {"role": "tool", "tool_call_id": "c1", "content": "rows: 12"}]
+    assert WORKED_HEADER not in agent.turn_message(state, "and on fuel?")
