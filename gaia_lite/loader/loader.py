@@ -475,7 +475,8 @@ class ToolLoader:
                         rnd: _Round) -> tuple[tuple[WorkedPick, ...], list[str]]:
         """This turn's worked examples whose tools are loaded (theirs admitted into free room), and the
         tools they brought."""
-        picks = self._worked_picks(query, scores)
+        # anchors compete (a shown example far below one is not shown) but are never shown or bring anything
+        picks = [p for p in self._worked_picks(query, scores) if p.example.shown]
         added = self._admit_free([p.example.tool for p in picks], "example", registry, rnd)
         return tuple(p for p in picks if p.example.tool in self._slots), added
 

@@ -43,6 +43,7 @@ class WorkedExample:
     tool: str
     arguments: Mapping[str, Any]
     learned: bool = False  # from the user's own successful turn, not the shipped bank
+    shown: bool = True  # False: an anchor, which wins retrieval for its requests but is not shown
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,9 @@ def parse_worked(data: Mapping[str, Any], *, source: str = "<worked>") -> tuple[
     raw = data.get("example", [])
     if not isinstance(raw, list):
         raise ValueError(f"{source}: `example` must be an array of tables ([[example]])")
+    taught = data.get("taught")
+    if taught is not None and (not isinstance(taught, list) or not all(isinstance(t, str) for t in taught)):
+        raise ValueError(f"{source}: `taught` must be a list of tool names")
     out = []
     for i, entry in enumerate(raw, 1):
         where = f"{source}: example {i}"
@@ -73,7 +77,8 @@ def parse_worked(data: Mapping[str, Any], *, source: str = "<worked>") -> tuple[
             raise ValueError(f"{where}: `tool` must be a tool name")
         if not isinstance(arguments, dict):
             raise ValueError(f"{where}: `arguments` must be a table")
-        out.append(WorkedExample(" ".join(request.split()), tool.strip(), dict(arguments)))
+        out.append(WorkedExample(" ".join(request.split()), tool.strip(), dict(arguments),
+                                 shown=taught is None or tool.strip() in taught))
     return tuple(out)
 
 

@@ -161,3 +161,12 @@ def test_a_tool_the_conversation_already_called_gets_no_example(tmp_path: Path, 
                                                       "arguments": '{"file_path": "budget.csv"}'}}]},
                       {"role": "tool", "tool_call_id": "c1", "content": "rows: 12"}]
     assert WORKED_HEADER not in agent.turn_message(state, "and on fuel?")
+
+
+def test_a_request_the_model_serves_well_gets_no_example(minilm) -> None:
+    """Anchors (examples of tools outside the bank's `taught` list) win retrieval for plain requests, so
+    "list the files in this folder" costs no example tokens, and bring no tool."""
+    registry, *_ = doc_registry()
+    assert any(not e.shown for e in BANK) and all(e.shown for e in BANK if e.tool == "search_file_content")
+    sel = _loader(minilm).select("list the files in this folder", registry)
+    assert sel.examples == () and "example" not in sel.reasons.values()
