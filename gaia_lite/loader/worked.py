@@ -30,7 +30,9 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-__all__ = ["WorkedExample", "WorkedPick", "WorkedBank", "load_worked", "parse_worked", "call_json"]
+__all__ = ["WorkedExample", "WorkedPick", "WorkedBank", "load_worked", "parse_worked", "call_json", "NO_TOOL"]
+
+NO_TOOL = "none"  # an anchor for a request that needs no tool: the closest one means no example
 
 MAX_REQUEST_CHARS = 300
 
@@ -77,8 +79,9 @@ def parse_worked(data: Mapping[str, Any], *, source: str = "<worked>") -> tuple[
             raise ValueError(f"{where}: `tool` must be a tool name")
         if not isinstance(arguments, dict):
             raise ValueError(f"{where}: `arguments` must be a table")
-        out.append(WorkedExample(" ".join(request.split()), tool.strip(), dict(arguments),
-                                 shown=taught is None or tool.strip() in taught))
+        name = tool.strip()
+        out.append(WorkedExample(" ".join(request.split()), name, dict(arguments),
+                                 shown=name != NO_TOOL and (taught is None or name in taught)))
     return tuple(out)
 
 
@@ -121,8 +124,10 @@ class WorkedBank:
         if limit <= 0 or not self.examples:
             return ()
         cosines = self.matrix() @ np.asarray(query, dtype=np.float32)
-        combined = [(weight * float(c) + (1 - weight) * tool_scores[e.tool], i)
-                     for i, (e, c) in enumerate(zip(self.examples, cosines)) if e.tool in tool_scores]
+        # a no-tool anchor has no tool score: its request's cosine alone
+        combined = [(float(c) if e.tool == NO_TOOL else weight * float(c) + (1 - weight) * tool_scores[e.tool], i)
+                     for i, (e, c) in enumerate(zip(self.examples, cosines))
+                     if e.tool in tool_scores or e.tool == NO_TOOL]
         picks: list[WorkedPick] = []
         for score, i in sorted(combined, key=lambda si: (-si[0], si[1])):
             if score < threshold or len(picks) >= limit or (picks and score < picks[0].score - margin):
