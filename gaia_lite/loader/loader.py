@@ -67,7 +67,7 @@ from .matching import learned_picks, match_tools, pull_bundles, rank_key
 from .query import SELECTION_QUERY_CHARS, SelectionQuery, selection_query, split_clauses
 from .requested import RequestIndex, build_request_index, requested_tools
 from .scorer import QueryScorer
-from .worked import NO_TOOL, WorkedBank, WorkedExample, WorkedPick, load_worked
+from .worked import NO_TOOL, WorkedBank, WorkedExample, WorkedPick, load_worked, with_learned
 
 __all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "build_doc_loader",
            "split_clauses", "registry_tools_hash", "LOGGER_NAME", "SELECTION_QUERY_CHARS"]
@@ -633,6 +633,6 @@ def build_doc_loader(embedder: Embedder, *, preset: str = "default", threshold: 
     return ToolLoader(config.core, config.bundles, embedder, settings=settings, threshold=threshold,
                       max_tools=max_tools, examples=examples, aliases=config.aliases,
                       learned_examples=learned_examples, companions=companions,
-                      worked=(*load_worked(profile), *learned_worked) if settings.worked else (),
+                      worked=with_learned(load_worked(profile), learned_worked) if settings.worked else (),
                       doc_cache=DocEmbeddingCache(cache_dir),
                       tools_hash_fn=tools_hash_fn, logger=logger)

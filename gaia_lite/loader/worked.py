@@ -14,7 +14,7 @@ message of a turn and the call that served it).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Iterable, Mapping
 
@@ -30,7 +30,8 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-__all__ = ["WorkedExample", "WorkedPick", "WorkedBank", "load_worked", "parse_worked", "call_json", "NO_TOOL"]
+__all__ = ["WorkedExample", "WorkedPick", "WorkedBank", "load_worked", "parse_worked", "call_json", "NO_TOOL",
+           "with_learned"]
 
 NO_TOOL = "none"  # an anchor for a request that needs no tool: the closest one means no example
 
@@ -91,6 +92,15 @@ def load_worked(profile: str = "doc") -> tuple[WorkedExample, ...]:
     if not res.is_file():
         return ()
     return parse_worked(tomllib.loads(res.read_text(encoding="utf-8")), source=f"{profile}_worked.toml")
+
+
+def with_learned(shipped: Iterable[WorkedExample], learned: Iterable[WorkedExample]) -> tuple[WorkedExample, ...]:
+    """The shipped bank and the user's own examples, which are shown under the same rule: only for the
+    tools the bank teaches (an anchor otherwise). Shown "list the files in this folder" -> browse_directory
+    beside that very request, the 0.5B model answered "List the files in the directory /tmp/fb."."""
+    shipped = tuple(shipped)
+    taught = {e.tool for e in shipped if e.shown}
+    return (*shipped, *(replace(e, shown=e.tool in taught) for e in learned))
 
 
 class WorkedBank:

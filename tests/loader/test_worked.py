@@ -174,3 +174,13 @@ def test_a_request_the_model_serves_well_gets_no_example(minilm) -> None:
     assert any(not e.shown for e in BANK) and all(e.shown for e in BANK if e.tool == "search_file_content")
     sel = _loader(minilm).select("list the files in this folder", registry)
     assert sel.examples == () and "example" not in sel.reasons.values()
+
+
+def test_a_learned_example_is_shown_only_for_a_tool_the_bank_teaches() -> None:
+    from gaia_lite.loader.worked import with_learned
+
+    mine = [WorkedExample("list the files in this folder", "browse_directory", {"directory_path": "/tmp/fb"}, True),
+            WorkedExample("which notes mention the vet?", "search_file_content", {"pattern": "vet"}, True)]
+    bank = with_learned(BANK, mine)
+    assert bank[:len(BANK)] == BANK
+    assert [e.shown for e in bank[len(BANK):]] == [False, True]
