@@ -32,11 +32,16 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from rich.console import Console
 from rich.text import Text
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from gaia_lite.config import load_settings  # noqa: E402
+
 DEMO_FILES = {"notes.md": "# Notes\nBuy milk. Call Ana on Friday.\n", "todo.txt": "water the plants\n",
               "sales.csv": "region,amount\nnorth,100\nsouth,250\neast,75\n"}
 TOOL_LINE = re.compile(r"→ \w+\(.*[✓✗] \d+\.\d\ds")
@@ -85,7 +90,7 @@ class Terminal:
     def screen(self, colours: bool = False) -> str:
         return self._tmux("capture-pane", "-p", *(["-e"] if colours else []), "-t", "capture", capture=True)
 
-    def wait(self, done, timeout: float, what: str) -> str:
+    def wait(self, done: Callable[[str], bool], timeout: float, what: str) -> str:
         deadline = time.monotonic() + timeout
         while True:
             screen = self.screen()
@@ -96,7 +101,11 @@ class Terminal:
             time.sleep(0.5)
 
     def close(self) -> None:
+        found = subprocess.run(["tmux", "-L", self.socket, "display-message", "-p", "#{socket_path}"],
+                               check=False, capture_output=True, text=True).stdout.strip()
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], check=False, capture_output=True)
+        if found:  # tmux leaves the socket file of a killed server behind
+            Path(found).unlink(missing_ok=True)
 
 
 class CaptureError(Exception):
@@ -111,7 +120,7 @@ def at_prompt(screen: str) -> bool:
 
 def turns(home: Path) -> list[dict]:
     """The finished turns chat recorded (one JSON line each, what `gaia-lite logs` reads)."""
-    path = home / "state" / "turns.jsonl"
+    path = load_settings({}, env={"GAIA_HOME": str(home)}).paths.turns_file
     return [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()] if path.exists() else []
 
 
@@ -135,13 +144,13 @@ def failure(turn: dict, screen: str, expect: list[str]) -> str | None:
 
 def chat_env(home: Path, base_url: str | None) -> dict[str, str]:
     env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/root"), "TERM": "xterm-256color",
-           "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "COLUMNS": "", "GAIA_HOME": str(home)}
+           "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "GAIA_HOME": str(home)}
     for name in ("GAIA_MODELS_DIR", "GAIA_LLAMA_SERVER"):
         if os.environ.get(name):
             env[name] = os.environ[name]
     if base_url:
         env["LEMONADE_BASE_URL"] = base_url
-    return {k: v for k, v in env.items() if v}
+    return env
 
 
 def gaia_lite() -> list[str]:
@@ -230,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         shots = {size: capture_one(size, args, workdir, homes[size]) for size in args.size}
     except CaptureError as exc:
-        print(f"capture_panel: {exc}", file=sys.stderr)
+        print(f"capture_panel: {exc}\n(the homes, with chat's log and turns.jsonl, are kept in {tmp})", file=sys.stderr)
         return 1
     finally:
         if not args.base_url:
@@ -242,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / f"chat-{size.name}.svg").write_text(to_svg(coloured, size, f"gaia-lite chat ({size.name})"),
                                                         encoding="utf-8")
         print(f"wrote {args.out / f'chat-{size.name}.txt'} and .svg")
+    shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

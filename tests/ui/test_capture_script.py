@@ -4,6 +4,7 @@ under test, not a model), at both sizes the README shows; and a failed turn writ
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -23,8 +24,9 @@ ANSWER = "There are three files here: notes.md, sales.csv and todo.txt."
 
 def capture(base_url: str, out: Path, *sizes: str, extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     size_args = [a for s in sizes for a in ("--size", s)]
+    env = {**os.environ, "TMPDIR": str(out.parent)}  # a failed capture keeps its homes there, not in /tmp
     return subprocess.run([sys.executable, str(SCRIPT), "--base-url", base_url, "--out", str(out), "--timeout", "120",
-                           *size_args, *extra], capture_output=True, text=True, timeout=280)
+                           *size_args, *extra], capture_output=True, text=True, timeout=280, env=env)
 
 
 def test_the_capture_shows_a_successful_turn_with_the_panel_and_the_status_bar(tmp_path: Path) -> None:
