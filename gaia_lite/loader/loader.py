@@ -427,7 +427,7 @@ class ToolLoader:
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
         scores = dict(zip(index.names, best.tolist()))  # tolist: Python floats in one C loop
         # tools the preset took out of CORE come by an example or by name, never as a semantic pick
-        matched = match_tools(index.names, matrix, first_clause, self.core | self._example_only, self.settings)
+        matched = match_tools(index.names, matrix, first_clause, self.core | self._example_only, self._turn_settings())
         learned = learned_picks(index.names, nearest, self.settings.learned_gate, self.core | matched,
                                 self.settings.per_turn)
         # Reported (and ranked, for R@5) as the user's wording scores them: a tool's score rises to
@@ -482,9 +482,17 @@ class ToolLoader:
         added = self._admit_free([p.example.tool for p in picks], "example", registry, rnd)
         return tuple(p for p in picks if p.example.tool in self._slots), added
 
+    def _turn_settings(self) -> LoaderSettings:
+        """The settings of this turn: a later turn of the session may match fewer tools and examples."""
+        st = self.settings
+        if self._turn <= 1:
+            return st
+        return st.replace(per_turn=st.per_turn if st.later_per_turn is None else st.later_per_turn,
+                          worked=st.worked if st.later_worked is None else min(st.worked, st.later_worked))
+
     def _worked_picks(self, query: str, scores: Mapping[str, float]) -> tuple[WorkedPick, ...]:
         """The worked examples closest to the current message (none when the preset shows none)."""
-        st = self.settings
+        st = self._turn_settings()
         if st.worked <= 0 or not len(self.worked):
             return ()
         try:

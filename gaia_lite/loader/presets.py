@@ -93,6 +93,12 @@ class LoaderSettings:
       ``worked.py``) that score ``>= worked_threshold`` for the message (their request's cosine and
       their tool's score, half each) are shown beside the message, and their tools admitted into free
       room; 0 = none (GAIA).
+    * ``later_per_turn`` / ``later_worked``: ``per_turn`` and ``worked`` on a session's later turns
+      (``None``: the same). A tool or example a later turn adds is text the server prefills on that turn
+      and the loader-off prompt never has: on the text path, later turns cost x1.26 of loader-off with up
+      to four new picks a turn ("How many PTO days ...?" added get_file_info and list_recent_files).
+      Fewer later picks (2 or 3) cost two drift cases of the judged set (strict recall 0.963 < 0.97), so
+      the presets keep four; they show one example on a later turn.
     * ``not_core``: tools of the profile's CORE this preset leaves to selection (they come when the
       message or an example calls for them). Loop control sat in every prompt as CORE, and both
       Qwen2.5-Coder models called ``set_loop_state`` to change a setting in a file.
@@ -118,6 +124,8 @@ class LoaderSettings:
     worked: int = 0
     worked_threshold: float = 0.33
     not_core: tuple[str, ...] = ()
+    later_per_turn: int | None = None
+    later_worked: int | None = None
 
     def __post_init__(self) -> None:
         if self.max_tools < 1:
@@ -143,13 +151,14 @@ PRESETS: dict[str, LoaderSettings] = {
     "default": LoaderSettings(threshold=0.20, max_tools=16, views=("summary", "params", "examples"),
                               ranking="matched_first", score_current=True, split_clauses=True,
                               combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
-                              embed_chars=1000, sticky=True, worked=2, not_core=LOOP_CONTROL),
+                              embed_chars=1000, sticky=True, worked=2, not_core=LOOP_CONTROL,
+                              later_worked=1),
     # Same scorer, 2 picks when one tool clearly wins: about -2 points of recall for -2.5 points of cost.
     "lean": LoaderSettings(threshold=0.20, max_tools=16, views=("summary", "params", "examples"),
                            ranking="matched_first", score_current=True, split_clauses=True,
                            combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
                            embed_chars=1000, confident=Confidence(picks=2, min_score=0.40, min_gap=0.08),
-                           sticky=True, worked=2, not_core=LOOP_CONTROL),
+                           sticky=True, worked=2, not_core=LOOP_CONTROL, later_worked=1),
 }
 
 

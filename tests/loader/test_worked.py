@@ -184,3 +184,15 @@ def test_a_learned_example_is_shown_only_for_a_tool_the_bank_teaches() -> None:
     bank = with_learned(BANK, mine)
     assert bank[:len(BANK)] == BANK
     assert [e.shown for e in bank[len(BANK):]] == [False, True]
+
+
+def test_a_later_turn_shows_one_example_at_most(minilm) -> None:
+    """Each example is text the server prefills on its turn; after the first turn, one is enough."""
+    registry, *_ = doc_registry()
+    loader = _loader(minilm)
+    assert PRESETS["default"].later_worked == 1
+    loader.select("hey what's 17 times 3", registry)
+    two = "change the port in config.ini to 9090 and then pause"
+    later = loader.select(two, registry)
+    first = _loader(minilm).select(two, registry)
+    assert len(first.examples) == 2 and len(later.examples) == 1
