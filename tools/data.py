@@ -115,8 +115,8 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     else:
         result = _summary(ctx, frame, path.name, kind, columns, group_by, date_range, notes)
     result["file"] = shown(path, ctx.workdir)
-    # what a query over this table can name, for the next call: its columns, types and first rows
-    result.update((k, v) for k, v in schema_fields(frame).items() if not (k == "hint" and "query" in result))
+    if not (query and query.strip()):  # what a query over this table can name: its columns, types, first rows
+        result.update(schema_fields(frame))
     # notes last: the 0.5B model answered with whatever line came first
     return {**result, "note": "; ".join(n.rstrip(".") for n in notes) + "."} if notes else result
 

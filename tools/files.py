@@ -8,7 +8,6 @@ version-control, dependency and cache folders, and never follow symlinks.
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import mimetypes
 import re
 import time
@@ -22,13 +21,14 @@ from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block
-from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, grep_files, is_binary, markdown_outline, not_text_hint,
-                        python_outline, text_head)
-from .file_walk import ext_filter, file_entry, iso_time, iter_files, not_types, sandbox_roots
+from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
+from .file_count import COUNT_GLOB, asks_count, count_message, folder_in_request, split_folder
+from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files, not_types, sandbox_roots
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, words)
-from .patterns import MAX_PATTERN_CHARS, compile_user_regex
+from .grep import SHOWN_LINES, Grep, counted, grep, hit_lines, per_file, text_files
+from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
 from .sandbox import SandboxError, resolve_user_path
 
 __all__ = ["TOOLS", "search_file", "search_directory", "read_file", "search_file_content", "write_file",
@@ -37,7 +37,6 @@ __all__ = ["TOOLS", "search_file", "search_directory", "read_file", "search_file
 READ_CHAR_CAP = 50_000
 SHOWN = 20          # files or folders a search result lists
 NAMED_IN_MESSAGE = 5  # of those, named in its message
-_BARE_GLOB = re.compile(r"\*(\.(\*|\w{1,5}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
 
 
 def _required(value: object, message: str) -> str:
@@ -74,18 +73,24 @@ def _holds(folder: Path, limit: int = 8) -> str:
 
 @tool
 def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
-                file_types: Optional[str] = None) -> dict:
+                file_types: Optional[str] = None, search_root: Optional[str] = None) -> dict:
     """Find files by name in the allowed folders (words, glob like *.csv, or regex).
+
+    A glob like *.md counts the matches in every subfolder.
 
     Args:
         file_pattern: Name, words, glob or regex, e.g. "sales 2025" or "*.csv".
         deep_search: Look in every subfolder level, not just sixteen.
         file_types: Comma-separated extensions to keep, e.g. "csv,xlsx".
+        search_root: Folder to search under, subfolders included; default all.
     """
-    pattern = _required(file_pattern, "file_pattern is empty: give part of the file name, e.g. 'report'")
-    if not_types(file_types) and _BARE_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
+    folder, pattern = split_folder(_required(file_pattern, "file_pattern is empty: give part of the file name, "
+                                                            "e.g. 'report'"))
+    if not_types(file_types) and COUNT_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
         pattern, file_types = not_types(file_types), None        # are what was asked for
-    entries = list(scan(ctx, depth=64 if deep_search else DEFAULT_DEPTH))
+    counting = COUNT_GLOB.fullmatch(pattern) is not None          # "*.md": how many, and where
+    roots = _search_roots(ctx, search_root or folder, counting)
+    entries = list(scan(ctx, roots, depth=64 if deep_search or counting else DEFAULT_DEPTH))
     found = rank(pattern, entries, "file", keep=ext_filter(file_types))
     if not found and file_types:  # "employee_handbook.txt", types "txt": the types were a guess too
         found = [replace(f, strict=False, reason=f"{f.reason}, but not of type {file_types}")
@@ -94,26 +99,50 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     files = _newest_first_within_ties(strict or found)
     result: dict = {"status": "success", "message": "", "files": [], "count": len(files)}
     result["files"] = [{**file_entry(f.path), **({} if f.strict else {"why": f.reason})} for f in files[:SHOWN]]
-    result.update(truncated=len(files) > SHOWN, searched=[str(r) for r in sandbox_roots(ctx)])
-    if strict:
+    result.update(truncated=len(files) > SHOWN, searched=[str(r) for r in roots])
+    if strict and counting:
+        paths = sorted(f.path for f in strict)
+        result.update(message=count_message(ctx, paths, roots, pattern, file_types),
+                      files=[_shown(ctx, p) for p in paths[:SHOWN]])
+    elif strict:
         result["message"] = _found_files_message(ctx, pattern, strict)
     elif files:
         result.update(match="close", message=f"No file name holds {pattern!r} exactly. Closest: "
                       + _names(ctx, files, why=True) + _head_of_winner(ctx, files))
     else:
         result.update(_nothing_named(ctx, pattern, entries))
+    if not (strict and counting and asks_count(ctx)):  # a count asked for is the answer, ahead of anything
+        result["message"] = _led_by_the_request(ctx, pattern, files, result["message"])
+    if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
+        result["hint"] = "read_file gives a file's text"
+    return result
+
+
+def _search_roots(ctx: ToolContext, given: str, counting: bool) -> list[Path]:
+    """The folders a name search walks: the one given, else (a count) the folder the request puts it in
+    ("how many .md files under docs"), else the allowed folders."""
+    if given and given.strip() not in (".", "./"):  # "." is the model's default, not a choice
+        folder = _checked_file(ctx, given)
+        if not folder.is_dir():
+            raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, given))
+        return [folder]
+    said = folder_in_request(ctx) if counting else None
+    return [said] if said is not None else sandbox_roots(ctx)
+
+
+def _led_by_the_request(ctx: ToolContext, pattern: str, files: list[Found], message: str) -> str:
+    """``message`` led by what the request asks of the files found, or by the files its words point to
+    when the names found say nothing of it."""
     asked = _asked_of_found(ctx, pattern, files[:SHOWN])
     if asked:  # "find the parking policy and tell me where visitors park": the answer is in the file found
-        result["message"] = asked + "\n" + result["message"]
-    elif files and not _names_hold(ctx, files[:SHOWN], request_words(ctx.request.message)):
+        return asked + "\n" + message
+    if files and not _names_hold(ctx, files[:SHOWN], request_words(ctx.request.message)):
         # the model's pattern named files the request says nothing of ("notes" for "handbook says how many
         # sick days?"): the file the request's own words point to comes first
         pointed = _pointed(ctx)
         if pointed and pointed["files"][0]["path"] not in {str(f.path) for f in files}:
-            result["message"] = pointed["message"] + "\n" + result["message"]
-    if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
-        result["hint"] = "read_file gives a file's text"
-    return result
+            return pointed["message"] + "\n" + message
+    return message
 
 
 def _newest_first_within_ties(found: list[Found]) -> list[Found]:
@@ -405,79 +434,86 @@ def _with_its_end(rows: list[str], number: int, line: str) -> str:
 
 @tool
 def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", file_pattern: Optional[str] = None,
-                        case_sensitive: bool = False, context_lines: int = 0) -> dict:
-    """Search inside files on disk for text or a regex (like grep), with line numbers.
+                        case_sensitive: bool = False, context_lines: int = 0, regex: bool = False) -> dict:
+    """Search in files (grep): which file or note mentions, contains or says X; find TODO comments.
+
+    Searches every subfolder.
 
     Args:
-        pattern: Text or regular expression to find.
-        directory: Folder to search; defaults to the working directory.
-        file_pattern: Glob of files to search, e.g. "*.py"; default text files.
+        pattern: Text to find, as written, e.g. "TODO" or "api_key".
+        directory: Folder (or one file) to search; default the working folder.
+        file_pattern: Glob of file names to search, e.g. "*.py"; default all text.
         case_sensitive: Match upper/lower case exactly.
         context_lines: Lines to show before and after each hit (0-5).
+        regex: Read pattern as a regular expression (RE2 syntax).
     """
-    if not isinstance(pattern, str) or not pattern:
+    if not isinstance(pattern, str) or not pattern.strip():
         raise ToolFailure("pattern is empty: give the text to search for")
-    target = _checked_file(ctx, directory or ".")
-    if not target.exists():
-        raise ToolFailure(f"{target} does not exist")
     if len(pattern) > MAX_PATTERN_CHARS:
         raise ToolFailure(f"pattern is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}")
+    if regex and (why := regex_error(pattern)):
+        raise ToolFailure(f"pattern {pattern!r} is not a regular expression RE2 can run ({why}); fix it, "
+                          "or pass regex=false to search for the text as written")
+    target = _checked_file(ctx, directory or ".")
+    if not target.exists():
+        raise ToolFailure(f"{target} does not exist" + _folder_hint(ctx, directory))
     context = max(0, min(5, int(context_lines or 0)))
-    candidates = _grep_candidates(ctx, target, file_pattern)
-    hits, how = _grep(ctx, candidates, pattern, case_sensitive, context)
-    if not hits and file_pattern and not target.is_file():
+    files = text_files(ctx, target, file_pattern)
+    found, how = _grep(ctx, files, pattern, case_sensitive, regex, context)
+    if not found.hits and file_pattern and target.is_dir():
         # the model guesses a file filter ("*api-key*", ".*todo.txt" for "which file has a TODO?"): a
         # filter that finds nothing does not end the search; the other text files are searched, and it says so
-        candidates = _grep_candidates(ctx, target, None)
-        hits, how = _grep(ctx, candidates, pattern, case_sensitive, context)
-        how = f"No file named like {file_pattern!r} holds it; other files do. " + how if hits else how
-    result = {"status": "success", "message": "", "matches": hits[:50], "count": len(hits),
-              "pattern": pattern, "directory": str(target), "truncated": len(hits) > 50}
-    if hits:
-        where = sorted({_shown(ctx, h["file"]) for h in hits})
-        result["message"] = (how + f"{len(hits)} matching line(s) in " + ", ".join(where[:NAMED_IN_MESSAGE])
-                             + (f" (+{len(where) - NAMED_IN_MESSAGE} more files)" if len(where) > NAMED_IN_MESSAGE else "")
-                             + ": " + " | ".join(f"{_shown(ctx, h['file'])}:{h['line']}: {h['text']}" for h in hits[:3]))
-        return result
-    named = [] if target.is_file() else [p for p in candidates if p.name.lower() == pattern.strip().lower()]
+        found, how = _grep(ctx, text_files(ctx, target), pattern, case_sensitive, regex, context)
+        how = f"No file named like {file_pattern!r} holds it; other files do. " + how if found.hits else how
+    if found.hits:
+        return _hits_result(ctx, found, how)
+    return {"status": "success", **_no_line_holds(ctx, pattern, target, files), "count": 0}
+
+
+def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
+    """The result for lines found: the count and the files first, then the lines as ``path:line: text``."""
+    base = Path(ctx.workdir)
+    lines = hit_lines(found, base)
+    cut = found.stopped or found.count > SHOWN_LINES
+    more = f"\n(the first {SHOWN_LINES} lines are shown; narrow the search with directory or file_pattern)" if cut else ""
+    files = per_file(found, base)
+    return {"status": "success", "message": how + counted(found, base) + "\n" + "\n".join(lines) + more,
+            "count": found.count, "files": files[:SHOWN], "truncated": cut}
+
+
+def _no_line_holds(ctx: ToolContext, pattern: str, target: Path, files: list[Path]) -> dict:
+    """What a content search that found no line says instead: the file the pattern names, the files the
+    request's words point to, or that nothing holds it."""
+    named = [] if target.is_file() else [p for p in files if p.name.lower() == pattern.strip().lower()]
     head = text_head(ctx, named[0]) if len(named) == 1 else ""
     if head:  # "config.ini" searched for inside files: the model wanted that file
-        result["files"] = [_shown(ctx, named[0])]
-        result["message"] = f"No file's text holds {pattern.strip()!r}, but a file has that name: " \
-                            f"{_shown(ctx, named[0])}. It begins:\n{head}"
-    elif (pointed := _pointed(ctx)):  # an over-specific pattern ("//TODO", "api-key="): the request's words
-        result["files"] = pointed["files"]
-        result["message"] = pointed["message"] + f" (no line holds {pattern!r} or its words)"
-    else:
-        result["message"] = f"No line holds {pattern!r} or its words. Try a shorter pattern or another folder."
-    return result
+        return {"message": f"No file's text holds {pattern.strip()!r}, but a file has that name: "
+                           f"{_shown(ctx, named[0])}. It begins:\n{head}", "files": [_shown(ctx, named[0])]}
+    pointed = _pointed(ctx)
+    if pointed:  # an over-specific pattern ("//TODO", "api-key="): the request's words
+        return {"message": pointed["message"] + f" (no line holds {pattern!r} or its words)", "files": pointed["files"]}
+    return {"message": f"No line holds {pattern!r} or its words. Try a shorter pattern or another folder."}
 
 
-def _grep_candidates(ctx: ToolContext, target: Path, file_pattern: Optional[str]) -> list[Path]:
-    if target.is_file():
-        return [target]
-    if file_pattern and file_pattern.startswith(".*"):  # a regex written for a glob: ".*ini" means "*ini"
-        file_pattern = "*" + file_pattern[2:]
-    wanted = (lambda p: fnmatch.fnmatch(p.name, file_pattern)) if file_pattern else \
-        (lambda p: p.suffix.lower() in TEXT_EXTS or p.name in ("Makefile", "Dockerfile", "README"))
-    return [p for p in iter_files([target], 32, ctx, limit=50_000) if wanted(p)]
-
-
-def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: bool,
-          context: int) -> tuple[list[dict], str]:
-    """(matching lines, a note on how they matched): the pattern as a regex, as literal text, and then
-    (the pattern found nowhere) every word of it on one line, in any order: "//TODO" finds "# TODO"."""
-    tries = [(compile_user_regex(pattern, ignore_case=not case_sensitive), ""),
-             (compile_user_regex(pattern, ignore_case=not case_sensitive, literal=True), "")]
+def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: bool, regex: bool,
+          context: int) -> tuple[Grep, str]:
+    """(the lines found, a note on how they matched): the pattern as written (a regular expression only
+    with ``regex``); then, found nowhere, as a regular expression when it is written like one ("TODO|FIXME",
+    "def \\w+"), and every word of it on one line, in any order: "//TODO" finds "# TODO"."""
+    fold = not case_sensitive
+    tries = [(compile_user_regex(pattern, ignore_case=fold, literal=not regex), "")]
+    if not regex and (is_pattern(pattern, regex_only=True) or ".*" in pattern):
+        tries.append((compile_user_regex(pattern, ignore_case=fold),
+                      f"No line holds {pattern!r} as text; as a regular expression: "))
     relaxed = AllWords.of(pattern)
     if relaxed is not None:
         tries.append((relaxed, f"No line holds {pattern!r} as written; lines with its words "
-                               f"({', '.join(relaxed.words)}) instead. "))
+                               f"({', '.join(relaxed.words)}) instead: "))
     for rx, how in tries:
-        hits = grep_files(ctx, files, rx, context) if rx is not None else []
-        if hits:
-            return hits, how
-    return [], ""
+        found = grep(ctx, files, rx, context) if rx is not None else Grep()
+        if found.hits:
+            return found, how
+    return Grep(), ""
 
 
 @tool(gated=True)

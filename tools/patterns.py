@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["compile_user_regex", "MAX_PATTERN_CHARS"]
+__all__ = ["compile_user_regex", "regex_error", "MAX_PATTERN_CHARS"]
 
 MAX_PATTERN_CHARS = 1000
 _MAX_MEM = 8 << 20  # bytes RE2 may use for one compiled pattern
@@ -21,8 +21,22 @@ def compile_user_regex(pattern: str, *, ignore_case: bool = False, literal: bool
     """A compiled RE2 pattern (``.search(text)`` like ``re``), or None when the
     pattern is too long or not valid RE2 syntax (then search for it with
     ``literal=True``, which matches the text as given)."""
-    if not isinstance(pattern, str) or len(pattern) > MAX_PATTERN_CHARS:
-        return None
+    compiled, _ = _compile(pattern, ignore_case=ignore_case, literal=literal)
+    return compiled
+
+
+def regex_error(pattern: str) -> str | None:
+    """Why ``pattern`` is no regular expression RE2 can run, in RE2's words ("missing ): f(x",
+    "invalid perl operator: (?="), or None when it is one."""
+    compiled, why = _compile(pattern, ignore_case=False, literal=False)
+    return None if compiled is not None else why
+
+
+def _compile(pattern: str, *, ignore_case: bool, literal: bool) -> tuple[Any, str]:
+    if not isinstance(pattern, str):
+        return None, "the pattern is not text"
+    if len(pattern) > MAX_PATTERN_CHARS:
+        return None, f"it is {len(pattern)} characters; the limit is {MAX_PATTERN_CHARS}"
     import re2  # lazy: only searches need it
 
     options = re2.Options()
@@ -31,6 +45,7 @@ def compile_user_regex(pattern: str, *, ignore_case: bool = False, literal: bool
     options.max_mem = _MAX_MEM
     options.literal = literal
     try:
-        return re2.compile(pattern, options)
-    except re2.error:
-        return None
+        return re2.compile(pattern, options), ""
+    except re2.error as exc:
+        said = exc.args[0] if exc.args else exc
+        return None, said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)

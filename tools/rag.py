@@ -21,6 +21,7 @@ from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
 from .file_text import text_head
+from .grep import counted, grep_words, hit_lines, text_files
 from .find import (clear_winner, find, locate, named_in, pointed_by_request, pointed_message, rank, request_words,
                    scan, shown, words)
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
@@ -297,12 +298,19 @@ def _index_on_demand(ctx: ToolContext, path: Path) -> Any:
     return ctx.rag.document(path)
 
 
+def _added(where: str) -> str:
+    """The note on a file indexed in the middle of a question. It says what happened in words that stay
+    true when repeated: "X was not indexed; it is now" came back from the 0.5B as "X was not found in the
+    index. It has been renewed." (a fresh home, "what's on my todo list in the notes folder?")."""
+    return f"Added {where} to the document index to answer this."
+
+
 def _indexed(ctx: ToolContext, name: str) -> tuple[Any, str]:
     """(the indexed document ``name`` means, a note): indexed on demand when it was not."""
     doc, path, note = _document_named(ctx, name)
     if doc is None:
         doc = _index_on_demand(ctx, path)
-        note = (note + " " if note else "") + f"{shown(path, ctx.workdir)} was not indexed; it is now."
+        note = (note + " " if note else "") + _added(shown(path, ctx.workdir))
     return doc, note
 
 
@@ -352,7 +360,7 @@ def _question_documents(ctx: ToolContext, query: str, scope: list[Any]) -> tuple
             except ToolFailure as exc:  # a guess that cannot be indexed is no answer: say why, try the next
                 notes.append(exc.message)
                 continue
-            notes.append(f"{shown(found.path, ctx.workdir)} ({found.reason}) was not indexed; it is now.")
+            notes.append(_added(f"{shown(found.path, ctx.workdir)} ({found.reason})"))
             break
     if not docs and not mentions:
         docs, more = _pointed_documents(ctx, scope)
@@ -386,8 +394,26 @@ def _pointed_documents(ctx: ToolContext, scope: list[Any]) -> tuple[list[Any], s
         except ToolFailure as exc:
             notes.append(exc.message)
             continue
-        notes.append(f"{shown(p.path, ctx.workdir)} ({p.reason}) was not indexed; it is now.")
+        notes.append(_added(f"{shown(p.path, ctx.workdir)} ({p.reason})"))
     return [d for d in docs if d is not None], " ".join(notes)
+
+
+FILES_SEARCHED = 5_000   # files the fall-through's walk looks at, at most
+
+
+def _files_say(ctx: ToolContext, query: str, why: str) -> dict[str, Any] | None:
+    """A document question the index cannot answer, asked of the files instead: the lines of the text files
+    in the working folder that hold the question's words (the user's, else the query's), as
+    ``path:line: text`` under ``why``; None when the question has no such words or no line holds them."""
+    terms = request_words(ctx.request.message) or request_words(query)
+    if not terms:
+        return None
+    base = Path(ctx.workdir)
+    found = grep_words(ctx, text_files(ctx, base, limit=FILES_SEARCHED), terms)
+    if not found.hits:
+        return None
+    return {"status": "success", "match": "file_search",
+            "message": f"{why} for {', '.join(terms)}: {counted(found, base)}\n" + "\n".join(hit_lines(found, base))}
 
 
 @tool
@@ -406,8 +432,11 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     named, note = _question_documents(ctx, query, scope)
     if (tables := _tables(ctx, [d.path for d in named])) is not None:   # a table the question names
         return {**tables, "query": query, **({"note": note} if note else {})}
-    if not named and not scope:
-        pointed = pointed_by_request(ctx)   # files here the index cannot take (YAML, code): where they are
+    if not named and not scope:   # nothing indexed, nothing the question names: the files' text may answer
+        said = _files_say(ctx, query, "No documents are indexed here yet, so the files were searched instead")
+        if said is not None:
+            return {**said, **({"note": note} if note else {})}
+        pointed = pointed_by_request(ctx)   # files named like the question's words: where they are
         if pointed:
             return {"status": "success", "match": "request", "message": pointed_message(ctx, pointed),
                     "files": [str(p.path) for p in pointed], **({"note": note} if note else {})}
@@ -421,7 +450,10 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     read = _read_through(ctx, query, [d.path for d in named]) if not hits and named else None
     if read is not None:  # the question names these files: read them through, not "nothing found"
         return {**read, "query": query, "instruction": CITE, **({"note": note} if note else {})}
-    if not hits:
+    if not hits:   # no indexed passage is close: the files' text may still hold the answer
+        said = _files_say(ctx, query, "No indexed passage answers this, so the files were searched instead")
+        if said is not None:
+            return {**said, "query": query, **({"note": note} if note else {})}
         return {"status": "no_results", "query": query,
                 "message": (note + " " if note else "") + "Nothing relevant found; try other words."}
     out = {**_found(ctx, query, hits), "query": query, "instruction": CITE, **({"note": note} if note else {})}

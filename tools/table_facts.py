@@ -31,7 +31,7 @@ MAX_LINES = 14
 MAX_CHARS = 1800
 LINE_CHARS = 300
 MAX_RECORDS_COLUMNS = 40
-SCHEMA_LINES = 5     # after the figures: the schema, three sample rows, an example query (table_sql)
+SCHEMA_LINES = 4     # after the figures: the schema, three sample rows (table_sql)
 SPREADSHEETS = frozenset({".xlsx", ".xlsm"})   # binary: read_file has no text of them, only their figures
 _TABLE_EXTS = frozenset(s for s in TABLE_SUFFIXES if s != ".txt") | {".json"}
 

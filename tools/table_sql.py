@@ -322,7 +322,7 @@ def _cell(frame: Any, name: str, i: int) -> Any:
 
 def schema_fields(frame: Any) -> dict[str, str]:
     """The table as a query sees it: ``schema`` (``data(date date, amount number, ...)``), ``sample``
-    (its first rows, one a line) and ``hint`` (a query built from its own columns and values)."""
+    (its first rows, one a line). No example query: the 0.5B model answered with the one it was shown."""
     places = _places(frame)
     columns = ", ".join(f"{quoted(n)} {_KINDS.get(frame.types[n], 'text')}" for n in frame.names)
     if len(columns) > SCHEMA_CHARS:
@@ -331,15 +331,13 @@ def schema_fields(frame: Any) -> dict[str, str]:
     for i in range(min(SAMPLE_ROWS, frame.rows)):
         row = " | ".join(_shown(_cell(frame, n, i), places) for n in frame.names)
         rows.append(row if len(row) <= SAMPLE_CHARS else row[:SAMPLE_CHARS - 1] + "…")
-    return {"schema": f"{TABLE}({columns})", "sample": "\n".join(rows),
-            "hint": f"one SQL SELECT over table {TABLE} in analyze_data_file's query, e.g. {_example(frame)}"}
+    return {"schema": f"{TABLE}({columns})", "sample": "\n".join(rows)}
 
 
 def schema_lines(frame: Any) -> list[str]:
-    """``schema_fields`` as lines: ``schema: ...``, a ``sample: ...`` line per row, ``query: ...``."""
+    """``schema_fields`` as lines: ``schema: ...`` and a ``sample: ...`` line per row."""
     said = schema_fields(frame)
-    return [f"schema: {said['schema']}", *(f"sample: {row}" for row in said["sample"].splitlines()),
-            f"query: {said['hint']}"]
+    return [f"schema: {said['schema']}", *(f"sample: {row}" for row in said["sample"].splitlines())]
 
 
 def _example(frame: Any) -> str:

@@ -151,6 +151,28 @@ class Agent:
     def tool_schemas(self, state: SelectionState) -> list[dict[str, Any]] | None:
         return self.layout.tools(state)
 
+    def turn_message(self, state: SelectionState, query: str, facts: tuple[str, ...] = (),
+                     blocks: tuple[str, ...] = ()) -> str:
+        """The user message a turn puts in the history: tools disclosed now, the worked examples, the
+        message, the saved facts beside it, then the recalled procedures (the evals send the same)."""
+        # a tool this conversation already called has its own real call in the history: no example needed
+        called = self._called_tools()
+        worked = worked_block([p for p in state.examples if p.example.tool not in called], self.replies.call_key)
+        return self.layout.begin_turn(state, "\n\n".join([*([worked] if worked else []), query, *facts]), blocks)
+
+    def _called_tools(self) -> set[str]:
+        """The tools the conversation's history shows a call of (a bridged call by the tool it stands for)."""
+        names = set()
+        for msg in self.history:
+            for wire in msg.get("tool_calls") or ():
+                fn = wire.get("function") or {}
+                try:
+                    args = json.loads(fn.get("arguments") or "{}")
+                except ValueError:
+                    args = {}
+                names.add(unwrap_call(ToolCall("", str(fn.get("name", "")), args if isinstance(args, dict) else {})).name)
+        return names
+
     # ------------------------------------------------------------------ public API
     def reset(self) -> None:
         """Forget the conversation AND the loader session (GAIA's /reset kept history)."""
@@ -200,9 +222,7 @@ class Agent:
         self.user_messages.append(query)
         self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
         facts, closest, saved = self._saved_facts(query)
-        worked = worked_block(state.examples, self.replies.call_key)
-        self.history.append({"role": "user", "content": self.layout.begin_turn(
-            state, "\n\n".join([*([worked] if worked else []), query, *facts]), recalled.blocks)})
+        self.history.append({"role": "user", "content": self.turn_message(state, query, facts, recalled.blocks)})
         stats, book = self._turn_stats(query, facts, closest), CallBook()
         stats.saved, stats.closest = saved, closest
         stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx)

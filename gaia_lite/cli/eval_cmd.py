@@ -234,6 +234,14 @@ def _print_cost(r: dict[str, Any]) -> None:
                      m["text_tokens"], m["native_tokens"], "", ""])
     print_all(table(f"tool-prompt cost (tokens: {r['tokenizer']}; preset {r['preset']}, tau {r['threshold']}, "
                   f"cap {r['max_tools']})", ["set", "tools", "text", "native", "text share", "native share"], rows))
+    w = r.get("worked") or {}
+    if w.get("bank"):
+        d = w["line_tokens"]
+        wrows = [["bank / shown per turn at most", f"{w['bank']} / {w['per_turn']}"],
+                 ["header line", w["header_tokens"]],
+                 ["one example line min / median / max", f"{d['min']:.0f} / {d['median']:.0f} / {d['max']:.0f}"]]
+        wrows += [[f"{q['label']}: {', '.join(q['examples']) or 'none'}", q["tokens"]] for q in w["queries"]]
+        print_all(table("worked examples (in the user's message, after the cached prefix)", ["what", "tokens"], wrows))
     for label, block in (("fixed query (clones do not match)", r), ("query that matches the clones", r.get("matching"))):
         if not block:
             continue

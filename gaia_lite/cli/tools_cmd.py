@@ -136,6 +136,8 @@ def select_for_query(settings: Settings, query: str, history: list[str]) -> dict
         "requested": list(sel.record.requested),
         "companion": list(sel.record.companion),
         "learned": list(sel.record.learned),
+        "examples": [{"request": p.example.request, "tool": p.example.tool, "arguments": dict(p.example.arguments),
+                      "score": round(p.score, 4), "learned": p.example.learned} for p in sel.examples],
         "skills": fired,
         "skill_tau": settings.skill_tau,
     }
@@ -154,6 +156,10 @@ def print_selection(report: dict[str, Any]) -> None:
     console.print(table)
     if report.get("skills"):
         console.print(f"learned procedures recalled (skill τ {report['skill_tau']}): {', '.join(report['skills'])}")
+    for ex in report.get("examples", ()):
+        mine = " (learned from you)" if ex["learned"] else ""
+        console.print(f"worked example{mine} {ex['score']:.2f}: {ex['request']!r} -> {ex['tool']}"
+                      f"({', '.join(f'{k}={v!r}' for k, v in ex['arguments'].items())})", markup=False)
     if report["skipped_at_cap"]:
         console.print(f"skipped at the cap: {', '.join(report['skipped_at_cap'])}")
     top = [f"{n} {s:.3f}" for n, s in list(report["scores"].items())[:8]]

@@ -235,6 +235,27 @@ def _loaded_sets(lab: _Lab, doc_loader: ToolLoader, meter: _Meter, baseline: Cos
     return sets
 
 
+def _worked_report(lab: _Lab, doc_loader: ToolLoader, counter: TokenCounter,
+                   typical_queries: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """What the worked examples cost: each example line in the reply format's shape, the header, and the
+    block each typical query gets. They ride in the user's message, so they cost the turn that shows
+    them and never the cached prefix."""
+    # kept lazy: the agent layer sits above the eval's loader code
+    from gaia_lite.agent.prompt import WORKED_HEADER, worked_block
+    from gaia_lite.loader.worked import WorkedPick
+
+    bank = doc_loader.worked.examples
+    lines = [counter.count(worked_block([WorkedPick(e, 1.0)], key="tool").split("\n", 1)[1]) for e in bank]
+    per_query = []
+    for label, q in typical_queries:
+        picks = lab.select(doc_loader, lab.registry, q).examples
+        block = worked_block(picks, key="tool")
+        per_query.append({"label": label, "examples": [p.example.tool for p in picks],
+                          "tokens": counter.count(block) if block else 0})
+    return {"bank": len(bank), "per_turn": doc_loader.settings.worked, "header_tokens": counter.count(WORKED_HEADER),
+            "line_tokens": distribution(lines) if lines else {}, "queries": per_query}
+
+
 def run_cost(*, embedder: Embedder, counter: TokenCounter, sizes: Sequence[int] = DEFAULT_SIZES,
              preset: str = "default", threshold: float | None = None, max_tools: int | None = None,
              query: str = FIXED_QUERY, matching_query: str | None = MATCHING_QUERY,
@@ -277,6 +298,7 @@ def run_cost(*, embedder: Embedder, counter: TokenCounter, sizes: Sequence[int] 
                   "clone_bundle_size": clone_bundle_size, "query": query},
         "series": rows,
     }
+    report["worked"] = _worked_report(lab, doc_loader, counter, typical_queries)
     if matching_query:
         match_rows = _series(lab, median_tool, sizes, matching_query, counter, clone_bundle_size, progress)
         report["matching"] = {"query": matching_query, "slope": _slopes(match_rows), "series": match_rows}

@@ -217,7 +217,7 @@ def _request(agent: Any, earlier: Sequence[str], history: Sequence[dict[str, Any
     t0 = time.perf_counter()
     state = agent.selector.select(list(earlier), query)
     select_ms = (time.perf_counter() - t0) * 1000.0
-    content = agent.layout.begin_turn(state, query)
+    content = agent.turn_message(state, query)
     system = agent.system_prompt(state)
     tools = agent.tool_schemas(state)
     tag = f"[req-{nonce}] " if nonce else ""  # no nonce: the server may reuse a cached prefix
@@ -231,7 +231,7 @@ def first_request(agent: Any, query: str) -> tuple[list[dict[str, Any]], list[di
     not sent (the agent is reset before and after)."""
     agent.reset()
     state = agent.selector.select([], query)
-    content = agent.layout.begin_turn(state, query)
+    content = agent.turn_message(state, query)
     out = ([{"role": "system", "content": agent.system_prompt(state)}, {"role": "user", "content": content}],
            agent.tool_schemas(state))
     agent.reset()

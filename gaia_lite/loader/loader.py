@@ -67,7 +67,7 @@ from .matching import learned_picks, match_tools, pull_bundles, rank_key
 from .query import SELECTION_QUERY_CHARS, SelectionQuery, selection_query, split_clauses
 from .requested import RequestIndex, build_request_index, requested_tools
 from .scorer import QueryScorer
-from .worked import WorkedBank, WorkedExample, WorkedPick, load_worked
+from .worked import NO_TOOL, WorkedBank, WorkedExample, WorkedPick, load_worked, with_learned
 
 __all__ = ["ToolLoader", "Selection", "SessionStats", "SelectionQuery", "selection_query", "build_doc_loader",
            "split_clauses", "registry_tools_hash", "LOGGER_NAME", "SELECTION_QUERY_CHARS"]
@@ -475,7 +475,10 @@ class ToolLoader:
                         rnd: _Round) -> tuple[tuple[WorkedPick, ...], list[str]]:
         """This turn's worked examples whose tools are loaded (theirs admitted into free room), and the
         tools they brought."""
+        # anchors compete (a shown example far below one is not shown) but are never shown or bring anything;
+        # the closest being a request that needs no tool means no example at all
         picks = self._worked_picks(query, scores)
+        picks = [p for p in picks if p.example.shown] if picks and picks[0].example.tool != NO_TOOL else []
         added = self._admit_free([p.example.tool for p in picks], "example", registry, rnd)
         return tuple(p for p in picks if p.example.tool in self._slots), added
 
@@ -630,6 +633,6 @@ def build_doc_loader(embedder: Embedder, *, preset: str = "default", threshold: 
     return ToolLoader(config.core, config.bundles, embedder, settings=settings, threshold=threshold,
                       max_tools=max_tools, examples=examples, aliases=config.aliases,
                       learned_examples=learned_examples, companions=companions,
-                      worked=(*load_worked(profile), *learned_worked) if settings.worked else (),
+                      worked=with_learned(load_worked(profile), learned_worked) if settings.worked else (),
                       doc_cache=DocEmbeddingCache(cache_dir),
                       tools_hash_fn=tools_hash_fn, logger=logger)

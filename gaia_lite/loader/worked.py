@@ -14,7 +14,7 @@ message of a turn and the call that served it).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Iterable, Mapping
 
@@ -30,7 +30,10 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-__all__ = ["WorkedExample", "WorkedPick", "WorkedBank", "load_worked", "parse_worked", "call_json"]
+__all__ = ["WorkedExample", "WorkedPick", "WorkedBank", "load_worked", "parse_worked", "call_json", "NO_TOOL",
+           "with_learned"]
+
+NO_TOOL = "none"  # an anchor for a request that needs no tool: the closest one means no example
 
 MAX_REQUEST_CHARS = 300
 
@@ -43,6 +46,7 @@ class WorkedExample:
     tool: str
     arguments: Mapping[str, Any]
     learned: bool = False  # from the user's own successful turn, not the shipped bank
+    shown: bool = True  # False: an anchor, which wins retrieval for its requests but is not shown
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,9 @@ def parse_worked(data: Mapping[str, Any], *, source: str = "<worked>") -> tuple[
     raw = data.get("example", [])
     if not isinstance(raw, list):
         raise ValueError(f"{source}: `example` must be an array of tables ([[example]])")
+    taught = data.get("taught")
+    if taught is not None and (not isinstance(taught, list) or not all(isinstance(t, str) for t in taught)):
+        raise ValueError(f"{source}: `taught` must be a list of tool names")
     out = []
     for i, entry in enumerate(raw, 1):
         where = f"{source}: example {i}"
@@ -73,7 +80,9 @@ def parse_worked(data: Mapping[str, Any], *, source: str = "<worked>") -> tuple[
             raise ValueError(f"{where}: `tool` must be a tool name")
         if not isinstance(arguments, dict):
             raise ValueError(f"{where}: `arguments` must be a table")
-        out.append(WorkedExample(" ".join(request.split()), tool.strip(), dict(arguments)))
+        name = tool.strip()
+        out.append(WorkedExample(" ".join(request.split()), name, dict(arguments),
+                                 shown=name != NO_TOOL and (taught is None or name in taught)))
     return tuple(out)
 
 
@@ -83,6 +92,15 @@ def load_worked(profile: str = "doc") -> tuple[WorkedExample, ...]:
     if not res.is_file():
         return ()
     return parse_worked(tomllib.loads(res.read_text(encoding="utf-8")), source=f"{profile}_worked.toml")
+
+
+def with_learned(shipped: Iterable[WorkedExample], learned: Iterable[WorkedExample]) -> tuple[WorkedExample, ...]:
+    """The shipped bank and the user's own examples, which are shown under the same rule: only for the
+    tools the bank teaches (an anchor otherwise). Shown "list the files in this folder" -> browse_directory
+    beside that very request, the 0.5B model answered "List the files in the directory /tmp/fb."."""
+    shipped = tuple(shipped)
+    taught = {e.tool for e in shipped if e.shown}
+    return (*shipped, *(replace(e, shown=e.tool in taught) for e in learned))
 
 
 class WorkedBank:
@@ -116,8 +134,10 @@ class WorkedBank:
         if limit <= 0 or not self.examples:
             return ()
         cosines = self.matrix() @ np.asarray(query, dtype=np.float32)
-        combined = [(weight * float(c) + (1 - weight) * tool_scores[e.tool], i)
-                     for i, (e, c) in enumerate(zip(self.examples, cosines)) if e.tool in tool_scores]
+        # a no-tool anchor has no tool score: its request's cosine alone
+        combined = [(float(c) if e.tool == NO_TOOL else weight * float(c) + (1 - weight) * tool_scores[e.tool], i)
+                     for i, (e, c) in enumerate(zip(self.examples, cosines))
+                     if e.tool in tool_scores or e.tool == NO_TOOL]
         picks: list[WorkedPick] = []
         for score, i in sorted(combined, key=lambda si: (-si[0], si[1])):
             if score < threshold or len(picks) >= limit or (picks and score < picks[0].score - margin):

@@ -77,6 +77,9 @@ class _Agent:
     def tool_schemas(self, state: _State) -> list[dict[str, Any]] | None:
         return None
 
+    def turn_message(self, state: _State, query: str) -> str:
+        return self.layout.begin_turn(state, query)
+
 
 def test_quantile_interpolates() -> None:
     assert ttft.quantile([1.0, 2.0, 3.0, 4.0], 0.5) == pytest.approx(2.5)

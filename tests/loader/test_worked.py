@@ -20,7 +20,7 @@ from gaia_lite.loader.bundles import load_bundles
 from gaia_lite.loader.documents import load_examples
 from gaia_lite.loader.loader import ToolLoader
 from gaia_lite.loader.presets import LOOP_CONTROL, PRESETS
-from gaia_lite.loader.worked import WorkedExample, WorkedPick, call_json, load_worked, parse_worked
+from gaia_lite.loader.worked import NO_TOOL, WorkedExample, WorkedPick, call_json, load_worked, parse_worked
 from gaia_lite.registry.execute import validate_arguments
 from tests.agent.wiring import doc_stack
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
@@ -42,6 +42,9 @@ def test_the_bank_covers_the_doc_tools_with_calls_they_accept() -> None:
     registry, *_ = doc_registry()
     assert len(BANK) >= 50
     for ex in BANK:
+        if ex.tool == NO_TOOL:
+            assert not ex.arguments and not ex.shown, ex.request
+            continue
         assert ex.tool in registry, f"example {ex.request!r} calls {ex.tool}, which is no doc tool"
         _, error = validate_arguments(registry.get(ex.tool), dict(ex.arguments))
         assert error is None, f"example {ex.request!r}: {error}"
@@ -105,7 +108,8 @@ def test_an_everyday_request_gets_an_example_of_the_tool_that_serves_it(minilm, 
 
 
 @pytest.mark.parametrize("message", ["what is the capital of France?", "write me a haiku about rain",
-                                     "who was the first person on the moon", "tell me a joke"])
+                                     "who was the first person on the moon", "tell me a joke",
+                                     "how do spreadsheets work", "define regex"])
 def test_chit_chat_gets_no_example_and_no_loop_control(minilm, message: str) -> None:
     registry, *_ = doc_registry()
     sel = _loader(minilm).select(message, registry)
@@ -147,3 +151,36 @@ def test_the_agent_shows_the_examples_before_the_message_after_the_cached_prefix
     assert block.startswith(WORKED_HEADER) and '"name": "analyze_data_file"' in block
     assert message == "how much did we spend on groceries in budget.csv"
     assert second["messages"][0] == first["messages"][0]  # the system prompt is the same bytes
+
+
+def test_a_tool_the_conversation_already_called_gets_no_example(tmp_path: Path, minilm) -> None:
+    """Its real call is in the history: an example would cost every later turn tokens and teach nothing."""
+    stack = doc_stack(_loader(minilm), tmp_path, native=False)
+    agent = Agent(ChatClient("http://127.0.0.1:9/v1"), stack.registry, stack.executor, stack.selector,
+                  AgentOptions(native_tools=False, workdir=tmp_path))
+    state = stack.selector.select([], "how much did we spend on groceries in budget.csv")
+    assert WORKED_HEADER in agent.turn_message(state, "how much did we spend on groceries in budget.csv")
+    agent.history += [{"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "analyze_data_file",
+                                                      "arguments": '{"file_path": "budget.csv"}'}}]},
+                      {"role": "tool", "tool_call_id": "c1", "content": "rows: 12"}]
+    assert WORKED_HEADER not in agent.turn_message(state, "and on fuel?")
+
+
+def test_a_request_the_model_serves_well_gets_no_example(minilm) -> None:
+    """Anchors (examples of tools outside the bank's `taught` list) win retrieval for plain requests, so
+    "list the files in this folder" costs no example tokens, and bring no tool."""
+    registry, *_ = doc_registry()
+    assert any(not e.shown for e in BANK) and all(e.shown for e in BANK if e.tool == "search_file_content")
+    sel = _loader(minilm).select("list the files in this folder", registry)
+    assert sel.examples == () and "example" not in sel.reasons.values()
+
+
+def test_a_learned_example_is_shown_only_for_a_tool_the_bank_teaches() -> None:
+    from gaia_lite.loader.worked import with_learned
+
+    mine = [WorkedExample("list the files in this folder", "browse_directory", {"directory_path": "/tmp/fb"}, True),
+            WorkedExample("which notes mention the vet?", "search_file_content", {"pattern": "vet"}, True)]
+    bank = with_learned(BANK, mine)
+    assert bank[:len(BANK)] == BANK
+    assert [e.shown for e in bank[len(BANK):]] == [False, True]

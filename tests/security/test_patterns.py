@@ -40,9 +40,10 @@ def _run(ctx, fn, **args) -> dict:
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.parametrize("regex", [False, True], ids=["as-text-then-regex", "regex"])
 @pytest.mark.parametrize("pattern", CATASTROPHIC)
-def test_search_file_content_runs_in_linear_time(ctx, bait, pattern) -> None:
-    result = _run(ctx, file_tools.search_file_content, pattern=pattern, directory=".")
+def test_search_file_content_runs_in_linear_time(ctx, bait, pattern, regex) -> None:
+    result = _run(ctx, file_tools.search_file_content, pattern=pattern, directory=".", regex=regex)
     assert result["status"] == "success"
 
 
@@ -52,12 +53,15 @@ def test_search_file_name_patterns_run_in_linear_time(ctx, bait, pattern) -> Non
     assert _run(ctx, file_tools.search_file, file_pattern=pattern)["status"] == "success"
 
 
-def test_regex_still_works_and_unsupported_syntax_falls_back_to_text(ctx, root) -> None:
+def test_regex_on_request_works_and_unsupported_syntax_is_refused_in_one_line(ctx, root) -> None:
     (root / "code.py").write_text("def alpha():\n    return 1  # (?<=x)\n")
-    hit = _run(ctx, file_tools.search_file_content, pattern=r"def \w+\(", directory=".")
-    assert hit["count"] == 1 and hit["matches"][0]["line"] == 1
-    literal = _run(ctx, file_tools.search_file_content, pattern="(?<=x)", directory=".")  # look-behind: not RE2
-    assert literal["count"] == 1 and literal["matches"][0]["line"] == 2
+    hit = _run(ctx, file_tools.search_file_content, pattern=r"def \w+\(", directory=".", regex=True)
+    assert hit["count"] == 1 and "code.py:1: def alpha():" in hit["message"]
+    literal = _run(ctx, file_tools.search_file_content, pattern="(?<=x)", directory=".")  # text by default
+    assert literal["count"] == 1 and "code.py:2: return 1  # (?<=x)" in literal["message"]
+    refused = _run(ctx, file_tools.search_file_content, pattern="(?<=x)", directory=".", regex=True)  # not RE2
+    assert refused["status"] == "error" and "\n" not in refused["error"]
+    assert "invalid perl operator: (?<" in refused["error"] and "regex=false" in refused["error"]
 
 
 def test_over_long_patterns_are_refused_in_one_line(ctx, bait) -> None:

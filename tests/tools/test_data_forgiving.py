@@ -170,11 +170,10 @@ def test_what_the_model_reads_is_plain_lines_and_compact(tool_ctx, tmp_path: Pat
     # statistics as JSON ("revenue={"sum": ...}") were copied into answers as "score={"
     shutil.copy(FIXTURE, tmp_path / "sales.csv")
     shown = compact_result(analyze(tool_ctx, "sales.csv"))
-    figures = shown[:shown.index("\nhint: ")]   # the hint is an example query: "WHERE salesperson = '...'"
-    assert "{" not in figures and "=" not in figures
-    # about 400 tokens for a 23-row, 7-column table with three groupings, and about 130 for its schema,
-    # three sample rows and an example query (``schema``, ``sample``, ``hint``)
-    assert len(shown) < 1900
+    assert "{" not in shown and "=" not in shown
+    # about 400 tokens for a 23-row, 7-column table with three groupings, and about 100 for its schema and
+    # three sample rows (``schema``, ``sample``)
+    assert len(shown) < 1800
     assert shown.index("Sarah Chen 70,000") < shown.index("revenue by salesperson")
 
 

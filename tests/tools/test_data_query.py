@@ -138,26 +138,26 @@ def test_date_range_narrows_the_rows_the_query_reads(tool_ctx, expenses: str) ->
     assert ignored["rows"] == [[7]] and "group_by are left out" in ignored["note"]
 
 
-def test_every_mode_shows_the_schema_three_rows_and_an_example_query(tool_ctx, expenses: str) -> None:
+def test_every_mode_shows_the_schema_and_three_rows_but_no_query_to_copy(tool_ctx, expenses: str) -> None:
+    """No example query beside them: on the dev split the 0.5B model answered a total with the
+    example query's text ("SELECT SUM(revenue) FROM data WHERE salesperson = 'Raj Mehta'}")."""
     for kind in ("summary", "spending", "trends", "full"):
         result = analyze(tool_ctx, expenses, analysis_type=kind)
         assert result["schema"] == "data(date date, category text, amount number, note text)", kind
         assert result["sample"].splitlines() == ["2025-01-03 | groceries | 42.10 | Aldi",
                                                  "2025-01-05 | rent | 1200 | January rent",
                                                  "2025-01-09 | groceries | 63.25 | Lidl"]
-        assert result["hint"].endswith("e.g. SELECT SUM(amount) FROM data WHERE category = 'groceries'")
+        assert "SELECT" not in compact_result(result), kind
     queried = analyze(tool_ctx, expenses, query="SELECT COUNT(*) FROM data")
-    assert queried["schema"].startswith("data(date date") and "hint" not in queried   # it has its query
+    assert "schema" not in queried   # it has its query, so the schema would be noise
 
 
 def test_read_file_of_a_table_shows_its_schema(tool_ctx, tmp_path: Path, expenses: str) -> None:
     figures = read(tool_ctx, expenses)["figures"].splitlines()
-    assert figures[-5:] == ["schema: data(date date, category text, amount number, note text)",
+    assert figures[-4:] == ["schema: data(date date, category text, amount number, note text)",
                             "sample: 2025-01-03 | groceries | 42.10 | Aldi",
                             "sample: 2025-01-05 | rent | 1200 | January rent",
-                            "sample: 2025-01-09 | groceries | 63.25 | Lidl",
-                            "query: one SQL SELECT over table data in analyze_data_file's query, e.g. "
-                            "SELECT SUM(amount) FROM data WHERE category = 'groceries'"]
+                            "sample: 2025-01-09 | groceries | 63.25 | Lidl"]
     import openpyxl
     wb = openpyxl.Workbook()
     for row in [["item", "price", "in stock"], ["bolt", 0.25, 540], ["nut", 0.1, 75], ["bolt", 0.3, 20]]:
@@ -165,7 +165,7 @@ def test_read_file_of_a_table_shows_its_schema(tool_ctx, tmp_path: Path, expense
     wb.save(tmp_path / "stock.xlsx")
     sheet = read(tool_ctx, "stock.xlsx")["figures"].splitlines()
     assert 'schema: data(item text, price number, "in stock" number)' in sheet
-    assert sheet[-1].endswith("""e.g. SELECT SUM("in stock") FROM data WHERE item = 'bolt'""")
+    assert sheet[-1] == "sample: bolt | 0.30 | 20"
     answer = analyze(tool_ctx, "stock.xlsx", query="SELECT SUM(in_stock) FROM data WHERE item = 'bolt'")
     assert answer["rows"] == [[560]]
 

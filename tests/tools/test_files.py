@@ -236,11 +236,11 @@ def test_read_truncates_very_long_text(tool_ctx, tmp_path: Path) -> None:
 # ---------------------------------------------------------------- search_file_content
 
 def test_grep_with_line_numbers_and_context(tool_ctx, tree: Path) -> None:
-    result = search_file_content(tool_ctx, r"def \w+", context_lines=1)
-    hits = {(Path(h["file"]).name, h["line"]) for h in result["matches"]}
-    assert hits == {("app.py", 4), ("app.py", 7)}
-    first = next(h for h in result["matches"] if h["line"] == 4)
-    assert first["before"] == ["class Greeter:"] and first["after"] == ["        return 'hi'"]
+    result = search_file_content(tool_ctx, r"def \w+", context_lines=1, regex=True)
+    assert result["count"] == 2 and result["files"] == ["src/app.py (2)"]
+    assert result["message"].splitlines()[1:] == [   # grep's shape: groups that touch are not cut apart
+        "src/app.py-3- class Greeter:", "src/app.py:4: def hello(self):", "src/app.py-5- return 'hi'",
+        "src/app.py-6-", "src/app.py:7: def main():", "src/app.py-8- pass"]
 
 
 def test_grep_case_and_literal_fallback(tool_ctx, tree: Path, tmp_path: Path) -> None:
@@ -248,8 +248,8 @@ def test_grep_case_and_literal_fallback(tool_ctx, tree: Path, tmp_path: Path) ->
     assert search_file_content(tool_ctx, "REVENUE", case_sensitive=True)["count"] == 0
     assert search_file_content(tool_ctx, "Revenue", case_sensitive=True)["count"] == 1
     (tmp_path / "calc.py").write_text("total = f(x\n")
-    literal = search_file_content(tool_ctx, "f(x")                 # invalid regex -> literal search
-    assert literal["count"] == 1 and literal["matches"][0]["text"] == "total = f(x"
+    literal = search_file_content(tool_ctx, "f(x")                 # literal by default
+    assert literal["count"] == 1 and literal["message"].splitlines()[1] == "calc.py:1: total = f(x"
 
 
 def test_grep_for_a_file_name_shows_that_file(tool_ctx, tmp_path: Path) -> None:
@@ -266,7 +266,7 @@ def test_grep_file_pattern_single_file_and_credentials(tool_ctx, tree: Path, tmp
     (tmp_path / ".env").write_text("revenue_token=1\n")
     (tmp_path / "deploy.env").write_text("revenue_token=1\n")
     every = search_file_content(tool_ctx, "revenue", file_pattern="*")
-    assert {Path(h["file"]).name for h in every["matches"]} == {"sales_data_2025.csv", "quarterly summary.md"}
+    assert every["files"] == ["reports/2025/sales_data_2025.csv (1)", "reports/quarterly summary.md (1)"]
     only_csv = search_file_content(tool_ctx, "revenue", file_pattern="*.csv")
     assert only_csv["count"] == 1
     one = search_file_content(tool_ctx, "Greeter", directory="src/app.py")
@@ -448,7 +448,8 @@ def test_a_long_texts_lines_on_the_request_close_the_read(tool_ctx, tmp_path: Pa
     ran_on = read_file(tool_ctx, "reports/acme_q3_report.md")["lines_matching_request"]
     assert ran_on[0] == "line 26: We expect growth of 15-18 % for 2026, driven by the cloud segment."  # the sentence's end
     # answered from the result alone, those lines are the answer, not the whole text
-    assert answer_from_result("read_file", result).startswith("acme_q3_report.md, on your question:\n- line 4: - Q3")
+    assert answer_from_result("read_file", result, tmp_path).startswith(
+        "From reports/acme_q3_report.md, the lines on your question:\n- line 4: - Q3")
 
 
 def test_a_short_text_or_a_request_that_asks_nothing_of_it_is_read_as_is(tool_ctx, tmp_path: Path) -> None:

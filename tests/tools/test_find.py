@@ -3,6 +3,7 @@ folder tree in tmp_path with the real tools, called as the agent calls them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -89,7 +90,7 @@ FORGIVING: list[tuple[str, Callable[..., dict], dict[str, Any], str, str]] = [
     ("an over-specific content pattern", search_file_content, {"pattern": "//TODO"},
      "src/app.py", "No line holds '//TODO' as written; lines with its words (TODO) instead"),
     ("a guessed file filter on a content search", search_file_content, {"pattern": "TODO", "file_pattern": "*todo*"},
-     "src/app.py", "No file named like '*todo*' holds it; other files do. 1 matching line(s) in src/app.py"),
+     "src/app.py", "No file named like '*todo*' holds it; other files do. 1 matching line in 1 file: src/app.py (1)"),
     ("a question no line answers in its words", search_file, {"file_pattern": "Wi-Fi details for the home router"},
      "", "most of its words (wi, fi, home, router) appear in: home/network/router_setup.txt"),
     ("the words put where the file types go", search_file, {"file_pattern": "*.csv", "file_types": "blue heron"},
@@ -102,7 +103,7 @@ FORGIVING: list[tuple[str, Callable[..., dict], dict[str, Any], str, str]] = [
 def _first_path(result: dict) -> str:
     if result.get("files"):
         first = result["files"][0]
-        return first["path"] if isinstance(first, dict) else first
+        return first["path"] if isinstance(first, dict) else re.sub(r" \(\d+\)$", "", first)   # "a.md (3)": hits
     for key in ("directories", "matches"):
         if result.get(key):
             first = result[key][0]
@@ -157,7 +158,7 @@ SHAPED: list[tuple[str, Callable[[Any], dict], str, str]] = [
     ("the one file found comes with its first lines", lambda ctx: search_file(ctx, "invoice_0193.txt"),
      "files", "It begins:\nInvoice 0193\nTotal due: 1,245.50 EUR"),
     ("matching lines come before the search's settings", lambda ctx: search_file_content(ctx, "vacation days"),
-     "matches", "policies/employee-handbook.md:2: First-year employees get 25 vacation days."),
+     "count", "policies/employee-handbook.md:2: First-year employees get 25 vacation days."),
     ("folders found come before their count", lambda ctx: search_directory(ctx, "invoices"),
      "directories", "Folders named like 'invoices': clients/acme-corp/invoices/"),
 ]

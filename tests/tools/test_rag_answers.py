@@ -81,7 +81,7 @@ def test_an_unindexed_document_named_in_words_is_indexed_and_answered_in_one_cal
     result = call("query_documents", query="contractor")
     assert result["status"] == "success"
     assert result["message"].splitlines()[1] == "- Contractors are not eligible for company benefits."
-    assert list(result)[-1] == "note" and "was not indexed; it is now" in result["note"]
+    assert list(result)[-1] == "note" and "to the document index to answer this" in result["note"]
 
 
 def test_every_part_of_the_users_question_is_answered_not_only_the_query(call, ctx: ToolContext) -> None:

@@ -295,10 +295,10 @@ HANDBOOK = "# Employee handbook\n\nFirst-year employees get 25 vacation days. Re
 ON_DEMAND = [
     ("query_documents on an empty index, file named by path", "query_documents",
      {"query": "According to policies/employee-handbook.md, how many vacation days do new staff get?"},
-     "25 vacation days", "policies/employee-handbook.md was not indexed; it is now."),
+     "25 vacation days", "Added policies/employee-handbook.md to the document index to answer this."),
     ("query_documents on an empty index, document named in words", "query_documents",
      {"query": "how many vacation days does the employee handbook give?"},
-     "25 vacation days", "policies/employee-handbook.md (the request names employee, handbook) was not indexed"),
+     "25 vacation days", "Added policies/employee-handbook.md (the request names employee, handbook) to the document"),
     ("query_specific_file on a guessed path", "query_specific_file",
      {"file_path": "docs/handbook.txt", "query": "vacation days"},
      "25 vacation days", "docs/handbook.txt does not exist; this is policies/employee-handbook.md"),

@@ -153,7 +153,7 @@ def test_a_question_on_an_empty_index_indexes_the_file_its_words_point_to_and_an
     result = call("query_documents", query="Wi-Fi details for the home router")
     assert result["status"] == "success", result
     assert "home-network/router_setup.txt" in result["message"] and "Lindenhof-5G" in result["message"]
-    assert "router_setup.txt" in result["note"] and "was not indexed; it is now" in result["note"]
+    assert "router_setup.txt" in result["note"] and "to the document index to answer this" in result["note"]
     assert [Path(d.path).name for d in rag_ctx.rag.list_documents()] == ["router_setup.txt"]
 
 
@@ -209,8 +209,10 @@ def test_a_question_about_files_the_index_cannot_take_says_where_they_are(call, 
     _files(work, {"config/settings.yaml": "service:\n  api_key: abc\n", "config/logging.yaml": "level: info\n"},
            rag_ctx, "any file in here mention an API key? which one")
     result = call("query_documents", query="API key")
-    assert result["status"] == "success" and result["match"] == "request", result
-    assert result["message"].startswith("The words of the request (api, key) point to: config/settings.yaml")
+    assert result["status"] == "success" and result["match"] == "file_search", result
+    assert result["message"].startswith("No documents are indexed here yet, so the files were searched instead "
+                                        "for api, key: 1 matching line in 1 file: config/settings.yaml (1)")
+    assert "config/settings.yaml:2: api_key: abc" in result["message"] and "logging" not in result["message"]
     assert rag_ctx.rag.list_documents() == []
 
 

@@ -77,9 +77,7 @@ def test_the_lines_about_what_was_asked_come_first(tool_ctx, tmp_path: Path) -> 
     # then the table as a query sees it, for a question the figures do not answer
     assert plain[-SCHEMA_LINES:] == [
         "schema: data(order_id number, customer text, amount number)",
-        "sample: 1001 | Mila Novak | 120", "sample: 1002 | Arjun Rao | 75.50", "sample: 1003 | Mila Novak | 310",
-        "query: one SQL SELECT over table data in analyze_data_file's query, e.g. "
-        "SELECT SUM(amount) FROM data WHERE customer = 'Mila Novak'"]
+        "sample: 1001 | Mila Novak | 120", "sample: 1002 | Arjun Rao | 75.50", "sample: 1003 | Mila Novak | 310"]
 
 
 def test_a_messy_csv_is_read_with_currency_and_blank_cells(tool_ctx, tmp_path: Path) -> None:

@@ -1,0 +1,221 @@
+"""One content search (issue 42): search_file_content is the grep, literal by default, every subfolder,
+binary and credential files skipped, each hit one ``path:line: text`` line; search_file counts a glob over
+the whole tree; query_documents falls through to the same search when the index cannot answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from gaia_lite.agent.fallback import answer_from_result
+from gaia_lite.embed.hashing import HashEmbedder
+from gaia_lite.memory.rag import RagIndex
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools import files, rag
+from gaia_lite.tools.sandbox import Sandbox
+
+from tests.tools.called import as_called
+
+search_file_content, search_file = as_called(files.search_file_content), as_called(files.search_file)
+query_documents = as_called(rag.query_documents)
+
+
+def _write(root: Path, tree: dict[str, str | bytes]) -> None:
+    for rel, body in tree.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(body) if isinstance(body, bytes) else path.write_text(body)
+
+
+@pytest.fixture
+def notes(tool_ctx: ToolContext, tmp_path: Path) -> Path:
+    _write(tmp_path, {
+        "notes/todo.md": "# Todo\n\n- buy milk\n- TODO(anna): call the bank\n- check a.b and [x] the box\n",
+        "src/app.py": "import os\n# TODO fix the retry\ndef main():\n    return axb  # FIXME\n",
+        "src/deep/er/still.txt": "a todo three levels down\n",
+    })
+    return tmp_path
+
+
+def _lines(result: dict) -> list[str]:
+    return result["message"].splitlines()[1:]
+
+
+# ---------------------------------------------------------------- literal by default, regex on request
+
+@pytest.mark.parametrize("pattern, line", [
+    ("TODO(", "notes/todo.md:4: - TODO(anna): call the bank"),   # an unbalanced parenthesis, as written
+    ("a.b", "notes/todo.md:5: - check a.b and [x] the box"),     # the dot is a dot: "axb" is no hit
+    ("[x]", "notes/todo.md:5: - check a.b and [x] the box"),     # brackets, not a character class
+])
+def test_special_characters_are_found_literally_by_default(tool_ctx, notes: Path, pattern: str, line: str) -> None:
+    result = search_file_content(tool_ctx, pattern)
+    assert result["status"] == "success" and _lines(result) == [line], result["message"]
+    assert result["count"] == 1 and result["files"] == ["notes/todo.md (1)"]
+
+
+def test_regex_true_reads_the_pattern_as_a_regular_expression(tool_ctx, notes: Path) -> None:
+    dot = search_file_content(tool_ctx, "a.b", regex=True)
+    assert _lines(dot) == ["notes/todo.md:5: - check a.b and [x] the box", "src/app.py:4: return axb  # FIXME"]
+    either = search_file_content(tool_ctx, "TODO|FIXME", regex=True, case_sensitive=True)
+    assert either["count"] == 3 and either["files"] == ["notes/todo.md (1)", "src/app.py (2)"]
+
+
+def test_a_pattern_written_as_a_regex_that_no_line_holds_as_text_is_tried_as_one_and_says_so(tool_ctx,
+                                                                                             notes: Path) -> None:
+    result = search_file_content(tool_ctx, "todo|fixme")   # the model wrote a regex without regex=true
+    assert result["message"].startswith("No line holds 'todo|fixme' as text; as a regular expression: ")
+    assert result["count"] == 5
+
+
+@pytest.mark.parametrize("pattern", ["foo(?=bar)", r"(a)\1", "f(x", "[abc"])
+def test_a_regex_re2_cannot_run_is_a_one_line_error_that_says_why(tool_ctx, notes: Path, pattern: str) -> None:
+    result = search_file_content(tool_ctx, pattern, regex=True)
+    assert result["status"] == "error" and "\n" not in result["error"], result
+    assert result["error"].startswith(f"pattern {pattern!r} is not a regular expression RE2 can run (")
+    assert "regex=false" in result["error"]
+
+
+def test_matching_ignores_case_unless_asked(tool_ctx, notes: Path) -> None:
+    assert search_file_content(tool_ctx, "todo")["count"] == 4   # "# Todo", "TODO(", "# TODO", "a todo"
+    assert search_file_content(tool_ctx, "todo", case_sensitive=True)["files"] == ["src/deep/er/still.txt (1)"]
+
+
+# ---------------------------------------------------------------- what is searched
+
+def test_every_subfolder_is_searched_and_hidden_vendor_binary_and_credential_files_are_not(tool_ctx,
+                                                                                            tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "a/b/c/d/deep.md": "marker deep\n", "top.txt": "marker top\n", "NOTES": "marker without extension\n",
+        "blob.txt": b"marker\x00binary", "photo.png": b"marker", ".env": "MARKER=1\n", "deploy.env": "marker\n",
+        "keys/server.pem": "marker\n", "id_rsa": "marker\n", "credentials.json": '{"marker": 1}\n',
+        ".ssh/config": "marker\n", ".git/config": "marker\n", "node_modules/pkg/index.js": "marker\n",
+    })
+    result = search_file_content(tool_ctx, "marker")
+    assert result["files"] == ["NOTES (1)", "a/b/c/d/deep.md (1)", "top.txt (1)"], result
+    every = search_file_content(tool_ctx, "marker", file_pattern="*")   # a glob of every name: the same rules
+    assert every["files"] == result["files"]
+
+
+def test_a_hit_is_one_line_path_line_text_with_counts_per_file_first(tool_ctx, notes: Path) -> None:
+    result = search_file_content(tool_ctx, "b")
+    head, *lines = result["message"].splitlines()
+    assert head == "4 matching lines in 2 files: notes/todo.md (3), src/app.py (1)"
+    assert lines == ["notes/todo.md:3: - buy milk", "notes/todo.md:4: - TODO(anna): call the bank",
+                     "notes/todo.md:5: - check a.b and [x] the box", "src/app.py:4: return axb  # FIXME"]
+    assert result["count"] == 4 and result["files"] == ["notes/todo.md (3)", "src/app.py (1)"]
+    assert result["truncated"] is False
+    assert answer_from_result("search_file_content", result) == result["message"]   # the judge's built answer
+
+
+def test_long_lines_are_cut_and_many_hits_are_counted_but_not_all_shown(tool_ctx, tmp_path: Path) -> None:
+    _write(tmp_path, {"log.txt": "".join(f"ERROR {i} " + "x" * 300 + "\n" for i in range(45))})
+    result = search_file_content(tool_ctx, "error")
+    head, first = result["message"].splitlines()[:2]
+    assert head == "45 matching lines in 1 file: log.txt (45)"
+    assert first.startswith("log.txt:1: ERROR 0 xxx") and first.endswith("...")
+    assert len(first) == len("log.txt:1: ") + 160
+    assert result["count"] == 45 and result["truncated"] is True
+    assert result["message"].count("\nlog.txt:") == 30 and "the first 30 lines are shown" in result["message"]
+
+
+def test_context_lines_come_grep_style_and_separate_groups(tool_ctx, tmp_path: Path) -> None:
+    _write(tmp_path, {"a.txt": "one\nhit 1\nthree\nfour\nfive\nsix\nhit 2\neight\n"})
+    result = search_file_content(tool_ctx, "hit", context_lines=1)
+    assert _lines(result) == ["a.txt-1- one", "a.txt:2: hit 1", "a.txt-3- three", "--",
+                              "a.txt-6- six", "a.txt:7: hit 2", "a.txt-8- eight"]
+
+
+def test_old_calls_keep_working(tool_ctx, notes: Path) -> None:
+    result = search_file_content(tool_ctx, "retry", "src", "*.py", False, 0)   # the five old parameters
+    assert _lines(result) == ["src/app.py:2: # TODO fix the retry"]
+    several = search_file_content(tool_ctx, "todo", file_pattern="*.py, *.md")   # a list of globs
+    assert several["files"] == ["notes/todo.md (2)", "src/app.py (1)"]
+
+
+# ---------------------------------------------------------------- how many files, subfolders included
+
+@pytest.fixture
+def docs(tool_ctx: ToolContext, tmp_path: Path) -> Path:
+    _write(tmp_path, {**{f"docs/{n}.md": "x" for n in ("index", "intro", "faq")},
+                      **{f"docs/api/{n}.md": "x" for n in "abcde"},
+                      **{f"docs/guides/how-to/{n}.md": "x" for n in "wxyz"},
+                      "docs/api/notes.txt": "x", "README.md": "x", "src/m.md": "x"})
+    return tmp_path
+
+
+COUNTED = "12 .md files under docs/, subfolders included: docs/ 3, docs/api/ 5, docs/guides/how-to/ 4"
+
+
+@pytest.mark.parametrize("args", [
+    {"file_pattern": "*.md", "search_root": "docs"},
+    {"file_pattern": "docs/**/*.md"},
+    {"file_pattern": "docs/*.md"},
+    {"file_pattern": "*.md"},   # the folder is the one the request puts the count in
+], ids=["search-root", "globstar-path", "folder-in-pattern", "folder-in-request"])
+def test_a_glob_counts_every_match_under_the_folder_with_each_subfolders_share(tool_ctx, docs: Path,
+                                                                              args: dict) -> None:
+    tool_ctx.request.message = "how many .md files are under docs, subfolders included?"
+    result = search_file(tool_ctx, **args)
+    assert result["message"] == COUNTED     # the total over the tree leads; the top level alone (3) is not it
+    assert result["count"] == 12 and len(result["files"]) == 12 and "docs/guides/how-to/w.md" in result["files"]
+    assert answer_from_result("search_file", result) == COUNTED
+
+
+def test_a_glob_with_file_types_and_no_folder_counts_the_whole_working_folder(tool_ctx, docs: Path) -> None:
+    tool_ctx.request.message = "how many markdown files are there?"
+    result = search_file(tool_ctx, "*", file_types="md")
+    assert result["message"] == ("14 files of type md under the working folder, subfolders included: ./ 1, "
+                                 "docs/ 3, docs/api/ 5, docs/guides/how-to/ 4, src/ 1")
+    missing = search_file(tool_ctx, "*.md", search_root="nowhere")
+    assert missing["status"] == "error" and "is not an existing folder" in missing["error"]
+
+
+# ---------------------------------------------------------------- query_documents falls through
+
+@pytest.fixture
+def rag_ctx(tmp_path: Path) -> Iterator[ToolContext]:
+    work = tmp_path / "work"
+    work.mkdir()
+    index = RagIndex(tmp_path / "index", HashEmbedder(dim=1024))
+    yield ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index)
+    index.close()
+
+
+def test_an_empty_index_falls_through_to_the_lines_of_the_files(rag_ctx: ToolContext) -> None:
+    work = Path(rag_ctx.workdir)
+    _write(work, {"config/app.yaml": "server:\n  port: 8080\n  retry_limit: 5\n", "config/log.yaml": "level: info\n",
+                  ".env": "RETRY_LIMIT=9\n"})
+    rag_ctx.request.message = "which config file sets the retry limit?"
+    result = query_documents(rag_ctx, "retry limit")
+    assert result["status"] == "success" and result["match"] == "file_search", result
+    assert result["message"] == ("No documents are indexed here yet, so the files were searched instead for config, "
+                                 "set, retry, limit: 1 matching line in 1 file: config/app.yaml (1)\n"
+                                 "config/app.yaml:3: retry_limit: 5")
+    assert rag_ctx.rag.list_documents() == []
+    assert answer_from_result("query_documents", result) == result["message"]
+
+
+def test_no_close_chunk_in_the_index_falls_through_to_the_lines_of_the_files(rag_ctx: ToolContext) -> None:
+    work = Path(rag_ctx.workdir)
+    _write(work, {"recipes/soup.md": "Leek soup with potatoes.\n", "ops/deploy.yaml": "deploy_window: friday 18:00\n"})
+    query_documents(rag_ctx, "leek soup")   # indexes the recipe on demand
+    rag_ctx.request.message = "when is the deploy window?"
+    result = query_documents(rag_ctx, "deploy window")
+    assert result["status"] == "success" and result["match"] == "file_search", result
+    assert result["message"].startswith("No indexed passage answers this, so the files were searched instead")
+    assert result["message"].endswith("ops/deploy.yaml:1: deploy_window: friday 18:00")
+
+
+def test_the_todo_list_on_a_fresh_home_comes_back_with_its_lines_and_a_true_note(rag_ctx: ToolContext) -> None:
+    # "chat" on a fresh home: the answer was "... was not found in the index. It has been renewed."
+    _write(Path(rag_ctx.workdir), {"notes/todo.md": "# Todo\n\n- buy milk\n- call the bank\n- renew passport\n",
+                                   "notes/ideas.md": "# Ideas\n\nA garden shed.\n"})
+    rag_ctx.request.message = "what's on my todo list in the notes folder?"
+    result = query_documents(rag_ctx, "todo list")
+    assert result["status"] == "success", result
+    for item in ("buy milk", "call the bank", "renew passport"):
+        assert item in result["message"], result["message"]
+    assert result["note"] == "Added notes/todo.md (the request names todo) to the document index to answer this."

@@ -1,0 +1,84 @@
+"""How many files of a kind a folder holds, subfolders included, and in which subfolders.
+
+Asked "how many .md files under docs, subfolders included", the 0.5B and the 1.5B models both counted
+the top level only: a name search's result listed the files, and a list of twenty names is no count.
+A search for a bare glob (``*.md``, ``*`` with file types) is a count: its message leads with the total
+over the whole tree, says that subfolders are included, and breaks it down by folder, so the total is
+the number a small model repeats and the top level's share is there for the other question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Optional
+
+from gaia_lite.registry.context import ToolContext
+
+from .grep import where
+from .sandbox import SandboxError
+
+__all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message"]
+
+COUNT_GLOB = re.compile(r"\*(\.(\*|\w{1,10}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
+SHOWN_FOLDERS = 12
+_FOLDER_GLOB = re.compile(r"(?P<folder>[^*?\[\]]+?)/(?:\*\*/)*(?P<glob>[^/]+)")
+_IN_FOLDER = re.compile(r"\b(?:under|in|inside|within|below|beneath)\s+(?:the\s+|my\s+|our\s+)?"
+                        r"(?P<folder>[\w.~-]+(?:/[\w.~-]+)*)/?", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", re.IGNORECASE)
+
+
+def split_folder(pattern: str) -> tuple[str, str]:
+    """("docs", "*.md") for "docs/*.md" or "docs/**/*.md", ("", "*.md") for "**/*.md"; ("", pattern) for
+    anything that does not end in a bare glob (a guessed path such as "reports/sales.csv" is a name)."""
+    text = pattern.strip().replace("\\", "/")
+    while text.startswith("**/"):
+        text = text[3:]
+    m = _FOLDER_GLOB.fullmatch(text)
+    if m and COUNT_GLOB.fullmatch(m.group("glob")):
+        return m.group("folder").rstrip("/"), m.group("glob")
+    return "", text if COUNT_GLOB.fullmatch(text) else pattern
+
+
+def folder_in_request(ctx: ToolContext) -> Optional[Path]:
+    """The existing folder the user's message puts the count in ("under docs", "in the notes folder",
+    "inside docs/api"), or None: it names none that exists here."""
+    for m in _IN_FOLDER.finditer(ctx.request.message):
+        name = m.group("folder")
+        try:
+            path = ctx.sandbox.check(Path(ctx.workdir) / name)
+        except SandboxError:
+            continue
+        if path.is_dir() and path != Path(ctx.workdir).resolve():
+            return path
+    return None
+
+
+def asks_count(ctx: ToolContext) -> bool:
+    """Whether the user's message asks how many: the count is then the answer, ahead of anything else."""
+    return bool(_HOW_MANY.search(ctx.request.message))
+
+
+def _kind(glob: str, file_types: Optional[str], n: int) -> str:
+    """".md files", "files of type csv,xlsx", "files"."""
+    noun = "file" if n == 1 else "files"
+    if file_types:
+        return f"{noun} of type {file_types.strip()}"
+    ext = glob[1:] if glob.startswith("*.") and glob != "*.*" else ""
+    return f"{ext} {noun}" if ext else noun
+
+
+def count_message(ctx: ToolContext, paths: list[Path], roots: list[Path], glob: str,
+                  file_types: Optional[str]) -> str:
+    """"12 .md files under docs/, subfolders included: docs/ 3, docs/api/ 5, docs/guides/how-to/ 4"."""
+    base = Path(ctx.workdir).resolve()
+    by_folder = Counter(where(p.parent, base) for p in paths)
+    parts = [f"{'./' if f == '.' else f + '/'} {n}" for f, n in sorted(by_folder.items())]
+    more = f" (+{len(parts) - SHOWN_FOLDERS} more folders)" if len(parts) > SHOWN_FOLDERS else ""
+    if len(roots) == 1:
+        under = "the working folder" if roots[0] == base else where(roots[0], base) + "/"
+    else:
+        under = "the allowed folders"
+    return (f"{len(paths)} {_kind(glob, file_types, len(paths))} under {under}, subfolders included: "
+            + ", ".join(parts[:SHOWN_FOLDERS]) + more)
