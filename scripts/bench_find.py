@@ -1,21 +1,25 @@
 """Measure the file-finding engine (tools/find.py): ranking quality on a table of cases and speed, on a
-realistic generated tree, against plain library rankers.
+realistic generated tree, against library rankers; and the spelling similarity it shares with edit_file.
 
     .venv/bin/python scripts/bench_find.py [--files 20000] [--json]
 
-The tree is a home folder of ~20k entries (code repositories, client folders, photos, finance, notes,
-a few deep archives), generated from a fixed seed. Each case is a request as people and small models
-phrase it (words, a guessed path, a misspelling, a folder asked for in words) with the one path that is
-meant. Arms:
+The tree is a home folder of ``--files`` files (code repositories, client folders, photos, finance,
+notes, a few deep archives; about 2.2 entries per file counting folders, at most 100,000 entries: one
+search's budget), generated from a fixed seed. Each case is a request as people and small models phrase
+it (words, a guessed path, a misspelling, a folder asked for in words) with the one path that is meant.
+Arms:
 
-* ``tokens+difflib``: the engine as shipped (word scoring; difflib's ratio for spellings);
-* ``tokens+rapidfuzz``: the same word scoring with rapidfuzz's ratio for spellings;
+* ``engine+rapidfuzz`` / ``engine+difflib``: the engine's word scoring (tools/find.py) with rapidfuzz's
+  or difflib's ratio for spellings (``find.ratio`` says which one ships);
 * ``rapidfuzz WRatio`` / ``rapidfuzz token_set``: rapidfuzz's process.extract over the names (relative
   paths for token_set), the library doing the whole ranking;
+* ``... on words()``: the same with the engine's tokenizer as processor (camelCase, separators,
+  plurals), so the library's scorer alone is compared;
 * ``difflib close``: difflib.get_close_matches over the names.
 
-Also: the walk's cost at several depths (the default depth of a search). rapidfuzz is needed for its
-arms only (``pip install rapidfuzz``); without it they are skipped.
+Also: edit_file's closest lines (each line of a 5,000-line file against the text asked for) with each
+ratio, and the walk's cost at several depths (the default depth of a search). Results:
+docs/benchmarks.md, "Fuzzy file-name matching".
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import random
 import statistics
 import tempfile
@@ -30,6 +35,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Callable
+
+from rapidfuzz import fuzz, process, utils
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools import find
@@ -126,24 +133,36 @@ def engine_arm(similarity: find.Similarity, entries: list[find.Entry], root: Pat
     return run
 
 
-def library_arms() -> dict[str, Ranker]:
-    arms: dict[str, Ranker] = {
-        "difflib close": lambda q, kind, rels: _by_name(
-            rels, kind, lambda names: difflib.get_close_matches(q.lower(), names, n=3, cutoff=0.3))}
-    try:
-        from rapidfuzz import fuzz, process, utils
-    except ImportError:
-        return arms
+# How alike two spellings are (0-1), as the engine's similarity: the two candidates
+RATIOS: dict[str, find.Similarity] = {
+    "rapidfuzz": lambda a, b: fuzz.ratio(a, b) / 100.0,
+    "difflib": lambda a, b: difflib.SequenceMatcher(None, a, b).ratio(),
+}
 
-    def extract(q: str, kind: str, rels: list[tuple[str, bool]], scorer, on_path: bool) -> list[str]:
+
+def _stem_words(name: str) -> str:
+    """A name as the engine reads it: its words, without the extension."""
+    return " ".join(find.words(os.path.splitext(name)[0] if "." in name[1:] else name))
+
+
+def library_arms() -> dict[str, Ranker]:
+    def extract(q: str, kind: str, rels: list[tuple[str, bool]], scorer, on_path: bool, processor) -> list[str]:
         pool = [r for r, is_dir in rels if is_dir == (kind == "folder")]
         choices = pool if on_path else [Path(r).name for r in pool]
-        best = process.extract(q, choices, scorer=scorer, processor=utils.default_process, limit=3)
+        best = process.extract(q, choices, scorer=scorer, processor=processor, limit=3)
         return [pool[i] for _, _, i in best]
 
-    arms["rapidfuzz WRatio"] = lambda q, k, rels: extract(q, k, rels, fuzz.WRatio, False)
-    arms["rapidfuzz token_set"] = lambda q, k, rels: extract(q, k, rels, fuzz.token_set_ratio, True)
-    return arms
+    return {
+        "difflib close": lambda q, kind, rels: _by_name(
+            rels, kind, lambda names: difflib.get_close_matches(q.lower(), names, n=3, cutoff=0.3)),
+        "rapidfuzz WRatio": lambda q, k, rels: extract(q, k, rels, fuzz.WRatio, False, utils.default_process),
+        "rapidfuzz token_set": lambda q, k, rels: extract(q, k, rels, fuzz.token_set_ratio, True,
+                                                          utils.default_process),
+        "WRatio on words()": lambda q, k, rels: extract(q, k, rels, fuzz.WRatio, False, _stem_words),
+        "token_set on words()": lambda q, k, rels: extract(q, k, rels, fuzz.token_set_ratio, True,
+                                                           lambda t: " ".join(find.words(t))),
+        "QRatio on words()": lambda q, k, rels: extract(q, k, rels, fuzz.QRatio, False, _stem_words),
+    }
 
 
 def _by_name(rels: list[tuple[str, bool]], kind: str, pick: Callable[[list[str]], list[str]]) -> list[str]:
@@ -153,29 +172,49 @@ def _by_name(rels: list[tuple[str, bool]], kind: str, pick: Callable[[list[str]]
     return [pool[names.index(n)] for n in chosen]
 
 
-def rapidfuzz_ratio() -> find.Similarity | None:
-    try:
-        from rapidfuzz import fuzz
-    except ImportError:
-        return None
-    return lambda a, b: fuzz.ratio(a, b) / 100.0
+def closest_lines_costs(lines: int = 5_000, seed: int = 3) -> dict[str, dict]:
+    """edit_file's closest lines for an old_content the file does not hold: every line scored against
+    each asked-for line (tools/files.py), with each ratio. Returns ms and how many lines reach 0.5."""
+    rng = random.Random(seed)
+    vocab = "def return self value data item config port host name for in if else while import class".split()
+    text = [" " * rng.choice([0, 4, 8]) + " ".join(rng.choice(vocab) for _ in range(rng.randint(2, 12)))
+            for _ in range(lines)]
+    asked = ["port = 8080", "def load_config(self, path):"]
+    out = {}
+    for name, similarity in RATIOS.items():
+        started = time.perf_counter()
+        scored = [max(similarity(a, ln.strip().lower()) for a in asked) for ln in text]
+        out[name] = {"lines": lines, "ms": round((time.perf_counter() - started) * 1e3, 1),
+                     "close": sum(1 for r in scored if r >= 0.5)}
+    return out
 
 
-def score_arm(run: Ranker, rels: list[tuple[str, bool]], repeats: int) -> dict:
-    top1 = top3 = 0
-    misses = []
-    times = []
-    for query, kind, meant in CASES:
+def score_arms(arms: dict[str, Ranker], rels: list[tuple[str, bool]], repeats: int) -> dict[str, dict]:
+    """Each arm's top-1 and top-3 hits over CASES and its median wall and CPU time per query. The arms
+    take turns on each case, so a change in the machine's load falls on all of them alike."""
+    got: dict[str, list[list[str]]] = {name: [] for name in arms}
+    wall: dict[str, list[float]] = {name: [] for name in arms}
+    cpu: dict[str, list[float]] = {name: [] for name in arms}
+    for query, kind, _ in CASES:
+        last: dict[str, list[str]] = {}
         for _ in range(repeats):
-            started = time.perf_counter()
-            got = run(query, kind, rels)
-            times.append(time.perf_counter() - started)
-        top1 += bool(got) and got[0] == meant
-        top3 += meant in got
-        if not got or got[0] != meant:
-            misses.append({"query": query, "got": got[:1]})
-    return {"top1": top1, "top3": top3, "cases": len(CASES), "median_ms": round(statistics.median(times) * 1e3, 2),
-            "misses": misses}
+            for name, run in arms.items():
+                started, cpu_started = time.perf_counter(), time.process_time()
+                last[name] = run(query, kind, rels)
+                wall[name].append(time.perf_counter() - started)
+                cpu[name].append(time.process_time() - cpu_started)
+        for name in arms:
+            got[name].append(last[name])
+    return {name: _hits(got[name]) | {"median_ms": round(statistics.median(wall[name]) * 1e3, 2),
+                                      "median_cpu_ms": round(statistics.median(cpu[name]) * 1e3, 2)}
+            for name in arms}
+
+
+def _hits(got: list[list[str]]) -> dict:
+    meant = [m for _, _, m in CASES]
+    return {"top1": sum(bool(g) and g[0] == m for g, m in zip(got, meant)),
+            "top3": sum(m in g for g, m in zip(got, meant)), "cases": len(CASES),
+            "misses": [{"query": q, "got": g[:1]} for (q, _, m), g in zip(CASES, got) if not g or g[0] != m]}
 
 
 def walk_costs(ctx: ToolContext, root: Path) -> dict[str, float]:
@@ -201,22 +240,25 @@ def main() -> None:
         made = build_tree(root, args.files)
         ctx = ToolContext(workdir=root, sandbox=Sandbox([root]), data_dir=root / ".data", cancel=threading.Event())
         entries = list(find.scan(ctx, [root], 64))
+        if len(entries) >= find.ENTRY_BUDGET:
+            raise SystemExit(f"bench_find: {made} files make more entries than one search looks at "
+                             f"({find.ENTRY_BUDGET:,}), so cases past them cannot be found; use --files 44000 "
+                             "or fewer (about 2.2 entries per file)")
         rels = [(str(e.path.relative_to(root)), e.is_dir) for e in entries]
-        arms: dict[str, Ranker] = {"tokens+difflib": engine_arm(find.ratio, entries, root)}
-        fast = rapidfuzz_ratio()
-        if fast is not None:
-            arms["tokens+rapidfuzz"] = engine_arm(fast, entries, root)
+        arms = {f"engine+{name}": engine_arm(similarity, entries, root) for name, similarity in RATIOS.items()}
         arms.update(library_arms())
         report = {"files": made, "entries": len(entries),
-                  "arms": {name: score_arm(run, rels, args.repeats) for name, run in arms.items()},
-                  "walk": walk_costs(ctx, root)}
+                  "arms": score_arms(arms, rels, args.repeats),
+                  "walk": walk_costs(ctx, root), "closest_lines": closest_lines_costs()}
     if args.json:
         print(json.dumps(report, indent=2))
         return
     print(f"tree: {report['files']} files, {report['entries']} entries")
     for name, r in report["arms"].items():
-        print(f"{name:22s} top1 {r['top1']:2d}/{r['cases']}  top3 {r['top3']:2d}/{r['cases']}  "
-              f"median {r['median_ms']:8.2f} ms/query  misses: {[m['query'] for m in r['misses']]}")
+        print(f"{name:20s} top1 {r['top1']:2d}/{r['cases']}  top3 {r['top3']:2d}/{r['cases']}  "
+              f"median {r['median_ms']:8.2f} ms/query (CPU {r['median_cpu_ms']:8.2f})  misses: {[m['query'] for m in r['misses']]}")
+    for name, c in report["closest_lines"].items():
+        print(f"closest lines, {name:9s} {c['lines']} lines  {c['ms']:7.1f} ms  {c['close']} lines >= 0.5")
     for depth, w in report["walk"].items():
         print(f"walk {depth:9s} {w['entries']:6d} entries  {w['median_ms']:7.1f} ms")
 
