@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -215,7 +217,8 @@ def example_rows(settings: Settings, tool: str | None, forget: bool) -> tuple[li
         return [], 0
     try:
         store = LearningStore(memory)
-        rows = [{"tool": e.tool, "text": e.text, "created_at": e.created_at} for e in store.list_examples(tool)]
+        rows = [{"tool": e.tool, "text": e.text, "created_at": e.created_at,
+                 "arguments": json.loads(e.arguments) if e.arguments else None} for e in store.list_examples(tool)]
         forgotten = store.forget_examples(tool) if forget else 0
     finally:
         memory.close()
@@ -236,7 +239,9 @@ def print_examples(rows: list[dict[str, Any]], tool: str | None, forgotten: int,
                   title_justify="left")
     table.add_column("tool")
     table.add_column("example request")
+    table.add_column("the call that served it")
     table.add_column("learned", justify="right")
     for r in rows:
-        table.add_row(r["tool"], r["text"], r["created_at"][:16].replace("T", " "))
+        call = ", ".join(f"{k}={v!r}" for k, v in (r.get("arguments") or {}).items())
+        table.add_row(r["tool"], r["text"], call, r["created_at"][:16].replace("T", " "))
     console.print(table)

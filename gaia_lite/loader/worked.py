@@ -123,6 +123,7 @@ class WorkedBank:
             self._matrix = embed_cached(texts, self._embedder, self._cache) if texts else np.zeros((0, 0), np.float32)
         return self._matrix
 
+
     def nearest(self, query: np.ndarray, tool_scores: Mapping[str, float], *, limit: int, threshold: float,
                 weight: float = 0.5, margin: float = 0.1) -> tuple[WorkedPick, ...]:
         """Up to ``limit`` examples, one per tool, best first. An example scores ``weight`` times its
@@ -134,6 +135,10 @@ class WorkedBank:
         if limit <= 0 or not self.examples:
             return ()
         cosines = self.matrix() @ np.asarray(query, dtype=np.float32)
+        # A turn is learned when its tool ran, not when its answer was right: a learned example is shown
+        # only when its tool is this message's best-scored one ("what does notes.md say?" answered after
+        # a grep for 'notes.md' must not come back as the way to ask it)
+        top = max(tool_scores.values(), default=0.0)
         # a no-tool anchor has no tool score: its request's cosine alone
         combined = [(float(c) if e.tool == NO_TOOL else weight * float(c) + (1 - weight) * tool_scores[e.tool], i)
                      for i, (e, c) in enumerate(zip(self.examples, cosines))
@@ -142,6 +147,9 @@ class WorkedBank:
         for score, i in sorted(combined, key=lambda si: (-si[0], si[1])):
             if score < threshold or len(picks) >= limit or (picks and score < picks[0].score - margin):
                 break
-            if all(p.example.tool != self.examples[i].tool for p in picks):
-                picks.append(WorkedPick(self.examples[i], score))
+            ex = self.examples[i]
+            if ex.learned and ex.shown and tool_scores.get(ex.tool, 0.0) < top:
+                ex = replace(ex, shown=False)
+            if all(p.example.tool != ex.tool for p in picks):
+                picks.append(WorkedPick(ex, score))
         return tuple(picks)

@@ -78,6 +78,7 @@ class LearnedExample:
     tool: str
     text: str
     created_at: str
+    arguments: str | None = None  # the call that served it, as JSON (None: learned before calls were kept)
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ class LearningStore:
         """Newest first, per tool in name order."""
         where, args = ("WHERE tool=?", (tool,)) if tool else ("", ())
         with self.memory.reading() as c:
-            rows = c.execute(f"SELECT id, tool, text, created_at FROM learned_examples {where} "
+            rows = c.execute(f"SELECT id, tool, text, created_at, arguments FROM learned_examples {where} "
                              "ORDER BY tool, id DESC", args).fetchall()
         return [LearnedExample(*r) for r in rows]
 

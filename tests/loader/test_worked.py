@@ -196,3 +196,22 @@ def test_a_later_turn_shows_one_example_at_most(minilm) -> None:
     later = loader.select(two, registry)
     first = _loader(minilm).select(two, registry)
     assert len(first.examples) == 2 and len(later.examples) == 1
+
+
+def test_a_learned_example_is_shown_only_for_the_messages_best_scored_tool(minilm) -> None:
+    """A turn is learned when its tool ran, not when its answer was right: a grep for 'notes.md' to answer
+    "what does notes.md say?" must not become the example shown for that request."""
+    registry, *_ = doc_registry()
+    config = load_bundles("doc")
+    mine = [WorkedExample("what does notes.md say?", "search_file_content", {"pattern": "notes.md"}, True),
+            WorkedExample("which notes mention the vet?", "search_file_content", {"pattern": "vet"}, True)]
+    from gaia_lite.loader.worked import with_learned
+
+    loader = ToolLoader(config.core, config.bundles, minilm, settings=PRESETS["default"],
+                        examples=load_examples("doc"), worked=with_learned(BANK, mine))
+    loader.reset_session()
+    wrong = loader.select("what does notes.md say?", registry)
+    assert all(not p.example.learned for p in wrong.examples)
+    loader.reset_session()
+    right = loader.select("which notes mention the vet?", registry)
+    assert right.examples and right.examples[0].example.request == "which notes mention the vet?"
