@@ -2,7 +2,7 @@
 
 Every option that sets a setting is named after it: ``--max-tools`` is the
 ``max_tools`` key of the config file (the env vars keep their documented
-names; README "Settings" has the table). ``agent_command`` gives ``ask`` and
+names; docs/settings.md has the table). ``agent_command`` gives ``ask`` and
 ``chat`` the options they share and hands them one resolved ``Settings``.
 """
 
