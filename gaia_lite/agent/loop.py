@@ -158,10 +158,7 @@ class Agent:
         # a tool this conversation already called has its own real call in the history: no example needed
         called = self._called_tools()
         worked = worked_block([p for p in state.examples if p.example.tool not in called], self.replies.call_key)
-        # last, nearest the reply: both Qwen2.5-Coder models call what they read last (prefix.py), and
-        # placed before the message the examples went unfollowed ("how much did I spend on groceries in
-        # spending.csv?" went to read_file beside a data-query example)
-        return self.layout.begin_turn(state, "\n\n".join([query, *facts, *([worked] if worked else [])]), blocks)
+        return self.layout.begin_turn(state, "\n\n".join([*([worked] if worked else []), query, *facts]), blocks)
 
     def _called_tools(self) -> set[str]:
         """The tools the conversation's history shows a call of (a bridged call by the tool it stands for)."""
