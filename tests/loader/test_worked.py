@@ -136,7 +136,7 @@ def test_the_loader_line_names_the_tools_an_example_brought(minilm, caplog: pyte
     assert keys.index("example") == keys.index("loaded") + 1  # after loaded, in tier order
 
 
-def test_the_agent_shows_the_examples_after_the_message_and_the_cached_prefix(tmp_path: Path, minilm) -> None:
+def test_the_agent_shows_the_examples_before_the_message_after_the_cached_prefix(tmp_path: Path, minilm) -> None:
     stack = doc_stack(_loader(minilm), tmp_path, native=False)
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks("ok"), text_chunks("ok")]
@@ -147,7 +147,7 @@ def test_the_agent_shows_the_examples_after_the_message_and_the_cached_prefix(tm
     first, second = srv.requests
     assert WORKED_HEADER not in first["messages"][-1]["content"]
     user = second["messages"][-1]["content"]
-    message, block = user.split("\n\n")[-2:]   # the examples last, nearest the reply
+    block, message = user.split("\n\n")[-2:]
     assert block.startswith(WORKED_HEADER) and '"name": "analyze_data_file"' in block
     assert message == "how much did we spend on groceries in budget.csv"
     assert second["messages"][0] == first["messages"][0]  # the system prompt is the same bytes
