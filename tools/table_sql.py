@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Callable, Sequence
 
@@ -66,6 +66,7 @@ class Answer:
     row_count: int
     places: int = 2        # decimals a float is shown with
     sql: str = ""          # the query as it ran (column names written another way put right)
+    read_as: str = ""      # a column name the query had wrong, and the column it was read as
 
     @property
     def truncated(self) -> bool:
@@ -178,6 +179,40 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
     ran = tokens(sql)
     if (unknown := unknown_quoted(ran, frame.names)) is not None:   # SQLite would read "amt" as the text 'amt'
         raise ToolFailure(_no_column(unknown, frame))
+    try:
+        return _run(frame, sql, ran, seconds, clock)
+    except _NoColumn as missing:
+        # a small model copies the column of an example ("amount" for this table's "cost"): with one number
+        # column to mean, the query is read with it, and the answer says so
+        sole = [n for n in frame.names if frame.types[n] == "number"]
+        if len(sole) != 1 or not _aggregated(ran, missing.name):
+            raise missing.failure from None
+        fixed = "".join(quoted(sole[0]) if t.kind in ("word", "name") and t.inner.lower() == missing.name.lower()
+                        else t.text for t in ran)
+        answer, shape = _run(frame, fixed, tokens(fixed), seconds, clock)
+        return replace(answer, read_as=f"{missing.name!r} read as {sole[0]}, the only number column"), shape
+
+
+_AGGREGATES = frozenset({"sum", "avg", "min", "max", "total"})
+
+
+def _aggregated(toks: Sequence[Token], name: str) -> bool:
+    """Whether ``name`` stands in the query only as what SUM, AVG, MIN, MAX or TOTAL add up: a number
+    column (a name in a condition could mean anything)."""
+    plain = [t for t in toks if t.kind not in ("space", "comment")]
+    places = [i for i, t in enumerate(plain) if t.kind in ("word", "name") and t.inner.lower() == name.lower()]
+    return bool(places) and all(i >= 2 and plain[i - 1].text == "(" and plain[i - 2].lower in _AGGREGATES
+                                for i in places)
+
+
+class _NoColumn(Exception):
+    def __init__(self, name: str, failure: ToolFailure) -> None:
+        super().__init__(name)
+        self.name, self.failure = name, failure
+
+
+def _run(frame: Any, sql: str, ran: Sequence[Token], seconds: float,
+         clock: Callable[[], float]) -> tuple[Answer, Shape]:
     guard = _Guard(_with_tables(ran))
     conn = _database(frame)
     try:
@@ -191,7 +226,10 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
         while more := len(cursor.fetchmany(1000)):
             count += more
     except (sqlite3.Error, sqlite3.Warning) as exc:
-        raise _failure(exc, guard, frame, seconds) from None
+        failure = _failure(exc, guard, frame, seconds)
+        if str(exc).startswith("no such column: "):
+            raise _NoColumn(str(exc).removeprefix("no such column: ").split(".")[-1], failure) from None
+        raise failure from None
     finally:
         conn.close()
     # the file's decimals are looked up only for a result that has a float (a scan of every number)
@@ -266,6 +304,11 @@ def _shown(value: Any, places: int) -> str:
 
 
 def _said(answer: Answer, shape: Shape, frame: Any) -> str:
+    said = _said_plainly(answer, shape, frame)
+    return f"{said} ({answer.read_as})" if answer.read_as else said
+
+
+def _said_plainly(answer: Answer, shape: Shape, frame: Any) -> str:
     where = f" where {shape.where}" if shape.where else ""
     if answer.row_count == 1 and len(answer.columns) == 1:
         label, value = answer.columns[0], answer.rows[0][0]

@@ -95,13 +95,14 @@ def test_a_value_in_quotes_is_not_taken_for_a_column(tool_ctx, tmp_path: Path) -
 
 
 def test_a_wrong_name_gets_one_line_naming_the_real_ones(tool_ctx, expenses: str) -> None:
-    wrong = analyze(tool_ctx, expenses, query="SELECT SUM(amt) FROM data")
+    wrong = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM data WHERE amt > 5")
     assert wrong == {"status": "error",
                      "error": "no column 'amt' in data; columns are: date, category, amount, note"}
-    near = analyze(tool_ctx, expenses, query="SELECT SUM(amont) FROM data")["error"]
+    near = analyze(tool_ctx, expenses, query="SELECT note FROM data WHERE amont > 5")["error"]
     assert near == "no column 'amont' in data (did you mean amount?); columns are: date, category, amount, note"
     # in double quotes SQLite would read it as the text 'amt' and sum it to 0: refused the same way
-    assert analyze(tool_ctx, expenses, query='SELECT SUM("amt") FROM data')["error"] == wrong["error"]
+    assert analyze(tool_ctx, expenses, query='SELECT SUM("amt") FROM data')["error"] == \
+        "no column 'amt' in data; columns are: date, category, amount, note"
     alias = analyze(tool_ctx, expenses, query='SELECT category, SUM(amount) AS "Total" FROM data GROUP BY category '
                                               'ORDER BY "Total" DESC LIMIT 1')
     assert alias["rows"] == [["rent", 1200]]
@@ -267,3 +268,16 @@ def test_an_oversized_argument_is_refused_naming_it_and_its_limit(tool_ctx, tmp_
                       + ("; a period is e.g. 2025-Q1 or 2025-01-01..2025-03-31" if argument == "date_range" else "")}
     assert (tmp_path / expenses).read_bytes() == before
     assert analyze(tool_ctx, expenses, columns="amount, " * 10)["status"] == "success"   # a long but fair list
+
+
+def test_a_copied_number_column_is_read_as_the_tables_only_one(tool_ctx, tmp_path: Path) -> None:
+    """The 0.5B copied a worked example's column ("amount") for a table whose number column is "cost"; with
+    one number column there is one thing it can mean, and the answer says how the query was read."""
+    (tmp_path / "spending.csv").write_text("date,item,category,cost\n2025-03-01,apples,groceries,4.20\n"
+                                          "2025-03-02,bus,transport,2.50\n2025-03-03,bread,groceries,3.10\n")
+    result = analyze(tool_ctx, "spending.csv", query="SELECT SUM(amount) FROM data WHERE category = 'groceries'")
+    assert result["message"] == ("SUM(cost) over the rows where category = 'groceries': 7.30. "
+                                 "('amount' read as cost, the only number column)")
+    # a name in a condition could mean anything: refused with the real columns
+    two = analyze(tool_ctx, "spending.csv", query="SELECT SUM(cost) FROM data WHERE kind = 'fun'")
+    assert two["status"] == "error" and "columns are: date, item, category, cost" in two["error"]
