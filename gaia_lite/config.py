@@ -362,7 +362,7 @@ def _one_of(*choices: str, explain: str = "") -> Callable[[str], str]:
 
 
 _parse_embedder = _one_of("onnx", "http", explain="onnx (in-process MiniLM) or http (the server's /embeddings)")
-_parse_preset = _one_of("default", "lean", "gaia")
+_parse_preset = _one_of("default", "lean", "examples", "gaia")
 _parse_layout = _one_of("auto", "stable", "rewrite", "append")
 _parse_tool_calls = _one_of(
     "auto", "constrained", "free",

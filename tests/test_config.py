@@ -76,7 +76,7 @@ def test_base_url_gets_api_v1_when_path_missing(raw, expected):
     ("GAIA_MEMORY_DISABLED", "maybe", "1/0, true/false"),
     ("GAIA_AUTO_APPROVE_TOOLS", "please", "1/0, true/false"),
     ("GAIA_EMBEDDER", "torch", "onnx"),
-    ("GAIA_DYNAMIC_TOOLS_PRESET", "fast", "default, lean or gaia"),
+    ("GAIA_DYNAMIC_TOOLS_PRESET", "fast", "default, lean, examples or gaia"),
     ("GAIA_PROMPT_LAYOUT", "sorted", "auto, stable, rewrite or append"),
     ("GAIA_TOOL_CALLS", "grammar", "auto (constrained when the server supports it), constrained or free"),
     ("GAIA_CTX_SIZE", "512", "a whole number of tokens >= 1024"),

@@ -237,7 +237,8 @@ def _print_cost(r: dict[str, Any]) -> None:
     w = r.get("worked") or {}
     if w.get("bank"):
         d = w["line_tokens"]
-        wrows = [["bank / shown per turn at most", f"{w['bank']} / {w['per_turn']}"],
+        wrows = [["bank / picked per turn at most", f"{w['bank']} / {w['per_turn']}"],
+                 ["shown to the model (preset)", "yes" if w.get("shown") else "no: they only bring their tools"],
                  ["header line", w["header_tokens"]],
                  ["one example line min / median / max", f"{d['min']:.0f} / {d['median']:.0f} / {d['max']:.0f}"]]
         wrows += [[f"{q['label']}: {', '.join(q['examples']) or 'none'}", q["tokens"]] for q in w["queries"]]

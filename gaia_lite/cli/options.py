@@ -26,7 +26,7 @@ T = TypeVar("T")
 BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server URL (env LEMONADE_BASE_URL). `/api/v1` is appended when the path is missing.", show_default=False)]
 TauOpt = Annotated[Optional[float], typer.Option("--tau", help="Similarity threshold for semantic tool matches (env GAIA_DYNAMIC_TOOLS_TAU). Default: the preset's.", show_default=False)]
 MaxToolsOpt = Annotated[Optional[int], typer.Option("--max-tools", help="Cap on the tools the first turn loads, and on what one later turn may add, CORE included, >= 11 (env GAIA_DYNAMIC_TOOLS_MAX). Default: the preset's.", show_default=False)]
-PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset (env GAIA_DYNAMIC_TOOLS_PRESET): `default` (tuned for the built-in embedder), `lean` (fewer tools when one clearly wins) or `gaia` (GAIA's tau 0.20, cap 14).", show_default=False)]
+PresetOpt = Annotated[Optional[str], typer.Option("--preset", help="Loader preset (env GAIA_DYNAMIC_TOOLS_PRESET): `default` (tuned for the built-in embedder), `lean` (fewer tools when one clearly wins), `examples` (default, with worked examples shown beside the message: for models bigger than 0.5B) or `gaia` (GAIA's tau 0.20, cap 14).", show_default=False)]
 ModelOpt = Annotated[Optional[str], typer.Option("--model", "-m", help="Model id on the server (env GAIA_MODEL). Default: the first model the server lists.", show_default=False)]
 DynamicOpt = Annotated[Optional[bool], typer.Option("--dynamic-tools/--no-dynamic-tools", help="Load only the tools each turn needs (env GAIA_DYNAMIC_TOOLS; GAIA_DYNAMIC_TOOLS=0 turns it off). On by default; off with --preset gaia, as in GAIA.", show_default=False)]
 

@@ -252,7 +252,8 @@ def _worked_report(lab: _Lab, doc_loader: ToolLoader, counter: TokenCounter,
         block = worked_block(picks, key="tool")
         per_query.append({"label": label, "examples": [p.example.tool for p in picks],
                           "tokens": counter.count(block) if block else 0})
-    return {"bank": len(bank), "per_turn": doc_loader.settings.worked, "header_tokens": counter.count(WORKED_HEADER),
+    return {"bank": len(bank), "per_turn": doc_loader.settings.worked, "shown": doc_loader.settings.show_worked,
+            "header_tokens": counter.count(WORKED_HEADER),
             "line_tokens": distribution(lines) if lines else {}, "queries": per_query}
 
 

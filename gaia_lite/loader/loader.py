@@ -480,7 +480,8 @@ class ToolLoader:
         picks = self._worked_picks(query, scores)
         picks = [p for p in picks if p.example.shown] if picks and picks[0].example.tool != NO_TOOL else []
         added = self._admit_free([p.example.tool for p in picks], "example", registry, rnd)
-        return tuple(p for p in picks if p.example.tool in self._slots), added
+        shown = tuple(p for p in picks if p.example.tool in self._slots) if self.settings.show_worked else ()
+        return shown, added
 
     def _turn_settings(self) -> LoaderSettings:
         """The settings of this turn: a later turn of the session may match fewer tools and examples."""

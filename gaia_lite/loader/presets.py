@@ -99,6 +99,10 @@ class LoaderSettings:
       to four new picks a turn ("How many PTO days ...?" added get_file_info and list_recent_files).
       Fewer later picks (2 or 3) cost two drift cases of the judged set (strict recall 0.963 < 0.97), so
       the presets keep four; they show one example on a later turn.
+    * ``show_worked``: show the turn's worked examples to the model (False: they only admit their tools).
+      Shown, Qwen2.5-Coder-0.5B copied them: the example's file and query as its call, its request as a
+      recall query, its facts into the answer (built-in test split 20/32 with them, 24/32 without), so
+      ``default`` and ``lean`` keep them to selection and the ``examples`` preset shows them.
     * ``not_core``: tools of the profile's CORE this preset leaves to selection (they come when the
       message or an example calls for them). Loop control sat in every prompt as CORE, and both
       Qwen2.5-Coder models called ``set_loop_state`` to change a setting in a file.
@@ -126,6 +130,7 @@ class LoaderSettings:
     not_core: tuple[str, ...] = ()
     later_per_turn: int | None = None
     later_worked: int | None = None
+    show_worked: bool = True
 
     def __post_init__(self) -> None:
         if self.max_tools < 1:
@@ -152,14 +157,17 @@ PRESETS: dict[str, LoaderSettings] = {
                               ranking="matched_first", score_current=True, split_clauses=True,
                               combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
                               embed_chars=1000, sticky=True, worked=2, not_core=LOOP_CONTROL,
-                              later_worked=1),
+                              later_worked=1, show_worked=False),
     # Same scorer, 2 picks when one tool clearly wins: about -2 points of recall for -2.5 points of cost.
     "lean": LoaderSettings(threshold=0.20, max_tools=16, views=("summary", "params", "examples"),
                            ranking="matched_first", score_current=True, split_clauses=True,
                            combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
                            embed_chars=1000, confident=Confidence(picks=2, min_score=0.40, min_gap=0.08),
-                           sticky=True, worked=2, not_core=LOOP_CONTROL, later_worked=1),
+                           sticky=True, worked=2, not_core=LOOP_CONTROL, later_worked=1, show_worked=False),
 }
+# The default with its worked examples shown beside the message: for models that adapt an example rather
+# than copy it (issue 42; the 0.5B copied them, see ``show_worked``).
+PRESETS["examples"] = PRESETS["default"].replace(show_worked=True)
 
 
 def preset(name: str) -> LoaderSettings:
