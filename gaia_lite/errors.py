@@ -18,6 +18,7 @@ base too (``SandboxError`` is still a ``PermissionError``).
     ├── Cancelled            the user cancelled (Ctrl-C)                       -> exit 130
     ├── LocalRuntimeError    the embedded runtime cannot start
     │   ├── ModelInstallError     runtime.model
+    │   │   └── PullError             runtime.pull: pip could not install a model's parts
     │   └── ServerError           runtime.server
     ├── EmbedderError        embed.base: the embedder failed
     ├── TokenCounterError    eval.tokens: no tokenizer answers

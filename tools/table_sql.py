@@ -181,16 +181,17 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
         raise ToolFailure(_no_column(unknown, frame))
     try:
         return _run(frame, sql, ran, seconds, clock)
-    except _NoColumn as missing:
+    except ToolFailure as failure:
         # a small model copies the column of an example ("amount" for this table's "cost"): with one number
         # column to mean, the query is read with it, and the answer says so
+        missing = getattr(failure, "missing_column", None)
         sole = [n for n in frame.names if frame.types[n] == "number"]
-        if len(sole) != 1 or not _aggregated(ran, missing.name):
-            raise missing.failure from None
-        fixed = "".join(quoted(sole[0]) if t.kind in ("word", "name") and t.inner.lower() == missing.name.lower()
+        if missing is None or len(sole) != 1 or not _aggregated(ran, missing):
+            raise
+        fixed = "".join(quoted(sole[0]) if t.kind in ("word", "name") and t.inner.lower() == missing.lower()
                         else t.text for t in ran)
         answer, shape = _run(frame, fixed, tokens(fixed), seconds, clock)
-        return replace(answer, read_as=f"{missing.name!r} read as {sole[0]}, the only number column"), shape
+        return replace(answer, read_as=f"{missing!r} read as {sole[0]}, the only number column"), shape
 
 
 _AGGREGATES = frozenset({"sum", "avg", "min", "max", "total"})
@@ -203,12 +204,6 @@ def _aggregated(toks: Sequence[Token], name: str) -> bool:
     places = [i for i, t in enumerate(plain) if t.kind in ("word", "name") and t.inner.lower() == name.lower()]
     return bool(places) and all(i >= 2 and plain[i - 1].text == "(" and plain[i - 2].lower in _AGGREGATES
                                 for i in places)
-
-
-class _NoColumn(Exception):
-    def __init__(self, name: str, failure: ToolFailure) -> None:
-        super().__init__(name)
-        self.name, self.failure = name, failure
 
 
 def _run(frame: Any, sql: str, ran: Sequence[Token], seconds: float,
@@ -228,7 +223,7 @@ def _run(frame: Any, sql: str, ran: Sequence[Token], seconds: float,
     except (sqlite3.Error, sqlite3.Warning) as exc:
         failure = _failure(exc, guard, frame, seconds)
         if str(exc).startswith("no such column: "):
-            raise _NoColumn(str(exc).removeprefix("no such column: ").split(".")[-1], failure) from None
+            failure.missing_column = str(exc).removeprefix("no such column: ").split(".")[-1]  # type: ignore[attr-defined]
         raise failure from None
     finally:
         conn.close()
