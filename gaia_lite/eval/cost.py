@@ -273,8 +273,9 @@ def run_cost(*, embedder: Embedder, counter: TokenCounter, sizes: Sequence[int] 
     # the median-sized real tool by native tokens (an actual tool: the lower middle on ties)
     ranked = sorted(lab.baseline, key=lambda n: (per_tool[n].native, n))
     median_tool = lab.registry[ranked[(len(ranked) - 1) // 2]]
-    core_11 = [n for n in lab.registry.names() if n in lab.core]
     doc_loader = lab.loader(lab.bundles)
+    lab.core = frozenset(doc_loader.core)  # the preset's CORE (default: without loop control)
+    core_11 = [n for n in lab.registry.names() if n in lab.core]
     menu = doc_loader.format_bundle_menu()
     sets = _loaded_sets(lab, doc_loader, meter, baseline, per_tool, typical_queries)
     if progress:
