@@ -70,7 +70,9 @@ def test_report_keys_and_baseline_arithmetic(hashed_report: dict) -> None:
 
 def test_core_and_loaded_sets(hashed_report: dict) -> None:
     r = hashed_report
-    assert len(r["core"]["names"]) == 11 and "load_tools" in r["core"]["names"]
+    # the default preset's CORE: GAIA's 11 without the two loop-control tools
+    assert len(r["core"]["names"]) == 9 and "load_tools" in r["core"]["names"]
+    assert not {"set_loop_state", "request_user_input"} & set(r["core"]["names"])
     assert 0 < r["core"]["native_share"] < 1
     labels = [s["label"] for s in r["loaded_sets"]]
     assert labels[0].startswith("CORE") and labels[-1].endswith("(worst case)")
