@@ -19,6 +19,8 @@ from typing import Iterator
 
 import pytest
 
+from gaia_lite.embed.hashing import HashEmbedder
+from gaia_lite.memory.rag import RagIndex
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.sandbox import Sandbox
 
@@ -27,6 +29,17 @@ from gaia_lite.tools.sandbox import Sandbox
 def tool_ctx(tmp_path: Path) -> ToolContext:
     """A ToolContext whose sandbox root and working directory are tmp_path."""
     return ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path / ".gaia-data")
+
+
+@pytest.fixture
+def rag_ctx(tmp_path: Path) -> Iterator[ToolContext]:
+    """A ToolContext over a work folder with a real document index (hashing embedder) beside it.
+    Test modules that need another one (an LLM, a second root) define their own."""
+    work = tmp_path / "work"
+    work.mkdir()
+    index = RagIndex(tmp_path / "index", HashEmbedder(dim=1024))
+    yield ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index)
+    index.close()
 
 
 @pytest.fixture

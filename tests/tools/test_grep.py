@@ -5,16 +5,12 @@ the whole tree; query_documents falls through to the same search when the index 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 from gaia_lite.agent.fallback import answer_from_result
-from gaia_lite.embed.hashing import HashEmbedder
-from gaia_lite.memory.rag import RagIndex
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools import files, rag
-from gaia_lite.tools.sandbox import Sandbox
 
 from tests.tools.called import as_called
 
@@ -174,15 +170,6 @@ def test_a_glob_with_file_types_and_no_folder_counts_the_whole_working_folder(to
 
 
 # ---------------------------------------------------------------- query_documents falls through
-
-@pytest.fixture
-def rag_ctx(tmp_path: Path) -> Iterator[ToolContext]:
-    work = tmp_path / "work"
-    work.mkdir()
-    index = RagIndex(tmp_path / "index", HashEmbedder(dim=1024))
-    yield ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index)
-    index.close()
-
 
 def test_an_empty_index_falls_through_to_the_lines_of_the_files(rag_ctx: ToolContext) -> None:
     work = Path(rag_ctx.workdir)

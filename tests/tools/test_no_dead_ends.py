@@ -5,18 +5,15 @@ and a read whose result the model answered with its metadata. Real files in temp
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from called import as_called
 from gaia_lite.agent.fallback import answer_from_result
 from gaia_lite.agent.results import compact_result
-from gaia_lite.embed.hashing import HashEmbedder
-from gaia_lite.memory.rag import RagIndex
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools import files, rag
-from gaia_lite.tools.sandbox import Sandbox
 from gaia_lite.tools.shell import RateLimiter, run_shell_command
 
 read_file, edit_file, search_directory = (as_called(files.read_file), as_called(files.edit_file),
@@ -57,15 +54,6 @@ def test_a_missing_file_names_what_the_folder_holds(tool_ctx, tmp_path: Path) ->
     result = read_file(tool_ctx, str(tmp_path / "notes.txt"))
     assert result["status"] == "error" and result["folder_holds"] == ["a.txt", "b.txt", "c.txt", "d.md"]
     assert "This folder holds: a.txt, b.txt, c.txt, d.md." in result["error"]
-
-
-@pytest.fixture
-def rag_ctx(tmp_path: Path) -> Iterator[ToolContext]:
-    work = tmp_path / "work"
-    work.mkdir()
-    index = RagIndex(tmp_path / "index", HashEmbedder(dim=1024))
-    yield ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path / "data", rag=index)
-    index.close()
 
 
 def test_indexing_a_path_that_names_nothing_indexes_the_folder_the_user_named(rag_ctx: ToolContext) -> None:
