@@ -25,7 +25,7 @@ from typing import Any, Callable, List, Optional
 import typer
 from typing_extensions import Annotated
 
-from gaia_lite.cli.lazy import LazyCommand, lazy_group, stand_ins
+from gaia_lite.cli.lazy import LazyCommand, lazy_group, mounted, stand_ins
 from gaia_lite.cli.options import DynamicOpt, MaxToolsOpt, PresetOpt, TauOpt, agent_command, settings_from_flags
 from gaia_lite.cli.outcome import emit, json_option
 from gaia_lite.cli.waiting import WaitingNotice
@@ -50,78 +50,31 @@ def _mount_eval(group: typer.Typer, name: str) -> None:
     group.add_typer(eval_app, name=name)
 
 
-def _mount_skills(group: typer.Typer, name: str) -> None:
-    from gaia_lite.cli.skills_cmd import skills_app
-
-    group.add_typer(skills_app, name=name)
-
-
-def _mount_index(group: typer.Typer, name: str) -> None:
-    from gaia_lite.cli.index_cmd import index
-
-    group.command(name)(index)
-
-
-def _mount_models(group: typer.Typer, name: str) -> None:
-    from gaia_lite.cli.models_cmd import models_app
-
-    group.add_typer(models_app, name=name)
-
-
-def _mount_memory(group: typer.Typer, name: str) -> None:
-    from gaia_lite.cli.memory_cmd import memory_app
-
-    group.add_typer(memory_app, name=name)
-
-
-def _mount_config(group: typer.Typer, name: str) -> None:
-    from gaia_lite.cli.config_cmd import config_app
-
-    group.add_typer(config_app, name=name)
-
-
-def _mount_mcp(group: typer.Typer, name: str) -> None:
-    from gaia_lite.cli.mcp_cmd import mcp_app
-
-    group.add_typer(mcp_app, name=name)
-
-
-def _mount_logs(group: typer.Typer, name: str) -> None:
-    from gaia_lite.cli.logs_cmd import logs
-
-    group.command(name)(logs)
-
-
-def _mount_doctor(group: typer.Typer, name: str) -> None:
-    from gaia_lite.cli.doctor_cmd import doctor
-
-    group.command(name)(doctor)
-
-
 # In the order `--help` lists them: the commands after ask and chat, the groups after tools.
 LAZY_COMMANDS: dict[str, LazyCommand] = {
     "serve": LazyCommand("Run a local OpenAI-compatible llama-server until Ctrl-C (`--stop`: stop the kept-alive ones).",
                          _mount_serve),
     "index": LazyCommand("Add files and folders to the document index the agent searches, with progress and a summary\n"
                          "of what was skipped and why (secret, binary, too big, unsupported, outside the allowed "
-                         "folders).", _mount_index),
+                         "folders).", mounted("gaia_lite.cli.index_cmd:index")),
     "models": LazyCommand("The server's models, marking the one in use and whether it calls tools natively or as "
                           "text;\nthen the embedded runtime's models, their size and state, and how to add more.",
-                          _mount_models, group=True),
-    "logs": LazyCommand("Past turns: question, answer, tools called, loaded set and time to first token.", _mount_logs),
+                          mounted("gaia_lite.cli.models_cmd:models_app"), group=True),
+    "logs": LazyCommand("Past turns: question, answer, tools called, loaded set and time to first token.",
+                        mounted("gaia_lite.cli.logs_cmd:logs")),
     "doctor": LazyCommand("Check everything a bad setup can break, and say how to fix each: config, server, model,\n"
                           "context window, embedder, memory database, document index, disk space, state folder; and\n"
                           "suggest the bigger model where the memory allows.",
-                          _mount_doctor),
+                          mounted("gaia_lite.cli.doctor_cmd:doctor")),
     "eval": LazyCommand("Benchmarks that measure the loader: recall, cost, TTFT, logs, tasks.", _mount_eval, group=True),
     "skills": LazyCommand("Learned procedures (skills): what the SKILL tier loads ahead of semantic matches.",
-                          _mount_skills, group=True),
-    "memory": LazyCommand("What the agent remembers: facts, preferences and past conversations.", _mount_memory,
-                          group=True),
+                          mounted("gaia_lite.cli.skills_cmd:skills_app"), group=True),
+    "memory": LazyCommand("What the agent remembers: facts, preferences and past conversations.",
+                          mounted("gaia_lite.cli.memory_cmd:memory_app"), group=True),
     "config": LazyCommand("Show, locate and edit gaia-lite's settings (flag > env > config file > default).",
-                          _mount_config, group=True),
+                          mounted("gaia_lite.cli.config_cmd:config_app"), group=True),
     "mcp": LazyCommand("MCP servers as tools: each server is one bundle (`mcp_NAME`) the loader selects from.",
-                       _mount_mcp, group=True),
+                       mounted("gaia_lite.cli.mcp_cmd:mcp_app"), group=True),
 }
 
 

@@ -10,6 +10,7 @@ command line names it (``resolve_command``: running it, its ``--help``, shell co
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -17,7 +18,7 @@ import typer
 from typer.core import TyperGroup
 from typer.main import get_group
 
-__all__ = ["LazyCommand", "lazy_group", "stand_ins", "real_command"]
+__all__ = ["LazyCommand", "lazy_group", "stand_ins", "real_command", "mounted"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,21 @@ class LazyCommand:
     help: str
     mount: Callable[[typer.Typer, str], None]
     group: bool = False
+
+
+def mounted(target: str) -> Callable[[typer.Typer, str], None]:
+    """The ``mount`` of ``"module:attribute"``: a ``typer.Typer`` there is added as a group of
+    subcommands, a function as a command."""
+    module, attribute = target.split(":")
+
+    def mount(group: typer.Typer, name: str) -> None:
+        real = getattr(importlib.import_module(module), attribute)
+        if isinstance(real, typer.Typer):
+            group.add_typer(real, name=name)
+        else:
+            group.command(name)(real)
+
+    return mount
 
 
 def stand_ins(app: typer.Typer, table: Mapping[str, LazyCommand]) -> None:
