@@ -156,7 +156,7 @@ class Agent:
         """The user message a turn puts in the history: tools disclosed now, the worked examples, the
         message, the saved facts beside it, then the recalled procedures (the evals send the same)."""
         # a tool this conversation already called has its own real call in the history: no example needed
-        called = self._called_tools()
+        called = self._called_tools() if state.examples else set()
         worked = worked_block([p for p in state.examples if p.example.tool not in called], self.replies.call_key)
         return self.layout.begin_turn(state, "\n\n".join([*([worked] if worked else []), query, *facts]), blocks)
 

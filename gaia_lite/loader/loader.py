@@ -162,7 +162,6 @@ class ToolLoader:
             base = base.replace(max_tools=int(max_tools))
         self.settings = base
         self.core = frozenset(core) - frozenset(base.not_core)
-        self._example_only = frozenset(base.not_core)
         self.bundles = tuple(bundles)
         names = [b.name for b in self.bundles]
         if len(set(names)) != len(names):
@@ -427,7 +426,7 @@ class ToolLoader:
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
         scores = dict(zip(index.names, best.tolist()))  # tolist: Python floats in one C loop
         # tools the preset took out of CORE come by an example or by name, never as a semantic pick
-        matched = match_tools(index.names, matrix, first_clause, self.core | self._example_only, self._turn_settings())
+        matched = match_tools(index.names, matrix, first_clause, self.core.union(self.settings.not_core), self.settings)
         learned = learned_picks(index.names, nearest, self.settings.learned_gate, self.core | matched,
                                 self.settings.per_turn)
         # Reported (and ranked, for R@5) as the user's wording scores them: a tool's score rises to
@@ -483,24 +482,18 @@ class ToolLoader:
         shown = tuple(p for p in picks if p.example.tool in self._slots) if self.settings.show_worked else ()
         return shown, added
 
-    def _turn_settings(self) -> LoaderSettings:
-        """The settings of this turn: a later turn of the session may match fewer tools and examples."""
-        st = self.settings
-        if self._turn <= 1:
-            return st
-        return st.replace(per_turn=st.per_turn if st.later_per_turn is None else st.later_per_turn,
-                          worked=st.worked if st.later_worked is None else min(st.worked, st.later_worked))
-
     def _worked_picks(self, query: str, scores: Mapping[str, float]) -> tuple[WorkedPick, ...]:
-        """The worked examples closest to the current message (none when the preset shows none)."""
-        st = self._turn_settings()
-        if st.worked <= 0 or not len(self.worked):
+        """The worked examples closest to the current message (none when the preset picks none); a later
+        turn of the session picks ``later_worked`` at most."""
+        st = self.settings
+        limit = st.worked if self._turn <= 1 or st.later_worked is None else min(st.worked, st.later_worked)
+        if limit <= 0 or not len(self.worked):
             return ()
         try:
             vector = self._scorer.message_vector(query)
         except EmbedderError:  # the scores above were computed, so this is a passing fault: no examples
             return ()
-        return self.worked.nearest(vector, scores, limit=st.worked, threshold=st.worked_threshold)
+        return self.worked.nearest(vector, scores, limit=limit, threshold=st.worked_threshold)
 
     def _reasons(self, rnd: _Round) -> Mapping[str, str]:
         """Why each loaded tool is shown: its admission reason if admitted in this round (and for

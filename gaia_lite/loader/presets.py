@@ -93,12 +93,11 @@ class LoaderSettings:
       ``worked.py``) that score ``>= worked_threshold`` for the message (their request's cosine and
       their tool's score, half each) are shown beside the message, and their tools admitted into free
       room; 0 = none (GAIA).
-    * ``later_per_turn`` / ``later_worked``: ``per_turn`` and ``worked`` on a session's later turns
-      (``None``: the same). A tool or example a later turn adds is text the server prefills on that turn
-      and the loader-off prompt never has: on the text path, later turns cost x1.26 of loader-off with up
-      to four new picks a turn ("How many PTO days ...?" added get_file_info and list_recent_files).
-      Fewer later picks (2 or 3) cost two drift cases of the judged set (strict recall 0.963 < 0.97), so
-      the presets keep four; they show one example on a later turn.
+    * ``later_worked``: ``worked`` on a session's later turns (``None``: the same). An example a later
+      turn adds is text the server prefills on that turn and the loader-off prompt never has (on the
+      text path later turns cost x1.26 of loader-off). Fewer later semantic picks were tried too (2 or 3
+      instead of ``per_turn``'s 4) and lost two drift cases of the judged set (strict recall 0.963 <
+      0.97), so they stay as ``per_turn`` says.
     * ``show_worked``: show the turn's worked examples to the model (False: they only admit their tools).
       Shown, Qwen2.5-Coder-0.5B copied them: the example's file and query as its call, its request as a
       recall query, its facts into the answer (built-in test split 20/32 with them, 24/32 without), so
@@ -128,7 +127,6 @@ class LoaderSettings:
     worked: int = 0
     worked_threshold: float = 0.33
     not_core: tuple[str, ...] = ()
-    later_per_turn: int | None = None
     later_worked: int | None = None
     show_worked: bool = True
 

@@ -123,7 +123,6 @@ class WorkedBank:
             self._matrix = embed_cached(texts, self._embedder, self._cache) if texts else np.zeros((0, 0), np.float32)
         return self._matrix
 
-
     def nearest(self, query: np.ndarray, tool_scores: Mapping[str, float], *, limit: int, threshold: float,
                 weight: float = 0.5, margin: float = 0.1) -> tuple[WorkedPick, ...]:
         """Up to ``limit`` examples, one per tool, best first. An example scores ``weight`` times its
