@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .results import MAX_ITEMS, TO_THE_MODEL, label, scalar
+from .results import MAX_ITEMS, label, scalar, to_the_model
 
 __all__ = ["answer_from_result", "plain_name", "for_people"]
 
@@ -52,7 +52,7 @@ def for_people(text: str, workdir: Path | None = None) -> str:
     kept = []
     for line in text.splitlines():
         bare = line.strip().lstrip("-* ").strip()
-        if _LIST_HEADER.match(bare) or (bare.partition(": ")[0] in TO_THE_MODEL and ": " in bare):
+        if _LIST_HEADER.match(bare) or to_the_model(bare):
             continue
         kept.append(_FIELD_LABEL.sub("", line).rstrip())
     while kept and not kept[-1].strip():

@@ -129,10 +129,15 @@ def _lines(payload: dict[str, Any]) -> list[str]:
 TO_THE_MODEL = ("status", "query", "instruction", "hint", "note")
 
 
+def to_the_model(line: str) -> bool:
+    """Whether a rendered line is one of a result's fields for the model ("note: ...", "hint: ...")."""
+    return ": " in line and line.partition(": ")[0] in TO_THE_MODEL
+
+
 def lines_to_the_model(rendered: str) -> list[str]:
     """The lines of a rendered result (``compact_result``) that are its fields for the model: "instruction: Answer
     only from these chunks ...", "note: ... was not indexed; it is now."."""
-    return [ln for ln in rendered.splitlines() if ln.partition(": ")[0] in TO_THE_MODEL and ": " in ln]
+    return [ln for ln in rendered.splitlines() if to_the_model(ln)]
 
 
 def compact_result(payload: Any, cap: int = RESULT_CHAR_CAP) -> str:
