@@ -46,7 +46,6 @@ class TurnStats:
     named: tuple[str, ...] = ()  # files and folders the question names that exist (grounding.named_in_message)
     ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (judge.py)
     origin: str = "model"  # where the answer came from: model, amended (the model's, with lines added) or built
-    worked: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # successful calls: (tool, arguments)
 
     def model_called(self, usage: Usage) -> None:
         self.steps += 1
@@ -65,8 +64,6 @@ class TurnStats:
         if result.name and result.status is not ToolStatus.DENIED:
             self.called.append(result.name)
             self.span.append((result.name, {k: type(v).__name__ for k, v in result.arguments.items()}, result.ok))
-        if result.ok and result.name:
-            self.worked.append((result.name, dict(result.arguments)))
         if result.ok or self.last_result is None:
             self.last_result = result
         self.results.append(result)

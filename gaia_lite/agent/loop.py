@@ -570,7 +570,8 @@ class Agent:
                 log.warning("could not store the turn in memory: %s", exc)
         if self.skills is not None:
             try:
-                self.skills.record_turn(query, stats.span, bool(answer.strip()), stats.worked)
+                self.skills.record_turn(query, stats.span, bool(answer.strip()),
+                                        [(r.name, r.arguments) for r in stats.results if r.ok and r.name])
             except Exception as exc:
                 log.warning("could not record the tool span: %s", exc)
 

@@ -39,8 +39,8 @@ MAX_EXAMPLES_PER_TOOL = 8
 MAX_EXAMPLE_CHARS = 300  # the embedder reads ~256 tokens; a long message is mostly context, not wording
 MIN_EXAMPLE_WORDS = 2
 NEAR_DUPLICATE = 0.8  # word-set Jaccard at or above this = the same request
-NOT_LEARNED = frozenset({"load_tools"})
-MAX_CALL_CHARS = 400  # a learned call's arguments as JSON; longer ones are kept as wording only  # the escape hatch says nothing about the request
+NOT_LEARNED = frozenset({"load_tools"})  # the escape hatch says nothing about the request
+MAX_CALL_CHARS = 400  # a learned call's arguments as JSON; longer ones are kept as wording only
 
 LEARNING_MIGRATIONS: list[Migration] = [
     sql_migration(
