@@ -110,12 +110,13 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     if not _tabular(rows):
         return _as_text(ctx, path, notes + _unrun(query, path))
     frame = _frame(rows)
-    if query and query.strip():
-        result = _queried(frame, query, date_range, bool(columns or group_by), notes)
+    asked = bool(query and query.strip())
+    if asked:
+        result = _queried(frame, query or "", date_range, bool(columns or group_by), notes)
     else:
         result = _summary(ctx, frame, path.name, kind, columns, group_by, date_range, notes)
     result["file"] = shown(path, ctx.workdir)
-    if not (query and query.strip()):  # what a query over this table can name: its columns, types, first rows
+    if not asked:  # what a query over this table can name: its columns, types, first rows
         result.update(schema_fields(frame))
     # notes last: the 0.5B model answered with whatever line came first
     return {**result, "note": "; ".join(n.rstrip(".") for n in notes) + "."} if notes else result
