@@ -10,14 +10,13 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
-from typing import Any
 
 from gaia_lite.registry.context import ToolContext
 
 from .sandbox import SandboxError
 
 __all__ = ["MAX_FILE_BYTES", "TEXT_EXTS", "not_text_hint", "text_head", "text_start", "is_binary", "python_outline",
-           "markdown_outline", "grep_files"]
+           "markdown_outline"]
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 SNIFF_BYTES = 8192  # a NUL byte in the first 8 KB marks a binary file (git's rule)
@@ -106,29 +105,3 @@ def text_start(ctx: ToolContext, path: Path, limit: int = 65536) -> str:
     except (SandboxError, OSError):
         return ""
     return "" if is_binary(data) else data.decode("utf-8", errors="replace")
-
-
-def grep_files(ctx: ToolContext, files: list[Path], rx: Any, context: int) -> list[dict]:
-    """Lines matching ``rx`` (anything with ``.search``: an RE2 pattern for model input)."""
-    hits: list[dict] = []
-    for path in files:
-        try:
-            ctx.sandbox.check(path)   # skips credential files inside the roots
-            if path.stat().st_size > MAX_FILE_BYTES:
-                continue
-            data = path.read_bytes()
-        except (SandboxError, OSError):
-            continue
-        if is_binary(data):
-            continue
-        lines = data.decode("utf-8", errors="replace").splitlines()
-        for i, line in enumerate(lines):
-            if rx.search(line):
-                hit = {"file": str(path), "line": i + 1, "text": line.strip()[:300]}
-                if context:
-                    hit["before"] = [ln[:300] for ln in lines[max(0, i - context):i]]
-                    hit["after"] = [ln[:300] for ln in lines[i + 1:i + 1 + context]]
-                hits.append(hit)
-                if len(hits) >= 100:
-                    return hits
-    return hits

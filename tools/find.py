@@ -29,7 +29,8 @@ from gaia_lite.memory.keywords import STOPWORDS
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.failure import ToolFailure
 
-from .file_text import TEXT_EXTS, grep_files, text_start
+from .file_text import TEXT_EXTS, text_start
+from .grep import grep
 from .file_walk import is_pattern, name_matcher, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
@@ -324,7 +325,7 @@ def mentioned_in(ctx: ToolContext, text: str, *, roots: Sequence[Path] | None = 
     files = list(_text_files(ctx, roots, files_scanned))
     for rx, how in ((compile_user_regex(phrase, ignore_case=True, literal=True), "the phrase"),
                     (AllWords.of(phrase, min_words=2), "all of its words")):
-        hits = list(dict.fromkeys(Path(h["file"]) for h in grep_files(ctx, files, rx, 0))) if rx else []
+        hits = list(dict.fromkeys(h.path for h in grep(ctx, files, rx, limit=100).hits)) if rx else []
         if hits:
             return hits[:limit], how
     return _most_words_in(ctx, files, phrase, limit)
