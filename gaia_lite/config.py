@@ -241,6 +241,7 @@ class Settings:
     first_byte_timeout: float = 300.0  # seconds the model server may stay silent: a busy 2-core CPU needs minutes for a long prompt
     auto_approve: bool = False
     allowed_paths: tuple[str, ...] = ()
+    judge_skip: tuple[str, ...] = ()  # the judge's guards turned off, by name: to measure what each one earns
     # MCP servers ([mcp.servers.NAME] tables); GAIA_MCP=0 turns them all off for one run
     mcp_enabled: bool = True
     mcp_wait: float = 3.0  # seconds the first turn waits for servers still starting; later ones join a later turn
@@ -382,6 +383,10 @@ def _parse_paths(raw: str) -> tuple[str, ...]:
     return tuple(p for p in raw.split(os.pathsep) if p)
 
 
+def _parse_names(raw: str) -> tuple[str, ...]:
+    return tuple(n.strip() for n in raw.split(",") if n.strip())
+
+
 # field -> (env var or None, parser). A field's name is also its config-file key and, where it has
 # one, its flag (--max-tools); the env vars keep the names GAIA and Lemonade users already set.
 _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
@@ -414,6 +419,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "first_byte_timeout": ("GAIA_FIRST_BYTE_TIMEOUT", _parse_positive_float),
     "auto_approve": ("GAIA_AUTO_APPROVE_TOOLS", _parse_bool),
     "allowed_paths": ("GAIA_ALLOWED_PATHS", _parse_paths),
+    "judge_skip": ("GAIA_JUDGE_SKIP", _parse_names),
     "mcp_enabled": ("GAIA_MCP", _parse_bool),
     "mcp_wait": ("GAIA_MCP_WAIT", _parse_positive_float),
 }

@@ -119,6 +119,9 @@ class TurnFinished:
     # Where the answer came from: "model" (its reply as given), "amended" (its reply with lines the agent
     # added from the results) or "built" (the agent's, from the tool results); `eval tasks` counts each.
     origin: Literal["model", "amended", "built"] = "model"
+    # The judge's guards that acted on a reply this turn (asked again, held, replaced or amended), in order;
+    # `eval tasks` counts them per guard, which is what the judge's ablation measures.
+    guards: tuple[str, ...] = ()
     kind: Literal["turn_finished"] = "turn_finished"
 
 

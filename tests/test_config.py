@@ -127,3 +127,16 @@ def test_config_keys_from_before_the_rename_still_work(gaia_home):
     _write_config(gaia_home, 'loader_preset = "lean"\nauto_start_server = false\n')
     s = load_settings({}, {"GAIA_HOME": str(gaia_home)})
     assert s.preset == "lean" and s.local_server is False
+
+
+def test_judge_skip_is_a_comma_list_and_a_wrong_name_is_one_line_naming_it(gaia_home):
+    from gaia_lite.cli.services import judge_skip
+    from gaia_lite.errors import ConfigError
+
+    s = load_settings({}, {"GAIA_HOME": str(gaia_home), "GAIA_JUDGE_SKIP": " narrated, repeated ,"})
+    assert s.judge_skip == ("narrated", "repeated")
+    assert judge_skip(s) == frozenset({"narrated", "repeated"})
+    typo = load_settings({}, {"GAIA_HOME": str(gaia_home), "GAIA_JUDGE_SKIP": "narated"})
+    with pytest.raises(ConfigError, match="GAIA_JUDGE_SKIP names no guard called narated") as err:
+        judge_skip(typo)
+    assert "\n" not in str(err.value)

@@ -46,6 +46,7 @@ class TurnStats:
     named: tuple[str, ...] = ()  # files and folders the question names that exist (grounding.named_in_message)
     ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (judge.py)
     origin: str = "model"  # where the answer came from: model, amended (the model's, with lines added) or built
+    guards: list[str] = field(default_factory=list)  # the judge's guards that acted on a reply this turn, in order
 
     def model_called(self, usage: Usage) -> None:
         self.steps += 1
@@ -72,7 +73,8 @@ class TurnStats:
         u = self.first_usage
         return TurnFinished(turn, answer, tuple(self.called), self.steps, u.ttft_s if u else None,
                             u.prompt_tokens if u else None, u.cached_tokens if u else None, loaded,
-                            {"skills": skills} if skills else {}, ungrounded=self.ungrounded, origin=self.origin)
+                            {"skills": skills} if skills else {}, ungrounded=self.ungrounded, origin=self.origin,
+                            guards=tuple(self.guards))
 
 
 class CallBook:

@@ -40,7 +40,7 @@ __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS"
            "AskAgain", "HoldToCall", "HoldToAnswer", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
            "plain_words", "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
            "unknown_call", "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name", "ungrounded_in",
-           "hands_off", "declines"]
+           "hands_off", "declines", "active", "unknown_guards"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,7 @@ class Evidence:
     unasked: Callable[[ToolCall], "str | None"] | None = None  # a lookup that serves nothing the message asks
     pointed: Callable[[], "str | None"] | None = None  # the files the message's words point to, looked up on demand
     instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
+    skip: frozenset[str] = frozenset()  # guards turned off (GAIA_JUDGE_SKIP), so each can be measured without it
 
     @property
     def query(self) -> str:
@@ -151,6 +152,7 @@ class FromResults:
 @dataclass(frozen=True)
 class Accept:
     answer: str
+    guard: str = ""  # the guard that amended the answer, if one did
 
 
 Verdict = RunCalls | AskAgain | HoldToCall | HoldToAnswer | FromResults | Accept
@@ -161,8 +163,9 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
     with it (``Accept``) or with an answer built from the tool results (``FromResults``). A draft is judged
     by the first guard with a draft action that detects something; otherwise, as a final reply, by the
     first guard whose final action applies. ``can_hold``: the reply mode can hold a reply to a call."""
+    guards = active(ev.skip)
     if reply.calls and stage is not Stage.FORCED:
-        for guard in GUARDS:
+        for guard in guards:
             if not guard.on_calls or (stage is Stage.FINAL and guard.on_final is not OnFinal.ANSWER):
                 continue
             found = guard.detect(reply, ev)
@@ -179,7 +182,7 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
     text = without_own_lines(text, [ln for r in ev.seen_results for ln in lines_to_the_model(r)]) or text
     seen = Reply(reply.calls, text)
     if stage is Stage.DRAFT:
-        for guard in GUARDS:
+        for guard in guards:
             found = guard.detect(seen, ev) if guard.on_draft is not OnDraft.PASS else None
             if found is None:
                 continue
@@ -188,9 +191,9 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
             if guard.on_draft is OnDraft.HOLD and can_hold:
                 return HoldToCall(guard.name)
             return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
-    for guard in GUARDS:
+    for guard in guards:
         if guard.amend is not None and guard.detect(seen, ev) is not None:
-            return Accept(guard.amend(seen, ev))
+            return Accept(guard.amend(seen, ev), guard.name)
         if guard.on_final is not OnFinal.KEEP and guard.final_applies(ev) and guard.detect(seen, ev) is not None:
             return FromResults(guard.name)
     return Accept(text)
@@ -1152,6 +1155,19 @@ GUARDS: tuple[Guard, ...] = (
 )
 
 
+
+
+def active(skip: frozenset[str]) -> tuple[Guard, ...]:
+    """The guards in force: all of them but those ``skip`` names."""
+    return GUARDS if not skip else tuple(g for g in GUARDS if g.name not in skip)
+
+
+def unknown_guards(names: Iterable[str]) -> list[str]:
+    """The names among ``names`` that no guard has (a GAIA_JUDGE_SKIP typo must not pass silently)."""
+    known = {g.name for g in GUARDS}
+    return [n for n in names if n not in known]
+
+
 # ---------------------------------------------------------------- on screen
 
 # The first sentence of a streamed answer is held until it is complete (or this long): a narrated call
@@ -1169,4 +1185,4 @@ def hiding_guard(text: str, ev: Evidence) -> str | None:
     """The first guard that keeps ``text`` (a reply as it streams, or all of it) off the screen, or None.
     The loop judges the whole reply and shows the answer it ends the turn with."""
     seen = Reply((), text)
-    return next((g.name for g in GUARDS if g.on_screen is not None and g.on_screen(seen, ev) is not None), None)
+    return next((g.name for g in active(ev.skip) if g.on_screen is not None and g.on_screen(seen, ev) is not None), None)

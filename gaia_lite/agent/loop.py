@@ -104,6 +104,7 @@ class AgentOptions:
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     prompt_layout: str = "stable"  # "stable" keeps the KV-cache prefix; "rewrite" is GAIA's (see prefix.py)
     context_tokens: int | None = None  # the model's window; None = unknown, send the whole history (window.py)
+    judge_skip: frozenset[str] = frozenset()  # the judge's guards turned off (GAIA_JUDGE_SKIP), to measure each
 
 
 @dataclass(frozen=True)
@@ -254,7 +255,10 @@ class Agent:
         of the history); a mode that can hold the next reply to a call does that instead, with no words the
         model could echo. Calls are not run after the model was told to answer."""
         stage = Stage.FORCED if forced else Stage.FINAL if stats.renudged else Stage.DRAFT
-        match judge(reply, self._evidence(stats), stage, can_hold=self.replies.forces_calls):
+        verdict = judge(reply, self._evidence(stats), stage, can_hold=self.replies.forces_calls)
+        if not isinstance(verdict, RunCalls) and verdict.guard:
+            stats.guards.append(verdict.guard)
+        match verdict:
             case AskAgain(request=request):
                 stats.renudged = True
                 stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": request}]
@@ -292,7 +296,7 @@ class Agent:
                         clobbers=lambda call: clobbered_file(call.arguments, self.executor.ctx),
                         unasked=lambda call: unasked_lookup(call.name, self._message(), self.executor.ctx, seen),
                         pointed=lambda: pointed_files(self._message(), self.executor.ctx),
-                        instructions=self._instructions())
+                        instructions=self._instructions(), skip=self.options.judge_skip)
 
     def _after_result(self) -> str:
         """The line the text path writes after each tool result."""

@@ -21,7 +21,8 @@ from gaia_lite.agent.loop import Agent, AgentOptions
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.config import Settings
 from gaia_lite.embed import Embedder
-from gaia_lite.errors import ServerUnreachable
+from gaia_lite.agent.judge import unknown_guards
+from gaia_lite.errors import ConfigError, ServerUnreachable
 from gaia_lite.llm.capabilities import is_native_tool_model
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.llm.structured import Capabilities, CapabilityCache, server_capabilities
@@ -156,7 +157,8 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Em
                            temperature=settings.temperature, workdir=workdir,
                            prompt_layout=layout_for(settings.prompt_layout, settings.preset),
                            context_tokens=settings.context_tokens or (server.ctx_size if server is not None
-                                                                      else client.context_size()))
+                                                                      else client.context_size()),
+                           judge_skip=judge_skip(settings))
     skills = None if memory is None else SkillService(memory, embedder, tools.registry, tau=settings.skill_tau)
     replies, notice = choose_replies(settings.tool_calls, native=native, registry=tools.registry,
                                      capable=lambda: structured_replies(settings, client, server))
@@ -164,6 +166,15 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Em
                   replies=replies, notices=(notice,) if notice else ())
     return Services(settings, client, tools.registry, ctx, executor, tools.selector, agent, embedder, memory, rag,
                     loader, server, skills, mcp)
+
+
+def judge_skip(settings: Settings) -> frozenset[str]:
+    """The guards GAIA_JUDGE_SKIP turns off; a name no guard has is an error, not a silent no-op."""
+    wrong = unknown_guards(settings.judge_skip)
+    if wrong:
+        raise ConfigError(f"GAIA_JUDGE_SKIP names no guard called {', '.join(wrong)}; the guards are listed in "
+                          "docs/architecture.md (the judge's table)")
+    return frozenset(settings.judge_skip)
 
 
 def structured_replies(settings: Settings, client: ChatClient,

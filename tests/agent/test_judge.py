@@ -13,7 +13,7 @@ import pytest
 
 from gaia_lite.agent.judge import (
     GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
-    first_sentence_pending, hiding_guard, judge, unknown_call,
+    active, first_sentence_pending, hiding_guard, judge, unknown_call, unknown_guards,
 )
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
@@ -570,7 +570,7 @@ def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> 
     # still hollow when asked again (the 1.5B, test split): kept, and the text's lines of figures follow it
     assert judge(Reply((), hollow), ev, Stage.FINAL) == Accept(
         hollow + "\n\nThe figures it gives: Q2 revenue was $12.9 million, up 7 %; Gross margin was 58 %; "
-                 "Operating expenses were $6.6 million.")
+                 "Operating expenses were $6.6 million.", "hollow_summary")
     named = "To summarize reports/acme_q2_report.md: Summarize a whole indexed document, section by section."
     assert isinstance(judge(Reply((), named), ev, Stage.DRAFT), AskAgain)   # "q2" is a name, not a figure (0.5B)
     metadata = ("The summary includes highlights on Q2 revenue and gross margin. The file is 326 bytes in size with "
@@ -696,7 +696,7 @@ def test_a_size_comparison_the_results_contradict_is_asked_again_then_replaced(t
         "wrong_size", f"The results show: big.log is 2,001 bytes, small.log is 5 bytes. Your comparison does not "
                       f"match them. Answer again from these sizes: {question}")
     assert judge(Reply((), answer), ev, Stage.FINAL) == \
-        Accept("big.log is bigger: big.log is 2,001 bytes, small.log is 5 bytes.")
+        Accept("big.log is bigger: big.log is 2,001 bytes, small.log is 5 bytes.", "wrong_size")
 
 
 def test_a_size_comparison_beside_a_result_that_counts_its_files_is_judged(tmp_path) -> None:
@@ -876,7 +876,7 @@ def test_a_listing_answer_that_leaves_entries_out_is_asked_again_then_completed(
     assert asked == AskAgain("left_out", "Your answer leaves out images/, which the listing holds. Answer again, naming "
                                          "every entry: whats in docs/?")
     assert judge(Reply((), partial), _docs_listing("whats in docs/?"), Stage.FINAL) == \
-        Accept(partial + "\n\nAlso there: images/.")
+        Accept(partial + "\n\nAlso there: images/.", "left_out")
     whole = "docs holds the folder images and api_reference.md, faq.md and setup-guide.md."
     assert judge(Reply((), whole), _docs_listing("whats in docs/?"), Stage.DRAFT) == Accept(whole)
     # a count, or a question for part of the folder, is not held to every entry
@@ -948,7 +948,7 @@ def test_an_answer_that_gives_the_identifier_back_is_asked_for_what_its_line_say
     assert asked == AskAgain("echoed_id", 'Your answer only gives "10.0.0.40" back. The tool result has the line that '
                                           f"holds it: say from that line what I asked: {question}")
     kept = judge(Reply((), answer), _hosts_search(question), Stage.FINAL)
-    assert kept == Accept(f"{answer}\n\n10.0.0.40 cache01")
+    assert kept == Accept(f"{answer}\n\n10.0.0.40 cache01", "echoed_id")
 
 
 @pytest.mark.parametrize("question, answer", [
@@ -978,7 +978,7 @@ def test_a_change_said_to_be_made_that_no_tool_made_is_asked_for_then_not_claime
         "claimed_change", f'You said "{slot}", but no tool changed anything yet. Make the change with a tool now, '
                           f"then answer: {question}")
     assert judge(Reply((), answer), ev, Stage.FINAL) == \
-        Accept("I have not made this change: no tool changed anything this turn.")
+        Accept("I have not made this change: no tool changed anything this turn.", "claimed_change")
 
 
 def test_a_file_change_claimed_after_only_a_memory_change_is_asked_for() -> None:
@@ -1091,3 +1091,23 @@ def test_a_rewrite_asked_for_or_a_new_file_is_written(tmp_path, question, path) 
     (tmp_path / "setup.cfg").write_text("[metadata]\nname = widgets\nversion = 2.0.3\n")
     write = Reply((ToolCall("c1", "write_file", {"file_path": path, "content": "[metadata]\n"}),), "")
     assert judge(write, _write_ev(tmp_path, question), Stage.DRAFT) == RunCalls(write.calls)
+
+
+def test_a_guard_named_in_skip_is_off_and_the_others_still_act() -> None:
+    report = ToolResult("read_file", "read_file", {"file_path": "reports/acme_q2_report.md"},
+                        {"status": "success", "content": "# Acme Q2\n\n- Q2 revenue was $12.9 million, up 7 %.\n"
+                                                         "- Gross margin was 58 %.\n- Operating expenses were $6.6 million."},
+                        ToolStatus.OK, 0.01)
+    hollow = "It includes revenue, gross margin, and operating expenses, along with the CEO's outlook."
+    ev = Evidence(TOOLS, (report,), report, user_messages=("Summarize reports/acme_q2_report.md.",))
+    assert judge(Reply((), hollow), ev, Stage.DRAFT).guard == "hollow_summary"
+    off = replace(ev, skip=frozenset({"hollow_summary"}))
+    assert judge(Reply((), hollow), off, Stage.DRAFT) == Accept(hollow)
+    # an echoed result is still caught with hollow_summary off
+    echo = '{"status": "success", "content": "- Q2 revenue was $12.9 million, up 7 %."}'
+    assert judge(Reply((), echo), off, Stage.FINAL) == FromResults("result_echo")
+
+
+def test_unknown_guard_names_are_reported_and_known_ones_are_not() -> None:
+    assert unknown_guards(["hollow_summary", "hollow_sumary", "nope"]) == ["hollow_sumary", "nope"]
+    assert len(active(frozenset({"narrated"}))) == len(GUARDS) - 1
