@@ -425,8 +425,7 @@ class ToolLoader:
         threshold = self.threshold
         best = matrix.max(axis=1) if matrix.size else np.zeros(len(index.names))
         scores = dict(zip(index.names, best.tolist()))  # tolist: Python floats in one C loop
-        # tools the preset took out of CORE come by an example or by name, never as a semantic pick
-        matched = match_tools(index.names, matrix, first_clause, self.core.union(self.settings.not_core), self.settings)
+        matched = self._matched(index.names, matrix, first_clause, scores)
         learned = learned_picks(index.names, nearest, self.settings.learned_gate, self.core | matched,
                                 self.settings.per_turn)
         # Reported (and ranked, for R@5) as the user's wording scores them: a tool's score rises to
@@ -469,6 +468,16 @@ class ToolLoader:
             example=tuple(sorted(example_added)))
         self._log_record(record)
         return Selection(record, self._reasons(rnd), changed, examples)
+
+    def _matched(self, names: Sequence[str], matrix: np.ndarray, first_clause: int,
+                 scores: Mapping[str, float]) -> set[str]:
+        """The turn's semantic picks. Tools the preset took out of CORE come by an example or by name, never
+        as a semantic pick; a later turn's new picks need ``later_threshold``."""
+        matched = match_tools(names, matrix, first_clause, self.core.union(self.settings.not_core), self.settings)
+        floor = self.settings.later_threshold
+        if self._turn > 1 and floor is not None:
+            matched = {n for n in matched if scores[n] >= floor}
+        return matched
 
     def _admit_examples(self, query: str, scores: Mapping[str, float], registry: ToolRegistry,
                         rnd: _Round) -> tuple[tuple[WorkedPick, ...], list[str]]:

@@ -98,6 +98,12 @@ class LoaderSettings:
       text path later turns cost x1.26 of loader-off). Fewer later semantic picks were tried too (2 or 3
       instead of ``per_turn``'s 4) and lost two drift cases of the judged set (strict recall 0.963 <
       0.97), so they stay as ``per_turn`` says.
+    * ``later_threshold``: the score a *new* semantic pick needs on a session's later turns (``None``: ``threshold``).
+      The first turn casts a wide net at τ; a later turn adds a tool only for a clear new need, because each
+      tool it adds is text the server prefills on that turn and the loader-off prompt never has. On ``eval
+      ttft``'s script the default added 7 tools on later turns, 5 never called (get_system_info at 0.37 for
+      "who was the top salesperson in that file?"); at 0.40 it adds 4, and judged recall stays 97.5 %
+      (drift 100 %; 0.45 loses a drift case).
     * ``show_worked``: show the turn's worked examples to the model (False: they only admit their tools).
       Shown, Qwen2.5-Coder-0.5B copied them: the example's file and query as its call, its request as a
       recall query, its facts into the answer (built-in test split 20/32 with them, 24/32 without), so
@@ -128,6 +134,7 @@ class LoaderSettings:
     worked_threshold: float = 0.33
     not_core: tuple[str, ...] = ()
     later_worked: int | None = None
+    later_threshold: float | None = None
     show_worked: bool = True
 
     def __post_init__(self) -> None:
@@ -155,13 +162,14 @@ PRESETS: dict[str, LoaderSettings] = {
                               ranking="matched_first", score_current=True, split_clauses=True,
                               combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
                               embed_chars=1000, sticky=True, worked=2, not_core=LOOP_CONTROL,
-                              later_worked=1, show_worked=False),
+                              later_worked=1, later_threshold=0.40, show_worked=False),
     # Same scorer, 2 picks when one tool clearly wins: about -2 points of recall for -2.5 points of cost.
     "lean": LoaderSettings(threshold=0.20, max_tools=16, views=("summary", "params", "examples"),
                            ranking="matched_first", score_current=True, split_clauses=True,
                            combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
                            embed_chars=1000, confident=Confidence(picks=2, min_score=0.40, min_gap=0.08),
-                           sticky=True, worked=2, not_core=LOOP_CONTROL, later_worked=1, show_worked=False),
+                           sticky=True, worked=2, not_core=LOOP_CONTROL, later_worked=1, later_threshold=0.40,
+                           show_worked=False),
 }
 # The default with its worked examples shown beside the message: for models that adapt an example rather
 # than copy it (issue 42; the 0.5B copied them, see ``show_worked``).
