@@ -17,7 +17,7 @@ from gaia_lite.agent.judge import GUARDS
 from gaia_lite.cli.eval_live import task_arm_settings
 from gaia_lite.config import load_settings
 from gaia_lite.embed.hashing import HashEmbedder
-from gaia_lite.eval import tasks
+from gaia_lite.eval import ablation, tasks
 from gaia_lite.eval.arms import arm_problem, arms_problem, skip_arm, skipped_guards
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
 
@@ -117,3 +117,9 @@ def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch
     assert (on["passed"], on["guards_fired"]) == (1, {"announced_step": 1})
     assert skip["passed"] == 0 and "announced_step" not in skip["guards_fired"]
     assert (tmp_path / "run/italy-skip-announced_step/work").is_dir()  # no ':' in the path
+    # and the ablation reads it: the guard fired in italy and turned it from fail to pass
+    fired = ablation.fired_in(report)
+    assert fired == {"announced_step": ablation.Fired(1, ("italy",))}
+    tally = ablation.compare(ablation.task_runs(report, "on"), ablation.task_runs(report, "skip:announced_step"),
+                             fired["announced_step"].tasks)
+    assert (tally.tasks, tally.gains, tally.losses) == (1, 1, 0)
