@@ -237,7 +237,7 @@ _EXTRA_TITLES = {"rewrite": "rewrite (GAIA's layout, evicting)", "gaia": "gaia (
 
 # ---------------------------------------------------------------- tasks
 def tasks_cmd(
-    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, replies held to a GBNF grammar: prose or one call, llama-server only), answer-first (loader on, the JSON schema with {\"answer\"} as its own branch: the choice is not the first key), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append).")] = "off,on,free",
+    arms: Annotated[str, typer.Option("--arms", help="Arms to run, in order: off (all tools), on (dynamic loader), free (loader on, constrained calls off: calls parsed from free text), gbnf (loader on, replies held to a GBNF grammar: prose or one call, llama-server only), answer-first (loader on, the JSON schema with {\"answer\"} as its own branch: the choice is not the first key), skills (loader + the procedures of --skills seeded into each fresh memory; the skill threshold is GAIA_SKILL_TAU), nobridge (free without the native call_tool bridge: later tools are appended to the tools array, GAIA_PROMPT_LAYOUT=append), skip:GUARD[+GUARD...] (on with those guards of the answer judge off, as GAIA_JUDGE_SKIP does: e.g. on,skip:narrated+repeated measures what they earn; the guards are the judge's table in docs/architecture.md).")] = "off,on,free",
     skills_dir: Annotated[Optional[Path], typer.Option("--skills", help="Skill files (*.md with front matter) the skills arm seeds. Default: the procedures written for this suite.", show_default=False)] = None,
     suite: Annotated[Optional[Path], typer.Option("--suite", help="A task suite in JSON (format: gaia_lite/eval/suite.py; default: the built-in suite, gaia_lite/eval/data/tasks/builtin.json).", show_default=False)] = None,
     task: Annotated[Optional[List[str]], typer.Option("--task", help="Run only this task id (repeatable).", show_default=False)] = None,
@@ -287,11 +287,14 @@ def _task_plan(arms: str, skills_dir: Path | None, suite: Path | None, task: lis
                repeat: int) -> tuple[list[str], Path, Any, list[Any]]:
     """The checked flags of ``eval tasks``: its arms, the skill files to seed, the suite and the tasks chosen."""
     from gaia_lite.eval.suite import SuiteError, builtin_suite_path, load_suite  # kept lazy: --help imports this
+    from gaia_lite.eval.arms import arms_problem
     from gaia_lite.eval.tasks import ARMS, default_skills_dir
 
     arm_list = [a.strip() for a in arms.split(",") if a.strip()]
-    if not arm_list or any(a not in ARMS for a in arm_list) or len(set(arm_list)) != len(arm_list):
-        raise ConfigError(f"--arms {arms!r} is invalid; use a comma list of {', '.join(ARMS)} (e.g. on,skills)")
+    problem = arms_problem(arm_list, ARMS)
+    if problem is not None:
+        raise ConfigError(f"--arms {arms!r} is invalid: {problem}; use a comma list of {', '.join(ARMS)} or "
+                          "skip:GUARD[+GUARD...] (e.g. on,skills or on,skip:narrated)")
     seeds = skills_dir or default_skills_dir()
     if "skills" in arm_list:
         require_skill_files(seeds)
@@ -307,10 +310,15 @@ def _task_plan(arms: str, skills_dir: Path | None, suite: Path | None, task: lis
 
 
 def task_arm_settings(settings: Any, arm: str, calls_mode: str) -> Any:
-    """What an arm of ``eval tasks`` changes: the loader, the tool-call mode and (nobridge) the layout.
-    ``calls_mode`` is what the off and on arms use (see ``_calls_mode``)."""
+    """What an arm of ``eval tasks`` changes: the loader, the tool-call mode, (nobridge) the layout and
+    (``skip:NAME[+NAME...]``) the judge's guards turned off. ``calls_mode`` is what the off, on and skip
+    arms use (see ``_calls_mode``)."""
+    from gaia_lite.eval.arms import skipped_guards  # kept lazy: --help imports this module
+
     calls = "free" if arm in ("free", "nobridge") else arm if arm in ("gbnf", "answer-first") else calls_mode
     s = settings.replace(dynamic_tools=arm != "off", tool_calls=calls)
+    if skipped_guards(arm):  # the on arm with those guards off, besides any GAIA_JUDGE_SKIP names
+        s = s.replace(judge_skip=tuple(dict.fromkeys((*s.judge_skip, *skipped_guards(arm)))))
     return s.replace(prompt_layout="append") if arm == "nobridge" else s
 
 
@@ -348,6 +356,13 @@ def _seed_skills(services: Any, seeds: Path) -> None:
 _ARM_TITLES = {"off": "loader off", "on": "loader on", "free": "loader on, free calls",
                "gbnf": "loader on, GBNF (b)", "answer-first": "loader on, answer-first JSON", "skills": "loader + skills",
                "nobridge": "loader on, free calls, no call_tool bridge"}
+
+
+def _arm_title(arm: str) -> str:
+    from gaia_lite.eval.arms import skipped_guards  # kept lazy: --help imports this module
+
+    skipped = skipped_guards(arm)
+    return f"loader on, without {', '.join(skipped)}" if skipped else _ARM_TITLES.get(arm, arm)
 
 
 def _task_cell(runs: list[dict[str, Any]]) -> str:
@@ -407,10 +422,10 @@ def _print_tasks(r: dict[str, Any]) -> None:
     split = "" if r.get("split", "all") == "all" else f", {r['split']} split"
     print_all(table(f"eval tasks {r.get('suite', '')}{split}, model {r['model']} (max {r['max_steps']} steps per turn; "
                     f"load average {r.get('load_average')})",
-                  ["task", *[_ARM_TITLES.get(a, a) for a in arms]], rows))
+                  ["task", *[_arm_title(a) for a in arms]], rows))
     classes = sorted({c for a in arms for c in r["arms"][a].get("by_class", {})})
     if classes:
-        print_all(table("by class (tasks passed)", ["class", *[_ARM_TITLES.get(a, a) for a in arms]],
+        print_all(table("by class (tasks passed)", ["class", *[_arm_title(a) for a in arms]],
                         [[c, *[_spread(r["arms"][a]["by_class"][c]) if c in r["arms"][a].get("by_class", {})
                                else "-" for a in arms]] for c in classes]))
     ls = r.get("log_score")

@@ -17,7 +17,9 @@ tool with ..." or just "list_recent_files").
 and reports the mean and spread of tasks passed per arm, per split (dev /
 test, from the suite's ``split`` marks) and per class; small models sample.
 **Ungrounded** turns are ones the agent's judge flagged (``TurnFinished.ungrounded``:
-an answer whose specifics the turn's evidence did not support).
+an answer whose specifics the turn's evidence did not support). Each turn also records the judge's
+guards that acted on its replies (``TurnFinished.guards``), and each arm counts, per guard, the turns it
+acted on (``guards_fired``); a ``skip:NAME`` arm runs ``on`` with those guards off (``eval/arms.py``).
 
 Every run logs the loader's ``TOOL_LOADER`` lines and the agent's
 ``TOOL_CALLS`` lines to one file, which ``gaia_lite.eval.logscore`` scores.
@@ -33,6 +35,7 @@ import re
 import shutil
 import statistics
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -46,7 +49,7 @@ from .suite import Suite, Task, Turn, builtin_suite_path, check_answer, check_fi
 
 __all__ = ["ARMS", "default_skills_dir", "Task", "Turn", "TASKS", "TurnResult", "TaskResult", "fixture_path",
            "prepare_workdir", "check_turn", "run_tasks", "summarize", "select_tasks", "builtin_suite",
-           "is_narrated", "is_malformed", "inside", "pass_spread"]
+           "is_narrated", "is_malformed", "inside", "pass_spread", "guards_fired"]
 
 log = logging.getLogger("gaia_lite.eval.tasks")
 
@@ -142,6 +145,7 @@ class TurnResult:
     narrated: bool = False  # the answer names a tool instead of calling it
     ungrounded: bool = False  # the agent's judge flagged specifics the evidence did not support
     origin: str = "model"  # where the answer came from: model, amended or built (TurnFinished.origin)
+    guards: list[str] = field(default_factory=list)  # the judge's guards that acted on a reply (TurnFinished.guards)
     calls: list[dict[str, Any]] = field(default_factory=list)  # each call: name, arguments, outcome, seconds (to read a failure)
     # each model call: seconds, prompt tokens, of them cached, and tokens written (where the time went)
     model_calls: list[dict[str, Any]] = field(default_factory=list)
@@ -194,7 +198,7 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
                       skills=list(finished.stats.get("skills", ())), loaded=len(finished.loaded_tools),
                       tool_calls=calls, invalid_calls=invalid, malformed=is_malformed(finished.answer),
                       narrated=is_narrated(finished.answer, tool_names), calls=made, model_calls=steps,
-                      ungrounded=finished.ungrounded, origin=finished.origin)
+                      ungrounded=finished.ungrounded, origin=finished.origin, guards=list(finished.guards))
 
 
 def _rounded(seconds: float | None) -> float | None:
@@ -210,6 +214,7 @@ ServicesFactory = Callable[[str, Path, Path], Any]  # (arm, workdir, gaia home) 
 # loader with procedures seeded into the fresh memory DB (the factory seeds them), for the SKILL-tier lift;
 # "nobridge" = "free" without the native path's call_tool bridge (prompt layout "append": a tool admitted
 # later is appended to the tools array), so the bridge's effect on task success is measured side by side.
+# Besides these, "skip:NAME[+NAME...]" is "on" with those guards of the judge off (eval/arms.py).
 ARMS = ("off", "on", "free", "gbnf", "answer-first", "skills", "nobridge")
 ORIGINS = ("model", "amended", "built")  # where a turn's answer came from (TurnFinished.origin)
 
@@ -229,7 +234,7 @@ def _tool_names(services: Any) -> list[str]:
 
 def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
               progress: Callable[[str], None], run: int = 1, runs: int = 1) -> TaskResult:
-    name = f"{task.id}-{arm}" if runs == 1 else f"{task.id}-{arm}-r{run}"
+    name = f"{task.id}-{arm.replace(':', '-')}" + ("" if runs == 1 else f"-r{run}")  # skip:x+y: no ':' in a path
     workdir = root / name / "work"
     home = root / name / "home"
     prepare_workdir(task, workdir)
@@ -391,6 +396,7 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
             "failed_turns": sum(t.error is not None for t in turns),
             "seconds": round(sum(r.seconds for r in mine), 1),
             "time": _where_time_went(turns),
+            "guards_fired": guards_fired(turns),
             **pass_spread(mine),
         }
         if any(r.split for r in mine):
@@ -398,6 +404,12 @@ def summarize(results: Sequence[TaskResult], arms: Sequence[str]) -> dict[str, A
         if any(r.task_class for r in mine):
             per_arm[arm]["by_class"] = _groups(mine, lambda r: r.task_class or "unclassed")
     return {"arms": per_arm, "tasks": [asdict(r) for r in results]}
+
+
+def guards_fired(turns: Sequence[TurnResult]) -> dict[str, int]:
+    """Per guard of the agent's judge, the turns it acted on (once per turn, however often it acted in it)."""
+    counts = Counter(g for t in turns for g in set(t.guards))
+    return dict(sorted(counts.items()))
 
 
 def _where_time_went(turns: Sequence[TurnResult]) -> dict[str, Any]:

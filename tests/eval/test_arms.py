@@ -1,0 +1,125 @@
+"""`eval tasks --arms on,skip:NAME[+NAME...]`: the on arm with guards of the judge off, and `guards_fired`.
+
+The end-to-end test runs the real command, agent and judge against the SCRIPTED FAKE OpenAI server
+(tests/fakes; not a model: each reply is scripted), so what each arm's judge did is known."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gaia_lite.agent.judge import GUARDS
+from gaia_lite.cli.eval_live import task_arm_settings
+from gaia_lite.config import load_settings
+from gaia_lite.embed.hashing import HashEmbedder
+from gaia_lite.eval import ablation, tasks
+from gaia_lite.eval.arms import arm_problem, arms_problem, skip_arm, skipped_guards
+from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
+
+
+def test_a_skip_arm_names_its_guards_in_the_order_written() -> None:
+    assert skipped_guards("skip:narrated+repeated") == ("narrated", "repeated")
+    assert skipped_guards("skip: narrated ") == ("narrated",)
+    assert skipped_guards("on") == () and skipped_guards("skills") == ()
+    assert skip_arm(["narrated", "repeated"]) == "skip:narrated+repeated"
+    assert skipped_guards(skip_arm([g.name for g in GUARDS])) == tuple(g.name for g in GUARDS)
+
+
+@pytest.mark.parametrize(("arm", "problem"), [
+    ("on", None),
+    ("skip:narrated+repeated", None),
+    ("sometimes", "no arm is called 'sometimes'"),
+    ("skip:", "'skip:' names no guard; spell it skip:NAME[+NAME...]"),
+    ("skip:+", "'skip:+' names no guard"),
+    ("skip:narated", "'skip:narated': no guard is called narated"),
+    ("skip:narrated+repaeted", "no guard is called repaeted"),
+    ("skip:narrated+narrated", "'skip:narrated+narrated' names a guard twice"),
+])
+def test_each_arm_is_checked_by_name(arm: str, problem: str | None) -> None:
+    found = arm_problem(arm, tasks.ARMS)
+    assert (found is None) if problem is None else (found is not None and problem in found), found
+
+
+def test_a_list_of_arms_is_checked_whole() -> None:
+    assert arms_problem(["on", "skip:narrated", "skip:repeated"], tasks.ARMS) is None
+    assert arms_problem([], tasks.ARMS) == "no arm given"
+    assert arms_problem(["on", "skip:narrated", "skip:narrated"], tasks.ARMS) == "an arm is given twice"
+    assert "no guard is called nope" in (arms_problem(["on", "skip:nope"], tasks.ARMS) or "")
+
+
+def test_a_skip_arm_runs_as_on_with_its_guards_off_besides_any_already_off() -> None:
+    base = load_settings({}, {})
+    on = task_arm_settings(base, "on", "constrained")
+    skip = task_arm_settings(base, "skip:narrated+repeated", "constrained")
+    assert (skip.dynamic_tools, skip.tool_calls, skip.prompt_layout) == (on.dynamic_tools, on.tool_calls,
+                                                                         on.prompt_layout)
+    assert on.judge_skip == () and skip.judge_skip == ("narrated", "repeated")
+    env_off = load_settings({}, {"GAIA_JUDGE_SKIP": "template,narrated"})
+    assert task_arm_settings(env_off, "skip:narrated+repeated", "constrained").judge_skip == \
+        ("template", "narrated", "repeated")
+
+
+@pytest.mark.parametrize(("arms", "message"), [
+    ("on,skip:narated", "--arms 'on,skip:narated' is invalid: 'skip:narated': no guard is called narated"),
+    ("skip:", "names no guard; spell it skip:NAME[+NAME...]"),
+])
+def test_a_wrong_guard_in_an_arm_is_a_one_line_error(tmp_path: Path, arms: str, message: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "gaia_lite", "eval", "tasks", "--arms", arms], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def _turn(guards: list[str], passed: bool = True) -> tasks.TurnResult:
+    return tasks.TurnResult(1, "q", "a", [], passed, [], 1.0, 1, 0.1, guards=guards)
+
+
+def test_guards_fired_counts_each_guard_once_per_turn_it_acted_on() -> None:
+    results = [tasks.TaskResult("a", "on", True, 3.0, [_turn(["announced_step", "announced_step"]), _turn([])]),
+               tasks.TaskResult("b", "on", False, 5.0, [_turn(["ungrounded", "announced_step"], passed=False)]),
+               tasks.TaskResult("a", "skip:announced_step", True, 2.0, [_turn(["ungrounded"])])]
+    report = tasks.summarize(results, ["on", "skip:announced_step"])
+    assert report["arms"]["on"]["guards_fired"] == {"announced_step": 2, "ungrounded": 1}
+    assert report["arms"]["skip:announced_step"]["guards_fired"] == {"ungrounded": 1}
+    assert report["tasks"][0]["turns"][0]["guards"] == ["announced_step", "announced_step"]
+    # the keys other code (and notes/summ.py) reads are all still there
+    assert {"tasks", "passed", "success", "turns", "turns_passed", "seconds_per_task", "ungrounded_turns", "answers",
+            "built_share_of_passed", "invalid_calls", "narrated_turns", "malformed_turns"} <= set(report["arms"]["on"])
+
+
+SUITE = {"name": "one capital", "tasks": [
+    {"id": "italy", "class": "no_tools",
+     "turns": [{"prompt": "What is the capital of Italy?", "expect": ["rome"], "no_tools": True}]}]}
+ANNOUNCED = "I am not sure yet. I will now check the config file"
+
+
+def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gaia_lite.cli.app import app
+
+    monkeypatch.setattr("gaia_lite.cli.services.build_embedder", lambda settings, base_url: HashEmbedder())
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(SUITE))
+    with FakeOpenAIServer(reject_response_format=True) as srv:
+        # on: the announcement is asked again, then answered; skip: the announcement is the answer
+        srv.script += [text_chunks(ANNOUNCED), text_chunks("Rome."), text_chunks(ANNOUNCED)]
+        result = CliRunner().invoke(app, ["eval", "tasks", "--base-url", srv.base_url, "--no-local-server", "--arms",
+                                          "on,skip:announced_step", "--suite", str(suite), "--out",
+                                          str(tmp_path / "run"), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    on, skip = report["arms"]["on"], report["arms"]["skip:announced_step"]
+    assert (on["passed"], on["guards_fired"]) == (1, {"announced_step": 1})
+    assert skip["passed"] == 0 and "announced_step" not in skip["guards_fired"]
+    assert (tmp_path / "run/italy-skip-announced_step/work").is_dir()  # no ':' in the path
+    # and the ablation reads it: the guard fired in italy and turned it from fail to pass
+    fired = ablation.fired_in(report)
+    assert fired == {"announced_step": ablation.Fired(1, ("italy",))}
+    tally = ablation.compare(ablation.task_runs(report, "on"), ablation.task_runs(report, "skip:announced_step"),
+                             fired["announced_step"].tasks)
+    assert (tally.tasks, tally.gains, tally.losses) == (1, 1, 0)
