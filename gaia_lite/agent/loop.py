@@ -42,7 +42,7 @@ from .judge import (
     without_tool_names,
 )
 from .opening import Opening, opening
-from .results import compact_result, for_the_model
+from .results import compact_result
 from .prefix import make_layout
 from .own_words import without_own_lines
 from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT, WORKED_HEADER, worked_block
@@ -512,7 +512,7 @@ class Agent:
             stats.tool_ran(result)
         yield ToolCallFinished(call.id, result.name or call.name, result.arguments, result.shown_status,
                                result.payload, result.duration_s, escape, result.status.value)
-        content = compact_result(for_the_model(result.payload, call.arguments))
+        content = compact_result(result.payload)
         if result.loaded is not None:
             yield result.loaded
             disclosed = self.layout.after_load(self.selector.state)  # the tools this load added

@@ -17,7 +17,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["compact_result", "for_the_model", "RESULT_CHAR_CAP", "MAX_ITEMS", "scalar", "label"]
+__all__ = ["compact_result", "RESULT_CHAR_CAP", "MAX_ITEMS", "scalar", "label"]
 
 RESULT_CHAR_CAP = 4000  # what goes back to a small-context model per result
 _NAME_KEYS = ("name", "path", "file", "file_path", "title", "source_file", "id")
@@ -138,17 +138,6 @@ def lines_to_the_model(rendered: str) -> list[str]:
     """The lines of a rendered result (``compact_result``) that are its fields for the model: "instruction: Answer
     only from these chunks ...", "note: ... was not indexed; it is now."."""
     return [ln for ln in rendered.splitlines() if to_the_model(ln)]
-
-
-def for_the_model(payload: Any, arguments: dict[str, Any]) -> Any:
-    """``payload`` without what the model already knows: ``status: success`` (a failure still says so)
-    and a field that repeats an argument of the call word for word (browse_directory's ``path:``). Each is
-    tokens the server prefills before the model can answer, on every tool step."""
-    if not isinstance(payload, dict):
-        return payload
-    said = {v for v in arguments.values() if isinstance(v, str) and v}
-    return {k: v for k, v in payload.items()
-            if not (k == "status" and v == "success") and not (isinstance(v, str) and v in said and k != "message")}
 
 
 def compact_result(payload: Any, cap: int = RESULT_CHAR_CAP) -> str:

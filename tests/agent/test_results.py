@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gaia_lite.agent.results import compact_result, for_the_model
+from gaia_lite.agent.results import compact_result
 
 
 def test_a_file_list_is_one_line_per_entry() -> None:
@@ -50,14 +50,3 @@ def test_the_cap_says_how_much_was_cut() -> None:
 def test_long_lists_are_cut_with_a_count() -> None:
     text = compact_result({"files": [{"name": f"f{i}.txt"} for i in range(100)]})
     assert "- f59.txt" in text and "- f60.txt" not in text and "(+40 more)" in text
-
-
-def test_the_model_is_not_told_what_it_already_knows_but_a_failure_still_says_so() -> None:
-    listing = {"status": "success", "message": "This folder holds 1 file: notes.md",
-               "entries": [{"name": "notes.md", "type": "file", "size": 20}], "path": "/w"}
-    shown = compact_result(for_the_model(listing, {"directory_path": "/w"}))
-    assert shown == "message: This folder holds 1 file: notes.md\nentries (1):\n- notes.md (20 B)"
-    # a path the call did not spell out is news to the model: kept
-    assert "path: /w" in compact_result(for_the_model(listing, {"directory_path": "."}))
-    failed = {"status": "error", "error": "No file notes.txt", "file_path": "notes.txt"}
-    assert compact_result(for_the_model(failed, {"file_path": "notes.txt"})) == "status: error\nerror: No file notes.txt"
