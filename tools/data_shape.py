@@ -185,6 +185,7 @@ class Plan:
     scope: str | None = None              # resolved label of date_range, when the rows were filtered
     rows_before: int = 0                  # rows in the file, before the filter
     named_period: tuple[str, "_Frame"] | None = None   # (what the message said, its rows)
+    named_values: list[tuple[str, str, "_Frame"]] = field(default_factory=list)  # (column, cell, its rows)
     notes: list[str] = field(default_factory=list)
     group_values: int = 1                 # value columns totalled per group
     dated: str = ""                       # "2025-01-09 to 2025-08-21": the whole file's dates
@@ -337,6 +338,14 @@ def _period_sentence(said: str, rows: "_Frame", plan: Plan) -> str:
     return line
 
 
+def _value_sentence(col: str, value: str, rows: "_Frame", plan: Plan) -> str:
+    # the rows a condition keeps, with their own totals: both models gave the whole file's total for
+    # "how much did I spend on groceries?" when the result led with it
+    totals = "; ".join(f"{c} {fmt(_sum(rows, c))}" for c in plan.values[:2])
+    what = f"{rows.rows} of {plan.rows_before or rows.rows} rows"
+    return f"Where {col} is {value} ({what}): total {totals}." if totals else f"Where {col} is {value}: {what}."
+
+
 def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     """The result for ``frame`` (the rows analysed): ``message`` (plain sentences, what was asked first),
     then groups, rows and columns as short lines. ``kind`` adds trends (``trends``, ``full``), the
@@ -348,7 +357,8 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     value = values[0] if values else None
     # what was asked comes first; what the file is comes last ("inventory.csv: 4 rows" first was
     # answered to "how many of those are left?" with 4)
-    lines = [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
+    lines = [_value_sentence(*named, plan) for named in plan.named_values]
+    lines += [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
     if values:
         where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else \
             f" over all {frame.rows} rows"

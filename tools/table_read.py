@@ -287,6 +287,33 @@ def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by:
                 low_first=asks_lowest(message), mean_first=asks_mean(message))
 
 
+MAX_NAMED_VALUES = 3  # rows of at most this many named values are shown first; more is a listing, not a condition
+
+
+def _named_values(message: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
+    """The cells of a text column the user's message names ("how much went on groceries?" in a table
+    with a category column), each with its rows: (column, value as the table writes it, rows). Their
+    figures are shown first, beside the whole file's. A value matches as whole words in any case; a value
+    that is a column's name, a number, shorter than 3 letters or in every row is no condition."""
+    said = PATH_MENTION.sub(" ", message).casefold()
+    found: list[tuple[str, str, _Frame]] = []
+    for col in frame.names:
+        if frame.types[col] != "text":
+            continue
+        # one entry per value whatever its case, spelled as its first row spells it
+        for key, value in {v.casefold(): v for v in reversed(frame.text[col])}.items():
+            if key not in said or len(key) < 3 or not any(c.isalpha() for c in key):
+                continue  # the substring test first: a table may hold 100k distinct cells
+            if not _find_column(frame.names, value) and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", said):
+                rows = frame.select([v.casefold() == key for v in frame.text[col]])
+                if rows.rows < frame.rows:
+                    found.append((col, value, rows))
+    # a longer value that holds a shorter one ("Sarah Chen" and "Chen") stands for it
+    keys = [value.casefold() for _, value, _ in found]
+    found = [f for f, k in zip(found, keys) if not any(k in other and k != other for other in keys)]
+    return found if len(found) <= MAX_NAMED_VALUES else []
+
+
 def _named_period(message: str, frame: _Frame) -> tuple[str, _Frame] | None:
     """The period the user's message names ("total revenue in Q1 2025"), with its rows, when the call
     gave no date_range: its figures are shown beside the whole file's, never instead of them. A word

@@ -1,0 +1,47 @@
+"""A value the user names in a table ("groceries", "Sarah Chen") is a condition: its rows' figures come first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gaia_lite.agent.results import compact_result
+from gaia_lite.registry.context import ToolContext
+from tools.data import analyze_data_file
+
+SPENDING = ("date,category,amount\n2026-11-01,groceries,4.50\n2026-11-02,rent,900\n2026-11-03,Groceries,3.20\n"
+            "2026-11-05,transport,2.40\n2026-11-07,groceries,1.50\n")
+
+
+def _ask(ctx: ToolContext, message: str, name: str = "spending.csv", text: str = SPENDING) -> dict:
+    (Path(ctx.workdir) / name).write_text(text)
+    ctx.request.message = message
+    return analyze_data_file(ctx, name)
+
+
+def test_the_total_of_the_category_asked_for_leads_the_result(tool_ctx: ToolContext) -> None:
+    result = _ask(tool_ctx, "how much did I spend on groceries in spending.csv?")
+    first = result["message"].splitlines()[0]
+    # 4.50 + 3.20 + 1.50, whatever the case of the cell; the whole file's 911.60 comes after it
+    assert first == "Where category is groceries (3 of 5 rows): total amount 9.20.", first
+    assert "911.60" in result["message"] and result["message"].index("9.20") < result["message"].index("911.60")
+
+
+def test_a_name_in_a_label_column_is_its_row(tool_ctx: ToolContext) -> None:
+    sales = "salesperson,region,revenue\nSarah Chen,north,70000\nCarlos Rivera,south,69000\nAmy Li,north,12000\n"
+    result = _ask(tool_ctx, "What did Carlos Rivera sell?", "sales.csv", sales)
+    assert result["message"].startswith("Where salesperson is Carlos Rivera (1 of 4 rows): total revenue 69,000.") \
+        or result["message"].startswith("Where salesperson is Carlos Rivera (1 of 3 rows): total revenue 69,000."), \
+        result["message"]
+
+
+def test_words_that_are_no_cell_and_values_in_every_row_add_nothing(tool_ctx: ToolContext) -> None:
+    plain = _ask(tool_ctx, "What is the total in spending.csv?")
+    assert not plain["message"].startswith("Where")
+    same = "item,kind,amount\na,fee,1\nb,fee,2\n"
+    assert not _ask(tool_ctx, "total fee in fees.csv?", "fees.csv", same)["message"].startswith("Where")
+
+
+def test_a_message_in_another_language_still_finds_the_cell(tool_ctx: ToolContext) -> None:
+    result = _ask(tool_ctx, "¿Cuánto gasté en transport según spending.csv?")
+    assert result["message"].splitlines()[0] == "Where category is transport (1 of 5 rows): total amount 2.40."
+    assert "Where category" in compact_result(result)
