@@ -339,11 +339,12 @@ def _period_sentence(said: str, rows: "_Frame", plan: Plan) -> str:
 
 
 def _value_sentence(col: str, value: str, rows: "_Frame", plan: Plan) -> str:
-    # the rows a condition keeps, with their own totals: both models gave the whole file's total for
-    # "how much did I spend on groceries?" when the result led with it
+    # the rows a condition keeps, with their own totals, in the words of the question ("Total for groceries"):
+    # both models gave the whole file's total for "how much did I spend on groceries?", and the 1.5B still
+    # did with "Where category is groceries (3 of 5 rows): total amount 9.20." above "Total over all 5 rows"
     totals = "; ".join(f"{c} {fmt(_sum(rows, c))}" for c in plan.values[:2])
-    what = f"{rows.rows} of {plan.rows_before or rows.rows} rows"
-    return f"Where {col} is {value} ({what}): total {totals}." if totals else f"Where {col} is {value}: {what}."
+    what = f"{rows.rows} of {plan.rows_before or rows.rows} rows, {col} {value}"
+    return f"Total for {value}: {totals} ({what})." if totals else f"{value}: {what}."
 
 
 def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
@@ -362,7 +363,9 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     if values:
         where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else \
             f" over all {frame.rows} rows"
-        lines.append("Total" + where + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
+        # beside a condition's total, the whole file's reads as what it is, not as the total asked for
+        lead = "All rows together" if plan.named_values and not plan.scope else "Total" + where
+        lines.append(lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
     out: dict[str, Any] = {"status": "success", "message": ""}
     if value and _dated(frame) and not plan.scope:
         quarters = _by_period(frame, value, _quarter)

@@ -22,26 +22,25 @@ def test_the_total_of_the_category_asked_for_leads_the_result(tool_ctx: ToolCont
     result = _ask(tool_ctx, "how much did I spend on groceries in spending.csv?")
     first = result["message"].splitlines()[0]
     # 4.50 + 3.20 + 1.50, whatever the case of the cell; the whole file's 911.60 comes after it
-    assert first == "Where category is groceries (3 of 5 rows): total amount 9.20.", first
+    assert first == "Total for groceries: amount 9.20 (3 of 5 rows, category groceries).", first
     assert "911.60" in result["message"] and result["message"].index("9.20") < result["message"].index("911.60")
 
 
 def test_a_name_in_a_label_column_is_its_row(tool_ctx: ToolContext) -> None:
     sales = "salesperson,region,revenue\nSarah Chen,north,70000\nCarlos Rivera,south,69000\nAmy Li,north,12000\n"
     result = _ask(tool_ctx, "What did Carlos Rivera sell?", "sales.csv", sales)
-    assert result["message"].startswith("Where salesperson is Carlos Rivera (1 of 4 rows): total revenue 69,000.") \
-        or result["message"].startswith("Where salesperson is Carlos Rivera (1 of 3 rows): total revenue 69,000."), \
-        result["message"]
+    assert result["message"].startswith("Total for Carlos Rivera: revenue 69,000 (1 of 3 rows, salesperson Carlos "
+                                        "Rivera)."), result["message"]
 
 
 def test_words_that_are_no_cell_and_values_in_every_row_add_nothing(tool_ctx: ToolContext) -> None:
     plain = _ask(tool_ctx, "What is the total in spending.csv?")
-    assert not plain["message"].startswith("Where")
+    assert plain["message"].startswith("Total over all 5 rows")
     same = "item,kind,amount\na,fee,1\nb,fee,2\n"
-    assert not _ask(tool_ctx, "total fee in fees.csv?", "fees.csv", same)["message"].startswith("Where")
+    assert not _ask(tool_ctx, "total fee in fees.csv?", "fees.csv", same)["message"].startswith("Total for")
 
 
 def test_a_message_in_another_language_still_finds_the_cell(tool_ctx: ToolContext) -> None:
     result = _ask(tool_ctx, "¿Cuánto gasté en transport según spending.csv?")
-    assert result["message"].splitlines()[0] == "Where category is transport (1 of 5 rows): total amount 2.40."
-    assert "Where category" in compact_result(result)
+    assert result["message"].splitlines()[0] == "Total for transport: amount 2.40 (1 of 5 rows, category transport)."
+    assert "All rows together: amount 911.60." in compact_result(result)
