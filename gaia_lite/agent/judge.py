@@ -29,11 +29,12 @@ from enum import Enum
 from pathlib import PurePath
 from typing import Any, Callable, Iterable
 
-from gaia_lite.messages import AssistantCallsMessage, ToolCall
+from gaia_lite.messages import ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
 from .grounding import asks_about_user, changes_topic, named_file, names_file, unsupported
 from .own_words import copied_instructions, without_own_lines
+from .reply import Reply
 from .results import lines_to_the_model
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
@@ -41,16 +42,6 @@ __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS"
            "plain_words", "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
            "unknown_call", "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name", "ungrounded_in",
            "hands_off", "declines", "active", "unknown_guards"]
-
-
-@dataclass(frozen=True)
-class Reply:
-    calls: tuple[ToolCall, ...]
-    text: str  # the prose beside the calls, or the answer when there are none (think blocks removed)
-
-    def assistant_message(self) -> AssistantCallsMessage:
-        """The history entry for a reply that calls tools."""
-        return {"role": "assistant", "content": self.text or None, "tool_calls": [c.wire() for c in self.calls]}
 
 
 @dataclass(frozen=True)

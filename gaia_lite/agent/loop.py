@@ -38,7 +38,7 @@ from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, for_people, plain_name
 from .grounding import asks_about_user, clobbered_file, invented_file, named_in_message, pointed_files, unasked_lookup
 from .judge import (
-    Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
+    Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, RunCalls, Stage, judge, plain_words, ungrounded_in,
     without_tool_names,
 )
 from .opening import Opening, opening
@@ -47,6 +47,7 @@ from .prefix import make_layout
 from .own_words import without_own_lines
 from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT, WORKED_HEADER, worked_block
 from .replies import FreeReplies, OwnLinesView, ReplyMode, UnrepeatedView
+from .reply import Reply
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
