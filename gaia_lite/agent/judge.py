@@ -32,6 +32,11 @@ from typing import Any, Callable, Iterable
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
+from .lexicon import (
+    ASKS_CHANGE, ASKS_IF_DONE, ASKS_LISTING, ASKS_REWRITE, ASKS_USER, ASKS_WHAT, COMPARES, DECLINES, EMPTY_ANSWERS, FIGURE,
+    NARROWS, NOT_IN_IT, NUMBER_WORD, OUT_OF_REACH, PASSES_REFUSAL, PUT_IN, SAYS_DONE, SAYS_SIZE, SUMMARY_ASKED, WANTS_FILE,
+    WILL_DO, YOU_DO_IT, asks_to_list,
+)
 from .grounding import asks_about_user, changes_topic, named_file, names_file, unsupported
 from .own_words import copied_instructions, without_own_lines
 from .reply import Reply
@@ -313,7 +318,6 @@ def not_an_answer(text: str, tool_names: Iterable[str]) -> bool:
     return names_a_tool(text, names) or placeholder(text) is not None or written_call(text, names) is not None
 
 
-EMPTY_ANSWERS = frozenset({"", "none", "null", "n/a"})
 
 
 def _called(reply: Reply, ev: Evidence) -> str | None:
@@ -335,7 +339,7 @@ def _bare(reply: Reply, ev: Evidence) -> str | None:
 
 
 def _empty(reply: Reply, ev: Evidence) -> str | None:
-    return "empty" if reply.text.strip(" .\"'").lower() in EMPTY_ANSWERS else None
+    return "empty" if reply.text.strip(" .\"'").lower() in EMPTY_ANSWERS.words else None
 
 
 # A line of the tool list: a tool's name, its arguments in parentheses, a colon and the description
@@ -403,33 +407,16 @@ def _ungrounded(reply: Reply, ev: Evidence) -> str | None:
     return ungrounded_in(reply.text, ev)
 
 
-# An answer that hands the user a step the agent's tools could take: instructions to open, run or look
-# ("You can open the file in a text editor", "run `wc -l`"), or a claim that files are out of reach.
-_YOU_DO_IT = re.compile(
-    r"(?i)\byou (?:can|could|may|should|need to|will need to|might want to|would need to) (?:use|run|open|check|"
-    r"look|search|read|view|type|execute|navigate|go|refer|consult|review|browse|locate|find|try|update|change|"
-    r"edit|modify|replace|set|bump)\b"
-    r"|\b(?:please|try to) (?:open|run|check|look|search|read|locate|find)\b"
-    r"|```(?:bash|sh|shell|console)?\s*\n|(?:^|\n)\s*\$ \w")
-_OUT_OF_REACH = re.compile(
-    r"(?i)\bI (?:don't|do not) have (?:direct )?access to (?:your|the|local|any)\b"
-    r"|\bI (?:cannot|can't|can not|am unable to|am not able to) (?:directly )?(?:access|read|open|browse|view|see) "
-    r"(?:your|the|local|any|files|folders|documents)\b")
 
 
 def hands_off(text: str, ran_tools: bool) -> str | None:
     """What in ``text`` hands the user a step the tools could take, or None. Instructions count only
     when no tool ran this turn (after a result, "you can find more in the report" beside an answer is
     fine); a claim that the files are out of reach always counts."""
-    m = _OUT_OF_REACH.search(text or "") or (None if ran_tools else _YOU_DO_IT.search(text or ""))
+    m = OUT_OF_REACH.search(text or "") or (None if ran_tools else YOU_DO_IT.search(text or ""))
     return m.group(0).strip() if m else None
 
 
-# A step the agent says it will take: "I'll need to search for other files", "Let's proceed with that analysis".
-_WILL_DO = re.compile(
-    r"(?i)\b(?:I(?:'ll| will| need to|'ll need to| will need to| would need to|'d need to| am going to|'m going to)"
-    r"|let me|let's|let us|we(?:'ll| will| need to)) (?:now |first |then |also |further |next )?(?:search|look|"
-    r"check|read|find|open|run|index|query|call|try|proceed|analy[sz]e|use|browse|list|scan|examine|go ahead)\b")
 _LAST_SENTENCE = re.compile(r"(?s)(?:^|(?<=[.!?:])\s+)([^.!?:]*[.!?]*)\s*$")
 
 
@@ -441,7 +428,7 @@ def _announced(reply: Reply, ev: Evidence) -> str | None:
     if not ev.tool_names or reply.calls:
         return None
     last = _LAST_SENTENCE.search((reply.text or "").strip())
-    m = _WILL_DO.search(last.group(1)) if last else None
+    m = WILL_DO.search(last.group(1)) if last else None
     return m.group(0) if m else None
 
 
@@ -452,15 +439,9 @@ def _stopped_short(reply: Reply, ev: Evidence) -> str | None:
     return hands_off(reply.text, ran) if ev.tool_names else None
 
 
-# A message that asks for a file to be made or kept: a write of a file it does not name is the request's own.
-_WANTS_FILE = re.compile(r"(?i)\b(?:files?|save[sd]?|saving|store[sd]?|disk|folder|document)\b")
 _WRITES = frozenset({"write_file"})
 
 
-# An answer that asks the user for what a tool's note says how to get: "Please provide the exact text to replace it
-# with." after edit_file's note quoted the line to replace and said to call it again (1.5B, test split, 383dafe).
-_ASKS_USER = re.compile(r"(?i)\b(?:please|could you|can you|would you)(?: please)? (?:provide|specify|give|tell|"
-                        r"confirm|share|send|paste|supply|let me know)\b")
 
 
 def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
@@ -480,7 +461,7 @@ def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
     note = " ".join(str(last.payload.get(k) or "") for k in ("error", "message"))
     if not any(re.search(rf"\b{re.escape(t)}\b", note) for t in ev.tool_names):
         return None
-    asked = _ASKS_USER.search(reply.text or "")
+    asked = ASKS_USER.search(reply.text or "")
     if asked:
         return asked.group(0)
     copied = copied_instructions(reply.text.replace("_", " "), [note.replace("_", " ")], ev.user_messages)
@@ -490,8 +471,6 @@ def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
 # The sandbox's refusal of a path outside the allowed folders (tools/sandbox.py), and an answer that passes such a
 # refusal on ("Please restart the process with the --allowed-paths option to allow it.")
 _REFUSED_PATH = re.compile(r"(\S+) is outside the allowed folders")
-_PASSES_REFUSAL = re.compile(r"(?i)allowed[- ]paths|not allowed|outside the allowed|access (?:was )?denied|"
-                             r"\brestart\b|permission")
 
 
 def _relayed_refusal(reply: Reply, ev: Evidence) -> str | None:
@@ -504,7 +483,7 @@ def _relayed_refusal(reply: Reply, ev: Evidence) -> str | None:
         return None
     note = " ".join(str(last.payload.get(k) or "") for k in ("error", "message"))
     refused = _REFUSED_PATH.search(note)
-    if refused is None or not _PASSES_REFUSAL.search(reply.text or ""):
+    if refused is None or not PASSES_REFUSAL.search(reply.text or ""):
         return None
     path = refused.group(1)
     said = " ".join(ev.user_messages)
@@ -513,22 +492,6 @@ def _relayed_refusal(reply: Reply, ev: Evidence) -> str | None:
     return path
 
 
-# A message that asks for a change: "update project-plan.md, the deadline's now 15 March", "bump the version"
-_ASKS_CHANGE = re.compile(r"(?i)\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|write|"
-                          r"save|put|stick|add|create|delete|remove)\b")
-# A question, not a request to change: "did you update it?", "What port is set in config.ini?" (the 1.5B was
-# told to make a change for that one, and called update_memory: test split, ffeab89)
-_ASKS_IF_DONE = re.compile(r"(?i)^\W*(?:did|have|has|was|were|is|are|does|do|what|which|who|whose|where|when|why"
-                           r"|how)\b")
-_DONE_VERBS = (r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|"
-               r"deleted|removed|appended|inserted)")
-# An answer that says the change is made: "The project plan is updated to reflect the new deadline of 15 March."
-# ("is set" alone describes a value; "is now set" claims a change.)
-_SAYS_DONE = re.compile(
-    rf"(?i)\b(?:is|are|was|were|has been|have been)\s+"
-    rf"(?:(?:now\s+|successfully\s+)?{_DONE_VERBS}|(?:now|successfully)\s+set)\b"
-    rf"|\bI(?:'ve| have)?\s+(?:now\s+|successfully\s+|just\s+)?(?:{_DONE_VERBS}|set)\b"
-    rf"|\b(?:successfully|now) (?:{_DONE_VERBS}|set)\b")
 # The tools that change something (files, memory, the index, the desktop): after one of them, "done" may be true
 _CHANGES = frozenset({"write_file", "edit_file", "run_shell_command", "remember", "update_memory", "forget",
                       "index_document", "index_directory", "add_watch_directory", "write_clipboard", "notify_desktop",
@@ -542,13 +505,13 @@ def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
     """An answer that says the change the message asks for, to a file it names, is made, when no tool that changes
     a file succeeded this turn: "The project plan is updated to reflect the new deadline of 15 March." after only read_file ran
     (0.5B, dev split, 383dafe); the file still said the old date. What it claimed, or None."""
-    if not _ASKS_CHANGE.search(ev.query) or _ASKS_IF_DONE.search(ev.query) or not _CHANGES & set(ev.tool_names):
+    if not ASKS_CHANGE.search(ev.query) or ASKS_IF_DONE.search(ev.query) or not _CHANGES & set(ev.tool_names):
         return None
     if not any(names_file(n) for n in ev.named):  # a change to a file here ("write me a poem" changes nothing)
         return None
     if any(r.ok and r.name in _CHANGES_FILES for r in ev.results):
         return None
-    m = _SAYS_DONE.search(reply.text or "")
+    m = SAYS_DONE.search(reply.text or "")
     return m.group(0) if m else None
 
 
@@ -563,20 +526,17 @@ def _invented(reply: Reply, ev: Evidence) -> str | None:
     why do leaves turn red?"; grounding.invented_file)."""
     if ev.invented is None:
         return None
-    asks_file = _WANTS_FILE.search(ev.query) is not None  # "... and save it": the write names its own file
+    asks_file = WANTS_FILE.search(ev.query) is not None  # "... and save it": the write names its own file
     return next((found for call in reply.calls if not (asks_file and call.name in _WRITES)
                  and (found := ev.invented(call)) is not None), None)
 
 
-# A message that asks for a file's whole text to be replaced: "rewrite notes.md as a haiku", "overwrite todo.txt"
-_ASKS_REWRITE = re.compile(r"(?i)\b(?:re-?write|overwrite|replace (?:the |its |all |everything|the whole)"
-                           r"|start (?:it )?over|from scratch|wipe|clear)\b")
 
 
 def _clobbering(reply: Reply, ev: Evidence) -> str | None:
     """A write_file call that would replace a file's text with text keeping under half of its lines, when the
     message asks for no rewrite (grounding.clobbered_file): the file, as the user reads it, or None."""
-    if ev.clobbers is None or _ASKS_REWRITE.search(ev.query):
+    if ev.clobbers is None or ASKS_REWRITE.search(ev.query):
         return None
     return next((found for call in reply.calls if call.name in _WRITES and (found := ev.clobbers(call))), None)
 
@@ -586,7 +546,7 @@ def _unasked_write(reply: Reply, ev: Evidence) -> str | None:
     is what the user asked for, to be answered. The 0.5B wrote "The sea is vast ..." to sea.txt for "Write
     me a two-line poem about the sea." (test split, 3 runs of 3); asked again with invented_file's words
     ("No file sea.txt exists ..."), it answered "I can't find that file" twice."""
-    if ev.invented is None or _WANTS_FILE.search(ev.query):
+    if ev.invented is None or WANTS_FILE.search(ev.query):
         return None
     return next((found for call in reply.calls if call.name in _WRITES and (found := ev.invented(call))), None)
 
@@ -611,18 +571,11 @@ def _own_words(reply: Reply, ev: Evidence) -> str | None:
     return copied_instructions(reply.text, ours, [without_own_lines(t, (*ev.copied_lines, *ours)) for t in said])
 
 
-# A refusal or a claim not to know: "I'm sorry, but I can't assist with that.", "I don't have access to your
-# personal information", "I don't know your locker code".
-_DECLINES = re.compile(
-    r"(?i)\bI(?:'m| am)? (?:can(?:no|')t|cannot|can not|unable to|not able to|am unable to|am not able to) "
-    r"(?:assist|help|provide|answer|share|tell|access|know|recall|remember|find)\b"
-    r"|\bI (?:don't|do not) (?:have|know|remember|recall)\b(?! (?:how|why|whether)\b)"
-    r"|\bI(?:'m| am) (?:not sure|unsure|unaware)\b|\bno (?:information|record|memory) (?:about|of|on)\b")
 
 
 def declines(text: str) -> str | None:
     """The words of ``text`` that refuse or say the answer is unknown, or None."""
-    m = _DECLINES.search(text or "")
+    m = DECLINES.search(text or "")
     return m.group(0) if m else None
 
 
@@ -667,12 +620,6 @@ def _unread(reply: Reply, ev: Evidence) -> str | None:
     return " and ".join(ev.named)
 
 
-# An answer saying a file does not hold what was asked: "... is not found in the hosts.txt file.", "... is not
-# provided in the 'hosts.txt' file." (1.5B, test split, 2bafffe).
-_NOT_IN_IT = re.compile(r"(?i)\b(?:not|never) (?:found|mentioned|listed|present|stated|given|included|specified"
-                        r"|provided|available)\b"
-                        r"|\bdoes(?:n't| not) (?:contain|mention|say|list|include|have|specify)\b"
-                        r"|\bno (?:mention|information|record|line|entry|details?)\b|\bcould(?:n't| not) find\b")
 
 
 def _unread_named(reply: Reply, ev: Evidence) -> str | None:
@@ -680,16 +627,12 @@ def _unread_named(reply: Reply, ev: Evidence) -> str | None:
     call of the turn read that file: it was searched, not read. "hosts.txt - what's the db server's IP?"
     got a content search for "db server's IP" (nothing), and the 1.5B answered "The IP address of the
     database server is not found in the hosts.txt file." (test split, 54039b1). What it names, or None."""
-    if not ev.named or not ev.tool_names or not (_NOT_IN_IT.search(reply.text or "") or declines(reply.text)):
+    if not ev.named or not ev.tool_names or not (NOT_IN_IT.search(reply.text or "") or declines(reply.text)):
         return None
     unread = [name for name in ev.named if not any(_read(r, name) for r in ev.results)]
     return " and ".join(unread) or None
 
 
-# A comparison of named files: "Which is bigger, big.log or small.log?", "report_a.txt or report_b.txt - which
-# one's bigger?"
-_COMPARES = re.compile(r"(?i)\b(?:bigger|larger|smaller|biggest|largest|smallest|longer|shorter|newer|older|"
-                       r"heavier|lighter|more recent|most recent|more lines|fewer)\b")
 
 
 def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
@@ -698,17 +641,13 @@ def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
     (0.5B, dev split); "report_a.txt is bigger" after reading only report_a.txt (1.5B, dev split). The files
     no call looked at, or None."""
     files = [n for n in ev.named if names_file(n)]
-    if len(files) < 2 or not _COMPARES.search(ev.query):
+    if len(files) < 2 or not COMPARES.search(ev.query):
         return None
     seen = [n for n in files if any(_seen(r, n) for r in ev.results)]
     unseen = [n for n in files if n not in seen]
     return " and ".join(unseen) if seen and unseen else None
 
 
-# Which file an answer says is the bigger one: "small.log is bigger than big.log", "The larger file is a.txt"
-_BIG, _SMALL = r"(?:bigger|larger|biggest|largest)", r"(?:smaller|smallest)"
-_SAYS_SIZE = re.compile(rf"(?i)(?P<a>[\w-][\w.-]*\.\w+)`?\s+(?:is|was|has)\s+(?:the\s+)?(?:(?P<big>{_BIG})|{_SMALL})\b"
-                        rf"|\b(?:the\s+)?(?:(?P<big2>{_BIG})|{_SMALL})\s+(?:one|file)\s+is\s+`?(?P<b>[\w-][\w.-]*\.\w+)")
 
 
 def _sizes(ev: Evidence) -> dict[str, int]:
@@ -731,8 +670,8 @@ def _size_claim(reply: Reply, ev: Evidence) -> dict[str, int] | None:
     them the bigger (or the smaller) one; else None."""
     files = [named_file(n) for n in ev.named if names_file(n)]
     sizes = {f: b for f, b in _sizes(ev).items() if f in files}
-    m = _SAYS_SIZE.search(reply.text or "")
-    if len(sizes) < 2 or len(set(sizes.values())) < 2 or m is None or not _COMPARES.search(ev.query):
+    m = SAYS_SIZE.search(reply.text or "")
+    if len(sizes) < 2 or len(set(sizes.values())) < 2 or m is None or not COMPARES.search(ev.query):
         return None
     said = m.group("a") or m.group("b")
     if said not in sizes:
@@ -776,18 +715,10 @@ def _read(result: ToolResult, name: str) -> bool:
     return leaf in said or (bool(result.payload.get("count")) and leaf in json.dumps(result.payload, default=str))
 
 
-# A request for a summary: "Summarize X", "tl;dr of ...", "quick rundown", "give me the gist"
-# or for figures ("how many PTO days ...", "how much is the allowance?")
-_SUMMARY_ASKED = re.compile(r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b|\bbriefing\b"
-                            r"|\bhow (?:many|much)\b")
-# a number standing as one (not the digit of a name: "q2", "acme_q2_report.md"), or a number word
-_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|million"
-_FIGURE = re.compile(rf"(?i)(?<![\w./\\-])\d|\b(?:{_NUMBER_WORDS}|none|no)\b")
 # A year is when, not how much: "Acme Corp's second quarter 2025 report highlights strong revenue growth" (1.5B,
 # test split) names the report's year and none of its figures.
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _NUMBER = re.compile(r"(?<![\w./\\-])\d+(?:[.,]\d+)*")
-_NUMBER_WORD = re.compile(rf"(?i)\b(?:{_NUMBER_WORDS}|billion)\b")
 _TEXT_KEYS = frozenset({"content", "text", "summary"})  # a text read, not a listing's sizes
 
 
@@ -797,13 +728,13 @@ def _hollow_summary(reply: Reply, ev: Evidence) -> str | None:
     expenses, along with ..." for "Summarize reports/acme_q2_report.md." (0.5B and 1.5B, test split), whose
     text says $12.9 million; "The handbook provides information about PTO, remote work, benefits ..." for
     "... how many PTO days first-year staff get, how many remote days per week ..." (0.5B, dev)."""
-    if not _SUMMARY_ASKED.search(ev.query):
+    if not SUMMARY_ASKED.search(ev.query):
         return None
     texts = [_YEAR.sub("", v) for v in _texts(ev) if len(v) > 80]
     said = _YEAR.sub("", reply.text or "")
-    if _NUMBER_WORD.search(said) or set(_NUMBER.findall(said)) & {n for t in texts for n in _NUMBER.findall(t)}:
+    if NUMBER_WORD.search(said) or set(_NUMBER.findall(said)) & {n for t in texts for n in _NUMBER.findall(t)}:
         return None  # a figure of the text (the file's size or line count is none)
-    return "figures" if any(len(_FIGURE.findall(t)) >= 3 for t in texts) else None
+    return "figures" if any(len(FIGURE.pattern.findall(t)) >= 3 for t in texts) else None
 
 
 # The figures a hollow summary is given when it stays hollow: this many lines of the text, at most
@@ -821,17 +752,13 @@ def _with_figures(reply: Reply, ev: Evidence) -> str:
     lines that state figures follow it, as they stand: the 1.5B summarized the Acme report as "highlights on
     Q2 revenue, gross margin, and operating expenses" twice, and the $12.9 million was never said."""
     lines = [_BULLET.sub("", ln).strip() for v in _texts(ev) for ln in v.splitlines()
-             if ln.strip() and not ln.lstrip().startswith(("#", "|")) and _FIGURE.search(ln)]
+             if ln.strip() and not ln.lstrip().startswith(("#", "|")) and FIGURE.search(ln)]
     picked = list(dict.fromkeys(ln.rstrip(".;") for ln in lines))[:FIGURE_LINES]
     if not picked:
         return reply.text
     return f"{reply.text.rstrip()}\n\nThe figures it gives: " + "; ".join(picked) + "."
 
 
-# A question for a folder's contents ("whats in docs/?", "list the files here"), and words that ask for part of them
-_ASKS_LISTING = re.compile(r"(?i)\bwhat(?:'s|s| is)? (?:in|inside)\b|\blist\b|\bcontents?\b|\bshow me\b")
-_NARROWS = re.compile(r"(?i)\b(?:which|only|just|biggest|largest|smallest|newest|oldest|latest|recent|how many|"
-                      r"markdown|csv|pdf|images?|photos?|pictures?|md|txt|python|scripts?)\b|\*\.|\.\w{2,4}\b")
 # A listing short enough that an answer to "what's in X?" names every entry
 LISTING_NAMES_ALL = 12
 
@@ -841,7 +768,7 @@ def _left_out(reply: Reply, ev: Evidence) -> str | None:
     leaves out: "There are 3 files in the 'docs' directory: ..." for "whats in docs/?", whose listing
     held the folder images/ too (1.5B, test split). None when it names none (a count, or another question)."""
     last = ev.results[-1] if ev.results else None
-    if last is None or not _ASKS_LISTING.search(ev.query) or _NARROWS.search(ev.query):
+    if last is None or not ASKS_LISTING.search(ev.query) or NARROWS.search(ev.query):
         return None
     entries = last.payload.get("entries") if last.ok else None
     if not isinstance(entries, list) or not 1 < len(entries) <= LISTING_NAMES_ALL:
@@ -854,8 +781,6 @@ def _left_out(reply: Reply, ev: Evidence) -> str | None:
     return ", ".join(missing) if said and missing else None
 
 
-# A request to list a folder it names: "whats in docs/?", "list the files in the reports folder", "show me src"
-_LISTING_OF = r"(?i)\b(?:what(?:'s|s| is)? (?:in|inside)|list|contents? of|show me)\s+(?:[\w'-]+\s+){0,4}?"
 
 
 def _unopened_folder(reply: Reply, ev: Evidence) -> str | None:
@@ -863,13 +788,13 @@ def _unopened_folder(reply: Reply, ev: Evidence) -> str | None:
     list it: for "whats in docs/?" the 1.5B listed the working folder and answered "This folder holds 1 folder:
     docs." (test split, 383dafe). The folder, or None."""
     listings = [r for r in ev.results if r.ok and isinstance(r.payload.get("entries"), list)]
-    if not listings or not _ASKS_LISTING.search(ev.query):
+    if not listings or not ASKS_LISTING.search(ev.query):
         return None
     opened = {PurePath(str(r.payload.get("path") or "")).name.lower() for r in listings}
     for r in listings:
         for e in r.payload["entries"]:
             name = str(e.get("name") or "") if isinstance(e, dict) and e.get("type") == "folder" else ""
-            asked = name and re.search(rf"{_LISTING_OF}{re.escape(name)}(?![\w.-])", ev.query)
+            asked = name and asks_to_list(ev.query, name)
             if asked and name.lower() not in opened:
                 return name + "/"
     return None
@@ -881,9 +806,6 @@ def _with_rest(reply: Reply, ev: Evidence) -> str:
     return f"{reply.text.rstrip()}\n\nAlso there: {missing}." if missing else reply.text
 # A file name in an answer, not as the end of a path ("router_setup.txt", not "home-network/router_setup.txt")
 _BARE_FILE = re.compile(r"(?<![\w./\\-])([\w-][\w.-]*\.[A-Za-z0-9]{1,5})(?![\w/\\-])")
-# Where an answer puts a file, in the same sentence: "... located at `/home/ana/work`", "in the folder docs/"
-_PUT_IN = re.compile(r"[^.;\n]{0,40}?\b(?:in|at|under|inside|within)\s+(?:the\s+)?(?:(?:folder|directory)\s+)?"
-                     r"[`'\"]?((?:~?/)?[\w-][\w.-]*(?:/[\w.-]+)*/?)")
 
 
 def _places(name: str, texts: Iterable[str]) -> set[str]:
@@ -902,7 +824,7 @@ def _misplaced(reply: Reply, ev: Evidence) -> str | None:
     for m in _BARE_FILE.finditer(text):
         name = m.group(1)
         places = _places(name, ev.seen_results)
-        put = _PUT_IN.match(text, m.end())
+        put = PUT_IN.pattern.match(text, m.end())
         if not places or put is None or "/" not in put.group(1) or any(f"{p}/{name}" in text for p in places):
             continue
         folder = put.group(1).rstrip("/.")  # "home-network/." ends a sentence
@@ -921,8 +843,6 @@ def _with_place(reply: Reply, ev: Evidence) -> str:
     return f"{reply.text.rstrip()}\n\n{name} is at {where}/{name}."
 
 
-# A question about a thing named by an identifier: "which host is 10.0.0.40?", "who placed order 1043?"
-_ASKS_WHAT = re.compile(r"(?i)\b(?:which|what|who|whose)\b")
 _TOKEN = re.compile(r"[\w][\w.@:/-]*[\w]|\w")
 # what a line adds is at most this many of its lines, shown after an answer that stays an echo
 ECHO_LINES = 3
@@ -962,7 +882,7 @@ def _echoed(reply: Reply, ev: Evidence) -> str | None:
     identifier: the 1.5B answered "which host is 10.0.0.40?" with "The host IP address 10.0.0.40 is found at
     line 3 of hosts.txt." and the 0.5B with "10.0.0.40", both beside the line "10.0.0.40 cache01" (test split).
     The identifier, or None."""
-    ids = _identifiers(ev.query) if _ASKS_WHAT.search(ev.query) else set()
+    ids = _identifiers(ev.query) if ASKS_WHAT.search(ev.query) else set()
     lines = _lines_of(ev, ids) if ids else []
     said = {t.lower() for t in _TOKEN.findall(reply.text or "")}
     if not lines or any(added & said for _, added in lines):
