@@ -36,7 +36,8 @@ from gaia_lite.registry.registry import ToolRegistry
 from .books import CallBook, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, for_people, plain_name
-from .grounding import asks_about_user, clobbered_file, invented_file, named_in_message, pointed_files, unasked_lookup
+from .evidence import Lookups
+from .grounding import asks_about_user, named_in_message
 from .judge import (
     Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, RunCalls, Stage, judge, plain_words, ungrounded_in,
     without_tool_names,
@@ -290,13 +291,10 @@ class Agent:
 
     def _evidence(self, stats: TurnStats) -> Evidence:
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
+        looks = Lookups(self.executor.ctx, tuple(self.user_messages), seen)  # each made once, when a guard asks
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
-                        tuple(self.user_messages), stats.facts, self._own_lines(),
-                        seen, stats.named,
-                        invented=lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages),
-                        clobbers=lambda call: clobbered_file(call.arguments, self.executor.ctx),
-                        unasked=lambda call: unasked_lookup(call.name, self._message(), self.executor.ctx, seen),
-                        pointed=lambda: pointed_files(self._message(), self.executor.ctx),
+                        tuple(self.user_messages), stats.facts, self._own_lines(), seen, stats.named,
+                        invented=looks.invented, clobbers=looks.clobbers, unasked=looks.unasked, pointed=looks.pointed,
                         instructions=self._instructions(), skip=self.options.judge_skip)
 
     def _after_result(self) -> str:
@@ -307,9 +305,6 @@ class Agent:
         """The lines the agent writes after tool results and the reply format's JSON lines: a small model
         copies them into an answer, and they are never part of it."""
         return (TEXT_PATH_NEXT.strip(), (self.replies.after_result or "").strip(), *self._format_lines())
-
-    def _message(self) -> str:
-        return self.user_messages[-1] if self.user_messages else ""
 
     def _format_lines(self) -> tuple[str, ...]:
         """The reply format's lines that show a JSON reply: copied into an answer, whole or cut off where the
