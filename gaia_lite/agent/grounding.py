@@ -4,7 +4,7 @@ A small model that read a file still writes "The initech client's phone number i
 contract ends on October 15, 2023" when neither is in anything it was shown. Those answers look right
 and are wrong, which is worse than "I could not find it". Here an answer's *specifics* — numbers and
 file names — are looked up in the evidence: the tool results of the conversation, the user's own
-messages and the saved facts shown. The judge (judge.py) asks once for an answer from the evidence
+messages and the saved facts shown. The judge (judge/claims.py) asks once for an answer from the evidence
 and otherwise builds one from the results.
 
 Looking up is forgiving on purpose, because a false alarm costs a good answer: small whole numbers

@@ -9,7 +9,7 @@ callables). Each model call is one ``_step``; the reply mode (``replies``)
 says how calls are read from a reply, so native ``tool_calls`` and calls
 written into the text travel the same way on the wire. What happens to a
 reply (run its calls, ask again, end the turn with it or with an answer
-built from the tool results) is the judge's verdict (judge.py).
+built from the tool results) is the judge's verdict (judge/).
 """
 
 from __future__ import annotations

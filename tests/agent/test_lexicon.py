@@ -26,9 +26,9 @@ SHAPES = {
     "fallback.py:_TEMP_PATH": "temporary folders' paths (/tmp, /var/folders)",
     "grounding.py:_FILE": "file extensions (txt|md|csv ...)",
     "grounding.py:_FILE_ARG": "our tools' argument names (file_path, image_path)",
-    "judge.py:_PLACEHOLDER": "a template slot's shape ([Customer Name]); its slot words are our reply format's",
-    "judge.py:_WRITTEN_CALL": "the JSON keys a written call names its tool with",
-    "judge.py:_UNKNOWN_CALL": "the JSON keys a written call names its tool and arguments with",
+    "judge/form.py:_PLACEHOLDER": "a template slot's shape ([Customer Name]); its slot words are our reply format's",
+    "judge/form.py:_WRITTEN_CALL": "the JSON keys a written call names its tool with",
+    "judge/form.py:_UNKNOWN_CALL": "the JSON keys a written call names its tool and arguments with",
     "grammar.py:_TYPES": "JSON Schema's type names",
     "results.py:_TEXT_KEYS": "our tools' own result field names",
     "results.py:TO_THE_MODEL": "our tools' own result labels (status:, hint:, note:)",
@@ -87,8 +87,8 @@ def _owner(tree: ast.Module, node: ast.AST) -> str:
     return "?"
 
 
-def english_in(path: Path) -> list[str]:
-    """``file:name`` of each English phrase pattern or word list in ``path``."""
+def english_in(path: Path, root: Path = AGENT) -> list[str]:
+    """``file:name`` (the file under ``root``) of each English phrase pattern or word list in ``path``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     constants = _constants(tree)
     found = []
@@ -97,16 +97,16 @@ def english_in(path: Path) -> list[str]:
                 and node.func.value.id == "re" and node.func.attr in _RE_CALLS and node.args:
             pattern = re.sub(r"\\[A-Za-z]", " ", _text(node.args[0], constants))
             if _ALTERNATION.search(pattern):
-                found.append(f"{path.name}:{_owner(tree, node)}")
+                found.append(f"{path.relative_to(root).as_posix()}:{_owner(tree, node)}")
         elif isinstance(node, ast.Assign):
             words = _word_list(node.value)
             if len(words) >= 4 and all(_LOWER_WORD.fullmatch(w) for w in words):
-                found.append(f"{path.name}:{_owner(tree, node)}")
+                found.append(f"{path.relative_to(root).as_posix()}:{_owner(tree, node)}")
     return found
 
 
 def test_no_module_of_the_agent_but_the_lexicon_holds_an_english_phrase_pattern() -> None:
-    found = [f for path in sorted(AGENT.rglob("*.py")) if path.name != "lexicon.py" for f in english_in(path)]
+    found = [f for path in sorted(AGENT.rglob("*.py")) if path != AGENT / "lexicon.py" for f in english_in(path)]
     stray = sorted(set(found) - set(SHAPES))
     assert not stray, ("English phrase patterns or word lists outside agent/lexicon.py; move each into the lexicon "
                        "with the messages it was written for, or list it in SHAPES with why it is a shape:\n"
@@ -127,7 +127,7 @@ def test_the_scan_finds_english_where_it_is(tmp_path: Path) -> None:
         'def summary(q):\n'
         '    return re.search(r"\\bsummar|\\btl;?dr\\b", q)\n'
         '_JSON = re.compile(r\'\\s*\\{\\s*"([\\w ]+)"\\s*:\')\n', encoding="utf-8")
-    assert sorted(english_in(source)) == ["guards.py:_FIGURE", "guards.py:_STOP", "guards.py:_THANKS", "guards.py:summary"]
+    assert sorted(english_in(source, tmp_path)) == ["guards.py:_FIGURE", "guards.py:_STOP", "guards.py:_THANKS", "guards.py:summary"]
 
 
 @pytest.mark.parametrize("entry", [e for e in LEXICON.values() if isinstance(e, Phrase)], ids=lambda e: e.name)
