@@ -1,4 +1,4 @@
-"""No regular expression in the turn loop: reply checks live in the judge (agent/judge.py). Function
+"""No regular expression in the turn loop: reply checks live in the judge (agent/judge/). Function
 length is checked in test_function_length.py."""
 
 from __future__ import annotations

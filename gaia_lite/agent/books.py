@@ -1,18 +1,19 @@
-"""What one turn keeps track of: what it did (``TurnStats``) and which calls it already made (``CallBook``)."""
+"""What one turn keeps track of: what it did (``TurnStats``), which calls it already made (``CallBook``), and
+what the judge's verdicts ask of its next model call (``Steer``)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from gaia_lite.events import TurnFinished
-from gaia_lite.messages import ToolCall, Usage
+from gaia_lite.messages import Message, ToolCall, Usage
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
+from .judge import AskAgain, HoldToAnswer, HoldToCall, Stage, Verdict
 from .opening import Opening
 
-__all__ = ["TurnStats", "CallBook", "REPEAT_LIMIT"]
+__all__ = ["TurnStats", "CallBook", "Steer", "REPEAT_LIMIT"]
 
 REPEAT_LIMIT = 2  # the same call (name + arguments) may run this many times per turn
 FAILED_CALLS_LIMIT = 2  # failed calls per turn before the next model call must answer
@@ -30,13 +31,9 @@ class TurnStats:
     last_result: ToolResult | None = None  # the latest successful tool result, else any
     results: list[ToolResult] = field(default_factory=list)  # every result of the turn, oldest first
     overflow_retried: bool = False  # the once-per-turn retry after a context overflow was used
-    renudged: bool = False  # a narrated reply was sent back once this turn
-    transient: list[dict[str, Any]] = field(default_factory=list)  # the next request's off-the-record messages
-    calls_only: bool = False  # the next reply is held to a call (a constrained reply named a tool instead)
     shown: str = ""  # what the latest reply's view put on the screen
     failed_calls: int = 0  # calls that did not succeed (denied ones included)
-    must_answer: bool = False  # a denial, or too many failures: the next model call must answer
-    answer_request: str = ""  # what the reply held to an answer is told (empty: the loop's STOP_CALLING)
+    must_answer: bool = False  # a denial, or too many failures or runs of one tool: the next model call must answer
     runs: dict[str, int] = field(default_factory=dict)  # successful calls per tool this turn
     opening: Opening = Opening.TOOL_FIRST  # how the first constrained reply may begin (opening.py)
     earlier: tuple[str, ...] = ()  # answers given earlier in the conversation, which a new question must not get
@@ -44,7 +41,7 @@ class TurnStats:
     saved: tuple[str, ...] = ()  # those facts' own texts, closest first
     closest: float = 0.0  # the closest one's cosine to the question
     named: tuple[str, ...] = ()  # files and folders the question names that exist (grounding.named_in_message)
-    ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (judge.py)
+    ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (judge/claims.py)
     origin: str = "model"  # where the answer came from: model, amended (the model's, with lines added) or built
     guards: list[str] = field(default_factory=list)  # the judge's guards that acted on a reply this turn, in order
 
@@ -75,6 +72,35 @@ class TurnStats:
                             u.prompt_tokens if u else None, u.cached_tokens if u else None, loaded,
                             {"skills": skills} if skills else {}, ungrounded=self.ungrounded, origin=self.origin,
                             guards=tuple(self.guards))
+
+
+@dataclass(frozen=True)
+class Steer:
+    """What the judge's verdicts so far ask of the turn's next model call. A turn starts with ``Steer()``; each
+    step takes the current one and the verdict on its reply gives the next (``after``)."""
+
+    redone: bool = False  # a reply was sent back once this turn (asked again, or held to a call): no more drafts
+    transient: tuple[Message, ...] = ()  # the next request's off-the-record messages: the reply, and the ask about it
+    calls_only: bool = False  # the next reply is held to a call (a constrained reply named a tool instead)
+    held_to_answer: bool = False  # a call was held back: the next reply answers, without tools
+    answer_request: str = ""  # what that reply is told (empty: the loop's STOP_CALLING)
+
+    def stage(self, forced: bool) -> Stage:
+        """How the reply this steer asked for is judged: ``forced`` is a reply told to answer without tools."""
+        return Stage.FORCED if forced else Stage.FINAL if self.redone else Stage.DRAFT
+
+    def after(self, verdict: Verdict, reply_text: str) -> Steer:
+        """The steer for the next model call, once ``verdict`` was given on a reply that said ``reply_text``."""
+        match verdict:
+            case AskAgain(request=request):
+                return replace(self, redone=True, transient=({"role": "assistant", "content": reply_text},
+                                                             {"role": "user", "content": request}))
+            case HoldToAnswer(request=request):
+                return replace(self, transient=(), calls_only=False, held_to_answer=True, answer_request=request)
+            case HoldToCall():
+                return replace(self, redone=True, calls_only=True)
+            case _:  # calls ran, or the turn ends
+                return replace(self, transient=(), calls_only=False)
 
 
 class CallBook:

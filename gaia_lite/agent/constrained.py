@@ -35,8 +35,9 @@ from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.registry import ToolRegistry
 
 from .grammar import GrammarReplies, schema_grammar
-from .judge import Evidence, Reply, first_sentence_pending, hiding_guard
+from .judge import Evidence, first_sentence_pending, hiding_guard
 from .replies import FreeReplies, ReplyMode
+from .reply import Reply
 
 __all__ = ["reply_schema", "response_format", "ConstrainedReplies", "AnswerView", "decode_partial_string",
            "CONSTRAINED_FORMAT_NOTE", "choose_replies", "FALLBACK_NOTICE", "GRAMMAR_MODE"]

@@ -10,21 +10,10 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import ASIDE, ASK_TO_KEEP, KEEP_FIRST, KEEP_LAST
+
 __all__ = ["in_user_words", "asked_to_keep"]
 
-# "Please remember that ...", "Can you note: ...", "Don't forget ..."
-_ASK = re.compile(r"^(?:(?:please|pls|hey|ok|okay)[,\s]+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
-                  r"(?:remember|note(?: down)?|keep in mind|don'?t forget|do not forget|save|store|memori[sz]e)"
-                  r"(?:\s+(?:that|this))?\s*[:,]?\s*", re.IGNORECASE)
-# The asks asked_to_keep acts on, narrower than _ASK: "save" and "store" are as often about files
-_KEEP_FIRST = re.compile(r"^(?:(?:please|pls|hey|ok|okay|also|and)[,\s]+)*(?:(?:can|could|would|will) you\s+)?"
-                         r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|jot down|"
-                         r"make a note(?: that| of)?|"
-                         r"don'?t forget|do not forget|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s*", re.IGNORECASE)
-# "..., keep that in mind", "... - remember that"
-_KEEP_LAST = re.compile(r"[\s,;.!-]*(?:(?:please|pls)\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"
-                        r"remember\s+(?:that|this|it))[\s.!]*$", re.IGNORECASE)
-_ASIDE = re.compile(r"^(?:fyi|btw|by the way|just so you know|for the record)[,:\s-]+", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[\w'-]+")
 
@@ -40,7 +29,7 @@ def in_user_words(fact: str, message: str) -> str:
     if not got:
         return fact
     for sentence in _SENTENCE.split(message.strip()):
-        said = _ASK.sub("", sentence.strip()).rstrip(" .!?")
+        said = ASK_TO_KEEP.pattern.sub("", sentence.strip()).rstrip(" .!?")
         words = _words(said)
         if len(words) > len(got) and set(got) <= set(words):
             return said[:1].upper() + said[1:]
@@ -54,11 +43,11 @@ def asked_to_keep(message: str) -> str | None:
     text = message.strip()
     if not text or text.endswith("?"):
         return None
-    last = _KEEP_LAST.search(text)
+    last = KEEP_LAST.search(text)
     if last is not None and last.start() > 0:
-        fact = _ASIDE.sub("", text[:last.start()])
+        fact = ASIDE.pattern.sub("", text[:last.start()])
     else:
-        first = _KEEP_FIRST.match(text)
+        first = KEEP_FIRST.match(text)
         if first is None or first.end() == 0:
             return None
         fact = text[first.end():]

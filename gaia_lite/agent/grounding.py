@@ -4,7 +4,7 @@ A small model that read a file still writes "The initech client's phone number i
 contract ends on October 15, 2023" when neither is in anything it was shown. Those answers look right
 and are wrong, which is worse than "I could not find it". Here an answer's *specifics* — numbers and
 file names — are looked up in the evidence: the tool results of the conversation, the user's own
-messages and the saved facts shown. The judge (judge.py) asks once for an answer from the evidence
+messages and the saved facts shown. The judge (judge/claims.py) asks once for an answer from the evidence
 and otherwise builds one from the results.
 
 Looking up is forgiving on purpose, because a false alarm costs a good answer: small whole numbers
@@ -23,6 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from .lexicon import (
+    ABOUT_FILES, ABOUT_ME, AGAIN, ASKS_WHAT_I_SAID, CHANGES_TOPIC, FOLDER_WORDS, HERE, MOVE_ON_WORDS, NOT_NAMES,
+    POINTS_BACK, QUANTITIES, QUESTION_START, THANKS_FIRST, WH_START,
+)
+
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
@@ -39,13 +44,6 @@ _EVIDENCE_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _EXTENSIONS = ("txt|md|markdown|csv|tsv|json|jsonl|ya?ml|toml|ini|cfg|conf|env|py|ts|html?|css|xml|pdf|docx?|"
                "xlsx?|pptx?|log|sh|sql|db|png|jpe?g|gif|svg|zip|gz|tar|rst|ipynb")
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}(?:[ -][A-Z][a-z]{2,})+\b")
-# Capitalised words that open a sentence or a title, not a name
-_NOT_NAMES = frozenset("the a an in on at to for from of and or but this that these those there here it its "
-                       "he she they we you your my our his her their yes no not what which who when where why "
-                       "how if is are was were be has have had do does did all any each every some one two "
-                       "three first last next total top q1 q2 q3 q4 monday tuesday wednesday thursday friday "
-                       "saturday sunday january february march april may june july august september october "
-                       "november december according based after before during since until".split())
 _FILE = re.compile(rf"(?<![\w@.-])((?:[\w.-]+/)*\w[\w.-]{{0,80}}?\.(?:{_EXTENSIONS}))(?![\w/])", re.IGNORECASE)
 
 
@@ -61,7 +59,7 @@ def specifics(answer: str) -> list[Specific]:
     without_files = _FILE.sub(" ", answer)
     found += [Specific("number", m.group(0)) for m in _NUMBER.finditer(without_files)]
     for m in _NAME.finditer(without_files):
-        words = [w for w in re.split(r"[ -]", m.group(0)) if w.lower() not in _NOT_NAMES]
+        words = [w for w in re.split(r"[ -]", m.group(0)) if w.lower() not in NOT_NAMES.words]
         if len(words) >= 2:
             found.append(Specific("name", " ".join(words)))
     return found
@@ -98,12 +96,6 @@ def _number_backed(text: str, evidence: list[float]) -> bool:
 
 # ---------------------------------------------------------------- what the user's message names
 
-# A folder named in words: "the projects folder", "my minutes directory"
-_FOLDER_WORDS = re.compile(r"(?i)\b(?:the|my|our|a|this)\s+([\w.-]+)\s+(?:folder|directory|dir)\b")
-# The user asks about the files where the agent works, without naming one: "whats in here?", "list the
-# files in this folder", "which of my files ..."
-_HERE = re.compile(r"(?i)\bin here\b|\b(?:this|the current|the working) (?:folder|directory|dir)\b|\bmy files\b")
-
 
 def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
     """What the user's ``message`` names that exists in the allowed folders: files by name or path
@@ -116,7 +108,7 @@ def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
     found: list[str] = []
     base = Path(ctx.workdir).resolve()
     mentions = [(m.group(0).rstrip("."), False) for m in PATH_MENTION.finditer(message)]
-    mentions += [(m.group(1), True) for m in _FOLDER_WORDS.finditer(message)]
+    mentions += [(m.group(1), True) for m in FOLDER_WORDS.pattern.finditer(message)]
     for raw, folder in mentions:
         if not _inside(ctx, raw):
             continue
@@ -128,7 +120,7 @@ def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
             found.append(_where(path, base))
     if not found:
         found += [_where(f.path, base) for f in _named_in_words(message, ctx)]
-    if not found and _HERE.search(message):
+    if not found and HERE.search(message):
         found.append("your question is about the files in the working folder")
     return tuple(dict.fromkeys(found))
 
@@ -164,30 +156,9 @@ def _named_in_words(message: str, ctx: ToolContext) -> list:
         return []
 
 
-# A question about what the user told the agent: "What did I tell you about my diet?", "what do you
-# remember about my car?", "what was it I asked you to keep in mind?"
-_ASKS_WHAT_I_SAID = re.compile(
-    r"(?i)\b(?:did|have|had) I (?:ever )?(?:tell|told|say|said|mention|mentioned|ask|asked|share|shared|give|gave"
-    r"|note|noted)\b|\bI (?:told|asked|gave) you\b"
-    r"|\b(?:do|did|can) you (?:remember|recall|know)\b(?! (?:how|why|if|whether|where)\b)")
-
-
 def asks_what_user_said(message: str) -> bool:
     """Does ``message`` ask what the user told the agent earlier (its answer is a saved fact)?"""
-    return bool(_ASKS_WHAT_I_SAID.search(message or ""))
-
-
-# The shape of a question about the user: "how do I like my summaries?", "what's my locker code again?",
-# "who's my accountant?", "do you remember my plate?", "what did I say about ...". Wh- and yes/no openers,
-# or a question mark.
-_WH_WORDS = "what|what's|whats|which|who|who's|whos|whom|whose|when|where|how"
-_QUESTION_START = re.compile(rf"(?i)^\W*(?:{_WH_WORDS}|is|are|was|were|do|does|did|can|could|have|has)\b")
-_ABOUT_ME = re.compile(r"(?i)\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b")
-_AGAIN = re.compile(r"(?i)\bagain\s*\??\s*$")
-_WH = re.compile(rf"(?i)^\W*(?:{_WH_WORDS})\b")
-# A file, a folder or the user's documents: the answer is in the files, not in what the user said
-_ABOUT_FILES = re.compile(r"(?i)[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|documents?|"
-                          r"downloads|desktop|clipboard|screen|computer|disk|drive)\b")
+    return bool(ASKS_WHAT_I_SAID.search(message or ""))
 
 
 def asks_about_user(message: str) -> bool:
@@ -198,9 +169,9 @@ def asks_about_user(message: str) -> bool:
     text = (message or "").strip()
     if asks_what_user_said(text):
         return True
-    if not (text.endswith("?") or _QUESTION_START.match(text)) or _ABOUT_FILES.search(text):
+    if not (text.endswith("?") or QUESTION_START.match(text)) or ABOUT_FILES.search(text):
         return False
-    return bool(_ABOUT_ME.search(text) or (_AGAIN.search(text) and _WH.match(text)))
+    return bool(ABOUT_ME.search(text) or (AGAIN.search(text) and WH_START.match(text)))
 
 
 # Arguments that name a file to read or write ("file_path", "image_path", "output_path", "path")
@@ -292,41 +263,21 @@ def _inside(ctx: ToolContext, raw: str) -> bool:
 _LOOKUPS = frozenset({"read_file", "query_documents", "query_specific_file", "search_indexed_chunks",
                       "index_document", "index_directory", "summarize_document", "analyze_image",
                       "answer_question_about_image"})
-# A word that points back into the conversation ("and how big is it?", "how many of those are left?"): what it
-# points to may be in a file, though the message names none.
-_POINTS_BACK = re.compile(r"(?i)\b(?:it|its|that|those|them|this|these|they|their|one|ones|first|second|last|"
-                          r"other|same|again|above|previous|more)\b")
-
-
-# A message that turns away from what came before: "Unrelated question: how many minutes are there in two
-# hours?", "Thanks! How many days are there in a week?" (after reading a report and a to-do list, the 1.5B
-# looked both up in them: dev split, 3258b4d). What it asks may still be in a file here; it is not about the
-# earlier results. A word pointing back ("thanks! and how big is it?") is checked first and wins.
-_THANKS_FIRST = re.compile(r"(?i)^\W*(?:thanks|thank you|thx|cheers|ta|great|cool|perfect|nice|got it)\b\W+\w")
-_CHANGES_TOPIC = re.compile(r"(?i)\b(?:unrelated|off[- ]topic|(?:different|new|other|random|general|side) "
-                            r"(?:topic|question|subject|thing)|change of (?:topic|subject)|changing the subject)\b")
-_MOVE_ON_WORDS = frozenset({"unrelated", "topic", "question", "subject", "different", "random", "general", "side",
-                            "change", "changing", "thank", "thanks", "cheer", "cheers", "great", "cool", "perfect",
-                            "nice", "off"})
 
 
 def changes_topic(message: str) -> bool:
     """Does ``message`` say in so many words that it leaves the topic ("Unrelated question: ...", "different
     topic: ...")? Thanks first is not enough: "cool - which month was the most expensive?" asks about the
     results just shown."""
-    return _CHANGES_TOPIC.search(message) is not None and not _POINTS_BACK.search(message)
+    return CHANGES_TOPIC.search(message) is not None and not POINTS_BACK.search(message)
 
 
 def moves_on(message: str) -> bool:
     """Does ``message`` change the topic, or open with thanks, with no word pointing back? Wider than
-    changes_topic: enough to stop an earlier result from justifying a lookup, not to skip a check."""
-    return changes_topic(message) or (_THANKS_FIRST.search(message) is not None and not _POINTS_BACK.search(message))
-
-
-# Quantities say how much, not what about: "two" in "minutes in two hours" is no reason to search a report
-# that says "Two large support contracts".
-_QUANTITIES = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                         "twelve", "twenty", "hundred", "thousand", "million", "half", "dozen"})
+    changes_topic: enough to stop an earlier result from justifying a lookup, not to skip a check. What such
+    a message asks may still be in a file here; it is not about the earlier results. A word pointing back
+    ("thanks! and how big is it?") is checked first and wins."""
+    return changes_topic(message) or (THANKS_FIRST.search(message) is not None and not POINTS_BACK.search(message))
 
 
 # A folder path in a message: "docs/", "src/app", "/var/log"
@@ -357,11 +308,12 @@ def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequ
     diet?" up in the documents, beside the saved fact "I'm vegetarian"."""
     from gaia_lite.tools.find import PATH_MENTION, named_in, pointed_by_request, request_words
 
-    if tool not in _LOOKUPS or _POINTS_BACK.search(message) or _names_an_entry(message, ctx) \
+    if tool not in _LOOKUPS or POINTS_BACK.search(message) or _names_an_entry(message, ctx) \
             or PATH_MENTION.search(message):  # a file named, found or not: the tool says what it finds
         return None
     turned = moves_on(message)
-    asked = [w for w in request_words(message) if not (turned and w in _MOVE_ON_WORDS) and w not in _QUANTITIES]
+    asked = [w for w in request_words(message)
+             if not (turned and w in MOVE_ON_WORDS.words) and w not in QUANTITIES.words]
     # an earlier result counts only while the talk stays on it, and by whole words ("day" is not in "Friday")
     seen = "" if turned else " ".join(seen_results).lower()
     if any(re.search(rf"\b{re.escape(w)}", seen) for w in asked) or named_in_message(message, ctx):

@@ -9,7 +9,7 @@ callables). Each model call is one ``_step``; the reply mode (``replies``)
 says how calls are read from a reply, so native ``tool_calls`` and calls
 written into the text travel the same way on the wire. What happens to a
 reply (run its calls, ask again, end the turn with it or with an answer
-built from the tool results) is the judge's verdict (judge.py).
+built from the tool results) is the judge's verdict (judge/).
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from gaia_lite.registry.execute import ToolExecutor
 from gaia_lite.registry.ports import MemoryPort
 from gaia_lite.registry.registry import ToolRegistry
 
-from .books import CallBook, TurnStats
+from .books import CallBook, Steer, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, for_people, plain_name
-from .grounding import asks_about_user, clobbered_file, invented_file, named_in_message, pointed_files, unasked_lookup
+from .evidence import Lookups
+from .grounding import asks_about_user, named_in_message
 from .judge import (
-    Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, Reply, RunCalls, Stage, judge, plain_words, ungrounded_in,
-    without_tool_names,
+    Accept, Evidence, FromResults, RunCalls, Stage, Verdict, judge, plain_words, ungrounded_in, without_tool_names,
 )
 from .opening import Opening, opening
 from .results import compact_result
@@ -47,6 +47,7 @@ from .prefix import make_layout
 from .own_words import without_own_lines
 from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT, WORKED_HEADER, worked_block
 from .replies import FreeReplies, OwnLinesView, ReplyMode, UnrepeatedView
+from .reply import Reply
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
@@ -228,13 +229,16 @@ class Agent:
         stats.saved, stats.closest = saved, closest
         stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx)
         answer: str | None = None
+        steer = Steer()
         while answer is None:
             if book.stop:  # the model kept repeating refused calls: end with what the tools returned
                 answer = yield from self._give_up(stats)
                 break
-            forced = stats.must_answer or stats.steps + 1 >= self.options.max_steps
-            reply = yield from self._step(stats, forced)
-            answer = yield from self._act(reply, forced, stats, book)
+            forced = stats.must_answer or steer.held_to_answer or stats.steps + 1 >= self.options.max_steps
+            reply = yield from self._step(stats, steer, forced)
+            verdict = self._judge(reply, steer.stage(forced), stats)
+            steer = steer.after(verdict, reply.text)
+            answer = yield from self._act(reply, verdict, stats, book)
         self._remember_turn(query, answer, stats)
         log.info("TOOL_CALLS %s", json.dumps({"turn": self.selector.loader_turn(), "session_turn": turn,
                                                "called": stats.called}))
@@ -248,54 +252,43 @@ class Agent:
                         later_turn=any(m["role"] == "tool" for m in self.history))
         return TurnStats(opening=start, earlier=tuple(self._earlier_answers()), facts=facts)
 
-    def _act(self, reply: Reply, forced: bool, stats: TurnStats,
-             book: CallBook) -> Generator[Event, None, str | None]:
-        """Do what the judge says with ``reply``: the turn's answer, or None to call the model again. The
-        model is asked to redo a reply once per turn, off the record (the reply and the request stay out
-        of the history); a mode that can hold the next reply to a call does that instead, with no words the
-        model could echo. Calls are not run after the model was told to answer."""
-        stage = Stage.FORCED if forced else Stage.FINAL if stats.renudged else Stage.DRAFT
+    def _judge(self, reply: Reply, stage: Stage, stats: TurnStats) -> Verdict:
+        """The judge's verdict on ``reply``, with the guard that gave it recorded for the turn."""
         verdict = judge(reply, self._evidence(stats), stage, can_hold=self.replies.forces_calls)
         if not isinstance(verdict, RunCalls) and verdict.guard:
             stats.guards.append(verdict.guard)
+        return verdict
+
+    def _act(self, reply: Reply, verdict: Verdict, stats: TurnStats,
+             book: CallBook) -> Generator[Event, None, str | None]:
+        """Do what the judge said with ``reply``: the turn's answer, or None to call the model again. The
+        model is asked to redo a reply once per turn, off the record (the reply and the request stay out
+        of the history); a mode that can hold the next reply to a call does that instead, with no words the
+        model could echo; the next request carries either (``Steer``). Calls are not run after the model
+        was told to answer."""
         match verdict:
-            case AskAgain(request=request):
-                stats.renudged = True
-                stats.transient = [{"role": "assistant", "content": reply.text}, {"role": "user", "content": request}]
-                return None
-            case HoldToAnswer(request=request):  # a call not run: the next reply answers, without tools
-                stats.transient, stats.calls_only, stats.must_answer = [], False, True
-                stats.answer_request = request
-                return None
-            case HoldToCall():
-                stats.renudged = stats.calls_only = True
-                return None
             case RunCalls(calls=calls):
-                stats.transient, stats.calls_only = [], False
                 self.history.append(reply.assistant_message())
                 for call in calls:
                     yield from self._call_tool(call, book, stats)
                 return None
             case FromResults():
-                stats.transient, stats.calls_only = [], False
                 kept = yield from self._keep_asked_fact(stats)
                 stats.origin = "built"
                 return (yield from self._answer(reply, kept or self._from_results(stats), stats))
             case Accept(answer=answer):
-                stats.transient, stats.calls_only = [], False
                 kept = yield from self._keep_asked_fact(stats)
                 stats.origin = "built" if kept else origin_of(answer, reply.text)
                 return (yield from self._answer(reply, kept or answer, stats))
+            case _:  # asked again, or held to a call or an answer: the steer takes it to the next model call
+                return None
 
     def _evidence(self, stats: TurnStats) -> Evidence:
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
+        looks = Lookups(self.executor.ctx, tuple(self.user_messages), seen)  # each made once, when a guard asks
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
-                        tuple(self.user_messages), stats.facts, self._own_lines(),
-                        seen, stats.named,
-                        invented=lambda call: invented_file(call.arguments, self.executor.ctx, self.user_messages),
-                        clobbers=lambda call: clobbered_file(call.arguments, self.executor.ctx),
-                        unasked=lambda call: unasked_lookup(call.name, self._message(), self.executor.ctx, seen),
-                        pointed=lambda: pointed_files(self._message(), self.executor.ctx),
+                        tuple(self.user_messages), stats.facts, self._own_lines(), seen, stats.named,
+                        invented=looks.invented, clobbers=looks.clobbers, unasked=looks.unasked, pointed=looks.pointed,
                         instructions=self._instructions(), skip=self.options.judge_skip)
 
     def _after_result(self) -> str:
@@ -306,9 +299,6 @@ class Agent:
         """The lines the agent writes after tool results and the reply format's JSON lines: a small model
         copies them into an answer, and they are never part of it."""
         return (TEXT_PATH_NEXT.strip(), (self.replies.after_result or "").strip(), *self._format_lines())
-
-    def _message(self) -> str:
-        return self.user_messages[-1] if self.user_messages else ""
 
     def _format_lines(self) -> tuple[str, ...]:
         """The reply format's lines that show a JSON reply: copied into an answer, whole or cut off where the
@@ -323,14 +313,14 @@ class Agent:
         return (rules, RESPONSE_FORMAT, MENU_INTRO, self.replies.response_format_text or "",
                 self.replies.after_result or "", TEXT_PATH_NEXT, STOP_CALLING, SAVED_FACTS_HEADER, WORKED_HEADER)
 
-    def _step(self, stats: TurnStats, forced: bool) -> Generator[Event, None, Reply]:
-        """One model call: build the request, stream the reply, read it."""
+    def _step(self, stats: TurnStats, steer: Steer, forced: bool) -> Generator[Event, None, Reply]:
+        """One model call: build the request (as the judge's verdicts so far steer it), stream the reply, read it."""
         while True:
-            first = stats.steps == 0 and not stats.transient and not stats.calls_only
+            first = stats.steps == 0 and not steer.transient and not steer.calls_only
             has_result = stats.last_result is not None or stats.opening is Opening.OPEN
-            request = yield from self._request(forced, stats.transient, calls_only=stats.calls_only,
+            request = yield from self._request(forced, steer.transient, calls_only=steer.calls_only,
                                                has_result=has_result, direct=first and stats.opening is Opening.ANSWER,
-                                               answer_request=stats.answer_request)
+                                               answer_request=steer.answer_request)
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -353,7 +343,7 @@ class Agent:
                                 u.completion_tokens, len(reply.calls))
         return reply
 
-    def _request(self, forced: bool, transient: list[Message] | None = None, *,
+    def _request(self, forced: bool, transient: tuple[Message, ...] = (), *,
                  calls_only: bool = False, has_result: bool = False, direct: bool = False,
                  answer_request: str = "") -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
@@ -362,7 +352,7 @@ class Agent:
         system, tools = self._prompt(state, forced)
         if (yield from self._fit_window(system, tools)):  # turns were dropped: the prompt is recomposed
             system, tools = self._prompt(state, forced)
-        messages: list[Message] = [{"role": "system", "content": system}, *self.history, *(transient or ())]
+        messages: list[Message] = [{"role": "system", "content": system}, *self.history, *transient]
         if forced:
             messages.append({"role": "user", "content": answer_request or STOP_CALLING})
         # ``direct``: the reply is held to an answer by its schema alone (no words added, same prompt)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from .lexicon import STOP
+
 __all__ = ["without_own_lines", "copied_instructions", "COPIED_SHARE", "MIN_CUT"]
 
 # A cut-off copy of a line counts from this many characters of its start ("(If this answers"): shorter
@@ -25,11 +27,6 @@ COPIED_SHARE = 0.6
 COPIED_RUN = 6
 _MIN_WORDS = 4  # content words an answer needs before it is judged at all ("OK, done." is not)
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-# Words that carry no content: any sentence has them, so sharing them proves nothing
-_STOP = frozenset("a an the and or but if then else of to in on at for from by with as is are was were be been "
-                  "it its this that these those there here i you your my me we our he she they them their his her "
-                  "not no yes do does did can could will would should may might must have has had so than too very "
-                  "just only also any all some each every what which who when where why how one".split())
 
 
 def without_own_lines(text: str, lines: Iterable[str]) -> str:
@@ -59,7 +56,7 @@ def copied_instructions(answer: str, instructions: Iterable[str], evidence: Iter
     tool results, saved facts shown) does not hold. A word the user or a tool used is the answer's own
     to use, so "The file was written" after a write is never a copy."""
     said = _words(answer)
-    content = [w for w in said if w not in _STOP]
+    content = [w for w in said if w not in STOP.words]
     if len(content) < _MIN_WORDS:
         return None
     ours = [_words(t) for t in instructions if t]

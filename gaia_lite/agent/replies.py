@@ -17,8 +17,9 @@ from typing import Any, Callable, Iterable, Protocol
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import ChatResult
 
-from .judge import Evidence, Reply, hiding_guard, names_a_tool, plain_words
+from .judge import Evidence, hiding_guard, names_a_tool, plain_words
 from .own_words import MIN_CUT
+from .reply import Reply
 
 # names_a_tool: eval/tasks.py counts narrated answers with the judge's own rule
 __all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "UnrepeatedView", "OwnLinesView",

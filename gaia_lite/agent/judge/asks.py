@@ -1,0 +1,98 @@
+"""What the judge says to the model: the request each guard sends with a reply it asks again about.
+
+Each is sent off the record after the reply it is about; ``{slot}`` is what the guard found, ``{query}`` the user's
+message. The own_words guard reads all of them (``GUARD_ASKS``): an answer made of our own requests is no answer.
+"""
+
+from __future__ import annotations
+
+__all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING", "UNASKED",
+           "ANSWER_YOURSELF", "DECLINED", "DECLINED_RESULT", "STOPPED_SHORT", "ANNOUNCED", "RELAYED_ERROR",
+           "RELAYED_REFUSAL", "CLAIMED_CHANGE", "REPEATED", "DECLINED_UNREAD", "UNREAD", "WRONG_SIZE", "MISPLACED",
+           "UNGROUNDED", "HOLLOW_SUMMARY", "UNOPENED_FOLDER", "LEFT_OUT", "ECHOED", "COMPARED_UNSEEN", "GUARD_ASKS"]
+
+# Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
+NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
+            "or answer my question yourself in plain sentences.")
+# Sent the same way when a reply is a template ("The customer is [Customer Name].") instead of an answer.
+TEMPLATE = ("Your reply has a placeholder, {slot}, where a value belongs. Call a tool to find the real value "
+            "now, or say plainly that you could not find it.")
+# Sent the same way when a reply copies the reply format's slot ("<your answer, in plain sentences>"): the
+# 0.5B model did on "what is the capital of Italy?"; the template request above would send it to a tool.
+COPIED_FORMAT = "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}"
+# Sent the same way when an answer writes a call to a tool that does not exist ({"tool": "change_port", ...}).
+UNKNOWN_CALL = ("{slot} is not one of your tools. Call a tool from the list, in the reply format, or answer my "
+                "question in plain sentences: {query}")
+# Sent the same way when an answer is mostly a copy of our own instructions.
+OWN_WORDS = ("Your reply repeats my instructions (\"{slot}\") instead of answering. Answer my question itself, "
+             "in plain sentences, or call a tool if it needs one: {query}")
+# Sent the same way, the call not run, when a call names a file nothing backs. Short, with the question last:
+# asked with a longer text ("... If my question needs my files, find them first; otherwise just answer it, without
+# tools: ..."), the 0.5B gave that text back as its answer to "Write me a two-line poem about the sea." in 3 runs
+# of 3 (test split), and the turn ended with "could not finish".
+INVENTED = "No file {slot} exists, and I asked for none. Answer without tools: {query}"
+# Sent the same way, the call not run, when a write would replace most of a file the user asked to change.
+CLOBBERING = ("Not run: write_file would replace all of {slot}, and your text keeps little of what it holds. To change "
+              "part of it, call edit_file with old_content copied exactly from the file (read it first if you need "
+              "to). My request: {query}")
+# Sent the same way, the call not run, when a lookup serves nothing the message asks.
+UNASKED = ("None of my files or earlier results mention this. Answer it yourself, in plain sentences (or call a "
+           "tool if it truly needs one): {query}")
+# Sent, for a reply held to an answer, after a lookup or write the message did not ask for: "with what you
+# already have" (the loop's usual words) drew "I don't have enough information" to "cheers! whats 9+10?" (1.5B).
+ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {query}"
+# Sent the same way when an answer refuses or says it does not know while saved memories sat beside the question.
+DECLINED = ("You said \"{slot}\", but the saved memories beside my message are what I told you earlier. If one "
+            "answers it, answer from it: {query}")
+# Sent the same way when an answer refuses or says it does not know while a result holds lines on the question.
+DECLINED_RESULT = ("You said \"{slot}\", but the tool result above has lines that match my question. Answer from "
+                   "them: {query}")
+# Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
+STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
+                 "now, then answer my question: {query}")
+# Sent the same way when an answer ends by announcing a step of its own ("I'll need to search ...").
+ANNOUNCED = ("You said \"{slot}\" and stopped. Do it now: call the tool for it, then answer my question: {query}")
+# Sent the same way when an answer passes on the note of a tool call that failed, naming its argument.
+RELAYED_ERROR = ("Your answer passes on the failed tool's note to you (\"{slot}\"). Do what the note says: call the "
+                 "tool it names, with the arguments it gives, then answer: {query}")
+# Sent the same way when an answer passes on a refusal of a path the user never asked about.
+RELAYED_REFUSAL = ("{slot} is outside the folders you may use, and the user did not ask about it. Answer from the "
+                   "results you already have, or call a tool on a path inside the working folder, then answer: {query}")
+# Sent the same way when an answer says a change is made that no tool made.
+CLAIMED_CHANGE = ("You said \"{slot}\", but no tool changed anything yet. Make the change with a tool now, then "
+                  "answer: {query}")
+# Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
+REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
+# Sent the same way when an answer declines although the question's words point to a file here.
+DECLINED_UNREAD = ("You said you do not know, but {slot} may hold it: look at it with a tool, then answer from what "
+                   "it holds. My question: {query}")
+# Sent the same way when an answer came without a tool although the message names a file that exists.
+UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
+# Sent the same way when an answer's size comparison contradicts the sizes the results show.
+WRONG_SIZE = "The results show: {slot}. Your comparison does not match them. Answer again from these sizes: {query}"
+# Sent the same way when an answer puts a found file in a folder no result shows it in.
+MISPLACED = ("{slot}: no result shows it there. Say where it is as the results show its path, then answer: "
+             "{query}")
+# Sent the same way when an answer states a number or file name that nothing shown to the model holds.
+UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or message of mine says that. Answer "
+              "again using only what the tools returned; if they do not hold it, call a tool to find it or say "
+              "plainly that you could not find it. My question: {query}")
+# Sent the same way when a summary names a text's topics and none of its figures.
+HOLLOW_SUMMARY = ("Your summary names topics but none of the figures and facts the text gives. Summarize again, "
+                  "stating the key figures and facts it gives: {query}")
+# Sent the same way when a folder the message asks about was seen only as an entry of another folder's listing.
+UNOPENED_FOLDER = ("You answered from a listing that shows {slot} as one entry, but you never listed {slot} itself. "
+                   "List {slot} with a tool now, then answer from what it holds: {query}")
+# Sent the same way when an answer to a listing names some of its entries and leaves others out.
+LEFT_OUT = "Your answer leaves out {slot}, which the listing holds. Answer again, naming every entry: {query}"
+# Sent the same way when an answer to "which host is 10.0.0.40?" only gives the identifier back.
+ECHOED = ("Your answer only gives \"{slot}\" back. The tool result has the line that holds it: say from that line "
+          "what I asked: {query}")
+# Sent the same way when an answer compares files it looked at only one of.
+COMPARED_UNSEEN = "{slot}: you have not looked at it yet. Look at it with a tool too, then compare and answer: {query}"
+
+# Every guard's request, as own_words reads them (tests/agent/test_judge_order.py holds it to the table)
+GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, UNASKED, DECLINED,
+              DECLINED_RESULT, STOPPED_SHORT, ANNOUNCED, RELAYED_ERROR, RELAYED_REFUSAL, CLAIMED_CHANGE, REPEATED,
+              DECLINED_UNREAD, UNREAD, WRONG_SIZE, MISPLACED, UNGROUNDED, HOLLOW_SUMMARY, UNOPENED_FOLDER, LEFT_OUT,
+              ECHOED, COMPARED_UNSEEN)

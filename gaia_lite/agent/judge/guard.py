@@ -1,0 +1,120 @@
+"""What a guard is: a row of the judge's table, and what it may look at besides the reply.
+
+A ``Guard`` names what it catches (its detector, ``(reply, evidence) -> what it found, or None``), what
+happens to a *draft* reply it catches (one the model may still redo) and to a *final* one (the turn's last
+word), and whether it keeps streamed text off the screen. ``Evidence`` is what the turn knows besides the
+reply. ``after`` names the guards a row must follow in the table, and ``misordered`` says where a table
+breaks that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable, Sequence
+
+from gaia_lite.messages import ToolCall
+from gaia_lite.registry.execute import ToolResult
+
+from ..reply import Reply
+
+__all__ = ["Evidence", "Stage", "OnDraft", "OnFinal", "Detector", "Guard", "misordered"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a guard may look at besides the reply. The four lookups (``invented`` to ``pointed``) look at the
+    user's files when a guard asks; the loop hands over a step's ``evidence.Lookups``, which makes each once."""
+
+    tool_names: tuple[str, ...] = ()
+    results: tuple[ToolResult, ...] = ()  # this turn's tool results, oldest first
+    last_result: ToolResult | None = None  # the latest successful result, else the latest one
+    earlier_answers: tuple[str, ...] = ()  # answers given earlier in the conversation that a new question must not get
+    user_messages: tuple[str, ...] = ()  # the conversation's user messages, the current one last
+    facts: tuple[str, ...] = ()  # saved facts shown beside the current message
+    copied_lines: tuple[str, ...] = ()  # lines the agent writes after tool results, which a small model copies
+    seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
+    named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
+    invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
+    clobbers: Callable[[ToolCall], "str | None"] | None = None  # a file a write would replace, keeping little of it
+    unasked: Callable[[ToolCall], "str | None"] | None = None  # a lookup that serves nothing the message asks
+    pointed: Callable[[], "str | None"] | None = None  # the files the message's words point to, looked up on demand
+    instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
+    skip: frozenset[str] = frozenset()  # guards turned off (GAIA_JUDGE_SKIP), so each can be measured without it
+
+    @property
+    def query(self) -> str:
+        return self.user_messages[-1] if self.user_messages else ""
+
+
+class Stage(Enum):
+    DRAFT = "draft"  # the model may still be asked once to redo the reply
+    FINAL = "final"  # it was asked once already: the reply is the answer, or is replaced
+    FORCED = "forced"  # it was told to answer without tools: a call in it is never run
+
+
+class OnDraft(Enum):
+    PASS = "judged as final"
+    ASK = "ask again"  # off the record, with the guard's words
+    HOLD = "hold to a call"  # where the reply mode can (no words the model could echo), else ask again
+    END = "judged as final at once"  # later guards' draft actions are skipped: asking again cannot help
+    ANSWER = "hold to an answer"  # a call not run, and the next reply answers without tools
+
+
+class OnFinal(Enum):
+    KEEP = "keep"
+    REPLACE = "replace"  # by an answer built from the tool results ("could not finish" without any)
+    REPLACE_AFTER_RESULT = "replace after a tool result"
+    ANSWER = "hold to an answer"  # a call judged again after the ask is not run: the next reply must answer
+
+
+Detector = Callable[[Reply, Evidence], "str | None"]
+
+
+@dataclass(frozen=True)
+class Guard:
+    name: str
+    catches: str  # one line, for people (docs/architecture.md lists it)
+    detect: Detector
+    on_screen: Detector | None  # keeps streamed text off the screen when it finds something; None: shown
+    on_draft: OnDraft
+    on_final: OnFinal
+    ask: str = ""  # the request sent with ASK/HOLD; {slot} is what was found, {query} the user's message
+    on_calls: bool = False  # judges a reply's calls before they run; others judge answers
+    amend: Callable[[Reply, Evidence], str] | None = None  # a final answer it detects becomes this (kept, and added to)
+    after: tuple[str, ...] = ()  # guards that must come before it in the table (each for a reason, said at the row)
+
+    def final_applies(self, ev: Evidence) -> bool:
+        return self.on_final is OnFinal.REPLACE or (self.on_final is OnFinal.REPLACE_AFTER_RESULT
+                                                    and ev.last_result is not None)
+
+
+def misordered(guards: Sequence[Guard]) -> list[str]:
+    """Where ``guards`` (a table, in priority order) breaks an ``after``: a guard before one it must follow, a
+    name no guard has, or a ring of guards that each must follow the next. Empty when the order holds."""
+    at = {g.name: i for i, g in enumerate(guards)}
+    found = [f"{g.name} names {name} in after, and no guard is called that" for g in guards for name in g.after
+             if name not in at]
+    found += [f"{g.name} must come after {name}" for g in guards for name in g.after
+              if name in at and at[name] > at[g.name]]
+    ring = _ring({g.name: g.after for g in guards})
+    return found + ([f"the afters go round in a ring: {' -> '.join(ring)}"] if ring else [])
+
+
+def _ring(after: dict[str, tuple[str, ...]]) -> list[str]:
+    """A ring in the ``after`` graph, as the names round it (the first one again at the end), or []."""
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> list[str]:
+        if name in path:
+            return path[path.index(name):] + [name]
+        if name in done:
+            return []
+        for before in after.get(name, ()):
+            ring = visit(before, [*path, name])
+            if ring:
+                return ring
+        done.add(name)
+        return []
+
+    return next((ring for name in after if (ring := visit(name, []))), [])

@@ -1,0 +1,291 @@
+"""The English the agent reads: every phrase pattern and word list the judge and its helpers match, in one table.
+
+The judge recognises a refusal, a request for a summary, a thank-you or a claim that a change is made by English
+words. Each such pattern is one ``Phrase`` here, and each list of English words one ``Words``, with the real user
+messages or model replies it was written for (from the dev, test and held-out runs the comments of its users
+cite). Every example must still match (tests/agent/test_lexicon.py), so a pattern cannot be narrowed past the
+reply that made it.
+
+The rule: a regular expression that matches English words lives here; one that matches a shape (JSON, a file
+name, a number, a path, our own labels and reply-format slots, a tool's argument names) stays with its user.
+tests/agent/test_lexicon.py fails on an English word alternation anywhere else under gaia_lite/agent/, and
+lets through only the shapes it lists, each with its reason.
+
+A message or answer in another language matches none of these, so the guards built on them stay silent on it:
+tests/agent/test_lexicon.py judges German and Spanish turns through every guard.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Phrase", "Words", "LEXICON", "asks_to_list"]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    name: str
+    pattern: re.Pattern[str]
+    written_for: tuple[str, ...]  # messages or replies it must find (tests/agent/test_lexicon.py)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.pattern.match(text)
+
+
+@dataclass(frozen=True)
+class Words:
+    name: str
+    words: frozenset[str]
+    written_for: tuple[str, ...]  # texts that hold one of them, as the list's user reads them
+
+
+def _phrase(name: str, pattern: str, *written_for: str, flags: int = 0) -> Phrase:
+    return Phrase(name, re.compile(pattern, flags), written_for)
+
+
+def _words(name: str, words: str, *written_for: str) -> Words:
+    return Words(name, frozenset(words.split()), written_for)
+
+
+# ---------------------------------------------------------------- what the user's message asks (grounding.py)
+
+# A folder named in words
+FOLDER_WORDS = _phrase(
+    "folder_words", r"(?i)\b(?:the|my|our|a|this)\s+([\w.-]+)\s+(?:folder|directory|dir)\b",
+    "What is in the projects folder?", "what's in my minutes directory?")
+# The user asks about the files where the agent works, without naming one
+HERE = _phrase(
+    "here", r"(?i)\bin here\b|\b(?:this|the current|the working) (?:folder|directory|dir)\b|\bmy files\b",
+    "whats in here?", "list the files in this folder", "which of my files mention the budget?")
+# A question about what the user told the agent
+ASKS_WHAT_I_SAID = _phrase(
+    "asks_what_i_said",
+    r"(?i)\b(?:did|have|had) I (?:ever )?(?:tell|told|say|said|mention|mentioned|ask|asked|share|shared|give|gave"
+    r"|note|noted)\b|\bI (?:told|asked|gave) you\b"
+    r"|\b(?:do|did|can) you (?:remember|recall|know)\b(?! (?:how|why|if|whether|where)\b)",
+    "What did I tell you about my diet?", "what do you remember about my car?", "Did I mention my sister?",
+    "what was it I asked you to keep in mind?")
+_WH_WORDS = "what|what's|whats|which|who|who's|whos|whom|whose|when|where|how"
+# The shape of a question about the user: "how do I like my summaries?", "what's my locker code again?", "who's my
+# accountant?", "do you remember my plate?", "what did I say about ...". Wh- and yes/no openers (or a question mark)
+QUESTION_START = _phrase(
+    "question_start", rf"(?i)^\W*(?:{_WH_WORDS}|is|are|was|were|do|does|did|can|could|have|has)\b",
+    "how do I like my summaries?", "what's my locker code again?", "who's my accountant?",
+    "do you remember my plate?")
+# ... about the user
+ABOUT_ME = _phrase(
+    "about_me", r"(?i)\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b",
+    "what's my locker code again?", "do you remember where I parked?", "what was it I said about the party?")
+# ... that asks for something said before
+AGAIN = _phrase("again", r"(?i)\bagain\s*\??\s*$", "what was the name again?", "what's my locker code again?")
+WH_START = _phrase("wh_start", rf"(?i)^\W*(?:{_WH_WORDS})\b", "what was the name again?", "whats my gym membership number?")
+# A file, a folder or the user's documents: the answer is in the files, not in what the user said
+ABOUT_FILES = _phrase(
+    "about_files", r"(?i)[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|documents?|"
+    r"downloads|desktop|clipboard|screen|computer|disk|drive)\b",
+    "how big is my report.txt?", "what's in my downloads folder?")
+# A word that points back into the conversation: what it points to may be in a file, though the message names none
+POINTS_BACK = _phrase(
+    "points_back", r"(?i)\b(?:it|its|that|those|them|this|these|they|their|one|ones|first|second|last|"
+    r"other|same|again|above|previous|more)\b",
+    "and how big is it?", "and how many of those are left?", "Unrelated to that, but what was it in Q4?")
+# A message that turns away from what came before: "Unrelated question: how many minutes are there in two hours?",
+# "Thanks! How many days are there in a week?" (after reading a report and a to-do list, the 1.5B looked both up in
+# them: dev split, 3258b4d). First, a message that opens with thanks:
+THANKS_FIRST = _phrase(
+    "thanks_first", r"(?i)^\W*(?:thanks|thank you|thx|cheers|ta|great|cool|perfect|nice|got it)\b\W+\w",
+    "Thanks! How many days are there in a week?", "cheers! whats 9+10?", "cool - which month was the most expensive?")
+# ... and one that says in so many words that it leaves the topic
+CHANGES_TOPIC = _phrase(
+    "changes_topic", r"(?i)\b(?:unrelated|off[- ]topic|(?:different|new|other|random|general|side) "
+    r"(?:topic|question|subject|thing)|change of (?:topic|subject)|changing the subject)\b",
+    "Unrelated question: how many minutes are there in two hours?", "different topic - minutes in 2h?")
+
+# ---------------------------------------------------------------- a fact the user asks to keep (facts.py)
+
+# "Please remember that ...", "Can you note: ...", "Don't forget ..."
+ASK_TO_KEEP = _phrase(
+    "ask_to_keep", r"^(?:(?:please|pls|hey|ok|okay)[,\s]+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
+    r"(?:remember|note(?: down)?|keep in mind|don'?t forget|do not forget|save|store|memori[sz]e)"
+    r"(?:\s+(?:that|this))?\s*[:,]?\s*",
+    "Please remember that my car's licence plate is KX-4821.", "Can you note: plate KX-4821 is my car.",
+    "Don't forget I prefer dark mode", flags=re.IGNORECASE)
+# The asks asked_to_keep acts on, narrower than ASK_TO_KEEP: "save" and "store" are as often about files
+KEEP_FIRST = _phrase(
+    "keep_first", r"^(?:(?:please|pls|hey|ok|okay|also|and)[,\s]+)*(?:(?:can|could|would|will) you\s+)?"
+    r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|jot down|"
+    r"make a note(?: that| of)?|"
+    r"don'?t forget|do not forget|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s*",
+    "Keep in mind that my daughter's school ends at 15:30 on weekdays.", "note that my gym membership number is "
+    "GM-55-0912", "note down my flight to lisbon: TP 1357 on 9 november", "jot down that the spare key is under "
+    "the blue pot", flags=re.IGNORECASE)
+# "..., keep that in mind", "... - remember that"
+KEEP_LAST = _phrase(
+    "keep_last", r"[\s,;.!-]*(?:(?:please|pls)\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"
+    r"remember\s+(?:that|this|it))[\s.!]*$",
+    "fyi i like my summaries as bullet points, keep that in mind", flags=re.IGNORECASE)
+ASIDE = _phrase("aside", r"^(?:fyi|btw|by the way|just so you know|for the record)[,:\s-]+",
+                "fyi i like my summaries as bullet points, keep that in mind", flags=re.IGNORECASE)
+
+# ---------------------------------------------------------------- what a request asks for (judge)
+
+# A message that asks for a file to be made or kept: a write of a file it does not name is the request's own
+WANTS_FILE = _phrase("wants_file", r"(?i)\b(?:files?|save[sd]?|saving|store[sd]?|disk|folder|document)\b",
+                     "Write a two-line poem about the sea and save it.", "put a haiku about coffee in a file for me")
+# A message that asks for a file's whole text to be replaced
+ASKS_REWRITE = _phrase("asks_rewrite", r"(?i)\b(?:re-?write|overwrite|replace (?:the |its |all |everything|the whole)"
+                       r"|start (?:it )?over|from scratch|wipe|clear)\b",
+                       "rewrite notes.md as a haiku", "overwrite todo.txt with a fresh list")
+# A message that asks for a change
+ASKS_CHANGE = _phrase("asks_change", r"(?i)\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|"
+                      r"write|save|put|stick|add|create|delete|remove)\b",
+                      "update project-plan.md, the deadline's now 15 March", "setup.cfg - bump the version to 2.1.0")
+# A question, not a request to change (the 1.5B, told to make a change for "What port is set in config.ini?",
+# called update_memory: test split, ffeab89)
+ASKS_IF_DONE = _phrase("asks_if_done", r"(?i)^\W*(?:did|have|has|was|were|is|are|does|do|what|which|who|whose|where|"
+                       r"when|why|how)\b", "did you update project-plan.md?", "What port is set in config.ini?")
+# A comparison of named files
+COMPARES = _phrase("compares", r"(?i)\b(?:bigger|larger|smaller|biggest|largest|smallest|longer|shorter|newer|older|"
+                   r"heavier|lighter|more recent|most recent|more lines|fewer)\b",
+                   "Which is bigger, big.log or small.log?", "report_a.txt or report_b.txt - which one's bigger?")
+# A request for a summary, or for figures
+SUMMARY_ASKED = _phrase("summary_asked", r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b"
+                        r"|\bbriefing\b|\bhow (?:many|much)\b",
+                        "Summarize reports/acme_q2_report.md.", "tl;dr of the onboarding guide?",
+                        "quick rundown: how much was the revenue?",
+                        "how many PTO days first-year staff get, how many remote days per week")
+# A question for a folder's contents, and words that ask for part of them
+ASKS_LISTING = _phrase("asks_listing", r"(?i)\bwhat(?:'s|s| is)? (?:in|inside)\b|\blist\b|\bcontents?\b|\bshow me\b",
+                       "whats in docs/?", "list the files in the docs folder", "show me docs")
+NARROWS = _phrase("narrows", r"(?i)\b(?:which|only|just|biggest|largest|smallest|newest|oldest|latest|recent|"
+                  r"how many|markdown|csv|pdf|images?|photos?|pictures?|md|txt|python|scripts?)\b|\*\.|\.\w{2,4}\b",
+                  "what's in docs? just a count", "list the markdown files in docs")
+# A request to list a folder it names; asks_to_list puts the folder's name after it
+LISTING_OF = _phrase("listing_of", r"(?i)\b(?:what(?:'s|s| is)? (?:in|inside)|list|contents? of|show me)\s+"
+                     r"(?:[\w'-]+\s+){0,4}?",
+                     "whats in docs/?", "list the files in the docs folder", "show me docs", "What's inside Docs?")
+# A question about a thing named by an identifier
+ASKS_WHAT = _phrase("asks_what", r"(?i)\b(?:which|what|who|whose)\b",
+                    "back to hosts.txt - which host is 10.0.0.40?", "who placed order 1043?")
+
+# ---------------------------------------------------------------- what a reply says (judge)
+
+# A refusal or a claim not to know
+DECLINES = _phrase(
+    "declines", r"(?i)\bI(?:'m| am)? (?:can(?:no|')t|cannot|can not|unable to|not able to|am unable to|"
+    r"am not able to) (?:assist|help|provide|answer|share|tell|access|know|recall|remember|find)\b"
+    r"|\bI (?:don't|do not) (?:have|know|remember|recall)\b(?! (?:how|why|whether)\b)"
+    r"|\bI(?:'m| am) (?:not sure|unsure|unaware)\b|\bno (?:information|record|memory) (?:about|of|on)\b",
+    "I'm sorry, but I can't assist with that.", "I don't have access to your personal information",
+    "I don't know Acme Corp's Q3 revenue according to reports/acme_q3_report.md.",
+    "I'm sorry, but I don't have enough information to determine if you can get your money back on sale items.")
+# Instructions that hand the user a step a tool can take
+YOU_DO_IT = _phrase(
+    "you_do_it",
+    r"(?i)\byou (?:can|could|may|should|need to|will need to|might want to|would need to) (?:use|run|open|check|"
+    r"look|search|read|view|type|execute|navigate|go|refer|consult|review|browse|locate|find|try|update|change|"
+    r"edit|modify|replace|set|bump)\b"
+    r"|\b(?:please|try to) (?:open|run|check|look|search|read|locate|find)\b"
+    r"|```(?:bash|sh|shell|console)?\s*\n|(?:^|\n)\s*\$ \w",
+    "You can open notes.md in a text editor to see how big it is.",
+    "The current version is 2.0.3. You need to update it to 2.1.0.")
+# A claim that the files are out of reach
+OUT_OF_REACH = _phrase(
+    "out_of_reach", r"(?i)\bI (?:don't|do not) have (?:direct )?access to (?:your|the|local|any)\b"
+    r"|\bI (?:cannot|can't|can not|am unable to|am not able to) (?:directly )?(?:access|read|open|browse|view|see) "
+    r"(?:your|the|local|any|files|folders|documents)\b",
+    "I'm sorry, but I don't have access to your files. Please check the folder yourself.")
+# A step the agent says it will take
+WILL_DO = _phrase(
+    "will_do", r"(?i)\b(?:I(?:'ll| will| need to|'ll need to| will need to| would need to|'d need to| am going to"
+    r"|'m going to)|let me|let's|let us|we(?:'ll| will| need to)) (?:now |first |then |also |further |next )?"
+    r"(?:search|look|check|read|find|open|run|index|query|call|try|proceed|analy[sz]e|use|browse|list|scan|"
+    r"examine|go ahead)\b",
+    "I'll need to search for other files in the same directory.", "Let's proceed with that analysis.",
+    "I will now check the config file")
+# An answer that asks the user for what a tool's note says how to get (1.5B, test split, 383dafe)
+ASKS_USER = _phrase("asks_user", r"(?i)\b(?:please|could you|can you|would you)(?: please)? (?:provide|specify|give|"
+                    r"tell|confirm|share|send|paste|supply|let me know)\b",
+                    "Please provide the exact text to replace it with.",
+                    "The closest lines to replace are 'version = 2.0.3'. Please provide one of them as old_content.")
+# An answer that passes a refusal of a path on
+PASSES_REFUSAL = _phrase("passes_refusal", r"(?i)allowed[- ]paths|not allowed|outside the allowed|access (?:was )?"
+                         r"denied|\brestart\b|permission",
+                         "The command cannot be executed because the directory is not allowed. Please restart the "
+                         "process with the --allowed-paths option to allow it.")
+_DONE_VERBS = (r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|"
+               r"deleted|removed|appended|inserted)")
+# An answer that says the change is made ("is set" alone describes a value; "is now set" claims a change)
+SAYS_DONE = _phrase(
+    "says_done", rf"(?i)\b(?:is|are|was|were|has been|have been)\s+"
+    rf"(?:(?:now\s+|successfully\s+)?{_DONE_VERBS}|(?:now|successfully)\s+set)\b"
+    rf"|\bI(?:'ve| have)?\s+(?:now\s+|successfully\s+|just\s+)?(?:{_DONE_VERBS}|set)\b"
+    rf"|\b(?:successfully|now) (?:{_DONE_VERBS}|set)\b",
+    "The project plan is updated to reflect the new deadline of 15 March.", "I've changed the deadline to 15 March.",
+    "Done: the deadline has been successfully set to 15 March.", "The version in setup.cfg has been updated to 2.1.0.")
+# An answer saying a file does not hold what was asked (1.5B, test split, 2bafffe)
+NOT_IN_IT = _phrase(
+    "not_in_it", r"(?i)\b(?:not|never) (?:found|mentioned|listed|present|stated|given|included|specified"
+    r"|provided|available)\b"
+    r"|\bdoes(?:n't| not) (?:contain|mention|say|list|include|have|specify)\b"
+    r"|\bno (?:mention|information|record|line|entry|details?)\b|\bcould(?:n't| not) find\b",
+    "The IP address of the database server is not found in the hosts.txt file.",
+    "The IP address of the db server is not provided in the 'hosts.txt' file.")
+_BIG, _SMALL = r"(?:bigger|larger|biggest|largest)", r"(?:smaller|smallest)"
+# Which file an answer says is the bigger one
+SAYS_SIZE = _phrase(
+    "says_size", rf"(?i)(?P<a>[\w-][\w.-]*\.\w+)`?\s+(?:is|was|has)\s+(?:the\s+)?(?:(?P<big>{_BIG})|{_SMALL})\b"
+    rf"|\b(?:the\s+)?(?:(?P<big2>{_BIG})|{_SMALL})\s+(?:one|file)\s+is\s+`?(?P<b>[\w-][\w.-]*\.\w+)",
+    "small.log is bigger than big.log.", "The larger file is small.log.", "big.log is the smaller one.")
+# Where an answer puts a file, in the same sentence
+PUT_IN = _phrase("put_in", r"[^.;\n]{0,40}?\b(?:in|at|under|inside|within)\s+(?:the\s+)?(?:(?:folder|directory)\s+)?"
+                 r"[`'\"]?((?:~?/)?[\w-][\w.-]*(?:/[\w.-]+)*/?)",
+                 " file located at `/home/ana/work`.", " is in the folder home-network/.")
+_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|million"
+# A figure: a number standing as one (not the digit of a name: "q2", "acme_q2_report.md"), or a number word
+FIGURE = _phrase("figure", rf"(?i)(?<![\w./\\-])\d|\b(?:{_NUMBER_WORDS}|none|no)\b",
+                 "- Q2 revenue was $12.9 million, up 7 %.", "Two large support contracts")
+NUMBER_WORD = _phrase("number_word", rf"(?i)\b(?:{_NUMBER_WORDS}|billion)\b", "Revenue was twelve point nine million.")
+
+# ---------------------------------------------------------------- word lists
+
+# Capitalised words that open a sentence or a title, not a name (grounding.specifics)
+NOT_NAMES = _words(
+    "not_names", "the a an in on at to for from of and or but this that these those there here it its "
+    "he she they we you your my our his her their yes no not what which who when where why "
+    "how if is are was were be has have had do does did all any each every some one two "
+    "three first last next total top q1 q2 q3 q4 monday tuesday wednesday thursday friday "
+    "saturday sunday january february march april may june july august september october "
+    "november december according based after before during since until",
+    "The top seller was John Doe of Acme Corp, per The Handbook.", "On Monday the total was high.")
+# Words that tell of a move to another topic, not what it is about (grounding.unasked_lookup)
+MOVE_ON_WORDS = _words(
+    "move_on_words", "unrelated topic question subject different random general side change changing thank "
+    "thanks cheer cheers great cool perfect nice off",
+    "Unrelated question: how many minutes are there in two hours?", "Thanks! How many days are there in a week?")
+# Quantities say how much, not what about: "two" is no reason to search a report that says "Two large support
+# contracts" (grounding.unasked_lookup)
+QUANTITIES = _words(
+    "quantities", "one two three four five six seven eight nine ten eleven twelve twenty hundred thousand million "
+    "half dozen", "Unrelated question: how many minutes are there in two hours?")
+# Words that carry no content: any sentence has them, so sharing them proves nothing (own_words)
+STOP = _words(
+    "stop", "a an the and or but if then else of to in on at for from by with as is are was were be been "
+    "it its this that these those there here i you your my me we our he she they them their his her "
+    "not no yes do does did can could will would should may might must have has had so than too very "
+    "just only also any all some each every what which who when where why how one",
+    "This answer depends on the user's files, data, memory or computer.")
+# An answer of nothing, taken from the tool-first shape's "none" (judge's empty_answer)
+EMPTY_ANSWERS = Words("empty_answers", frozenset({"", "none", "null", "n/a"}), ("none", "N/A."))
+
+
+def asks_to_list(message: str, folder: str) -> bool:
+    """Does ``message`` ask to list ``folder`` by name ("whats in docs/?", "show me docs")?"""
+    return re.search(rf"{LISTING_OF.pattern.pattern}{re.escape(folder)}(?![\w.-])", message) is not None
+
+
+LEXICON: dict[str, Phrase | Words] = {e.name: e for e in list(globals().values()) if isinstance(e, (Phrase, Words))}

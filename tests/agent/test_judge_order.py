@@ -1,0 +1,63 @@
+"""The judge's table keeps its order: the same guards in the same priority, each after the guards it names."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gaia_lite.agent.constrained import CONSTRAINED_FORMAT_NOTE
+from gaia_lite.agent.judge import GUARDS, AskAgain, Evidence, Reply, Stage, judge
+from gaia_lite.agent.judge.asks import GUARD_ASKS
+from gaia_lite.agent.judge.calls import CALL_GUARDS
+from gaia_lite.agent.judge.claims import CLAIM_GUARDS
+from gaia_lite.agent.judge.form import FORM_GUARDS
+from gaia_lite.agent.judge.guard import misordered
+from gaia_lite.agent.judge.shortfalls import SHORTFALL_GUARDS
+
+# The order the guards were measured in (issue 43); a change here is a change of behaviour, made on purpose.
+ORDER = [
+    "unasked_write", "invented_file", "clobbering_write", "unasked_lookup", "called_after_stop", "result_echo",
+    "bare_tool_name", "empty_answer", "menu_copy", "narrated", "format_only", "copied_format", "template",
+    "written_call", "unknown_call", "own_words", "declined_fact", "declined_result", "stopped_short", "announced_step",
+    "relayed_error", "wrong_size", "misplaced_file", "relayed_refusal", "claimed_change", "ungrounded",
+    "hollow_summary", "unopened_folder", "left_out", "echoed_id", "repeated", "declined_unread", "unread_named",
+    "compared_unseen", "unread_file",
+]
+
+
+def test_the_guards_keep_their_priority() -> None:
+    assert [g.name for g in GUARDS] == ORDER
+
+
+def test_every_guard_written_is_in_the_table_once() -> None:
+    written = [g.name for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS, *CLAIM_GUARDS)]
+    assert sorted(written) == sorted(ORDER)
+
+
+def test_the_table_puts_each_guard_after_the_guards_it_names() -> None:
+    assert misordered(GUARDS) == []
+    assert sum(len(g.after) for g in GUARDS) >= 6  # the dependencies are written down, not left to the order
+
+
+def test_the_order_check_finds_a_guard_too_early_a_name_nobody_has_and_a_ring() -> None:
+    by_name = {g.name: g for g in GUARDS}
+    swapped = [by_name["copied_format"], by_name["format_only"]]
+    assert misordered(swapped) == ["copied_format must come after format_only"]
+    typo = [replace(by_name["format_only"], after=("format_olny",))]
+    assert misordered(typo) == ["format_only names format_olny in after, and no guard is called that"]
+    ring = [replace(by_name["format_only"], after=("template",)), by_name["copied_format"], by_name["template"]]
+    problems = misordered(ring)
+    assert "format_only must come after template" in problems
+    assert problems[-1] == ("the afters go round in a ring: format_only -> template -> copied_format -> format_only")
+
+
+def test_own_words_reads_every_request_the_guards_send() -> None:
+    assert set(GUARD_ASKS) == {g.ask for g in GUARDS if g.ask}
+
+
+def test_a_copied_answer_line_of_the_reply_format_is_asked_about_as_the_format_not_as_our_words() -> None:
+    """own_words comes after copied_format: the line is our instruction text too, and the plainer request wins."""
+    copied = "To answer the user: <your answer, in plain sentences>"
+    ev = Evidence(("read_file",), user_messages=("what is the capital of Italy?",), instructions=(CONSTRAINED_FORMAT_NOTE,))
+    assert {g.name for g in GUARDS if g.detect(Reply((), copied), ev)} >= {"copied_format", "own_words"}
+    asked = judge(Reply((), copied), ev, Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "copied_format"

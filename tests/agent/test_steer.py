@@ -1,0 +1,31 @@
+"""What the judge's verdicts ask of a turn's next model call (books.Steer): one value, a new one after each verdict."""
+
+from __future__ import annotations
+
+from gaia_lite.agent.books import Steer
+from gaia_lite.agent.judge import Accept, AskAgain, FromResults, HoldToAnswer, HoldToCall, RunCalls, Stage
+from gaia_lite.messages import ToolCall
+
+NARRATED = "To list the files, use the browse_directory tool."
+
+
+def test_a_reply_asked_again_goes_back_off_the_record_and_the_next_one_is_final() -> None:
+    steer = Steer().after(AskAgain("narrated", "Do not describe a tool call."), NARRATED)
+    assert steer.transient == ({"role": "assistant", "content": NARRATED},
+                               {"role": "user", "content": "Do not describe a tool call."})
+    assert (steer.stage(forced=False), Steer().stage(forced=False)) == (Stage.FINAL, Stage.DRAFT)
+    assert steer.after(RunCalls((ToolCall("c1", "browse_directory", {}),)), "") == Steer(redone=True)
+
+
+def test_a_reply_held_to_a_call_asks_for_a_call_with_no_words() -> None:
+    steer = Steer().after(HoldToCall("narrated"), NARRATED)
+    assert steer == Steer(redone=True, calls_only=True)
+    assert steer.after(Accept("Rome."), "Rome.") == Steer(redone=True)
+
+
+def test_a_call_held_back_makes_the_next_reply_answer_with_the_guards_words() -> None:
+    asked = Steer().after(AskAgain("unasked_lookup", "None of my files mention this."), "")
+    held = asked.after(HoldToAnswer("unasked_lookup", "Answer it yourself now: whats 9+10?"), "")
+    assert held.held_to_answer and held.answer_request == "Answer it yourself now: whats 9+10?"
+    assert held.transient == () and held.stage(forced=True) is Stage.FORCED
+    assert Steer().after(FromResults("result_echo"), '{"status": "success"}') == Steer()
