@@ -83,6 +83,10 @@ _KINDS = {
     "photo": ".png .jpg .jpeg .heic .webp", "spreadsheet": ".csv .tsv .xlsx .xls .ods",
     "table": ".csv .tsv .xlsx .xls .ods", "data": ".csv .tsv .xlsx .xls .json",
     "code": ".py .js .ts .java .c .cpp .h .go .rs .rb .sh",
+    # names of formats where the extension belongs ("markdown" kept every .md file out of a count)
+    "markdown": ".md .markdown", "python": ".py", "javascript": ".js .mjs .cjs", "typescript": ".ts .tsx",
+    "excel": ".xlsx .xls", "word": ".docx .doc", "powerpoint": ".pptx .ppt", "shell": ".sh .bash",
+    "audio": ".mp3 .wav .flac .m4a .ogg", "video": ".mp4 .mov .mkv .avi .webm", "archive": ".zip .tar .gz .tgz .7z",
 }
 
 

@@ -160,6 +160,15 @@ def test_a_glob_counts_every_match_under_the_folder_with_each_subfolders_share(t
     assert answer_from_result("search_file", result) == COUNTED
 
 
+def test_a_type_named_by_its_format_counts_its_files(tool_ctx, docs: Path) -> None:
+    # the 0.5B's call for "how many markdown files are there under docs, counting subfolders?": with
+    # "markdown" read as an extension, every .md file was "not of type markdown"
+    tool_ctx.request.message = "how many markdown files are there under docs, counting subfolders?"
+    result = search_file(tool_ctx, "*.md", deep_search=True, file_types="markdown", search_root="docs")
+    assert result["message"] == COUNTED.replace(".md files", "files of type markdown")
+    assert result["count"] == 12
+
+
 def test_a_glob_with_file_types_and_no_folder_counts_the_whole_working_folder(tool_ctx, docs: Path) -> None:
     tool_ctx.request.message = "how many markdown files are there?"
     result = search_file(tool_ctx, "*", file_types="md")
