@@ -19,7 +19,7 @@ from gaia_lite.registry.context import ToolContext
 from .grep import where
 from .sandbox import SandboxError
 
-__all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message"]
+__all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally"]
 
 COUNT_GLOB = re.compile(r"\*(\.(\*|\w{1,10}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
 SHOWN_FOLDERS = 12
@@ -82,3 +82,40 @@ def count_message(ctx: ToolContext, paths: list[Path], roots: list[Path], glob: 
         under = "the allowed folders"
     return (f"{len(paths)} {_kind(glob, file_types, len(paths))} under {under}, subfolders included: "
             + ", ".join(parts[:SHOWN_FOLDERS]) + more)
+
+
+TALLY_LIMIT = 5000  # entries walked for a listing's tree tally; a bigger tree gets no tally (search_file counts it)
+TALLY_KINDS = 4  # extensions named in the tally, most common first
+
+
+def tree_tally(folder: Path, show_hidden: bool = False) -> str:
+    """"Counting its subfolders: 6 .md files, 1 .txt file (7 in all)." for a folder that has subfolders; "" for one that
+    has none, or a tree over ``TALLY_LIMIT`` entries. Asked how many files of a kind sit under a folder,
+    subfolders included, the 1.5B listed the folder and counted its top level: the listing now carries the
+    tree's count, whatever words the question used."""
+    kinds: Counter[str] = Counter()
+    seen, stack, nested = 0, [folder], False
+    while stack:
+        try:
+            children = list(stack.pop().iterdir())
+        except OSError:
+            continue
+        for child in children:
+            seen += 1
+            if seen > TALLY_LIMIT:
+                return ""
+            if child.name.startswith(".") and not show_hidden:
+                continue
+            if child.is_dir() and not child.is_symlink():
+                stack.append(child)
+                nested = True
+            elif child.is_file():
+                kinds[child.suffix.lower() or "(no extension)"] += 1
+    if not nested:
+        return ""
+    total = sum(kinds.values())
+    top = kinds.most_common(TALLY_KINDS)
+    named = [f"{n} {ext} file{'' if n == 1 else 's'}" for ext, n in top]
+    rest = total - sum(n for _, n in top)
+    named += [f"{rest} other"] if rest else []
+    return f"Counting its subfolders: {', '.join(named)} ({total} in all)." if total else "Its subfolders hold no files."

@@ -22,7 +22,7 @@ from gaia_lite.registry.spec import tool
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block
 from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
-from .file_count import COUNT_GLOB, asks_count, count_message, folder_in_request, split_folder
+from .file_count import COUNT_GLOB, asks_count, count_message, folder_in_request, split_folder, tree_tally
 from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files, not_types, sandbox_roots
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
@@ -688,8 +688,9 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     # the counts only when the listing is cut: otherwise the message says them, and "folders: 0" after
     # the entries was read as "the folder is empty"
     counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
-    return {"status": "success", "message": _listing_message(ctx, folder, dirs, files),
-            "entries": entries[:200], "path": str(folder), **counts}
+    tally = tree_tally(folder, show_hidden) if dirs else ""
+    message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else "")
+    return {"status": "success", "message": message, "entries": entries[:200], "path": str(folder), **counts}
 
 
 def _listing_message(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict], limit: int = 30) -> str:

@@ -215,3 +215,14 @@ def test_the_todo_list_on_a_fresh_home_comes_back_with_its_lines_and_a_true_note
     for item in ("buy milk", "call the bank", "renew passport"):
         assert item in result["message"], result["message"]
     assert result["note"] == "Added notes/todo.md (the request names todo) to the document index to answer this."
+
+
+def test_a_listing_of_a_folder_with_subfolders_counts_the_whole_tree(tool_ctx, docs: Path) -> None:
+    # the 1.5B listed docs/ for "how many markdown files are under docs, counting subfolders?" and counted
+    # its top level; the listing now carries the tree's count
+    from gaia_lite.tools.files import browse_directory
+
+    message = browse_directory(tool_ctx, "docs")["message"]
+    assert message.endswith("Counting its subfolders: 12 .md files, 1 .txt file (13 in all)."), message
+    flat = browse_directory(tool_ctx, "docs/guides/how-to")["message"]
+    assert "Counting" not in flat     # no subfolders: the listing is the count
