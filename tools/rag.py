@@ -668,7 +668,36 @@ def list_indexed_documents(ctx: ToolContext) -> dict[str, Any]:
     if ctx.rag is None:
         return error_payload(NO_INDEX)
     docs = [d.to_dict() for d in _scope(ctx)]
-    return {"status": "success", "count": len(docs), "documents": docs}
+    listed = _the_folder_asked_about(ctx, docs)
+    return {"status": "success", **listed, "count": len(docs), "documents": docs}
+
+
+def _folder_by_name(ctx: ToolContext) -> Path | None:
+    """The one folder of the working folder's first two levels whose name the user's message holds as a
+    word, in any case ("docs" in "what's in the docs folder?"), or None."""
+    said = set(re.findall(r"[\w.-]+", ctx.request.message.casefold()))
+    work = Path(ctx.workdir)
+    try:
+        levels = [p for top in work.iterdir() if top.is_dir() for p in (top, *(c for c in top.iterdir() if c.is_dir()))]
+    except OSError:
+        return None
+    named = [p for p in levels if p.name.casefold() in said and not p.name.startswith(".")]
+    return named[0] if len(named) == 1 else None
+
+
+def _the_folder_asked_about(ctx: ToolContext, docs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The listing of the folder the user's message names, when no indexed document lies in it: asked
+    "what's in the docs folder?", the 0.5B listed the index (empty) and answered "The docs folder is empty"."""
+    folder = _folder_by_name(ctx)
+    if folder is None:
+        return {}
+    if any(folder in Path(str(d.get("path", ""))).parents for d in docs):
+        return {}
+    from .files import browse_directory  # files imports rag's helpers; kept local, as data.py does
+
+    listing = browse_directory(ctx, str(folder))
+    return {"message": f"No indexed document is in {shown(folder, ctx.workdir)}/, a folder here. {listing['message']}",
+            "entries": listing["entries"]}
 
 
 @tool
