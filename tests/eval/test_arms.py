@@ -81,13 +81,13 @@ def _turn(guards: list[str], passed: bool = True) -> tasks.TurnResult:
 
 
 def test_guards_fired_counts_each_guard_once_per_turn_it_acted_on() -> None:
-    results = [tasks.TaskResult("a", "on", True, 3.0, [_turn(["announced_step", "announced_step"]), _turn([])]),
-               tasks.TaskResult("b", "on", False, 5.0, [_turn(["ungrounded", "announced_step"], passed=False)]),
-               tasks.TaskResult("a", "skip:announced_step", True, 2.0, [_turn(["ungrounded"])])]
-    report = tasks.summarize(results, ["on", "skip:announced_step"])
-    assert report["arms"]["on"]["guards_fired"] == {"announced_step": 2, "ungrounded": 1}
-    assert report["arms"]["skip:announced_step"]["guards_fired"] == {"ungrounded": 1}
-    assert report["tasks"][0]["turns"][0]["guards"] == ["announced_step", "announced_step"]
+    results = [tasks.TaskResult("a", "on", True, 3.0, [_turn(["stopped_short", "stopped_short"]), _turn([])]),
+               tasks.TaskResult("b", "on", False, 5.0, [_turn(["ungrounded", "stopped_short"], passed=False)]),
+               tasks.TaskResult("a", "skip:stopped_short", True, 2.0, [_turn(["ungrounded"])])]
+    report = tasks.summarize(results, ["on", "skip:stopped_short"])
+    assert report["arms"]["on"]["guards_fired"] == {"stopped_short": 2, "ungrounded": 1}
+    assert report["arms"]["skip:stopped_short"]["guards_fired"] == {"ungrounded": 1}
+    assert report["tasks"][0]["turns"][0]["guards"] == ["stopped_short", "stopped_short"]
     # the keys other code (and notes/summ.py) reads are all still there
     assert {"tasks", "passed", "success", "turns", "turns_passed", "seconds_per_task", "ungrounded_turns", "answers",
             "built_share_of_passed", "invalid_calls", "narrated_turns", "malformed_turns"} <= set(report["arms"]["on"])
@@ -96,7 +96,7 @@ def test_guards_fired_counts_each_guard_once_per_turn_it_acted_on() -> None:
 SUITE = {"name": "one capital", "tasks": [
     {"id": "italy", "class": "no_tools",
      "turns": [{"prompt": "What is the capital of Italy?", "expect": ["rome"], "no_tools": True}]}]}
-ANNOUNCED = "I am not sure yet. I will now check the config file"
+HANDED_OFF = "I am not sure yet. You can look it up in an atlas."
 
 
 def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,20 +106,20 @@ def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch
     suite = tmp_path / "suite.json"
     suite.write_text(json.dumps(SUITE))
     with FakeOpenAIServer(reject_response_format=True) as srv:
-        # on: the announcement is asked again, then answered; skip: the announcement is the answer
-        srv.script += [text_chunks(ANNOUNCED), text_chunks("Rome."), text_chunks(ANNOUNCED)]
+        # on: the hand-off ("You can look it up") is asked again, then answered; skip: it is the answer
+        srv.script += [text_chunks(HANDED_OFF), text_chunks("Rome."), text_chunks(HANDED_OFF)]
         result = CliRunner().invoke(app, ["eval", "tasks", "--base-url", srv.base_url, "--no-local-server", "--arms",
-                                          "on,skip:announced_step", "--suite", str(suite), "--out",
+                                          "on,skip:stopped_short", "--suite", str(suite), "--out",
                                           str(tmp_path / "run"), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    on, skip = report["arms"]["on"], report["arms"]["skip:announced_step"]
-    assert (on["passed"], on["guards_fired"]) == (1, {"announced_step": 1})
-    assert skip["passed"] == 0 and "announced_step" not in skip["guards_fired"]
-    assert (tmp_path / "run/italy-skip-announced_step/work").is_dir()  # no ':' in the path
+    on, skip = report["arms"]["on"], report["arms"]["skip:stopped_short"]
+    assert (on["passed"], on["guards_fired"]) == (1, {"stopped_short": 1})
+    assert skip["passed"] == 0 and "stopped_short" not in skip["guards_fired"]
+    assert (tmp_path / "run/italy-skip-stopped_short/work").is_dir()  # no ':' in the path
     # and the ablation reads it: the guard fired in italy and turned it from fail to pass
     fired = ablation.fired_in(report)
-    assert fired == {"announced_step": ablation.Fired(1, ("italy",))}
-    tally = ablation.compare(ablation.task_runs(report, "on"), ablation.task_runs(report, "skip:announced_step"),
-                             fired["announced_step"].tasks)
+    assert fired == {"stopped_short": ablation.Fired(1, ("italy",))}
+    tally = ablation.compare(ablation.task_runs(report, "on"), ablation.task_runs(report, "skip:stopped_short"),
+                             fired["stopped_short"].tasks)
     assert (tally.tasks, tally.gains, tally.losses) == (1, 1, 0)
