@@ -199,24 +199,6 @@ OUT_OF_REACH = _phrase(
     r"|\bI (?:cannot|can't|can not|am unable to|am not able to) (?:directly )?(?:access|read|open|browse|view|see) "
     r"(?:your|the|local|any|files|folders|documents)\b",
     "I'm sorry, but I don't have access to your files. Please check the folder yourself.")
-# A step the agent says it will take
-WILL_DO = _phrase(
-    "will_do", r"(?i)\b(?:I(?:'ll| will| need to|'ll need to| will need to| would need to|'d need to| am going to"
-    r"|'m going to)|let me|let's|let us|we(?:'ll| will| need to)) (?:now |first |then |also |further |next )?"
-    r"(?:search|look|check|read|find|open|run|index|query|call|try|proceed|analy[sz]e|use|browse|list|scan|"
-    r"examine|go ahead)\b",
-    "I'll need to search for other files in the same directory.", "Let's proceed with that analysis.",
-    "I will now check the config file")
-# An answer that asks the user for what a tool's note says how to get (1.5B, test split, 383dafe)
-ASKS_USER = _phrase("asks_user", r"(?i)\b(?:please|could you|can you|would you)(?: please)? (?:provide|specify|give|"
-                    r"tell|confirm|share|send|paste|supply|let me know)\b",
-                    "Please provide the exact text to replace it with.",
-                    "The closest lines to replace are 'version = 2.0.3'. Please provide one of them as old_content.")
-# An answer that passes a refusal of a path on
-PASSES_REFUSAL = _phrase("passes_refusal", r"(?i)allowed[- ]paths|not allowed|outside the allowed|access (?:was )?"
-                         r"denied|\brestart\b|permission",
-                         "The command cannot be executed because the directory is not allowed. Please restart the "
-                         "process with the --allowed-paths option to allow it.")
 _DONE_VERBS = (r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|"
                r"deleted|removed|appended|inserted)")
 # An answer that says the change is made ("is set" alone describes a value; "is now set" claims a change)

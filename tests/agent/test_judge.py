@@ -264,18 +264,6 @@ def test_a_copied_tool_list_line_after_a_result_ends_the_turn_with_the_results_a
                  can_hold=True) == HoldToCall("narrated")
 
 
-def test_i_dont_know_after_a_read_that_holds_lines_on_the_question_is_asked_again_then_replaced() -> None:
-    lines = {**READ.payload, "lines_matching_request": ["line 7: - Q3 revenue was $14.2 million."]}
-    read = replace(READ, payload=lines)
-    said = "I don't know Acme Corp's Q3 revenue according to reports/acme_q3_report.md."  # 0.5B, dev run
-    asked = judge(Reply((), said), _ev(result=read), Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "declined_result" and "I don't know" in asked.request
-    assert judge(Reply((), said), _ev(result=read), Stage.FINAL) == FromResults("declined_result")
-    # a read with no lines on the question: not knowing may be the honest answer
-    assert getattr(judge(Reply((), said), _ev(result=READ), Stage.DRAFT), "guard", None) != "declined_result"
-    assert judge(Reply((), "I don't know."), _ev(result=READ), Stage.DRAFT) == Accept("I don't know.")
-
-
 def test_a_template_draft_names_its_slot() -> None:
     asked = _draft("The customer on the invoice is [Customer Name].")
     assert isinstance(asked, AskAgain) and "placeholder, [Customer Name]," in asked.request
@@ -589,57 +577,6 @@ def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> 
     assert judge(Reply((), hollow), asked_other, Stage.DRAFT) == Accept(hollow)   # not a summary request
 
 
-def test_an_answer_passing_on_a_failed_calls_note_is_asked_to_make_the_call() -> None:
-    # the 1.5B, test split: edit_file with an empty old_content failed, and its note became the answer
-    failed = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg", "old_content": "", "new_content": "version = 2.1.0"},
-                        {"status": "error", "error": "old_content is empty: give the exact text to replace. The lines of "
-                         "setup.cfg most like the new text: 'version = 2.0.3'. Call edit_file again with one of them as "
-                         "old_content"}, ToolStatus.ERROR, 0.01)
-    question = "setup.cfg - bump the version to 2.1.0"
-    relayed = "The closest lines to replace are 'version = 2.0.3'. Please provide one of them as old_content."
-    ev = Evidence(TOOLS, (failed,), failed, user_messages=(question,))
-    asked = judge(Reply((), relayed), ev, Stage.DRAFT)
-    assert asked == AskAgain("relayed_error", 'Your answer passes on the failed tool\'s note to you ("old_content"). Do '
-                                              "what the note says: call the tool it names, with the arguments it gives, "
-                                              f"then answer: {question}")
-    assert judge(Reply((), relayed), ev, Stage.FINAL) == Accept(relayed)
-    # asking the user for what the note says how to get (1.5B, test split, 383dafe)
-    asks = "The current content of setup.cfg is 'version = 2.0.3'. Please provide the exact text to replace it with."
-    editing = replace(ev, tool_names=(*TOOLS, "edit_file"))
-    assert judge(Reply((), asks), editing, Stage.DRAFT) == AskAgain(
-        "relayed_error", 'Your answer passes on the failed tool\'s note to you ("Please provide"). Do what the note '
-                         f"says: call the tool it names, with the arguments it gives, then answer: {question}")
-    # a failure told in the user's words stands, and so does an answer after the call was fixed
-    plain = "I could not change setup.cfg: the text to replace was not given."
-    assert judge(Reply((), plain), ev, Stage.DRAFT) == Accept(plain)
-    fixed = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg", "old_content": "version = 2.0.3"},
-                       {"status": "success"}, ToolStatus.OK, 0.01)
-    after = Evidence(TOOLS, (failed, fixed), fixed, user_messages=(question,))
-    assert judge(Reply((), "Done: old_content version = 2.0.3 is now 2.1.0."), after, Stage.DRAFT) == \
-        Accept("Done: old_content version = 2.0.3 is now 2.1.0.")
-
-
-def test_an_answer_made_of_a_failed_calls_note_naming_a_tool_is_asked_to_follow_it() -> None:
-    # the 0.5B, test split, 3 runs of 3: update_memory for a file edit, and its note became the answer
-    failed = ToolResult("update_memory", "update_memory", {"knowledge_id": "version_update", "content": "2.1.0"},
-                        {"status": "error", "knowledge_id": "version_update", "file_path": "setup.cfg",
-                         "message": "No memory has this id. setup.cfg is a file, not a memory: change its text with "
-                                    "edit_file (file_path 'setup.cfg'), or rewrite it with write_file."},
-                        ToolStatus.ERROR, 0.01)
-    question = "setup.cfg - bump the version to 2.1.0"
-    relayed = ("No memory has this id. setup.cfg is a file, not a memory: change its text with edit file "
-               "(file path 'setup.cfg'), or rewrite it with write file.")
-    ev = Evidence(("edit_file", "write_file", "update_memory"), (failed,), failed, user_messages=(question,))
-    asked = judge(Reply((), relayed), ev, Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "relayed_error"
-    # a note that names no tool (a file that is not there) may be told to the user as it is
-    missing = ToolResult("read_file", "read_file", {"file_path": "todo.txt"},
-                         {"status": "error", "error": "File not found: todo.txt"}, ToolStatus.ERROR, 0.01)
-    told = "File not found: todo.txt"
-    assert judge(Reply((), told), Evidence(("read_file",), (missing,), missing, user_messages=("read todo.txt",)),
-                 Stage.DRAFT) == Accept(told)
-
-
 def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> None:
     from gaia_lite.agent.results import compact_result
     from gaia_lite.tools.rag import CITE
@@ -760,37 +697,6 @@ def test_a_found_file_named_where_the_results_show_it_stands(tmp_path, answer) -
     assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
 
 
-def _refused_find(tmp_path) -> ToolResult:
-    """The real shell tool's refusal of `find` on the working folder's parent (the 1.5B, dev split, 3258b4d)."""
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-    from gaia_lite.tools.shell import run_shell_command
-
-    work = tmp_path / "work"
-    work.mkdir()
-    (work / "inventory.csv").write_text("item,stock\nbolts,540\nnuts,75\n")
-    ctx = ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path)
-    args = {"command": f"find {tmp_path} -type f | wc -l", "working_directory": str(tmp_path)}
-    payload = run_shell_command(ctx, **args)
-    assert payload["status"] == "error" and "outside the allowed folders" in payload["error"]
-    return ToolResult("run_shell_command", "run_shell_command", args, payload, ToolStatus.ERROR, 0.01)
-
-
-def test_a_refusal_of_a_path_the_user_never_asked_about_is_not_the_answer(tmp_path) -> None:
-    refused = _refused_find(tmp_path)
-    question = "and how many of those are left?"
-    relayed = ("The command cannot be executed because the directory is not allowed. Please restart the process "
-               "with the --allowed-paths option to allow it.")
-    ev = Evidence(TOOLS, (refused,), refused, user_messages=("inventory.csv: what's running lowest?", question))
-    asked = judge(Reply((), relayed), ev, Stage.DRAFT)
-    assert asked == AskAgain("relayed_refusal", f"{tmp_path} is outside the folders you may use, and the user did "
-                             f"not ask about it. Answer from the results you already have, or call a tool on a path "
-                             f"inside the working folder, then answer: {question}")
-    # a place the user asked about: the refusal, and how to widen the folders, is the answer
-    asked_there = Evidence(TOOLS, (refused,), refused, user_messages=(f"count the files in {tmp_path}",))
-    assert judge(Reply((), relayed), asked_there, Stage.DRAFT) == Accept(relayed)
-
-
 @pytest.mark.parametrize("question", ["Write me a two-line poem about the sea.", "gimme a quick haiku about coffee"])
 def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run_and_the_next_reply_answers(
         tmp_path, question) -> None:
@@ -807,30 +713,6 @@ def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run_and_
 def test_a_write_the_message_asks_for_runs_whatever_the_file_is_called(tmp_path, question) -> None:
     reply = Reply((ToolCall("c1", "write_file", {"file_path": "sea.txt", "content": "The sea is vast ..."}),), "")
     assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == RunCalls(reply.calls)
-
-
-@pytest.mark.parametrize("answer, slot", [
-    ("The closest match is 'cooking/breakfast/pancakes_recipe.txt', but it doesn't contain any information about "
-     "eggs. I'll need to search for other files in the same directory.", "I'll need to search"),   # 1.5B, test
-    ("The CSV has 12 rows. Let's proceed with that analysis.", "Let's proceed"),
-    ("I will now check the config file", "I will now check"),
-])
-def test_an_answer_that_ends_by_announcing_its_own_next_step_is_asked_to_take_it(answer, slot) -> None:
-    question = "wheres my pancake recipe? how many eggs"
-    asked = judge(Reply((), answer), Evidence(TOOLS, user_messages=(question,)), Stage.DRAFT)
-    assert asked == AskAgain("announced_step", f'You said "{slot}" and stopped. Do it now: call the tool for it, then '
-                                               f"answer my question: {question}")
-    assert judge(Reply((), answer), Evidence(TOOLS, user_messages=(question,)), Stage.FINAL) == Accept(answer)
-
-
-@pytest.mark.parametrize("answer", [
-    "Let me know if you need anything else: the recipe needs 2 eggs.",
-    "Let's look at it: the recipe needs 2 eggs, 200 g flour and 300 ml milk.",   # the step is done, content follows
-    "You need 2 eggs. Let me know if you want the rest of the recipe.",
-])
-def test_an_answer_that_says_what_it_found_is_not_an_announcement(answer) -> None:
-    ev = Evidence(TOOLS, user_messages=("how many eggs?",))
-    assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
 
 
 HOSTS = "hosts.txt is in the working folder"  # as grounding.named_in_message says it

@@ -22,7 +22,7 @@ The package:
     asks.py        what the guards say to the model when they ask again
     form.py        the guards on a reply's form (JSON echo, narrated or written call, slots, own words)
     calls.py       the evidence guards on calls, before they run (made-up files, clobbering writes, lookups)
-    shortfalls.py  the evidence guards on answers that stop short (declines, hands-off, relayed notes, unread files)
+    shortfalls.py  the evidence guards on answers that stop short (declines, hands-off, claimed changes, unread files)
     claims.py      the evidence guards on what an answer claims (specifics, sizes, places, figures, listings)
 
 Adding a check is adding a row: a detector ``(reply, evidence) -> str | None`` (what it found, or None)

@@ -7,9 +7,9 @@ message. The own_words guard reads all of them (``GUARD_ASKS``): an answer made 
 from __future__ import annotations
 
 __all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING", "UNASKED",
-           "ANSWER_YOURSELF", "DECLINED", "DECLINED_RESULT", "STOPPED_SHORT", "ANNOUNCED", "RELAYED_ERROR",
-           "RELAYED_REFUSAL", "CLAIMED_CHANGE", "REPEATED", "DECLINED_UNREAD", "UNREAD", "WRONG_SIZE", "MISPLACED",
-           "UNGROUNDED", "HOLLOW_SUMMARY", "UNOPENED_FOLDER", "LEFT_OUT", "ECHOED", "COMPARED_UNSEEN", "GUARD_ASKS"]
+           "ANSWER_YOURSELF", "DECLINED", "STOPPED_SHORT", "CLAIMED_CHANGE", "REPEATED", "DECLINED_UNREAD", "UNREAD",
+           "WRONG_SIZE", "MISPLACED", "UNGROUNDED", "HOLLOW_SUMMARY", "UNOPENED_FOLDER", "LEFT_OUT", "ECHOED",
+           "COMPARED_UNSEEN", "GUARD_ASKS"]
 
 # Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
 NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
@@ -44,20 +44,9 @@ ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {q
 # Sent the same way when an answer refuses or says it does not know while saved memories sat beside the question.
 DECLINED = ("You said \"{slot}\", but the saved memories beside my message are what I told you earlier. If one "
             "answers it, answer from it: {query}")
-# Sent the same way when an answer refuses or says it does not know while a result holds lines on the question.
-DECLINED_RESULT = ("You said \"{slot}\", but the tool result above has lines that match my question. Answer from "
-                   "them: {query}")
 # Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
 STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
                  "now, then answer my question: {query}")
-# Sent the same way when an answer ends by announcing a step of its own ("I'll need to search ...").
-ANNOUNCED = ("You said \"{slot}\" and stopped. Do it now: call the tool for it, then answer my question: {query}")
-# Sent the same way when an answer passes on the note of a tool call that failed, naming its argument.
-RELAYED_ERROR = ("Your answer passes on the failed tool's note to you (\"{slot}\"). Do what the note says: call the "
-                 "tool it names, with the arguments it gives, then answer: {query}")
-# Sent the same way when an answer passes on a refusal of a path the user never asked about.
-RELAYED_REFUSAL = ("{slot} is outside the folders you may use, and the user did not ask about it. Answer from the "
-                   "results you already have, or call a tool on a path inside the working folder, then answer: {query}")
 # Sent the same way when an answer says a change is made that no tool made.
 CLAIMED_CHANGE = ("You said \"{slot}\", but no tool changed anything yet. Make the change with a tool now, then "
                   "answer: {query}")
@@ -93,6 +82,5 @@ COMPARED_UNSEEN = "{slot}: you have not looked at it yet. Look at it with a tool
 
 # Every guard's request, as own_words reads them (tests/agent/test_judge_order.py holds it to the table)
 GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, UNASKED, DECLINED,
-              DECLINED_RESULT, STOPPED_SHORT, ANNOUNCED, RELAYED_ERROR, RELAYED_REFUSAL, CLAIMED_CHANGE, REPEATED,
-              DECLINED_UNREAD, UNREAD, WRONG_SIZE, MISPLACED, UNGROUNDED, HOLLOW_SUMMARY, UNOPENED_FOLDER, LEFT_OUT,
-              ECHOED, COMPARED_UNSEEN)
+              STOPPED_SHORT, CLAIMED_CHANGE, REPEATED, DECLINED_UNREAD, UNREAD, WRONG_SIZE, MISPLACED, UNGROUNDED,
+              HOLLOW_SUMMARY, UNOPENED_FOLDER, LEFT_OUT, ECHOED, COMPARED_UNSEEN)

@@ -1,30 +1,20 @@
 """The evidence guards on answers that fall short of the work: the answer stops where a tool would go on.
 
-A small model refuses or says it does not know beside the saved fact or the result that holds the answer,
-tells the user to open the file themselves, announces a step and stops, passes a failed call's note or a
-refused path on, says a change is made that no tool made, gives an earlier answer again, or answers about a
-file it never read. Each guard here compares the answer with what the turn did (``Evidence``).
+A small model refuses or says it does not know beside the saved fact that holds the answer, tells the user
+to open the file themselves, says a change is made that no tool made, gives an earlier answer again, or
+answers about a file it never read. Each guard here compares the answer with what the turn did (``Evidence``).
 """
 
 from __future__ import annotations
 
 import json
-import re
-from pathlib import PurePath
 
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
 from ..grounding import asks_about_user, named_file, names_file
-from ..lexicon import (
-    ASKS_CHANGE, ASKS_IF_DONE, ASKS_USER, DECLINES, NOT_IN_IT, OUT_OF_REACH, PASSES_REFUSAL, SAYS_DONE, WILL_DO,
-    YOU_DO_IT,
-)
-from ..own_words import copied_instructions
+from ..lexicon import ASKS_CHANGE, ASKS_IF_DONE, DECLINES, NOT_IN_IT, OUT_OF_REACH, SAYS_DONE, YOU_DO_IT
 from ..reply import Reply
-from .asks import (
-    ANNOUNCED, CLAIMED_CHANGE, DECLINED, DECLINED_RESULT, DECLINED_UNREAD, RELAYED_ERROR, RELAYED_REFUSAL, REPEATED,
-    STOPPED_SHORT, UNREAD,
-)
+from .asks import CLAIMED_CHANGE, DECLINED, DECLINED_UNREAD, REPEATED, STOPPED_SHORT, UNREAD
 from .form import plain_words
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
@@ -45,16 +35,6 @@ def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
     return declines(reply.text) if ev.facts and asks_about_user(ev.query) else None
 
 
-def _declined_result(reply: Reply, ev: Evidence) -> str | None:
-    """An answer that refuses or says it does not know although a result of this turn holds lines that
-    match the question (read_file's lines_matching_request): "I don't know Acme Corp's Q3 revenue according
-    to reports/acme_q3_report.md." after three successful reads of that report, whose line 7 says "Q3
-    revenue was $14.2 million" (0.5B, dev run)."""
-    if not any(r.ok and r.payload.get("lines_matching_request") for r in ev.results):
-        return None
-    return declines(reply.text)
-
-
 def hands_off(text: str, ran_tools: bool) -> str | None:
     """What in ``text`` hands the user a step the tools could take, or None. Instructions count only
     when no tool ran this turn (after a result, "you can find more in the report" beside an answer is
@@ -68,69 +48,6 @@ def _stopped_short(reply: Reply, ev: Evidence) -> str | None:
     the 1.5B answered "The current version is 2.0.3. You need to update it to 2.1.0." (test split)."""
     ran = any(r.ok for r in ev.results) and ev.results[-1].ok
     return hands_off(reply.text, ran) if ev.tool_names else None
-
-
-_LAST_SENTENCE = re.compile(r"(?s)(?:^|(?<=[.!?:])\s+)([^.!?:]*[.!?]*)\s*$")
-
-
-def _announced(reply: Reply, ev: Evidence) -> str | None:
-    """An answer that ends by announcing a step of the agent's own, and stops there: "... but it doesn't
-    contain any information about eggs. I'll need to search for other files in the same directory." (1.5B,
-    test split); "Let's proceed with that analysis." (held-out suite). The step is not done, and no tool
-    call follows the words."""
-    if not ev.tool_names or reply.calls:
-        return None
-    last = _LAST_SENTENCE.search((reply.text or "").strip())
-    m = WILL_DO.search(last.group(1)) if last else None
-    return m.group(0) if m else None
-
-
-def _relayed_error(reply: Reply, ev: Evidence) -> str | None:
-    """The note of the tool call that just failed, passed on to the user as the answer: an argument's name of
-    that call in the answer, or an answer mostly made of the note when the note names a tool to call. After
-    edit_file said "Call edit_file again with one of them as old_content", the 1.5B answered "Please provide
-    one of them as old_content"; after update_memory said "setup.cfg is a file, not a memory: change its text
-    with edit_file", the 0.5B answered with that sentence (test split, 4 runs of 4). An answer that asks the
-    user for something, when the note names a tool to call, counts too: the note says how to get it."""
-    last = ev.results[-1] if ev.results else None
-    if last is None or last.ok:
-        return None
-    named = next((name for name in last.arguments if "_" in name
-                  and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", reply.text or "")), None)
-    if named is not None:
-        return named
-    note = " ".join(str(last.payload.get(k) or "") for k in ("error", "message"))
-    if not any(re.search(rf"\b{re.escape(t)}\b", note) for t in ev.tool_names):
-        return None
-    asked = ASKS_USER.search(reply.text or "")
-    if asked:
-        return asked.group(0)
-    copied = copied_instructions(reply.text.replace("_", " "), [note.replace("_", " ")], ev.user_messages)
-    return " ".join(copied.split()[:8]) if copied else None
-
-
-# The sandbox's refusal of a path outside the allowed folders (tools/sandbox.py), and an answer that passes such a
-# refusal on ("Please restart the process with the --allowed-paths option to allow it.")
-_REFUSED_PATH = re.compile(r"(\S+) is outside the allowed folders")
-
-
-def _relayed_refusal(reply: Reply, ev: Evidence) -> str | None:
-    """A refusal of a path the user never asked about, passed on as the answer. For "and how many of those are
-    left?" after a CSV's lowest row was named, the 1.5B ran `find` on the working folder's parent, was refused,
-    and answered "Please restart the process with the --allowed-paths option" (dev split, 3258b4d): a dead end
-    the model made, while the answer was in the earlier result. The refused path, or None."""
-    last = ev.results[-1] if ev.results else None
-    if last is None or last.ok or reply.calls:
-        return None
-    note = " ".join(str(last.payload.get(k) or "") for k in ("error", "message"))
-    refused = _REFUSED_PATH.search(note)
-    if refused is None or not PASSES_REFUSAL.search(reply.text or ""):
-        return None
-    path = refused.group(1)
-    said = " ".join(ev.user_messages)
-    if path in said or PurePath(path).name in re.findall(r"[\w.-]+", said):
-        return None  # the user asked about that place: the refusal is the answer, with how to widen it
-    return path
 
 
 # The tools that change something (files, memory, the index, the desktop): after one of them, "done" may be true
@@ -216,17 +133,8 @@ def _unread(reply: Reply, ev: Evidence) -> str | None:
 SHORTFALL_GUARDS: tuple[Guard, ...] = (
     Guard("declined_fact", "a refusal or \"I don't know\" to a question about the user beside saved facts",
           _declined_fact, None, OnDraft.ASK, OnFinal.REPLACE, DECLINED),
-    Guard("declined_result", "a refusal or \"I don't know\" although a result of the turn holds lines that match the "
-          "question", _declined_result, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, DECLINED_RESULT),
     Guard("stopped_short", "an answer that hands the user a step a tool can do, or says the files are out of reach",
           _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
-    Guard("announced_step", "an answer that ends by announcing a step of its own (\"I'll need to search ...\", "
-          "\"Let's proceed ...\") and stops", _announced, None, OnDraft.ASK, OnFinal.KEEP, ANNOUNCED),
-    Guard("relayed_error", "the note of the tool call that just failed, passed on to the user: an argument of the "
-          "call named, or the note (naming a tool to call) copied", _relayed_error, None, OnDraft.ASK, OnFinal.KEEP,
-          RELAYED_ERROR),
-    Guard("relayed_refusal", "a refusal of a path outside the allowed folders that the user never asked about, "
-          "passed on as the answer", _relayed_refusal, None, OnDraft.ASK, OnFinal.KEEP, RELAYED_REFUSAL),
     Guard("claimed_change", "an answer that says the change the message asks for is made, when no tool that changes "
           "anything succeeded this turn (replaced, when it stays so, by saying it is not made)", _claimed_change, None,
           OnDraft.ASK, OnFinal.KEEP, CLAIMED_CHANGE, amend=_not_done),
