@@ -148,10 +148,6 @@ ASKS_CHANGE = _phrase("asks_change", r"(?i)\b(?:update|change|bump|set|edit|modi
 # called update_memory: test split, ffeab89)
 ASKS_IF_DONE = _phrase("asks_if_done", r"(?i)^\W*(?:did|have|has|was|were|is|are|does|do|what|which|who|whose|where|"
                        r"when|why|how)\b", "did you update project-plan.md?", "What port is set in config.ini?")
-# A comparison of named files
-COMPARES = _phrase("compares", r"(?i)\b(?:bigger|larger|smaller|biggest|largest|smallest|longer|shorter|newer|older|"
-                   r"heavier|lighter|more recent|most recent|more lines|fewer)\b",
-                   "Which is bigger, big.log or small.log?", "report_a.txt or report_b.txt - which one's bigger?")
 # A request for a summary, or for figures
 SUMMARY_ASKED = _phrase("summary_asked", r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b"
                         r"|\bbriefing\b|\bhow (?:many|much)\b",
@@ -217,16 +213,6 @@ NOT_IN_IT = _phrase(
     r"|\bno (?:mention|information|record|line|entry|details?)\b|\bcould(?:n't| not) find\b",
     "The IP address of the database server is not found in the hosts.txt file.",
     "The IP address of the db server is not provided in the 'hosts.txt' file.")
-_BIG, _SMALL = r"(?:bigger|larger|biggest|largest)", r"(?:smaller|smallest)"
-# Which file an answer says is the bigger one
-SAYS_SIZE = _phrase(
-    "says_size", rf"(?i)(?P<a>[\w-][\w.-]*\.\w+)`?\s+(?:is|was|has)\s+(?:the\s+)?(?:(?P<big>{_BIG})|{_SMALL})\b"
-    rf"|\b(?:the\s+)?(?:(?P<big2>{_BIG})|{_SMALL})\s+(?:one|file)\s+is\s+`?(?P<b>[\w-][\w.-]*\.\w+)",
-    "small.log is bigger than big.log.", "The larger file is small.log.", "big.log is the smaller one.")
-# Where an answer puts a file, in the same sentence
-PUT_IN = _phrase("put_in", r"[^.;\n]{0,40}?\b(?:in|at|under|inside|within)\s+(?:the\s+)?(?:(?:folder|directory)\s+)?"
-                 r"[`'\"]?((?:~?/)?[\w-][\w.-]*(?:/[\w.-]+)*/?)",
-                 " file located at `/home/ana/work`.", " is in the folder home-network/.")
 _NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|million"
 # A figure: a number standing as one (not the digit of a name: "q2", "acme_q2_report.md"), or a number word
 FIGURE = _phrase("figure", rf"(?i)(?<![\w./\\-])\d|\b(?:{_NUMBER_WORDS}|none|no)\b",

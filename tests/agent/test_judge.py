@@ -603,100 +603,6 @@ def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> N
     assert judge(Reply((), only), ev, Stage.FINAL) == Accept(only)
 
 
-def _two_reads(tmp_path) -> tuple[ToolResult, ...]:
-    """The real read_file results for the suite's big.log and small.log."""
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.files import read_file
-    from gaia_lite.tools.sandbox import Sandbox
-
-    (tmp_path / "big.log").write_text("x" * 2000 + "\n")
-    (tmp_path / "small.log").write_text("tiny\n")
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    return tuple(ToolResult("read_file", "read_file", {"file_path": str(tmp_path / f)},
-                            read_file(ctx, file_path=str(tmp_path / f)), ToolStatus.OK, 0.01)
-                 for f in ("big.log", "small.log"))
-
-
-SIZES_NAMED = ("big.log is in the working folder", "small.log is in the working folder")
-
-
-@pytest.mark.parametrize("answer", [
-    "small.log is bigger than big.log.",          # the 1.5B, dev split (3258b4d), after reading both
-    "The larger file is small.log.",
-    "big.log is the smaller one.",
-])
-def test_a_size_comparison_the_results_contradict_is_asked_again_then_replaced(tmp_path, answer) -> None:
-    reads = _two_reads(tmp_path)
-    question = "Which is bigger, big.log or small.log?"
-    ev = Evidence(TOOLS, reads, reads[-1], user_messages=(question,), named=SIZES_NAMED)
-    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
-        "wrong_size", f"The results show: big.log is 2,001 bytes, small.log is 5 bytes. Your comparison does not "
-                      f"match them. Answer again from these sizes: {question}")
-    assert judge(Reply((), answer), ev, Stage.FINAL) == \
-        Accept("big.log is bigger: big.log is 2,001 bytes, small.log is 5 bytes.", "wrong_size")
-
-
-def test_a_size_comparison_beside_a_result_that_counts_its_files_is_judged(tmp_path) -> None:
-    # index_directory's payload counts its files ("files": 2; tools/rag.py): the first run of this guard crashed
-    # on such a result (0.5B, test split)
-    reads = _two_reads(tmp_path)
-    indexed = ToolResult("index_directory", "index_directory", {"directory_path": str(tmp_path)},
-                         {"status": "success", "files": 2, "indexed_now": 2}, ToolStatus.OK, 0.01)
-    ev = Evidence(TOOLS, (indexed, *reads), reads[-1], user_messages=("Which is bigger, big.log or small.log?",),
-                  named=SIZES_NAMED)
-    assert isinstance(judge(Reply((), "small.log is bigger."), ev, Stage.DRAFT), AskAgain)
-    assert judge(Reply((), "big.log is bigger."), ev, Stage.DRAFT) == Accept("big.log is bigger.")
-
-
-@pytest.mark.parametrize("answer", ["big.log is bigger.", "small.log is the smaller one.",
-                                    "The bigger file is big.log (2,001 bytes)."])
-def test_a_size_comparison_the_results_bear_out_stands(tmp_path, answer) -> None:
-    reads = _two_reads(tmp_path)
-    ev = Evidence(TOOLS, reads, reads[-1], user_messages=("Which is bigger, big.log or small.log?",),
-                  named=SIZES_NAMED)
-    assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
-
-
-def _router_found(tmp_path) -> tuple[ToolResult, str]:
-    """The real search_file's result for the 1.5B's guess (dev split, 3258b4d), and its text as the model read it."""
-    from gaia_lite.agent.results import compact_result
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.files import search_file
-    from gaia_lite.tools.sandbox import Sandbox
-
-    (tmp_path / "home-network").mkdir()
-    (tmp_path / "home-network" / "router_setup.txt").write_text("Wi-Fi name: orchard\nPassword: on the sticker\n")
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    args = {"file_pattern": "home_router_details.txt", "deep_search": True}
-    payload = search_file(ctx, **args)
-    return ToolResult("search_file", "search_file", args, payload, ToolStatus.OK, 0.01), compact_result(payload)
-
-
-def test_a_found_file_put_in_a_folder_no_result_shows_is_asked_about_then_kept_with_its_path(tmp_path) -> None:
-    found, seen = _router_found(tmp_path)
-    question = "Which file holds the Wi-Fi details for the home router?"
-    answer = (f"The Wi-Fi details for the home router are stored in the `router_setup.txt` file located at "
-              f"`{tmp_path}`.")
-    ev = Evidence(TOOLS, (found,), found, user_messages=(question,), seen_results=(seen,))
-    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
-        "misplaced_file", f"router_setup.txt in {tmp_path}: no result shows it there. Say where it is as the results "
-                          f"show its path, then answer: {question}")
-    kept = judge(Reply((), answer), ev, Stage.FINAL)
-    assert isinstance(kept, Accept) and kept.answer.endswith("router_setup.txt is at home-network/router_setup.txt.")
-
-
-@pytest.mark.parametrize("answer", [
-    "The Wi-Fi details are in home-network/router_setup.txt.",           # the path as a result shows it
-    "They are in router_setup.txt, in the home-network folder.",          # no folder path given
-    "router_setup.txt is in the folder home-network/.",                   # the right folder
-    "router_setup.txt has them; other notes are in docs/.",               # another sentence's folder
-])
-def test_a_found_file_named_where_the_results_show_it_stands(tmp_path, answer) -> None:
-    found, seen = _router_found(tmp_path)
-    ev = Evidence(TOOLS, (found,), found, user_messages=("Which file holds the Wi-Fi details?",), seen_results=(seen,))
-    assert judge(Reply((), answer), ev, Stage.DRAFT) == Accept(answer)
-
-
 @pytest.mark.parametrize("question", ["Write me a two-line poem about the sea.", "gimme a quick haiku about coffee"])
 def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run_and_the_next_reply_answers(
         tmp_path, question) -> None:
@@ -906,35 +812,6 @@ def test_a_change_a_tool_made_or_a_question_about_one_may_be_called_done() -> No
     poem = "Here is a two-line poem I've written for you: waves fold in, the gulls call out."
     assert judge(Reply((), poem), Evidence(EDITING, user_messages=("write me a two-line poem about the sea",)),
                  Stage.DRAFT) == Accept(poem)
-
-
-BIG, SMALL = "big.log is in the folder logs", "small.log is in the working folder"  # named_in_message's lines
-
-
-def test_a_comparison_of_named_files_after_looking_at_one_is_asked_to_look_at_the_other() -> None:
-    # the 0.5B, dev split: one read_file, then "small.log"
-    question = "Which is bigger, big.log or small.log?"
-    read = ToolResult("read_file", "read_file", {"file_path": "small.log"},
-                      {"status": "success", "content": "x", "size_bytes": 1}, ToolStatus.OK, 0.01)
-    ev = Evidence(TOOLS, (read,), read, user_messages=(question,), named=(BIG, SMALL))
-    assert judge(Reply((), "small.log"), ev, Stage.DRAFT) == AskAgain(
-        "compared_unseen", f"{BIG}: you have not looked at it yet. Look at it with a tool too, then compare and "
-                           f"answer: {question}")
-    assert judge(Reply((), "small.log"), ev, Stage.FINAL) == Accept("small.log")
-    # a listing that shows both (with sizes), or a look at each, is enough to compare
-    listing = ToolResult("browse_directory", "browse_directory", {"directory_path": "."},
-                         {"status": "success", "entries": [{"name": "big.log", "size_bytes": 100},
-                                                           {"name": "small.log", "size_bytes": 1}]}, ToolStatus.OK, 0.01)
-    answer = "big.log is bigger (100 B against 1 B)."
-    assert judge(Reply((), answer), Evidence(TOOLS, (listing,), listing, user_messages=(question,), named=(BIG, SMALL)),
-                 Stage.DRAFT) == Accept(answer)
-    other = ToolResult("get_file_info", "get_file_info", {"file_path": "logs/big.log"},
-                       {"status": "success", "size_bytes": 100}, ToolStatus.OK, 0.01)
-    assert judge(Reply((), answer), Evidence(TOOLS, (read, other), other, user_messages=(question,),
-                                             named=(BIG, SMALL)), Stage.DRAFT) == Accept(answer)
-    # a question that compares nothing is not held to both files
-    both = Evidence(TOOLS, (read,), read, user_messages=("what's in big.log and small.log?",), named=(BIG, SMALL))
-    assert judge(Reply((), "small.log holds x."), both, Stage.DRAFT) == Accept("small.log holds x.")
 
 
 def _write_ev(tmp_path, question: str) -> Evidence:

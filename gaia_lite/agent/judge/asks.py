@@ -8,8 +8,7 @@ from __future__ import annotations
 
 __all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING", "UNASKED",
            "ANSWER_YOURSELF", "DECLINED", "STOPPED_SHORT", "CLAIMED_CHANGE", "REPEATED", "DECLINED_UNREAD", "UNREAD",
-           "WRONG_SIZE", "MISPLACED", "UNGROUNDED", "HOLLOW_SUMMARY", "UNOPENED_FOLDER", "LEFT_OUT", "ECHOED",
-           "COMPARED_UNSEEN", "GUARD_ASKS"]
+           "UNGROUNDED", "HOLLOW_SUMMARY", "UNOPENED_FOLDER", "LEFT_OUT", "ECHOED", "GUARD_ASKS"]
 
 # Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
 NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
@@ -57,11 +56,6 @@ DECLINED_UNREAD = ("You said you do not know, but {slot} may hold it: look at it
                    "it holds. My question: {query}")
 # Sent the same way when an answer came without a tool although the message names a file that exists.
 UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
-# Sent the same way when an answer's size comparison contradicts the sizes the results show.
-WRONG_SIZE = "The results show: {slot}. Your comparison does not match them. Answer again from these sizes: {query}"
-# Sent the same way when an answer puts a found file in a folder no result shows it in.
-MISPLACED = ("{slot}: no result shows it there. Say where it is as the results show its path, then answer: "
-             "{query}")
 # Sent the same way when an answer states a number or file name that nothing shown to the model holds.
 UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or message of mine says that. Answer "
               "again using only what the tools returned; if they do not hold it, call a tool to find it or say "
@@ -77,10 +71,8 @@ LEFT_OUT = "Your answer leaves out {slot}, which the listing holds. Answer again
 # Sent the same way when an answer to "which host is 10.0.0.40?" only gives the identifier back.
 ECHOED = ("Your answer only gives \"{slot}\" back. The tool result has the line that holds it: say from that line "
           "what I asked: {query}")
-# Sent the same way when an answer compares files it looked at only one of.
-COMPARED_UNSEEN = "{slot}: you have not looked at it yet. Look at it with a tool too, then compare and answer: {query}"
 
 # Every guard's request, as own_words reads them (tests/agent/test_judge_order.py holds it to the table)
 GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, UNASKED, DECLINED,
-              STOPPED_SHORT, CLAIMED_CHANGE, REPEATED, DECLINED_UNREAD, UNREAD, WRONG_SIZE, MISPLACED, UNGROUNDED,
-              HOLLOW_SUMMARY, UNOPENED_FOLDER, LEFT_OUT, ECHOED, COMPARED_UNSEEN)
+              STOPPED_SHORT, CLAIMED_CHANGE, REPEATED, DECLINED_UNREAD, UNREAD, UNGROUNDED, HOLLOW_SUMMARY,
+              UNOPENED_FOLDER, LEFT_OUT, ECHOED)

@@ -1,10 +1,9 @@
 """The evidence guards on what an answer claims: its specifics against what the turn's results show.
 
-A small model states a number no result holds, calls the smaller file the bigger one, puts a found file in
-a folder it is not in, compares two files after looking at one, summarises a report without one of its
-figures, names some entries of a listing and not the rest, or answers "which host is 10.0.0.40?" with
-10.0.0.40. Each guard here reads the results (``Evidence``); several amend a final answer with what the
-results add instead of replacing it.
+A small model states a number no result holds, summarises a report without one of its figures, names some
+entries of a listing and not the rest, or answers "which host is 10.0.0.40?" with 10.0.0.40. Each guard here
+reads the results (``Evidence``); several amend a final answer with what the results add instead of replacing
+it.
 """
 
 from __future__ import annotations
@@ -12,16 +11,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import PurePath
-from typing import Any, Iterable
+from typing import Any
 
-from gaia_lite.registry.execute import ToolResult
-
-from ..grounding import changes_topic, named_file, names_file, unsupported
-from ..lexicon import (
-    ASKS_LISTING, ASKS_WHAT, COMPARES, FIGURE, NARROWS, NUMBER_WORD, PUT_IN, SAYS_SIZE, SUMMARY_ASKED, asks_to_list,
-)
+from ..grounding import changes_topic, unsupported
+from ..lexicon import ASKS_LISTING, ASKS_WHAT, FIGURE, NARROWS, NUMBER_WORD, SUMMARY_ASKED, asks_to_list
 from ..reply import Reply
-from .asks import COMPARED_UNSEEN, ECHOED, HOLLOW_SUMMARY, LEFT_OUT, MISPLACED, UNGROUNDED, UNOPENED_FOLDER, WRONG_SIZE
+from .asks import ECHOED, HOLLOW_SUMMARY, LEFT_OUT, UNGROUNDED, UNOPENED_FOLDER
 from .form import is_result_echo, opens_json_object
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
@@ -48,92 +43,6 @@ def _ungrounded(reply: Reply, ev: Evidence) -> str | None:
     if opens_json_object(reply.text) or is_result_echo(reply.text):  # data, judged by result_echo when final
         return None
     return ungrounded_in(reply.text, ev)
-
-
-def _sizes(ev: Evidence) -> dict[str, int]:
-    """The byte sizes this turn's results show, by file name: a read's ``size_bytes``, a listing's entries."""
-    out: dict[str, int] = {}
-    for r in ev.results:
-        if not r.ok:
-            continue
-        listed = [r.payload.get(key) for key in ("entries", "files")]  # a listing's "files" may be a count
-        items = [r.payload, *(e for found in listed if isinstance(found, list) for e in found if isinstance(e, dict))]
-        for item in items:
-            where = item.get("file_path") or item.get("path") or item.get("name")
-            if isinstance(where, str) and isinstance(item.get("size_bytes"), int):
-                out[PurePath(where).name] = item["size_bytes"]
-    return out
-
-
-def _size_claim(reply: Reply, ev: Evidence) -> dict[str, int] | None:
-    """The sizes the results show for the files the message names, when the answer calls the wrong one of
-    them the bigger (or the smaller) one; else None."""
-    files = [named_file(n) for n in ev.named if names_file(n)]
-    sizes = {f: b for f, b in _sizes(ev).items() if f in files}
-    m = SAYS_SIZE.search(reply.text or "")
-    if len(sizes) < 2 or len(set(sizes.values())) < 2 or m is None or not COMPARES.search(ev.query):
-        return None
-    said = m.group("a") or m.group("b")
-    if said not in sizes:
-        return None
-    big = bool(m.group("big") or m.group("big2"))
-    right = max(sizes, key=sizes.__getitem__) if big else min(sizes, key=sizes.__getitem__)
-    return sizes if said != right else None
-
-
-def _wrong_size(reply: Reply, ev: Evidence) -> str | None:
-    """A comparison of named files' sizes that the results contradict: "small.log is bigger than big.log." after
-    reads that showed 5 and 2,001 bytes (1.5B, dev split, 3258b4d). The sizes, or None."""
-    sizes = _size_claim(reply, ev)
-    return ", ".join(f"{f} is {b:,} bytes" for f, b in sizes.items()) if sizes else None
-
-
-def _by_size(reply: Reply, ev: Evidence) -> str:
-    """The comparison, from the sizes the results show."""
-    sizes = _size_claim(reply, ev)
-    if not sizes:
-        return reply.text
-    ranked = sorted(sizes.items(), key=lambda fb: -fb[1])
-    return f"{ranked[0][0]} is bigger: " + ", ".join(f"{f} is {b:,} bytes" for f, b in ranked) + "."
-
-
-# A file name in an answer, not as the end of a path ("router_setup.txt", not "home-network/router_setup.txt")
-_BARE_FILE = re.compile(r"(?<![\w./\\-])([\w-][\w.-]*\.[A-Za-z0-9]{1,5})(?![\w/\\-])")
-
-
-def _places(name: str, texts: Iterable[str]) -> set[str]:
-    """The folders the results show ``name`` in ("home-network", "/tmp/w/home-network")."""
-    found = re.compile(rf"((?:~?/)?[\w.-]+(?:/[\w.-]+)*)/{re.escape(name)}(?![\w.-])")
-    return {m.group(1) for t in texts for m in found.finditer(t)}
-
-
-def _misplaced(reply: Reply, ev: Evidence) -> str | None:
-    """A found file put in a folder no result shows it in: for "Which file holds the Wi-Fi details?", after
-    search_file showed home-network/router_setup.txt, the 1.5B answered "... in the `router_setup.txt` file located
-    at `/…/work`" (dev split, 3258b4d): a path no tool returned. "<file> in <folder>", or None."""
-    text = reply.text or ""
-    if reply.calls or "/" not in text:
-        return None
-    for m in _BARE_FILE.finditer(text):
-        name = m.group(1)
-        places = _places(name, ev.seen_results)
-        put = PUT_IN.pattern.match(text, m.end())
-        if not places or put is None or "/" not in put.group(1) or any(f"{p}/{name}" in text for p in places):
-            continue
-        folder = put.group(1).rstrip("/.")  # "home-network/." ends a sentence
-        if not any(p == folder or p.endswith("/" + folder.lstrip("/")) or folder.endswith("/" + p) for p in places):
-            return f"{name} in {folder}"
-    return None
-
-
-def _with_place(reply: Reply, ev: Evidence) -> str:
-    """A misplaced file kept, with where the results show it after it."""
-    found = _misplaced(reply, ev)
-    if not found:
-        return reply.text
-    name = found.split(" in ", 1)[0]
-    where = min(_places(name, ev.seen_results), key=len)
-    return f"{reply.text.rstrip()}\n\n{name} is at {where}/{name}."
 
 
 # A year is when, not how much: "Acme Corp's second quarter 2025 report highlights strong revenue growth" (1.5B,
@@ -290,33 +199,7 @@ def _with_lines(reply: Reply, ev: Evidence) -> str:
     return f"{reply.text.rstrip()}\n\n" + "\n".join(lines) if lines else reply.text
 
 
-def _seen(result: ToolResult, name: str) -> bool:
-    """Did ``result`` look at the file ``name`` (a line of ``Evidence.named``): name it in its arguments or its
-    result (a folder listing with its size counts)?"""
-    leaf = named_file(name)
-    return result.ok and (leaf in json.dumps(result.arguments, ensure_ascii=False)
-                          or leaf in json.dumps(result.payload, ensure_ascii=False, default=str))
-
-
-def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
-    """An answer to a comparison of files the message names, when a call of the turn looked at one of them and
-    none at the other: "Which is bigger, big.log or small.log?" answered "small.log" after reading one file
-    (0.5B, dev split); "report_a.txt is bigger" after reading only report_a.txt (1.5B, dev split). The files
-    no call looked at, or None."""
-    files = [n for n in ev.named if names_file(n)]
-    if len(files) < 2 or not COMPARES.search(ev.query):
-        return None
-    seen = [n for n in files if any(_seen(r, n) for r in ev.results)]
-    unseen = [n for n in files if n not in seen]
-    return " and ".join(unseen) if seen and unseen else None
-
-
 CLAIM_GUARDS: tuple[Guard, ...] = (
-    Guard("wrong_size", "a comparison of named files' sizes that the sizes in the results contradict (replaced, when "
-          "it stays so, by the comparison from those sizes)", _wrong_size, None, OnDraft.ASK, OnFinal.KEEP, WRONG_SIZE,
-          amend=_by_size),
-    Guard("misplaced_file", "a found file put in a folder no result shows it in (kept, with the path the results "
-          "show, when it stays so)", _misplaced, None, OnDraft.ASK, OnFinal.KEEP, MISPLACED, amend=_with_place),
     Guard("ungrounded", "a number, file name or name that no tool result, message or saved fact holds",
           _ungrounded, None, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT, UNGROUNDED),
     Guard("hollow_summary", "a summary, or an answer to \"how many/much\", that lists a text's topics without any of "
@@ -330,6 +213,4 @@ CLAIM_GUARDS: tuple[Guard, ...] = (
     Guard("echoed_id", "an answer to \"which/what/who is <identifier>?\" with none of what the result's line adds to "
           "the identifier (kept, with those lines, when it stays so)", _echoed, None, OnDraft.ASK, OnFinal.KEEP,
           ECHOED, amend=_with_lines),
-    Guard("compared_unseen", "an answer to a comparison of files the message names, when the turn looked at one of "
-          "them and not at the other", _compared_unseen, None, OnDraft.ASK, OnFinal.KEEP, COMPARED_UNSEEN),
 )
