@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Phrase", "Words", "LEXICON", "asks_to_list"]
+__all__ = ["Phrase", "Words", "LEXICON"]
 
 
 @dataclass(frozen=True)
@@ -154,19 +154,6 @@ SUMMARY_ASKED = _phrase("summary_asked", r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\
                         "Summarize reports/acme_q2_report.md.", "tl;dr of the onboarding guide?",
                         "quick rundown: how much was the revenue?",
                         "how many PTO days first-year staff get, how many remote days per week")
-# A question for a folder's contents, and words that ask for part of them
-ASKS_LISTING = _phrase("asks_listing", r"(?i)\bwhat(?:'s|s| is)? (?:in|inside)\b|\blist\b|\bcontents?\b|\bshow me\b",
-                       "whats in docs/?", "list the files in the docs folder", "show me docs")
-NARROWS = _phrase("narrows", r"(?i)\b(?:which|only|just|biggest|largest|smallest|newest|oldest|latest|recent|"
-                  r"how many|markdown|csv|pdf|images?|photos?|pictures?|md|txt|python|scripts?)\b|\*\.|\.\w{2,4}\b",
-                  "what's in docs? just a count", "list the markdown files in docs")
-# A request to list a folder it names; asks_to_list puts the folder's name after it
-LISTING_OF = _phrase("listing_of", r"(?i)\b(?:what(?:'s|s| is)? (?:in|inside)|list|contents? of|show me)\s+"
-                     r"(?:[\w'-]+\s+){0,4}?",
-                     "whats in docs/?", "list the files in the docs folder", "show me docs", "What's inside Docs?")
-# A question about a thing named by an identifier
-ASKS_WHAT = _phrase("asks_what", r"(?i)\b(?:which|what|who|whose)\b",
-                    "back to hosts.txt - which host is 10.0.0.40?", "who placed order 1043?")
 
 # ---------------------------------------------------------------- what a reply says (judge)
 
@@ -249,11 +236,6 @@ STOP = _words(
     "This answer depends on the user's files, data, memory or computer.")
 # An answer of nothing, taken from the tool-first shape's "none" (judge's empty_answer)
 EMPTY_ANSWERS = Words("empty_answers", frozenset({"", "none", "null", "n/a"}), ("none", "N/A."))
-
-
-def asks_to_list(message: str, folder: str) -> bool:
-    """Does ``message`` ask to list ``folder`` by name ("whats in docs/?", "show me docs")?"""
-    return re.search(rf"{LISTING_OF.pattern.pattern}{re.escape(folder)}(?![\w.-])", message) is not None
 
 
 LEXICON: dict[str, Phrase | Words] = {e.name: e for e in list(globals().values()) if isinstance(e, (Phrase, Words))}

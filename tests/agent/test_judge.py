@@ -649,65 +649,6 @@ def test_an_answer_that_a_named_file_lacks_it_before_the_file_was_read_is_asked_
                  Stage.DRAFT) == Accept(answer)
 
 
-def _docs_listing(question: str) -> Evidence:
-    listing = ToolResult("browse_directory", "browse_directory", {"directory_path": "docs"},
-                         {"status": "success", "message": "docs holds 1 folder: images/ and 3 files: api_reference.md, "
-                          "faq.md, setup-guide.md", "entries": [{"name": "images", "type": "folder"},
-                          {"name": "api_reference.md", "type": "file"}, {"name": "faq.md", "type": "file"},
-                          {"name": "setup-guide.md", "type": "file"}]}, ToolStatus.OK, 0.01)
-    return Evidence(TOOLS, (listing,), listing, user_messages=(question,))
-
-
-def test_a_listing_answer_that_leaves_entries_out_is_asked_again_then_completed() -> None:
-    partial = "There are 3 files in the 'docs' directory: api_reference.md, faq.md, and setup-guide.md."  # 1.5B, test
-    asked = judge(Reply((), partial), _docs_listing("whats in docs/?"), Stage.DRAFT)
-    assert asked == AskAgain("left_out", "Your answer leaves out images/, which the listing holds. Answer again, naming "
-                                         "every entry: whats in docs/?")
-    assert judge(Reply((), partial), _docs_listing("whats in docs/?"), Stage.FINAL) == \
-        Accept(partial + "\n\nAlso there: images/.", "left_out")
-    whole = "docs holds the folder images and api_reference.md, faq.md and setup-guide.md."
-    assert judge(Reply((), whole), _docs_listing("whats in docs/?"), Stage.DRAFT) == Accept(whole)
-    # a count, or a question for part of the folder, is not held to every entry
-    assert judge(Reply((), "It has 4 entries."), _docs_listing("what's in docs? just a count"), Stage.DRAFT) == \
-        Accept("It has 4 entries.")
-    only_md = "api_reference.md, faq.md and setup-guide.md."
-    assert judge(Reply((), only_md), _docs_listing("list the markdown files in docs"), Stage.DRAFT) == Accept(only_md)
-
-
-def _work_listing(path: str = "/home/me/work") -> ToolResult:
-    return ToolResult("browse_directory", "browse_directory", {"directory_path": path},
-                      {"status": "success", "message": "This folder holds 1 folder: docs/",
-                       "entries": [{"name": "docs", "type": "folder"}], "path": path}, ToolStatus.OK, 0.01)
-
-
-@pytest.mark.parametrize("question", ["whats in docs/?", "list the files in the docs folder", "show me docs",
-                                      "What's inside Docs?"])
-def test_a_listing_of_the_parent_of_the_folder_asked_about_is_asked_to_list_that_folder(question) -> None:
-    # the 1.5B, test split, 383dafe: it listed the working folder and answered with that listing
-    parent = _work_listing()
-    answer = "This folder holds 1 folder: docs."
-    ev = Evidence(TOOLS, (parent,), parent, user_messages=(question,))
-    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
-        "unopened_folder", "You answered from a listing that shows docs/ as one entry, but you never listed docs/ "
-                           f"itself. List docs/ with a tool now, then answer from what it holds: {question}")
-    assert judge(Reply((), answer), ev, Stage.FINAL) == Accept(answer)
-    # once the folder itself is listed, the answer stands
-    listed = _docs_listing(question).results[0]
-    docs = replace(listed, payload={**listed.payload, "path": "/home/me/work/docs"})
-    whole = "docs holds the folder images and api_reference.md, faq.md and setup-guide.md."
-    assert judge(Reply((), whole), Evidence(TOOLS, (parent, docs), docs, user_messages=(question,)),
-                 Stage.DRAFT) == Accept(whole)
-
-
-@pytest.mark.parametrize("question", ["whats in here? is there a docs folder?", "which folder holds the docs?",
-                                      "list everything"])
-def test_a_listing_that_answers_a_question_about_its_own_entries_stands(question) -> None:
-    parent = _work_listing()
-    answer = "This folder holds 1 folder: docs."
-    assert judge(Reply((), answer), Evidence(TOOLS, (parent,), parent, user_messages=(question,)),
-                 Stage.DRAFT) == Accept(answer)
-
-
 def test_instructions_to_the_user_after_the_last_call_failed_are_stopping_short() -> None:
     failed = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg", "old_content": ""},
                         {"status": "error", "error": "old_content is empty"}, ToolStatus.ERROR, 0.01)
@@ -720,32 +661,6 @@ def test_instructions_to_the_user_after_the_last_call_failed_are_stopping_short(
     after = Evidence(TOOLS, (failed, done), done, user_messages=("setup.cfg - bump the version to 2.1.0",))
     assert judge(Reply((), "Done. You can check it with git diff."), after, Stage.DRAFT) == \
         Accept("Done. You can check it with git diff.")
-def _hosts_search(question: str) -> Evidence:
-    found = ToolResult("search_file_content", "search_file_content", {"pattern": "10.0.0.40"},
-                       {"status": "success", "message": "1 matching line(s) in hosts.txt: hosts.txt:3: 10.0.0.40 cache01",
-                        "matches": [{"file": "hosts.txt", "line": 3, "text": "10.0.0.40 cache01"}], "count": 1},
-                       ToolStatus.OK, 0.01)
-    return Evidence(TOOLS, (found,), found, user_messages=(question,))
-
-
-@pytest.mark.parametrize("answer", ["The host IP address 10.0.0.40 is found at line 3 of hosts.txt.",  # 1.5B, test
-                                    "10.0.0.40"])                                                       # 0.5B, test
-def test_an_answer_that_gives_the_identifier_back_is_asked_for_what_its_line_says(answer) -> None:
-    question = "back to hosts.txt - which host is 10.0.0.40?"
-    asked = judge(Reply((), answer), _hosts_search(question), Stage.DRAFT)
-    assert asked == AskAgain("echoed_id", 'Your answer only gives "10.0.0.40" back. The tool result has the line that '
-                                          f"holds it: say from that line what I asked: {question}")
-    kept = judge(Reply((), answer), _hosts_search(question), Stage.FINAL)
-    assert kept == Accept(f"{answer}\n\n10.0.0.40 cache01", "echoed_id")
-
-
-@pytest.mark.parametrize("question, answer", [
-    ("back to hosts.txt - which host is 10.0.0.40?", "It is cache01."),
-    ("where is 10.0.0.40 listed?", "In hosts.txt, line 3."),          # a where-question: the place is the answer
-    ("what is in hosts.txt?", "Three hosts."),                         # no identifier asked about
-])
-def test_an_answer_with_what_the_line_adds_or_to_another_kind_of_question_stands(question, answer) -> None:
-    assert judge(Reply((), answer), _hosts_search(question), Stage.DRAFT) == Accept(answer)
 
 
 EDITING = (*TOOLS, "edit_file", "write_file")

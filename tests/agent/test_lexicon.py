@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.lexicon import LEXICON, Phrase, Words, asks_to_list
+from gaia_lite.agent.lexicon import LEXICON, Phrase, Words
 
 AGENT = Path(__file__).resolve().parents[2] / "gaia_lite" / "agent"
 _RE_CALLS = {"compile", "search", "match", "fullmatch", "sub", "subn", "findall", "finditer", "split"}
@@ -152,6 +152,3 @@ def test_the_table_names_each_entry_once_by_its_own_name() -> None:
     assert all(name.lower() == entry.name for name, entry in constants.items())
 
 
-def test_a_folder_asked_to_be_listed_is_found_by_its_whole_name() -> None:
-    assert asks_to_list("whats in docs/?", "docs") and asks_to_list("list the files in the docs folder", "docs")
-    assert not asks_to_list("whats in docs-old/?", "docs") and not asks_to_list("which folder holds the docs?", "docs")

@@ -23,7 +23,7 @@ The package:
     form.py        the guards on a reply's form (JSON echo, narrated or written call, slots, own words)
     calls.py       the evidence guards on calls, before they run (made-up files, clobbering writes, lookups)
     shortfalls.py  the evidence guards on answers that stop short (declines, hands-off, claimed changes, unread files)
-    claims.py      the evidence guards on what an answer claims (specifics, figures, listings, identifiers)
+    claims.py      the evidence guards on what an answer claims (specifics, figures)
 
 Adding a check is adding a row: a detector ``(reply, evidence) -> str | None`` (what it found, or None)
 and a ``Guard`` in the module of its kind, named at its place in ``core.PRIORITY``. ``Evidence`` carries

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING", "UNASKED",
            "ANSWER_YOURSELF", "DECLINED", "STOPPED_SHORT", "CLAIMED_CHANGE", "REPEATED", "DECLINED_UNREAD", "UNREAD",
-           "UNGROUNDED", "HOLLOW_SUMMARY", "UNOPENED_FOLDER", "LEFT_OUT", "ECHOED", "GUARD_ASKS"]
+           "UNGROUNDED", "HOLLOW_SUMMARY", "GUARD_ASKS"]
 
 # Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
 NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
@@ -63,16 +63,7 @@ UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or mess
 # Sent the same way when a summary names a text's topics and none of its figures.
 HOLLOW_SUMMARY = ("Your summary names topics but none of the figures and facts the text gives. Summarize again, "
                   "stating the key figures and facts it gives: {query}")
-# Sent the same way when a folder the message asks about was seen only as an entry of another folder's listing.
-UNOPENED_FOLDER = ("You answered from a listing that shows {slot} as one entry, but you never listed {slot} itself. "
-                   "List {slot} with a tool now, then answer from what it holds: {query}")
-# Sent the same way when an answer to a listing names some of its entries and leaves others out.
-LEFT_OUT = "Your answer leaves out {slot}, which the listing holds. Answer again, naming every entry: {query}"
-# Sent the same way when an answer to "which host is 10.0.0.40?" only gives the identifier back.
-ECHOED = ("Your answer only gives \"{slot}\" back. The tool result has the line that holds it: say from that line "
-          "what I asked: {query}")
 
 # Every guard's request, as own_words reads them (tests/agent/test_judge_order.py holds it to the table)
 GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, UNASKED, DECLINED,
-              STOPPED_SHORT, CLAIMED_CHANGE, REPEATED, DECLINED_UNREAD, UNREAD, UNGROUNDED, HOLLOW_SUMMARY,
-              UNOPENED_FOLDER, LEFT_OUT, ECHOED)
+              STOPPED_SHORT, CLAIMED_CHANGE, REPEATED, DECLINED_UNREAD, UNREAD, UNGROUNDED, HOLLOW_SUMMARY)
