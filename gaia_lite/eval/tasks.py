@@ -29,6 +29,7 @@ How agents are built is the caller's business (the CLI passes a factory over
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -232,9 +233,22 @@ def _tool_names(services: Any) -> list[str]:
     return list(names()) if callable(names) else []
 
 
+ARM_FOLDER_CHARS = 48  # a folder name holds at most 255 bytes, and the task id and run come beside the arm
+
+
+def arm_folder(arm: str) -> str:
+    """The arm as part of a folder name: no ':' ("skip:x+y" -> "skip-x+y"), and a long list of skipped guards
+    as its count and a digest ("skip-16-guards-3f2a9c1b"): sixteen names made a name past the 255-byte limit."""
+    flat = arm.replace(":", "-")
+    if len(flat) <= ARM_FOLDER_CHARS:
+        return flat
+    head, _, rest = flat.partition("-")
+    return f"{head}-{rest.count('+') + 1}-guards-{hashlib.sha256(arm.encode()).hexdigest()[:8]}"
+
+
 def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
               progress: Callable[[str], None], run: int = 1, runs: int = 1) -> TaskResult:
-    name = f"{task.id}-{arm.replace(':', '-')}" + ("" if runs == 1 else f"-r{run}")  # skip:x+y: no ':' in a path
+    name = f"{task.id}-{arm_folder(arm)}" + ("" if runs == 1 else f"-r{run}")
     workdir = root / name / "work"
     home = root / name / "home"
     prepare_workdir(task, workdir)

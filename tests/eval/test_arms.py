@@ -123,3 +123,13 @@ def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch
     tally = ablation.compare(ablation.task_runs(report, "on"), ablation.task_runs(report, "skip:stopped_short"),
                              fired["stopped_short"].tasks)
     assert (tally.tasks, tally.gains, tally.losses) == (1, 1, 0)
+
+
+def test_an_arm_of_many_skipped_guards_makes_a_folder_name_within_the_limit() -> None:
+    from gaia_lite.eval.tasks import arm_folder
+
+    many = "skip:" + "+".join(g.name for g in GUARDS[:16])
+    name = arm_folder(many)
+    assert len(f"write_create_then_append_chapter_ideas-{name}-r3".encode()) < 255
+    assert name.startswith("skip-16-guards-") and name != arm_folder(many + "+x")
+    assert arm_folder("skip:narrated") == "skip-narrated" and arm_folder("on") == "on"
