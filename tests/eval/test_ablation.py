@@ -169,24 +169,24 @@ def test_a_dry_run_prints_phase_one_and_runs_nothing(tmp_path: Path, capsys: pyt
 CAPITAL = {"name": "one capital", "tasks": [
     {"id": "italy", "class": "no_tools",
      "turns": [{"prompt": "What is the capital of Italy?", "expect": ["rome"], "no_tools": True}]}]}
-HANDED_OFF = "I am not sure yet. You can look it up in an atlas."
+NARRATED_CALL = "I am not sure yet. I would call read_file to check."
 
 
 @pytest.mark.timeout(600)
 def test_the_script_runs_both_phases_writes_the_table_and_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """The real `eval tasks` subprocesses against the SCRIPTED FAKE server (tests/fakes; not a model): on the
-    on arm the judge asks the hand-off again and "Rome." passes; without stopped_short it fails."""
+    on arm the judge asks the narrated call again and "Rome." passes; without narrated it fails."""
     from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
 
     suite = tmp_path / "holdout_capital.json"  # blind by its name: no task id may be printed
     suite.write_text(json.dumps(CAPITAL))
     args = ["--suite", str(suite), "--model", "qwen2.5-coder-0.5b", "--out", str(tmp_path / "out"), "--any-server"]
     monkeypatch.setenv("GAIA_AUTO_START_SERVER", "0")  # never a llama-server here
-    monkeypatch.setenv("GAIA_JUDGE_SKIP", "stopped_short")  # the script's on arm has every guard all the same
+    monkeypatch.setenv("GAIA_JUDGE_SKIP", "narrated")  # the script's on arm has every guard all the same
     with FakeOpenAIServer(reject_response_format=True) as srv:
         monkeypatch.setenv("LEMONADE_BASE_URL", srv.base_url)
-        srv.script += [text_chunks(HANDED_OFF), text_chunks("Rome."), text_chunks(HANDED_OFF)]
+        srv.script += [text_chunks(NARRATED_CALL), text_chunks("Rome."), text_chunks(NARRATED_CALL)]
         assert ablate_judge.main(args) == 0
         first = capsys.readouterr().out
         asked = len(srv.requests)
@@ -194,11 +194,11 @@ def test_the_script_runs_both_phases_writes_the_table_and_resumes(tmp_path: Path
         again = capsys.readouterr().out
         assert len(srv.requests) == asked
     data = json.loads((tmp_path / "out/ablation.json").read_text())
-    cell = data["guards"]["stopped_short"]["qwen2.5-coder-0.5b"]
+    cell = data["guards"]["narrated"]["qwen2.5-coder-0.5b"]
     assert {k: cell[k] for k in ("fired_turns", "fired_tasks", "gains", "losses", "pending_suites")} == \
         {"fired_turns": 1, "fired_tasks": 1, "gains": 1, "losses": 0, "pending_suites": 0}
     assert "tasks" not in cell and "italy" not in json.dumps(data)
-    assert "| stopped_short | 1 (1) | 1 | 0 |" in (tmp_path / "out/ablation.md").read_text()
+    assert "| narrated | 1 (1) | 1 | 0 |" in (tmp_path / "out/ablation.md").read_text()
     assert "turns finished: 1 (1 passed)" in first and "italy" not in first + again and "Rome" not in first
     assert again.count("kept from an earlier run") == 2
 

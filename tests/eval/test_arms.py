@@ -81,13 +81,13 @@ def _turn(guards: list[str], passed: bool = True) -> tasks.TurnResult:
 
 
 def test_guards_fired_counts_each_guard_once_per_turn_it_acted_on() -> None:
-    results = [tasks.TaskResult("a", "on", True, 3.0, [_turn(["stopped_short", "stopped_short"]), _turn([])]),
-               tasks.TaskResult("b", "on", False, 5.0, [_turn(["ungrounded", "stopped_short"], passed=False)]),
-               tasks.TaskResult("a", "skip:stopped_short", True, 2.0, [_turn(["ungrounded"])])]
-    report = tasks.summarize(results, ["on", "skip:stopped_short"])
-    assert report["arms"]["on"]["guards_fired"] == {"stopped_short": 2, "ungrounded": 1}
-    assert report["arms"]["skip:stopped_short"]["guards_fired"] == {"ungrounded": 1}
-    assert report["tasks"][0]["turns"][0]["guards"] == ["stopped_short", "stopped_short"]
+    results = [tasks.TaskResult("a", "on", True, 3.0, [_turn(["narrated", "narrated"]), _turn([])]),
+               tasks.TaskResult("b", "on", False, 5.0, [_turn(["unread_file", "narrated"], passed=False)]),
+               tasks.TaskResult("a", "skip:narrated", True, 2.0, [_turn(["unread_file"])])]
+    report = tasks.summarize(results, ["on", "skip:narrated"])
+    assert report["arms"]["on"]["guards_fired"] == {"narrated": 2, "unread_file": 1}
+    assert report["arms"]["skip:narrated"]["guards_fired"] == {"unread_file": 1}
+    assert report["tasks"][0]["turns"][0]["guards"] == ["narrated", "narrated"]
     # the keys other code (and notes/summ.py) reads are all still there
     assert {"tasks", "passed", "success", "turns", "turns_passed", "seconds_per_task", "ungrounded_turns", "answers",
             "built_share_of_passed", "invalid_calls", "narrated_turns", "malformed_turns"} <= set(report["arms"]["on"])
@@ -96,7 +96,7 @@ def test_guards_fired_counts_each_guard_once_per_turn_it_acted_on() -> None:
 SUITE = {"name": "one capital", "tasks": [
     {"id": "italy", "class": "no_tools",
      "turns": [{"prompt": "What is the capital of Italy?", "expect": ["rome"], "no_tools": True}]}]}
-HANDED_OFF = "I am not sure yet. You can look it up in an atlas."
+NARRATED_CALL = "I am not sure yet. I would call read_file to check."
 
 
 def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,20 +106,20 @@ def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch
     suite = tmp_path / "suite.json"
     suite.write_text(json.dumps(SUITE))
     with FakeOpenAIServer(reject_response_format=True) as srv:
-        # on: the hand-off ("You can look it up") is asked again, then answered; skip: it is the answer
-        srv.script += [text_chunks(HANDED_OFF), text_chunks("Rome."), text_chunks(HANDED_OFF)]
+        # on: the narrated call ("I would call read_file") is asked again, then answered; skip: it is the answer
+        srv.script += [text_chunks(NARRATED_CALL), text_chunks("Rome."), text_chunks(NARRATED_CALL)]
         result = CliRunner().invoke(app, ["eval", "tasks", "--base-url", srv.base_url, "--no-local-server", "--arms",
-                                          "on,skip:stopped_short", "--suite", str(suite), "--out",
+                                          "on,skip:narrated", "--suite", str(suite), "--out",
                                           str(tmp_path / "run"), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    on, skip = report["arms"]["on"], report["arms"]["skip:stopped_short"]
-    assert (on["passed"], on["guards_fired"]) == (1, {"stopped_short": 1})
-    assert skip["passed"] == 0 and "stopped_short" not in skip["guards_fired"]
-    assert (tmp_path / "run/italy-skip-stopped_short/work").is_dir()  # no ':' in the path
+    on, skip = report["arms"]["on"], report["arms"]["skip:narrated"]
+    assert (on["passed"], on["guards_fired"]) == (1, {"narrated": 1})
+    assert skip["passed"] == 0 and "narrated" not in skip["guards_fired"]
+    assert (tmp_path / "run/italy-skip-narrated/work").is_dir()  # no ':' in the path
     # and the ablation reads it: the guard fired in italy and turned it from fail to pass
     fired = ablation.fired_in(report)
-    assert fired == {"stopped_short": ablation.Fired(1, ("italy",))}
-    tally = ablation.compare(ablation.task_runs(report, "on"), ablation.task_runs(report, "skip:stopped_short"),
-                             fired["stopped_short"].tasks)
+    assert fired == {"narrated": ablation.Fired(1, ("italy",))}
+    tally = ablation.compare(ablation.task_runs(report, "on"), ablation.task_runs(report, "skip:narrated"),
+                             fired["narrated"].tasks)
     assert (tally.tasks, tally.gains, tally.losses) == (1, 1, 0)
