@@ -29,13 +29,13 @@ def _report(*results: tasks.TaskResult) -> dict[str, Any]:
 
 ON = _report(_task("a", "on", True, 10.0, ["narrated"], []),
              _task("b", "on", False, 8.0, ["narrated", "narrated"]),
-             _task("c", "on", True, 4.0, ["repeated"]),
+             _task("c", "on", True, 4.0, ["unread_file"]),
              _task("d", "on", True, 3.0, []))
 
 
 def test_fired_in_counts_turns_once_and_names_the_tasks_in_suite_order() -> None:
-    assert fired_in(ON) == {"narrated": Fired(2, ("a", "b")), "repeated": Fired(1, ("c",))}
-    assert ON["arms"]["on"]["guards_fired"] == {"narrated": 2, "repeated": 1}  # the same count, per arm
+    assert fired_in(ON) == {"narrated": Fired(2, ("a", "b")), "unread_file": Fired(1, ("c",))}
+    assert ON["arms"]["on"]["guards_fired"] == {"narrated": 2, "unread_file": 1}  # the same count, per arm
 
 
 def test_phase_two_counts_fail_to_pass_as_a_gain_and_pass_to_fail_as_a_loss() -> None:
@@ -77,14 +77,14 @@ def test_a_guard_cell_adds_its_suites_and_counts_those_still_pending() -> None:
 def test_the_table_has_a_row_per_guard_and_four_columns_per_model() -> None:
     cells = {("narrated", "qwen2.5-coder-0.5b"): GuardCell(3, 2, Tally(2, 1, 0, 2, 18.0, 2, 11.0)),
              ("narrated", "qwen2.5-coder-1.5b"): GuardCell(1, 1, Tally(), pending=1),
-             ("repeated", "qwen2.5-coder-0.5b"): GuardCell(1, 1, Tally(1, 0, 1, 1, 4.0, 1, 5.0))}
-    table = render_table(cells, ["narrated", "repeated", "template"], ["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"])
+             ("unread_file", "qwen2.5-coder-0.5b"): GuardCell(1, 1, Tally(1, 0, 1, 1, 4.0, 1, 5.0))}
+    table = render_table(cells, ["narrated", "unread_file", "template"], ["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"])
     assert table.splitlines() == [
         "| guard | 0.5b fired (tasks) | 0.5b gains | 0.5b losses | 0.5b s/task | 1.5b fired (tasks) | 1.5b gains"
         " | 1.5b losses | 1.5b s/task |",
         "|---|---|---|---|---|---|---|---|---|",
         "| narrated | 3 (2) | 1 | 0 | +3.5 | 1 (1) | … | … | … |",
-        "| repeated | 1 (1) | 0 | 1 | -1.0 | 0 | · | · | · |",
+        "| unread_file | 1 (1) | 0 | 1 | -1.0 | 0 | · | · | · |",
         "| template | 0 | · | · | · | 0 | · | · | · |"]
 
 
@@ -103,15 +103,15 @@ def _plan(tmp_path: Path, *suites: str, guards: tuple[str, ...] | None = None) -
 
 def test_phase_two_reruns_only_the_tasks_each_guard_fired_in_most_fired_first(tmp_path: Path) -> None:
     plan = _plan(tmp_path, "builtin.json", "holdout9.json")
-    other = _report(_task("z", "on", True, 1.0, ["repeated"]))
+    other = _report(_task("z", "on", True, 1.0, ["unread_file"]))
     reports = {("m1", "builtin", "on"): ON, ("m1", "holdout9", "on"): other}
     runs = ablate_judge.phase_two_runs(plan, reports, [g.name for g in GUARDS])
     assert [(r.arm, r.suite.stem, r.tasks) for r in runs] == [
-        ("skip:narrated", "builtin", ("a", "b")), ("skip:repeated", "builtin", ("c",)),
-        ("skip:repeated", "holdout9", ("z",))]
-    only = ablate_judge.phase_two_runs(_plan(tmp_path, "builtin.json", guards=("repeated", "template")),
+        ("skip:narrated", "builtin", ("a", "b")), ("skip:unread_file", "builtin", ("c",)),
+        ("skip:unread_file", "holdout9", ("z",))]
+    only = ablate_judge.phase_two_runs(_plan(tmp_path, "builtin.json", guards=("unread_file", "template")),
                                        reports, [g.name for g in GUARDS])
-    assert [(r.arm, r.tasks) for r in only] == [("skip:repeated", ("c",))]
+    assert [(r.arm, r.tasks) for r in only] == [("skip:unread_file", ("c",))]
 
 
 def test_a_blind_suites_tasks_are_never_printed_or_summarized(tmp_path: Path) -> None:

@@ -23,16 +23,16 @@ from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
 
 
 def test_a_skip_arm_names_its_guards_in_the_order_written() -> None:
-    assert skipped_guards("skip:narrated+repeated") == ("narrated", "repeated")
+    assert skipped_guards("skip:narrated+unread_file") == ("narrated", "unread_file")
     assert skipped_guards("skip: narrated ") == ("narrated",)
     assert skipped_guards("on") == () and skipped_guards("skills") == ()
-    assert skip_arm(["narrated", "repeated"]) == "skip:narrated+repeated"
+    assert skip_arm(["narrated", "unread_file"]) == "skip:narrated+unread_file"
     assert skipped_guards(skip_arm([g.name for g in GUARDS])) == tuple(g.name for g in GUARDS)
 
 
 @pytest.mark.parametrize(("arm", "problem"), [
     ("on", None),
-    ("skip:narrated+repeated", None),
+    ("skip:narrated+unread_file", None),
     ("sometimes", "no arm is called 'sometimes'"),
     ("skip:", "'skip:' names no guard; spell it skip:NAME[+NAME...]"),
     ("skip:+", "'skip:+' names no guard"),
@@ -46,7 +46,7 @@ def test_each_arm_is_checked_by_name(arm: str, problem: str | None) -> None:
 
 
 def test_a_list_of_arms_is_checked_whole() -> None:
-    assert arms_problem(["on", "skip:narrated", "skip:repeated"], tasks.ARMS) is None
+    assert arms_problem(["on", "skip:narrated", "skip:unread_file"], tasks.ARMS) is None
     assert arms_problem([], tasks.ARMS) == "no arm given"
     assert arms_problem(["on", "skip:narrated", "skip:narrated"], tasks.ARMS) == "an arm is given twice"
     assert "no guard is called nope" in (arms_problem(["on", "skip:nope"], tasks.ARMS) or "")
@@ -55,13 +55,13 @@ def test_a_list_of_arms_is_checked_whole() -> None:
 def test_a_skip_arm_runs_as_on_with_its_guards_off_besides_any_already_off() -> None:
     base = load_settings({}, {})
     on = task_arm_settings(base, "on", "constrained")
-    skip = task_arm_settings(base, "skip:narrated+repeated", "constrained")
+    skip = task_arm_settings(base, "skip:narrated+unread_file", "constrained")
     assert (skip.dynamic_tools, skip.tool_calls, skip.prompt_layout) == (on.dynamic_tools, on.tool_calls,
                                                                          on.prompt_layout)
-    assert on.judge_skip == () and skip.judge_skip == ("narrated", "repeated")
+    assert on.judge_skip == () and skip.judge_skip == ("narrated", "unread_file")
     env_off = load_settings({}, {"GAIA_JUDGE_SKIP": "template,narrated"})
-    assert task_arm_settings(env_off, "skip:narrated+repeated", "constrained").judge_skip == \
-        ("template", "narrated", "repeated")
+    assert task_arm_settings(env_off, "skip:narrated+unread_file", "constrained").judge_skip == \
+        ("template", "narrated", "unread_file")
 
 
 @pytest.mark.parametrize(("arms", "message"), [
