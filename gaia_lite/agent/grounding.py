@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
 __all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "asks_about_user",
-           "invented_file", "clobbered_file", "names_file", "named_file", "SMALL_NUMBER"]
+           "invented_file", "clobbered_file", "names_file", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -136,11 +136,6 @@ def _where(path: Path, base: Path) -> str:
 def names_file(line: str) -> bool:
     """Is ``line`` (one of named_in_message's) a file or folder here, not "your question is about the files ..."?"""
     return _IS_IN in line
-
-
-def named_file(line: str) -> str:
-    """The file or folder name in one of named_in_message's lines ("big.log is in the folder logs" -> big.log)."""
-    return line.split(_IS_IN, 1)[0].rstrip("/").rsplit("/", 1)[-1]
 
 
 def _named_in_words(message: str, ctx: ToolContext) -> list:

@@ -166,22 +166,6 @@ DECLINES = _phrase(
     "I'm sorry, but I can't assist with that.", "I don't have access to your personal information",
     "I don't know Acme Corp's Q3 revenue according to reports/acme_q3_report.md.",
     "I'm sorry, but I don't have enough information to determine if you can get your money back on sale items.")
-# Instructions that hand the user a step a tool can take
-YOU_DO_IT = _phrase(
-    "you_do_it",
-    r"(?i)\byou (?:can|could|may|should|need to|will need to|might want to|would need to) (?:use|run|open|check|"
-    r"look|search|read|view|type|execute|navigate|go|refer|consult|review|browse|locate|find|try|update|change|"
-    r"edit|modify|replace|set|bump)\b"
-    r"|\b(?:please|try to) (?:open|run|check|look|search|read|locate|find)\b"
-    r"|```(?:bash|sh|shell|console)?\s*\n|(?:^|\n)\s*\$ \w",
-    "You can open notes.md in a text editor to see how big it is.",
-    "The current version is 2.0.3. You need to update it to 2.1.0.")
-# A claim that the files are out of reach
-OUT_OF_REACH = _phrase(
-    "out_of_reach", r"(?i)\bI (?:don't|do not) have (?:direct )?access to (?:your|the|local|any)\b"
-    r"|\bI (?:cannot|can't|can not|am unable to|am not able to) (?:directly )?(?:access|read|open|browse|view|see) "
-    r"(?:your|the|local|any|files|folders|documents)\b",
-    "I'm sorry, but I don't have access to your files. Please check the folder yourself.")
 _DONE_VERBS = (r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|"
                r"deleted|removed|appended|inserted)")
 # An answer that says the change is made ("is set" alone describes a value; "is now set" claims a change)
@@ -192,14 +176,6 @@ SAYS_DONE = _phrase(
     rf"|\b(?:successfully|now) (?:{_DONE_VERBS}|set)\b",
     "The project plan is updated to reflect the new deadline of 15 March.", "I've changed the deadline to 15 March.",
     "Done: the deadline has been successfully set to 15 March.", "The version in setup.cfg has been updated to 2.1.0.")
-# An answer saying a file does not hold what was asked (1.5B, test split, 2bafffe)
-NOT_IN_IT = _phrase(
-    "not_in_it", r"(?i)\b(?:not|never) (?:found|mentioned|listed|present|stated|given|included|specified"
-    r"|provided|available)\b"
-    r"|\bdoes(?:n't| not) (?:contain|mention|say|list|include|have|specify)\b"
-    r"|\bno (?:mention|information|record|line|entry|details?)\b|\bcould(?:n't| not) find\b",
-    "The IP address of the database server is not found in the hosts.txt file.",
-    "The IP address of the db server is not provided in the 'hosts.txt' file.")
 _NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|million"
 # A figure: a number standing as one (not the digit of a name: "q2", "acme_q2_report.md"), or a number word
 FIGURE = _phrase("figure", rf"(?i)(?<![\w./\\-])\d|\b(?:{_NUMBER_WORDS}|none|no)\b",

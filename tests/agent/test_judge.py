@@ -60,8 +60,6 @@ CAUGHT = [
      '    "file_path": "config.ini", "new_value": 9090\n}}\n```', "0.5B, edit_config (dev): a tool that does not exist"),
     ("narrated", '{"name": "read_file", "arguments": {"file_path": "notes.md", lines: all}}',
      "broken JSON naming a snake_case tool: asked again the same way"),
-    ("stopped_short", "I'm sorry, but I don't have access to your files. Please check the folder yourself.",
-     "files said to be out of reach although a tool read one"),
     ("ungrounded", "The initech client phone number is 1234567890.", "0.5B, built-in suite: in no file"),
     ("ungrounded", "The Brightwave contract ends on October 15, 2023.", "0.5B, built-in suite: a date from nowhere"),
     ("ungrounded", "The hotel limit per night in Paris is 100.000 euros.", "0.5B, built-in suite"),
@@ -127,16 +125,6 @@ def test_a_follow_up_is_checked_against_earlier_results_but_a_turn_that_changes_
     for question in ("and its Q4 revenue?", "Unrelated to that, but what was it in Q4?", "cool - and Q4 revenue?"):
         asked = judge(Reply((), "It was 120 million."), after_report(question), Stage.DRAFT)
         assert isinstance(asked, AskAgain) and asked.guard == "ungrounded", question
-
-
-def test_instructions_instead_of_a_call_are_asked_again_once_and_kept_after() -> None:
-    told = "You can open notes.md in a text editor to see how big it is."
-    asked = judge(Reply((), told), Evidence(TOOLS, user_messages=(QUERY,)), Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "stopped_short" and "You can open" in asked.request
-    assert judge(Reply((), told), Evidence(TOOLS, user_messages=(QUERY,)), Stage.FINAL) == Accept(told)
-    after_a_read = "notes.md says buy milk. You can open it to see more."
-    assert _draft(after_a_read, result=READ) == Accept(after_a_read)  # a tool ran: a pointer beside an answer
-
 
 NAMED = ("settings.toml is in the working folder",)
 
@@ -619,49 +607,6 @@ def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run_and_
 def test_a_write_the_message_asks_for_runs_whatever_the_file_is_called(tmp_path, question) -> None:
     reply = Reply((ToolCall("c1", "write_file", {"file_path": "sea.txt", "content": "The sea is vast ..."}),), "")
     assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == RunCalls(reply.calls)
-
-
-HOSTS = "hosts.txt is in the working folder"  # as grounding.named_in_message says it
-
-
-@pytest.mark.parametrize("answer", [
-    "The IP address of the database server is not found in the hosts.txt file.",   # 1.5B, test split, 54039b1
-    "The IP address of the db server is not provided in the 'hosts.txt' file.",    # 1.5B, test split, 2bafffe
-])
-def test_an_answer_that_a_named_file_lacks_it_before_the_file_was_read_is_asked_to_read_it(answer) -> None:
-    # the 1.5B, test split: a content search for "db server's IP" found nothing, and hosts.txt was never read
-    searched = ToolResult("search_file_content", "search_file_content", {"pattern": "db server's IP", "directory": "."},
-                          {"status": "success", "count": 0, "files": ["hosts.txt"]}, ToolStatus.OK, 0.01)
-    question = "hosts.txt - what's the db server's IP?"
-    ev = Evidence(TOOLS, (searched,), searched, user_messages=(question,), named=(HOSTS,))
-    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
-        "unread_named", f"hosts.txt is in the working folder: look at it with a tool before answering, then answer from what it holds. "
-                        f"My question: {question}")
-    # once read, "not found" is the answer's to give (named as the loop names it: named_in_message's line)
-    read = ToolResult("read_file", "read_file", {"file_path": "hosts.txt"},
-                      {"status": "success", "content": "10.0.0.12 web01"}, ToolStatus.OK, 0.01)
-    after = Evidence(TOOLS, (searched, read), read, user_messages=(question,), named=(HOSTS,))
-    assert judge(Reply((), answer), after, Stage.DRAFT) == Accept(answer)
-    found = ToolResult("search_file_content", "search_file_content", {"pattern": "db"},
-                       {"status": "success", "count": 1, "matches": [{"file": "hosts.txt", "text": "10.0.0.31 db01"}]},
-                       ToolStatus.OK, 0.01)
-    assert judge(Reply((), answer), Evidence(TOOLS, (found,), found, user_messages=(question,), named=(HOSTS,)),
-                 Stage.DRAFT) == Accept(answer)
-
-
-def test_instructions_to_the_user_after_the_last_call_failed_are_stopping_short() -> None:
-    failed = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg", "old_content": ""},
-                        {"status": "error", "error": "old_content is empty"}, ToolStatus.ERROR, 0.01)
-    noted = ToolResult("update_memory", "update_memory", {"knowledge_id": "v"}, {"status": "not_found"}, ToolStatus.OK, 0.01)
-    answer = "The current version is 2.0.3. You need to update it to 2.1.0."   # 1.5B, test split
-    ev = Evidence(TOOLS, (noted, failed), noted, user_messages=("setup.cfg - bump the version to 2.1.0",))
-    asked = judge(Reply((), answer), ev, Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "stopped_short"
-    done = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg"}, {"status": "success"}, ToolStatus.OK, 0.01)
-    after = Evidence(TOOLS, (failed, done), done, user_messages=("setup.cfg - bump the version to 2.1.0",))
-    assert judge(Reply((), "Done. You can check it with git diff."), after, Stage.DRAFT) == \
-        Accept("Done. You can check it with git diff.")
-
 
 EDITING = (*TOOLS, "edit_file", "write_file")
 PLAN_HERE, CONFIG_HERE = "project-plan.md is in the working folder", "config.ini is in the working folder"

@@ -43,10 +43,10 @@ from .form import (
     placeholder, plain_words, unknown_call, without_tool_names, written_call,
 )
 from .guard import Evidence, Guard, OnDraft, OnFinal, Stage
-from .shortfalls import declines, hands_off
+from .shortfalls import declines
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
            "AskAgain", "HoldToCall", "HoldToAnswer", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
            "plain_words", "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
            "unknown_call", "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name",
-           "ungrounded_in", "hands_off", "declines", "active", "unknown_guards"]
+           "ungrounded_in", "declines", "active", "unknown_guards"]

@@ -7,7 +7,7 @@ message. The own_words guard reads all of them (``GUARD_ASKS``): an answer made 
 from __future__ import annotations
 
 __all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING", "UNASKED",
-           "ANSWER_YOURSELF", "DECLINED", "STOPPED_SHORT", "CLAIMED_CHANGE", "REPEATED", "DECLINED_UNREAD", "UNREAD",
+           "ANSWER_YOURSELF", "DECLINED", "CLAIMED_CHANGE", "REPEATED", "DECLINED_UNREAD", "UNREAD",
            "UNGROUNDED", "HOLLOW_SUMMARY", "GUARD_ASKS"]
 
 # Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
@@ -43,9 +43,6 @@ ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {q
 # Sent the same way when an answer refuses or says it does not know while saved memories sat beside the question.
 DECLINED = ("You said \"{slot}\", but the saved memories beside my message are what I told you earlier. If one "
             "answers it, answer from it: {query}")
-# Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
-STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
-                 "now, then answer my question: {query}")
 # Sent the same way when an answer says a change is made that no tool made.
 CLAIMED_CHANGE = ("You said \"{slot}\", but no tool changed anything yet. Make the change with a tool now, then "
                   "answer: {query}")
@@ -66,4 +63,4 @@ HOLLOW_SUMMARY = ("Your summary names topics but none of the figures and facts t
 
 # Every guard's request, as own_words reads them (tests/agent/test_judge_order.py holds it to the table)
 GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, UNASKED, DECLINED,
-              STOPPED_SHORT, CLAIMED_CHANGE, REPEATED, DECLINED_UNREAD, UNREAD, UNGROUNDED, HOLLOW_SUMMARY)
+              CLAIMED_CHANGE, REPEATED, DECLINED_UNREAD, UNREAD, UNGROUNDED, HOLLOW_SUMMARY)
