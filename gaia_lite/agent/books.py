@@ -36,7 +36,6 @@ class TurnStats:
     must_answer: bool = False  # a denial, or too many failures or runs of one tool: the next model call must answer
     runs: dict[str, int] = field(default_factory=dict)  # successful calls per tool this turn
     opening: Opening = Opening.TOOL_FIRST  # how the first constrained reply may begin (opening.py)
-    earlier: tuple[str, ...] = ()  # answers given earlier in the conversation, which a new question must not get
     facts: tuple[str, ...] = ()  # the saved facts shown beside the question
     saved: tuple[str, ...] = ()  # those facts' own texts, closest first
     closest: float = 0.0  # the closest one's cosine to the question

@@ -25,8 +25,8 @@ QUERY = "What is the capital of Italy?"
 PACKAGE = 'package.json: {"name": "acme-web", "version": "2.1.0"}'  # an earlier turn's read
 
 
-def _ev(*, result: ToolResult | None = None, earlier: tuple[str, ...] = ()) -> Evidence:
-    return Evidence(TOOLS, (result,) if result else (), result, earlier, (QUERY,))
+def _ev(*, result: ToolResult | None = None) -> Evidence:
+    return Evidence(TOOLS, (result,) if result else (), result, (QUERY,))
 
 
 def _draft(text: str, **kw) -> object:
@@ -89,14 +89,13 @@ def test_each_guard_catches_its_replies(guard: str, text: str, why: str) -> None
 
 @pytest.mark.parametrize("text", ANSWERS)
 def test_answers_pass_every_guard(text: str) -> None:
-    ev = replace(_ev(result=READ, earlier=("The capital of France is Paris.",)), seen_results=(PACKAGE,))
+    ev = replace(_ev(result=READ), seen_results=(PACKAGE,))
     assert _first_catch(text, ev) is None
     assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text) == judge(Reply((), text), ev, Stage.FINAL)
 
 
 def test_an_answer_with_no_evidence_behind_it_is_not_checked_for_grounding() -> None:
     assert _draft("12 times 12 is 144.") == Accept("12 times 12 is 144.")  # no tool ran, no fact shown
-    assert _draft("Rome, since 1871.", earlier=("x",)) == Accept("Rome, since 1871.")
 
 
 def test_an_ungrounded_draft_is_asked_again_with_what_it_said_then_replaced_by_the_results() -> None:
@@ -278,14 +277,6 @@ def test_echoes_and_empty_answers_are_judged_as_final_even_in_a_draft() -> None:
     assert _draft("none", result=READ) == FromResults("empty_answer")
     assert _draft("none") == Accept("none")  # no result: nothing to answer from
     assert _draft("browse_directory") == AskAgain("narrated", _draft("use read_file").request)  # named, so asked
-
-
-def test_an_earlier_answer_to_a_new_question_is_asked_again_once() -> None:
-    earlier = ("The capital of Italy is Rome.",)
-    assert _draft("The capital of Italy is Rome.", earlier=earlier) == AskAgain(
-        "repeated", f"That repeats your answer to an earlier question. Answer my latest question: {QUERY}")
-    assert _final("The capital of Italy is Rome.", earlier=earlier) == Accept("The capital of Italy is Rome.")
-
 
 def test_the_agents_own_line_copied_into_an_answer_is_dropped() -> None:
     line = "(Now answer the user in plain sentences, or call another tool if needed.)"

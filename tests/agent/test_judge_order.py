@@ -18,7 +18,7 @@ ORDER = [
     "unasked_write", "invented_file", "clobbering_write", "unasked_lookup", "called_after_stop", "result_echo",
     "bare_tool_name", "empty_answer", "menu_copy", "narrated", "format_only", "copied_format", "template",
     "written_call", "unknown_call", "own_words", "declined_fact", "claimed_change", "ungrounded", "hollow_summary",
-    "repeated", "declined_unread", "unread_file",
+    "declined_unread", "unread_file",
 ]
 
 

@@ -392,36 +392,6 @@ def test_a_fact_cut_down_to_its_value_is_kept_in_the_users_words(tmp_path):
     started = [e for e in events if type(e).__name__ == "ToolCallStarted"][0]
     assert started.arguments == {"fact": "My car's licence plate is KX-4821"}  # the panel shows what is kept
 
-
-def test_an_earlier_answer_repeated_for_a_new_question_is_sent_back_once(tmp_path):
-    (tmp_path / "config.ini").write_text("host = files.internal.example\n")
-    with FakeOpenAIServer() as srv:
-        srv.script += [text_chunks("The capital of Italy is Rome."),
-                       text_chunks("The capital of Italy is Rome."),
-                       text_chunks('{"name": "read_file", "arguments": {"file_path": "config.ini"}}'),
-                       text_chunks("It names files.internal.example.")]
-        agent = _agent(srv, tmp_path, native=False)
-        list(agent.run("What is the capital of Italy?"))
-        events = list(agent.run("Back to config.ini: which host does it name?"))
-        requests = list(srv.requests)
-    answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
-    assert answer == "It names files.internal.example."
-    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == answer   # the repeat never showed
-    assert requests[2]["messages"][-1]["content"] == (
-        "That repeats your answer to an earlier question. Answer my latest question: "
-        "Back to config.ini: which host does it name?")
-
-
-def test_the_same_question_may_get_the_same_answer(tmp_path):
-    with FakeOpenAIServer() as srv:
-        srv.script += [text_chunks("The capital of Italy is Rome."), text_chunks("The capital of Italy is Rome.")]
-        agent = _agent(srv, tmp_path, native=False)
-        list(agent.run("What is the capital of Italy?"))
-        events = list(agent.run("what is the capital of italy"))
-        assert len(srv.requests) == 2   # not sent back
-    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "The capital of Italy is Rome."
-
-
 def test_an_answer_built_from_a_failed_call_names_no_tool(tmp_path):
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "missing.md"}}'),

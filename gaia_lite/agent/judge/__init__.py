@@ -1,7 +1,7 @@
 """The judge: every check on a model's reply, as named guards in one table.
 
 A small model's reply is not always an answer. It may describe a call instead of making it, copy the
-reply format's slot, give a tool result back as JSON, or repeat an earlier answer. Each such case is a
+reply format's slot, or give a tool result back as JSON. Each such case is a
 ``Guard`` row in ``GUARDS``, in priority order:
 
 - what it detects (its detector);
@@ -40,13 +40,13 @@ from .core import (
 )
 from .form import (
     answer_slot, bare_tool_name, echoes_result, is_result_echo, names_a_tool, not_an_answer, opens_json_object,
-    placeholder, plain_words, unknown_call, without_tool_names, written_call,
+    placeholder, unknown_call, without_tool_names, written_call,
 )
 from .guard import Evidence, Guard, OnDraft, OnFinal, Stage
 from .shortfalls import declines
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
            "AskAgain", "HoldToCall", "HoldToAnswer", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
-           "plain_words", "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
+           "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
            "unknown_call", "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name",
            "ungrounded_in", "declines", "active", "unknown_guards"]

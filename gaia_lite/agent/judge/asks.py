@@ -7,7 +7,7 @@ message. The own_words guard reads all of them (``GUARD_ASKS``): an answer made 
 from __future__ import annotations
 
 __all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING", "UNASKED",
-           "ANSWER_YOURSELF", "DECLINED", "CLAIMED_CHANGE", "REPEATED", "DECLINED_UNREAD", "UNREAD",
+           "ANSWER_YOURSELF", "DECLINED", "CLAIMED_CHANGE", "DECLINED_UNREAD", "UNREAD",
            "UNGROUNDED", "HOLLOW_SUMMARY", "GUARD_ASKS"]
 
 # Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
@@ -46,8 +46,6 @@ DECLINED = ("You said \"{slot}\", but the saved memories beside my message are w
 # Sent the same way when an answer says a change is made that no tool made.
 CLAIMED_CHANGE = ("You said \"{slot}\", but no tool changed anything yet. Make the change with a tool now, then "
                   "answer: {query}")
-# Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
-REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
 # Sent the same way when an answer declines although the question's words point to a file here.
 DECLINED_UNREAD = ("You said you do not know, but {slot} may hold it: look at it with a tool, then answer from what "
                    "it holds. My question: {query}")
@@ -63,4 +61,4 @@ HOLLOW_SUMMARY = ("Your summary names topics but none of the figures and facts t
 
 # Every guard's request, as own_words reads them (tests/agent/test_judge_order.py holds it to the table)
 GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, UNASKED, DECLINED,
-              CLAIMED_CHANGE, REPEATED, DECLINED_UNREAD, UNREAD, UNGROUNDED, HOLLOW_SUMMARY)
+              CLAIMED_CHANGE, DECLINED_UNREAD, UNREAD, UNGROUNDED, HOLLOW_SUMMARY)

@@ -78,7 +78,7 @@ PRIORITY = (
     "called_after_stop", "result_echo", "bare_tool_name", "empty_answer", "menu_copy", "narrated", "format_only",
     "copied_format", "template", "written_call", "unknown_call", "own_words",
     # the answer against the evidence (shortfalls.py, claims.py)
-    "declined_fact", "claimed_change", "ungrounded", "hollow_summary", "repeated", "declined_unread", "unread_file",
+    "declined_fact", "claimed_change", "ungrounded", "hollow_summary", "declined_unread", "unread_file",
 )
 _ROWS = {g.name: g for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS, *CLAIM_GUARDS)}
 GUARDS: tuple[Guard, ...] = tuple(_ROWS[name] for name in PRIORITY)

@@ -19,14 +19,9 @@ from ..reply import Reply
 from .asks import COPIED_FORMAT, GUARD_ASKS, NARRATED, OWN_WORDS, TEMPLATE, UNKNOWN_CALL
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
-__all__ = ["FORM_GUARDS", "plain_words", "is_result_echo", "opens_json_object", "echoes_result", "names_a_tool",
+__all__ = ["FORM_GUARDS", "is_result_echo", "opens_json_object", "echoes_result", "names_a_tool",
            "without_tool_names", "bare_tool_name", "placeholder", "answer_slot", "written_call", "unknown_call",
            "not_an_answer"]
-
-
-def plain_words(text: str) -> str:
-    """``text`` lower-cased, without punctuation, one space between words: for "said the same"."""
-    return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
 
 
 def is_result_echo(text: str) -> bool:

@@ -29,7 +29,6 @@ class Evidence:
     tool_names: tuple[str, ...] = ()
     results: tuple[ToolResult, ...] = ()  # this turn's tool results, oldest first
     last_result: ToolResult | None = None  # the latest successful result, else the latest one
-    earlier_answers: tuple[str, ...] = ()  # answers given earlier in the conversation that a new question must not get
     user_messages: tuple[str, ...] = ()  # the conversation's user messages, the current one last
     facts: tuple[str, ...] = ()  # saved facts shown beside the current message
     copied_lines: tuple[str, ...] = ()  # lines the agent writes after tool results, which a small model copies

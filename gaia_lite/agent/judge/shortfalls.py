@@ -1,7 +1,7 @@
 """The evidence guards on answers that fall short of the work: the answer stops where a tool would go on.
 
 A small model refuses or says it does not know beside the saved fact that holds the answer, says a change is
-made that no tool made, gives an earlier answer again, or answers about a file it never read. Each guard here compares the answer with what the turn did (``Evidence``).
+made that no tool made, or answers about a file it never read. Each guard here compares the answer with what the turn did (``Evidence``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from gaia_lite.registry.execute import ToolResult, ToolStatus
 from ..grounding import asks_about_user, names_file
 from ..lexicon import ASKS_CHANGE, ASKS_IF_DONE, DECLINES, SAYS_DONE
 from ..reply import Reply
-from .asks import CLAIMED_CHANGE, DECLINED, DECLINED_UNREAD, REPEATED, UNREAD
-from .form import plain_words
+from .asks import CLAIMED_CHANGE, DECLINED, DECLINED_UNREAD, UNREAD
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
 __all__ = ["SHORTFALL_GUARDS", "declines"]
@@ -62,12 +61,6 @@ def _not_done(reply: Reply, ev: Evidence) -> str:
     return "I have not made this change: no tool changed anything this turn."
 
 
-def _repeated(reply: Reply, ev: Evidence) -> str | None:
-    """An earlier answer of this conversation, word for word."""
-    said = plain_words(reply.text)
-    return "repeat" if said and any(plain_words(a) == said for a in ev.earlier_answers) else None
-
-
 _ENDED = (ToolStatus.DENIED, ToolStatus.TIMEOUT)
 
 
@@ -97,8 +90,6 @@ SHORTFALL_GUARDS: tuple[Guard, ...] = (
     Guard("claimed_change", "an answer that says the change the message asks for is made, when no tool that changes "
           "anything succeeded this turn (replaced, when it stays so, by saying it is not made)", _claimed_change, None,
           OnDraft.ASK, OnFinal.KEEP, CLAIMED_CHANGE, amend=_not_done),
-    Guard("repeated", "an earlier answer given word for word to a new question",
-          _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
     Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "
           "question point to a file here", _declined_unread, None, OnDraft.ASK, OnFinal.KEEP, DECLINED_UNREAD),
     Guard("unread_file", "an answer given with no successful tool call when the message names a file or folder "
