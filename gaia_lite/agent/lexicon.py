@@ -1,6 +1,6 @@
 """The English the agent reads: every phrase pattern and word list the judge and its helpers match, in one table.
 
-The judge recognises a refusal, a request for a summary, a thank-you or a claim that a change is made by English
+The agent recognises a refusal, a question about the user, a change of topic or a claim that a change is made by English
 words. Each such pattern is one ``Phrase`` here, and each list of English words one ``Words``, with the real user
 messages or model replies it was written for (from the dev, test and held-out runs the comments of its users
 cite). Every example must still match (tests/agent/test_lexicon.py), so a pattern cannot be narrowed past the
@@ -148,12 +148,6 @@ ASKS_CHANGE = _phrase("asks_change", r"(?i)\b(?:update|change|bump|set|edit|modi
 # called update_memory: test split, ffeab89)
 ASKS_IF_DONE = _phrase("asks_if_done", r"(?i)^\W*(?:did|have|has|was|were|is|are|does|do|what|which|who|whose|where|"
                        r"when|why|how)\b", "did you update project-plan.md?", "What port is set in config.ini?")
-# A request for a summary, or for figures
-SUMMARY_ASKED = _phrase("summary_asked", r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b"
-                        r"|\bbriefing\b|\bhow (?:many|much)\b",
-                        "Summarize reports/acme_q2_report.md.", "tl;dr of the onboarding guide?",
-                        "quick rundown: how much was the revenue?",
-                        "how many PTO days first-year staff get, how many remote days per week")
 
 # ---------------------------------------------------------------- what a reply says (judge)
 
@@ -176,11 +170,6 @@ SAYS_DONE = _phrase(
     rf"|\b(?:successfully|now) (?:{_DONE_VERBS}|set)\b",
     "The project plan is updated to reflect the new deadline of 15 March.", "I've changed the deadline to 15 March.",
     "Done: the deadline has been successfully set to 15 March.", "The version in setup.cfg has been updated to 2.1.0.")
-_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|million"
-# A figure: a number standing as one (not the digit of a name: "q2", "acme_q2_report.md"), or a number word
-FIGURE = _phrase("figure", rf"(?i)(?<![\w./\\-])\d|\b(?:{_NUMBER_WORDS}|none|no)\b",
-                 "- Q2 revenue was $12.9 million, up 7 %.", "Two large support contracts")
-NUMBER_WORD = _phrase("number_word", rf"(?i)\b(?:{_NUMBER_WORDS}|billion)\b", "Revenue was twelve point nine million.")
 
 # ---------------------------------------------------------------- word lists
 

@@ -37,9 +37,9 @@ from .books import CallBook, Steer, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, for_people, plain_name
 from .evidence import Lookups
-from .grounding import asks_about_user, named_in_message
+from .grounding import asks_about_user, named_in_message, ungrounded_in
 from .judge import (
-    Accept, Evidence, FromResults, RunCalls, Stage, Verdict, judge, ungrounded_in, without_tool_names,
+    Accept, Evidence, FromResults, RunCalls, Stage, Verdict, judge, without_tool_names,
 )
 from .opening import Opening, opening
 from .results import compact_result
@@ -405,7 +405,8 @@ class Agent:
         elif answer != reply.text.strip():
             yield TextDelta("\n\n" + answer)
         self.history.append({"role": "assistant", "content": answer})
-        stats.ungrounded = ungrounded_in(answer, self._evidence(stats)) is not None
+        ev = self._evidence(stats)
+        stats.ungrounded = ungrounded_in(answer, ev.results, ev.seen_results, ev.user_messages, ev.facts) is not None
         return answer
 
     def _keep_asked_fact(self, stats: TurnStats) -> Generator[Event, None, str | None]:

@@ -60,10 +60,6 @@ CAUGHT = [
      '    "file_path": "config.ini", "new_value": 9090\n}}\n```', "0.5B, edit_config (dev): a tool that does not exist"),
     ("narrated", '{"name": "read_file", "arguments": {"file_path": "notes.md", lines: all}}',
      "broken JSON naming a snake_case tool: asked again the same way"),
-    ("ungrounded", "The initech client phone number is 1234567890.", "0.5B, built-in suite: in no file"),
-    ("ungrounded", "The Brightwave contract ends on October 15, 2023.", "0.5B, built-in suite: a date from nowhere"),
-    ("ungrounded", "The hotel limit per night in Paris is 100.000 euros.", "0.5B, built-in suite"),
-    ("ungrounded", "The office move is described in meeting_notes.txt.", "a file name nothing showed"),
 ]
 
 ANSWERS = [
@@ -92,38 +88,6 @@ def test_answers_pass_every_guard(text: str) -> None:
     ev = replace(_ev(result=READ), seen_results=(PACKAGE,))
     assert _first_catch(text, ev) is None
     assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text) == judge(Reply((), text), ev, Stage.FINAL)
-
-
-def test_an_answer_with_no_evidence_behind_it_is_not_checked_for_grounding() -> None:
-    assert _draft("12 times 12 is 144.") == Accept("12 times 12 is 144.")  # no tool ran, no fact shown
-
-
-def test_an_ungrounded_draft_is_asked_again_with_what_it_said_then_replaced_by_the_results() -> None:
-    asked = _draft("The client's phone number is 1234567890.", result=READ)
-    assert isinstance(asked, AskAgain) and asked.guard == "ungrounded"
-    assert "Your answer says 1234567890, but no tool result" in asked.request and QUERY in asked.request
-    assert _final("The client's phone number is 1234567890.", result=READ) == FromResults("ungrounded")
-
-
-def test_specifics_found_in_messages_facts_and_earlier_results_are_grounded() -> None:
-    ev = Evidence(TOOLS, (READ,), READ, user_messages=("is budget-2025.csv in here?",),
-                  facts=("my plate number is KX 4471",), seen_results=("total: 16304.3478",))
-    for text in ("budget-2025.csv is here.", "Your plate is KX 4471.", "The total is 16,304.35.", "About 16.3 thousand"):
-        assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text), text
-
-
-def test_a_follow_up_is_checked_against_earlier_results_but_a_turn_that_changes_topic_is_not() -> None:
-    report = '{"status": "success", "content": "Q3 revenue was $14.2 million."}'
-
-    def after_report(question: str) -> Evidence:
-        return Evidence(TOOLS, user_messages=("Acme's Q3 revenue?", question), seen_results=(report,))
-
-    for question in ("Unrelated question: how many minutes are there in two hours?", "different topic - minutes in 2h?"):
-        assert judge(Reply((), "120"), after_report(question), Stage.DRAFT) == Accept("120"), question
-    # a follow-up: it points back, or only thanks first ("cool - which quarter was best?" is about the results)
-    for question in ("and its Q4 revenue?", "Unrelated to that, but what was it in Q4?", "cool - and Q4 revenue?"):
-        asked = judge(Reply((), "It was 120 million."), after_report(question), Stage.DRAFT)
-        assert isinstance(asked, AskAgain) and asked.guard == "ungrounded", question
 
 NAMED = ("settings.toml is in the working folder",)
 
@@ -523,39 +487,6 @@ def test_a_lookup_of_words_the_document_index_holds_runs(tmp_path) -> None:
     finally:
         index.close()
 
-
-def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> None:
-    report = ToolResult("read_file", "read_file", {"file_path": "reports/acme_q2_report.md"},
-                        {"status": "success", "content": "# Acme Q2\n\n- Q2 revenue was $12.9 million, up 7 %.\n"
-                                                         "- Gross margin was 58 %.\n- Operating expenses were $6.6 million."},
-                        ToolStatus.OK, 0.01)
-    question = "Summarize reports/acme_q2_report.md."
-    hollow = "It includes revenue, gross margin, and operating expenses, along with the CEO's outlook."  # 0.5B, test
-    ev = Evidence(TOOLS, (report,), report, user_messages=(question,))
-    asked = judge(Reply((), hollow), ev, Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "hollow_summary"
-    # still hollow when asked again (the 1.5B, test split): kept, and the text's lines of figures follow it
-    assert judge(Reply((), hollow), ev, Stage.FINAL) == Accept(
-        hollow + "\n\nThe figures it gives: Q2 revenue was $12.9 million, up 7 %; Gross margin was 58 %; "
-                 "Operating expenses were $6.6 million.", "hollow_summary")
-    named = "To summarize reports/acme_q2_report.md: Summarize a whole indexed document, section by section."
-    assert isinstance(judge(Reply((), named), ev, Stage.DRAFT), AskAgain)   # "q2" is a name, not a figure (0.5B)
-    metadata = ("The summary includes highlights on Q2 revenue and gross margin. The file is 326 bytes in size with "
-                "14 lines of text.")   # 1.5B, test split: the file's size is not one of its figures
-    assert isinstance(judge(Reply((), metadata), ev, Stage.DRAFT), AskAgain)
-    dated = ("The summary of Acme Corp's second quarter 2025 report highlights strong revenue growth and improved "
-             "gross margin.")  # 1.5B, test split: a year is no figure
-    assert isinstance(judge(Reply((), dated), ev, Stage.DRAFT), AskAgain)
-    figures = "Q2 revenue was $12.9 million, up 7 %; gross margin 58 %."
-    assert judge(Reply((), figures), ev, Stage.DRAFT) == Accept(figures)
-    briefing = Evidence(TOOLS, (report,), report, user_messages=("quick rundown: how much was the revenue?",))
-    assert isinstance(judge(Reply((), "The report covers revenue and margins."), briefing, Stage.DRAFT), AskAgain)
-    assert judge(Reply((), "Revenue was twelve point nine million."), briefing, Stage.DRAFT) == \
-        Accept("Revenue was twelve point nine million.")
-    asked_other = Evidence(TOOLS, (report,), report, user_messages=("what is this report about?",))
-    assert judge(Reply((), hollow), asked_other, Stage.DRAFT) == Accept(hollow)   # not a summary request
-
-
 def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> None:
     from gaia_lite.agent.results import compact_result
     from gaia_lite.tools.rag import CITE
@@ -704,20 +635,16 @@ def test_a_rewrite_asked_for_or_a_new_file_is_written(tmp_path, question, path) 
 
 
 def test_a_guard_named_in_skip_is_off_and_the_others_still_act() -> None:
-    report = ToolResult("read_file", "read_file", {"file_path": "reports/acme_q2_report.md"},
-                        {"status": "success", "content": "# Acme Q2\n\n- Q2 revenue was $12.9 million, up 7 %.\n"
-                                                         "- Gross margin was 58 %.\n- Operating expenses were $6.6 million."},
-                        ToolStatus.OK, 0.01)
-    hollow = "It includes revenue, gross margin, and operating expenses, along with the CEO's outlook."
-    ev = Evidence(TOOLS, (report,), report, user_messages=("Summarize reports/acme_q2_report.md.",))
-    assert judge(Reply((), hollow), ev, Stage.DRAFT).guard == "hollow_summary"
-    off = replace(ev, skip=frozenset({"hollow_summary"}))
-    assert judge(Reply((), hollow), off, Stage.DRAFT) == Accept(hollow)
-    # an echoed result is still caught with hollow_summary off
+    narrated = "You can use list_recent_files to see them."
+    ev = Evidence(TOOLS, user_messages=(QUERY,))
+    assert judge(Reply((), narrated), ev, Stage.DRAFT).guard == "narrated"
+    off = replace(ev, skip=frozenset({"narrated"}))
+    assert judge(Reply((), narrated), off, Stage.DRAFT) == Accept(narrated)
+    # an echoed result is still caught with narrated off
     echo = '{"status": "success", "content": "- Q2 revenue was $12.9 million, up 7 %."}'
     assert judge(Reply((), echo), off, Stage.FINAL) == FromResults("result_echo")
 
 
 def test_unknown_guard_names_are_reported_and_known_ones_are_not() -> None:
-    assert unknown_guards(["hollow_summary", "hollow_sumary", "nope"]) == ["hollow_sumary", "nope"]
+    assert unknown_guards(["narrated", "narated", "nope"]) == ["narated", "nope"]
     assert len(active(frozenset({"narrated"}))) == len(GUARDS) - 1

@@ -8,7 +8,6 @@ from gaia_lite.agent.constrained import CONSTRAINED_FORMAT_NOTE
 from gaia_lite.agent.judge import GUARDS, AskAgain, Evidence, Reply, Stage, judge
 from gaia_lite.agent.judge.asks import GUARD_ASKS
 from gaia_lite.agent.judge.calls import CALL_GUARDS
-from gaia_lite.agent.judge.claims import CLAIM_GUARDS
 from gaia_lite.agent.judge.form import FORM_GUARDS
 from gaia_lite.agent.judge.guard import misordered
 from gaia_lite.agent.judge.shortfalls import SHORTFALL_GUARDS
@@ -17,8 +16,8 @@ from gaia_lite.agent.judge.shortfalls import SHORTFALL_GUARDS
 ORDER = [
     "unasked_write", "invented_file", "clobbering_write", "unasked_lookup", "called_after_stop", "result_echo",
     "bare_tool_name", "empty_answer", "menu_copy", "narrated", "format_only", "copied_format", "template",
-    "written_call", "unknown_call", "own_words", "declined_fact", "claimed_change", "ungrounded", "hollow_summary",
-    "declined_unread", "unread_file",
+    "written_call", "unknown_call", "own_words", "declined_fact", "claimed_change", "declined_unread",
+    "unread_file",
 ]
 
 
@@ -27,7 +26,7 @@ def test_the_guards_keep_their_priority() -> None:
 
 
 def test_every_guard_written_is_in_the_table_once() -> None:
-    written = [g.name for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS, *CLAIM_GUARDS)]
+    written = [g.name for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS)]
     assert sorted(written) == sorted(ORDER)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING", "UNASKED",
            "ANSWER_YOURSELF", "DECLINED", "CLAIMED_CHANGE", "DECLINED_UNREAD", "UNREAD",
-           "UNGROUNDED", "HOLLOW_SUMMARY", "GUARD_ASKS"]
+           "GUARD_ASKS"]
 
 # Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
 NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
@@ -51,14 +51,7 @@ DECLINED_UNREAD = ("You said you do not know, but {slot} may hold it: look at it
                    "it holds. My question: {query}")
 # Sent the same way when an answer came without a tool although the message names a file that exists.
 UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
-# Sent the same way when an answer states a number or file name that nothing shown to the model holds.
-UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or message of mine says that. Answer "
-              "again using only what the tools returned; if they do not hold it, call a tool to find it or say "
-              "plainly that you could not find it. My question: {query}")
-# Sent the same way when a summary names a text's topics and none of its figures.
-HOLLOW_SUMMARY = ("Your summary names topics but none of the figures and facts the text gives. Summarize again, "
-                  "stating the key figures and facts it gives: {query}")
 
 # Every guard's request, as own_words reads them (tests/agent/test_judge_order.py holds it to the table)
 GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, UNASKED, DECLINED,
-              CLAIMED_CHANGE, DECLINED_UNREAD, UNREAD, UNGROUNDED, HOLLOW_SUMMARY)
+              CLAIMED_CHANGE, DECLINED_UNREAD, UNREAD)

@@ -3,7 +3,7 @@
 A small model may give a tool result back as JSON, name a tool instead of calling it, write a call the
 parser cannot read, copy the reply format's slot or a line of the tool list, leave a template slot where a
 value belongs, or answer with our own instructions. These guards read the reply's shape (and the tool names,
-and our own text); the evidence guards (calls.py, shortfalls.py, claims.py) compare it with what the turn found.
+and our own text); the evidence guards (calls.py, shortfalls.py) compare it with what the turn found.
 The helpers (``names_a_tool``, ``placeholder``, ...) serve the reply views and the evals too.
 """
 
