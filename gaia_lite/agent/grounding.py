@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .lexicon import (
-    ABOUT_FILES, ABOUT_ME, AGAIN, ASKS_WHAT_I_SAID, CHANGES_TOPIC, FOLDER_WORDS, HERE, MOVE_ON_WORDS, NOT_NAMES,
-    POINTS_BACK, QUANTITIES, QUESTION_START, THANKS_FIRST, WH_START,
+    ABOUT_FILES, ABOUT_ME, AGAIN, ASKS_WHAT_I_SAID, CHANGES_TOPIC, FOLDER_WORDS, HERE, NOT_NAMES, POINTS_BACK,
+    QUESTION_START, WH_START,
 )
 
 if TYPE_CHECKING:
@@ -273,81 +273,11 @@ def _inside(ctx: ToolContext, raw: str) -> bool:
     return any(here.is_relative_to(Path(r).resolve()) for r in sandbox_roots(ctx))
 
 
-# Tools that only find, read or look at what the user's files and documents hold.
-# The searches (search_file, ...) are left out: a search is how "find all PDFs here" is served, and its words
-# need be in no text file.
-_LOOKUPS = frozenset({"read_file", "query_documents", "query_specific_file", "search_indexed_chunks",
-                      "index_document", "index_directory", "summarize_document", "analyze_image",
-                      "answer_question_about_image"})
-
-
 def changes_topic(message: str) -> bool:
     """Does ``message`` say in so many words that it leaves the topic ("Unrelated question: ...", "different
     topic: ...")? Thanks first is not enough: "cool - which month was the most expensive?" asks about the
     results just shown."""
     return CHANGES_TOPIC.search(message) is not None and not POINTS_BACK.search(message)
-
-
-def moves_on(message: str) -> bool:
-    """Does ``message`` change the topic, or open with thanks, with no word pointing back? Wider than
-    changes_topic: enough to stop an earlier result from justifying a lookup, not to skip a check. What such
-    a message asks may still be in a file here; it is not about the earlier results. A word pointing back
-    ("thanks! and how big is it?") is checked first and wins."""
-    return changes_topic(message) or (THANKS_FIRST.search(message) is not None and not POINTS_BACK.search(message))
-
-
-# A folder path in a message: "docs/", "src/app", "/var/log"
-_FOLDER_PATH = re.compile(r"[\w.-]+[/\\]|[/\\][\w.-]+")
-
-
-def _names_an_entry(message: str, ctx: ToolContext) -> bool:
-    """Does ``message`` name a folder path, or say the name of a file or folder at the top of the working
-    folder ("whats in docs/?", "whats in docs?": a lookup serves it, though no request word is left)?"""
-    if _FOLDER_PATH.search(message):
-        return True
-    said = set(re.findall(r"[\w-]+", message.lower()))
-    try:
-        entries = list(Path(ctx.workdir).iterdir())[:_TOP_ENTRIES]
-    except OSError:
-        return False
-    return any(e.name.lower() in said or e.stem.lower() in said for e in entries)
-
-
-_TOP_ENTRIES = 500  # entries of the working folder looked at, at most
-
-
-def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequence[str]) -> str | None:
-    """``tool``, when a lookup of the user's files serves nothing in ``message``: it names no file or folder,
-    points back at nothing, and none of its words is in an earlier result or in the files here; else None.
-    After reading a file, both models looked "whats 9+10?" and "how many days are there in a week?" up in it
-    or in the document index, and answered with its lines; the 0.5B looked "What did I tell you about my
-    diet?" up in the documents, beside the saved fact "I'm vegetarian"."""
-    from gaia_lite.tools.find import PATH_MENTION, named_in, pointed_by_request, request_words
-
-    if tool not in _LOOKUPS or POINTS_BACK.search(message) or _names_an_entry(message, ctx) \
-            or PATH_MENTION.search(message):  # a file named, found or not: the tool says what it finds
-        return None
-    turned = moves_on(message)
-    asked = [w for w in request_words(message)
-             if not (turned and w in MOVE_ON_WORDS.words) and w not in QUANTITIES.words]
-    # an earlier result counts only while the talk stays on it, and by whole words ("day" is not in "Friday")
-    seen = "" if turned else " ".join(seen_results).lower()
-    if any(re.search(rf"\b{re.escape(w)}", seen) for w in asked) or named_in_message(message, ctx):
-        return None
-    try:
-        if asked and (pointed_by_request(ctx, message, files_scanned=300) or named_in(ctx, message)
-                      or _indexed_hold(ctx, asked)):
-            return None  # a text file or the index holds its words, or a file's name (a PDF's, too) says them
-    except OSError:  # a look that fails must never break a turn
-        return None
-    return tool
-
-
-def _indexed_hold(ctx: ToolContext, asked: Sequence[str]) -> bool:
-    """Does a chunk of the document index (PDFs included) hold a word of ``asked``?"""
-    if ctx.rag is None:
-        return False
-    return any(ctx.rag.grep(w, limit=1)[1] for w in asked[:8])
 
 
 def pointed_files(message: str, ctx: ToolContext) -> str | None:

@@ -88,18 +88,13 @@ ABOUT_FILES = _phrase(
     "about_files", r"(?i)[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|documents?|"
     r"downloads|desktop|clipboard|screen|computer|disk|drive)\b",
     "how big is my report.txt?", "what's in my downloads folder?")
-# A word that points back into the conversation: what it points to may be in a file, though the message names none
+# A word that points back into the conversation: a message with one is about what came before, whatever else it says
 POINTS_BACK = _phrase(
     "points_back", r"(?i)\b(?:it|its|that|those|them|this|these|they|their|one|ones|first|second|last|"
     r"other|same|again|above|previous|more)\b",
     "and how big is it?", "and how many of those are left?", "Unrelated to that, but what was it in Q4?")
-# A message that turns away from what came before: "Unrelated question: how many minutes are there in two hours?",
-# "Thanks! How many days are there in a week?" (after reading a report and a to-do list, the 1.5B looked both up in
-# them: dev split, 3258b4d). First, a message that opens with thanks:
-THANKS_FIRST = _phrase(
-    "thanks_first", r"(?i)^\W*(?:thanks|thank you|thx|cheers|ta|great|cool|perfect|nice|got it)\b\W+\w",
-    "Thanks! How many days are there in a week?", "cheers! whats 9+10?", "cool - which month was the most expensive?")
-# ... and one that says in so many words that it leaves the topic
+# A message that says in so many words that it turns away from what came before: "Unrelated question: how many
+# minutes are there in two hours?" (after reading a report, both models' "120" was called unbacked: dev split, 32d9094)
 CHANGES_TOPIC = _phrase(
     "changes_topic", r"(?i)\b(?:unrelated|off[- ]topic|(?:different|new|other|random|general|side) "
     r"(?:topic|question|subject|thing)|change of (?:topic|subject)|changing the subject)\b",
@@ -182,16 +177,6 @@ NOT_NAMES = _words(
     "saturday sunday january february march april may june july august september october "
     "november december according based after before during since until",
     "The top seller was John Doe of Acme Corp, per The Handbook.", "On Monday the total was high.")
-# Words that tell of a move to another topic, not what it is about (grounding.unasked_lookup)
-MOVE_ON_WORDS = _words(
-    "move_on_words", "unrelated topic question subject different random general side change changing thank "
-    "thanks cheer cheers great cool perfect nice off",
-    "Unrelated question: how many minutes are there in two hours?", "Thanks! How many days are there in a week?")
-# Quantities say how much, not what about: "two" is no reason to search a report that says "Two large support
-# contracts" (grounding.unasked_lookup)
-QUANTITIES = _words(
-    "quantities", "one two three four five six seven eight nine ten eleven twelve twenty hundred thousand million "
-    "half dozen", "Unrelated question: how many minutes are there in two hours?")
 # Words that carry no content: any sentence has them, so sharing them proves nothing (own_words)
 STOP = _words(
     "stop", "a an the and or but if then else of to in on at for from by with as is are was were be been "

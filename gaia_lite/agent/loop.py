@@ -285,10 +285,10 @@ class Agent:
 
     def _evidence(self, stats: TurnStats) -> Evidence:
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
-        looks = Lookups(self.executor.ctx, tuple(self.user_messages), seen)  # each made once, when a guard asks
+        looks = Lookups(self.executor.ctx, tuple(self.user_messages))  # each made once, when a guard asks
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result,
                         tuple(self.user_messages), stats.facts, self._own_lines(), seen, stats.named,
-                        invented=looks.invented, clobbers=looks.clobbers, unasked=looks.unasked, pointed=looks.pointed,
+                        invented=looks.invented, clobbers=looks.clobbers, pointed=looks.pointed,
                         instructions=self._instructions(), skip=self.options.judge_skip)
 
     def _after_result(self) -> str:

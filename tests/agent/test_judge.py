@@ -242,6 +242,7 @@ def test_echoes_and_empty_answers_are_judged_as_final_even_in_a_draft() -> None:
     assert _draft("none") == Accept("none")  # no result: nothing to answer from
     assert _draft("browse_directory") == AskAgain("narrated", _draft("use read_file").request)  # named, so asked
 
+
 def test_the_agents_own_line_copied_into_an_answer_is_dropped() -> None:
     line = "(Now answer the user in plain sentences, or call another tool if needed.)"
     ev = Evidence(TOOLS, copied_lines=(line, ""))
@@ -334,101 +335,6 @@ def test_a_call_to_a_tool_that_does_not_exist_is_asked_again_then_never_shown() 
     assert unknown_call('users.json has {"name": "ada_lovelace", "role": "admin"}.', ["read_file"]) is None
 
 
-def _lookup_ev(tmp_path, question: str, seen: tuple[str, ...] = ()) -> Evidence:
-    from gaia_lite.agent.grounding import unasked_lookup
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    (tmp_path / "shopping.md").write_text("## Bakery\n- sourdough loaf\n## Market\n- apples\n")
-    (tmp_path / "reports").mkdir(exist_ok=True)
-    (tmp_path / "reports" / "acme_q3_report.md").write_text("# Acme Q3\n\nRevenue was $14.2 million.\n")
-    (tmp_path / "docs").mkdir(exist_ok=True)
-    (tmp_path / "docs" / "faq.md").write_text("# FAQ\n\nAsk the help desk.\n")
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    return Evidence(TOOLS, user_messages=("shopping.md - what do I need from the bakery?", question),
-                    seen_results=seen, unasked=lambda call: unasked_lookup(call.name, question, ctx, seen))
-
-
-SHOPPING_READ = ("status: success\ncontent: ## Bakery\n- sourdough loaf\n## Market\n- apples",)
-
-
-@pytest.mark.parametrize("question, tool, arguments", [
-    # both models, built-in suite, after a file was read: a lookup for a question no file holds
-    ("cheers! whats 9+10?", "read_file", {"file_path": "shopping.md"}),
-    ("Thanks! How many days are there in a week?", "query_documents", {"query": "How many days are there in a week?"}),
-    ("Unrelated question: how many minutes are there in two hours?", "query_specific_file",
-     {"file_path": "reports/acme_q3_report.md", "query": "how many minutes are there in two hours?"}),
-    # the 0.5B, test split: the saved fact "I'm vegetarian" sat beside the question
-    ("What did I tell you about my diet?", "query_documents", {"query": "Is your diet vegetarian?"}),
-])
-def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, question, tool, arguments) -> None:
-    reply = Reply((ToolCall("c1", tool, arguments),), "")
-    asked = judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "unasked_lookup"
-    assert asked.request.endswith(f"(or call a tool if it truly needs one): {question}")
-    # made again after the ask (the 1.5B, test split: query_specific_file on shopping.md for "cheers! whats
-    # 9+10?"), the call is not run: the next reply must answer
-    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.FINAL) == HoldToAnswer(
-        "unasked_lookup", f"Answer it yourself now, in plain sentences, without tools: {question}")
-
-
-@pytest.mark.parametrize("question, tool, arguments", [
-    ("and how big is it?", "read_file", {"file_path": "shopping.md"}),             # points back
-    ("what else do I need from the market?", "read_file", {"file_path": "shopping.md"}),  # 'market' was read
-    ("What was Acme's revenue in Q3?", "query_documents", {"query": "Acme revenue Q3"}),  # a file holds 'acme'
-    ("back to shopping.md - anything for the bakery?", "read_file", {"file_path": "shopping.md"}),  # named
-    ("whats in docs/?", "read_file", {"file_path": "docs/"}),   # a folder path (0.5B, test split)
-    ("whats in docs?", "read_file", {"file_path": "docs"}),     # a folder here, by its name
-    ("whats 9+10?", "run_shell_command", {"command": "echo $((9+10))"}),           # not a lookup
-    ("find all the PDFs in here", "search_file", {"file_pattern": "*.pdf"}),       # a search: never judged so
-    ("what does my insurance policy cover?", "query_documents", {"query": "insurance cover"}),  # a PDF's name
-])
-def test_a_lookup_the_message_may_need_runs(tmp_path, question, tool, arguments) -> None:
-    (tmp_path / "insurance_policy.pdf").write_bytes(b"%PDF-1.4 not read here")
-    reply = Reply((ToolCall("c1", tool, arguments),), "")
-    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT) == RunCalls(reply.calls)
-
-
-@pytest.mark.parametrize("files, read, question, tool, arguments", [
-    # the 1.5B, dev split (3258b4d), with the suite's own files: "two" is in the report ("Two large support
-    # contracts"), "day" inside "Monday" and "Friday"; the message turns away from both
-    ({"reports/acme_q3_report.md": "ACME"}, "reports/acme_q3_report.md",
-     "Unrelated question: how many minutes are there in two hours?", "query_specific_file",
-     {"file_path": "reports/acme_q3_report.md", "query": "how many minutes are there in two hours?"}),
-    ({"todo.txt": "Monday: call the plumber\nFriday: renew passport\n"}, "todo.txt",
-     "Thanks! How many days are there in a week?", "query_documents", {"query": "how many days are there in a week?"}),
-])
-def test_a_lookup_after_the_talk_moved_on_is_asked_about(tmp_path, files, read, question, tool, arguments) -> None:
-    from gaia_lite.agent.grounding import unasked_lookup
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    suite = Path(__file__).parents[2] / "gaia_lite" / "eval" / "data" / "tasks"
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text((suite / "acme_q3_report.md").read_text() if text == "ACME" else text)
-    seen = (f"status: success\ncontent: {(tmp_path / read).read_text()}",)
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    assert unasked_lookup(tool, question, ctx, seen) == tool
-
-
-@pytest.mark.parametrize("question", [
-    "thanks! and how big is it?",                       # points back: the earlier result may answer
-    "unrelated: what does the acme report say about the Lisbon office?",  # a file here holds the words
-    "thanks - which of my files mentions the renewal?",  # 'renewal' is in the report
-])
-def test_a_lookup_after_a_topic_change_that_a_file_may_serve_runs(tmp_path, question) -> None:
-    from gaia_lite.agent.grounding import unasked_lookup
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    suite = Path(__file__).parents[2] / "gaia_lite" / "eval" / "data" / "tasks"
-    (tmp_path / "reports").mkdir()
-    (tmp_path / "reports" / "acme_q3_report.md").write_text((suite / "acme_q3_report.md").read_text())
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    assert unasked_lookup("query_documents", question, ctx, ("status: success",)) is None
-
-
 def _declined_ev(tmp_path, question: str, results=()) -> Evidence:
     from gaia_lite.agent.grounding import pointed_files
     from gaia_lite.registry.context import ToolContext
@@ -464,28 +370,6 @@ def test_a_made_up_file_beside_the_working_directory_is_judged_where_it_would_be
     assert isinstance(held := judge(reply, _call_ev(work, question), Stage.DRAFT), HoldToAnswer)
     assert held.guard == "unasked_write"
 
-
-def test_a_lookup_of_words_the_document_index_holds_runs(tmp_path) -> None:
-    # a PDF indexed earlier: its words are in the index, not in any text file here
-    from gaia_lite.agent.grounding import unasked_lookup
-    from gaia_lite.embed.hashing import HashEmbedder
-    from gaia_lite.memory.rag import RagIndex
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    notes = tmp_path / "elsewhere" / "lease.md"
-    notes.parent.mkdir()
-    notes.write_text("# Lease\n\nThe notice period for termination is three months.\n")
-    index = RagIndex(tmp_path / "index", HashEmbedder(dim=256))
-    try:
-        index.index_file(notes)
-        work = tmp_path / "work"
-        work.mkdir()
-        ctx = ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path, rag=index)
-        assert unasked_lookup("query_documents", "how long is the notice period?", ctx, ()) is None
-        assert unasked_lookup("query_documents", "whats 9+10?", ctx, ()) == "query_documents"
-    finally:
-        index.close()
 
 def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> None:
     from gaia_lite.agent.results import compact_result

@@ -103,11 +103,11 @@ def _folder(tmp_path: Path) -> ToolContext:
 def _evidence(ctx: ToolContext, turn: Turn, results: tuple[ToolResult, ...]) -> Evidence:
     messages = (*turn.earlier, turn.message)
     seen = tuple(str(r.payload) for r in results)
-    looks = Lookups(ctx, messages, seen)
+    looks = Lookups(ctx, messages)
     last = next((r for r in reversed(results) if r.ok), results[-1] if results else None)
     return Evidence(TOOLS, results, last, user_messages=messages, facts=turn.facts, seen_results=seen,
                     named=named_in_message(turn.message, ctx), invented=looks.invented, clobbers=looks.clobbers,
-                    unasked=looks.unasked, pointed=looks.pointed, instructions=("Answer in plain sentences.",))
+                    pointed=looks.pointed, instructions=("Answer in plain sentences.",))
 
 
 def _caught(reply: Reply, ev: Evidence) -> list[str]:

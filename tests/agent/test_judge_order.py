@@ -14,10 +14,9 @@ from gaia_lite.agent.judge.shortfalls import SHORTFALL_GUARDS
 
 # The order the guards were measured in (issue 43); a change here is a change of behaviour, made on purpose.
 ORDER = [
-    "unasked_write", "invented_file", "clobbering_write", "unasked_lookup", "called_after_stop", "result_echo",
-    "bare_tool_name", "empty_answer", "menu_copy", "narrated", "format_only", "copied_format", "template",
-    "written_call", "unknown_call", "own_words", "declined_fact", "claimed_change", "declined_unread",
-    "unread_file",
+    "unasked_write", "invented_file", "clobbering_write", "called_after_stop", "result_echo", "bare_tool_name",
+    "empty_answer", "menu_copy", "narrated", "format_only", "copied_format", "template", "written_call",
+    "unknown_call", "own_words", "declined_fact", "claimed_change", "declined_unread", "unread_file",
 ]
 
 

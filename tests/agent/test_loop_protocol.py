@@ -392,6 +392,7 @@ def test_a_fact_cut_down_to_its_value_is_kept_in_the_users_words(tmp_path):
     started = [e for e in events if type(e).__name__ == "ToolCallStarted"][0]
     assert started.arguments == {"fact": "My car's licence plate is KX-4821"}  # the panel shows what is kept
 
+
 def test_an_answer_built_from_a_failed_call_names_no_tool(tmp_path):
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "missing.md"}}'),

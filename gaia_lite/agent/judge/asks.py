@@ -6,7 +6,7 @@ message. The own_words guard reads all of them (``GUARD_ASKS``): an answer made 
 
 from __future__ import annotations
 
-__all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING", "UNASKED",
+__all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING",
            "ANSWER_YOURSELF", "DECLINED", "CLAIMED_CHANGE", "DECLINED_UNREAD", "UNREAD",
            "GUARD_ASKS"]
 
@@ -34,9 +34,6 @@ INVENTED = "No file {slot} exists, and I asked for none. Answer without tools: {
 CLOBBERING = ("Not run: write_file would replace all of {slot}, and your text keeps little of what it holds. To change "
               "part of it, call edit_file with old_content copied exactly from the file (read it first if you need "
               "to). My request: {query}")
-# Sent the same way, the call not run, when a lookup serves nothing the message asks.
-UNASKED = ("None of my files or earlier results mention this. Answer it yourself, in plain sentences (or call a "
-           "tool if it truly needs one): {query}")
 # Sent, for a reply held to an answer, after a lookup or write the message did not ask for: "with what you
 # already have" (the loop's usual words) drew "I don't have enough information" to "cheers! whats 9+10?" (1.5B).
 ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {query}"
@@ -53,5 +50,5 @@ DECLINED_UNREAD = ("You said you do not know, but {slot} may hold it: look at it
 UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
 
 # Every guard's request, as own_words reads them (tests/agent/test_judge_order.py holds it to the table)
-GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, UNASKED, DECLINED,
+GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, DECLINED,
               CLAIMED_CHANGE, DECLINED_UNREAD, UNREAD)

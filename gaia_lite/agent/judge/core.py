@@ -72,7 +72,7 @@ Verdict = RunCalls | AskAgain | HoldToCall | HoldToAnswer | FromResults | Accept
 # this order to every ``after``.
 PRIORITY = (
     # calls, before they run (calls.py)
-    "unasked_write", "invented_file", "clobbering_write", "unasked_lookup",
+    "unasked_write", "invented_file", "clobbering_write",
     # the reply's form (form.py)
     "called_after_stop", "result_echo", "bare_tool_name", "empty_answer", "menu_copy", "narrated", "format_only",
     "copied_format", "template", "written_call", "unknown_call", "own_words",

@@ -23,7 +23,7 @@ __all__ = ["Evidence", "Stage", "OnDraft", "OnFinal", "Detector", "Guard", "miso
 
 @dataclass(frozen=True)
 class Evidence:
-    """What a guard may look at besides the reply. The four lookups (``invented`` to ``pointed``) look at the
+    """What a guard may look at besides the reply. The three lookups (``invented`` to ``pointed``) look at the
     user's files when a guard asks; the loop hands over a step's ``evidence.Lookups``, which makes each once."""
 
     tool_names: tuple[str, ...] = ()
@@ -36,7 +36,6 @@ class Evidence:
     named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
     invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
     clobbers: Callable[[ToolCall], "str | None"] | None = None  # a file a write would replace, keeping little of it
-    unasked: Callable[[ToolCall], "str | None"] | None = None  # a lookup that serves nothing the message asks
     pointed: Callable[[], "str | None"] | None = None  # the files the message's words point to, looked up on demand
     instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
     skip: frozenset[str] = frozenset()  # guards turned off (GAIA_JUDGE_SKIP), so each can be measured without it
