@@ -40,7 +40,7 @@ class TurnStats:
     saved: tuple[str, ...] = ()  # those facts' own texts, closest first
     closest: float = 0.0  # the closest one's cosine to the question
     named: tuple[str, ...] = ()  # files and folders the question names that exist (grounding.named_in_message)
-    ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (grounding.ungrounded_in)
+    ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (ungrounded_in)
     origin: str = "model"  # where the answer came from: model, amended (the model's, with lines added) or built
     guards: list[str] = field(default_factory=list)  # the judge's guards that acted on a reply this turn, in order
 

@@ -4,9 +4,9 @@ Four guards ask the file system about a reply: does the file a call names exist 
 (``invented``), would a write replace most of a file (``clobbers``), which files do the message's words point
 to (``pointed``). Each is a walk of the allowed folders, a read of a file, or a scan of up to 300 files' text
 (grounding.py), and the same question comes up more than once in a step: a write is asked about by
-unasked_write and invented_file, and a draft's detectors run again when it is judged as final. ``Lookups`` answers each question once a step and
-keeps the answer; it asks nothing until a guard does, since most steps need none of them (an answer without
-calls needs at most ``pointed``, and only when it declines).
+unasked_write and invented_file, and a draft's detectors run again when it is judged as final. ``Lookups``
+answers each question once a step and keeps the answer; it asks nothing until a guard does, since most steps
+need none of them (an answer without calls needs at most ``pointed``, and only when it declines).
 
 The loop makes one ``Lookups`` a step and hands its methods to ``Evidence``; a guard reads them as values.
 """

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.registry.execute import ToolResult
 
-__all__ = ["Specific", "specifics", "unsupported", "ungrounded_in", "named_in_message", "asks_what_user_said", "asks_about_user",
-           "invented_file", "clobbered_file", "names_file", "SMALL_NUMBER"]
+__all__ = ["Specific", "specifics", "unsupported", "ungrounded_in", "named_in_message", "asks_what_user_said",
+           "asks_about_user", "invented_file", "clobbered_file", "names_file", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
