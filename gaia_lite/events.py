@@ -113,8 +113,9 @@ class TurnFinished:
     cached_tokens: int | None
     loaded_tools: tuple[str, ...]
     stats: dict[str, Any] = field(default_factory=dict)
-    # The answer judge sets it when the answer's specifics were not supported by the turn's evidence
-    # (tool results, the user's messages, saved facts shown); `eval tasks` counts it as ungrounded_turns.
+    # The loop sets it (agent/grounding.ungrounded_in) when the answer's specifics were not supported by the
+    # turn's evidence (tool results, the user's messages, saved facts shown); `eval tasks` counts it as
+    # ungrounded_turns.
     ungrounded: bool = False
     # Where the answer came from: "model" (its reply as given), "amended" (its reply with lines the agent
     # added from the results) or "built" (the agent's, from the tool results); `eval tasks` counts each.

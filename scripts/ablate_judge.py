@@ -365,7 +365,7 @@ def _problem(a: argparse.Namespace, guards: tuple[str, ...] | None, known: Seque
     if a.repeat < 1:
         return f"--repeat {a.repeat} is invalid; expected a whole number >= 1"
     if guards is not None and not guards:
-        return "--guards names no guard; give a comma list such as narrated,repeated"
+        return "--guards names no guard; give a comma list such as narrated,template"
     if wrong:
         return f"--guards: no guard is called {', '.join(wrong)} (the guards are the judge's table in {GUARDS_DOC})"
     return f"no suite file {missing[0]}" if missing else None

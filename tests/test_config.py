@@ -133,9 +133,9 @@ def test_judge_skip_is_a_comma_list_and_a_wrong_name_is_one_line_naming_it(gaia_
     from gaia_lite.cli.services import judge_skip
     from gaia_lite.errors import ConfigError
 
-    s = load_settings({}, {"GAIA_HOME": str(gaia_home), "GAIA_JUDGE_SKIP": " narrated, repeated ,"})
-    assert s.judge_skip == ("narrated", "repeated")
-    assert judge_skip(s) == frozenset({"narrated", "repeated"})
+    s = load_settings({}, {"GAIA_HOME": str(gaia_home), "GAIA_JUDGE_SKIP": " narrated, template ,"})
+    assert s.judge_skip == ("narrated", "template")
+    assert judge_skip(s) == frozenset({"narrated", "template"})
     typo = load_settings({}, {"GAIA_HOME": str(gaia_home), "GAIA_JUDGE_SKIP": "narated"})
     with pytest.raises(ConfigError, match="GAIA_JUDGE_SKIP names no guard called narated") as err:
         judge_skip(typo)

@@ -36,12 +36,11 @@ class TurnStats:
     must_answer: bool = False  # a denial, or too many failures or runs of one tool: the next model call must answer
     runs: dict[str, int] = field(default_factory=dict)  # successful calls per tool this turn
     opening: Opening = Opening.TOOL_FIRST  # how the first constrained reply may begin (opening.py)
-    earlier: tuple[str, ...] = ()  # answers given earlier in the conversation, which a new question must not get
     facts: tuple[str, ...] = ()  # the saved facts shown beside the question
     saved: tuple[str, ...] = ()  # those facts' own texts, closest first
     closest: float = 0.0  # the closest one's cosine to the question
     named: tuple[str, ...] = ()  # files and folders the question names that exist (grounding.named_in_message)
-    ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (judge/claims.py)
+    ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (ungrounded_in)
     origin: str = "model"  # where the answer came from: model, amended (the model's, with lines added) or built
     guards: list[str] = field(default_factory=list)  # the judge's guards that acted on a reply this turn, in order
 

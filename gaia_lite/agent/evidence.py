@@ -1,13 +1,12 @@
 """The judge's looks at the user's files, made at most once a step.
 
 Four guards ask the file system about a reply: does the file a call names exist or look like one here
-(``invented``), would a write replace most of a file (``clobbers``), does a lookup serve the message at all
-(``unasked``), which files do the message's words point to (``pointed``). Each is a walk of the allowed
-folders, a read of a file, or a scan of up to 300 files' text and the document index (grounding.py), and the
-same question comes up more than once in a step: a write is asked about by unasked_write and invented_file, and
-a draft's detectors run again when it is judged as final. ``Lookups`` answers each question once a step and
-keeps the answer; it asks nothing until a guard does, since most steps need none of them (an answer without
-calls needs at most ``pointed``, and only when it declines).
+(``invented``), would a write replace most of a file (``clobbers``), which files do the message's words point
+to (``pointed``). Each is a walk of the allowed folders, a read of a file, or a scan of up to 300 files' text
+(grounding.py), and the same question comes up more than once in a step: a write is asked about by
+unasked_write and invented_file, and a draft's detectors run again when it is judged as final. ``Lookups``
+answers each question once a step and keeps the answer; it asks nothing until a guard does, since most steps
+need none of them (an answer without calls needs at most ``pointed``, and only when it declines).
 
 The loop makes one ``Lookups`` a step and hands its methods to ``Evidence``; a guard reads them as values.
 """
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 
 from gaia_lite.messages import ToolCall
 
-from .grounding import clobbered_file, invented_file, pointed_files, unasked_lookup
+from .grounding import clobbered_file, invented_file, pointed_files
 
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
@@ -34,7 +33,6 @@ class Lookups:
 
     ctx: ToolContext
     user_messages: tuple[str, ...]  # the conversation's, the current one last
-    seen_results: tuple[str, ...]  # every tool result of the conversation as the model read it
     _found: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
 
     @property
@@ -48,11 +46,6 @@ class Lookups:
     def clobbers(self, call: ToolCall) -> str | None:
         """A file ``call`` would replace, keeping little of it (grounding.clobbered_file)."""
         return self._once("clobbers", call, lambda: clobbered_file(call.arguments, self.ctx))
-
-    def unasked(self, call: ToolCall) -> str | None:
-        """``call``'s tool, when its lookup serves nothing the message asks (grounding.unasked_lookup)."""
-        return self._once("unasked", call,
-                          lambda: unasked_lookup(call.name, self.message, self.ctx, self.seen_results))
 
     def pointed(self) -> str | None:
         """The files the message's words point to (grounding.pointed_files)."""

@@ -4,8 +4,9 @@ A small model that read a file still writes "The initech client's phone number i
 contract ends on October 15, 2023" when neither is in anything it was shown. Those answers look right
 and are wrong, which is worse than "I could not find it". Here an answer's *specifics* — numbers and
 file names — are looked up in the evidence: the tool results of the conversation, the user's own
-messages and the saved facts shown. The judge (judge/claims.py) asks once for an answer from the evidence
-and otherwise builds one from the results.
+messages and the saved facts shown. The judge no longer acts on it (issue 43: as a guard it turned no blind
+task from fail to pass); the loop marks an answer with an unbacked specific (``ungrounded_in``:
+``TurnFinished.ungrounded``), and ``eval tasks`` reports those turns as ``ungrounded_turns``.
 
 Looking up is forgiving on purpose, because a false alarm costs a good answer: small whole numbers
 (counts, days of a week, "3 files") pass; a number matches the evidence rounded to the answer's
@@ -17,6 +18,7 @@ words is in the evidence: one capitalised word ("Python", "Monday") could be any
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -24,15 +26,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .lexicon import (
-    ABOUT_FILES, ABOUT_ME, AGAIN, ASKS_WHAT_I_SAID, CHANGES_TOPIC, FOLDER_WORDS, HERE, MOVE_ON_WORDS, NOT_NAMES,
-    POINTS_BACK, QUANTITIES, QUESTION_START, THANKS_FIRST, WH_START,
+    ABOUT_FILES, ABOUT_ME, AGAIN, ASKS_WHAT_I_SAID, CHANGES_TOPIC, FOLDER_WORDS, HERE, NOT_NAMES, POINTS_BACK,
+    QUESTION_START, WH_START,
 )
 
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
+    from gaia_lite.registry.execute import ToolResult
 
-__all__ = ["Specific", "specifics", "unsupported", "named_in_message", "asks_what_user_said", "asks_about_user",
-           "invented_file", "clobbered_file", "names_file", "named_file", "SMALL_NUMBER"]
+__all__ = ["Specific", "specifics", "unsupported", "ungrounded_in", "named_in_message", "asks_what_user_said",
+           "asks_about_user", "invented_file", "clobbered_file", "names_file", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -77,6 +80,24 @@ def unsupported(answer: str, evidence: str) -> Specific | None:
         if item.kind == "name" and not any(w.lower() in said for w in item.text.split()):
             return item
     return None
+
+
+def ungrounded_in(answer: str, results: Sequence[ToolResult], seen_results: Sequence[str],
+                  user_messages: Sequence[str], facts: Sequence[str]) -> str | None:
+    """The first number, file name or name of ``answer`` that nothing the conversation was shown holds, or
+    None. ``results`` are this turn's, ``seen_results`` every tool result of the conversation as the model
+    read it. Checked only where the answer may draw on evidence: a tool succeeded this turn, saved facts
+    were shown, or no tool ran and earlier turns' results are there (a follow-up: "and its q1?"). "Rome"
+    to a plain question, or "144" after a denied call, has no source to be checked against. A call's arguments count (a file it read is
+    named there). A message that says it changes the topic ("Unrelated question: how many minutes in two hours?")
+    is no follow-up: "120" was flagged there after a report was read, for both models (dev split, 32d9094)."""
+    follow_up = seen_results and not results and not (user_messages and changes_topic(user_messages[-1]))
+    if not (any(r.ok for r in results) or facts or follow_up):
+        return None
+    said = [*seen_results, *user_messages, *facts,
+            *(json.dumps([r.arguments, r.payload], ensure_ascii=False, default=str) for r in results)]
+    found = unsupported(answer, "\n".join(said))
+    return found.text if found is not None else None
 
 
 def _numbers(text: str) -> list[float]:
@@ -136,11 +157,6 @@ def _where(path: Path, base: Path) -> str:
 def names_file(line: str) -> bool:
     """Is ``line`` (one of named_in_message's) a file or folder here, not "your question is about the files ..."?"""
     return _IS_IN in line
-
-
-def named_file(line: str) -> str:
-    """The file or folder name in one of named_in_message's lines ("big.log is in the folder logs" -> big.log)."""
-    return line.split(_IS_IN, 1)[0].rstrip("/").rsplit("/", 1)[-1]
 
 
 def _named_in_words(message: str, ctx: ToolContext) -> list:
@@ -257,81 +273,11 @@ def _inside(ctx: ToolContext, raw: str) -> bool:
     return any(here.is_relative_to(Path(r).resolve()) for r in sandbox_roots(ctx))
 
 
-# Tools that only find, read or look at what the user's files and documents hold.
-# The searches (search_file, ...) are left out: a search is how "find all PDFs here" is served, and its words
-# need be in no text file.
-_LOOKUPS = frozenset({"read_file", "query_documents", "query_specific_file", "search_indexed_chunks",
-                      "index_document", "index_directory", "summarize_document", "analyze_image",
-                      "answer_question_about_image"})
-
-
 def changes_topic(message: str) -> bool:
     """Does ``message`` say in so many words that it leaves the topic ("Unrelated question: ...", "different
     topic: ...")? Thanks first is not enough: "cool - which month was the most expensive?" asks about the
     results just shown."""
     return CHANGES_TOPIC.search(message) is not None and not POINTS_BACK.search(message)
-
-
-def moves_on(message: str) -> bool:
-    """Does ``message`` change the topic, or open with thanks, with no word pointing back? Wider than
-    changes_topic: enough to stop an earlier result from justifying a lookup, not to skip a check. What such
-    a message asks may still be in a file here; it is not about the earlier results. A word pointing back
-    ("thanks! and how big is it?") is checked first and wins."""
-    return changes_topic(message) or (THANKS_FIRST.search(message) is not None and not POINTS_BACK.search(message))
-
-
-# A folder path in a message: "docs/", "src/app", "/var/log"
-_FOLDER_PATH = re.compile(r"[\w.-]+[/\\]|[/\\][\w.-]+")
-
-
-def _names_an_entry(message: str, ctx: ToolContext) -> bool:
-    """Does ``message`` name a folder path, or say the name of a file or folder at the top of the working
-    folder ("whats in docs/?", "whats in docs?": a lookup serves it, though no request word is left)?"""
-    if _FOLDER_PATH.search(message):
-        return True
-    said = set(re.findall(r"[\w-]+", message.lower()))
-    try:
-        entries = list(Path(ctx.workdir).iterdir())[:_TOP_ENTRIES]
-    except OSError:
-        return False
-    return any(e.name.lower() in said or e.stem.lower() in said for e in entries)
-
-
-_TOP_ENTRIES = 500  # entries of the working folder looked at, at most
-
-
-def unasked_lookup(tool: str, message: str, ctx: ToolContext, seen_results: Sequence[str]) -> str | None:
-    """``tool``, when a lookup of the user's files serves nothing in ``message``: it names no file or folder,
-    points back at nothing, and none of its words is in an earlier result or in the files here; else None.
-    After reading a file, both models looked "whats 9+10?" and "how many days are there in a week?" up in it
-    or in the document index, and answered with its lines; the 0.5B looked "What did I tell you about my
-    diet?" up in the documents, beside the saved fact "I'm vegetarian"."""
-    from gaia_lite.tools.find import PATH_MENTION, named_in, pointed_by_request, request_words
-
-    if tool not in _LOOKUPS or POINTS_BACK.search(message) or _names_an_entry(message, ctx) \
-            or PATH_MENTION.search(message):  # a file named, found or not: the tool says what it finds
-        return None
-    turned = moves_on(message)
-    asked = [w for w in request_words(message)
-             if not (turned and w in MOVE_ON_WORDS.words) and w not in QUANTITIES.words]
-    # an earlier result counts only while the talk stays on it, and by whole words ("day" is not in "Friday")
-    seen = "" if turned else " ".join(seen_results).lower()
-    if any(re.search(rf"\b{re.escape(w)}", seen) for w in asked) or named_in_message(message, ctx):
-        return None
-    try:
-        if asked and (pointed_by_request(ctx, message, files_scanned=300) or named_in(ctx, message)
-                      or _indexed_hold(ctx, asked)):
-            return None  # a text file or the index holds its words, or a file's name (a PDF's, too) says them
-    except OSError:  # a look that fails must never break a turn
-        return None
-    return tool
-
-
-def _indexed_hold(ctx: ToolContext, asked: Sequence[str]) -> bool:
-    """Does a chunk of the document index (PDFs included) hold a word of ``asked``?"""
-    if ctx.rag is None:
-        return False
-    return any(ctx.rag.grep(w, limit=1)[1] for w in asked[:8])
 
 
 def pointed_files(message: str, ctx: ToolContext) -> str | None:

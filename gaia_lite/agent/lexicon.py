@@ -1,6 +1,6 @@
 """The English the agent reads: every phrase pattern and word list the judge and its helpers match, in one table.
 
-The judge recognises a refusal, a request for a summary, a thank-you or a claim that a change is made by English
+The agent recognises a refusal, a question about the user, a change of topic or a claim that a change is made by English
 words. Each such pattern is one ``Phrase`` here, and each list of English words one ``Words``, with the real user
 messages or model replies it was written for (from the dev, test and held-out runs the comments of its users
 cite). Every example must still match (tests/agent/test_lexicon.py), so a pattern cannot be narrowed past the
@@ -88,18 +88,13 @@ ABOUT_FILES = _phrase(
     "about_files", r"(?i)[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|documents?|"
     r"downloads|desktop|clipboard|screen|computer|disk|drive)\b",
     "how big is my report.txt?", "what's in my downloads folder?")
-# A word that points back into the conversation: what it points to may be in a file, though the message names none
+# A word that points back into the conversation: a message with one is about what came before, whatever else it says
 POINTS_BACK = _phrase(
     "points_back", r"(?i)\b(?:it|its|that|those|them|this|these|they|their|one|ones|first|second|last|"
     r"other|same|again|above|previous|more)\b",
     "and how big is it?", "and how many of those are left?", "Unrelated to that, but what was it in Q4?")
-# A message that turns away from what came before: "Unrelated question: how many minutes are there in two hours?",
-# "Thanks! How many days are there in a week?" (after reading a report and a to-do list, the 1.5B looked both up in
-# them: dev split, 3258b4d). First, a message that opens with thanks:
-THANKS_FIRST = _phrase(
-    "thanks_first", r"(?i)^\W*(?:thanks|thank you|thx|cheers|ta|great|cool|perfect|nice|got it)\b\W+\w",
-    "Thanks! How many days are there in a week?", "cheers! whats 9+10?", "cool - which month was the most expensive?")
-# ... and one that says in so many words that it leaves the topic
+# A message that says in so many words that it turns away from what came before: "Unrelated question: how many
+# minutes are there in two hours?" (after reading a report, both models' "120" was called unbacked: dev split, 32d9094)
 CHANGES_TOPIC = _phrase(
     "changes_topic", r"(?i)\b(?:unrelated|off[- ]topic|(?:different|new|other|random|general|side) "
     r"(?:topic|question|subject|thing)|change of (?:topic|subject)|changing the subject)\b",
@@ -148,12 +143,6 @@ ASKS_CHANGE = _phrase("asks_change", r"(?i)\b(?:update|change|bump|set|edit|modi
 # called update_memory: test split, ffeab89)
 ASKS_IF_DONE = _phrase("asks_if_done", r"(?i)^\W*(?:did|have|has|was|were|is|are|does|do|what|which|who|whose|where|"
                        r"when|why|how)\b", "did you update project-plan.md?", "What port is set in config.ini?")
-# A request for a summary, or for figures
-SUMMARY_ASKED = _phrase("summary_asked", r"(?i)\bsummar|\btl;?dr\b|\brundown\b|\bgist\b|\brecap\b|\boverview\b"
-                        r"|\bbriefing\b|\bhow (?:many|much)\b",
-                        "Summarize reports/acme_q2_report.md.", "tl;dr of the onboarding guide?",
-                        "quick rundown: how much was the revenue?",
-                        "how many PTO days first-year staff get, how many remote days per week")
 
 # ---------------------------------------------------------------- what a reply says (judge)
 
@@ -166,22 +155,6 @@ DECLINES = _phrase(
     "I'm sorry, but I can't assist with that.", "I don't have access to your personal information",
     "I don't know Acme Corp's Q3 revenue according to reports/acme_q3_report.md.",
     "I'm sorry, but I don't have enough information to determine if you can get your money back on sale items.")
-# Instructions that hand the user a step a tool can take
-YOU_DO_IT = _phrase(
-    "you_do_it",
-    r"(?i)\byou (?:can|could|may|should|need to|will need to|might want to|would need to) (?:use|run|open|check|"
-    r"look|search|read|view|type|execute|navigate|go|refer|consult|review|browse|locate|find|try|update|change|"
-    r"edit|modify|replace|set|bump)\b"
-    r"|\b(?:please|try to) (?:open|run|check|look|search|read|locate|find)\b"
-    r"|```(?:bash|sh|shell|console)?\s*\n|(?:^|\n)\s*\$ \w",
-    "You can open notes.md in a text editor to see how big it is.",
-    "The current version is 2.0.3. You need to update it to 2.1.0.")
-# A claim that the files are out of reach
-OUT_OF_REACH = _phrase(
-    "out_of_reach", r"(?i)\bI (?:don't|do not) have (?:direct )?access to (?:your|the|local|any)\b"
-    r"|\bI (?:cannot|can't|can not|am unable to|am not able to) (?:directly )?(?:access|read|open|browse|view|see) "
-    r"(?:your|the|local|any|files|folders|documents)\b",
-    "I'm sorry, but I don't have access to your files. Please check the folder yourself.")
 _DONE_VERBS = (r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|"
                r"deleted|removed|appended|inserted)")
 # An answer that says the change is made ("is set" alone describes a value; "is now set" claims a change)
@@ -192,19 +165,6 @@ SAYS_DONE = _phrase(
     rf"|\b(?:successfully|now) (?:{_DONE_VERBS}|set)\b",
     "The project plan is updated to reflect the new deadline of 15 March.", "I've changed the deadline to 15 March.",
     "Done: the deadline has been successfully set to 15 March.", "The version in setup.cfg has been updated to 2.1.0.")
-# An answer saying a file does not hold what was asked (1.5B, test split, 2bafffe)
-NOT_IN_IT = _phrase(
-    "not_in_it", r"(?i)\b(?:not|never) (?:found|mentioned|listed|present|stated|given|included|specified"
-    r"|provided|available)\b"
-    r"|\bdoes(?:n't| not) (?:contain|mention|say|list|include|have|specify)\b"
-    r"|\bno (?:mention|information|record|line|entry|details?)\b|\bcould(?:n't| not) find\b",
-    "The IP address of the database server is not found in the hosts.txt file.",
-    "The IP address of the db server is not provided in the 'hosts.txt' file.")
-_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|million"
-# A figure: a number standing as one (not the digit of a name: "q2", "acme_q2_report.md"), or a number word
-FIGURE = _phrase("figure", rf"(?i)(?<![\w./\\-])\d|\b(?:{_NUMBER_WORDS}|none|no)\b",
-                 "- Q2 revenue was $12.9 million, up 7 %.", "Two large support contracts")
-NUMBER_WORD = _phrase("number_word", rf"(?i)\b(?:{_NUMBER_WORDS}|billion)\b", "Revenue was twelve point nine million.")
 
 # ---------------------------------------------------------------- word lists
 
@@ -217,16 +177,6 @@ NOT_NAMES = _words(
     "saturday sunday january february march april may june july august september october "
     "november december according based after before during since until",
     "The top seller was John Doe of Acme Corp, per The Handbook.", "On Monday the total was high.")
-# Words that tell of a move to another topic, not what it is about (grounding.unasked_lookup)
-MOVE_ON_WORDS = _words(
-    "move_on_words", "unrelated topic question subject different random general side change changing thank "
-    "thanks cheer cheers great cool perfect nice off",
-    "Unrelated question: how many minutes are there in two hours?", "Thanks! How many days are there in a week?")
-# Quantities say how much, not what about: "two" is no reason to search a report that says "Two large support
-# contracts" (grounding.unasked_lookup)
-QUANTITIES = _words(
-    "quantities", "one two three four five six seven eight nine ten eleven twelve twenty hundred thousand million "
-    "half dozen", "Unrelated question: how many minutes are there in two hours?")
 # Words that carry no content: any sentence has them, so sharing them proves nothing (own_words)
 STOP = _words(
     "stop", "a an the and or but if then else of to in on at for from by with as is are was were be been "

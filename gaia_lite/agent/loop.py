@@ -37,16 +37,16 @@ from .books import CallBook, Steer, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, for_people, plain_name
 from .evidence import Lookups
-from .grounding import asks_about_user, named_in_message
+from .grounding import asks_about_user, named_in_message, ungrounded_in
 from .judge import (
-    Accept, Evidence, FromResults, RunCalls, Stage, Verdict, judge, plain_words, ungrounded_in, without_tool_names,
+    Accept, Evidence, FromResults, RunCalls, Stage, Verdict, judge, without_tool_names,
 )
 from .opening import Opening, opening
 from .results import compact_result
 from .prefix import make_layout
 from .own_words import without_own_lines
 from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT, WORKED_HEADER, worked_block
-from .replies import FreeReplies, OwnLinesView, ReplyMode, UnrepeatedView
+from .replies import FreeReplies, OwnLinesView, ReplyMode
 from .reply import Reply
 from .selection import SelectionState, ToolSelector
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
@@ -245,12 +245,12 @@ class Agent:
         yield stats.finished(turn, answer, tuple(self.selector.state.visible_names(self.registry)), recalled.names)
 
     def _turn_stats(self, query: str, facts: tuple[str, ...], closest: float) -> TurnStats:
-        """A new turn's record: how its first reply may begin, and the answers it must not repeat."""
+        """A new turn's record: how its first reply may begin, and the saved facts shown."""
         start = opening(query, tool_names=self.registry.names(), holds_calls=self.replies.forces_calls,
                         facts_shown=bool(facts), closest_fact=closest,
                         best_tool=lambda: self.selector.best_match(query),
                         later_turn=any(m["role"] == "tool" for m in self.history))
-        return TurnStats(opening=start, earlier=tuple(self._earlier_answers()), facts=facts)
+        return TurnStats(opening=start, facts=facts)
 
     def _judge(self, reply: Reply, stage: Stage, stats: TurnStats) -> Verdict:
         """The judge's verdict on ``reply``, with the guard that gave it recorded for the turn."""
@@ -285,10 +285,10 @@ class Agent:
 
     def _evidence(self, stats: TurnStats) -> Evidence:
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
-        looks = Lookups(self.executor.ctx, tuple(self.user_messages), seen)  # each made once, when a guard asks
-        return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result, stats.earlier,
+        looks = Lookups(self.executor.ctx, tuple(self.user_messages))  # each made once, when a guard asks
+        return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result,
                         tuple(self.user_messages), stats.facts, self._own_lines(), seen, stats.named,
-                        invented=looks.invented, clobbers=looks.clobbers, unasked=looks.unasked, pointed=looks.pointed,
+                        invented=looks.invented, clobbers=looks.clobbers, pointed=looks.pointed,
                         instructions=self._instructions(), skip=self.options.judge_skip)
 
     def _after_result(self) -> str:
@@ -371,7 +371,7 @@ class Agent:
         gen = self.client.stream_chat(request.messages, tools=request.tools, max_tokens=self.options.max_tokens,
                                       temperature=self.options.temperature, cancel=self.executor.ctx.cancel,
                                       **request.extra)
-        view = UnrepeatedView(OwnLinesView(self.replies.view(), self._own_lines()), stats.earlier)
+        view = OwnLinesView(self.replies.view(), self._own_lines())
         stats.shown = ""
         while True:
             try:
@@ -405,7 +405,8 @@ class Agent:
         elif answer != reply.text.strip():
             yield TextDelta("\n\n" + answer)
         self.history.append({"role": "assistant", "content": answer})
-        stats.ungrounded = ungrounded_in(answer, self._evidence(stats)) is not None
+        ev = self._evidence(stats)
+        stats.ungrounded = ungrounded_in(answer, ev.results, ev.seen_results, ev.user_messages, ev.facts) is not None
         return answer
 
     def _keep_asked_fact(self, stats: TurnStats) -> Generator[Event, None, str | None]:
@@ -475,15 +476,6 @@ class Agent:
         log.warning("constrained request refused, falling back to free tool calls: %s", exc)
         self.replies = FreeReplies(self.registry.names, hold_all=not self.options.native_tools)
         return True
-
-    def _earlier_answers(self) -> list[str]:
-        """This conversation's earlier answers (20+ characters) a new question must not get again; none
-        when the current question was asked before, which may well get the same answer."""
-        asked = [plain_words(q) for q in self.user_messages]
-        if not asked or asked[-1] in asked[:-1]:
-            return []
-        return [m["content"] for m in self.history if m["role"] == "assistant" and not m.get("tool_calls")
-                and isinstance(m.get("content"), str) and len(plain_words(m["content"])) >= 20]
 
     def _call_tool(self, wire: ToolCall, book: CallBook, stats: TurnStats) -> Generator[Event, None, None]:
         """Run one call (unless the book refuses a repeat) and put its result in the history.

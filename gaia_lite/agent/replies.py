@@ -17,12 +17,12 @@ from typing import Any, Callable, Iterable, Protocol
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import ChatResult
 
-from .judge import Evidence, hiding_guard, names_a_tool, plain_words
+from .judge import Evidence, hiding_guard, names_a_tool
 from .own_words import MIN_CUT
 from .reply import Reply
 
 # names_a_tool: eval/tasks.py counts narrated answers with the judge's own rule
-__all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "UnrepeatedView", "OwnLinesView",
+__all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "OwnLinesView",
            "names_a_tool"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
@@ -122,38 +122,6 @@ class HoldingView:
         if not reply.calls and reply.text and hiding_guard(reply.text, Evidence(tuple(self._tool_names()))) is None:
             return reply.text
         return ""
-
-
-class UnrepeatedView:
-    """The judge's ``repeated`` guard on screen. Wraps a view: what it would show is held while it may
-    still turn out to be one of ``earlier`` (answers already given in this conversation), and dropped if it
-    is one, word for word. The loop
-    then asks for an answer to the new question, so a repeat never reaches the screen."""
-
-    def __init__(self, inner: ReplyView, earlier: Iterable[str]) -> None:
-        self._inner = inner
-        self._earlier = [e for e in map(plain_words, earlier) if e]
-        self._held = ""
-        self._open = not self._earlier
-
-    def _release(self) -> str:
-        if not self._open and not any(e.startswith(plain_words(self._held)) for e in self._earlier):
-            self._open = True
-        if not self._open:
-            return ""
-        out, self._held = self._held, ""
-        return out
-
-    def feed(self, delta: str) -> str:
-        self._held += self._inner.feed(delta)
-        return self._release()
-
-    def finish(self, result: ChatResult) -> str:
-        self._held += self._inner.finish(result)
-        if not self._open and plain_words(self._held) in self._earlier:
-            return ""
-        self._open = True
-        return self._release()
 
 
 class OwnLinesView:

@@ -1,6 +1,6 @@
 """The ``skip:NAME[+NAME...]`` arms of ``eval tasks``: the ``on`` arm with some of the judge's guards off.
 
-An arm spelled ``skip:narrated+repeated`` runs exactly as ``on`` does, with the guards it names turned
+An arm spelled ``skip:narrated+template`` runs exactly as ``on`` does, with the guards it names turned
 off (``Settings.judge_skip``, as ``GAIA_JUDGE_SKIP`` would). Set beside ``on`` over the same tasks, it
 measures what those guards earn: tasks they turn from fail to pass, tasks they break, and the seconds
 their asking-again costs (``scripts/ablate_judge.py`` does this for every guard that fired).

@@ -16,7 +16,7 @@ tool with ..." or just "list_recent_files").
 ``--repeat N`` runs the suite N times (run-major: each run is a whole pass)
 and reports the mean and spread of tasks passed per arm, per split (dev /
 test, from the suite's ``split`` marks) and per class; small models sample.
-**Ungrounded** turns are ones the agent's judge flagged (``TurnFinished.ungrounded``:
+**Ungrounded** turns are ones the agent's loop marked (``TurnFinished.ungrounded``, grounding.ungrounded_in:
 an answer whose specifics the turn's evidence did not support). Each turn also records the judge's
 guards that acted on its replies (``TurnFinished.guards``), and each arm counts, per guard, the turns it
 acted on (``guards_fired``); a ``skip:NAME`` arm runs ``on`` with those guards off (``eval/arms.py``).
@@ -144,7 +144,7 @@ class TurnResult:
     invalid_calls: int = 0  # unknown tool or bad arguments: refused before running
     malformed: bool = False  # the answer holds an unreadable call
     narrated: bool = False  # the answer names a tool instead of calling it
-    ungrounded: bool = False  # the agent's judge flagged specifics the evidence did not support
+    ungrounded: bool = False  # the agent marked specifics the evidence did not support
     origin: str = "model"  # where the answer came from: model, amended or built (TurnFinished.origin)
     guards: list[str] = field(default_factory=list)  # the judge's guards that acted on a reply (TurnFinished.guards)
     calls: list[dict[str, Any]] = field(default_factory=list)  # each call: name, arguments, outcome, seconds (to read a failure)

@@ -380,17 +380,16 @@ def test_a_turn_whose_answer_copies_the_after_result_line_shows_the_answer_once(
     assert all(body["stop"] == ["(If this answers"] for body in requests)
 
 
-def test_a_lookup_made_again_after_the_ask_is_not_run_and_the_next_reply_answers(tmp_path: Path) -> None:
-    # the 1.5B, test split: asked once about query_specific_file on shopping.md for "cheers! whats 9+10?",
-    # it made the same lookup again; it ran, and the answer cited "line 6 of shopping.md"
-    (tmp_path / "shopping.md").write_text("## Bakery\n- sourdough loaf\n")
-    lookup = text_chunks('{"tool": "read_file", "arguments": {"file_path": "shopping.md"}}')
+def test_a_call_held_back_is_not_run_and_the_next_reply_answers_without_tools(tmp_path: Path) -> None:
+    # the 0.5B, test split: the poem it was asked for, written to a file nobody named (unasked_write)
+    write = text_chunks('{"tool": "write_file", "arguments": {"file_path": "sea.txt", "content": "The sea is vast"}}')
     with FakeOpenAIServer() as srv:
-        srv.script += [lookup, lookup, text_chunks('{"tool": "none", "answer": "9 + 10 is 19."}')]
-        events = list(_tool_first_agent(srv, tmp_path).run("cheers! whats 9+10?"))
+        srv.script += [write, text_chunks('{"tool": "none", "answer": "The sea is vast and deep."}')]
+        events = list(_tool_first_agent(srv, tmp_path).run("Write me a two-line poem about the sea."))
         requests = list(srv.requests)
-    assert not [e for e in events if isinstance(e, ToolCallFinished)], "the lookup never ran"
-    assert next(e for e in events if isinstance(e, TurnFinished)).answer == "9 + 10 is 19."
-    assert len(requests) == 3 and "tools" not in requests[2]
-    assert requests[2]["messages"][-1]["content"] == "Answer it yourself now, in plain sentences, without tools: " \
-                                                    "cheers! whats 9+10?"
+    assert not [e for e in events if isinstance(e, ToolCallFinished)], "the write never ran"
+    assert not (tmp_path / "sea.txt").exists()
+    assert next(e for e in events if isinstance(e, TurnFinished)).answer == "The sea is vast and deep."
+    assert len(requests) == 2 and "tools" not in requests[1]
+    assert requests[1]["messages"][-1]["content"] == "Answer it yourself now, in plain sentences, without tools: " \
+                                                    "Write me a two-line poem about the sea."

@@ -20,11 +20,11 @@ def _ctx(tmp_path: Path) -> ToolContext:
 
 def test_a_lookup_is_made_once_a_step_and_the_next_step_looks_again(tmp_path: Path) -> None:
     ctx = _ctx(tmp_path)
-    looks = Lookups(ctx, (POEM,), ())
+    looks = Lookups(ctx, (POEM,))
     assert looks.invented(WRITE) == "sea.txt"
     (tmp_path / "sea.txt").write_text("waves\n")  # the disk changes: this step keeps what it found
     assert looks.invented(WRITE) == "sea.txt"
-    assert Lookups(ctx, (POEM,), ()).invented(WRITE) is None  # the next step sees the file
+    assert Lookups(ctx, (POEM,)).invented(WRITE) is None  # the next step sees the file
 
 
 def test_each_kind_of_lookup_is_kept_apart_and_by_call(tmp_path: Path) -> None:
@@ -32,7 +32,7 @@ def test_each_kind_of_lookup_is_kept_apart_and_by_call(tmp_path: Path) -> None:
     (tmp_path / "policies").mkdir()
     (tmp_path / "policies" / "returns.md").write_text("# Returns\nSale items: store credit only, no money back.\n")
     question = "returns policy - can I get my money back on sale items?"
-    looks = Lookups(_ctx(tmp_path), ("tidy up my notes", question), ())
+    looks = Lookups(_ctx(tmp_path), ("tidy up my notes", question))
     rewrite = ToolCall("c2", "write_file", {"file_path": "notes.md", "content": "buy milk"})
     assert looks.clobbers(rewrite) == "notes.md" and looks.invented(rewrite) is None
     assert looks.clobbers(WRITE) is None  # another call is looked up on its own
@@ -42,8 +42,8 @@ def test_each_kind_of_lookup_is_kept_apart_and_by_call(tmp_path: Path) -> None:
 
 
 def test_the_judge_reads_a_steps_lookups_through_evidence(tmp_path: Path) -> None:
-    looks = Lookups(_ctx(tmp_path), (POEM,), ())
-    ev = Evidence(("write_file", "read_file"), user_messages=(POEM,), invented=looks.invented, unasked=looks.unasked)
+    looks = Lookups(_ctx(tmp_path), (POEM,))
+    ev = Evidence(("write_file", "read_file"), user_messages=(POEM,), invented=looks.invented)
     held = judge(Reply((WRITE,), ""), ev, Stage.DRAFT)
     assert held == HoldToAnswer("unasked_write", f"Answer it yourself now, in plain sentences, without tools: {POEM}")
     read = Reply((ToolCall("c3", "read_file", {"file_path": "leaves.jpg"}),), "")

@@ -1,10 +1,12 @@
-"""What counts as a specific in an answer, and when the evidence backs it (agent/grounding.py)."""
+"""What counts as a specific in an answer, and when the evidence backs it (agent/grounding.py); and when the
+loop counts an answer as ungrounded (``ungrounded_in``: TurnFinished.ungrounded, eval's ungrounded_turns)."""
 
 from __future__ import annotations
 
 import pytest
 
-from gaia_lite.agent.grounding import specifics, unsupported
+from gaia_lite.agent.grounding import specifics, ungrounded_in, unsupported
+from gaia_lite.registry.execute import ToolResult, ToolStatus
 
 REPORT = ('reports/acme_q3_report.md says: Q3 revenue was $14.2 million, up 11 % from Q3 2024. '
           'size_bytes: 1077. top: Sarah Chen 70,000. mean: 16304.3478. share: 0.25')
@@ -47,3 +49,56 @@ def test_specifics_the_evidence_holds(answer: str) -> None:
 def test_specifics_the_evidence_does_not_hold(answer: str, first: str) -> None:
     found = unsupported(answer, REPORT)
     assert found is not None and found.text == first
+
+
+# ---------------------------------------------------------------- the loop's ungrounded metric
+
+READ = ToolResult("read_file", "read_file", {"file_path": "notes.md"},
+                  {"status": "success", "size_bytes": 1077, "lines": 35, "content": "buy milk"}, ToolStatus.OK, 0.1)
+PACKAGE = 'package.json: {"name": "acme-web", "version": "2.1.0"}'  # an earlier turn's read
+
+
+def _after_read(answer: str, *, seen: tuple[str, ...] = (), question: str = "What is in notes.md?") -> str | None:
+    return ungrounded_in(answer, (READ,), seen, (question,), ())
+
+
+@pytest.mark.parametrize("answer, found", [
+    ("The initech client phone number is 1234567890.", "1234567890"),     # 0.5B, built-in suite: in no file
+    ("The Brightwave contract ends on October 15, 2023.", "2023"),        # 0.5B, built-in suite: a date from nowhere
+    ("The hotel limit per night in Paris is 100.000 euros.", "100.000"),  # 0.5B, built-in suite
+    ("The office move is described in meeting_notes.txt.", "meeting_notes.txt"),  # a file name nothing showed
+])
+def test_an_answer_with_a_specific_nothing_showed_is_ungrounded(answer: str, found: str) -> None:
+    assert _after_read(answer) == found
+
+
+@pytest.mark.parametrize("answer", [
+    "Rome is the capital of Italy.",
+    "notes.md is 1077 bytes in 35 lines and says: buy milk.",
+    'package.json says: {"name": "acme-web", "version": "2.1.0"}',
+    "I read the file and it says to renew the passport on Friday.",
+])
+def test_answers_from_what_was_shown_are_grounded(answer: str) -> None:
+    assert _after_read(answer, seen=(PACKAGE,)) is None
+
+
+def test_an_answer_with_no_evidence_behind_it_is_not_checked() -> None:
+    assert ungrounded_in("12 times 12 is 144.", (), (), ("what is 12 times 12?",), ()) is None  # no tool, no fact
+    denied = ToolResult("read_file", "read_file", {"file_path": "notes.md"}, {"status": "denied"}, ToolStatus.DENIED, 0.0)
+    assert ungrounded_in("12 times 12 is 144.", (denied,), (), ("what is 12 times 12?",), ()) is None
+
+
+def test_specifics_found_in_messages_facts_and_earlier_results_are_grounded() -> None:
+    for answer in ("budget-2025.csv is here.", "Your plate is KX 4471.", "The total is 16,304.35.", "About 16.3 thousand"):
+        assert ungrounded_in(answer, (READ,), ("total: 16304.3478",), ("is budget-2025.csv in here?",),
+                             ("my plate number is KX 4471",)) is None, answer
+
+
+def test_a_follow_up_is_checked_against_earlier_results_but_a_turn_that_changes_topic_is_not() -> None:
+    report = '{"status": "success", "content": "Q3 revenue was $14.2 million."}'
+    for question in ("Unrelated question: how many minutes are there in two hours?", "different topic - minutes in 2h?"):
+        assert ungrounded_in("120", (), (report,), ("Acme's Q3 revenue?", question), ()) is None, question
+    # a follow-up: it points back, or only thanks first ("cool - which quarter was best?" is about the results)
+    for question in ("and its Q4 revenue?", "Unrelated to that, but what was it in Q4?", "cool - and Q4 revenue?"):
+        assert ungrounded_in("It was 120 million.", (), (report,), ("Acme's Q3 revenue?", question), ()) == "120", \
+            question

@@ -25,8 +25,8 @@ QUERY = "What is the capital of Italy?"
 PACKAGE = 'package.json: {"name": "acme-web", "version": "2.1.0"}'  # an earlier turn's read
 
 
-def _ev(*, result: ToolResult | None = None, earlier: tuple[str, ...] = ()) -> Evidence:
-    return Evidence(TOOLS, (result,) if result else (), result, earlier, (QUERY,))
+def _ev(*, result: ToolResult | None = None) -> Evidence:
+    return Evidence(TOOLS, (result,) if result else (), result, (QUERY,))
 
 
 def _draft(text: str, **kw) -> object:
@@ -60,12 +60,6 @@ CAUGHT = [
      '    "file_path": "config.ini", "new_value": 9090\n}}\n```', "0.5B, edit_config (dev): a tool that does not exist"),
     ("narrated", '{"name": "read_file", "arguments": {"file_path": "notes.md", lines: all}}',
      "broken JSON naming a snake_case tool: asked again the same way"),
-    ("stopped_short", "I'm sorry, but I don't have access to your files. Please check the folder yourself.",
-     "files said to be out of reach although a tool read one"),
-    ("ungrounded", "The initech client phone number is 1234567890.", "0.5B, built-in suite: in no file"),
-    ("ungrounded", "The Brightwave contract ends on October 15, 2023.", "0.5B, built-in suite: a date from nowhere"),
-    ("ungrounded", "The hotel limit per night in Paris is 100.000 euros.", "0.5B, built-in suite"),
-    ("ungrounded", "The office move is described in meeting_notes.txt.", "a file name nothing showed"),
 ]
 
 ANSWERS = [
@@ -91,52 +85,9 @@ def test_each_guard_catches_its_replies(guard: str, text: str, why: str) -> None
 
 @pytest.mark.parametrize("text", ANSWERS)
 def test_answers_pass_every_guard(text: str) -> None:
-    ev = replace(_ev(result=READ, earlier=("The capital of France is Paris.",)), seen_results=(PACKAGE,))
+    ev = replace(_ev(result=READ), seen_results=(PACKAGE,))
     assert _first_catch(text, ev) is None
     assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text) == judge(Reply((), text), ev, Stage.FINAL)
-
-
-def test_an_answer_with_no_evidence_behind_it_is_not_checked_for_grounding() -> None:
-    assert _draft("12 times 12 is 144.") == Accept("12 times 12 is 144.")  # no tool ran, no fact shown
-    assert _draft("Rome, since 1871.", earlier=("x",)) == Accept("Rome, since 1871.")
-
-
-def test_an_ungrounded_draft_is_asked_again_with_what_it_said_then_replaced_by_the_results() -> None:
-    asked = _draft("The client's phone number is 1234567890.", result=READ)
-    assert isinstance(asked, AskAgain) and asked.guard == "ungrounded"
-    assert "Your answer says 1234567890, but no tool result" in asked.request and QUERY in asked.request
-    assert _final("The client's phone number is 1234567890.", result=READ) == FromResults("ungrounded")
-
-
-def test_specifics_found_in_messages_facts_and_earlier_results_are_grounded() -> None:
-    ev = Evidence(TOOLS, (READ,), READ, user_messages=("is budget-2025.csv in here?",),
-                  facts=("my plate number is KX 4471",), seen_results=("total: 16304.3478",))
-    for text in ("budget-2025.csv is here.", "Your plate is KX 4471.", "The total is 16,304.35.", "About 16.3 thousand"):
-        assert judge(Reply((), text), ev, Stage.DRAFT) == Accept(text), text
-
-
-def test_a_follow_up_is_checked_against_earlier_results_but_a_turn_that_changes_topic_is_not() -> None:
-    report = '{"status": "success", "content": "Q3 revenue was $14.2 million."}'
-
-    def after_report(question: str) -> Evidence:
-        return Evidence(TOOLS, user_messages=("Acme's Q3 revenue?", question), seen_results=(report,))
-
-    for question in ("Unrelated question: how many minutes are there in two hours?", "different topic - minutes in 2h?"):
-        assert judge(Reply((), "120"), after_report(question), Stage.DRAFT) == Accept("120"), question
-    # a follow-up: it points back, or only thanks first ("cool - which quarter was best?" is about the results)
-    for question in ("and its Q4 revenue?", "Unrelated to that, but what was it in Q4?", "cool - and Q4 revenue?"):
-        asked = judge(Reply((), "It was 120 million."), after_report(question), Stage.DRAFT)
-        assert isinstance(asked, AskAgain) and asked.guard == "ungrounded", question
-
-
-def test_instructions_instead_of_a_call_are_asked_again_once_and_kept_after() -> None:
-    told = "You can open notes.md in a text editor to see how big it is."
-    asked = judge(Reply((), told), Evidence(TOOLS, user_messages=(QUERY,)), Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "stopped_short" and "You can open" in asked.request
-    assert judge(Reply((), told), Evidence(TOOLS, user_messages=(QUERY,)), Stage.FINAL) == Accept(told)
-    after_a_read = "notes.md says buy milk. You can open it to see more."
-    assert _draft(after_a_read, result=READ) == Accept(after_a_read)  # a tool ran: a pointer beside an answer
-
 
 NAMED = ("settings.toml is in the working folder",)
 
@@ -292,13 +243,6 @@ def test_echoes_and_empty_answers_are_judged_as_final_even_in_a_draft() -> None:
     assert _draft("browse_directory") == AskAgain("narrated", _draft("use read_file").request)  # named, so asked
 
 
-def test_an_earlier_answer_to_a_new_question_is_asked_again_once() -> None:
-    earlier = ("The capital of Italy is Rome.",)
-    assert _draft("The capital of Italy is Rome.", earlier=earlier) == AskAgain(
-        "repeated", f"That repeats your answer to an earlier question. Answer my latest question: {QUERY}")
-    assert _final("The capital of Italy is Rome.", earlier=earlier) == Accept("The capital of Italy is Rome.")
-
-
 def test_the_agents_own_line_copied_into_an_answer_is_dropped() -> None:
     line = "(Now answer the user in plain sentences, or call another tool if needed.)"
     ev = Evidence(TOOLS, copied_lines=(line, ""))
@@ -391,101 +335,6 @@ def test_a_call_to_a_tool_that_does_not_exist_is_asked_again_then_never_shown() 
     assert unknown_call('users.json has {"name": "ada_lovelace", "role": "admin"}.', ["read_file"]) is None
 
 
-def _lookup_ev(tmp_path, question: str, seen: tuple[str, ...] = ()) -> Evidence:
-    from gaia_lite.agent.grounding import unasked_lookup
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    (tmp_path / "shopping.md").write_text("## Bakery\n- sourdough loaf\n## Market\n- apples\n")
-    (tmp_path / "reports").mkdir(exist_ok=True)
-    (tmp_path / "reports" / "acme_q3_report.md").write_text("# Acme Q3\n\nRevenue was $14.2 million.\n")
-    (tmp_path / "docs").mkdir(exist_ok=True)
-    (tmp_path / "docs" / "faq.md").write_text("# FAQ\n\nAsk the help desk.\n")
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    return Evidence(TOOLS, user_messages=("shopping.md - what do I need from the bakery?", question),
-                    seen_results=seen, unasked=lambda call: unasked_lookup(call.name, question, ctx, seen))
-
-
-SHOPPING_READ = ("status: success\ncontent: ## Bakery\n- sourdough loaf\n## Market\n- apples",)
-
-
-@pytest.mark.parametrize("question, tool, arguments", [
-    # both models, built-in suite, after a file was read: a lookup for a question no file holds
-    ("cheers! whats 9+10?", "read_file", {"file_path": "shopping.md"}),
-    ("Thanks! How many days are there in a week?", "query_documents", {"query": "How many days are there in a week?"}),
-    ("Unrelated question: how many minutes are there in two hours?", "query_specific_file",
-     {"file_path": "reports/acme_q3_report.md", "query": "how many minutes are there in two hours?"}),
-    # the 0.5B, test split: the saved fact "I'm vegetarian" sat beside the question
-    ("What did I tell you about my diet?", "query_documents", {"query": "Is your diet vegetarian?"}),
-])
-def test_a_lookup_for_a_question_no_file_holds_is_asked_about_once(tmp_path, question, tool, arguments) -> None:
-    reply = Reply((ToolCall("c1", tool, arguments),), "")
-    asked = judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "unasked_lookup"
-    assert asked.request.endswith(f"(or call a tool if it truly needs one): {question}")
-    # made again after the ask (the 1.5B, test split: query_specific_file on shopping.md for "cheers! whats
-    # 9+10?"), the call is not run: the next reply must answer
-    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.FINAL) == HoldToAnswer(
-        "unasked_lookup", f"Answer it yourself now, in plain sentences, without tools: {question}")
-
-
-@pytest.mark.parametrize("question, tool, arguments", [
-    ("and how big is it?", "read_file", {"file_path": "shopping.md"}),             # points back
-    ("what else do I need from the market?", "read_file", {"file_path": "shopping.md"}),  # 'market' was read
-    ("What was Acme's revenue in Q3?", "query_documents", {"query": "Acme revenue Q3"}),  # a file holds 'acme'
-    ("back to shopping.md - anything for the bakery?", "read_file", {"file_path": "shopping.md"}),  # named
-    ("whats in docs/?", "read_file", {"file_path": "docs/"}),   # a folder path (0.5B, test split)
-    ("whats in docs?", "read_file", {"file_path": "docs"}),     # a folder here, by its name
-    ("whats 9+10?", "run_shell_command", {"command": "echo $((9+10))"}),           # not a lookup
-    ("find all the PDFs in here", "search_file", {"file_pattern": "*.pdf"}),       # a search: never judged so
-    ("what does my insurance policy cover?", "query_documents", {"query": "insurance cover"}),  # a PDF's name
-])
-def test_a_lookup_the_message_may_need_runs(tmp_path, question, tool, arguments) -> None:
-    (tmp_path / "insurance_policy.pdf").write_bytes(b"%PDF-1.4 not read here")
-    reply = Reply((ToolCall("c1", tool, arguments),), "")
-    assert judge(reply, _lookup_ev(tmp_path, question, SHOPPING_READ), Stage.DRAFT) == RunCalls(reply.calls)
-
-
-@pytest.mark.parametrize("files, read, question, tool, arguments", [
-    # the 1.5B, dev split (3258b4d), with the suite's own files: "two" is in the report ("Two large support
-    # contracts"), "day" inside "Monday" and "Friday"; the message turns away from both
-    ({"reports/acme_q3_report.md": "ACME"}, "reports/acme_q3_report.md",
-     "Unrelated question: how many minutes are there in two hours?", "query_specific_file",
-     {"file_path": "reports/acme_q3_report.md", "query": "how many minutes are there in two hours?"}),
-    ({"todo.txt": "Monday: call the plumber\nFriday: renew passport\n"}, "todo.txt",
-     "Thanks! How many days are there in a week?", "query_documents", {"query": "how many days are there in a week?"}),
-])
-def test_a_lookup_after_the_talk_moved_on_is_asked_about(tmp_path, files, read, question, tool, arguments) -> None:
-    from gaia_lite.agent.grounding import unasked_lookup
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    suite = Path(__file__).parents[2] / "gaia_lite" / "eval" / "data" / "tasks"
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text((suite / "acme_q3_report.md").read_text() if text == "ACME" else text)
-    seen = (f"status: success\ncontent: {(tmp_path / read).read_text()}",)
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    assert unasked_lookup(tool, question, ctx, seen) == tool
-
-
-@pytest.mark.parametrize("question", [
-    "thanks! and how big is it?",                       # points back: the earlier result may answer
-    "unrelated: what does the acme report say about the Lisbon office?",  # a file here holds the words
-    "thanks - which of my files mentions the renewal?",  # 'renewal' is in the report
-])
-def test_a_lookup_after_a_topic_change_that_a_file_may_serve_runs(tmp_path, question) -> None:
-    from gaia_lite.agent.grounding import unasked_lookup
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    suite = Path(__file__).parents[2] / "gaia_lite" / "eval" / "data" / "tasks"
-    (tmp_path / "reports").mkdir()
-    (tmp_path / "reports" / "acme_q3_report.md").write_text((suite / "acme_q3_report.md").read_text())
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    assert unasked_lookup("query_documents", question, ctx, ("status: success",)) is None
-
-
 def _declined_ev(tmp_path, question: str, results=()) -> Evidence:
     from gaia_lite.agent.grounding import pointed_files
     from gaia_lite.registry.context import ToolContext
@@ -520,61 +369,6 @@ def test_a_made_up_file_beside_the_working_directory_is_judged_where_it_would_be
     reply = Reply((ToolCall("c1", "write_file", {"file_path": str(tmp_path / "poem.txt"), "content": "..."}),), "")
     assert isinstance(held := judge(reply, _call_ev(work, question), Stage.DRAFT), HoldToAnswer)
     assert held.guard == "unasked_write"
-
-
-def test_a_lookup_of_words_the_document_index_holds_runs(tmp_path) -> None:
-    # a PDF indexed earlier: its words are in the index, not in any text file here
-    from gaia_lite.agent.grounding import unasked_lookup
-    from gaia_lite.embed.hashing import HashEmbedder
-    from gaia_lite.memory.rag import RagIndex
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    notes = tmp_path / "elsewhere" / "lease.md"
-    notes.parent.mkdir()
-    notes.write_text("# Lease\n\nThe notice period for termination is three months.\n")
-    index = RagIndex(tmp_path / "index", HashEmbedder(dim=256))
-    try:
-        index.index_file(notes)
-        work = tmp_path / "work"
-        work.mkdir()
-        ctx = ToolContext(workdir=work, sandbox=Sandbox([work]), data_dir=tmp_path, rag=index)
-        assert unasked_lookup("query_documents", "how long is the notice period?", ctx, ()) is None
-        assert unasked_lookup("query_documents", "whats 9+10?", ctx, ()) == "query_documents"
-    finally:
-        index.close()
-
-
-def test_a_summary_without_the_figures_the_text_states_is_asked_again_once() -> None:
-    report = ToolResult("read_file", "read_file", {"file_path": "reports/acme_q2_report.md"},
-                        {"status": "success", "content": "# Acme Q2\n\n- Q2 revenue was $12.9 million, up 7 %.\n"
-                                                         "- Gross margin was 58 %.\n- Operating expenses were $6.6 million."},
-                        ToolStatus.OK, 0.01)
-    question = "Summarize reports/acme_q2_report.md."
-    hollow = "It includes revenue, gross margin, and operating expenses, along with the CEO's outlook."  # 0.5B, test
-    ev = Evidence(TOOLS, (report,), report, user_messages=(question,))
-    asked = judge(Reply((), hollow), ev, Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "hollow_summary"
-    # still hollow when asked again (the 1.5B, test split): kept, and the text's lines of figures follow it
-    assert judge(Reply((), hollow), ev, Stage.FINAL) == Accept(
-        hollow + "\n\nThe figures it gives: Q2 revenue was $12.9 million, up 7 %; Gross margin was 58 %; "
-                 "Operating expenses were $6.6 million.", "hollow_summary")
-    named = "To summarize reports/acme_q2_report.md: Summarize a whole indexed document, section by section."
-    assert isinstance(judge(Reply((), named), ev, Stage.DRAFT), AskAgain)   # "q2" is a name, not a figure (0.5B)
-    metadata = ("The summary includes highlights on Q2 revenue and gross margin. The file is 326 bytes in size with "
-                "14 lines of text.")   # 1.5B, test split: the file's size is not one of its figures
-    assert isinstance(judge(Reply((), metadata), ev, Stage.DRAFT), AskAgain)
-    dated = ("The summary of Acme Corp's second quarter 2025 report highlights strong revenue growth and improved "
-             "gross margin.")  # 1.5B, test split: a year is no figure
-    assert isinstance(judge(Reply((), dated), ev, Stage.DRAFT), AskAgain)
-    figures = "Q2 revenue was $12.9 million, up 7 %; gross margin 58 %."
-    assert judge(Reply((), figures), ev, Stage.DRAFT) == Accept(figures)
-    briefing = Evidence(TOOLS, (report,), report, user_messages=("quick rundown: how much was the revenue?",))
-    assert isinstance(judge(Reply((), "The report covers revenue and margins."), briefing, Stage.DRAFT), AskAgain)
-    assert judge(Reply((), "Revenue was twelve point nine million."), briefing, Stage.DRAFT) == \
-        Accept("Revenue was twelve point nine million.")
-    asked_other = Evidence(TOOLS, (report,), report, user_messages=("what is this report about?",))
-    assert judge(Reply((), hollow), asked_other, Stage.DRAFT) == Accept(hollow)   # not a summary request
 
 
 def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> None:
@@ -619,49 +413,6 @@ def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run_and_
 def test_a_write_the_message_asks_for_runs_whatever_the_file_is_called(tmp_path, question) -> None:
     reply = Reply((ToolCall("c1", "write_file", {"file_path": "sea.txt", "content": "The sea is vast ..."}),), "")
     assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == RunCalls(reply.calls)
-
-
-HOSTS = "hosts.txt is in the working folder"  # as grounding.named_in_message says it
-
-
-@pytest.mark.parametrize("answer", [
-    "The IP address of the database server is not found in the hosts.txt file.",   # 1.5B, test split, 54039b1
-    "The IP address of the db server is not provided in the 'hosts.txt' file.",    # 1.5B, test split, 2bafffe
-])
-def test_an_answer_that_a_named_file_lacks_it_before_the_file_was_read_is_asked_to_read_it(answer) -> None:
-    # the 1.5B, test split: a content search for "db server's IP" found nothing, and hosts.txt was never read
-    searched = ToolResult("search_file_content", "search_file_content", {"pattern": "db server's IP", "directory": "."},
-                          {"status": "success", "count": 0, "files": ["hosts.txt"]}, ToolStatus.OK, 0.01)
-    question = "hosts.txt - what's the db server's IP?"
-    ev = Evidence(TOOLS, (searched,), searched, user_messages=(question,), named=(HOSTS,))
-    assert judge(Reply((), answer), ev, Stage.DRAFT) == AskAgain(
-        "unread_named", f"hosts.txt is in the working folder: look at it with a tool before answering, then answer from what it holds. "
-                        f"My question: {question}")
-    # once read, "not found" is the answer's to give (named as the loop names it: named_in_message's line)
-    read = ToolResult("read_file", "read_file", {"file_path": "hosts.txt"},
-                      {"status": "success", "content": "10.0.0.12 web01"}, ToolStatus.OK, 0.01)
-    after = Evidence(TOOLS, (searched, read), read, user_messages=(question,), named=(HOSTS,))
-    assert judge(Reply((), answer), after, Stage.DRAFT) == Accept(answer)
-    found = ToolResult("search_file_content", "search_file_content", {"pattern": "db"},
-                       {"status": "success", "count": 1, "matches": [{"file": "hosts.txt", "text": "10.0.0.31 db01"}]},
-                       ToolStatus.OK, 0.01)
-    assert judge(Reply((), answer), Evidence(TOOLS, (found,), found, user_messages=(question,), named=(HOSTS,)),
-                 Stage.DRAFT) == Accept(answer)
-
-
-def test_instructions_to_the_user_after_the_last_call_failed_are_stopping_short() -> None:
-    failed = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg", "old_content": ""},
-                        {"status": "error", "error": "old_content is empty"}, ToolStatus.ERROR, 0.01)
-    noted = ToolResult("update_memory", "update_memory", {"knowledge_id": "v"}, {"status": "not_found"}, ToolStatus.OK, 0.01)
-    answer = "The current version is 2.0.3. You need to update it to 2.1.0."   # 1.5B, test split
-    ev = Evidence(TOOLS, (noted, failed), noted, user_messages=("setup.cfg - bump the version to 2.1.0",))
-    asked = judge(Reply((), answer), ev, Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "stopped_short"
-    done = ToolResult("edit_file", "edit_file", {"file_path": "setup.cfg"}, {"status": "success"}, ToolStatus.OK, 0.01)
-    after = Evidence(TOOLS, (failed, done), done, user_messages=("setup.cfg - bump the version to 2.1.0",))
-    assert judge(Reply((), "Done. You can check it with git diff."), after, Stage.DRAFT) == \
-        Accept("Done. You can check it with git diff.")
-
 
 EDITING = (*TOOLS, "edit_file", "write_file")
 PLAN_HERE, CONFIG_HERE = "project-plan.md is in the working folder", "config.ini is in the working folder"
@@ -768,20 +519,16 @@ def test_a_rewrite_asked_for_or_a_new_file_is_written(tmp_path, question, path) 
 
 
 def test_a_guard_named_in_skip_is_off_and_the_others_still_act() -> None:
-    report = ToolResult("read_file", "read_file", {"file_path": "reports/acme_q2_report.md"},
-                        {"status": "success", "content": "# Acme Q2\n\n- Q2 revenue was $12.9 million, up 7 %.\n"
-                                                         "- Gross margin was 58 %.\n- Operating expenses were $6.6 million."},
-                        ToolStatus.OK, 0.01)
-    hollow = "It includes revenue, gross margin, and operating expenses, along with the CEO's outlook."
-    ev = Evidence(TOOLS, (report,), report, user_messages=("Summarize reports/acme_q2_report.md.",))
-    assert judge(Reply((), hollow), ev, Stage.DRAFT).guard == "hollow_summary"
-    off = replace(ev, skip=frozenset({"hollow_summary"}))
-    assert judge(Reply((), hollow), off, Stage.DRAFT) == Accept(hollow)
-    # an echoed result is still caught with hollow_summary off
+    narrated = "You can use list_recent_files to see them."
+    ev = Evidence(TOOLS, user_messages=(QUERY,))
+    assert judge(Reply((), narrated), ev, Stage.DRAFT).guard == "narrated"
+    off = replace(ev, skip=frozenset({"narrated"}))
+    assert judge(Reply((), narrated), off, Stage.DRAFT) == Accept(narrated)
+    # an echoed result is still caught with narrated off
     echo = '{"status": "success", "content": "- Q2 revenue was $12.9 million, up 7 %."}'
     assert judge(Reply((), echo), off, Stage.FINAL) == FromResults("result_echo")
 
 
 def test_unknown_guard_names_are_reported_and_known_ones_are_not() -> None:
-    assert unknown_guards(["hollow_summary", "hollow_sumary", "nope"]) == ["hollow_sumary", "nope"]
+    assert unknown_guards(["narrated", "narated", "nope"]) == ["narated", "nope"]
     assert len(active(frozenset({"narrated"}))) == len(GUARDS) - 1

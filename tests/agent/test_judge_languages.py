@@ -2,7 +2,8 @@
 
 Each turn is a message, the files it is about (real files in a temporary folder), the calls the model makes
 and the results they return, and a plausible correct answer in the message's language. The calls must run
-(``RunCalls``) and the answer must stand as given (``Accept``), with no guard catching anything on the way.
+(``RunCalls``) and the answer must stand as given (``Accept``), with no guard catching anything on the way, and
+the loop must not count it as ungrounded (``grounding.ungrounded_in``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.agent.evidence import Lookups
-from gaia_lite.agent.grounding import named_in_message
+from gaia_lite.agent.grounding import named_in_message, ungrounded_in
 from gaia_lite.agent.judge import GUARDS, Accept, Evidence, Reply, RunCalls, Stage, judge
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.context import ToolContext
@@ -102,15 +103,19 @@ def _folder(tmp_path: Path) -> ToolContext:
 def _evidence(ctx: ToolContext, turn: Turn, results: tuple[ToolResult, ...]) -> Evidence:
     messages = (*turn.earlier, turn.message)
     seen = tuple(str(r.payload) for r in results)
-    looks = Lookups(ctx, messages, seen)
+    looks = Lookups(ctx, messages)
     last = next((r for r in reversed(results) if r.ok), results[-1] if results else None)
     return Evidence(TOOLS, results, last, user_messages=messages, facts=turn.facts, seen_results=seen,
                     named=named_in_message(turn.message, ctx), invented=looks.invented, clobbers=looks.clobbers,
-                    unasked=looks.unasked, pointed=looks.pointed, instructions=("Answer in plain sentences.",))
+                    pointed=looks.pointed, instructions=("Answer in plain sentences.",))
 
 
 def _caught(reply: Reply, ev: Evidence) -> list[str]:
     return [g.name for g in GUARDS if (g.on_calls == bool(reply.calls)) and g.detect(reply, ev) is not None]
+
+
+def _ungrounded(answer: str, ev: Evidence) -> str | None:
+    return ungrounded_in(answer, ev.results, ev.seen_results, ev.user_messages, ev.facts)
 
 
 @pytest.mark.parametrize("turn", TURNS, ids=lambda t: t.message[:40])
@@ -124,6 +129,7 @@ def test_a_german_or_spanish_turn_trips_no_guard(tmp_path: Path, turn: Turn) -> 
                     for c, p in zip(turn.calls, turn.payloads))
     after = _evidence(ctx, turn, results)
     assert _caught(Reply((), turn.answer), after) == []
+    assert _ungrounded(turn.answer, after) is None
     for stage in (Stage.DRAFT, Stage.FINAL):
         assert judge(Reply((), turn.answer), after, stage) == Accept(turn.answer)
 
@@ -131,10 +137,6 @@ def test_a_german_or_spanish_turn_trips_no_guard(tmp_path: Path, turn: Turn) -> 
 def test_the_same_turns_in_english_are_still_caught_where_they_should_be(tmp_path: Path) -> None:
     """The turns above prove nothing if no guard would ever catch them: their English twins, made wrong, are."""
     ctx = _folder(tmp_path)
-    turn = _turn("Summarize bericht_q3.md.", "It covers the quarter's revenue and how it compares.", "bericht_q3.md")
-    results = tuple(ToolResult(c.name, c.name, c.arguments, p, ToolStatus.OK, 0.01)
-                    for c, p in zip(turn.calls, turn.payloads))
-    assert "hollow_summary" in _caught(Reply((), turn.answer), _evidence(ctx, turn, results))
     refusal = Turn("What's my locker code again?", answer="I'm sorry, but I can't help with that.",
                    facts=("Saved memories:\n- My locker code is 4471",))
     assert _caught(Reply((), refusal.answer), _evidence(ctx, refusal, ())) == ["declined_fact"]
@@ -142,7 +144,8 @@ def test_the_same_turns_in_english_are_still_caught_where_they_should_be(tmp_pat
                   "Laut handbuch.md bekommst du im ersten Jahr 30 Urlaubstage.", "handbuch.md")
     results = tuple(ToolResult(c.name, c.name, c.arguments, p, ToolStatus.OK, 0.01)
                     for c, p in zip(wrong.calls, wrong.payloads))
-    assert _caught(Reply((), wrong.answer), _evidence(ctx, wrong, results)) == ["ungrounded"]  # no English needed
+    assert _caught(Reply((), wrong.answer), _evidence(ctx, wrong, results)) == []
+    assert _ungrounded(wrong.answer, _evidence(ctx, wrong, results)) == "30"  # counted: no English needed
 
 
 @pytest.mark.xfail(strict=True, reason="grounding reads two capitalised words in a row as a name, and German "
@@ -155,4 +158,4 @@ def test_a_german_answer_from_an_english_file_is_not_called_ungrounded(tmp_path:
                 (ToolCall("c1", "read_file", {"file_path": "acme_q3_report.md"}),), (report,),
                 "Laut dem Bericht betrug der Umsatz im dritten Quartal 14,2 Millionen Dollar.")
     results = (ToolResult("read_file", "read_file", turn.calls[0].arguments, report, ToolStatus.OK, 0.01),)
-    assert _caught(Reply((), turn.answer), _evidence(ctx, turn, results)) == []
+    assert _ungrounded(turn.answer, _evidence(ctx, turn, results)) is None

@@ -8,17 +8,15 @@ from gaia_lite.agent.constrained import CONSTRAINED_FORMAT_NOTE
 from gaia_lite.agent.judge import GUARDS, AskAgain, Evidence, Reply, Stage, judge
 from gaia_lite.agent.judge.asks import GUARD_ASKS
 from gaia_lite.agent.judge.calls import CALL_GUARDS
-from gaia_lite.agent.judge.claims import CLAIM_GUARDS
 from gaia_lite.agent.judge.form import FORM_GUARDS
 from gaia_lite.agent.judge.guard import misordered
 from gaia_lite.agent.judge.shortfalls import SHORTFALL_GUARDS
 
 # The order the guards were measured in (issue 43); a change here is a change of behaviour, made on purpose.
 ORDER = [
-    "unasked_write", "invented_file", "clobbering_write", "unasked_lookup", "called_after_stop", "result_echo",
-    "bare_tool_name", "empty_answer", "menu_copy", "narrated", "format_only", "copied_format", "template",
-    "written_call", "unknown_call", "own_words", "declined_fact", "stopped_short", "claimed_change", "ungrounded",
-    "hollow_summary", "repeated", "declined_unread", "unread_named", "unread_file",
+    "unasked_write", "invented_file", "clobbering_write", "called_after_stop", "result_echo", "bare_tool_name",
+    "empty_answer", "menu_copy", "narrated", "format_only", "copied_format", "template", "written_call",
+    "unknown_call", "own_words", "declined_fact", "claimed_change", "declined_unread", "unread_file",
 ]
 
 
@@ -27,7 +25,7 @@ def test_the_guards_keep_their_priority() -> None:
 
 
 def test_every_guard_written_is_in_the_table_once() -> None:
-    written = [g.name for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS, *CLAIM_GUARDS)]
+    written = [g.name for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS)]
     assert sorted(written) == sorted(ORDER)
 
 

@@ -393,35 +393,6 @@ def test_a_fact_cut_down_to_its_value_is_kept_in_the_users_words(tmp_path):
     assert started.arguments == {"fact": "My car's licence plate is KX-4821"}  # the panel shows what is kept
 
 
-def test_an_earlier_answer_repeated_for_a_new_question_is_sent_back_once(tmp_path):
-    (tmp_path / "config.ini").write_text("host = files.internal.example\n")
-    with FakeOpenAIServer() as srv:
-        srv.script += [text_chunks("The capital of Italy is Rome."),
-                       text_chunks("The capital of Italy is Rome."),
-                       text_chunks('{"name": "read_file", "arguments": {"file_path": "config.ini"}}'),
-                       text_chunks("It names files.internal.example.")]
-        agent = _agent(srv, tmp_path, native=False)
-        list(agent.run("What is the capital of Italy?"))
-        events = list(agent.run("Back to config.ini: which host does it name?"))
-        requests = list(srv.requests)
-    answer = [e for e in events if isinstance(e, TurnFinished)][0].answer
-    assert answer == "It names files.internal.example."
-    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == answer   # the repeat never showed
-    assert requests[2]["messages"][-1]["content"] == (
-        "That repeats your answer to an earlier question. Answer my latest question: "
-        "Back to config.ini: which host does it name?")
-
-
-def test_the_same_question_may_get_the_same_answer(tmp_path):
-    with FakeOpenAIServer() as srv:
-        srv.script += [text_chunks("The capital of Italy is Rome."), text_chunks("The capital of Italy is Rome.")]
-        agent = _agent(srv, tmp_path, native=False)
-        list(agent.run("What is the capital of Italy?"))
-        events = list(agent.run("what is the capital of italy"))
-        assert len(srv.requests) == 2   # not sent back
-    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "The capital of Italy is Rome."
-
-
 def test_an_answer_built_from_a_failed_call_names_no_tool(tmp_path):
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "missing.md"}}'),
@@ -432,33 +403,28 @@ def test_an_answer_built_from_a_failed_call_names_no_tool(tmp_path):
     assert "read_file" not in answer and "browse_directory" not in answer   # counted as narration otherwise
 
 
-def test_an_answer_with_a_number_no_file_holds_is_asked_again_then_built_from_the_file(tmp_path):
+def test_an_answer_with_a_number_no_file_holds_is_kept_and_counted_as_ungrounded(tmp_path):
+    # the judge no longer asks again (issue 43); the loop still marks the turn for eval's ungrounded_turns
     (tmp_path / "clients.txt").write_text("Initech: phone 555-0177\n")
     read = '{"name": "read_file", "arguments": {"file_path": "clients.txt"}}'
     with FakeOpenAIServer() as srv:
-        srv.script += [text_chunks(read), text_chunks("Their phone number is 1234567890."),
-                       text_chunks("Their phone number is 1234567890.")]
+        srv.script += [text_chunks(read), text_chunks("Their phone number is 1234567890.")]
         events = list(_agent(srv, tmp_path, native=False).run("the initech client - whats their phone number?"))
-        requests = list(srv.requests)
+        asked = len(srv.requests)
     finished = [e for e in events if isinstance(e, TurnFinished)][0]
-    assert requests[2]["messages"][-1]["content"].startswith("Your answer says 1234567890, but no tool result")
-    assert "555-0177" in finished.answer and "1234567890" not in finished.answer
-    assert finished.ungrounded is False  # the answer given is the file's own text
+    assert asked == 2 and finished.answer == "Their phone number is 1234567890." and finished.ungrounded
 
 
-def test_a_grounded_second_answer_is_kept_and_an_unbacked_follow_up_is_asked_then_counted(tmp_path):
+def test_a_grounded_answer_is_not_counted_and_an_unbacked_follow_up_is(tmp_path):
     (tmp_path / "clients.txt").write_text("Initech: phone 555-0177\n")
     read = '{"name": "read_file", "arguments": {"file_path": "clients.txt"}}'
     with FakeOpenAIServer() as srv:
-        srv.script += [text_chunks(read), text_chunks("It is 1234567890."), text_chunks("It is 555-0177."),
-                       text_chunks("Its office number is 4400."), text_chunks("Its office number is 4400.")]
+        srv.script += [text_chunks(read), text_chunks("It is 555-0177."), text_chunks("Its office number is 4400.")]
         agent = _agent(srv, tmp_path, native=False)
         first = [e for e in agent.run("initech's phone number?") if isinstance(e, TurnFinished)][0]
         second = [e for e in agent.run("and its office number?") if isinstance(e, TurnFinished)][0]
-        requests = list(srv.requests)
     assert first.answer == "It is 555-0177." and not first.ungrounded
-    # a follow-up without a tool is checked against the earlier result: asked once, then kept and counted
-    assert requests[4]["messages"][-1]["content"].startswith("Your answer says 4400, but no tool result")
+    # a follow-up without a tool is checked against the earlier result
     assert second.answer == "Its office number is 4400." and second.ungrounded
 
 

@@ -24,8 +24,8 @@ def test_a_reply_held_to_a_call_asks_for_a_call_with_no_words() -> None:
 
 
 def test_a_call_held_back_makes_the_next_reply_answer_with_the_guards_words() -> None:
-    asked = Steer().after(AskAgain("unasked_lookup", "None of my files mention this."), "")
-    held = asked.after(HoldToAnswer("unasked_lookup", "Answer it yourself now: whats 9+10?"), "")
+    asked = Steer().after(AskAgain("clobbering_write", "Not run: write_file would replace all of notes.md."), "")
+    held = asked.after(HoldToAnswer("clobbering_write", "Answer it yourself now: whats 9+10?"), "")
     assert held.held_to_answer and held.answer_request == "Answer it yourself now: whats 9+10?"
     assert held.transient == () and held.stage(forced=True) is Stage.FORCED
     assert Steer().after(FromResults("result_echo"), '{"status": "success"}') == Steer()

@@ -29,13 +29,13 @@ def _report(*results: tasks.TaskResult) -> dict[str, Any]:
 
 ON = _report(_task("a", "on", True, 10.0, ["narrated"], []),
              _task("b", "on", False, 8.0, ["narrated", "narrated"]),
-             _task("c", "on", True, 4.0, ["repeated"]),
+             _task("c", "on", True, 4.0, ["unread_file"]),
              _task("d", "on", True, 3.0, []))
 
 
 def test_fired_in_counts_turns_once_and_names_the_tasks_in_suite_order() -> None:
-    assert fired_in(ON) == {"narrated": Fired(2, ("a", "b")), "repeated": Fired(1, ("c",))}
-    assert ON["arms"]["on"]["guards_fired"] == {"narrated": 2, "repeated": 1}  # the same count, per arm
+    assert fired_in(ON) == {"narrated": Fired(2, ("a", "b")), "unread_file": Fired(1, ("c",))}
+    assert ON["arms"]["on"]["guards_fired"] == {"narrated": 2, "unread_file": 1}  # the same count, per arm
 
 
 def test_phase_two_counts_fail_to_pass_as_a_gain_and_pass_to_fail_as_a_loss() -> None:
@@ -77,14 +77,14 @@ def test_a_guard_cell_adds_its_suites_and_counts_those_still_pending() -> None:
 def test_the_table_has_a_row_per_guard_and_four_columns_per_model() -> None:
     cells = {("narrated", "qwen2.5-coder-0.5b"): GuardCell(3, 2, Tally(2, 1, 0, 2, 18.0, 2, 11.0)),
              ("narrated", "qwen2.5-coder-1.5b"): GuardCell(1, 1, Tally(), pending=1),
-             ("repeated", "qwen2.5-coder-0.5b"): GuardCell(1, 1, Tally(1, 0, 1, 1, 4.0, 1, 5.0))}
-    table = render_table(cells, ["narrated", "repeated", "template"], ["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"])
+             ("unread_file", "qwen2.5-coder-0.5b"): GuardCell(1, 1, Tally(1, 0, 1, 1, 4.0, 1, 5.0))}
+    table = render_table(cells, ["narrated", "unread_file", "template"], ["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"])
     assert table.splitlines() == [
         "| guard | 0.5b fired (tasks) | 0.5b gains | 0.5b losses | 0.5b s/task | 1.5b fired (tasks) | 1.5b gains"
         " | 1.5b losses | 1.5b s/task |",
         "|---|---|---|---|---|---|---|---|---|",
         "| narrated | 3 (2) | 1 | 0 | +3.5 | 1 (1) | … | … | … |",
-        "| repeated | 1 (1) | 0 | 1 | -1.0 | 0 | · | · | · |",
+        "| unread_file | 1 (1) | 0 | 1 | -1.0 | 0 | · | · | · |",
         "| template | 0 | · | · | · | 0 | · | · | · |"]
 
 
@@ -103,15 +103,15 @@ def _plan(tmp_path: Path, *suites: str, guards: tuple[str, ...] | None = None) -
 
 def test_phase_two_reruns_only_the_tasks_each_guard_fired_in_most_fired_first(tmp_path: Path) -> None:
     plan = _plan(tmp_path, "builtin.json", "holdout9.json")
-    other = _report(_task("z", "on", True, 1.0, ["repeated"]))
+    other = _report(_task("z", "on", True, 1.0, ["unread_file"]))
     reports = {("m1", "builtin", "on"): ON, ("m1", "holdout9", "on"): other}
     runs = ablate_judge.phase_two_runs(plan, reports, [g.name for g in GUARDS])
     assert [(r.arm, r.suite.stem, r.tasks) for r in runs] == [
-        ("skip:narrated", "builtin", ("a", "b")), ("skip:repeated", "builtin", ("c",)),
-        ("skip:repeated", "holdout9", ("z",))]
-    only = ablate_judge.phase_two_runs(_plan(tmp_path, "builtin.json", guards=("repeated", "template")),
+        ("skip:narrated", "builtin", ("a", "b")), ("skip:unread_file", "builtin", ("c",)),
+        ("skip:unread_file", "holdout9", ("z",))]
+    only = ablate_judge.phase_two_runs(_plan(tmp_path, "builtin.json", guards=("unread_file", "template")),
                                        reports, [g.name for g in GUARDS])
-    assert [(r.arm, r.tasks) for r in only] == [("skip:repeated", ("c",))]
+    assert [(r.arm, r.tasks) for r in only] == [("skip:unread_file", ("c",))]
 
 
 def test_a_blind_suites_tasks_are_never_printed_or_summarized(tmp_path: Path) -> None:
@@ -169,24 +169,24 @@ def test_a_dry_run_prints_phase_one_and_runs_nothing(tmp_path: Path, capsys: pyt
 CAPITAL = {"name": "one capital", "tasks": [
     {"id": "italy", "class": "no_tools",
      "turns": [{"prompt": "What is the capital of Italy?", "expect": ["rome"], "no_tools": True}]}]}
-HANDED_OFF = "I am not sure yet. You can look it up in an atlas."
+NARRATED_CALL = "I am not sure yet. I would call read_file to check."
 
 
 @pytest.mark.timeout(600)
 def test_the_script_runs_both_phases_writes_the_table_and_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """The real `eval tasks` subprocesses against the SCRIPTED FAKE server (tests/fakes; not a model): on the
-    on arm the judge asks the hand-off again and "Rome." passes; without stopped_short it fails."""
+    on arm the judge asks the narrated call again and "Rome." passes; without narrated it fails."""
     from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
 
     suite = tmp_path / "holdout_capital.json"  # blind by its name: no task id may be printed
     suite.write_text(json.dumps(CAPITAL))
     args = ["--suite", str(suite), "--model", "qwen2.5-coder-0.5b", "--out", str(tmp_path / "out"), "--any-server"]
     monkeypatch.setenv("GAIA_AUTO_START_SERVER", "0")  # never a llama-server here
-    monkeypatch.setenv("GAIA_JUDGE_SKIP", "stopped_short")  # the script's on arm has every guard all the same
+    monkeypatch.setenv("GAIA_JUDGE_SKIP", "narrated")  # the script's on arm has every guard all the same
     with FakeOpenAIServer(reject_response_format=True) as srv:
         monkeypatch.setenv("LEMONADE_BASE_URL", srv.base_url)
-        srv.script += [text_chunks(HANDED_OFF), text_chunks("Rome."), text_chunks(HANDED_OFF)]
+        srv.script += [text_chunks(NARRATED_CALL), text_chunks("Rome."), text_chunks(NARRATED_CALL)]
         assert ablate_judge.main(args) == 0
         first = capsys.readouterr().out
         asked = len(srv.requests)
@@ -194,11 +194,11 @@ def test_the_script_runs_both_phases_writes_the_table_and_resumes(tmp_path: Path
         again = capsys.readouterr().out
         assert len(srv.requests) == asked
     data = json.loads((tmp_path / "out/ablation.json").read_text())
-    cell = data["guards"]["stopped_short"]["qwen2.5-coder-0.5b"]
+    cell = data["guards"]["narrated"]["qwen2.5-coder-0.5b"]
     assert {k: cell[k] for k in ("fired_turns", "fired_tasks", "gains", "losses", "pending_suites")} == \
         {"fired_turns": 1, "fired_tasks": 1, "gains": 1, "losses": 0, "pending_suites": 0}
     assert "tasks" not in cell and "italy" not in json.dumps(data)
-    assert "| stopped_short | 1 (1) | 1 | 0 |" in (tmp_path / "out/ablation.md").read_text()
+    assert "| narrated | 1 (1) | 1 | 0 |" in (tmp_path / "out/ablation.md").read_text()
     assert "turns finished: 1 (1 passed)" in first and "italy" not in first + again and "Rome" not in first
     assert again.count("kept from an earlier run") == 2
 

@@ -23,16 +23,16 @@ from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
 
 
 def test_a_skip_arm_names_its_guards_in_the_order_written() -> None:
-    assert skipped_guards("skip:narrated+repeated") == ("narrated", "repeated")
+    assert skipped_guards("skip:narrated+unread_file") == ("narrated", "unread_file")
     assert skipped_guards("skip: narrated ") == ("narrated",)
     assert skipped_guards("on") == () and skipped_guards("skills") == ()
-    assert skip_arm(["narrated", "repeated"]) == "skip:narrated+repeated"
+    assert skip_arm(["narrated", "unread_file"]) == "skip:narrated+unread_file"
     assert skipped_guards(skip_arm([g.name for g in GUARDS])) == tuple(g.name for g in GUARDS)
 
 
 @pytest.mark.parametrize(("arm", "problem"), [
     ("on", None),
-    ("skip:narrated+repeated", None),
+    ("skip:narrated+unread_file", None),
     ("sometimes", "no arm is called 'sometimes'"),
     ("skip:", "'skip:' names no guard; spell it skip:NAME[+NAME...]"),
     ("skip:+", "'skip:+' names no guard"),
@@ -46,7 +46,7 @@ def test_each_arm_is_checked_by_name(arm: str, problem: str | None) -> None:
 
 
 def test_a_list_of_arms_is_checked_whole() -> None:
-    assert arms_problem(["on", "skip:narrated", "skip:repeated"], tasks.ARMS) is None
+    assert arms_problem(["on", "skip:narrated", "skip:unread_file"], tasks.ARMS) is None
     assert arms_problem([], tasks.ARMS) == "no arm given"
     assert arms_problem(["on", "skip:narrated", "skip:narrated"], tasks.ARMS) == "an arm is given twice"
     assert "no guard is called nope" in (arms_problem(["on", "skip:nope"], tasks.ARMS) or "")
@@ -55,13 +55,13 @@ def test_a_list_of_arms_is_checked_whole() -> None:
 def test_a_skip_arm_runs_as_on_with_its_guards_off_besides_any_already_off() -> None:
     base = load_settings({}, {})
     on = task_arm_settings(base, "on", "constrained")
-    skip = task_arm_settings(base, "skip:narrated+repeated", "constrained")
+    skip = task_arm_settings(base, "skip:narrated+unread_file", "constrained")
     assert (skip.dynamic_tools, skip.tool_calls, skip.prompt_layout) == (on.dynamic_tools, on.tool_calls,
                                                                          on.prompt_layout)
-    assert on.judge_skip == () and skip.judge_skip == ("narrated", "repeated")
+    assert on.judge_skip == () and skip.judge_skip == ("narrated", "unread_file")
     env_off = load_settings({}, {"GAIA_JUDGE_SKIP": "template,narrated"})
-    assert task_arm_settings(env_off, "skip:narrated+repeated", "constrained").judge_skip == \
-        ("template", "narrated", "repeated")
+    assert task_arm_settings(env_off, "skip:narrated+unread_file", "constrained").judge_skip == \
+        ("template", "narrated", "unread_file")
 
 
 @pytest.mark.parametrize(("arms", "message"), [
@@ -81,13 +81,13 @@ def _turn(guards: list[str], passed: bool = True) -> tasks.TurnResult:
 
 
 def test_guards_fired_counts_each_guard_once_per_turn_it_acted_on() -> None:
-    results = [tasks.TaskResult("a", "on", True, 3.0, [_turn(["stopped_short", "stopped_short"]), _turn([])]),
-               tasks.TaskResult("b", "on", False, 5.0, [_turn(["ungrounded", "stopped_short"], passed=False)]),
-               tasks.TaskResult("a", "skip:stopped_short", True, 2.0, [_turn(["ungrounded"])])]
-    report = tasks.summarize(results, ["on", "skip:stopped_short"])
-    assert report["arms"]["on"]["guards_fired"] == {"stopped_short": 2, "ungrounded": 1}
-    assert report["arms"]["skip:stopped_short"]["guards_fired"] == {"ungrounded": 1}
-    assert report["tasks"][0]["turns"][0]["guards"] == ["stopped_short", "stopped_short"]
+    results = [tasks.TaskResult("a", "on", True, 3.0, [_turn(["narrated", "narrated"]), _turn([])]),
+               tasks.TaskResult("b", "on", False, 5.0, [_turn(["unread_file", "narrated"], passed=False)]),
+               tasks.TaskResult("a", "skip:narrated", True, 2.0, [_turn(["unread_file"])])]
+    report = tasks.summarize(results, ["on", "skip:narrated"])
+    assert report["arms"]["on"]["guards_fired"] == {"narrated": 2, "unread_file": 1}
+    assert report["arms"]["skip:narrated"]["guards_fired"] == {"unread_file": 1}
+    assert report["tasks"][0]["turns"][0]["guards"] == ["narrated", "narrated"]
     # the keys other code (and notes/summ.py) reads are all still there
     assert {"tasks", "passed", "success", "turns", "turns_passed", "seconds_per_task", "ungrounded_turns", "answers",
             "built_share_of_passed", "invalid_calls", "narrated_turns", "malformed_turns"} <= set(report["arms"]["on"])
@@ -96,7 +96,7 @@ def test_guards_fired_counts_each_guard_once_per_turn_it_acted_on() -> None:
 SUITE = {"name": "one capital", "tasks": [
     {"id": "italy", "class": "no_tools",
      "turns": [{"prompt": "What is the capital of Italy?", "expect": ["rome"], "no_tools": True}]}]}
-HANDED_OFF = "I am not sure yet. You can look it up in an atlas."
+NARRATED_CALL = "I am not sure yet. I would call read_file to check."
 
 
 def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,22 +106,22 @@ def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch
     suite = tmp_path / "suite.json"
     suite.write_text(json.dumps(SUITE))
     with FakeOpenAIServer(reject_response_format=True) as srv:
-        # on: the hand-off ("You can look it up") is asked again, then answered; skip: it is the answer
-        srv.script += [text_chunks(HANDED_OFF), text_chunks("Rome."), text_chunks(HANDED_OFF)]
+        # on: the narrated call ("I would call read_file") is asked again, then answered; skip: it is the answer
+        srv.script += [text_chunks(NARRATED_CALL), text_chunks("Rome."), text_chunks(NARRATED_CALL)]
         result = CliRunner().invoke(app, ["eval", "tasks", "--base-url", srv.base_url, "--no-local-server", "--arms",
-                                          "on,skip:stopped_short", "--suite", str(suite), "--out",
+                                          "on,skip:narrated", "--suite", str(suite), "--out",
                                           str(tmp_path / "run"), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    on, skip = report["arms"]["on"], report["arms"]["skip:stopped_short"]
-    assert (on["passed"], on["guards_fired"]) == (1, {"stopped_short": 1})
-    assert skip["passed"] == 0 and "stopped_short" not in skip["guards_fired"]
-    assert (tmp_path / "run/italy-skip-stopped_short/work").is_dir()  # no ':' in the path
+    on, skip = report["arms"]["on"], report["arms"]["skip:narrated"]
+    assert (on["passed"], on["guards_fired"]) == (1, {"narrated": 1})
+    assert skip["passed"] == 0 and "narrated" not in skip["guards_fired"]
+    assert (tmp_path / "run/italy-skip-narrated/work").is_dir()  # no ':' in the path
     # and the ablation reads it: the guard fired in italy and turned it from fail to pass
     fired = ablation.fired_in(report)
-    assert fired == {"stopped_short": ablation.Fired(1, ("italy",))}
-    tally = ablation.compare(ablation.task_runs(report, "on"), ablation.task_runs(report, "skip:stopped_short"),
-                             fired["stopped_short"].tasks)
+    assert fired == {"narrated": ablation.Fired(1, ("italy",))}
+    tally = ablation.compare(ablation.task_runs(report, "on"), ablation.task_runs(report, "skip:narrated"),
+                             fired["narrated"].tasks)
     assert (tally.tasks, tally.gains, tally.losses) == (1, 1, 0)
 
 

@@ -6,9 +6,9 @@ message. The own_words guard reads all of them (``GUARD_ASKS``): an answer made 
 
 from __future__ import annotations
 
-__all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING", "UNASKED",
-           "ANSWER_YOURSELF", "DECLINED", "STOPPED_SHORT", "CLAIMED_CHANGE", "REPEATED", "DECLINED_UNREAD", "UNREAD",
-           "UNGROUNDED", "HOLLOW_SUMMARY", "GUARD_ASKS"]
+__all__ = ["NARRATED", "TEMPLATE", "COPIED_FORMAT", "UNKNOWN_CALL", "OWN_WORDS", "INVENTED", "CLOBBERING",
+           "ANSWER_YOURSELF", "DECLINED", "CLAIMED_CHANGE", "DECLINED_UNREAD", "UNREAD",
+           "GUARD_ASKS"]
 
 # Sent (once per turn, and kept out of the history) when a reply describes a call instead of making it.
 NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
@@ -34,36 +34,21 @@ INVENTED = "No file {slot} exists, and I asked for none. Answer without tools: {
 CLOBBERING = ("Not run: write_file would replace all of {slot}, and your text keeps little of what it holds. To change "
               "part of it, call edit_file with old_content copied exactly from the file (read it first if you need "
               "to). My request: {query}")
-# Sent the same way, the call not run, when a lookup serves nothing the message asks.
-UNASKED = ("None of my files or earlier results mention this. Answer it yourself, in plain sentences (or call a "
-           "tool if it truly needs one): {query}")
 # Sent, for a reply held to an answer, after a lookup or write the message did not ask for: "with what you
 # already have" (the loop's usual words) drew "I don't have enough information" to "cheers! whats 9+10?" (1.5B).
 ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {query}"
 # Sent the same way when an answer refuses or says it does not know while saved memories sat beside the question.
 DECLINED = ("You said \"{slot}\", but the saved memories beside my message are what I told you earlier. If one "
             "answers it, answer from it: {query}")
-# Sent the same way when a reply tells the user to do what a tool can ("You can open the file ...").
-STOPPED_SHORT = ("You told me to do it myself (\"{slot}\"). You have tools for that: call the tool that does it "
-                 "now, then answer my question: {query}")
 # Sent the same way when an answer says a change is made that no tool made.
 CLAIMED_CHANGE = ("You said \"{slot}\", but no tool changed anything yet. Make the change with a tool now, then "
                   "answer: {query}")
-# Sent the same way when a reply is word for word the answer to an earlier question of this conversation.
-REPEATED = "That repeats your answer to an earlier question. Answer my latest question: {query}"
 # Sent the same way when an answer declines although the question's words point to a file here.
 DECLINED_UNREAD = ("You said you do not know, but {slot} may hold it: look at it with a tool, then answer from what "
                    "it holds. My question: {query}")
 # Sent the same way when an answer came without a tool although the message names a file that exists.
 UNREAD = "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"
-# Sent the same way when an answer states a number or file name that nothing shown to the model holds.
-UNGROUNDED = ("Your answer says {slot}, but no tool result, saved memory or message of mine says that. Answer "
-              "again using only what the tools returned; if they do not hold it, call a tool to find it or say "
-              "plainly that you could not find it. My question: {query}")
-# Sent the same way when a summary names a text's topics and none of its figures.
-HOLLOW_SUMMARY = ("Your summary names topics but none of the figures and facts the text gives. Summarize again, "
-                  "stating the key figures and facts it gives: {query}")
 
 # Every guard's request, as own_words reads them (tests/agent/test_judge_order.py holds it to the table)
-GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, UNASKED, DECLINED,
-              STOPPED_SHORT, CLAIMED_CHANGE, REPEATED, DECLINED_UNREAD, UNREAD, UNGROUNDED, HOLLOW_SUMMARY)
+GUARD_ASKS = (NARRATED, TEMPLATE, COPIED_FORMAT, UNKNOWN_CALL, OWN_WORDS, INVENTED, CLOBBERING, DECLINED,
+              CLAIMED_CHANGE, DECLINED_UNREAD, UNREAD)

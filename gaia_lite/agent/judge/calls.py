@@ -1,7 +1,7 @@
 """The evidence guards on a reply's calls, judged before they run: a call the message did not ask for.
 
-A small model writes the poem it was asked for into a file nobody named, reads a file for "whats 9+10?", or
-replaces a whole file to change one line. Each guard here looks at the user's files through ``Evidence``'s
+A small model writes the poem it was asked for into a file nobody named, calls a tool on a file that does not
+exist, or replaces a whole file to change one line. Each guard here looks at the user's files through ``Evidence``'s
 lookups (grounding.py, made once a step by evidence.Lookups) and keeps the call from running.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..lexicon import ASKS_REWRITE, WANTS_FILE
 from ..reply import Reply
-from .asks import CLOBBERING, INVENTED, UNASKED
+from .asks import CLOBBERING, INVENTED
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
 __all__ = ["CALL_GUARDS"]
@@ -47,14 +47,6 @@ def _clobbering(reply: Reply, ev: Evidence) -> str | None:
     return next((found for call in reply.calls if call.name in _WRITES and (found := ev.clobbers(call))), None)
 
 
-def _unasked(reply: Reply, ev: Evidence) -> str | None:
-    """The first call of a turn that looks the user's files up for a message they serve nothing in
-    (grounding.unasked_lookup): "whats 9+10?" after a file was read."""
-    if ev.unasked is None or any(r.ok for r in ev.results):
-        return None
-    return next((found for call in reply.calls if (found := ev.unasked(call)) is not None), None)
-
-
 CALL_GUARDS: tuple[Guard, ...] = (
     Guard("unasked_write", "a write of a made-up file for a message that asks for no file (never run)",
           _unasked_write, None, OnDraft.ANSWER, OnFinal.ANSWER, on_calls=True),
@@ -66,7 +58,4 @@ CALL_GUARDS: tuple[Guard, ...] = (
     Guard("clobbering_write", "a write_file call that would replace a file's text with text keeping under half of "
           "its lines, when the message asks for no rewrite (never run)", _clobbering, None, OnDraft.ASK, OnFinal.ANSWER,
           CLOBBERING, on_calls=True),
-    Guard("unasked_lookup", "the first lookup of a turn (a read, document query or image question) for a message "
-          "that names no file, points back at nothing, and whose words no file or earlier result holds (never run)",
-          _unasked, None, OnDraft.ASK, OnFinal.ANSWER, UNASKED, on_calls=True),
 )

@@ -18,7 +18,6 @@ from ..reply import Reply
 from ..results import lines_to_the_model
 from .asks import ANSWER_YOURSELF
 from .calls import CALL_GUARDS
-from .claims import CLAIM_GUARDS
 from .form import FORM_GUARDS
 from .guard import Evidence, Guard, OnDraft, OnFinal, Stage
 from .shortfalls import SHORTFALL_GUARDS
@@ -73,15 +72,14 @@ Verdict = RunCalls | AskAgain | HoldToCall | HoldToAnswer | FromResults | Accept
 # this order to every ``after``.
 PRIORITY = (
     # calls, before they run (calls.py)
-    "unasked_write", "invented_file", "clobbering_write", "unasked_lookup",
+    "unasked_write", "invented_file", "clobbering_write",
     # the reply's form (form.py)
     "called_after_stop", "result_echo", "bare_tool_name", "empty_answer", "menu_copy", "narrated", "format_only",
     "copied_format", "template", "written_call", "unknown_call", "own_words",
-    # the answer against the evidence (shortfalls.py, claims.py)
-    "declined_fact", "stopped_short", "claimed_change", "ungrounded", "hollow_summary", "repeated", "declined_unread",
-    "unread_named", "unread_file",
+    # the answer against the evidence (shortfalls.py)
+    "declined_fact", "claimed_change", "declined_unread", "unread_file",
 )
-_ROWS = {g.name: g for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS, *CLAIM_GUARDS)}
+_ROWS = {g.name: g for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS)}
 GUARDS: tuple[Guard, ...] = tuple(_ROWS[name] for name in PRIORITY)
 
 

@@ -3,7 +3,7 @@
 A small model may give a tool result back as JSON, name a tool instead of calling it, write a call the
 parser cannot read, copy the reply format's slot or a line of the tool list, leave a template slot where a
 value belongs, or answer with our own instructions. These guards read the reply's shape (and the tool names,
-and our own text); the evidence guards (calls.py, shortfalls.py, claims.py) compare it with what the turn found.
+and our own text); the evidence guards (calls.py, shortfalls.py) compare it with what the turn found.
 The helpers (``names_a_tool``, ``placeholder``, ...) serve the reply views and the evals too.
 """
 
@@ -19,14 +19,9 @@ from ..reply import Reply
 from .asks import COPIED_FORMAT, GUARD_ASKS, NARRATED, OWN_WORDS, TEMPLATE, UNKNOWN_CALL
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
-__all__ = ["FORM_GUARDS", "plain_words", "is_result_echo", "opens_json_object", "echoes_result", "names_a_tool",
+__all__ = ["FORM_GUARDS", "is_result_echo", "opens_json_object", "echoes_result", "names_a_tool",
            "without_tool_names", "bare_tool_name", "placeholder", "answer_slot", "written_call", "unknown_call",
            "not_an_answer"]
-
-
-def plain_words(text: str) -> str:
-    """``text`` lower-cased, without punctuation, one space between words: for "said the same"."""
-    return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
 
 
 def is_result_echo(text: str) -> bool:

@@ -23,13 +23,12 @@ __all__ = ["Evidence", "Stage", "OnDraft", "OnFinal", "Detector", "Guard", "miso
 
 @dataclass(frozen=True)
 class Evidence:
-    """What a guard may look at besides the reply. The four lookups (``invented`` to ``pointed``) look at the
+    """What a guard may look at besides the reply. The three lookups (``invented`` to ``pointed``) look at the
     user's files when a guard asks; the loop hands over a step's ``evidence.Lookups``, which makes each once."""
 
     tool_names: tuple[str, ...] = ()
     results: tuple[ToolResult, ...] = ()  # this turn's tool results, oldest first
     last_result: ToolResult | None = None  # the latest successful result, else the latest one
-    earlier_answers: tuple[str, ...] = ()  # answers given earlier in the conversation that a new question must not get
     user_messages: tuple[str, ...] = ()  # the conversation's user messages, the current one last
     facts: tuple[str, ...] = ()  # saved facts shown beside the current message
     copied_lines: tuple[str, ...] = ()  # lines the agent writes after tool results, which a small model copies
@@ -37,7 +36,6 @@ class Evidence:
     named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
     invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
     clobbers: Callable[[ToolCall], "str | None"] | None = None  # a file a write would replace, keeping little of it
-    unasked: Callable[[ToolCall], "str | None"] | None = None  # a lookup that serves nothing the message asks
     pointed: Callable[[], "str | None"] | None = None  # the files the message's words point to, looked up on demand
     instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
     skip: frozenset[str] = frozenset()  # guards turned off (GAIA_JUDGE_SKIP), so each can be measured without it

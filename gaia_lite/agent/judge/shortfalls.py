@@ -1,24 +1,20 @@
 """The evidence guards on answers that fall short of the work: the answer stops where a tool would go on.
 
-A small model refuses or says it does not know beside the saved fact that holds the answer, tells the user
-to open the file themselves, says a change is made that no tool made, gives an earlier answer again, or
-answers about a file it never read. Each guard here compares the answer with what the turn did (``Evidence``).
+A small model refuses or says it does not know beside the saved fact that holds the answer, says a change is
+made that no tool made, or answers about a file it never read. Each guard here compares the answer with what the turn did (``Evidence``).
 """
 
 from __future__ import annotations
 
-import json
-
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
-from ..grounding import asks_about_user, named_file, names_file
-from ..lexicon import ASKS_CHANGE, ASKS_IF_DONE, DECLINES, NOT_IN_IT, OUT_OF_REACH, SAYS_DONE, YOU_DO_IT
+from ..grounding import asks_about_user, names_file
+from ..lexicon import ASKS_CHANGE, ASKS_IF_DONE, DECLINES, SAYS_DONE
 from ..reply import Reply
-from .asks import CLAIMED_CHANGE, DECLINED, DECLINED_UNREAD, REPEATED, STOPPED_SHORT, UNREAD
-from .form import plain_words
+from .asks import CLAIMED_CHANGE, DECLINED, DECLINED_UNREAD, UNREAD
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
-__all__ = ["SHORTFALL_GUARDS", "declines", "hands_off"]
+__all__ = ["SHORTFALL_GUARDS", "declines"]
 
 
 def declines(text: str) -> str | None:
@@ -33,21 +29,6 @@ def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
     shown (0.5B, dev run). Only for a question about the user: the facts shown beside another question
     need not hold its answer."""
     return declines(reply.text) if ev.facts and asks_about_user(ev.query) else None
-
-
-def hands_off(text: str, ran_tools: bool) -> str | None:
-    """What in ``text`` hands the user a step the tools could take, or None. Instructions count only
-    when no tool ran this turn (after a result, "you can find more in the report" beside an answer is
-    fine); a claim that the files are out of reach always counts."""
-    m = OUT_OF_REACH.search(text or "") or (None if ran_tools else YOU_DO_IT.search(text or ""))
-    return m.group(0).strip() if m else None
-
-
-def _stopped_short(reply: Reply, ev: Evidence) -> str | None:
-    """Instructions to the user count when no call succeeded, or the last one failed: after edit_file failed,
-    the 1.5B answered "The current version is 2.0.3. You need to update it to 2.1.0." (test split)."""
-    ran = any(r.ok for r in ev.results) and ev.results[-1].ok
-    return hands_off(reply.text, ran) if ev.tool_names else None
 
 
 # The tools that change something (files, memory, the index, the desktop): after one of them, "done" may be true
@@ -80,12 +61,6 @@ def _not_done(reply: Reply, ev: Evidence) -> str:
     return "I have not made this change: no tool changed anything this turn."
 
 
-def _repeated(reply: Reply, ev: Evidence) -> str | None:
-    """An earlier answer of this conversation, word for word."""
-    said = plain_words(reply.text)
-    return "repeat" if said and any(plain_words(a) == said for a in ev.earlier_answers) else None
-
-
 _ENDED = (ToolStatus.DENIED, ToolStatus.TIMEOUT)
 
 
@@ -97,27 +72,6 @@ def _declined_unread(reply: Reply, ev: Evidence) -> str | None:
     if ev.named or ev.pointed is None or not ev.tool_names or any(r.ok or r.status in _ENDED for r in ev.results):
         return None
     return ev.pointed() if declines(reply.text) else None
-
-
-def _read(result: ToolResult, name: str) -> bool:
-    """Did ``result`` read the file ``name`` (a line of ``Evidence.named``): named it in its arguments, or found
-    lines in it?"""
-    if not result.ok:
-        return False
-    leaf = named_file(name)
-    said = json.dumps(result.arguments, ensure_ascii=False)
-    return leaf in said or (bool(result.payload.get("count")) and leaf in json.dumps(result.payload, default=str))
-
-
-def _unread_named(reply: Reply, ev: Evidence) -> str | None:
-    """An answer that says the file the message names does not hold the answer, or does not know, when no
-    call of the turn read that file: it was searched, not read. "hosts.txt - what's the db server's IP?"
-    got a content search for "db server's IP" (nothing), and the 1.5B answered "The IP address of the
-    database server is not found in the hosts.txt file." (test split, 54039b1). What it names, or None."""
-    if not ev.named or not ev.tool_names or not (NOT_IN_IT.search(reply.text or "") or declines(reply.text)):
-        return None
-    unread = [name for name in ev.named if not any(_read(r, name) for r in ev.results)]
-    return " and ".join(unread) or None
 
 
 def _unread(reply: Reply, ev: Evidence) -> str | None:
@@ -133,17 +87,11 @@ def _unread(reply: Reply, ev: Evidence) -> str | None:
 SHORTFALL_GUARDS: tuple[Guard, ...] = (
     Guard("declined_fact", "a refusal or \"I don't know\" to a question about the user beside saved facts",
           _declined_fact, None, OnDraft.ASK, OnFinal.REPLACE, DECLINED),
-    Guard("stopped_short", "an answer that hands the user a step a tool can do, or says the files are out of reach",
-          _stopped_short, None, OnDraft.ASK, OnFinal.KEEP, STOPPED_SHORT),
     Guard("claimed_change", "an answer that says the change the message asks for is made, when no tool that changes "
           "anything succeeded this turn (replaced, when it stays so, by saying it is not made)", _claimed_change, None,
           OnDraft.ASK, OnFinal.KEEP, CLAIMED_CHANGE, amend=_not_done),
-    Guard("repeated", "an earlier answer given word for word to a new question",
-          _repeated, None, OnDraft.ASK, OnFinal.KEEP, REPEATED),
     Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "
           "question point to a file here", _declined_unread, None, OnDraft.ASK, OnFinal.KEEP, DECLINED_UNREAD),
-    Guard("unread_named", "an answer that says the file the message names does not hold it, or does not know, when "
-          "no call of the turn read that file", _unread_named, None, OnDraft.ASK, OnFinal.KEEP, UNREAD),
     Guard("unread_file", "an answer given with no successful tool call when the message names a file or folder "
           "that exists", _unread, None, OnDraft.ASK, OnFinal.KEEP, UNREAD),
 )
