@@ -23,7 +23,7 @@ from .rag import locate_or_named
 from .passages import answer_first, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path
-from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _named_values, _plan,
+from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
                          _read_rows, _tabular, parse_period, to_date, to_number)
 from .table_sql import MAX_QUERY_CHARS, query_result, schema_fields
 
@@ -165,7 +165,6 @@ def _summary(ctx: ToolContext, frame: _Frame, name: str, kind: str, columns: Opt
         notes += [said] if said else []
     else:
         plan.named_period = _named_period(ctx.request.message, frame)
-    plan.named_values = _named_values(ctx.request.message, frame)
     return shaped(frame, name, kind, plan)
 
 

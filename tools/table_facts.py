@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .table_read import TABLE_SUFFIXES, _frame, _named_period, _named_values, _plan, _read_rows, _tabular
+from .table_read import TABLE_SUFFIXES, _frame, _named_period, _plan, _read_rows, _tabular
 from .data_shape import asked_first, columns_said, shaped
 from .table_sql import schema_fields, schema_lines
 from gaia_lite.registry.failure import ToolFailure
@@ -71,7 +71,6 @@ def _facts_and_frame(path: Path, message: str) -> tuple[list[str], Any] | None:
     frame = _frame(rows)
     plan = _plan(message, frame, "summary", None, None)
     plan.named_period = _named_period(message, frame)
-    plan.named_values = _named_values(message, frame)
     result = shaped(frame, path.name, "summary", plan)
     # figures first, what the file is last: the 0.5B answered "how many of those are left?" with a row
     # count that led the result; a question about the columns lifts their line (``asked_first``)

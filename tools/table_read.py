@@ -283,6 +283,7 @@ def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by:
     # per-group figures of one value column, or of two when two are asked for: each costs tokens per group
     focus = asked or [n for n in said if n in numeric]
     return Plan(values, stats, categories, group_by=by, rows_before=frame.rows, notes=notes,
+                named_values=_named_values(message, frame),
                 group_values=max(1, min(2, len(focus))), columns_asked=asks_columns(message),
                 low_first=asks_lowest(message), mean_first=asks_mean(message))
 
