@@ -16,6 +16,7 @@ from typing import Optional
 
 from gaia_lite.registry.context import ToolContext
 
+from .file_walk import walk_folders
 from .grep import where
 from .sandbox import SandboxError
 
@@ -86,31 +87,25 @@ def count_message(ctx: ToolContext, paths: list[Path], roots: list[Path], glob: 
 
 TALLY_LIMIT = 5000  # entries walked for a listing's tree tally; a bigger tree gets no tally (search_file counts it)
 TALLY_KINDS = 4  # extensions named in the tally, most common first
+TALLY_DEPTH = 64  # the levels a count walks, as search_file's count does
 
 
-def tree_tally(folder: Path, show_hidden: bool = False) -> str:
-    """"Counting its subfolders: 6 .md files, 1 .txt file (7 in all)." for a folder that has subfolders; "" for one that
-    has none, or a tree over ``TALLY_LIMIT`` entries. Asked how many files of a kind sit under a folder,
+def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> str:
+    """"Counting its subfolders: 6 .md files, 1 .txt file (7 in all)." for a folder that has subfolders; "" for one
+    that has none, or a tree over ``TALLY_LIMIT`` entries. Asked how many files of a kind sit under a folder,
     subfolders included, the 1.5B listed the folder and counted its top level: the listing now carries the
-    tree's count, whatever words the question used."""
+    tree's count, whatever words the question used. The tree is walked as search_file walks it (walk_folders:
+    no symlinks, no hidden or build folders), so the two counts agree."""
     kinds: Counter[str] = Counter()
-    seen, stack, nested = 0, [folder], False
-    while stack:
-        try:
-            children = list(stack.pop().iterdir())
-        except OSError:
-            continue
-        for child in children:
-            seen += 1
-            if seen > TALLY_LIMIT:
-                return ""
-            if child.name.startswith(".") and not show_hidden:
-                continue
-            if child.is_dir() and not child.is_symlink():
-                stack.append(child)
-                nested = True
-            elif child.is_file():
-                kinds[child.suffix.lower() or "(no extension)"] += 1
+    seen, nested = 0, False
+    for _, dirs, files in walk_folders(folder, TALLY_DEPTH, ctx):
+        seen += len(dirs) + len(files)
+        if seen > TALLY_LIMIT:
+            return ""
+        nested = nested or bool(dirs)
+        for name in files:
+            if show_hidden or not name.startswith("."):
+                kinds[Path(name).suffix.lower() or "(no extension)"] += 1
     if not nested:
         return ""
     total = sum(kinds.values())

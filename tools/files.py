@@ -688,7 +688,7 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     # the counts only when the listing is cut: otherwise the message says them, and "folders: 0" after
     # the entries was read as "the folder is empty"
     counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
-    tally = tree_tally(folder, show_hidden) if dirs else ""
+    tally = tree_tally(ctx, folder, show_hidden) if dirs else ""
     message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else "")
     return {"status": "success", "message": message, "entries": entries[:200], "path": str(folder), **counts}
 
