@@ -8,11 +8,12 @@ their asking-again costs (``scripts/ablate_judge.py`` does this for every guard 
 
 from __future__ import annotations
 
+import hashlib
 from typing import Sequence
 
 from gaia_lite.agent.judge import unknown_guards
 
-__all__ = ["SKIP", "is_skip_arm", "skipped_guards", "arm_problem", "arms_problem", "skip_arm"]
+__all__ = ["SKIP", "is_skip_arm", "skipped_guards", "arm_problem", "arms_problem", "skip_arm", "arm_folder"]
 
 SKIP = "skip:"
 
@@ -56,3 +57,16 @@ def arms_problem(arms: Sequence[str], known: Sequence[str]) -> str | None:
     if len(set(arms)) != len(arms):
         return "an arm is given twice"
     return next((p for p in (arm_problem(a, known) for a in arms) if p is not None), None)
+
+
+ARM_FOLDER_CHARS = 48  # a folder name holds at most 255 bytes, and the task id and run come beside the arm
+
+
+def arm_folder(arm: str) -> str:
+    """The arm as part of a folder name: no ':' ("skip:x+y" -> "skip-x+y"), and a long list of skipped guards
+    as its count and a digest ("skip-16-guards-3f2a9c1b"): sixteen names made a name past the 255-byte limit."""
+    flat = arm.replace(":", "-")
+    if len(flat) <= ARM_FOLDER_CHARS:
+        return flat
+    head, _, rest = flat.partition("-")
+    return f"{head}-{rest.count('+') + 1}-guards-{hashlib.sha256(arm.encode()).hexdigest()[:8]}"

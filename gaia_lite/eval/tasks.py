@@ -29,7 +29,6 @@ How agents are built is the caller's business (the CLI passes a factory over
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import re
@@ -45,6 +44,7 @@ from typing import Any, Callable, Iterable, Sequence
 from gaia_lite.agent.replies import names_a_tool
 from gaia_lite.events import ModelCallFinished, ToolCallFinished, TurnFailed, TurnFinished
 
+from .arms import arm_folder
 from .logscore import score_file
 from .suite import Suite, Task, Turn, builtin_suite_path, check_answer, check_files_after, load_suite
 
@@ -231,19 +231,6 @@ def _tool_names(services: Any) -> list[str]:
     registry = getattr(services, "registry", None)
     names = getattr(registry, "names", None)
     return list(names()) if callable(names) else []
-
-
-ARM_FOLDER_CHARS = 48  # a folder name holds at most 255 bytes, and the task id and run come beside the arm
-
-
-def arm_folder(arm: str) -> str:
-    """The arm as part of a folder name: no ':' ("skip:x+y" -> "skip-x+y"), and a long list of skipped guards
-    as its count and a digest ("skip-16-guards-3f2a9c1b"): sixteen names made a name past the 255-byte limit."""
-    flat = arm.replace(":", "-")
-    if len(flat) <= ARM_FOLDER_CHARS:
-        return flat
-    head, _, rest = flat.partition("-")
-    return f"{head}-{rest.count('+') + 1}-guards-{hashlib.sha256(arm.encode()).hexdigest()[:8]}"
 
 
 def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,

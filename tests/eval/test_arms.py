@@ -126,7 +126,7 @@ def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch
 
 
 def test_an_arm_of_many_skipped_guards_makes_a_folder_name_within_the_limit() -> None:
-    from gaia_lite.eval.tasks import arm_folder
+    from gaia_lite.eval.arms import arm_folder
 
     many = "skip:" + "+".join(g.name for g in GUARDS[:16])
     name = arm_folder(many)
