@@ -51,7 +51,7 @@ def _words(name: str, words: str, *written_for: str) -> Words:
     return Words(name, frozenset(words.split()), written_for)
 
 
-# ---------------------------------------------------------------- what the user's message asks (grounding.py)
+# ---------------------------------------------------------------- what the user's message asks (named.py, the judge, grounding.py)
 
 # A folder named in words
 FOLDER_WORDS = _phrase(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.grounding import asks_about_user, asks_what_user_said
+from gaia_lite.agent.judge.shortfalls import asks_about_user, asks_what_user_said
 from gaia_lite.agent.loop import SAVED_FACTS_ABOUT_USER, SAVED_FACTS_HEADER, Agent, AgentOptions
 from gaia_lite.events import TurnFinished
 from gaia_lite.llm.client import ChatClient

@@ -41,10 +41,10 @@ from .form import (
     placeholder, unknown_call, without_tool_names, written_call,
 )
 from .guard import Evidence, Guard, OnDraft, OnFinal, Stage
-from .shortfalls import declines
+from .shortfalls import asks_about_user, declines
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
            "AskAgain", "HoldToCall", "HoldToAnswer", "FromResults", "Accept", "hiding_guard", "first_sentence_pending",
            "names_a_tool", "without_tool_names", "placeholder", "answer_slot", "written_call",
            "unknown_call", "not_an_answer", "is_result_echo", "echoes_result", "opens_json_object", "bare_tool_name",
-           "declines", "active", "unknown_guards"]
+           "declines", "asks_about_user", "active", "unknown_guards"]

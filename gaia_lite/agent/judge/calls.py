@@ -2,7 +2,7 @@
 
 A small model writes the poem it was asked for into a file nobody named, calls a tool on a file that does not
 exist, or replaces a whole file to change one line. Each guard here looks at the user's files through ``Evidence``'s
-lookups (grounding.py, made once a step by evidence.Lookups) and keeps the call from running.
+lookups (agent/evidence.py, each made once a step) and keeps the call from running.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ _WRITES = frozenset({"write_file"})
 
 
 def _unasked_write(reply: Reply, ev: Evidence) -> str | None:
-    """A write of a made-up file (grounding.invented_file) for a message that asks for no file: the text
+    """A write of a made-up file (evidence.invented_file) for a message that asks for no file: the text
     is what the user asked for, to be answered. The 0.5B wrote "The sea is vast ..." to sea.txt for "Write
     me a two-line poem about the sea." (test split, 3 runs of 3); asked again with invented_file's words
     ("No file sea.txt exists ..."), it answered "I can't find that file" twice."""
@@ -31,7 +31,7 @@ def _unasked_write(reply: Reply, ev: Evidence) -> str | None:
 def _invented(reply: Reply, ev: Evidence) -> str | None:
     """A file a call of the reply names that does not exist, is like no file in the allowed folders and
     the user never named, when the user named none ("leaves.jpg" to analyze_image for "in one sentence -
-    why do leaves turn red?"; grounding.invented_file)."""
+    why do leaves turn red?"; evidence.invented_file)."""
     if ev.invented is None:
         return None
     asks_file = WANTS_FILE.search(ev.query) is not None  # "... and save it": the write names its own file
@@ -41,7 +41,7 @@ def _invented(reply: Reply, ev: Evidence) -> str | None:
 
 def _clobbering(reply: Reply, ev: Evidence) -> str | None:
     """A write_file call that would replace a file's text with text keeping under half of its lines, when the
-    message asks for no rewrite (grounding.clobbered_file): the file, as the user reads it, or None."""
+    message asks for no rewrite (evidence.clobbered_file): the file, as the user reads it, or None."""
     if ev.clobbers is None or ASKS_REWRITE.search(ev.query):
         return None
     return next((found for call in reply.calls if call.name in _WRITES and (found := ev.clobbers(call))), None)

@@ -8,19 +8,41 @@ from __future__ import annotations
 
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
-from ..grounding import asks_about_user, names_file
-from ..lexicon import ASKS_CHANGE, ASKS_IF_DONE, DECLINES, SAYS_DONE
+from ..lexicon import (
+    ABOUT_FILES, ABOUT_ME, AGAIN, ASKS_CHANGE, ASKS_IF_DONE, ASKS_WHAT_I_SAID, DECLINES, QUESTION_START, SAYS_DONE,
+    WH_START,
+)
+from ..named import names_file
 from ..reply import Reply
 from .asks import CLAIMED_CHANGE, DECLINED, DECLINED_UNREAD, UNREAD
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
-__all__ = ["SHORTFALL_GUARDS", "declines"]
+__all__ = ["SHORTFALL_GUARDS", "declines", "asks_about_user", "asks_what_user_said"]
 
 
 def declines(text: str) -> str | None:
     """The words of ``text`` that refuse or say the answer is unknown, or None."""
     m = DECLINES.search(text or "")
     return m.group(0) if m else None
+
+
+def asks_what_user_said(message: str) -> bool:
+    """Does ``message`` ask what the user told the agent earlier (its answer is a saved fact)?"""
+    return bool(ASKS_WHAT_I_SAID.search(message or ""))
+
+
+def asks_about_user(message: str) -> bool:
+    """Is ``message`` a question about the user or what they said: its answer may be a saved fact ("what's
+    my locker code again?", "how do I like my summaries?", "What did I tell you about my diet?")? A
+    question, with "my", "remember"/"recall", "I told/said ..." or a closing "again", that names no file,
+    folder or other place the tools look in ("how big is my report.txt?", "what's in my downloads?").
+    The loop shows such a question its closest saved facts, and declined_fact holds a refusal beside them."""
+    text = (message or "").strip()
+    if asks_what_user_said(text):
+        return True
+    if not (text.endswith("?") or QUESTION_START.match(text)) or ABOUT_FILES.search(text):
+        return False
+    return bool(ABOUT_ME.search(text) or (AGAIN.search(text) and WH_START.match(text)))
 
 
 def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
