@@ -23,12 +23,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from .lexicon import CHANGES_TOPIC, NOT_NAMES, POINTS_BACK
+from .lexicon import CHANGES_TOPIC, NOT_NAMES
 
 if TYPE_CHECKING:
     from gaia_lite.registry.execute import ToolResult
 
-__all__ = ["Specific", "specifics", "unsupported", "ungrounded_in", "changes_topic", "SMALL_NUMBER"]
+__all__ = ["Specific", "specifics", "unsupported", "ungrounded_in", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -84,7 +84,7 @@ def ungrounded_in(answer: str, results: Sequence[ToolResult], seen_results: Sequ
     to a plain question, or "144" after a denied call, has no source to be checked against. A call's arguments count (a file it read is
     named there). A message that says it changes the topic ("Unrelated question: how many minutes in two hours?")
     is no follow-up: "120" was flagged there after a report was read, for both models (dev split, 32d9094)."""
-    follow_up = seen_results and not results and not (user_messages and changes_topic(user_messages[-1]))
+    follow_up = seen_results and not results and not (user_messages and CHANGES_TOPIC.search(user_messages[-1]))
     if not (any(r.ok for r in results) or facts or follow_up):
         return None
     said = [*seen_results, *user_messages, *facts,
@@ -107,9 +107,3 @@ def _number_backed(text: str, evidence: list[float]) -> bool:
     return any(abs(e / scale - value) <= slack or abs(e * scale - value) <= slack
                for e in evidence for scale in _SCALES)
 
-
-def changes_topic(message: str) -> bool:
-    """Does ``message`` say in so many words that it leaves the topic ("Unrelated question: ...", "different
-    topic: ...")? Thanks first is not enough: "cool - which month was the most expensive?" asks about the
-    results just shown."""
-    return CHANGES_TOPIC.search(message) is not None and not POINTS_BACK.search(message)

@@ -51,7 +51,7 @@ def _words(name: str, words: str, *written_for: str) -> Words:
     return Words(name, frozenset(words.split()), written_for)
 
 
-# ---------------------------------------------------------------- what the user's message asks (named.py, the judge, grounding.py)
+# ------------------------------------------------------ what the user's message asks (named.py, judge, grounding.py)
 
 # A folder named in words
 FOLDER_WORDS = _phrase(
@@ -61,63 +61,48 @@ FOLDER_WORDS = _phrase(
 HERE = _phrase(
     "here", r"(?i)\bin here\b|\b(?:this|the current|the working) (?:folder|directory|dir)\b|\bmy files\b",
     "whats in here?", "list the files in this folder", "which of my files mention the budget?")
-# A question about what the user told the agent
-ASKS_WHAT_I_SAID = _phrase(
-    "asks_what_i_said",
-    r"(?i)\b(?:did|have|had) I (?:ever )?(?:tell|told|say|said|mention|mentioned|ask|asked|share|shared|give|gave"
-    r"|note|noted)\b|\bI (?:told|asked|gave) you\b"
-    r"|\b(?:do|did|can) you (?:remember|recall|know)\b(?! (?:how|why|if|whether|where)\b)",
-    "What did I tell you about my diet?", "what do you remember about my car?", "Did I mention my sister?",
-    "what was it I asked you to keep in mind?")
-_WH_WORDS = "what|what's|whats|which|who|who's|whos|whom|whose|when|where|how"
-# The shape of a question about the user: "how do I like my summaries?", "what's my locker code again?", "who's my
-# accountant?", "do you remember my plate?", "what did I say about ...". Wh- and yes/no openers (or a question mark)
-QUESTION_START = _phrase(
-    "question_start", rf"(?i)^\W*(?:{_WH_WORDS}|is|are|was|were|do|does|did|can|could|have|has)\b",
-    "how do I like my summaries?", "what's my locker code again?", "who's my accountant?",
-    "do you remember my plate?")
-# ... about the user
+# A question by its opener, wh- or yes/no: "how do I like my summaries?", "whats my gym membership number?"; a
+# question about a change is not a request for one (the 1.5B, told to make a change for "What port is set in
+# config.ini?", called update_memory: test split, ffeab89). "can you ..." is a request as often as a question.
+QUESTION = _phrase(
+    "question", r"(?i)^\W*(?:what|whats|which|who|whos|whom|whose|when|where|why|how|is|are|was|were|do|does|did|"
+    r"have|has)\b",
+    "how do I like my summaries?", "what's my locker code again?", "who's my accountant?", "do you remember my plate?",
+    "what was the name again?", "whats my gym membership number?", "did you update project-plan.md?",
+    "What port is set in config.ini?")
+# ... about the user, or what they said
 ABOUT_ME = _phrase(
     "about_me", r"(?i)\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b",
-    "what's my locker code again?", "do you remember where I parked?", "what was it I said about the party?")
+    "what's my locker code again?", "do you remember where I parked?", "what was it I said about the party?",
+    "What did I tell you about my diet?", "Did I mention my sister?", "what was it I asked you to keep in mind?")
 # ... that asks for something said before
 AGAIN = _phrase("again", r"(?i)\bagain\s*\??\s*$", "what was the name again?", "what's my locker code again?")
-WH_START = _phrase("wh_start", rf"(?i)^\W*(?:{_WH_WORDS})\b", "what was the name again?", "whats my gym membership number?")
 # A file, a folder or the user's documents: the answer is in the files, not in what the user said
 ABOUT_FILES = _phrase(
     "about_files", r"(?i)[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|documents?|"
     r"downloads|desktop|clipboard|screen|computer|disk|drive)\b",
     "how big is my report.txt?", "what's in my downloads folder?")
-# A word that points back into the conversation: a message with one is about what came before, whatever else it says
-POINTS_BACK = _phrase(
-    "points_back", r"(?i)\b(?:it|its|that|those|them|this|these|they|their|one|ones|first|second|last|"
-    r"other|same|again|above|previous|more)\b",
-    "and how big is it?", "and how many of those are left?", "Unrelated to that, but what was it in Q4?")
 # A message that says in so many words that it turns away from what came before: "Unrelated question: how many
-# minutes are there in two hours?" (after reading a report, both models' "120" was called unbacked: dev split, 32d9094)
+# minutes are there in two hours?" (after reading a report, both models' "120" was called unbacked: dev split, 32d9094).
+# "Unrelated to that, but what was it in Q4?" asks about what came before.
 CHANGES_TOPIC = _phrase(
-    "changes_topic", r"(?i)\b(?:unrelated|off[- ]topic|(?:different|new|other|random|general|side) "
+    "changes_topic", r"(?i)\b(?:unrelated(?! to\b)|off[- ]topic|(?:different|new|other|random|general|side) "
     r"(?:topic|question|subject|thing)|change of (?:topic|subject)|changing the subject)\b",
     "Unrelated question: how many minutes are there in two hours?", "different topic - minutes in 2h?")
 
 # ---------------------------------------------------------------- a fact the user asks to keep (facts.py)
 
-# "Please remember that ...", "Can you note: ...", "Don't forget ..."
-ASK_TO_KEEP = _phrase(
-    "ask_to_keep", r"^(?:(?:please|pls|hey|ok|okay)[,\s]+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
-    r"(?:remember|note(?: down)?|keep in mind|don'?t forget|do not forget|save|store|memori[sz]e)"
-    r"(?:\s+(?:that|this))?\s*[:,]?\s*",
-    "Please remember that my car's licence plate is KX-4821.", "Can you note: plate KX-4821 is my car.",
-    "Don't forget I prefer dark mode", flags=re.IGNORECASE)
-# The asks asked_to_keep acts on, narrower than ASK_TO_KEEP: "save" and "store" are as often about files
+# An ask to keep a fact, at the start: "Please remember that ...", "Can you note: ...", "Don't forget ...". Not
+# "save" or "store" (as often about files), nor "Note:" alone (a label: "Note: the build failed")
 KEEP_FIRST = _phrase(
     "keep_first", r"^(?:(?:please|pls|hey|ok|okay|also|and)[,\s]+)*(?:(?:can|could|would|will) you\s+)?"
-    r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|jot down|"
-    r"make a note(?: that| of)?|"
+    r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|(?<=you )note(?=\s*:)|"
+    r"jot down|make a note(?: that| of)?|"
     r"don'?t forget|do not forget|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s*",
-    "Keep in mind that my daughter's school ends at 15:30 on weekdays.", "note that my gym membership number is "
-    "GM-55-0912", "note down my flight to lisbon: TP 1357 on 9 november", "jot down that the spare key is under "
-    "the blue pot", flags=re.IGNORECASE)
+    "Please remember that my car's licence plate is KX-4821.", "Can you note: plate KX-4821 is my car.",
+    "Don't forget I prefer dark mode", "Keep in mind that my daughter's school ends at 15:30 on weekdays.",
+    "note that my gym membership number is GM-55-0912", "note down my flight to lisbon: TP 1357 on 9 november",
+    "jot down that the spare key is under the blue pot", flags=re.IGNORECASE)
 # "..., keep that in mind", "... - remember that"
 KEEP_LAST = _phrase(
     "keep_last", r"[\s,;.!-]*(?:(?:please|pls)\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"
@@ -139,11 +124,6 @@ ASKS_REWRITE = _phrase("asks_rewrite", r"(?i)\b(?:re-?write|overwrite|replace (?
 ASKS_CHANGE = _phrase("asks_change", r"(?i)\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|"
                       r"write|save|put|stick|add|create|delete|remove)\b",
                       "update project-plan.md, the deadline's now 15 March", "setup.cfg - bump the version to 2.1.0")
-# A question, not a request to change (the 1.5B, told to make a change for "What port is set in config.ini?",
-# called update_memory: test split, ffeab89)
-ASKS_IF_DONE = _phrase("asks_if_done", r"(?i)^\W*(?:did|have|has|was|were|is|are|does|do|what|which|who|whose|where|"
-                       r"when|why|how)\b", "did you update project-plan.md?", "What port is set in config.ini?")
-
 # ---------------------------------------------------------------- what a reply says (judge)
 
 # A refusal or a claim not to know

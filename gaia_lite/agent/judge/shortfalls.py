@@ -8,27 +8,19 @@ from __future__ import annotations
 
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
-from ..lexicon import (
-    ABOUT_FILES, ABOUT_ME, AGAIN, ASKS_CHANGE, ASKS_IF_DONE, ASKS_WHAT_I_SAID, DECLINES, QUESTION_START, SAYS_DONE,
-    WH_START,
-)
+from ..lexicon import ABOUT_FILES, ABOUT_ME, AGAIN, ASKS_CHANGE, DECLINES, QUESTION, SAYS_DONE
 from ..named import names_file
 from ..reply import Reply
 from .asks import CLAIMED_CHANGE, DECLINED, DECLINED_UNREAD, UNREAD
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
-__all__ = ["SHORTFALL_GUARDS", "declines", "asks_about_user", "asks_what_user_said"]
+__all__ = ["SHORTFALL_GUARDS", "declines", "asks_about_user"]
 
 
 def declines(text: str) -> str | None:
     """The words of ``text`` that refuse or say the answer is unknown, or None."""
     m = DECLINES.search(text or "")
     return m.group(0) if m else None
-
-
-def asks_what_user_said(message: str) -> bool:
-    """Does ``message`` ask what the user told the agent earlier (its answer is a saved fact)?"""
-    return bool(ASKS_WHAT_I_SAID.search(message or ""))
 
 
 def asks_about_user(message: str) -> bool:
@@ -38,11 +30,9 @@ def asks_about_user(message: str) -> bool:
     folder or other place the tools look in ("how big is my report.txt?", "what's in my downloads?").
     The loop shows such a question its closest saved facts, and declined_fact holds a refusal beside them."""
     text = (message or "").strip()
-    if asks_what_user_said(text):
-        return True
-    if not (text.endswith("?") or QUESTION_START.match(text)) or ABOUT_FILES.search(text):
+    if not (text.endswith("?") or QUESTION.match(text)) or ABOUT_FILES.search(text):
         return False
-    return bool(ABOUT_ME.search(text) or (AGAIN.search(text) and WH_START.match(text)))
+    return bool(ABOUT_ME.search(text) or (AGAIN.search(text) and QUESTION.match(text)))
 
 
 def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
@@ -68,7 +58,7 @@ def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
     """An answer that says the change the message asks for, to a file it names, is made, when no tool that changes
     a file succeeded this turn: "The project plan is updated to reflect the new deadline of 15 March." after only read_file ran
     (0.5B, dev split, 383dafe); the file still said the old date. What it claimed, or None."""
-    if not ASKS_CHANGE.search(ev.query) or ASKS_IF_DONE.search(ev.query) or not _CHANGES & set(ev.tool_names):
+    if not ASKS_CHANGE.search(ev.query) or QUESTION.match(ev.query) or not _CHANGES & set(ev.tool_names):
         return None
     if not any(names_file(n) for n in ev.named):  # a change to a file here ("write me a poem" changes nothing)
         return None
