@@ -3,7 +3,8 @@
 ``judge`` turns a reply into one typed ``Verdict``; the loop acts on it with one ``match``. The stream views ask
 ``hiding_guard`` and ``first_sentence_pending`` what they may show while a reply arrives. guard.py says what a
 guard is, core.py orders them and judges; the guards are in form.py (the reply's form) and substance.py (the
-reply against the evidence). The English they read is in agent/lexicon.py.
+reply against the evidence). The English they read is in agent/lexicon.py; tests/agent/test_judge_budget.py
+lists all of the judge's files.
 """
 
 from ..reply import Reply
