@@ -39,7 +39,7 @@ class TurnStats:
     facts: tuple[str, ...] = ()  # the saved facts shown beside the question
     saved: tuple[str, ...] = ()  # those facts' own texts, closest first
     closest: float = 0.0  # the closest one's cosine to the question
-    named: tuple[str, ...] = ()  # files and folders the question names that exist (grounding.named_in_message)
+    named: tuple[str, ...] = ()  # files and folders the question names that exist (named.named_in_message)
     ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (ungrounded_in)
     origin: str = "model"  # where the answer came from: model, amended (the model's, with lines added) or built
     guards: list[str] = field(default_factory=list)  # the judge's guards that acted on a reply this turn, in order

@@ -1,58 +1,116 @@
-"""The judge's looks at the user's files, made at most once a step.
-
-Four guards ask the file system about a reply: does the file a call names exist or look like one here
-(``invented``), would a write replace most of a file (``clobbers``), which files do the message's words point
-to (``pointed``). Each is a walk of the allowed folders, a read of a file, or a scan of up to 300 files' text
-(grounding.py), and the same question comes up more than once in a step: a write is asked about by
-unasked_write and invented_file, and a draft's detectors run again when it is judged as final. ``Lookups``
-answers each question once a step and keeps the answer; it asks nothing until a guard does, since most steps
-need none of them (an answer without calls needs at most ``pointed``, and only when it declines).
-
-The loop makes one ``Lookups`` a step and hands its methods to ``Evidence``; a guard reads them as values.
-"""
+"""The judge's looks at the user's files: does a file a call names exist or look like one here (``invented``),
+would a write replace most of a file (``clobbers``), which files do the message's words point to (``pointed``).
+Each walks the allowed folders, reads a file or scans up to 300 files' text, and more than one guard asks the
+same in a step, so ``Lookups`` makes each look once a step, when a guard first asks; most steps need none."""
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from gaia_lite.messages import ToolCall
 
-from .grounding import clobbered_file, invented_file, pointed_files
+from .named import inside, named_in_message
 
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Lookups"]
+__all__ = ["Lookups", "invented_file", "clobbered_file", "pointed_files"]
+
+_FILE_ARG = re.compile(r"(?:^|_)(?:path|file)$")  # arguments that name a file: file_path, image_path, path
+KEPT_LINES = 0.5  # a write that keeps this share of a file's lines edits it; one that keeps less replaces it
+_CLOBBER_MAX_BYTES = 1_000_000
 
 
 @dataclass
 class Lookups:
-    """One step's file-system lookups for the judge, each made at most once (by call, where it asks about one)."""
+    """One step's looks, for ``Evidence``: the loop hands over the methods, and a guard reads them as values."""
 
     ctx: ToolContext
     user_messages: tuple[str, ...]  # the conversation's, the current one last
     _found: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
 
-    @property
-    def message(self) -> str:
-        return self.user_messages[-1] if self.user_messages else ""
-
     def invented(self, call: ToolCall) -> str | None:
-        """A file ``call`` names that nothing backs (grounding.invented_file)."""
         return self._once("invented", call, lambda: invented_file(call.arguments, self.ctx, self.user_messages))
 
     def clobbers(self, call: ToolCall) -> str | None:
-        """A file ``call`` would replace, keeping little of it (grounding.clobbered_file)."""
         return self._once("clobbers", call, lambda: clobbered_file(call.arguments, self.ctx))
 
     def pointed(self) -> str | None:
-        """The files the message's words point to (grounding.pointed_files)."""
-        return self._once("pointed", None, lambda: pointed_files(self.message, self.ctx))
+        return self._once("pointed", None, lambda: pointed_files((self.user_messages or ("",))[-1], self.ctx))
 
     def _once(self, kind: str, call: ToolCall | None, look: Callable[[], str | None]) -> str | None:
         key = (kind, "" if call is None else call.name + json.dumps(call.arguments, sort_keys=True, default=str))
         if key not in self._found:
             self._found[key] = look()
         return self._found[key]
+
+
+def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages: Sequence[str]) -> str | None:
+    """A file the arguments name that does not exist, is like no file here, and that the user's messages do not
+    name when they name no file of their own ("leaves.jpg" to analyze_image for "why do leaves turn red?")."""
+    from gaia_lite.registry.failure import ToolFailure
+    from gaia_lite.tools.find import PATH_MENTION, find, named_in, pointed_by_request
+    from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
+
+    said, message = "\n".join(user_messages).lower(), user_messages[-1] if user_messages else ""
+    for key, value in arguments.items():
+        if not (isinstance(value, str) and _FILE_ARG.search(key) and PATH_MENTION.fullmatch(value.strip())):
+            continue
+        name, raw = Path(value.strip()).name, _as_run(ctx, value.strip())
+        if name.lower() in said or not inside(ctx, raw):
+            continue  # named by the user, or for the tool to refuse in its own words
+        try:
+            if resolve_user_path(ctx, raw).exists() or find(ctx, name, "file") or named_in(ctx, message) \
+                    or named_in_message(message, ctx) or pointed_by_request(ctx, message, files_scanned=300):
+                continue  # the request is about a file here: the tool finds the one meant (find.locate)
+        except (SandboxError, ToolFailure, OSError):  # the tool will say what is wrong in its own words
+            continue
+        return name
+    return None
+
+
+def clobbered_file(arguments: dict[str, object], ctx: ToolContext) -> str | None:
+    """The file a write_file call would replace with text keeping under ``KEPT_LINES`` of its lines, as the user
+    reads it: the 1.5B "bumped" setup.cfg's version by writing "bump the version to 2.1.0" over it (287ef59)."""
+    from gaia_lite.tools.find import shown
+    from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
+
+    raw, content = arguments.get("file_path"), arguments.get("content")
+    if not isinstance(raw, str) or not isinstance(content, str) or not raw.strip():
+        return None
+    raw = _as_run(ctx, raw.strip())
+    try:
+        path = resolve_user_path(ctx, raw) if inside(ctx, raw) else None  # outside: for the tool to refuse
+        if path is None or not path.is_file() or path.stat().st_size > _CLOBBER_MAX_BYTES:
+            return None
+        old = [ln.strip() for ln in path.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
+    except (SandboxError, OSError):
+        return None
+    new = {ln.strip() for ln in content.splitlines()}
+    if not old or sum(ln in new for ln in old) >= KEPT_LINES * len(old):
+        return None
+    return shown(path, Path(ctx.workdir).resolve())
+
+
+def _as_run(ctx: ToolContext, raw: str) -> str:
+    """``raw`` as the executor runs it: a path that dropped the working folder's last folders, put back under it
+    (registry/paths.py); the 1.5B wrote <task>-on/poem.txt for <task>-on/work, unjudged."""
+    from gaia_lite.registry.paths import beside_workdir
+    from gaia_lite.tools.file_walk import sandbox_roots
+
+    return beside_workdir(raw, Path(ctx.workdir), sandbox_roots(ctx)) or raw
+
+
+def pointed_files(message: str, ctx: ToolContext) -> str | None:
+    """The files here that the words of ``message`` point to, as the user reads them, or None."""
+    from gaia_lite.tools.find import pointed_by_request, shown
+
+    try:
+        found = pointed_by_request(ctx, message, files_scanned=300)
+    except OSError:  # a look that fails must never break a turn
+        return None
+    return " or ".join(shown(p.path, Path(ctx.workdir).resolve()) for p in found[:2]) or None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import ASIDE, ASK_TO_KEEP, KEEP_FIRST, KEEP_LAST
+from .lexicon import ASIDE, KEEP_FIRST, KEEP_LAST
 
 __all__ = ["in_user_words", "asked_to_keep"]
 
@@ -29,7 +29,7 @@ def in_user_words(fact: str, message: str) -> str:
     if not got:
         return fact
     for sentence in _SENTENCE.split(message.strip()):
-        said = ASK_TO_KEEP.pattern.sub("", sentence.strip()).rstrip(" .!?")
+        said = KEEP_FIRST.pattern.sub("", sentence.strip()).rstrip(" .!?")
         words = _words(said)
         if len(words) > len(got) and set(got) <= set(words):
             return said[:1].upper() + said[1:]

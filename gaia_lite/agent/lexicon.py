@@ -1,19 +1,7 @@
-"""The English the agent reads: every phrase pattern and word list the judge and its helpers match, in one table.
-
-The agent recognises a refusal, a question about the user, a change of topic or a claim that a change is made by English
-words. Each such pattern is one ``Phrase`` here, and each list of English words one ``Words``, with the real user
-messages or model replies it was written for (from the dev, test and held-out runs the comments of its users
-cite). Every example must still match (tests/agent/test_lexicon.py), so a pattern cannot be narrowed past the
-reply that made it.
-
-The rule: a regular expression that matches English words lives here; one that matches a shape (JSON, a file
-name, a number, a path, our own labels and reply-format slots, a tool's argument names) stays with its user.
-tests/agent/test_lexicon.py fails on an English word alternation anywhere else under gaia_lite/agent/, and
-lets through only the shapes it lists, each with its reason.
-
-A message or answer in another language matches none of these, so the guards built on them stay silent on it:
-tests/agent/test_lexicon.py judges German and Spanish turns through every guard.
-"""
+"""The English the agent reads: every phrase pattern (``Phrase``) and word list (``Words``) in one table, each with
+the real messages or replies it was written for, which it must still find (tests/agent/test_lexicon.py). A pattern
+of English words lives here; one of a shape (JSON, a file name, a path, our own labels) stays with its user. A
+message in another language matches none of them, so the guards built on them stay silent on it."""
 
 from __future__ import annotations
 
@@ -27,7 +15,7 @@ __all__ = ["Phrase", "Words", "LEXICON"]
 class Phrase:
     name: str
     pattern: re.Pattern[str]
-    written_for: tuple[str, ...]  # messages or replies it must find (tests/agent/test_lexicon.py)
+    written_for: tuple[str, ...]  # messages or replies it must find
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.pattern.search(text)
@@ -43,149 +31,112 @@ class Words:
     written_for: tuple[str, ...]  # texts that hold one of them, as the list's user reads them
 
 
-def _phrase(name: str, pattern: str, *written_for: str, flags: int = 0) -> Phrase:
-    return Phrase(name, re.compile(pattern, flags), written_for)
+def _phrase(name: str, pattern: str, *written_for: str) -> Phrase:
+    return Phrase(name, re.compile(pattern, re.IGNORECASE), written_for)
 
 
 def _words(name: str, words: str, *written_for: str) -> Words:
     return Words(name, frozenset(words.split()), written_for)
 
 
-# ---------------------------------------------------------------- what the user's message asks (grounding.py)
+# ---------------------------------------------------------------- what a message names (named.py)
+FOLDER_WORDS = _phrase("folder_words", r"\b(?:the|my|our|a|this)\s+([\w.-]+)\s+(?:folder|directory|dir)\b",
+                       "What is in the projects folder?", "what's in my minutes directory?")
+# the files where the agent works, named by none of their names
+HERE = _phrase("here", r"\bin here\b|\b(?:this|the current|the working) (?:folder|directory|dir)\b|\bmy files\b",
+               "whats in here?", "list the files in this folder", "which of my files mention the budget?")
 
-# A folder named in words
-FOLDER_WORDS = _phrase(
-    "folder_words", r"(?i)\b(?:the|my|our|a|this)\s+([\w.-]+)\s+(?:folder|directory|dir)\b",
-    "What is in the projects folder?", "what's in my minutes directory?")
-# The user asks about the files where the agent works, without naming one
-HERE = _phrase(
-    "here", r"(?i)\bin here\b|\b(?:this|the current|the working) (?:folder|directory|dir)\b|\bmy files\b",
-    "whats in here?", "list the files in this folder", "which of my files mention the budget?")
-# A question about what the user told the agent
-ASKS_WHAT_I_SAID = _phrase(
-    "asks_what_i_said",
-    r"(?i)\b(?:did|have|had) I (?:ever )?(?:tell|told|say|said|mention|mentioned|ask|asked|share|shared|give|gave"
-    r"|note|noted)\b|\bI (?:told|asked|gave) you\b"
-    r"|\b(?:do|did|can) you (?:remember|recall|know)\b(?! (?:how|why|if|whether|where)\b)",
-    "What did I tell you about my diet?", "what do you remember about my car?", "Did I mention my sister?",
-    "what was it I asked you to keep in mind?")
-_WH_WORDS = "what|what's|whats|which|who|who's|whos|whom|whose|when|where|how"
-# The shape of a question about the user: "how do I like my summaries?", "what's my locker code again?", "who's my
-# accountant?", "do you remember my plate?", "what did I say about ...". Wh- and yes/no openers (or a question mark)
-QUESTION_START = _phrase(
-    "question_start", rf"(?i)^\W*(?:{_WH_WORDS}|is|are|was|were|do|does|did|can|could|have|has)\b",
-    "how do I like my summaries?", "what's my locker code again?", "who's my accountant?",
-    "do you remember my plate?")
-# ... about the user
-ABOUT_ME = _phrase(
-    "about_me", r"(?i)\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b",
-    "what's my locker code again?", "do you remember where I parked?", "what was it I said about the party?")
-# ... that asks for something said before
-AGAIN = _phrase("again", r"(?i)\bagain\s*\??\s*$", "what was the name again?", "what's my locker code again?")
-WH_START = _phrase("wh_start", rf"(?i)^\W*(?:{_WH_WORDS})\b", "what was the name again?", "whats my gym membership number?")
-# A file, a folder or the user's documents: the answer is in the files, not in what the user said
-ABOUT_FILES = _phrase(
-    "about_files", r"(?i)[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|documents?|"
-    r"downloads|desktop|clipboard|screen|computer|disk|drive)\b",
-    "how big is my report.txt?", "what's in my downloads folder?")
-# A word that points back into the conversation: a message with one is about what came before, whatever else it says
-POINTS_BACK = _phrase(
-    "points_back", r"(?i)\b(?:it|its|that|those|them|this|these|they|their|one|ones|first|second|last|"
-    r"other|same|again|above|previous|more)\b",
-    "and how big is it?", "and how many of those are left?", "Unrelated to that, but what was it in Q4?")
-# A message that says in so many words that it turns away from what came before: "Unrelated question: how many
-# minutes are there in two hours?" (after reading a report, both models' "120" was called unbacked: dev split, 32d9094)
-CHANGES_TOPIC = _phrase(
-    "changes_topic", r"(?i)\b(?:unrelated|off[- ]topic|(?:different|new|other|random|general|side) "
-    r"(?:topic|question|subject|thing)|change of (?:topic|subject)|changing the subject)\b",
-    "Unrelated question: how many minutes are there in two hours?", "different topic - minutes in 2h?")
-
-# ---------------------------------------------------------------- a fact the user asks to keep (facts.py)
-
-# "Please remember that ...", "Can you note: ...", "Don't forget ..."
-ASK_TO_KEEP = _phrase(
-    "ask_to_keep", r"^(?:(?:please|pls|hey|ok|okay)[,\s]+)*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
-    r"(?:remember|note(?: down)?|keep in mind|don'?t forget|do not forget|save|store|memori[sz]e)"
-    r"(?:\s+(?:that|this))?\s*[:,]?\s*",
-    "Please remember that my car's licence plate is KX-4821.", "Can you note: plate KX-4821 is my car.",
-    "Don't forget I prefer dark mode", flags=re.IGNORECASE)
-# The asks asked_to_keep acts on, narrower than ASK_TO_KEEP: "save" and "store" are as often about files
-KEEP_FIRST = _phrase(
-    "keep_first", r"^(?:(?:please|pls|hey|ok|okay|also|and)[,\s]+)*(?:(?:can|could|would|will) you\s+)?"
-    r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|jot down|"
-    r"make a note(?: that| of)?|"
-    r"don'?t forget|do not forget|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s*",
-    "Keep in mind that my daughter's school ends at 15:30 on weekdays.", "note that my gym membership number is "
-    "GM-55-0912", "note down my flight to lisbon: TP 1357 on 9 november", "jot down that the spare key is under "
-    "the blue pot", flags=re.IGNORECASE)
-# "..., keep that in mind", "... - remember that"
-KEEP_LAST = _phrase(
-    "keep_last", r"[\s,;.!-]*(?:(?:please|pls)\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|"
-    r"remember\s+(?:that|this|it))[\s.!]*$",
-    "fyi i like my summaries as bullet points, keep that in mind", flags=re.IGNORECASE)
-ASIDE = _phrase("aside", r"^(?:fyi|btw|by the way|just so you know|for the record)[,:\s-]+",
-                "fyi i like my summaries as bullet points, keep that in mind", flags=re.IGNORECASE)
-
-# ---------------------------------------------------------------- what a request asks for (judge)
-
-# A message that asks for a file to be made or kept: a write of a file it does not name is the request's own
-WANTS_FILE = _phrase("wants_file", r"(?i)\b(?:files?|save[sd]?|saving|store[sd]?|disk|folder|document)\b",
+# ---------------------------------------------------------------- what a message asks (judge, grounding.py)
+# A question, by its opener ("can you ..." is as often a request). A question about a change asks for none: told
+# to make one for "What port is set in config.ini?", the 1.5B called update_memory (test split, ffeab89)
+QUESTION = _phrase("question", r"^\W*(?:what|whats|which|who|whos|whom|whose|when|where|why|how|is|are|was|were|"
+                   r"do|does|did|have|has)\b", "how do I like my summaries?", "what's my locker code again?",
+                   "who's my accountant?", "do you remember my plate?", "what was the name again?",
+                   "whats my gym membership number?", "did you update project-plan.md?",
+                   "What port is set in config.ini?")
+# ... about the user or what they said
+ABOUT_ME = _phrase("about_me", r"\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b",
+                   "what's my locker code again?", "do you remember where I parked?", "Did I mention my sister?",
+                   "what was it I said about the party?", "What did I tell you about my diet?",
+                   "what was it I asked you to keep in mind?")
+# ... for something said before
+AGAIN = _phrase("again", r"\bagain\s*\??\s*$", "what was the name again?", "what's my locker code again?")
+# a file, a folder or the user's documents: the answer is in the files, not in what the user said
+ABOUT_FILES = _phrase("about_files", r"[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|"
+                      r"documents?|downloads|desktop|clipboard|screen|computer|disk|drive)\b",
+                      "how big is my report.txt?", "what's in my downloads folder?")
+# A turn away from what came before: after a report was read, both models' "120" to this was called unbacked
+# (dev split, 32d9094). "Unrelated to that, but what was it in Q4?" asks about what came before
+CHANGES_TOPIC = _phrase("changes_topic", r"\b(?:unrelated(?! to\b)|off[- ]topic|(?:different|new|other|random|"
+                        r"general|side) (?:topic|question|subject|thing)|change of (?:topic|subject)|changing the "
+                        r"subject)\b", "Unrelated question: how many minutes are there in two hours?",
+                        "different topic - minutes in 2h?")
+# A file to be made or kept: a write of a file the message does not name is the request's own
+WANTS_FILE = _phrase("wants_file", r"\b(?:files?|save[sd]?|saving|store[sd]?|disk|folder|document)\b",
                      "Write a two-line poem about the sea and save it.", "put a haiku about coffee in a file for me")
-# A message that asks for a file's whole text to be replaced
-ASKS_REWRITE = _phrase("asks_rewrite", r"(?i)\b(?:re-?write|overwrite|replace (?:the |its |all |everything|the whole)"
+# A file's whole text to be replaced
+ASKS_REWRITE = _phrase("asks_rewrite", r"\b(?:re-?write|overwrite|replace (?:the |its |all |everything|the whole)"
                        r"|start (?:it )?over|from scratch|wipe|clear)\b",
                        "rewrite notes.md as a haiku", "overwrite todo.txt with a fresh list")
-# A message that asks for a change
-ASKS_CHANGE = _phrase("asks_change", r"(?i)\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|"
+# A change
+ASKS_CHANGE = _phrase("asks_change", r"\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|"
                       r"write|save|put|stick|add|create|delete|remove)\b",
                       "update project-plan.md, the deadline's now 15 March", "setup.cfg - bump the version to 2.1.0")
-# A question, not a request to change (the 1.5B, told to make a change for "What port is set in config.ini?",
-# called update_memory: test split, ffeab89)
-ASKS_IF_DONE = _phrase("asks_if_done", r"(?i)^\W*(?:did|have|has|was|were|is|are|does|do|what|which|who|whose|where|"
-                       r"when|why|how)\b", "did you update project-plan.md?", "What port is set in config.ini?")
+
+# ---------------------------------------------------------------- a fact the user asks to keep (facts.py)
+# At the start. Not "save" or "store" (as often about files), nor "Note:" alone ("Note: the build failed")
+KEEP_FIRST = _phrase(
+    "keep_first", r"^(?:(?:please|pls|hey|ok|okay|also|and)[,\s]+)*(?:(?:can|could|would|will) you\s+)?"
+    r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|(?<=you )note(?=\s*:)|"
+    r"jot down|make a note(?: that| of)?|don'?t forget|do not forget|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s*",
+    "Please remember that my car's licence plate is KX-4821.", "Can you note: plate KX-4821 is my car.",
+    "Don't forget I prefer dark mode", "Keep in mind that my daughter's school ends at 15:30 on weekdays.",
+    "note that my gym membership number is GM-55-0912", "note down my flight to lisbon: TP 1357 on 9 november",
+    "jot down that the spare key is under the blue pot")
+# At the end: "..., keep that in mind", "... - remember that"
+KEEP_LAST = _phrase("keep_last", r"[\s,;.!-]*(?:(?:please|pls)\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+"
+                    r"mind|remember\s+(?:that|this|it))[\s.!]*$",
+                    "fyi i like my summaries as bullet points, keep that in mind")
+ASIDE = _phrase("aside", r"^(?:fyi|btw|by the way|just so you know|for the record)[,:\s-]+",
+                "fyi i like my summaries as bullet points, keep that in mind")
 
 # ---------------------------------------------------------------- what a reply says (judge)
-
 # A refusal or a claim not to know
 DECLINES = _phrase(
-    "declines", r"(?i)\bI(?:'m| am)? (?:can(?:no|')t|cannot|can not|unable to|not able to|am unable to|"
+    "declines", r"\bI(?:'m| am)? (?:can(?:no|')t|cannot|can not|unable to|not able to|am unable to|"
     r"am not able to) (?:assist|help|provide|answer|share|tell|access|know|recall|remember|find)\b"
     r"|\bI (?:don't|do not) (?:have|know|remember|recall)\b(?! (?:how|why|whether)\b)"
     r"|\bI(?:'m| am) (?:not sure|unsure|unaware)\b|\bno (?:information|record|memory) (?:about|of|on)\b",
     "I'm sorry, but I can't assist with that.", "I don't have access to your personal information",
     "I don't know Acme Corp's Q3 revenue according to reports/acme_q3_report.md.",
     "I'm sorry, but I don't have enough information to determine if you can get your money back on sale items.")
-_DONE_VERBS = (r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|"
-               r"deleted|removed|appended|inserted)")
-# An answer that says the change is made ("is set" alone describes a value; "is now set" claims a change)
+_DONE = r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|deleted|" \
+        r"removed|appended|inserted)"
+# A change said to be made ("is set" alone describes a value; "is now set" claims a change)
 SAYS_DONE = _phrase(
-    "says_done", rf"(?i)\b(?:is|are|was|were|has been|have been)\s+"
-    rf"(?:(?:now\s+|successfully\s+)?{_DONE_VERBS}|(?:now|successfully)\s+set)\b"
-    rf"|\bI(?:'ve| have)?\s+(?:now\s+|successfully\s+|just\s+)?(?:{_DONE_VERBS}|set)\b"
-    rf"|\b(?:successfully|now) (?:{_DONE_VERBS}|set)\b",
+    "says_done", rf"\b(?:is|are|was|were|has been|have been)\s+(?:(?:now\s+|successfully\s+)?{_DONE}|(?:now|"
+    rf"successfully)\s+set)\b|\bI(?:'ve| have)?\s+(?:now\s+|successfully\s+|just\s+)?(?:{_DONE}|set)\b"
+    rf"|\b(?:successfully|now) (?:{_DONE}|set)\b",
     "The project plan is updated to reflect the new deadline of 15 March.", "I've changed the deadline to 15 March.",
     "Done: the deadline has been successfully set to 15 March.", "The version in setup.cfg has been updated to 2.1.0.")
 
 # ---------------------------------------------------------------- word lists
-
 # Capitalised words that open a sentence or a title, not a name (grounding.specifics)
 NOT_NAMES = _words(
-    "not_names", "the a an in on at to for from of and or but this that these those there here it its "
-    "he she they we you your my our his her their yes no not what which who when where why "
-    "how if is are was were be has have had do does did all any each every some one two "
-    "three first last next total top q1 q2 q3 q4 monday tuesday wednesday thursday friday "
-    "saturday sunday january february march april may june july august september october "
-    "november december according based after before during since until",
+    "not_names", "the a an in on at to for from of and or but this that these those there here it its he she they "
+    "we you your my our his her their yes no not what which who when where why how if is are was were be has have "
+    "had do does did all any each every some one two three first last next total top q1 q2 q3 q4 monday tuesday "
+    "wednesday thursday friday saturday sunday january february march april may june july august september "
+    "october november december according based after before during since until",
     "The top seller was John Doe of Acme Corp, per The Handbook.", "On Monday the total was high.")
-# Words that carry no content: any sentence has them, so sharing them proves nothing (own_words)
+# Words that carry no content: sharing them proves nothing (own_words)
 STOP = _words(
-    "stop", "a an the and or but if then else of to in on at for from by with as is are was were be been "
-    "it its this that these those there here i you your my me we our he she they them their his her "
-    "not no yes do does did can could will would should may might must have has had so than too very "
-    "just only also any all some each every what which who when where why how one",
+    "stop", "a an the and or but if then else of to in on at for from by with as is are was were be been it its "
+    "this that these those there here i you your my me we our he she they them their his her not no yes do does "
+    "did can could will would should may might must have has had so than too very just only also any all some "
+    "each every what which who when where why how one",
     "This answer depends on the user's files, data, memory or computer.")
-# An answer of nothing, taken from the tool-first shape's "none" (judge's empty_answer)
+# An answer of nothing, taken from the tool-first shape's "none" (empty_answer)
 EMPTY_ANSWERS = Words("empty_answers", frozenset({"", "none", "null", "n/a"}), ("none", "N/A."))
-
 
 LEXICON: dict[str, Phrase | Words] = {e.name: e for e in list(globals().values()) if isinstance(e, (Phrase, Words))}

@@ -37,10 +37,11 @@ from .books import CallBook, Steer, TurnStats
 from .facts import asked_to_keep, in_user_words
 from .fallback import answer_from_result, for_people, plain_name
 from .evidence import Lookups
-from .grounding import asks_about_user, named_in_message, ungrounded_in
+from .grounding import ungrounded_in
 from .judge import (
-    Accept, Evidence, FromResults, RunCalls, Stage, Verdict, judge, without_tool_names,
+    Accept, Evidence, FromResults, RunCalls, Stage, Verdict, asks_about_user, judge, without_tool_names,
 )
+from .named import named_in_message
 from .opening import Opening, opening
 from .results import compact_result
 from .prefix import make_layout
@@ -72,7 +73,7 @@ SAVED_FACTS_HEADER = "Saved memories that may help (from earlier conversations):
 SAVED_FACTS_LIMIT = 3
 SAVED_FACTS_MIN = 0.45
 # A question about the user ("what's my locker code again?", "how do I like my summaries?", "What did I tell
-# you about my diet?"; grounding.asks_about_user) is shown its closest saved facts whatever their cosine:
+# you about my diet?"; judge.asks_about_user) is shown its closest saved facts whatever their cosine:
 # such a question is far from the fact it asks for (MiniLM: 0.31-0.39 for "what did I tell you ..." pairs, and
 # "how do I like my summaries?" / "I like my summaries as bullet points" fell under the 0.30 bar judge2 had
 # for them), so the 0.5B read notes.txt instead. A few lines at most, none on other turns or with an empty

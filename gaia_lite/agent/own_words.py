@@ -1,12 +1,7 @@
-"""Our own instructions, kept out of the user's answers.
-
-A small model sometimes answers with a line of the prompt it was given: "This answer depends on the
-user's files, data, memory or computer." (the reply format's rule, 0.5B), "No specific knowledge or math
-or chit-chat available.", or a tool result copied together with the line the agent writes after it and
-cut off by the token limit ("Total over all 9 rows: ... (If this answers the request, reply {"). None of
-that is an answer. ``without_own_lines`` removes the agent's after-result lines, whole or cut off, from
-a text the user will read; ``copied_instructions`` finds an answer that is mostly our instruction text.
-"""
+"""Our own text, kept out of the user's answers. A small model may answer with a line of its prompt ("This answer
+depends on the user's files, data, memory or computer.", 0.5B) or with a tool result and the line the agent
+writes after it, cut off by the token limit ("... (If this answers the request, reply {"). None of that is an
+answer: ``without_own_lines`` takes those lines out, ``copied_instructions`` finds an answer made of our text."""
 
 from __future__ import annotations
 
@@ -17,21 +12,15 @@ from .lexicon import STOP
 
 __all__ = ["without_own_lines", "copied_instructions", "COPIED_SHARE", "MIN_CUT"]
 
-# A cut-off copy of a line counts from this many characters of its start ("(If this answers"): shorter
-# ends ("(If", "(") are as likely the answer's own.
-MIN_CUT = 12
-# An answer is a copy when this share of its content words are words of our instructions that nothing
-# the user said or a tool returned holds.
-COPIED_SHARE = 0.6
-# ... or when this many words in a row are our text word for word
-COPIED_RUN = 6
+MIN_CUT = 12  # a cut-off copy counts from this many characters ("(If this answers"); "(If" may be the answer's own
+COPIED_SHARE = 0.6  # a copy: this share of an answer's content words are ours and in nothing the user or a tool said
+COPIED_RUN = 6  # ... or this many words in a row of our text make up half the answer
 _MIN_WORDS = 4  # content words an answer needs before it is judged at all ("OK, done." is not)
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
 def without_own_lines(text: str, lines: Iterable[str]) -> str:
-    """``text`` without ``lines`` (the agent's own after-result lines): each whole occurrence, and a
-    cut-off start of one (``MIN_CUT`` characters or more) that ends the text."""
+    """``text`` without each whole occurrence of ``lines``, nor a cut-off start of one that ends it."""
     out = text
     for line in (ln.strip() for ln in lines if ln and ln.strip()):
         out = out.replace(line, "")
@@ -49,12 +38,9 @@ def _words(text: str) -> list[str]:
 
 
 def copied_instructions(answer: str, instructions: Iterable[str], evidence: Iterable[str]) -> str | None:
-    """The part of ``answer`` copied from our ``instructions`` when the answer is mostly that, or None.
-
-    Mostly: ``COPIED_RUN`` or more words in a row of an instruction make up half the answer's words, or
-    ``COPIED_SHARE`` of its content words are instruction words that ``evidence`` (the user's messages,
-    tool results, saved facts shown) does not hold. A word the user or a tool used is the answer's own
-    to use, so "The file was written" after a write is never a copy."""
+    """The part of ``answer`` copied from our ``instructions`` when the answer is mostly that, or None. A word of
+    ``evidence`` (the user's messages, tool results, saved facts) is the answer's own: "The file was written"
+    after a write is no copy."""
     said = _words(answer)
     content = [w for w in said if w not in STOP.words]
     if len(content) < _MIN_WORDS:
@@ -63,8 +49,7 @@ def copied_instructions(answer: str, instructions: Iterable[str], evidence: Iter
     run = _longest_run(said, ours)
     if run and len(run) * 2 >= len(said):
         return " ".join(run)
-    vocab = {w for text in ours for w in text}
-    backed = {w for text in evidence for w in _words(text)}
+    vocab, backed = {w for text in ours for w in text}, {w for text in evidence for w in _words(text)}
     copied = [w for w in content if w in vocab and w not in backed]
     return " ".join(dict.fromkeys(copied)) if len(copied) >= COPIED_SHARE * len(content) else None
 
@@ -74,9 +59,7 @@ def _longest_run(said: list[str], ours: list[list[str]]) -> list[str]:
     grams = {tuple(text[i:i + COPIED_RUN]) for text in ours for i in range(len(text) - COPIED_RUN + 1)}
     joined = [" " + " ".join(text) + " " for text in ours]
     best: list[str] = []
-    for i in range(len(said) - COPIED_RUN + 1):
-        if tuple(said[i:i + COPIED_RUN]) not in grams:
-            continue
+    for i in (i for i in range(len(said) - COPIED_RUN + 1) if tuple(said[i:i + COPIED_RUN]) in grams):
         j = i + COPIED_RUN
         while j < len(said) and any(" " + " ".join(said[i:j + 1]) + " " in t for t in joined):
             j += 1

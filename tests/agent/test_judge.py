@@ -128,7 +128,7 @@ def test_a_named_file_does_not_hold_up_an_answer_after_a_read_or_without_tools()
     ("capital of japan?", "Tokyo."),
 ])
 def test_knowledge_questions_naming_no_file_are_untouched(tmp_path, question: str, answer: str) -> None:
-    from gaia_lite.agent.grounding import named_in_message
+    from gaia_lite.agent.named import named_in_message
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.tools.sandbox import Sandbox
 
@@ -142,7 +142,7 @@ def test_knowledge_questions_naming_no_file_are_untouched(tmp_path, question: st
 
 
 def test_what_a_message_names_is_what_exists_in_the_allowed_folders(tmp_path) -> None:
-    from gaia_lite.agent.grounding import named_in_message
+    from gaia_lite.agent.named import named_in_message
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.tools.sandbox import Sandbox
 
@@ -162,7 +162,7 @@ def test_what_a_message_names_is_what_exists_in_the_allowed_folders(tmp_path) ->
 
 
 def test_a_file_named_in_words_counts_when_its_whole_name_is_two_words_or_more(tmp_path) -> None:
-    from gaia_lite.agent.grounding import named_in_message
+    from gaia_lite.agent.named import named_in_message
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.tools.sandbox import Sandbox
 
@@ -280,7 +280,7 @@ def test_every_guard_is_one_row_with_its_actions() -> None:
 
 
 def _call_ev(tmp_path, question: str) -> Evidence:
-    from gaia_lite.agent.grounding import invented_file
+    from gaia_lite.agent.evidence import invented_file
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.tools.sandbox import Sandbox
 
@@ -336,7 +336,7 @@ def test_a_call_to_a_tool_that_does_not_exist_is_asked_again_then_never_shown() 
 
 
 def _declined_ev(tmp_path, question: str, results=()) -> Evidence:
-    from gaia_lite.agent.grounding import pointed_files
+    from gaia_lite.agent.evidence import pointed_files
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.tools.sandbox import Sandbox
 
@@ -481,7 +481,7 @@ def test_a_change_a_tool_made_or_a_question_about_one_may_be_called_done() -> No
 
 
 def _write_ev(tmp_path, question: str) -> Evidence:
-    from gaia_lite.agent.grounding import clobbered_file
+    from gaia_lite.agent.evidence import clobbered_file
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.tools.sandbox import Sandbox
 

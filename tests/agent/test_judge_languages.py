@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.agent.evidence import Lookups
-from gaia_lite.agent.grounding import named_in_message, ungrounded_in
+from gaia_lite.agent.grounding import ungrounded_in
 from gaia_lite.agent.judge import GUARDS, Accept, Evidence, Reply, RunCalls, Stage, judge
+from gaia_lite.agent.named import named_in_message
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.execute import ToolResult, ToolStatus

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from gaia_lite.agent.constrained import CONSTRAINED_FORMAT_NOTE
 from gaia_lite.agent.judge import GUARDS, AskAgain, Evidence, Reply, Stage, judge
-from gaia_lite.agent.judge.asks import GUARD_ASKS
-from gaia_lite.agent.judge.calls import CALL_GUARDS
 from gaia_lite.agent.judge.form import FORM_GUARDS
 from gaia_lite.agent.judge.guard import misordered
-from gaia_lite.agent.judge.shortfalls import SHORTFALL_GUARDS
+from gaia_lite.agent.judge.substance import CALL_GUARDS, SHORTFALL_GUARDS
 
 # The order the guards were measured in (issue 43); a change here is a change of behaviour, made on purpose.
 ORDER = [
@@ -46,8 +46,12 @@ def test_the_order_check_finds_a_guard_too_early_a_name_nobody_has_and_a_ring() 
     assert problems[-1] == ("the afters go round in a ring: format_only -> template -> copied_format -> format_only")
 
 
-def test_own_words_reads_every_request_the_guards_send() -> None:
-    assert set(GUARD_ASKS) == {g.ask for g in GUARDS if g.ask}
+@pytest.mark.parametrize("guard", [g for g in GUARDS if g.ask], ids=lambda g: g.name)
+def test_own_words_reads_every_request_the_guards_send(guard) -> None:
+    """An answer that gives a guard's request back is our words, whichever guard sent it."""
+    copied = guard.ask.format(slot="notes.md", query="what is the capital of Italy?")
+    ev = Evidence(("read_file",), user_messages=("what is the capital of Italy?",), instructions=("Answer briefly.",))
+    assert next(g for g in GUARDS if g.name == "own_words").detect(Reply((), copied), ev) is not None
 
 
 def test_a_copied_answer_line_of_the_reply_format_is_asked_about_as_the_format_not_as_our_words() -> None:

@@ -32,6 +32,7 @@ from tests.fakes.openai_server import FakeOpenAIServer, text_chunks, tool_call_c
     ("Keep in mind that I'm vegetarian.", "I'm vegetarian"),
     ("note down my flight to lisbon: TP 1357 on 9 november", "My flight to lisbon: TP 1357 on 9 november"),
     ("jot down that the spare key is under the blue pot", "The spare key is under the blue pot"),
+    ("Can you note: plate KX-4821 is my car.", "Plate KX-4821 is my car"),  # "note:" after "can you", not alone
 ])
 def test_an_ask_to_keep_a_fact_gives_the_fact_in_the_users_words(message: str, fact: str) -> None:
     assert asked_to_keep(message) == fact

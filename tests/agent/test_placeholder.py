@@ -3,7 +3,7 @@
 import pytest
 
 from gaia_lite.agent.constrained import AnswerView
-from gaia_lite.agent.judge import not_an_answer, placeholder, written_call
+from gaia_lite.agent.judge import Accept, Evidence, FromResults, Reply, Stage, judge, placeholder, written_call
 from gaia_lite.messages import ChatResult
 
 
@@ -51,8 +51,9 @@ def test_a_copied_reply_format_never_reaches_the_screen():
 
 def test_a_broken_written_call_is_not_an_answer():
     broken = '{"name": "recall", "arguments": {"query": "revenue in Q3?", chunks (2): ["# Acme"], offset: 0}}'
-    assert written_call(broken, ["recall", "read_file"]) == "recall"
-    assert not_an_answer(broken, ["recall", "read_file"])
+    ev = Evidence(("recall", "read_file"))
+    assert written_call(broken, ev.tool_names) == "recall"
+    assert judge(Reply((), broken), ev, Stage.FINAL) == FromResults("written_call")
     quoted = 'package.json says: {"name": "acme-web", "version": "2.1.0"}'   # a JSON file, not a call
-    assert written_call(quoted, ["recall", "read_file"]) is None
-    assert not not_an_answer(quoted, ["recall", "read_file"])
+    assert written_call(quoted, ev.tool_names) is None
+    assert judge(Reply((), quoted), ev, Stage.FINAL) == Accept(quoted)

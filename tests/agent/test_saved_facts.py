@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.grounding import asks_about_user, asks_what_user_said
+from gaia_lite.agent.judge import asks_about_user
 from gaia_lite.agent.loop import SAVED_FACTS_ABOUT_USER, SAVED_FACTS_HEADER, Agent, AgentOptions
 from gaia_lite.events import TurnFinished
 from gaia_lite.llm.client import ChatClient
@@ -86,30 +86,30 @@ def test_ordinary_questions_are_shown_no_unrelated_fact(tmp_path: Path, minilm, 
     assert SAVED_FACTS_HEADER not in _shown(tmp_path, minilm, question)
 
 
-# (message, asks what the user said, asks about the user): the first is the narrower class, inside the second
-@pytest.mark.parametrize("message, said, about", [
-    ("What did I tell you about my diet?", True, True),
-    ("what do you remember about my food?", True, True),
-    ("Did I mention my sister?", True, True),
-    ("Do you know why the sky is blue?", False, False),
-    ("What did I do yesterday?", False, False),
-    ("what did the report say?", False, False),
-    ("how do I like my summaries?", False, True),
-    ("what's my locker code again?", False, True),
-    ("whats my gym membership number?", False, True),
-    ("What time does my daughter's school end?", False, True),
-    ("do you remember where I parked?", False, True),
-    ("what was the name again?", False, True),
-    ("remember my locker code is 4471", False, False),  # not a question: a fact to keep
-    ("how big is my report.txt?", False, False),  # names a file
-    ("what's in my downloads folder?", False, False),
-    ("summarize my notes", False, False),
-    ("can you run that again?", False, False),
-    ("What is the capital of Italy?", False, False),
-    ("What does todo.txt say I must do on Friday?", False, False),
+# (message, asks about the user or what they said)
+@pytest.mark.parametrize("message, about", [
+    ("What did I tell you about my diet?", True),
+    ("what do you remember about my food?", True),
+    ("Did I mention my sister?", True),
+    ("Do you know why the sky is blue?", False),
+    ("What did I do yesterday?", False),
+    ("what did the report say?", False),
+    ("how do I like my summaries?", True),
+    ("what's my locker code again?", True),
+    ("whats my gym membership number?", True),
+    ("What time does my daughter's school end?", True),
+    ("do you remember where I parked?", True),
+    ("what was the name again?", True),
+    ("remember my locker code is 4471", False),  # not a question: a fact to keep
+    ("how big is my report.txt?", False),  # names a file
+    ("what's in my downloads folder?", False),
+    ("summarize my notes", False),
+    ("can you run that again?", False),
+    ("What is the capital of Italy?", False),
+    ("What does todo.txt say I must do on Friday?", False),
 ])
-def test_what_counts_as_asking_about_the_user_or_what_they_said(message: str, said: bool, about: bool) -> None:
-    assert (asks_what_user_said(message), asks_about_user(message)) == (said, about)
+def test_what_counts_as_asking_about_the_user_or_what_they_said(message: str, about: bool) -> None:
+    assert asks_about_user(message) == about
 
 
 def test_a_refusal_beside_the_saved_fact_ends_with_the_fact(tmp_path: Path, minilm) -> None:

@@ -1,9 +1,5 @@
-"""The judge's core: the guards in priority order, and the verdict a reply gets from them.
-
-``judge`` turns a reply into one typed ``Verdict``; the loop acts on it with one ``match``. Stream views ask
-``hiding_guard`` and ``first_sentence_pending`` what they may show while a reply arrives. Nothing here reads a
-file or the clock: what a guard needs besides the reply comes in ``Evidence``.
-"""
+"""The guards in priority order, and the one verdict a reply gets from them. Nothing here reads a file or the
+clock: what a guard needs besides the reply comes in ``Evidence``."""
 
 from __future__ import annotations
 
@@ -16,16 +12,9 @@ from gaia_lite.messages import ToolCall
 from ..own_words import without_own_lines
 from ..reply import Reply
 from ..results import lines_to_the_model
-from .asks import ANSWER_YOURSELF
-from .calls import CALL_GUARDS
 from .form import FORM_GUARDS
 from .guard import Evidence, Guard, OnDraft, OnFinal, Stage
-from .shortfalls import SHORTFALL_GUARDS
-
-__all__ = ["GUARDS", "PRIORITY", "judge", "Verdict", "RunCalls", "AskAgain", "HoldToCall", "HoldToAnswer",
-           "FromResults", "Accept", "active", "unknown_guards", "hiding_guard", "first_sentence_pending"]
-
-# ---------------------------------------------------------------- verdicts
+from .substance import CALL_GUARDS, SHORTFALL_GUARDS
 
 
 @dataclass(frozen=True)
@@ -63,31 +52,19 @@ class Accept:
 
 Verdict = RunCalls | AskAgain | HoldToCall | HoldToAnswer | FromResults | Accept
 
+# The calls' guards first, then the reply's form, then its substance against the evidence; within each, a row's
+# ``after`` names the guards it must follow (tests/agent/test_judge_order.py holds the order to them)
+GUARDS: tuple[Guard, ...] = (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS)
 
-# ---------------------------------------------------------------- the guards, in priority order
-
-# A draft is judged by the first guard here with a draft action that catches it, a final reply by the first whose
-# final action applies (see judge). The calls' guards come first, then the reply's form, then its substance
-# against the evidence. A row's ``after`` names the guards it must follow; tests/agent/test_judge_order.py holds
-# this order to every ``after``.
-PRIORITY = (
-    # calls, before they run (calls.py)
-    "unasked_write", "invented_file", "clobbering_write",
-    # the reply's form (form.py)
-    "called_after_stop", "result_echo", "bare_tool_name", "empty_answer", "menu_copy", "narrated", "format_only",
-    "copied_format", "template", "written_call", "unknown_call", "own_words",
-    # the answer against the evidence (shortfalls.py)
-    "declined_fact", "claimed_change", "declined_unread", "unread_file",
-)
-_ROWS = {g.name: g for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS)}
-GUARDS: tuple[Guard, ...] = tuple(_ROWS[name] for name in PRIORITY)
+# Sent, for a reply held to an answer, after a call the message did not ask for: "with what you already have"
+# (the loop's usual words) drew "I don't have enough information" to "cheers! whats 9+10?" (1.5B)
+ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {query}"
 
 
 def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -> Verdict:
-    """What to do with ``reply``: run its calls, ask again, hold the next reply to a call, or end the turn
-    with it (``Accept``) or with an answer built from the tool results (``FromResults``). A draft is judged
-    by the first guard with a draft action that detects something; otherwise, as a final reply, by the
-    first guard whose final action applies. ``can_hold``: the reply mode can hold a reply to a call."""
+    """What to do with ``reply``. A draft is judged by the first guard with a draft action that detects
+    something; otherwise, as a final reply, by the first whose final action applies. ``can_hold``: the reply
+    mode can hold a reply to a call."""
     guards = active(ev.skip)
     if reply.calls and stage is not Stage.FORCED:
         for guard in guards:
@@ -99,11 +76,10 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
             if found is not None:
                 return HoldToAnswer(guard.name, ANSWER_YOURSELF.format(query=ev.query))
         return RunCalls(reply.calls)
-    # the agent's own lines, copied (whole, or cut off by the token limit), are not part of the answer
+    # our own after-result lines (whole, or cut off by the token limit) are not part of the answer, nor are a
+    # result's labelled lines for the model, unless nothing else is left (the 0.5B answered with a whole
+    # query_documents result, "note: ..." included: held-out suite, 3 runs of 3)
     text = without_own_lines(reply.text.strip(), ev.copied_lines)
-    # ... nor are a result's lines for the model, copied with their labels (the 0.5B answered a travel-policy
-    # question with the whole query_documents result, "note: ... was not indexed; it is now." included: held-out
-    # suite, 3 runs of 3), unless nothing else is left
     text = without_own_lines(text, [ln for r in ev.seen_results for ln in lines_to_the_model(r)]) or text
     seen = Reply(reply.calls, text)
     if stage is Stage.DRAFT:
@@ -135,10 +111,7 @@ def unknown_guards(names: Iterable[str]) -> list[str]:
     return [n for n in names if n not in known]
 
 
-# ---------------------------------------------------------------- on screen
-
-# The first sentence of a streamed answer is held until it is complete (or this long): a narrated call
-# names its tool there.
+# A streamed answer's first sentence is held until it is complete (or this long): a narrated call names its tool there
 FIRST_SENTENCE_MAX = 160
 _SENTENCE_END = re.compile(r".{12}[.!?:](\s|$)|\n", re.DOTALL)
 
@@ -149,7 +122,6 @@ def first_sentence_pending(text: str) -> bool:
 
 
 def hiding_guard(text: str, ev: Evidence) -> str | None:
-    """The first guard that keeps ``text`` (a reply as it streams, or all of it) off the screen, or None.
-    The loop judges the whole reply and shows the answer it ends the turn with."""
+    """The first guard that keeps ``text`` (a reply as it streams) off the screen, or None."""
     seen = Reply((), text)
-    return next((g.name for g in active(ev.skip) if g.on_screen is not None and g.on_screen(seen, ev) is not None), None)
+    return next((g.name for g in active(ev.skip) if g.on_screen and g.on_screen(seen, ev) is not None), None)

@@ -1,16 +1,10 @@
-"""What a guard is: a row of the judge's table, and what it may look at besides the reply.
-
-A ``Guard`` names what it catches (its detector, ``(reply, evidence) -> what it found, or None``), what
-happens to a *draft* reply it catches (one the model may still redo) and to a *final* one (the turn's last
-word), and whether it keeps streamed text off the screen. ``Evidence`` is what the turn knows besides the
-reply. ``after`` names the guards a row must follow in the table, and ``misordered`` says where a table
-breaks that.
-"""
+"""What a guard is (a row of the judge's table) and what it may look at besides the reply (``Evidence``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from graphlib import CycleError, TopologicalSorter
 from typing import Callable, Sequence
 
 from gaia_lite.messages import ToolCall
@@ -18,13 +12,11 @@ from gaia_lite.registry.execute import ToolResult
 
 from ..reply import Reply
 
-__all__ = ["Evidence", "Stage", "OnDraft", "OnFinal", "Detector", "Guard", "misordered"]
-
 
 @dataclass(frozen=True)
 class Evidence:
-    """What a guard may look at besides the reply. The three lookups (``invented`` to ``pointed``) look at the
-    user's files when a guard asks; the loop hands over a step's ``evidence.Lookups``, which makes each once."""
+    """What the turn knows besides the reply. The looks at the user's files (``invented``, ``clobbers``,
+    ``pointed``) are a step's ``evidence.Lookups``, made when a guard asks."""
 
     tool_names: tuple[str, ...] = ()
     results: tuple[ToolResult, ...] = ()  # this turn's tool results, oldest first
@@ -33,10 +25,10 @@ class Evidence:
     facts: tuple[str, ...] = ()  # saved facts shown beside the current message
     copied_lines: tuple[str, ...] = ()  # lines the agent writes after tool results, which a small model copies
     seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
-    named: tuple[str, ...] = ()  # what the current message names that exists ("settings.toml is in ...")
-    invented: Callable[[ToolCall], "str | None"] | None = None  # a file a call names that nothing backs
-    clobbers: Callable[[ToolCall], "str | None"] | None = None  # a file a write would replace, keeping little of it
-    pointed: Callable[[], "str | None"] | None = None  # the files the message's words point to, looked up on demand
+    named: tuple[str, ...] = ()  # what the current message names that exists (named.named_in_message)
+    invented: Callable[[ToolCall], str | None] | None = None  # a file a call names that nothing backs
+    clobbers: Callable[[ToolCall], str | None] | None = None  # a file a write would replace, keeping little of it
+    pointed: Callable[[], str | None] | None = None  # the files the message's words point to
     instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
     skip: frozenset[str] = frozenset()  # guards turned off (GAIA_JUDGE_SKIP), so each can be measured without it
 
@@ -66,7 +58,7 @@ class OnFinal(Enum):
     ANSWER = "hold to an answer"  # a call judged again after the ask is not run: the next reply must answer
 
 
-Detector = Callable[[Reply, Evidence], "str | None"]
+Detector = Callable[[Reply, Evidence], "str | None"]  # what it found in the reply, or None
 
 
 @dataclass(frozen=True)
@@ -79,7 +71,7 @@ class Guard:
     on_final: OnFinal
     ask: str = ""  # the request sent with ASK/HOLD; {slot} is what was found, {query} the user's message
     on_calls: bool = False  # judges a reply's calls before they run; others judge answers
-    amend: Callable[[Reply, Evidence], str] | None = None  # a final answer it detects becomes this (kept, and added to)
+    amend: Callable[[Reply, Evidence], str] | None = None  # a final answer it detects becomes this
     after: tuple[str, ...] = ()  # guards that must come before it in the table (each for a reason, said at the row)
 
     def final_applies(self, ev: Evidence) -> bool:
@@ -88,31 +80,14 @@ class Guard:
 
 
 def misordered(guards: Sequence[Guard]) -> list[str]:
-    """Where ``guards`` (a table, in priority order) breaks an ``after``: a guard before one it must follow, a
+    """Where ``guards`` (a table in priority order) breaks an ``after``: a guard before one it must follow, a
     name no guard has, or a ring of guards that each must follow the next. Empty when the order holds."""
     at = {g.name: i for i, g in enumerate(guards)}
-    found = [f"{g.name} names {name} in after, and no guard is called that" for g in guards for name in g.after
-             if name not in at]
-    found += [f"{g.name} must come after {name}" for g in guards for name in g.after
-              if name in at and at[name] > at[g.name]]
-    ring = _ring({g.name: g.after for g in guards})
-    return found + ([f"the afters go round in a ring: {' -> '.join(ring)}"] if ring else [])
-
-
-def _ring(after: dict[str, tuple[str, ...]]) -> list[str]:
-    """A ring in the ``after`` graph, as the names round it (the first one again at the end), or []."""
-    done: set[str] = set()
-
-    def visit(name: str, path: list[str]) -> list[str]:
-        if name in path:
-            return path[path.index(name):] + [name]
-        if name in done:
-            return []
-        for before in after.get(name, ()):
-            ring = visit(before, [*path, name])
-            if ring:
-                return ring
-        done.add(name)
-        return []
-
-    return next((ring for name in after if (ring := visit(name, []))), [])
+    found = [f"{g.name} names {name} in after, and no guard is called that" if name not in at
+             else f"{g.name} must come after {name}" for g in guards for name in g.after
+             if name not in at or at[name] > at[g.name]]
+    try:
+        TopologicalSorter({g.name: g.after for g in guards}).prepare()
+    except CycleError as ring:  # its nodes each come before the next: read backwards, each must follow the next
+        found.append(f"the afters go round in a ring: {' -> '.join(reversed(ring.args[1]))}")
+    return found
