@@ -29,7 +29,7 @@ from gaia_lite.registry.failure import ToolFailure
 
 from .data_shape import match
 from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES
-from .sql_text import TABLE, Shape, Token, checked, quoted, repaired, shape_of, tokens, unknown_quoted
+from .sql_text import TABLE, Shape, Token, checked, one_table, quoted, repaired, shape_of, tokens, unknown_quoted
 
 __all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result",
            "schema_fields", "schema_lines"]
@@ -175,12 +175,14 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
     if len(query) > MAX_QUERY_CHARS:
         raise ToolFailure(f"query is {len(query):,} characters; the limit is {MAX_QUERY_CHARS:,}")
     toks = checked(query)
-    sql = repaired(toks, frame.names, lambda text: _is_value(frame, text)).strip()
+    sql, table = one_table(tokens(repaired(toks, frame.names, lambda text: _is_value(frame, text)).strip()),
+                           _with_tables(toks))
     ran = tokens(sql)
     if (unknown := unknown_quoted(ran, frame.names)) is not None:   # SQLite would read "amt" as the text 'amt'
         raise ToolFailure(_no_column(unknown, frame))
     try:
-        return _run(frame, sql, ran, seconds, clock)
+        answer, shape = _run(frame, sql, ran, seconds, clock)
+        return (replace(answer, read_as=f"table {table!r} read as {TABLE}, the file's rows") if table else answer), shape
     except ToolFailure as failure:
         # a small model copies the column of an example ("amount" for this table's "cost"): with one number
         # column to mean, the query is read with it, and the answer says so
