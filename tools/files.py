@@ -22,7 +22,8 @@ from gaia_lite.registry.spec import tool
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block
 from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
-from .file_count import COUNT_GLOB, asks_count, count_message, folder_in_request, split_folder, tree_tally
+from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
+                         tree_tally)
 from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files, not_types, sandbox_roots
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
@@ -58,8 +59,10 @@ def _names(ctx: ToolContext, found: list[Found], *, why: bool) -> str:
     return ("; " if why else ", ").join(named) + more
 
 
-def _holds(folder: Path, limit: int = 8) -> str:
-    """"holds a.md, notes/ (+3 more)": what one found folder has in it, for the message."""
+def _holds(folder: Path, limit: int = 8, ctx: Optional[ToolContext] = None) -> str:
+    """"holds a.md, notes/ (+3 more)": what one found folder has in it, for the message; given ``ctx``,
+    with its tree's tally when it has subfolders. Asked "how many python files in app/ incl subfolders?",
+    the 1.5B found the folder with search_directory and counted the one .py file its top level named."""
     try:
         children = sorted(folder.iterdir(), key=lambda c: (not c.is_dir(), c.name.lower()))
     except OSError:
@@ -68,7 +71,8 @@ def _holds(folder: Path, limit: int = 8) -> str:
     if not names:
         return "it is empty"
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
-    return "it holds " + ", ".join(names[:limit]) + more
+    tally = tree_tally(ctx, folder) if ctx is not None and any(n.endswith("/") for n in names) else ""
+    return "it holds " + ", ".join(names[:limit]) + more + (f". {tally.rstrip('.')}" if tally else "")
 
 
 @tool
@@ -104,6 +108,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
         paths = sorted(f.path for f in strict)
         result.update(message=count_message(ctx, paths, roots, pattern, file_types),
                       files=[_shown(ctx, p) for p in paths[:SHOWN]])
+    elif counting and asks_count(ctx):  # a count found nothing: no look-alikes, but what is there, by type
+        return {**result, "count": 0, "files": [], "message": none_of_kind(ctx, roots, pattern, file_types)}
     elif strict:
         result["message"] = _found_files_message(ctx, pattern, strict)
     elif files:
@@ -268,7 +274,7 @@ def search_directory(ctx: ToolContext, directory_name: str, search_root: Optiona
         raise ToolFailure(f"search_root {missing[0]} is not an existing folder")
     given = _folder_given(ctx, name)
     if given is not None and given not in roots:  # a whole path to a folder that exists: that is the answer
-        return {"status": "success", "message": f"{_shown(ctx, given)} is a folder: {_holds(given)}.",
+        return {"status": "success", "message": f"{_shown(ctx, given)} is a folder: {_holds(given, ctx=ctx)}.",
                 "directories": [str(given)], "count": 1, "truncated": False}
     if given is not None:  # the search root itself as the name: the folder the user's message names
         return _folders_the_request_names(ctx, roots, name)
@@ -303,7 +309,7 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
         one = clear_winner(folders) if not strict else (strict[0] if len(strict) == 1 else None)
         result["message"] = (f"Folders named like {name!r}: " if strict else
                              f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
-        result["message"] += f". {_shown(ctx, one.path)}: {_holds(one.path)}." if one else ""
+        result["message"] += f". {_shown(ctx, one.path)}: {_holds(one.path, ctx=ctx)}." if one else ""
         # the lines asked for, from the one folder found, however close: "v2 project" found only mobile-app-v2
         # (2 of 3 name words), and the 1.5B answered "who owns it?" with its path (test split)
         alone = one or (folders[0] if len(folders) == 1 else None)
@@ -332,7 +338,7 @@ def _folders_the_request_names(ctx: ToolContext, roots: list[Path], name: str) -
                            + "; ".join(f"{_shown(ctx, r)}: {_holds(r)}" for r in roots) + "."}
     one = found[0] if len(found) == 1 or found[0].score > found[1].score else None
     message = "Folders the request names: " + _names(ctx, found, why=True)
-    return {"status": "success", "message": message + (f". {_shown(ctx, one.path)}: {_holds(one.path)}." if one else ""),
+    return {"status": "success", "message": message + (f". {_shown(ctx, one.path)}: {_holds(one.path, ctx=ctx)}." if one else ""),
             "directories": [str(f.path) for f in found], "count": len(found), "truncated": False}
 
 
@@ -667,7 +673,7 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     folder = _checked_file(ctx, directory_path or str(ctx.workdir))
     if not folder.is_dir():
         raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, directory_path))
-    dirs, files = [], []
+    dirs, files, stamps = [], [], {}
     for child in folder.iterdir():
         if child.name.startswith(".") and not show_hidden:
             continue
@@ -678,6 +684,7 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
         entry = {"name": child.name, "type": "folder" if child.is_dir() else "file",
                  "size_bytes": None if child.is_dir() else st.st_size, "modified": iso_time(st.st_mtime)}
         (dirs if child.is_dir() else files).append(entry)
+        stamps[child.name] = st.st_mtime
     by_date = (sort_by or "").lower() == "modified"
     dirs.sort(key=key, reverse=by_date)
     files.sort(key=key, reverse=by_date)
@@ -689,8 +696,26 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     # the entries was read as "the folder is empty"
     counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
     tally = tree_tally(ctx, folder, show_hidden) if dirs else ""
-    message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else "")
+    message = _listing_message(ctx, folder, dirs, files) + _largest_newest(files, stamps) + (f". {tally}" if tally else "")
     return {"status": "success", "message": message, "entries": entries[:200], "path": str(folder), **counts}
+
+
+def _largest_newest(files: list[dict], stamps: dict[str, float]) -> str:
+    """". Largest: q2.txt (1,212 bytes); newest: notes.md (2025-06-01 10:00)" for a folder of two files or more,
+    each said only when one file is clearly it (sizes equal, or changed within the same second, say nothing).
+    Asked "which file in reports is the largest?", the 1.5B listed the folder and named the last file: the
+    sizes were there, one per entry, and no line said which was largest."""
+    if len(files) < 2:
+        return ""
+    parts = []
+    by_size = sorted(files, key=lambda f: -(f["size_bytes"] or 0))
+    if (by_size[0]["size_bytes"] or 0) > (by_size[1]["size_bytes"] or 0):
+        parts.append(f"largest file: {by_size[0]['name']} ({by_size[0]['size_bytes']:,} bytes)")
+    by_time = sorted(files, key=lambda f: -stamps.get(f["name"], 0.0))
+    if stamps.get(by_time[0]["name"], 0.0) - stamps.get(by_time[1]["name"], 0.0) >= 1.0:
+        parts.append(f"newest: {by_time[0]['name']} (changed {by_time[0]['modified']})")
+    said = "; ".join(parts)
+    return f". {said[0].upper()}{said[1:]}" if said else ""
 
 
 def _listing_message(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict], limit: int = 30) -> str:

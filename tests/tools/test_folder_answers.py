@@ -1,0 +1,68 @@
+"""Folder questions answered by the listing tools' messages (issue 42).
+
+Asked "which file in reports is the largest?", the 1.5B listed the folder and named the last file: the
+sizes were one per entry and no line said which was largest. Asked "how many python files in app/ incl
+subfolders?", it found the folder with search_directory and counted the one .py file its top level
+named. Real folders in temp dirs, the tools called as the agent calls them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.files import browse_directory, search_directory, search_file
+
+from tests.tools.called import as_called
+
+browse = as_called(browse_directory)
+find_folder = as_called(search_directory)
+
+
+def _files(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def test_a_listing_says_which_file_is_largest_and_newest(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"reports/q1.txt": "short\n", "reports/q2.txt": "x" * 1200, "reports/q3.txt": "y" * 250})
+    os.utime(root / "reports/q1.txt", (1_700_000_000, 1_700_000_000))
+    os.utime(root / "reports/q2.txt", (1_700_000_000, 1_700_000_000))
+    os.utime(root / "reports/q3.txt", (1_700_086_400, 1_700_086_400))   # a day later
+    message = browse(tool_ctx, "reports")["message"]
+    assert message.startswith("reports holds 3 files: q1.txt, q2.txt, q3.txt. Largest file: q2.txt (1,200 bytes); "
+                              "newest: q3.txt (changed "), message
+
+
+def test_a_tie_names_no_largest_or_newest(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"same/a.txt": "abc", "same/b.txt": "xyz"})
+    for name in ("a.txt", "b.txt"):
+        os.utime(root / "same" / name, (1_700_000_000, 1_700_000_000))
+    message = browse(tool_ctx, "same")["message"]
+    assert message == "same holds 2 files: a.txt, b.txt", message
+
+
+def test_a_folder_found_by_name_carries_its_tree_count(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"app/main.py": "", "app/util.py": "", "app/api/routes.py": "", "app/api/v2/routes.py": "",
+                  "app/README.md": "", "scripts/deploy.py": ""})
+    tool_ctx.request.message = "how many python files in app incl subfolders?"
+    message = find_folder(tool_ctx, "app")["message"]
+    # 4 .py files under app/, its top level holds 2 of them; scripts/deploy.py is outside it
+    assert "Counting its subfolders: 4 .py files, 1 .md file (5 in all)" in message, message
+
+
+def test_a_count_that_finds_nothing_says_what_the_folder_holds(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"invoices/inv-1.txt": "Invoice 1", "invoices/inv-2.txt": "Invoice 2", "invoices/old/inv-0.txt": "0",
+                  "invoices/readme.md": "Scans.", "other/inv-9.txt": "Invoice 9"})
+    tool_ctx.request.message = "hey how many files r in the invoices folder?"
+    result = as_called(search_file)(tool_ctx, "invoices/*.pdf", True)
+    # the guessed type counts none; the answer (4 files) is in the same line, not 3 look-alikes by their words
+    assert result["count"] == 0 and result["files"] == []
+    assert result["message"] == ("No .pdf files under invoices/, subfolders included. "
+                                 "It holds 4 files in all: 3 .txt files, 1 .md file."), result["message"]
