@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -171,21 +172,57 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
     except ValueError as exc:
         return error_payload(str(exc))
     if fact is None:
-        return _not_a_memory(ctx, str(knowledge_id).strip())
+        return _not_a_memory(ctx, str(knowledge_id).strip(), content)
     out = {"status": "updated", "knowledge_id": fact.id, "memory": _brief(fact)}
     return {**out, "note": note} if note else out
 
 
-def _not_a_memory(ctx: ToolContext, knowledge_id: str) -> dict[str, Any]:
+def _not_a_memory(ctx: ToolContext, knowledge_id: str, content: str = "") -> dict[str, Any]:
     """The result for an id no memory has. A small model calls update_memory for "Update notes/todo.md:
     change 'buy milk' to 'buy oat milk'" with the file as the id: when the id or the user's message
-    names a file in the allowed folders, the result sends it to edit_file with that file."""
+    names a file in the allowed folders, the result sends it to edit_file with that file, and when the new
+    content sets a key the file has on one line ("debug: false" for "debug: true"), with the whole call.
+    Told only the tool and the file, the 1.5B called update_memory again and gave up."""
     out: dict[str, Any] = {"status": "not_found", "knowledge_id": knowledge_id}
     file = _file_meant(ctx, knowledge_id)
     if file is None:
         return {**out, "message": "No memory has this id; use recall to find the right one."}
-    return {**out, "file_path": file, "message": f"No memory has this id. {file} is a file, not a memory: "
-            f"change its text with edit_file (file_path {file!r}), or rewrite it with write_file."}
+    said = f"No memory has this id. {file} is a file, not a memory: "
+    call = _setting_edit(ctx, file, content)
+    if call is not None:
+        old, new = call
+        return {**out, "file_path": file, "message": said + f"call edit_file with file_path {file!r}, old_content "
+                f"{old!r}, new_content {new!r}.", "edit_file": {"file_path": file, "old_content": old, "new_content": new}}
+    return {**out, "file_path": file, "message": said + f"change its text with edit_file (file_path {file!r}), "
+            "or rewrite it with write_file."}
+
+
+_SETTING = re.compile(r"""^\s*["']?(?P<key>[\w.-]+)["']?\s*[:=]""")
+MAX_SETTINGS_BYTES = 200_000
+
+
+def _setting_edit(ctx: ToolContext, file: str, content: str) -> tuple[str, str] | None:
+    """(old_content, new_content) for ``content`` that sets one key ("debug: false", "port = 9090") of
+    ``file`` when exactly one line of the file sets that key; else None. A trailing comma (JSON) is kept."""
+    from .sandbox import SandboxError, resolve_user_path
+
+    new = content.strip()
+    wanted = _SETTING.match(new)
+    if wanted is None or "\n" in new:
+        return None
+    try:
+        path = resolve_user_path(ctx, file)
+        if path.stat().st_size > MAX_SETTINGS_BYTES:
+            return None
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except (SandboxError, OSError):
+        return None
+    key = wanted.group("key").casefold()
+    same = [ln.strip() for ln in lines if (m := _SETTING.match(ln)) and m.group("key").casefold() == key]
+    if len(same) != 1 or same[0] == new:
+        return None
+    old = same[0]
+    return old, new + ("," if old.endswith(",") and not new.endswith(",") else "")
 
 
 def _file_meant(ctx: ToolContext, knowledge_id: str) -> str | None:
