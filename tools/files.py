@@ -71,8 +71,13 @@ def _holds(folder: Path, limit: int = 8, ctx: Optional[ToolContext] = None) -> s
     if not names:
         return "it is empty"
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
-    tally = tree_tally(ctx, folder) if ctx is not None and any(n.endswith("/") for n in names) else ""
-    return "it holds " + ", ".join(names[:limit]) + more + (f". {tally.rstrip('.')}" if tally else "")
+    # the count beside the names: asked "how many files in the invoices folder?", the 0.5B was given the four
+    # names alone and answered with them
+    n_dirs = sum(n.endswith("/") for n in names)
+    counts = [f"{n} {noun}{'' if n == 1 else 's'}" for n, noun in ((n_dirs, "folder"), (len(names) - n_dirs, "file")) if n]
+    tally = tree_tally(ctx, folder) if ctx is not None and n_dirs else ""
+    return ("it holds " + ", ".join(names[:limit]) + more + f" ({', '.join(counts)})"
+            + (f". {tally.rstrip('.')}" if tally else ""))
 
 
 @tool
@@ -127,13 +132,18 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
 def _search_roots(ctx: ToolContext, given: str, counting: bool) -> list[Path]:
     """The folders a name search walks: the one given, else (a count) the folder the request puts it in
     ("how many .md files under docs"), else the allowed folders."""
+    roots = sandbox_roots(ctx)
     if given and given.strip() not in (".", "./"):  # "." is the model's default, not a choice
         folder = _checked_file(ctx, given)
         if not folder.is_dir():
             raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, given))
-        return [folder]
+        # the working folder's whole path is the default too: "how many python files in app/?" was counted
+        # over the whole working folder, search_root being its path (0.5B)
+        if not counting or folder != Path(ctx.workdir).resolve():
+            return [folder]
+        roots = [folder]
     said = folder_in_request(ctx) if counting else None
-    return [said] if said is not None else sandbox_roots(ctx)
+    return [said] if said is not None else roots
 
 
 def _led_by_the_request(ctx: ToolContext, pattern: str, files: list[Found], message: str) -> str:

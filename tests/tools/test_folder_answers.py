@@ -66,3 +66,21 @@ def test_a_count_that_finds_nothing_says_what_the_folder_holds(tool_ctx: ToolCon
     assert result["count"] == 0 and result["files"] == []
     assert result["message"] == ("No .pdf files under invoices/, subfolders included. "
                                  "It holds 4 files in all: 3 .txt files, 1 .md file."), result["message"]
+
+
+def test_a_folder_named_as_the_pattern_is_counted_beside_its_names(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"invoices/inv-1.txt": "1", "invoices/inv-2.txt": "2", "invoices/readme.md": "Scans."})
+    tool_ctx.request.message = "hey how many files r in the invoices folder?"
+    # the 0.5B's call: a guessed glob, the folder's name as the types (which are read as the pattern)
+    message = as_called(search_file)(tool_ctx, "*.csv", False, "invoices")["message"]
+    assert "it holds inv-1.txt, inv-2.txt, readme.md (3 files)" in message, message
+
+
+def test_a_count_given_the_working_folder_as_its_root_counts_the_folder_asked_about(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"app/main.py": "", "app/api/routes.py": "", "scripts/deploy.py": ""})
+    tool_ctx.request.message = "how many pyhton files r in app/ incl subfolders?"
+    # the 0.5B passed the working folder's whole path, and got 3 (scripts/deploy.py counted)
+    message = as_called(search_file)(tool_ctx, "*.py", False, None, str(root))["message"]
+    assert message.startswith("2 .py files under app/, subfolders included: app/ 1, app/api/ 1"), message
