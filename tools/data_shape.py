@@ -129,8 +129,18 @@ _MEASURES = {
 _MEASURE_OF = {w: m for m, said in _MEASURES.items() for w in words(said)}
 
 
+_LONG_MEASURE_WORDS = [w for w in _MEASURE_OF if len(w) >= 5]
+
+
 def _measures(text: str) -> set[str]:
-    return {_MEASURE_OF[w] for w in words(text) if w in _MEASURE_OF}
+    """The measures ``text`` asks for, a word of five letters or more misspelt as well: "avrage salary" was
+    answered with the group's total, the mean asked for coming second (0.5B)."""
+    found = set()
+    for w in words(text):
+        near = [w] if w in _MEASURE_OF else difflib.get_close_matches(w, _LONG_MEASURE_WORDS, 1, 0.85) \
+            if len(w) >= 5 else []
+        found.update(_MEASURE_OF[n] for n in near)
+    return found
 
 
 def columns_said(names: Sequence[str], chars: int = 600) -> str:

@@ -82,3 +82,8 @@ def test_query_specific_file_answers_a_sql_question_about_a_table_file(rag_ctx: 
     # asked in words, a .tsv (which the index cannot read) gets the table's figures, not an error
     worded = ask_file(rag_ctx, "tickets.tsv", "high priority tickets still open")
     assert worded["message"].startswith("Rows where priority is high and status is open: 2 of 6"), json.dumps(worded)
+
+
+def test_a_misspelt_measure_still_puts_it_first(tool_ctx: ToolContext) -> None:
+    first = _ask(tool_ctx, "hr/staff.csv whats the avrage salary in engineering?", "staff.csv", STAFF)["message"]
+    assert first.splitlines()[0] == "Average for engineering: salary 74,000.", first
