@@ -37,7 +37,7 @@ class _Frame(Protocol):
 
     def select(self, keep: list[bool]) -> "_Frame": ...
 
-__all__ = ["fmt", "match", "split_names", "named_in", "Plan", "shaped"]
+__all__ = ["fmt", "match", "split_names", "named_in", "named_lines", "Plan", "shaped"]
 
 # Words that say how to combine a column, not which column ("total sales", "sum of revenue")
 _AGGREGATE_WORDS = frozenset("total sum avg average mean count number num of per by the".split())
@@ -161,6 +161,15 @@ def asks_mean(text: str) -> bool:
     return "mean" in asked and "total" not in asked
 
 
+_PRICE_WORDS = frozenset("cheapest cheaper cheap priciest pricier expensive costliest dearest".split())
+_PRICE_COLUMN = re.compile(r"price|cost|fee|rate", re.IGNORECASE)
+
+
+def asks_price(text: str) -> bool:
+    """Whether the user's message asks how much something costs in words that name no column ("cheapest")."""
+    return bool(_PRICE_WORDS & set(words(PATH_MENTION.sub(" ", text))))
+
+
 def asks_extreme(text: str) -> bool:
     """Whether the user's message asks for a highest or lowest ("the top row", "cheapest")."""
     return bool({"high", "low"} & _measures(PATH_MENTION.sub(" ", text)))
@@ -208,6 +217,7 @@ class Plan:
     low_first: bool = False               # the message asks for the lowest: each top/lowest says it first
     mean_first: bool = False              # the message asks for the average: a column's mean comes before its total
     extreme_first: bool = False           # the message asks for the highest or lowest: a named value's extremes lead
+    price_asked: bool = False             # "cheapest", "priciest": a price column's figures lead a named value's
 
 
 def _sum(frame: "_Frame", col: str) -> Decimal:
@@ -374,7 +384,9 @@ def _within(said: str, rows: "_Frame", plan: Plan) -> list[str]:
     the message asks for first. Only totals were given for the rows of a named value: "average salary in
     engineering" was answered with the whole file's mean, "the cheapest in garden" with the whole file's
     cheapest (1.5B)."""
-    cols = [c for c in plan.stats[:2] if sum(v is not None for v in rows.numbers[c]) > 0]
+    # "cheapest", "priciest" ask about a price: its column first, whatever the table's order
+    stats = sorted(plan.stats, key=lambda c: not (plan.price_asked and _PRICE_COLUMN.search(c)))
+    cols = [c for c in stats[:2] if sum(v is not None for v in rows.numbers[c]) > 0]
     if not cols or rows.rows < 2:
         return []
     means = "; ".join(f"{c} {fmt(round(_sum(rows, c) / sum(v is not None for v in rows.numbers[c]), 2))}"
@@ -388,7 +400,7 @@ def _within(said: str, rows: "_Frame", plan: Plan) -> list[str]:
     return mean + ends if plan.mean_first else ends + mean
 
 
-def _named_lines(frame: "_Frame", plan: Plan) -> list[str]:
+def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
     """The lines for the cells the message names: rows meeting them all first when they are in two or more
     columns ("high priority and still open": the 1.5B had one line per value, 5 and 5 rows, and no count of
     the rows with both), then each value's totals, with its mean and extremes when it is the only one."""
@@ -425,7 +437,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     value = values[0] if values else None
     # what was asked comes first; what the file is comes last ("inventory.csv: 4 rows" first was
     # answered to "how many of those are left?" with 4)
-    lines = _named_lines(frame, plan)
+    lines = named_lines(frame, plan)
     lines += [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
     if values:
         where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else \

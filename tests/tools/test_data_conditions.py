@@ -87,3 +87,16 @@ def test_query_specific_file_answers_a_sql_question_about_a_table_file(rag_ctx: 
 def test_a_misspelt_measure_still_puts_it_first(tool_ctx: ToolContext) -> None:
     first = _ask(tool_ctx, "hr/staff.csv whats the avrage salary in engineering?", "staff.csv", STAFF)["message"]
     assert first.splitlines()[0] == "Average for engineering: salary 74,000.", first
+
+
+def test_the_figures_of_a_named_value_lead_what_the_document_tools_show(tool_ctx: ToolContext) -> None:
+    """read_file (and the document tools) rank a table's lines by the words they share with the message: "the
+    cheapest in the garden category" put "Lowest category by total stock" first. The named value's lines
+    lead, the price's before the stock's though the call named no column."""
+    from gaia_lite.tools.files import read_file
+
+    (Path(tool_ctx.workdir) / "products.csv").write_text(PRODUCTS)
+    tool_ctx.request.message = "whats the cheapest thing in the garden category in products.csv?"
+    figures = as_called(read_file)(tool_ctx, "products.csv")["figures"].splitlines()
+    assert figures[0] == "Lowest price for garden: Watering can (12.75); highest price for garden: Lawn mower (449).", \
+        figures
