@@ -22,6 +22,7 @@ from gaia_lite.registry.spec import tool
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block
 from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
+from .setting_line import lines_setting, replaced, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
                          tree_tally)
 from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files, not_types, sandbox_roots
@@ -587,7 +588,7 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         raise missing_file(ctx, file_path, path)  # an edit is never made to a guessed file: name them
     text = _load_text(path)
     if not old_content:  # the model did not know the text: the lines like the new one are what it may replace
-        raise _not_in_file(path, text, new_content if isinstance(new_content, str) else "", empty=True)
+        return _set_line(ctx, path, text, new_content if isinstance(new_content, str) else "")
     count = text.count(old_content)
     if count:
         return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
@@ -597,6 +598,23 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     (start, end), how = loose  # "port=8080" for "port = 8080", "deadline: 1 march" for "Deadline: 1 March"
     return _write_edit(ctx, path, text, text[:start] + new_content + text[end:], 1,
                        note=f"old_content matched once {how}: {text[start:end]!r} was replaced")
+
+
+def _set_line(ctx: ToolContext, path: Path, text: str, new: str) -> dict:
+    """edit_file without old_content: a new line that sets a key the file sets on one line ("debug: false")
+    replaces that line; a key set in several places is a failure naming each with its section. The 1.5B sent
+    "" with "max_connections = 200" and, shown both lines of db.ini, asked the user which text to replace."""
+    found = lines_setting(text, new)
+    if len(found) == 1:
+        updated, written = replaced(text, found[0], new)
+        return _write_edit(ctx, path, text, updated, 1, note=f"old_content was empty: the one line setting that key, "
+                           f"{found[0].text!r}, is now {written!r}")
+    if len(found) > 1:
+        places = "; ".join(f"{s.text!r}" + (f" (under {where})" if (where := under(text, s)) else "") for s in found)
+        raise ToolFailure(f"old_content is empty, and {path.name} sets that key in {len(found)} places: {places}. "
+                          "Call edit_file again with the one to change as old_content",
+                          closest_lines=[s.text for s in found])
+    raise _not_in_file(path, text, new, empty=True)
 
 
 def _not_in_file(path: Path, text: str, old: str, shown_lines: int = 3, *, empty: bool = False) -> ToolFailure:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import error_payload
 
 from .find import pointed_by_request, pointed_message
+from .setting_line import lines_setting, replaced
 
 __all__ = ["TOOLS", "remember", "recall", "update_memory", "forget", "search_past_conversations"]
 
@@ -197,7 +197,6 @@ def _not_a_memory(ctx: ToolContext, knowledge_id: str, content: str = "") -> dic
             "or rewrite it with write_file."}
 
 
-_SETTING = re.compile(r"""^\s*["']?(?P<key>[\w.-]+)["']?\s*[:=]""")
 MAX_SETTINGS_BYTES = 200_000
 
 
@@ -206,23 +205,17 @@ def _setting_edit(ctx: ToolContext, file: str, content: str) -> tuple[str, str] 
     ``file`` when exactly one line of the file sets that key; else None. A trailing comma (JSON) is kept."""
     from .sandbox import SandboxError, resolve_user_path
 
-    new = content.strip()
-    wanted = _SETTING.match(new)
-    if wanted is None or "\n" in new:
-        return None
     try:
         path = resolve_user_path(ctx, file)
         if path.stat().st_size > MAX_SETTINGS_BYTES:
             return None
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        text = path.read_text(encoding="utf-8", errors="replace")
     except (SandboxError, OSError):
         return None
-    key = wanted.group("key").casefold()
-    same = [ln.strip() for ln in lines if (m := _SETTING.match(ln)) and m.group("key").casefold() == key]
-    if len(same) != 1 or same[0] == new:
+    found = lines_setting(text, content)
+    if len(found) != 1 or found[0].text == content.strip():
         return None
-    old = same[0]
-    return old, new + ("," if old.endswith(",") and not new.endswith(",") else "")
+    return found[0].text, replaced(text, found[0], content)[1]
 
 
 def _file_meant(ctx: ToolContext, knowledge_id: str) -> str | None:

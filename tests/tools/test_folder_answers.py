@@ -64,8 +64,8 @@ def test_a_count_that_finds_nothing_says_what_the_folder_holds(tool_ctx: ToolCon
     result = as_called(search_file)(tool_ctx, "invoices/*.pdf", True)
     # the guessed type counts none; the answer (4 files) is in the same line, not 3 look-alikes by their words
     assert result["count"] == 0 and result["files"] == []
-    assert result["message"] == ("No .pdf files under invoices/, subfolders included. "
-                                 "It holds 4 files in all: 3 .txt files, 1 .md file."), result["message"]
+    assert result["message"] == ("invoices/ holds 4 files, subfolders included: 3 .txt files, 1 .md file. "
+                                 "No .pdf files among them."), result["message"]
 
 
 def test_a_folder_named_as_the_pattern_is_counted_beside_its_names(tool_ctx: ToolContext) -> None:
