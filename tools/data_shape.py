@@ -443,7 +443,9 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else \
             f" over all {frame.rows} rows"
         # beside a condition's total, the whole file's reads as what it is, not as the total asked for
-        lead = "All rows together" if plan.named_values and not plan.scope else "Total" + where
+        # "All rows together" was the line the 1.5B took for "how much did i spend on groceires altogether?"
+        lead = (f"Every row, not only {' and '.join(v for _, v, _ in plan.named_values)}"
+                if plan.named_values and not plan.scope else "Total" + where)
         lines.append(lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
     out: dict[str, Any] = {"status": "success", "message": ""}
     if value and _dated(frame) and not plan.scope:

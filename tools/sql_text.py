@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 from gaia_lite.registry.failure import ToolFailure
 
-__all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "one_table", "unknown_quoted", "shape_of",
+__all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "one_table", "whole_row", "unknown_quoted", "shape_of",
            "quoted", "AGGREGATES"]
 
 TABLE = "data"
@@ -206,6 +206,23 @@ def one_table(toks: Sequence[Token], with_tables: set[str]) -> tuple[str, str | 
     if len(names) != 1:
         return "".join(t.text for t in toks), None
     return "".join(TABLE if i in at else t.text for i, t in enumerate(toks)), toks[at[0]].inner
+
+
+def whole_row(toks: Sequence[Token]) -> str | None:
+    """``SELECT * FROM ...`` for a query that picks rows by ORDER BY ... LIMIT and shows only some of their
+    columns ("SELECT price FROM data WHERE category = 'garden' ORDER BY price LIMIT 1"), else None: a
+    total, a grouping, DISTINCT or a compound query has no one row to show."""
+    top = [t for t in toks if t.depth == 0 and t.kind not in ("space", "comment")]
+    said = [t.lower if t.kind == "word" else "" for t in top]
+    if said[:1] != ["select"] or "from" not in said or not {"order", "limit"} <= set(said):
+        return None
+    if {"group", "distinct", "union", "intersect", "except", "having"} & set(said):
+        return None
+    picked = said[1:said.index("from")]
+    if "*" in [t.text for t in top[1:said.index("from")]] or any(w in AGGREGATES for w in picked):
+        return None
+    start = toks.index(top[said.index("from")])
+    return "SELECT * " + "".join(t.text for t in toks[start:])
 
 
 def unknown_quoted(toks: Sequence[Token], names: Sequence[str]) -> str | None:

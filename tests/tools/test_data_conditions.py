@@ -100,3 +100,21 @@ def test_the_figures_of_a_named_value_lead_what_the_document_tools_show(tool_ctx
     figures = as_called(read_file)(tool_ctx, "products.csv")["figures"].splitlines()
     assert figures[0] == "Lowest price for garden: Watering can (12.75); highest price for garden: Lawn mower (449).", \
         figures
+
+
+def test_a_query_that_picks_one_row_by_a_column_gets_the_whole_row(tool_ctx: ToolContext) -> None:
+    query = "SELECT price FROM data WHERE category = 'garden' ORDER BY price ASC LIMIT 1"
+    result = _ask(tool_ctx, "cheapest garden thing?", "products.csv", PRODUCTS, query=query)
+    assert result["message"] == ("price where category = 'garden': 12.75. The row: sku G-04, name Watering can, "
+                                 "category garden, price 12.75, stock 25."), result["message"]
+    # a total has no one row to show
+    total = _ask(tool_ctx, "garden total?", "products.csv", PRODUCTS,
+                 query="SELECT SUM(price) FROM data WHERE category = 'garden' ORDER BY 1 LIMIT 1")
+    assert "The row" not in total["message"], total["message"]
+
+
+def test_the_whole_files_figure_beside_a_named_value_does_not_read_as_its_total(tool_ctx: ToolContext) -> None:
+    expenses = "date,category,amount\n2025-04-02,groceries,42.80\n2025-04-03,transport,55\n"
+    lines = _ask(tool_ctx, "how much did i spend on groceries altogether?", "e.csv", expenses)["message"].splitlines()
+    # "All rows together" was the line the 1.5B took for "... altogether?"
+    assert "Every row, not only groceries: amount 97.80." in lines, lines
