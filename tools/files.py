@@ -605,6 +605,8 @@ def _set_line(ctx: ToolContext, path: Path, text: str, new: str) -> dict:
     replaces that line; a key set in several places is a failure naming each with its section. The 1.5B sent
     "" with "max_connections = 200" and, shown both lines of db.ini, asked the user which text to replace."""
     found = lines_setting(text, new)
+    named = [f for f in found if _section_named(ctx, under(text, f))]
+    found = named if len(named) == 1 else found   # "the primary db" of [primary] and [replica]
     if len(found) == 1:
         updated, written = replaced(text, found[0], new)
         return _write_edit(ctx, path, text, updated, 1, note=f"old_content was empty: the one line setting that key, "
@@ -615,6 +617,12 @@ def _set_line(ctx: ToolContext, path: Path, text: str, new: str) -> dict:
                           "Call edit_file again with the one to change as old_content",
                           closest_lines=[s.text for s in found])
     raise _not_in_file(path, text, new, empty=True)
+
+
+def _section_named(ctx: ToolContext, section: str) -> bool:
+    """Whether the user's message names ``section`` ("[primary]", "database:") as a word."""
+    name = section.strip("[]:{ ").casefold()
+    return bool(name) and name in set(re.findall(r"[\w.-]+", ctx.request.message.casefold()))
 
 
 def _not_in_file(path: Path, text: str, old: str, shown_lines: int = 3, *, empty: bool = False) -> ToolFailure:

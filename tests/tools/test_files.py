@@ -498,3 +498,7 @@ def test_an_edit_without_old_content_of_a_key_set_twice_names_each_with_its_sect
                                "(under [primary]); 'max_connections = 50' (under [replica]). Call edit_file again "
                                "with the one to change as old_content")
     assert "200" not in ini.read_text()
+    # the request names one of the sections: that one's line is set
+    tool_ctx.request.message = "chnage max_connections for the primary db in db.ini to 200"
+    assert edit_file(tool_ctx, "db.ini", "", "max_connections = 200")["status"] == "success"
+    assert ini.read_text() == "[primary]\nhost = db1\nmax_connections = 200\n\n[replica]\nhost = db2\nmax_connections = 50\n"
