@@ -76,7 +76,9 @@ def _facts_and_frame(path: Path, message: str) -> tuple[list[str], Any] | None:
     # count that led the result; a question about the columns lifts their line (``asked_first``)
     said = [line for line in str(result["message"]).splitlines() if line and not line.startswith("Columns: ")]
     groups = [f"{key}: {value}" for key, value in result.items() if " by " in key or key.startswith("by ")]
-    per_column = str(result.get("number columns", "")).splitlines()
+    # beside a named value's figures, the whole file's per-column line ("amount: total 465.15, ... max 96.40
+    # (groceries, ...)") was taken for the value's total (1.5B): the "Every row, not only ..." line says it
+    per_column = [] if plan.named_values else str(result.get("number columns", "")).splitlines()
     figures = [line if len(line) <= LINE_CHARS else line[:LINE_CHARS - 1] + "…"
                for line in [*said[:-1], *groups, *per_column]]
     about = [f"Columns: {columns_said(frame.names)}", *said[-1:]]

@@ -118,3 +118,15 @@ def test_the_whole_files_figure_beside_a_named_value_does_not_read_as_its_total(
     lines = _ask(tool_ctx, "how much did i spend on groceries altogether?", "e.csv", expenses)["message"].splitlines()
     # "All rows together" was the line the 1.5B took for "... altogether?"
     assert "Every row, not only groceries: amount 97.80." in lines, lines
+
+
+def test_the_document_tools_leave_out_the_whole_files_column_lines_beside_a_named_value(tool_ctx: ToolContext) -> None:
+    from gaia_lite.tools.files import read_file
+
+    (Path(tool_ctx.workdir) / "e.csv").write_text("date,category,amount\n2025-04-02,groceries,42.80\n"
+                                                  "2025-04-03,transport,55\n2025-04-05,groceries,18.25\n")
+    tool_ctx.request.message = "how much did i spend on groceries altogether?"
+    figures = as_called(read_file)(tool_ctx, "e.csv")["figures"]
+    assert figures.splitlines()[0] == "Total for groceries: amount 61.05 (2 of 3 rows, category groceries)."
+    assert "amount: total 116.05" not in figures, figures   # the whole file's line that named groceries' rows
+    assert "Every row, not only groceries: amount 116.05." in figures
