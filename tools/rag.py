@@ -434,6 +434,8 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     named, note = _question_documents(ctx, query, scope)
     if (tables := _tables(ctx, [d.path for d in named])) is not None:   # a table the question names
         return {**tables, "query": query, **({"note": note} if note else {})}
+    if not named and (tables := _tables(ctx, _unindexable_tables(ctx, query))) is not None:
+        return {**tables, "query": query, **({"note": note} if note else {})}
     if not named and not scope:   # nothing indexed, nothing the question names: the files' text may answer
         said = _files_say(ctx, query, "No documents are indexed here yet, so the files were searched instead")
         if said is not None:
@@ -492,6 +494,22 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
                     "file": doc.path}
         return {**read, "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
     return {**_found(ctx, query, hits), "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
+
+
+def _unindexable_tables(ctx: ToolContext, query: str) -> list[str]:
+    """The table files (.tsv, .xlsx) the query or the user's message names by path that the index cannot
+    read, so _question_documents left them out: "how many tickets in support/tickets.tsv are high priority and
+    still open?" was answered by the 0.5B from a grep's "1 matching line in 1 file" (query_documents)."""
+    found = []
+    for text in (query, ctx.request.message):
+        for name in re.findall(r"[\w./~-]+\.(?:tsv|xlsx|xlsm)\b", text, re.IGNORECASE):
+            try:
+                path = resolve_user_path(ctx, name)
+            except SandboxError:
+                continue
+            if path.is_file() and not ctx.rag.supports(path):
+                found.append(str(path))
+    return list(dict.fromkeys(found))
 
 
 def _table_queried(ctx: ToolContext, file_path: str, query: str) -> dict[str, Any] | None:

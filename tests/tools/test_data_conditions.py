@@ -130,3 +130,14 @@ def test_the_document_tools_leave_out_the_whole_files_column_lines_beside_a_name
     assert figures.splitlines()[0] == "Total for groceries: amount 61.05 (2 of 3 rows, category groceries)."
     assert "amount: total 116.05" not in figures, figures   # the whole file's line that named groceries' rows
     assert "Every row, not only groceries: amount 116.05." in figures
+
+
+def test_query_documents_reads_a_named_table_the_index_cannot(rag_ctx: ToolContext) -> None:
+    from gaia_lite.tools.rag import query_documents
+
+    (Path(rag_ctx.workdir) / "support").mkdir()
+    (Path(rag_ctx.workdir) / "support" / "tickets.tsv").write_text(TICKETS)
+    rag_ctx.request.message = "How many tickets in support/tickets.tsv are high priority and still open?"
+    # the 0.5B's call; nothing is indexed and a .tsv cannot be: it was a grep's "1 matching line in 1 file"
+    result = as_called(query_documents)(rag_ctx, "high_priority AND open")
+    assert result["message"].startswith("Rows where priority is high and status is open: 2 of 6: T-1, T-5."), result

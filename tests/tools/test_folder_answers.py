@@ -84,3 +84,12 @@ def test_a_count_given_the_working_folder_as_its_root_counts_the_folder_asked_ab
     # the 0.5B passed the working folder's whole path, and got 3 (scripts/deploy.py counted)
     message = as_called(search_file)(tool_ctx, "*.py", False, None, str(root))["message"]
     assert message.startswith("2 .py files under app/, subfolders included: app/ 1, app/api/ 1"), message
+
+
+def test_a_mime_type_as_file_types_is_its_extension(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"invoices/inv-1.txt": "Invoice 1", "invoices/a.csv": "a\n1\n", "invoices/readme.md": "Scans."})
+    tool_ctx.request.message = "hey how many files r in the invoices folder?"
+    # the 0.5B's call: "text/csv" was read as words to search for, and the files the request pointed to came back
+    result = as_called(search_file)(tool_ctx, "invoices/*", False, "text/csv")
+    assert result["message"].startswith("1 file of type text/csv under invoices/"), result["message"]
