@@ -129,6 +129,8 @@ def parse_period(text: str) -> tuple[str, Callable[[date], bool]]:
     parts = re.split(r"\s*\.\.\s*|\s+to\s+|\s+-\s+", t, maxsplit=1, flags=re.IGNORECASE)
     if len(parts) == 2:
         start, end = _period_bounds(parts[0]), _period_bounds(parts[1])
+        if start is None and end is not None:   # "1 March to 15 March 2025": the start's year is the end's
+            start = _period_bounds(f"{parts[0]} {end[1].year}")
         if start and end:
             lo, hi = start[0], end[1]
             return f"{lo.isoformat()}..{hi.isoformat()}", lambda d: lo <= d <= hi
@@ -238,7 +240,12 @@ class _Frame:
 _QUARTER_SAID = r"\bq[1-4](?:\s*[-/ ]?\s*\d{4})?\b|\b\d{4}\s*[-/ ]?\s*q[1-4]\b"
 _MONTH_SAID = (r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
                r"august|september|october|november|december)\.?\s+\d{4}\b|\b\d{4}-\d{2}\b")
-_PERIOD_SAID = re.compile(f"{_QUARTER_SAID}|{_MONTH_SAID}", re.IGNORECASE)
+_MONTH_WORD = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
+               r"august|september|october|november|december)\.?")
+# "1 March to 15 March 2025", "2025-03-01 to 2025-03-15": a range of days, before the month it ends in
+_DAYS_SAID = (rf"\b\d{{1,2}}\s+{_MONTH_WORD}(?:\s+\d{{4}})?\s+(?:to|until|through|-)\s+\d{{1,2}}\s+{_MONTH_WORD}\s+\d{{4}}\b"
+              r"|\b\d{4}-\d{2}-\d{2}\s*(?:\.\.|to|until|through|-)\s*\d{4}-\d{2}-\d{2}\b")
+_PERIOD_SAID = re.compile(f"{_DAYS_SAID}|{_QUARTER_SAID}|{_MONTH_SAID}", re.IGNORECASE)
 
 
 def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by: str | None) -> Plan:

@@ -141,3 +141,15 @@ def test_query_documents_reads_a_named_table_the_index_cannot(rag_ctx: ToolConte
     # the 0.5B's call; nothing is indexed and a .tsv cannot be: it was a grep's "1 matching line in 1 file"
     result = as_called(query_documents)(rag_ctx, "high_priority AND open")
     assert result["message"].startswith("Rows where priority is high and status is open: 2 of 6: T-1, T-5."), result
+
+
+def test_a_range_of_days_the_message_names_is_answered_when_the_date_range_is_not_understood(
+        tool_ctx: ToolContext) -> None:
+    orders = ("order_date,customer,total\n2025-02-27,Vega,120\n2025-03-01,Okafor,80\n2025-03-15,Moreau,99.99\n"
+              "2025-03-16,Okafor,150\n")
+    message = "What was the total of all orders placed from 1 March to 15 March 2025 in orders.csv?"
+    # the 0.5B's date_range, which no period reading can take
+    result = _ask(tool_ctx, message, "orders.csv", orders, date_range=">= 2025-03-01 AND < 2025-04-15")
+    first = result["message"].splitlines()[0]
+    assert first.startswith("Total in 1 March to 15 March 2025 (2025-03-01..2025-03-15): total 179.99 (2 rows)."), first
+    assert "date_range is left out" in result["note"]
