@@ -20,7 +20,7 @@ from gaia_lite.registry.failure import ToolFailure
 from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
-from .table_facts import SPREADSHEETS, facts_block
+from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
 from .setting_line import lines_setting, replaced, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
@@ -172,14 +172,23 @@ def _newest_first_within_ties(found: list[Found]) -> list[Found]:
     return sorted(sorted(found, key=mtime, reverse=True), key=lambda f: (not f.strict, -f.score))
 
 
+TABLES = (".csv", ".tsv", ".xlsx", ".xlsm")
+FOUND_TABLE_LINES = 6  # a table found alone: its first lines of figures (those the message asks about lead)
+
+
 def _found_files_message(ctx: ToolContext, pattern: str, strict: list[Found]) -> str:
     """The message for files whose names match: the one file's first lines, or the names."""
     exact = [f for f in strict if f.path.name.lower() == pattern.lower()]
     one = strict[0] if len(strict) == 1 else exact[0] if len(exact) == 1 else None
     if one is None:
         return f"{len(strict)} files match {pattern!r}: " + _names(ctx, strict, why=False)
-    head = text_head(ctx, one.path)
     found = f"Found {_shown(ctx, one.path)}"
+    # a table's first rows are no answer: found for "cheapest thing in the garden category in products.csv?",
+    # its head was, and the 0.5B answered "G-01,Hose reel,garden,34.99,12"; its figures for the message are
+    figures = table_facts(one.path, ctx.request.message) if ctx.request.message.strip() else None
+    if figures:
+        return f"{found}. Its figures, from every row:\n" + "\n".join(figures[:FOUND_TABLE_LINES])
+    head = text_head(ctx, one.path)
     return f"{found}. It begins:\n{head}" if head else f"{found}."
 
 
@@ -233,7 +242,8 @@ def _asked_of_found(ctx: ToolContext, pattern: str, found: list[Found]) -> str:
     """The lines of the found files that hold what the request asks beyond the name searched for, as the
     first line of the message ("" when it asks nothing more, or no file holds it): a found file is half
     the answer, and the model stopped there ("the policy is at facilities/parking-policy.md")."""
-    return _asked_of_paths(ctx, pattern, [f.path for f in found if not f.is_dir])
+    # a table's lines are raw rows; its figures (_found_files_message) say what the request asks of it
+    return _asked_of_paths(ctx, pattern, [f.path for f in found if not f.is_dir and f.path.suffix.lower() not in TABLES])
 
 
 def _asked_of_paths(ctx: ToolContext, pattern: str, paths: list[Path]) -> str:
@@ -386,7 +396,11 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     Args:
         file_path: Path of the file, e.g. "notes/plan.md".
     """
-    path, note = locate(ctx, _required(file_path, "file_path is empty: give the file's path"), pointed=True)
+    folder = _folder_at(ctx, _required(file_path, "file_path is empty: give the file's path"))
+    if folder is not None:   # a folder read is its listing: "read_file wiki" for "how many .md files in wiki?" (0.5B)
+        listing = browse_directory(ctx, str(folder))
+        return {**listing, "note": f"{_shown(ctx, folder)} is a folder, so this is its listing (browse_directory)"}
+    path, note = locate(ctx, file_path, pointed=True)
     ext = path.suffix.lower()
     # a table's figures are computed, never left to the model's arithmetic: its columns, totals, means
     # and the rows with the highest and lowest values come before its text (table_facts)
@@ -598,6 +612,15 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     (start, end), how = loose  # "port=8080" for "port = 8080", "deadline: 1 march" for "Deadline: 1 March"
     return _write_edit(ctx, path, text, text[:start] + new_content + text[end:], 1,
                        note=f"old_content matched once {how}: {text[start:end]!r} was replaced")
+
+
+def _folder_at(ctx: ToolContext, raw: str) -> Optional[Path]:
+    """The existing folder inside the allowed folders that ``raw`` is a path to, or None."""
+    try:
+        path = resolve_user_path(ctx, raw)
+    except SandboxError:
+        return None
+    return path if path.is_dir() else None
 
 
 def _set_line(ctx: ToolContext, path: Path, text: str, new: str) -> dict:

@@ -218,7 +218,10 @@ def test_read_refuses_big_binary_missing_and_folders(tool_ctx, tmp_path: Path) -
     assert "binary" in read_file(tool_ctx, "blob.bin")["error"]
     assert "does not exist" in read_file(tool_ctx, "nope.txt")["error"]
     (tmp_path / "folder").mkdir()
-    assert "browse_directory" in read_file(tool_ctx, "folder")["error"]
+    # a folder read is its listing (the 0.5B read "wiki" for "how many .md files in wiki?"), said as one
+    (tmp_path / "folder" / "a.md").write_text("a")
+    listed = read_file(tool_ctx, "folder")
+    assert listed["message"].startswith("folder holds 1 file: a.md") and "browse_directory" in listed["note"]
 
 
 def test_read_refuses_credentials_inside_the_root(tool_ctx, tmp_path: Path) -> None:

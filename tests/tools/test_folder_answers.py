@@ -93,3 +93,15 @@ def test_a_mime_type_as_file_types_is_its_extension(tool_ctx: ToolContext) -> No
     # the 0.5B's call: "text/csv" was read as words to search for, and the files the request pointed to came back
     result = as_called(search_file)(tool_ctx, "invoices/*", False, "text/csv")
     assert result["message"].startswith("1 file of type text/csv under invoices/"), result["message"]
+
+
+def test_a_table_found_alone_by_name_shows_its_figures_not_its_first_rows(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"shop/products.csv": "sku,name,category,price\nG-01,Hose reel,garden,34.99\n"
+                                       "G-04,Watering can,garden,12.75\nT-02,Hammer,tools,9.80\n"})
+    tool_ctx.request.message = "whats the cheapest thing in the garden category in shop/products.csv?"
+    # the 0.5B's call; it answered "G-01,Hose reel,garden,34.99,12" from the head shown
+    message = as_called(search_file)(tool_ctx, "*.csv", False, "shop/products.csv")["message"]
+    assert message.startswith("Found shop/products.csv. Its figures, from every row:\n"
+                              "Lowest price for garden: Watering can (12.75)"), message
+    assert "G-01,Hose reel" not in message
