@@ -187,14 +187,15 @@ def _not_a_memory(ctx: ToolContext, knowledge_id: str, content: str = "") -> dic
     file = _file_meant(ctx, knowledge_id)
     if file is None:
         return {**out, "message": "No memory has this id; use recall to find the right one."}
-    said = f"No memory has this id. {file} is a file, not a memory: "
     call = _setting_edit(ctx, file, content)
     if call is not None:
+        # the call to make first: led by "No memory has this id.", the 1.5B answered "the memory does not exist"
         old, new = call
-        return {**out, "file_path": file, "message": said + f"call edit_file with file_path {file!r}, old_content "
-                f"{old!r}, new_content {new!r}.", "edit_file": {"file_path": file, "old_content": old, "new_content": new}}
-    return {**out, "file_path": file, "message": said + f"change its text with edit_file (file_path {file!r}), "
-            "or rewrite it with write_file."}
+        return {**out, "file_path": file, "message": f"Not changed yet: {file} is a file, not a memory. To change it, "
+                f"call edit_file with file_path {file!r}, old_content {old!r}, new_content {new!r}.",
+                "edit_file": {"file_path": file, "old_content": old, "new_content": new}}
+    return {**out, "file_path": file, "message": f"No memory has this id. {file} is a file, not a memory: change its "
+            f"text with edit_file (file_path {file!r}), or rewrite it with write_file."}
 
 
 MAX_SETTINGS_BYTES = 200_000

@@ -214,8 +214,8 @@ def test_update_memory_for_a_setting_in_a_file_gives_the_whole_edit_file_call(me
     (mem_ctx.workdir / "config").mkdir()
     (mem_ctx.workdir / "config" / "app.yaml").write_text("app:\n  name: tracker\n  debug: true\n", encoding="utf-8")
     got = call("update_memory", knowledge_id="config/app.yaml", content="debug: false")
-    assert got["message"] == ("No memory has this id. config/app.yaml is a file, not a memory: call edit_file with "
-                              "file_path 'config/app.yaml', old_content 'debug: true', new_content 'debug: false'.")
+    assert got["message"] == ("Not changed yet: config/app.yaml is a file, not a memory. To change it, call edit_file "
+                              "with file_path 'config/app.yaml', old_content 'debug: true', new_content 'debug: false'.")
     assert got["edit_file"] == {"file_path": "config/app.yaml", "old_content": "debug: true", "new_content": "debug: false"}
     # JSON keeps its comma; a key on two lines (two sections of an INI file) is no single call
     (mem_ctx.workdir / "settings.json").write_text('{\n  "theme": "light",\n  "size": 14\n}\n', encoding="utf-8")
