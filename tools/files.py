@@ -96,6 +96,9 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     """
     folder, pattern = split_folder(_required(file_pattern, "file_pattern is empty: give part of the file name, "
                                                             "e.g. 'report'"))
+    if search_root and (given := _file_at(ctx, search_root)) is not None:   # the file itself as the root: it is found
+        return {"status": "success", "message": _one_file_message(ctx, given), "files": [file_entry(given)], "count": 1,
+                "truncated": False, "note": "search_root is a file, so it is the file found"}
     if not_types(file_types) and COUNT_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
         pattern, file_types = not_types(file_types), None        # are what was asked for
     counting = COUNT_GLOB.fullmatch(pattern) is not None          # "*.md": how many, and where
@@ -182,14 +185,28 @@ def _found_files_message(ctx: ToolContext, pattern: str, strict: list[Found]) ->
     one = strict[0] if len(strict) == 1 else exact[0] if len(exact) == 1 else None
     if one is None:
         return f"{len(strict)} files match {pattern!r}: " + _names(ctx, strict, why=False)
-    found = f"Found {_shown(ctx, one.path)}"
+    return _one_file_message(ctx, one.path)
+
+
+def _one_file_message(ctx: ToolContext, path: Path) -> str:
+    """"Found x. It begins: ..." for one file found; a table's figures for the message instead of its head."""
+    found = f"Found {_shown(ctx, path)}"
     # a table's first rows are no answer: found for "cheapest thing in the garden category in products.csv?",
     # its head was, and the 0.5B answered "G-01,Hose reel,garden,34.99,12"; its figures for the message are
-    figures = table_facts(one.path, ctx.request.message) if ctx.request.message.strip() else None
+    figures = table_facts(path, ctx.request.message) if ctx.request.message.strip() else None
     if figures:
         return f"{found}. Its figures, from every row:\n" + "\n".join(figures[:FOUND_TABLE_LINES])
-    head = text_head(ctx, one.path)
+    head = text_head(ctx, path)
     return f"{found}. It begins:\n{head}" if head else f"{found}."
+
+
+def _file_at(ctx: ToolContext, raw: str) -> Optional[Path]:
+    """The existing file inside the allowed folders that ``raw`` is a path to, or None."""
+    try:
+        path = resolve_user_path(ctx, raw)
+    except SandboxError:
+        return None
+    return path if path.is_file() else None
 
 
 def _head_of_winner(ctx: ToolContext, found: list[Found]) -> str:

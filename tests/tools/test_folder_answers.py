@@ -105,3 +105,14 @@ def test_a_table_found_alone_by_name_shows_its_figures_not_its_first_rows(tool_c
     assert message.startswith("Found shop/products.csv. Its figures, from every row:\n"
                               "Lowest price for garden: Watering can (12.75)"), message
     assert "G-01,Hose reel" not in message
+
+
+def test_a_file_given_as_the_search_root_is_the_file_found(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"shop/products.csv": "sku,name,category,price\nK-01,Chef knife,kitchen,59\n"
+                                       "K-03,Espresso maker,kitchen,310\nG-03,Lawn mower,garden,449\n"})
+    tool_ctx.request.message = "and the priciest kitchen item?"
+    # the 0.5B's follow-up call: the table as search_root was "not an existing folder"
+    result = as_called(search_file)(tool_ctx, "*.csv", False, "shop/products.csv", str(root / "shop" / "products.csv"))
+    assert result["count"] == 1 and result["note"] == "search_root is a file, so it is the file found"
+    assert result["message"].splitlines()[1].startswith("Highest price for kitchen: Espresso maker (310)"), result
