@@ -632,12 +632,13 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
 
 
 def _folder_at(ctx: ToolContext, raw: str) -> Optional[Path]:
-    """The existing folder inside the allowed folders that ``raw`` is a path to, or None."""
+    """The existing folder inside the allowed folders that ``raw`` is a path to, or None; None for the working
+    folder itself, which a model passes for a question no file answers ("what OS is this?", the test split)."""
     try:
         path = resolve_user_path(ctx, raw)
     except SandboxError:
         return None
-    return path if path.is_dir() else None
+    return path if path.is_dir() and path != Path(ctx.workdir).resolve() else None
 
 
 def _set_line(ctx: ToolContext, path: Path, text: str, new: str) -> dict:

@@ -222,6 +222,8 @@ def test_read_refuses_big_binary_missing_and_folders(tool_ctx, tmp_path: Path) -
     (tmp_path / "folder" / "a.md").write_text("a")
     listed = read_file(tool_ctx, "folder")
     assert listed["message"].startswith("folder holds 1 file: a.md") and "browse_directory" in listed["note"]
+    # the working folder itself is no folder asked about (a model passes it for "what OS is this?")
+    assert "browse_directory" in read_file(tool_ctx, str(tmp_path))["error"]
 
 
 def test_read_refuses_credentials_inside_the_root(tool_ctx, tmp_path: Path) -> None:
