@@ -444,8 +444,9 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
             f" over all {frame.rows} rows"
         # beside a condition's total, the whole file's reads as what it is, not as the total asked for
         # "All rows together" was the line the 1.5B took for "how much did i spend on groceires altogether?"
-        lead = (f"Every row, not only {' and '.join(v for _, v, _ in plan.named_values)}"
-                if plan.named_values and not plan.scope else "Total" + where)
+        # and "Total over all 9 rows" for "the total of all orders placed from 1 March to 15 March 2025" (1.5B)
+        named = [v for _, v, _ in plan.named_values] + ([plan.named_period[0].split(" (")[0]] if plan.named_period else [])
+        lead = f"Every row, not only {' and '.join(named)}" if named and not plan.scope else "Total" + where
         lines.append(lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
     out: dict[str, Any] = {"status": "success", "message": ""}
     if value and _dated(frame) and not plan.scope:

@@ -153,3 +153,5 @@ def test_a_range_of_days_the_message_names_is_answered_when_the_date_range_is_no
     first = result["message"].splitlines()[0]
     assert first.startswith("Total in 1 March to 15 March 2025 (2025-03-01..2025-03-15): total 179.99 (2 rows)."), first
     assert "date_range is left out" in result["note"]
+    # the whole file's line does not echo "the total of all orders" (the 1.5B answered from "Total over all 4 rows")
+    assert "Every row, not only 1 March to 15 March 2025: total 449.99." in result["message"].splitlines()
