@@ -91,7 +91,7 @@ TALLY_KINDS = 4  # extensions named in the tally, most common first
 TALLY_DEPTH = 64  # the levels a count walks, as search_file's count does
 
 
-def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> str:
+def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False, total: bool = True) -> str:
     """"Counting its subfolders: 6 .md files, 1 .txt file (7 in all)." for a folder that has subfolders; "" for one
     that has none, or a tree over ``TALLY_LIMIT`` entries. Asked how many files of a kind sit under a folder,
     subfolders included, the 1.5B listed the folder and counted its top level: the listing now carries the
@@ -100,8 +100,10 @@ def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> str
     kinds, nested = _kinds(ctx, folder, show_hidden)
     if kinds is None or not nested:
         return ""
-    total = sum(kinds.values())
-    return f"Counting its subfolders: {_kinds_said(kinds)} ({total} in all)." if total else "Its subfolders hold no files."
+    n = sum(kinds.values())
+    if not n:
+        return "Its subfolders hold no files."
+    return f"Counting its subfolders: {_kinds_said(kinds)}" + (f" ({n} in all)." if total else ".")
 
 
 def _kinds(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> tuple[Counter[str] | None, bool]:

@@ -76,7 +76,8 @@ def _holds(folder: Path, limit: int = 8, ctx: Optional[ToolContext] = None) -> s
     # names alone and answered with them
     n_dirs = sum(n.endswith("/") for n in names)
     counts = [f"{n} {noun}{'' if n == 1 else 's'}" for n, noun in ((n_dirs, "folder"), (len(names) - n_dirs, "file")) if n]
-    tally = tree_tally(ctx, folder) if ctx is not None and n_dirs else ""
+    # no "(7 in all)": the 1.5B answered "how many python files in app/?" with it, beside "5 .py files"
+    tally = tree_tally(ctx, folder, total=False) if ctx is not None and n_dirs else ""
     return ("it holds " + ", ".join(names[:limit]) + more + f" ({', '.join(counts)})"
             + (f". {tally.rstrip('.')}" if tally else ""))
 

@@ -20,7 +20,6 @@ from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import error_payload
 
 from .find import pointed_by_request, pointed_message
-from .setting_line import lines_setting, replaced
 
 __all__ = ["TOOLS", "remember", "recall", "update_memory", "forget", "search_past_conversations"]
 
@@ -172,51 +171,21 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
     except ValueError as exc:
         return error_payload(str(exc))
     if fact is None:
-        return _not_a_memory(ctx, str(knowledge_id).strip(), content)
+        return _not_a_memory(ctx, str(knowledge_id).strip())
     out = {"status": "updated", "knowledge_id": fact.id, "memory": _brief(fact)}
     return {**out, "note": note} if note else out
 
 
-def _not_a_memory(ctx: ToolContext, knowledge_id: str, content: str = "") -> dict[str, Any]:
+def _not_a_memory(ctx: ToolContext, knowledge_id: str) -> dict[str, Any]:
     """The result for an id no memory has. A small model calls update_memory for "Update notes/todo.md:
     change 'buy milk' to 'buy oat milk'" with the file as the id: when the id or the user's message
-    names a file in the allowed folders, the result sends it to edit_file with that file, and when the new
-    content sets a key the file has on one line ("debug: false" for "debug: true"), with the whole call.
-    Told only the tool and the file, the 1.5B called update_memory again and gave up."""
+    names a file in the allowed folders, the result sends it to edit_file with that file."""
     out: dict[str, Any] = {"status": "not_found", "knowledge_id": knowledge_id}
     file = _file_meant(ctx, knowledge_id)
     if file is None:
         return {**out, "message": "No memory has this id; use recall to find the right one."}
-    call = _setting_edit(ctx, file, content)
-    if call is not None:
-        # the call to make first: led by "No memory has this id.", the 1.5B answered "the memory does not exist"
-        old, new = call
-        return {**out, "file_path": file, "message": f"Not changed yet: {file} is a file, not a memory. To change it, "
-                f"call edit_file with file_path {file!r}, old_content {old!r}, new_content {new!r}.",
-                "edit_file": {"file_path": file, "old_content": old, "new_content": new}}
-    return {**out, "file_path": file, "message": f"No memory has this id. {file} is a file, not a memory: change its "
-            f"text with edit_file (file_path {file!r}), or rewrite it with write_file."}
-
-
-MAX_SETTINGS_BYTES = 200_000
-
-
-def _setting_edit(ctx: ToolContext, file: str, content: str) -> tuple[str, str] | None:
-    """(old_content, new_content) for ``content`` that sets one key ("debug: false", "port = 9090") of
-    ``file`` when exactly one line of the file sets that key; else None. A trailing comma (JSON) is kept."""
-    from .sandbox import SandboxError, resolve_user_path
-
-    try:
-        path = resolve_user_path(ctx, file)
-        if path.stat().st_size > MAX_SETTINGS_BYTES:
-            return None
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except (SandboxError, OSError):
-        return None
-    found = lines_setting(text, content)
-    if len(found) != 1 or found[0].text == content.strip():
-        return None
-    return found[0].text, replaced(text, found[0], content)[1]
+    return {**out, "file_path": file, "message": f"No memory has this id. {file} is a file, not a memory: "
+            f"change its text with edit_file (file_path {file!r}), or rewrite it with write_file."}
 
 
 def _file_meant(ctx: ToolContext, knowledge_id: str) -> str | None:

@@ -206,21 +206,3 @@ def test_a_search_of_past_chats_that_finds_nothing_names_the_files_the_request_p
                                        "to: admin/travel/passport-notes.md")
     mem_ctx.request.message = "what did we say about zebras?"   # no file holds it: nothing more than before
     assert call("search_past_conversations", query="zebras") == {"status": "empty", "count": 0, "results": []}
-
-
-def test_update_memory_for_a_setting_in_a_file_gives_the_whole_edit_file_call(mem_ctx: ToolContext, call) -> None:
-    """The 1.5B called update_memory(knowledge_id="config/app.yaml", content="debug: false") for "turn off debug
-    in config/app.yaml", twice, then gave up: the result now says the edit_file call, with the file's own line."""
-    (mem_ctx.workdir / "config").mkdir()
-    (mem_ctx.workdir / "config" / "app.yaml").write_text("app:\n  name: tracker\n  debug: true\n", encoding="utf-8")
-    got = call("update_memory", knowledge_id="config/app.yaml", content="debug: false")
-    assert got["message"] == ("Not changed yet: config/app.yaml is a file, not a memory. To change it, call edit_file "
-                              "with file_path 'config/app.yaml', old_content 'debug: true', new_content 'debug: false'.")
-    assert got["edit_file"] == {"file_path": "config/app.yaml", "old_content": "debug: true", "new_content": "debug: false"}
-    # JSON keeps its comma; a key on two lines (two sections of an INI file) is no single call
-    (mem_ctx.workdir / "settings.json").write_text('{\n  "theme": "light",\n  "size": 14\n}\n', encoding="utf-8")
-    json_call = call("update_memory", knowledge_id="settings.json", content='"theme": "dark"')["edit_file"]
-    assert json_call["old_content"] == '"theme": "light",' and json_call["new_content"] == '"theme": "dark",'
-    (mem_ctx.workdir / "db.ini").write_text("[a]\nmax = 1\n[b]\nmax = 2\n", encoding="utf-8")
-    two = call("update_memory", knowledge_id="db.ini", content="max = 5")
-    assert "edit_file" not in two and "edit_file (file_path 'db.ini')" in two["message"]
