@@ -163,7 +163,7 @@ def _summary(ctx: ToolContext, frame: _Frame, name: str, kind: str, columns: Opt
         plan.dated = _dates_of(frame)
         frame, plan.scope, said = _in_period(frame, date_range)
         notes += [said] if said else []
-    else:
+    if plan.scope is None:   # no date_range, or one not understood (">= 2025-03-01 AND < ...", 0.5B): the message's
         plan.named_period = _named_period(ctx.request.message, frame)
     return shaped(frame, name, kind, plan)
 

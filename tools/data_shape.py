@@ -37,7 +37,7 @@ class _Frame(Protocol):
 
     def select(self, keep: list[bool]) -> "_Frame": ...
 
-__all__ = ["fmt", "match", "split_names", "named_in", "Plan", "shaped"]
+__all__ = ["fmt", "match", "split_names", "named_in", "named_lines", "Plan", "shaped"]
 
 # Words that say how to combine a column, not which column ("total sales", "sum of revenue")
 _AGGREGATE_WORDS = frozenset("total sum avg average mean count number num of per by the".split())
@@ -121,16 +121,26 @@ def named_in(names: Sequence[str], text: str) -> list[str]:
 _MEASURES = {
     "total": "total sum altogether overall combined",
     "mean": "average mean avg typical",
-    "high": "highest most max maximum top biggest largest best greatest",
-    "low": "lowest least min minimum smallest fewest worst bottom",
+    "high": "highest most max maximum top biggest largest best greatest priciest costliest",
+    "low": "lowest least min minimum smallest fewest worst bottom cheapest",
     "columns": "column field header heading",
     "rows": "row record entry line",
 }
 _MEASURE_OF = {w: m for m, said in _MEASURES.items() for w in words(said)}
 
 
+_LONG_MEASURE_WORDS = [w for w in _MEASURE_OF if len(w) >= 5]
+
+
 def _measures(text: str) -> set[str]:
-    return {_MEASURE_OF[w] for w in words(text) if w in _MEASURE_OF}
+    """The measures ``text`` asks for, a word of five letters or more misspelt as well: "avrage salary" was
+    answered with the group's total, the mean asked for coming second (0.5B)."""
+    found = set()
+    for w in words(text):
+        near = [w] if w in _MEASURE_OF else difflib.get_close_matches(w, _LONG_MEASURE_WORDS, 1, 0.85) \
+            if len(w) >= 5 else []
+        found.update(_MEASURE_OF[n] for n in near)
+    return found
 
 
 def columns_said(names: Sequence[str], chars: int = 600) -> str:
@@ -149,6 +159,20 @@ def asks_mean(text: str) -> bool:
     """Whether the user's message asks for the average and not the total ("avg temp in weather_log.csv?")."""
     asked = _measures(PATH_MENTION.sub(" ", text))
     return "mean" in asked and "total" not in asked
+
+
+_PRICE_WORDS = frozenset("cheapest cheaper cheap priciest pricier expensive costliest dearest".split())
+_PRICE_COLUMN = re.compile(r"price|cost|fee|rate", re.IGNORECASE)
+
+
+def asks_price(text: str) -> bool:
+    """Whether the user's message asks how much something costs in words that name no column ("cheapest")."""
+    return bool(_PRICE_WORDS & set(words(PATH_MENTION.sub(" ", text))))
+
+
+def asks_extreme(text: str) -> bool:
+    """Whether the user's message asks for a highest or lowest ("the top row", "cheapest")."""
+    return bool({"high", "low"} & _measures(PATH_MENTION.sub(" ", text)))
 
 
 def asks_columns(text: str) -> bool:
@@ -192,19 +216,26 @@ class Plan:
     columns_asked: bool = False           # the message asks what the columns are: their line comes first
     low_first: bool = False               # the message asks for the lowest: each top/lowest says it first
     mean_first: bool = False              # the message asks for the average: a column's mean comes before its total
+    extreme_first: bool = False           # the message asks for the highest or lowest: a named value's extremes lead
+    price_asked: bool = False             # "cheapest", "priciest": a price column's figures lead a named value's
 
 
 def _sum(frame: "_Frame", col: str) -> Decimal:
     return sum((v for v in frame.numbers[col] if v is not None), Decimal(0))
 
 
+_CODE = re.compile(r"\S*\d\S*")   # "G-03", "T-101", "INV0001": a code, not what a person calls the row
+
+
 def _label_column(frame: "_Frame") -> str | None:
     """The text column that names each row (every value different), e.g. ``region`` in a table with one
-    row per region; None when no column does."""
+    row per region; None when no column does. Of two, the one of words before the one of codes: "the
+    cheapest item" was answered "G-04" from ``sku`` beside ``name`` (1.5B)."""
     if not 1 < frame.rows <= 50:
         return None
-    return next((n for n in frame.names if frame.types[n] == "text"
-                 and all(frame.text[n]) and len(set(frame.text[n])) == frame.rows), None)
+    unique = [n for n in frame.names if frame.types[n] == "text"
+              and all(frame.text[n]) and len(set(frame.text[n])) == frame.rows]
+    return min(unique, key=lambda n: sum(bool(_CODE.fullmatch(v)) for v in frame.text[n]), default=None)
 
 
 def _row_name(frame: "_Frame", i: int, label: str | None, categories: Sequence[str]) -> str:
@@ -347,6 +378,54 @@ def _value_sentence(col: str, value: str, rows: "_Frame", plan: Plan) -> str:
     return f"Total for {value}: {totals} ({what})." if totals else f"{value}: {what}."
 
 
+def _within(said: str, rows: "_Frame", plan: Plan) -> list[str]:
+    """The mean and the lowest and highest named row of the first number columns over the rows a condition
+    keeps, each line in the words of the condition ("Average for engineering: salary 74,000."), the measure
+    the message asks for first. Only totals were given for the rows of a named value: "average salary in
+    engineering" was answered with the whole file's mean, "the cheapest in garden" with the whole file's
+    cheapest (1.5B)."""
+    # "cheapest", "priciest" ask about a price: its column first, whatever the table's order
+    stats = sorted(plan.stats, key=lambda c: not (plan.price_asked and _PRICE_COLUMN.search(c)))
+    cols = [c for c in stats[:2] if sum(v is not None for v in rows.numbers[c]) > 0]
+    if not cols or rows.rows < 2:
+        return []
+    means = "; ".join(f"{c} {fmt(round(_sum(rows, c) / sum(v is not None for v in rows.numbers[c]), 2))}"
+                      for c in cols)
+    mean = [f"Average for {said}: {means}."]
+    label = _label_column(rows)
+    if not plan.extreme_first:
+        return mean
+    ends = [_extremes(rows, c, label, [], plan.low_first).replace(f" {c}:", f" {c} for {said}:", 2)
+            for c in cols if label and sum(v is not None for v in rows.numbers[c]) > 1]
+    return mean + ends if plan.mean_first else ends + mean
+
+
+def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
+    """The lines for the cells the message names: rows meeting them all first when they are in two or more
+    columns ("high priority and still open": the 1.5B had one line per value, 5 and 5 rows, and no count of
+    the rows with both), then each value's totals, with its mean and extremes when it is the only one."""
+    by_col: dict[str, set[str]] = defaultdict(set)
+    for col, value, _ in plan.named_values:
+        by_col[col].add(value.casefold())
+    lines: list[str] = []
+    if len(by_col) > 1:
+        keep = [all(frame.text[c][i].casefold() in vals for c, vals in by_col.items()) for i in range(frame.rows)]
+        both = frame.select(keep)
+        said = " and ".join(f"{c} is {' or '.join(sorted(v))}" for c, v in by_col.items())
+        label = _label_column(frame)
+        names = [frame.text[label][i] for i in range(frame.rows) if keep[i]] if label else []
+        listed = f": {', '.join(names)}" if names and len(names) <= 10 else ""
+        totals = "; ".join(f"{c} {fmt(_sum(both, c))}" for c in plan.values[:2]) if both.rows else ""
+        lines.append(f"Rows where {said}: {both.rows} of {frame.rows}{listed}." + (f" Total: {totals}." if totals else ""))
+        lines += _within(said, both, plan)
+    totals = [_value_sentence(*named, plan) for named in plan.named_values]
+    if len(plan.named_values) != 1:
+        return lines + totals
+    within = _within(plan.named_values[0][1], plan.named_values[0][2], plan)
+    # "the cheapest in garden" led by "Total for garden: price 515.24" was answered with a total
+    return lines + (within + totals if plan.mean_first or plan.extreme_first else totals + within)
+
+
 def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     """The result for ``frame`` (the rows analysed): ``message`` (plain sentences, what was asked first),
     then groups, rows and columns as short lines. ``kind`` adds trends (``trends``, ``full``), the
@@ -358,13 +437,16 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     value = values[0] if values else None
     # what was asked comes first; what the file is comes last ("inventory.csv: 4 rows" first was
     # answered to "how many of those are left?" with 4)
-    lines = [_value_sentence(*named, plan) for named in plan.named_values]
+    lines = named_lines(frame, plan)
     lines += [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
     if values:
         where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else \
             f" over all {frame.rows} rows"
         # beside a condition's total, the whole file's reads as what it is, not as the total asked for
-        lead = "All rows together" if plan.named_values and not plan.scope else "Total" + where
+        # "All rows together" was the line the 1.5B took for "how much did i spend on groceires altogether?"
+        # and "Total over all 9 rows" for "the total of all orders placed from 1 March to 15 March 2025" (1.5B)
+        named = [v for _, v, _ in plan.named_values] + ([plan.named_period[0].split(" (")[0]] if plan.named_period else [])
+        lead = f"Every row, not only {' and '.join(named)}" if named and not plan.scope else "Total" + where
         lines.append(lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
     out: dict[str, Any] = {"status": "success", "message": ""}
     if value and _dated(frame) and not plan.scope:

@@ -20,7 +20,8 @@ from .file_walk import walk_folders
 from .grep import where
 from .sandbox import SandboxError
 
-__all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally"]
+__all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally",
+           "none_of_kind"]
 
 COUNT_GLOB = re.compile(r"\*(\.(\*|\w{1,10}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
 SHOWN_FOLDERS = 12
@@ -90,27 +91,58 @@ TALLY_KINDS = 4  # extensions named in the tally, most common first
 TALLY_DEPTH = 64  # the levels a count walks, as search_file's count does
 
 
-def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> str:
+def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False, total: bool = True) -> str:
     """"Counting its subfolders: 6 .md files, 1 .txt file (7 in all)." for a folder that has subfolders; "" for one
     that has none, or a tree over ``TALLY_LIMIT`` entries. Asked how many files of a kind sit under a folder,
     subfolders included, the 1.5B listed the folder and counted its top level: the listing now carries the
     tree's count, whatever words the question used. The tree is walked as search_file walks it (walk_folders:
     no symlinks, no hidden or build folders), so the two counts agree."""
+    kinds, nested = _kinds(ctx, folder, show_hidden)
+    if kinds is None or not nested:
+        return ""
+    n = sum(kinds.values())
+    if not n:
+        return "Its subfolders hold no files."
+    return f"Counting its subfolders: {_kinds_said(kinds)}" + (f" ({n} in all)." if total else ".")
+
+
+def _kinds(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> tuple[Counter[str] | None, bool]:
+    """The files under ``folder`` by extension, subfolders included, and whether it has subfolders; None
+    for a tree over ``TALLY_LIMIT`` entries."""
     kinds: Counter[str] = Counter()
     seen, nested = 0, False
     for _, dirs, files in walk_folders(folder, TALLY_DEPTH, ctx):
         seen += len(dirs) + len(files)
         if seen > TALLY_LIMIT:
-            return ""
+            return None, nested
         nested = nested or bool(dirs)
         for name in files:
             if show_hidden or not name.startswith("."):
                 kinds[Path(name).suffix.lower() or "(no extension)"] += 1
-    if not nested:
-        return ""
-    total = sum(kinds.values())
+    return kinds, nested
+
+
+def _kinds_said(kinds: Counter[str]) -> str:
+    """"6 .md files, 1 .txt file, 2 other": the most common extensions first."""
     top = kinds.most_common(TALLY_KINDS)
     named = [f"{n} {ext} file{'' if n == 1 else 's'}" for ext, n in top]
-    rest = total - sum(n for _, n in top)
-    named += [f"{rest} other"] if rest else []
-    return f"Counting its subfolders: {', '.join(named)} ({total} in all)." if total else "Its subfolders hold no files."
+    rest = sum(kinds.values()) - sum(n for _, n in top)
+    return ", ".join(named + ([f"{rest} other"] if rest else []))
+
+
+def none_of_kind(ctx: ToolContext, roots: list[Path], glob: str, file_types: Optional[str]) -> str:
+    """A count that found nothing, with what the folder does hold: "No .pdf files under invoices/, subfolders
+    included. It holds 4 files: 3 .txt files, 1 .md file." Asked "how many files in the invoices folder?", the
+    1.5B counted "invoices/*.pdf" and, given the files the request's words pointed to, answered 3 of the 4."""
+    base = Path(ctx.workdir).resolve()
+    under = "the working folder" if roots == [base] else where(roots[0], base) + "/" if len(roots) == 1 else \
+        "the allowed folders"
+    none = f"No {_kind(glob, file_types, 0)}"
+    kinds = _kinds(ctx, roots[0])[0] if len(roots) == 1 else None
+    if not kinds:
+        return f"{none} under {under}, subfolders included."
+    total = sum(kinds.values())
+    # the total first: after "No .pdf files under invoices/. It holds 4 files in all: 3 .txt, 1 .md" the 1.5B
+    # answered "no .pdf files; 3 .txt files and 1 .md file", no total
+    return (f"{under} holds {total} file{'' if total == 1 else 's'}, subfolders included: "
+            f"{_kinds_said(kinds)}. {none} among them.")

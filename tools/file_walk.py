@@ -90,11 +90,22 @@ _KINDS = {
 }
 
 
+def _type_words(file_types: str) -> list[str]:
+    """The words of a ``file_types`` argument, a MIME type read as its extension ("text/csv" is csv): the 0.5B
+    passed "text/csv", and its words became a name to search for."""
+    out = []
+    for w in re.split(r"[,\s;]+", file_types.lower()):
+        if "/" in w.strip("/"):
+            w = (mimetypes.guess_extension(w.strip()) or w.rsplit("/", 1)[1]).lstrip(".")
+        out.append(w)
+    return out
+
+
 def ext_filter(file_types: Optional[str]) -> Callable[[Path], bool]:
     if not file_types:
         return lambda p: True
     exts: set[str] = set()
-    for e in re.split(r"[,\s;]+", file_types.lower()):
+    for e in _type_words(file_types):
         e = e.strip().lstrip("*.")
         if "." in e:  # a file name ("budget.csv") where an extension belongs: its extension is meant
             e = e.rsplit(".", 1)[1]
@@ -109,7 +120,7 @@ def not_types(file_types: Optional[str]) -> str:
     if not file_types:
         return ""
     known = {e.lstrip(".") for e in mimetypes.types_map} | {e.lstrip(".") for k in _KINDS.values() for e in k.split()}
-    words = [w for w in re.split(r"[,\s;]+", file_types.lower()) if w.strip("*.")]
+    words = [w for w in _type_words(file_types) if w.strip("*.")]
     odd = [w for w in words if w.strip("*.") not in known and w.rstrip("s") not in _KINDS]
     return " ".join(odd) if odd and (len(odd) > 1 or len(words) == 1) else ""
 

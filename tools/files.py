@@ -20,9 +20,11 @@ from gaia_lite.registry.failure import ToolFailure
 from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
-from .table_facts import SPREADSHEETS, facts_block
+from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
-from .file_count import COUNT_GLOB, asks_count, count_message, folder_in_request, split_folder, tree_tally
+from .setting_line import lines_setting, replaced, under
+from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
+                         tree_tally)
 from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files, not_types, sandbox_roots
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
@@ -58,8 +60,10 @@ def _names(ctx: ToolContext, found: list[Found], *, why: bool) -> str:
     return ("; " if why else ", ").join(named) + more
 
 
-def _holds(folder: Path, limit: int = 8) -> str:
-    """"holds a.md, notes/ (+3 more)": what one found folder has in it, for the message."""
+def _holds(folder: Path, limit: int = 8, ctx: Optional[ToolContext] = None) -> str:
+    """"holds a.md, notes/ (+3 more)": what one found folder has in it, for the message; given ``ctx``,
+    with its tree's tally when it has subfolders. Asked "how many python files in app/ incl subfolders?",
+    the 1.5B found the folder with search_directory and counted the one .py file its top level named."""
     try:
         children = sorted(folder.iterdir(), key=lambda c: (not c.is_dir(), c.name.lower()))
     except OSError:
@@ -68,7 +72,14 @@ def _holds(folder: Path, limit: int = 8) -> str:
     if not names:
         return "it is empty"
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
-    return "it holds " + ", ".join(names[:limit]) + more
+    # the count beside the names: asked "how many files in the invoices folder?", the 0.5B was given the four
+    # names alone and answered with them
+    n_dirs = sum(n.endswith("/") for n in names)
+    counts = [f"{n} {noun}{'' if n == 1 else 's'}" for n, noun in ((n_dirs, "folder"), (len(names) - n_dirs, "file")) if n]
+    # no "(7 in all)": the 1.5B answered "how many python files in app/?" with it, beside "5 .py files"
+    tally = tree_tally(ctx, folder, total=False) if ctx is not None and n_dirs else ""
+    return ("it holds " + ", ".join(names[:limit]) + more + f" ({', '.join(counts)})"
+            + (f". {tally.rstrip('.')}" if tally else ""))
 
 
 @tool
@@ -86,6 +97,9 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     """
     folder, pattern = split_folder(_required(file_pattern, "file_pattern is empty: give part of the file name, "
                                                             "e.g. 'report'"))
+    if search_root and (given := _file_at(ctx, search_root)) is not None:   # the file itself as the root: it is found
+        return {"status": "success", "message": _one_file_message(ctx, given), "files": [file_entry(given)], "count": 1,
+                "truncated": False, "note": "search_root is a file, so it is the file found"}
     if not_types(file_types) and COUNT_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
         pattern, file_types = not_types(file_types), None        # are what was asked for
     counting = COUNT_GLOB.fullmatch(pattern) is not None          # "*.md": how many, and where
@@ -104,6 +118,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
         paths = sorted(f.path for f in strict)
         result.update(message=count_message(ctx, paths, roots, pattern, file_types),
                       files=[_shown(ctx, p) for p in paths[:SHOWN]])
+    elif counting and asks_count(ctx):  # a count found nothing: no look-alikes, but what is there, by type
+        return {**result, "count": 0, "files": [], "message": none_of_kind(ctx, roots, pattern, file_types)}
     elif strict:
         result["message"] = _found_files_message(ctx, pattern, strict)
     elif files:
@@ -121,13 +137,18 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
 def _search_roots(ctx: ToolContext, given: str, counting: bool) -> list[Path]:
     """The folders a name search walks: the one given, else (a count) the folder the request puts it in
     ("how many .md files under docs"), else the allowed folders."""
+    roots = sandbox_roots(ctx)
     if given and given.strip() not in (".", "./"):  # "." is the model's default, not a choice
         folder = _checked_file(ctx, given)
         if not folder.is_dir():
             raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, given))
-        return [folder]
+        # the working folder's whole path is the default too: "how many python files in app/?" was counted
+        # over the whole working folder, search_root being its path (0.5B)
+        if not counting or folder != Path(ctx.workdir).resolve():
+            return [folder]
+        roots = [folder]
     said = folder_in_request(ctx) if counting else None
-    return [said] if said is not None else sandbox_roots(ctx)
+    return [said] if said is not None else roots
 
 
 def _led_by_the_request(ctx: ToolContext, pattern: str, files: list[Found], message: str) -> str:
@@ -155,15 +176,38 @@ def _newest_first_within_ties(found: list[Found]) -> list[Found]:
     return sorted(sorted(found, key=mtime, reverse=True), key=lambda f: (not f.strict, -f.score))
 
 
+TABLES = (".csv", ".tsv", ".xlsx", ".xlsm")
+FOUND_TABLE_LINES = 6  # a table found alone: its first lines of figures (those the message asks about lead)
+
+
 def _found_files_message(ctx: ToolContext, pattern: str, strict: list[Found]) -> str:
     """The message for files whose names match: the one file's first lines, or the names."""
     exact = [f for f in strict if f.path.name.lower() == pattern.lower()]
     one = strict[0] if len(strict) == 1 else exact[0] if len(exact) == 1 else None
     if one is None:
         return f"{len(strict)} files match {pattern!r}: " + _names(ctx, strict, why=False)
-    head = text_head(ctx, one.path)
-    found = f"Found {_shown(ctx, one.path)}"
+    return _one_file_message(ctx, one.path)
+
+
+def _one_file_message(ctx: ToolContext, path: Path) -> str:
+    """"Found x. It begins: ..." for one file found; a table's figures for the message instead of its head."""
+    found = f"Found {_shown(ctx, path)}"
+    # a table's first rows are no answer: found for "cheapest thing in the garden category in products.csv?",
+    # its head was, and the 0.5B answered "G-01,Hose reel,garden,34.99,12"; its figures for the message are
+    figures = table_facts(path, ctx.request.message) if ctx.request.message.strip() else None
+    if figures:
+        return f"{found}. Its figures, from every row:\n" + "\n".join(figures[:FOUND_TABLE_LINES])
+    head = text_head(ctx, path)
     return f"{found}. It begins:\n{head}" if head else f"{found}."
+
+
+def _file_at(ctx: ToolContext, raw: str) -> Optional[Path]:
+    """The existing file inside the allowed folders that ``raw`` is a path to, or None."""
+    try:
+        path = resolve_user_path(ctx, raw)
+    except SandboxError:
+        return None
+    return path if path.is_file() else None
 
 
 def _head_of_winner(ctx: ToolContext, found: list[Found]) -> str:
@@ -216,7 +260,8 @@ def _asked_of_found(ctx: ToolContext, pattern: str, found: list[Found]) -> str:
     """The lines of the found files that hold what the request asks beyond the name searched for, as the
     first line of the message ("" when it asks nothing more, or no file holds it): a found file is half
     the answer, and the model stopped there ("the policy is at facilities/parking-policy.md")."""
-    return _asked_of_paths(ctx, pattern, [f.path for f in found if not f.is_dir])
+    # a table's lines are raw rows; its figures (_found_files_message) say what the request asks of it
+    return _asked_of_paths(ctx, pattern, [f.path for f in found if not f.is_dir and f.path.suffix.lower() not in TABLES])
 
 
 def _asked_of_paths(ctx: ToolContext, pattern: str, paths: list[Path]) -> str:
@@ -268,7 +313,7 @@ def search_directory(ctx: ToolContext, directory_name: str, search_root: Optiona
         raise ToolFailure(f"search_root {missing[0]} is not an existing folder")
     given = _folder_given(ctx, name)
     if given is not None and given not in roots:  # a whole path to a folder that exists: that is the answer
-        return {"status": "success", "message": f"{_shown(ctx, given)} is a folder: {_holds(given)}.",
+        return {"status": "success", "message": f"{_shown(ctx, given)} is a folder: {_holds(given, ctx=ctx)}.",
                 "directories": [str(given)], "count": 1, "truncated": False}
     if given is not None:  # the search root itself as the name: the folder the user's message names
         return _folders_the_request_names(ctx, roots, name)
@@ -303,7 +348,7 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
         one = clear_winner(folders) if not strict else (strict[0] if len(strict) == 1 else None)
         result["message"] = (f"Folders named like {name!r}: " if strict else
                              f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
-        result["message"] += f". {_shown(ctx, one.path)}: {_holds(one.path)}." if one else ""
+        result["message"] += f". {_shown(ctx, one.path)}: {_holds(one.path, ctx=ctx)}." if one else ""
         # the lines asked for, from the one folder found, however close: "v2 project" found only mobile-app-v2
         # (2 of 3 name words), and the 1.5B answered "who owns it?" with its path (test split)
         alone = one or (folders[0] if len(folders) == 1 else None)
@@ -332,7 +377,7 @@ def _folders_the_request_names(ctx: ToolContext, roots: list[Path], name: str) -
                            + "; ".join(f"{_shown(ctx, r)}: {_holds(r)}" for r in roots) + "."}
     one = found[0] if len(found) == 1 or found[0].score > found[1].score else None
     message = "Folders the request names: " + _names(ctx, found, why=True)
-    return {"status": "success", "message": message + (f". {_shown(ctx, one.path)}: {_holds(one.path)}." if one else ""),
+    return {"status": "success", "message": message + (f". {_shown(ctx, one.path)}: {_holds(one.path, ctx=ctx)}." if one else ""),
             "directories": [str(f.path) for f in found], "count": len(found), "truncated": False}
 
 
@@ -369,7 +414,11 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     Args:
         file_path: Path of the file, e.g. "notes/plan.md".
     """
-    path, note = locate(ctx, _required(file_path, "file_path is empty: give the file's path"), pointed=True)
+    folder = _folder_at(ctx, _required(file_path, "file_path is empty: give the file's path"))
+    if folder is not None:   # a folder read is its listing: "read_file wiki" for "how many .md files in wiki?" (0.5B)
+        listing = browse_directory(ctx, str(folder))
+        return {**listing, "note": f"{_shown(ctx, folder)} is a folder, so this is its listing (browse_directory)"}
+    path, note = locate(ctx, file_path, pointed=True)
     ext = path.suffix.lower()
     # a table's figures are computed, never left to the model's arithmetic: its columns, totals, means
     # and the rows with the highest and lowest values come before its text (table_facts)
@@ -571,7 +620,7 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         raise missing_file(ctx, file_path, path)  # an edit is never made to a guessed file: name them
     text = _load_text(path)
     if not old_content:  # the model did not know the text: the lines like the new one are what it may replace
-        raise _not_in_file(path, text, new_content if isinstance(new_content, str) else "", empty=True)
+        return _set_line(ctx, path, text, new_content if isinstance(new_content, str) else "")
     count = text.count(old_content)
     if count:
         return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
@@ -581,6 +630,41 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     (start, end), how = loose  # "port=8080" for "port = 8080", "deadline: 1 march" for "Deadline: 1 March"
     return _write_edit(ctx, path, text, text[:start] + new_content + text[end:], 1,
                        note=f"old_content matched once {how}: {text[start:end]!r} was replaced")
+
+
+def _folder_at(ctx: ToolContext, raw: str) -> Optional[Path]:
+    """The existing folder inside the allowed folders that ``raw`` is a path to, or None; None for the working
+    folder itself, which a model passes for a question no file answers ("what OS is this?", the test split)."""
+    try:
+        path = resolve_user_path(ctx, raw)
+    except SandboxError:
+        return None
+    return path if path.is_dir() and path != Path(ctx.workdir).resolve() else None
+
+
+def _set_line(ctx: ToolContext, path: Path, text: str, new: str) -> dict:
+    """edit_file without old_content: a new line that sets a key the file sets on one line ("debug: false")
+    replaces that line; a key set in several places is a failure naming each with its section. The 1.5B sent
+    "" with "max_connections = 200" and, shown both lines of db.ini, asked the user which text to replace."""
+    found = lines_setting(text, new)
+    named = [f for f in found if _section_named(ctx, under(text, f))]
+    found = named if len(named) == 1 else found   # "the primary db" of [primary] and [replica]
+    if len(found) == 1:
+        updated, written = replaced(text, found[0], new)
+        return _write_edit(ctx, path, text, updated, 1, note=f"old_content was empty: the one line setting that key, "
+                           f"{found[0].text!r}, is now {written!r}")
+    if len(found) > 1:
+        places = "; ".join(f"{s.text!r}" + (f" (under {where})" if (where := under(text, s)) else "") for s in found)
+        raise ToolFailure(f"old_content is empty, and {path.name} sets that key in {len(found)} places: {places}. "
+                          "Call edit_file again with the one to change as old_content",
+                          closest_lines=[s.text for s in found])
+    raise _not_in_file(path, text, new, empty=True)
+
+
+def _section_named(ctx: ToolContext, section: str) -> bool:
+    """Whether the user's message names ``section`` ("[primary]", "database:") as a word."""
+    name = section.strip("[]:{ ").casefold()
+    return bool(name) and name in set(re.findall(r"[\w.-]+", ctx.request.message.casefold()))
 
 
 def _not_in_file(path: Path, text: str, old: str, shown_lines: int = 3, *, empty: bool = False) -> ToolFailure:
@@ -667,7 +751,7 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     folder = _checked_file(ctx, directory_path or str(ctx.workdir))
     if not folder.is_dir():
         raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, directory_path))
-    dirs, files = [], []
+    dirs, files, stamps = [], [], {}
     for child in folder.iterdir():
         if child.name.startswith(".") and not show_hidden:
             continue
@@ -678,6 +762,7 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
         entry = {"name": child.name, "type": "folder" if child.is_dir() else "file",
                  "size_bytes": None if child.is_dir() else st.st_size, "modified": iso_time(st.st_mtime)}
         (dirs if child.is_dir() else files).append(entry)
+        stamps[child.name] = st.st_mtime
     by_date = (sort_by or "").lower() == "modified"
     dirs.sort(key=key, reverse=by_date)
     files.sort(key=key, reverse=by_date)
@@ -689,8 +774,26 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     # the entries was read as "the folder is empty"
     counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
     tally = tree_tally(ctx, folder, show_hidden) if dirs else ""
-    message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else "")
+    message = _listing_message(ctx, folder, dirs, files) + _largest_newest(files, stamps) + (f". {tally}" if tally else "")
     return {"status": "success", "message": message, "entries": entries[:200], "path": str(folder), **counts}
+
+
+def _largest_newest(files: list[dict], stamps: dict[str, float]) -> str:
+    """". Largest: q2.txt (1,212 bytes); newest: notes.md (2025-06-01 10:00)" for a folder of two files or more,
+    each said only when one file is clearly it (sizes equal, or changed within the same second, say nothing).
+    Asked "which file in reports is the largest?", the 1.5B listed the folder and named the last file: the
+    sizes were there, one per entry, and no line said which was largest."""
+    if len(files) < 2:
+        return ""
+    parts = []
+    by_size = sorted(files, key=lambda f: -(f["size_bytes"] or 0))
+    if (by_size[0]["size_bytes"] or 0) > (by_size[1]["size_bytes"] or 0):
+        parts.append(f"largest file: {by_size[0]['name']} ({by_size[0]['size_bytes']:,} bytes)")
+    by_time = sorted(files, key=lambda f: -stamps.get(f["name"], 0.0))
+    if stamps.get(by_time[0]["name"], 0.0) - stamps.get(by_time[1]["name"], 0.0) >= 1.0:
+        parts.append(f"newest: {by_time[0]['name']} (changed {by_time[0]['modified']})")
+    said = "; ".join(parts)
+    return f". {said[0].upper()}{said[1:]}" if said else ""
 
 
 def _listing_message(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict], limit: int = 30) -> str:

@@ -29,6 +29,8 @@ from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
 from .sandbox import SandboxError, resolve_user_path
 from .skip import skip_reason
+from .table_read import TABLE_SUFFIXES, _frame, _read_rows, _tabular
+from .table_sql import query_result
 
 __all__ = ["TOOLS", "query_documents", "query_specific_file", "search_indexed_chunks", "evaluate_retrieval",
            "index_document", "list_indexed_documents", "rag_status", "summarize_document", "dump_document",
@@ -432,6 +434,8 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
     named, note = _question_documents(ctx, query, scope)
     if (tables := _tables(ctx, [d.path for d in named])) is not None:   # a table the question names
         return {**tables, "query": query, **({"note": note} if note else {})}
+    if not named and (tables := _tables(ctx, _unindexable_tables(ctx, query))) is not None:
+        return {**tables, "query": query, **({"note": note} if note else {})}
     if not named and not scope:   # nothing indexed, nothing the question names: the files' text may answer
         said = _files_say(ctx, query, "No documents are indexed here yet, so the files were searched instead")
         if said is not None:
@@ -472,6 +476,8 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
         file_path: The document's path or file name.
         query: The question or topic to look for.
     """
+    if (table := _table_queried(ctx, file_path, query)) is not None:
+        return table
     if ctx.rag is None:
         return error_payload(NO_INDEX)
     doc, note = _indexed(ctx, file_path)
@@ -488,6 +494,50 @@ def query_specific_file(ctx: ToolContext, file_path: str, query: str) -> dict[st
                     "file": doc.path}
         return {**read, "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
     return {**_found(ctx, query, hits), "file": doc.path, "instruction": CITE, **({"note": note} if note else {})}
+
+
+def _unindexable_tables(ctx: ToolContext, query: str) -> list[str]:
+    """The table files (.tsv, .xlsx) the query or the user's message names by path that the index cannot
+    read, so _question_documents left them out: "how many tickets in support/tickets.tsv are high priority and
+    still open?" was answered by the 0.5B from a grep's "1 matching line in 1 file" (query_documents)."""
+    found = []
+    for text in (query, ctx.request.message):
+        for name in re.findall(r"[\w./~-]+\.(?:tsv|xlsx|xlsm)\b", text, re.IGNORECASE):
+            try:
+                path = resolve_user_path(ctx, name)
+            except SandboxError:
+                continue
+            if path.is_file() and not ctx.rag.supports(path):
+                found.append(str(path))
+    return list(dict.fromkeys(found))
+
+
+def _table_queried(ctx: ToolContext, file_path: str, query: str) -> dict[str, Any] | None:
+    """analyze_data_file's answer when query_specific_file is asked of a table file with a SQL SELECT, or of
+    one the index cannot read (.tsv, .xlsx): the 1.5B sent "SELECT COUNT(*) ... WHERE priority = 'High'" here
+    for support/tickets.tsv and got "cannot be indexed: unsupported type", then answered "none". None for
+    anything else: a document, or a table asked in words, is searched as before."""
+    try:
+        path = resolve_user_path(ctx, file_path)
+    except SandboxError:
+        return None
+    if not path.is_file() or path.suffix.lower() not in TABLE_SUFFIXES or path.suffix.lower() == ".txt":
+        return None
+    sql = query.strip().lower().startswith(("select", "with"))
+    if not sql and ctx.rag is not None and ctx.rag.supports(path):
+        return None
+    file = shown(path, ctx.workdir)
+    if not sql:
+        tables = _tables(ctx, [str(path)])
+        return {**tables, "file": file} if tables is not None else None
+    rows = _read_rows(path)
+    if not _tabular(rows):
+        return None
+    try:
+        result = query_result(_frame(rows), query)
+    except ToolFailure as failure:
+        return error_payload(str(failure))
+    return {**result, "file": file, "note": "the query ran over the table's rows, as analyze_data_file runs one."}
 
 
 @tool

@@ -19,8 +19,8 @@ from typing import Callable, Sequence
 
 from gaia_lite.registry.failure import ToolFailure
 
-__all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "unknown_quoted", "shape_of", "quoted",
-           "AGGREGATES"]
+__all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "one_table", "whole_row", "unknown_quoted", "shape_of",
+           "quoted", "AGGREGATES"]
 
 TABLE = "data"
 _TOKEN = re.compile(r"""
@@ -189,6 +189,40 @@ def _stands_for_column(around: _Around, i: int) -> bool:
         return True
     return (around.near(i, -1).text == "(" and around.near(i, 1).text == ")"
             and around.near(i, -2).lower in AGGREGATES)
+
+
+def one_table(toks: Sequence[Token], with_tables: set[str]) -> tuple[str, str | None]:
+    """The query with the one table it reads under another name (``FROM tickets``, the file's own name)
+    read as ``data``, and that name; the query as written and None when it names no other table, or two
+    (which of them would be the file's cannot be told). The 1.5B wrote ``FROM tickets`` for tickets.tsv."""
+    around = _Around(toks)
+    known = with_tables | {TABLE}
+    # SQLite's own tables and table-valued functions (sqlite_master, pragma_table_info(...)) stay as written:
+    # the authorizer refuses them by name
+    at = [i for i in around.significant if toks[i].kind in ("word", "name")
+          and around.near(i, -1).lower in ("from", "join") and toks[i].inner.lower() not in known
+          and not toks[i].inner.lower().startswith(("sqlite_", "pragma_")) and around.near(i, 1).text != "("]
+    names = {toks[i].inner.lower() for i in at}
+    if len(names) != 1:
+        return "".join(t.text for t in toks), None
+    return "".join(TABLE if i in at else t.text for i, t in enumerate(toks)), toks[at[0]].inner
+
+
+def whole_row(toks: Sequence[Token]) -> str | None:
+    """``SELECT * FROM ...`` for a query that picks rows by ORDER BY ... LIMIT and shows only some of their
+    columns ("SELECT price FROM data WHERE category = 'garden' ORDER BY price LIMIT 1"), else None: a
+    total, a grouping, DISTINCT or a compound query has no one row to show."""
+    top = [t for t in toks if t.depth == 0 and t.kind not in ("space", "comment")]
+    said = [t.lower if t.kind == "word" else "" for t in top]
+    if said[:1] != ["select"] or "from" not in said or not {"order", "limit"} <= set(said):
+        return None
+    if {"group", "distinct", "union", "intersect", "except", "having"} & set(said):
+        return None
+    picked = said[1:said.index("from")]
+    if "*" in [t.text for t in top[1:said.index("from")]] or any(w in AGGREGATES for w in picked):
+        return None
+    start = toks.index(top[said.index("from")])
+    return "SELECT * " + "".join(t.text for t in toks[start:])
 
 
 def unknown_quoted(toks: Sequence[Token], names: Sequence[str]) -> str | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .table_read import TABLE_SUFFIXES, _frame, _named_period, _plan, _read_rows, _tabular
-from .data_shape import asked_first, columns_said, shaped
+from .data_shape import asked_first, columns_said, named_lines, shaped
 from .table_sql import schema_fields, schema_lines
 from gaia_lite.registry.failure import ToolFailure
 
@@ -76,13 +76,19 @@ def _facts_and_frame(path: Path, message: str) -> tuple[list[str], Any] | None:
     # count that led the result; a question about the columns lifts their line (``asked_first``)
     said = [line for line in str(result["message"]).splitlines() if line and not line.startswith("Columns: ")]
     groups = [f"{key}: {value}" for key, value in result.items() if " by " in key or key.startswith("by ")]
-    per_column = str(result.get("number columns", "")).splitlines()
+    # beside a named value's figures, the whole file's per-column line ("amount: total 465.15, ... max 96.40
+    # (groceries, ...)") was taken for the value's total (1.5B): the "Every row, not only ..." line says it
+    per_column = [] if plan.named_values else str(result.get("number columns", "")).splitlines()
     figures = [line if len(line) <= LINE_CHARS else line[:LINE_CHARS - 1] + "…"
                for line in [*said[:-1], *groups, *per_column]]
     about = [f"Columns: {columns_said(frame.names)}", *said[-1:]]
-    kept = _bounded(asked_first(figures, frame.names, message), MAX_LINES - len(about),
+    # the lines of the values the message names stay first: ranked by the words they share with it, "the
+    # cheapest in the garden category" put "Lowest category by total stock" above the garden rows' lowest
+    # price, and the 1.5B answered from it
+    lead = figures[:len(named_lines(frame, plan))]
+    kept = _bounded(lead + asked_first(figures[len(lead):], frame.names, message), MAX_LINES - len(about),
                     MAX_CHARS - sum(len(a) + 1 for a in about))
-    return asked_first(kept + about, frame.names, message), frame
+    return kept[:len(lead)] + asked_first(kept[len(lead):] + about, frame.names, message), frame
 
 
 def _bounded(lines: list[str], most: int, chars: int) -> list[str]:

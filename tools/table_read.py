@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import calendar
 import csv
+import difflib
 import io
 import re
 from datetime import date, datetime
@@ -18,7 +19,8 @@ from typing import Any, Callable
 
 from gaia_lite.registry.failure import ToolFailure
 
-from .data_shape import Plan, asks_columns, asks_lowest, asks_mean, match, named_in, split_names
+from .data_shape import (Plan, asks_columns, asks_extreme, asks_lowest, asks_mean, asks_price, match, named_in,
+                         split_names)
 from .find import PATH_MENTION
 
 __all__ = ["MAX_BYTES", "TABLE_SUFFIXES", "parse_period", "to_date", "to_number"]
@@ -127,6 +129,8 @@ def parse_period(text: str) -> tuple[str, Callable[[date], bool]]:
     parts = re.split(r"\s*\.\.\s*|\s+to\s+|\s+-\s+", t, maxsplit=1, flags=re.IGNORECASE)
     if len(parts) == 2:
         start, end = _period_bounds(parts[0]), _period_bounds(parts[1])
+        if start is None and end is not None:   # "1 March to 15 March 2025": the start's year is the end's
+            start = _period_bounds(f"{parts[0]} {end[1].year}")
         if start and end:
             lo, hi = start[0], end[1]
             return f"{lo.isoformat()}..{hi.isoformat()}", lambda d: lo <= d <= hi
@@ -236,7 +240,12 @@ class _Frame:
 _QUARTER_SAID = r"\bq[1-4](?:\s*[-/ ]?\s*\d{4})?\b|\b\d{4}\s*[-/ ]?\s*q[1-4]\b"
 _MONTH_SAID = (r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
                r"august|september|october|november|december)\.?\s+\d{4}\b|\b\d{4}-\d{2}\b")
-_PERIOD_SAID = re.compile(f"{_QUARTER_SAID}|{_MONTH_SAID}", re.IGNORECASE)
+_MONTH_WORD = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
+               r"august|september|october|november|december)\.?")
+# "1 March to 15 March 2025", "2025-03-01 to 2025-03-15": a range of days, before the month it ends in
+_DAYS_SAID = (rf"\b\d{{1,2}}\s+{_MONTH_WORD}(?:\s+\d{{4}})?\s+(?:to|until|through|-)\s+\d{{1,2}}\s+{_MONTH_WORD}\s+\d{{4}}\b"
+              r"|\b\d{4}-\d{2}-\d{2}\s*(?:\.\.|to|until|through|-)\s*\d{4}-\d{2}-\d{2}\b")
+_PERIOD_SAID = re.compile(f"{_DAYS_SAID}|{_QUARTER_SAID}|{_MONTH_SAID}", re.IGNORECASE)
 
 
 def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by: str | None) -> Plan:
@@ -285,7 +294,8 @@ def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by:
     return Plan(values, stats, categories, group_by=by, rows_before=frame.rows, notes=notes,
                 named_values=_named_values(message, frame),
                 group_values=max(1, min(2, len(focus))), columns_asked=asks_columns(message),
-                low_first=asks_lowest(message), mean_first=asks_mean(message))
+                low_first=asks_lowest(message), mean_first=asks_mean(message),
+                extreme_first=asks_extreme(message), price_asked=asks_price(message))
 
 
 MAX_NAMED_VALUES = 3  # rows of at most this many named values are shown first; more is a listing, not a condition
@@ -309,10 +319,29 @@ def _named_values(message: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
                 rows = frame.select([v.casefold() == key for v in frame.text[col]])
                 if rows.rows < frame.rows:
                     found.append((col, value, rows))
+        if not any(c == col for c, _, _ in found) and (near := _misspelt(said, frame.text[col])) is not None:
+            found.append((col, near, frame.select([v.casefold() == near.casefold() for v in frame.text[col]])))
     # a longer value that holds a shorter one ("Sarah Chen" and "Chen") stands for it
     keys = [value.casefold() for _, value, _ in found]
     found = [f for f, k in zip(found, keys) if not any(k in other and k != other for other in keys)]
     return found if len(found) <= MAX_NAMED_VALUES else []
+
+
+TYPO_RATIO = 0.85   # "groceires" is 0.89 of "groceries"; "transport" and "transfer" 0.71
+TYPO_VALUES = 50    # a column of more distinct values is a listing (names, notes), not categories
+
+
+def _misspelt(said: str, cells: list[str]) -> str | None:
+    """The one value of a category column (a single word of 5 letters or more, not in every row) that a
+    word of the message misspells or inflects ("groceires", "gardens"), or None. Asked "how much did i
+    spend on groceires?", the 1.5B got the whole file's figures: the exact match found no category."""
+    values = {v.casefold(): v for v in reversed(cells) if v}
+    if len(values) > TYPO_VALUES or len(values) < 2:
+        return None
+    said_words = [w for w in re.findall(r"[^\W\d_]{5,}", said) if w not in values]
+    near = {values[k] for k in values if k.isalpha() and len(k) >= 5 and any(
+        difflib.SequenceMatcher(None, w, k).ratio() >= TYPO_RATIO for w in said_words)}
+    return next(iter(near)) if len(near) == 1 else None
 
 
 def _named_period(message: str, frame: _Frame) -> tuple[str, _Frame] | None:

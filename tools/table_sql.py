@@ -29,7 +29,8 @@ from gaia_lite.registry.failure import ToolFailure
 
 from .data_shape import match
 from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES
-from .sql_text import TABLE, Shape, Token, checked, quoted, repaired, shape_of, tokens, unknown_quoted
+from .sql_text import (TABLE, Shape, Token, checked, one_table, quoted, repaired, shape_of, tokens, unknown_quoted,
+                       whole_row)
 
 __all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result",
            "schema_fields", "schema_lines"]
@@ -175,12 +176,14 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
     if len(query) > MAX_QUERY_CHARS:
         raise ToolFailure(f"query is {len(query):,} characters; the limit is {MAX_QUERY_CHARS:,}")
     toks = checked(query)
-    sql = repaired(toks, frame.names, lambda text: _is_value(frame, text)).strip()
+    sql, table = one_table(tokens(repaired(toks, frame.names, lambda text: _is_value(frame, text)).strip()),
+                           _with_tables(toks))
     ran = tokens(sql)
     if (unknown := unknown_quoted(ran, frame.names)) is not None:   # SQLite would read "amt" as the text 'amt'
         raise ToolFailure(_no_column(unknown, frame))
     try:
-        return _run(frame, sql, ran, seconds, clock)
+        answer, shape = _run(frame, sql, ran, seconds, clock)
+        return (replace(answer, read_as=f"table {table!r} read as {TABLE}, the file's rows") if table else answer), shape
     except ToolFailure as failure:
         # a small model copies the column of an example ("amount" for this table's "cost"): with one number
         # column to mean, the query is read with it, and the answer says so
@@ -285,9 +288,26 @@ def query_result(frame: Any, query: str) -> dict[str, Any]:
     """analyze_data_file's result for ``query``: ``message`` says the answer (one figure with the
     condition it answers, or the rows as a small table), then the rows, their count and the query run."""
     answer, shape = run_query(frame, query)
-    return {"status": "success", "message": _said(answer, shape, frame), "columns": answer.columns,
-            "rows": answer.rows, "row_count": answer.row_count, "truncated": answer.truncated,
-            "query": answer.sql}
+    out = {"status": "success", "message": _said(answer, shape, frame), "columns": answer.columns,
+           "rows": answer.rows, "row_count": answer.row_count, "truncated": answer.truncated, "query": answer.sql}
+    row = _the_row(frame, answer) if answer.row_count == 1 else None
+    return {**out, "message": f"{out['message']} The row: {row}."} if row else out
+
+
+def _the_row(frame: Any, answer: Answer) -> str | None:
+    """"name Watering can, price 12.75, ..." for a query that picked one row and showed part of it: asked
+    for the cheapest garden item, the 1.5B wrote SELECT price ... ORDER BY price LIMIT 1 and answered
+    "12.75", the item's name never in the result."""
+    star = whole_row(tokens(answer.sql))
+    if star is None:
+        return None
+    try:
+        full, _ = run_query(frame, star)
+    except ToolFailure:
+        return None
+    if full.row_count != 1:
+        return None
+    return ", ".join(f"{c} {_shown(v, full.places)}" for c, v in zip(full.columns, full.rows[0]) if v is not None)
 
 
 def _shown(value: Any, places: int) -> str:

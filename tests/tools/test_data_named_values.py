@@ -43,4 +43,4 @@ def test_words_that_are_no_cell_and_values_in_every_row_add_nothing(tool_ctx: To
 def test_a_message_in_another_language_still_finds_the_cell(tool_ctx: ToolContext) -> None:
     result = _ask(tool_ctx, "¿Cuánto gasté en transport según spending.csv?")
     assert result["message"].splitlines()[0] == "Total for transport: amount 2.40 (1 of 5 rows, category transport)."
-    assert "All rows together: amount 911.60." in compact_result(result)
+    assert "Every row, not only transport: amount 911.60." in compact_result(result)

@@ -106,7 +106,8 @@ def test_a_wrong_name_gets_one_line_naming_the_real_ones(tool_ctx, expenses: str
     alias = analyze(tool_ctx, expenses, query='SELECT category, SUM(amount) AS "Total" FROM data GROUP BY category '
                                               'ORDER BY "Total" DESC LIMIT 1')
     assert alias["rows"] == [["rent", 1200]]
-    table = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM expenses")["error"]
+    # two tables other than data: which one is the file cannot be told
+    table = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM expenses JOIN other")["error"]
     assert table.startswith("no table 'expenses': the table is called data (FROM data)")
     for query in ("SELECT SUM(amount FROM data", "SELECT nosuchfn(amount) FROM data", "SELEC 1", "-- nothing"):
         error = analyze(tool_ctx, expenses, query=query + " ").get("error", "")

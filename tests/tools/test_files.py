@@ -218,7 +218,12 @@ def test_read_refuses_big_binary_missing_and_folders(tool_ctx, tmp_path: Path) -
     assert "binary" in read_file(tool_ctx, "blob.bin")["error"]
     assert "does not exist" in read_file(tool_ctx, "nope.txt")["error"]
     (tmp_path / "folder").mkdir()
-    assert "browse_directory" in read_file(tool_ctx, "folder")["error"]
+    # a folder read is its listing (the 0.5B read "wiki" for "how many .md files in wiki?"), said as one
+    (tmp_path / "folder" / "a.md").write_text("a")
+    listed = read_file(tool_ctx, "folder")
+    assert listed["message"].startswith("folder holds 1 file: a.md") and "browse_directory" in listed["note"]
+    # the working folder itself is no folder asked about (a model passes it for "what OS is this?")
+    assert "browse_directory" in read_file(tool_ctx, str(tmp_path))["error"]
 
 
 def test_read_refuses_credentials_inside_the_root(tool_ctx, tmp_path: Path) -> None:
@@ -465,8 +470,40 @@ def test_an_edit_without_old_content_offers_the_lines_like_the_new_text(tool_ctx
     # the 1.5B bumped setup.cfg's version with old_content "" and gave up on "cannot be empty"
     cfg = tmp_path / "setup.cfg"
     cfg.write_text("[metadata]\nname = acme-tools\nversion = 2.0.3\n\n[options]\npackages = find:\n")
-    result = edit_file(tool_ctx, "setup.cfg", "", "version = 2.1.0")
+    result = edit_file(tool_ctx, "setup.cfg", "", "Version two point one")   # sets no key: which line is unknown
     assert result["status"] == "error" and result["closest_lines"][0] == "version = 2.0.3"
     assert result["error"].startswith("old_content is empty: give the exact text to replace. The lines of setup.cfg "
                                       "most like the new text: 'version = 2.0.3'")
     assert cfg.read_text().count("2.0.3") == 1   # nothing written
+
+
+def test_an_edit_without_old_content_sets_the_one_line_of_that_key(tool_ctx, tmp_path: Path) -> None:
+    cfg = tmp_path / "setup.cfg"
+    cfg.write_text("[metadata]\nname = acme-tools\nversion = 2.0.3\n\n[options]\npackages = find:\n")
+    result = edit_file(tool_ctx, "setup.cfg", "", "version = 2.1.0")
+    assert result["status"] == "success", result
+    assert cfg.read_text() == "[metadata]\nname = acme-tools\nversion = 2.1.0\n\n[options]\npackages = find:\n"
+    assert result["note"] == "old_content was empty: the one line setting that key, 'version = 2.0.3', is now 'version = 2.1.0'"
+    # YAML keeps its indentation, JSON its comma
+    (tmp_path / "app.yaml").write_text("app:\n  debug: true\n  name: x\n")
+    assert edit_file(tool_ctx, "app.yaml", "", "debug: false")["status"] == "success"
+    assert (tmp_path / "app.yaml").read_text() == "app:\n  debug: false\n  name: x\n"
+    (tmp_path / "s.json").write_text('{\n  "theme": "light",\n  "size": 14\n}\n')
+    edit_file(tool_ctx, "s.json", "", '"theme": "dark"')
+    assert (tmp_path / "s.json").read_text() == '{\n  "theme": "dark",\n  "size": 14\n}\n'
+
+
+def test_an_edit_without_old_content_of_a_key_set_twice_names_each_with_its_section(tool_ctx, tmp_path: Path) -> None:
+    # the 1.5B's call for "chnage max_connections for the primary db in db.ini to 200": two sections set it
+    ini = tmp_path / "db.ini"
+    ini.write_text("[primary]\nhost = db1\nmax_connections = 100\n\n[replica]\nhost = db2\nmax_connections = 50\n")
+    result = edit_file(tool_ctx, "db.ini", "", "max_connections = 200")
+    assert result["status"] == "error" and result["closest_lines"] == ["max_connections = 100", "max_connections = 50"]
+    assert result["error"] == ("old_content is empty, and db.ini sets that key in 2 places: 'max_connections = 100' "
+                               "(under [primary]); 'max_connections = 50' (under [replica]). Call edit_file again "
+                               "with the one to change as old_content")
+    assert "200" not in ini.read_text()
+    # the request names one of the sections: that one's line is set
+    tool_ctx.request.message = "chnage max_connections for the primary db in db.ini to 200"
+    assert edit_file(tool_ctx, "db.ini", "", "max_connections = 200")["status"] == "success"
+    assert ini.read_text() == "[primary]\nhost = db1\nmax_connections = 200\n\n[replica]\nhost = db2\nmax_connections = 50\n"

@@ -1,0 +1,157 @@
+"""Questions with a condition over a table, answered by analyze_data_file itself (issue 42).
+
+Each case is one the 1.5B got wrong on a probe suite: the summary gave only totals for a named value
+("average salary in engineering" was answered with the whole file's mean, "the cheapest in garden" with
+the whole file's cheapest), one line per named value and no count of the rows meeting both, a misspelt
+category found nothing, a query's ``FROM tickets`` for tickets.tsv was an error, and query_specific_file
+could not read a .tsv at all. Real files in temp dirs, the tools called as the agent calls them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.data import analyze_data_file
+from gaia_lite.tools.rag import query_specific_file
+
+from tests.tools.called import as_called
+
+analyze = as_called(analyze_data_file)
+ask_file = as_called(query_specific_file)
+
+TICKETS = ("id\topened\tpriority\tstatus\n" "T-1\t2025-05-02\thigh\topen\n" "T-2\t2025-05-02\tlow\tclosed\n"
+           "T-3\t2025-05-03\thigh\tclosed\n" "T-4\t2025-05-04\tmedium\topen\n" "T-5\t2025-05-06\thigh\topen\n"
+           "T-6\t2025-05-07\tlow\topen\n")
+PRODUCTS = ("sku,name,category,price,stock\n" "G-01,Hose reel,garden,34.99,12\n" "K-01,Chef knife,kitchen,59.00,8\n"
+            "G-03,Lawn mower,garden,449.00,3\n" "G-04,Watering can,garden,12.75,25\n" "T-02,Hammer,tools,9.80,30\n")
+STAFF = ("name,department,salary\n" "Ines,engineering,72000\n" "Kofi,sales,51000\n" "Mara,engineering,81000\n"
+         "Tobias,support,43000\n" "Yuki,engineering,69000\n")
+
+
+def _ask(ctx: ToolContext, message: str, name: str, text: str, **args: str) -> dict:
+    (Path(ctx.workdir) / name).write_text(text)
+    ctx.request.message = message
+    return analyze(ctx, name, **args)
+
+
+def test_values_named_in_two_columns_give_the_rows_that_meet_both(tool_ctx: ToolContext) -> None:
+    result = _ask(tool_ctx, "how many tickets are high priority and still open?", "tickets.tsv", TICKETS)
+    first = result["message"].splitlines()[0]
+    assert first == "Rows where priority is high and status is open: 2 of 6: T-1, T-5.", first
+
+
+def test_the_mean_of_a_named_group_is_said_beside_its_total(tool_ctx: ToolContext) -> None:
+    lines = _ask(tool_ctx, "whats the average salary in engineering?", "staff.csv", STAFF)["message"].splitlines()
+    # the mean asked for first; the whole file's 63,200 is not the group's
+    assert lines[0] == "Average for engineering: salary 74,000.", lines
+    assert "Total for engineering: salary 222,000 (3 of 5 rows, department engineering)." in lines
+
+
+def test_the_lowest_within_a_named_category_leads_and_names_the_row_in_words(tool_ctx: ToolContext) -> None:
+    result = _ask(tool_ctx, "cheapest thing in the garden category?", "products.csv", PRODUCTS, columns="price")
+    first = result["message"].splitlines()[0]
+    # Hammer (9.80) is the whole file's cheapest; the row is named by ``name``, not by the ``sku`` code
+    assert first == "Lowest price for garden: Watering can (12.75); highest price for garden: Lawn mower (449).", first
+
+
+def test_a_misspelt_category_is_still_the_condition(tool_ctx: ToolContext) -> None:
+    expenses = "date,category,amount\n2025-04-02,groceries,42.80\n2025-04-03,transport,55\n2025-04-05,groceries,18.25\n"
+    first = _ask(tool_ctx, "how much did i spend on groceires?", "expenses.csv", expenses)["message"].splitlines()[0]
+    assert first == "Total for groceries: amount 61.05 (2 of 3 rows, category groceries).", first
+    # a word merely like no value ("transfer" is 0.71 of "transport") is no condition
+    other = _ask(tool_ctx, "what about the transfer?", "expenses.csv", expenses)["message"]
+    assert "Total for" not in other, other
+
+
+def test_a_query_that_names_the_file_as_its_table_reads_the_file(tool_ctx: ToolContext) -> None:
+    query = "SELECT COUNT(*) FROM tickets WHERE priority = 'High' AND status = 'Open'"
+    result = _ask(tool_ctx, "how many high priority open tickets?", "tickets.tsv", TICKETS, query=query)
+    assert result["status"] == "success", result
+    assert result["rows"] == [[2]]
+    assert result["message"] == ("COUNT(*) over the rows where priority = 'High' AND status = 'Open': 2. "
+                                 "(table 'tickets' read as data, the file's rows)")
+
+
+def test_query_specific_file_answers_a_sql_question_about_a_table_file(rag_ctx: ToolContext) -> None:
+    (Path(rag_ctx.workdir) / "tickets.tsv").write_text(TICKETS)
+    rag_ctx.request.message = "How many tickets in tickets.tsv are high priority and still open?"
+    result = ask_file(rag_ctx, "tickets.tsv", "SELECT COUNT(*) FROM tickets WHERE priority = 'high' AND status = 'open'")
+    assert result["status"] == "success" and result["rows"] == [[2]], json.dumps(result)
+    # asked in words, a .tsv (which the index cannot read) gets the table's figures, not an error
+    worded = ask_file(rag_ctx, "tickets.tsv", "high priority tickets still open")
+    assert worded["message"].startswith("Rows where priority is high and status is open: 2 of 6"), json.dumps(worded)
+
+
+def test_a_misspelt_measure_still_puts_it_first(tool_ctx: ToolContext) -> None:
+    first = _ask(tool_ctx, "hr/staff.csv whats the avrage salary in engineering?", "staff.csv", STAFF)["message"]
+    assert first.splitlines()[0] == "Average for engineering: salary 74,000.", first
+
+
+def test_the_figures_of_a_named_value_lead_what_the_document_tools_show(tool_ctx: ToolContext) -> None:
+    """read_file (and the document tools) rank a table's lines by the words they share with the message: "the
+    cheapest in the garden category" put "Lowest category by total stock" first. The named value's lines
+    lead, the price's before the stock's though the call named no column."""
+    from gaia_lite.tools.files import read_file
+
+    (Path(tool_ctx.workdir) / "products.csv").write_text(PRODUCTS)
+    tool_ctx.request.message = "whats the cheapest thing in the garden category in products.csv?"
+    figures = as_called(read_file)(tool_ctx, "products.csv")["figures"].splitlines()
+    assert figures[0] == "Lowest price for garden: Watering can (12.75); highest price for garden: Lawn mower (449).", \
+        figures
+
+
+def test_a_query_that_picks_one_row_by_a_column_gets_the_whole_row(tool_ctx: ToolContext) -> None:
+    query = "SELECT price FROM data WHERE category = 'garden' ORDER BY price ASC LIMIT 1"
+    result = _ask(tool_ctx, "cheapest garden thing?", "products.csv", PRODUCTS, query=query)
+    assert result["message"] == ("price where category = 'garden': 12.75. The row: sku G-04, name Watering can, "
+                                 "category garden, price 12.75, stock 25."), result["message"]
+    # a total has no one row to show
+    total = _ask(tool_ctx, "garden total?", "products.csv", PRODUCTS,
+                 query="SELECT SUM(price) FROM data WHERE category = 'garden' ORDER BY 1 LIMIT 1")
+    assert "The row" not in total["message"], total["message"]
+
+
+def test_the_whole_files_figure_beside_a_named_value_does_not_read_as_its_total(tool_ctx: ToolContext) -> None:
+    expenses = "date,category,amount\n2025-04-02,groceries,42.80\n2025-04-03,transport,55\n"
+    lines = _ask(tool_ctx, "how much did i spend on groceries altogether?", "e.csv", expenses)["message"].splitlines()
+    # "All rows together" was the line the 1.5B took for "... altogether?"
+    assert "Every row, not only groceries: amount 97.80." in lines, lines
+
+
+def test_the_document_tools_leave_out_the_whole_files_column_lines_beside_a_named_value(tool_ctx: ToolContext) -> None:
+    from gaia_lite.tools.files import read_file
+
+    (Path(tool_ctx.workdir) / "e.csv").write_text("date,category,amount\n2025-04-02,groceries,42.80\n"
+                                                  "2025-04-03,transport,55\n2025-04-05,groceries,18.25\n")
+    tool_ctx.request.message = "how much did i spend on groceries altogether?"
+    figures = as_called(read_file)(tool_ctx, "e.csv")["figures"]
+    assert figures.splitlines()[0] == "Total for groceries: amount 61.05 (2 of 3 rows, category groceries)."
+    assert "amount: total 116.05" not in figures, figures   # the whole file's line that named groceries' rows
+    assert "Every row, not only groceries: amount 116.05." in figures
+
+
+def test_query_documents_reads_a_named_table_the_index_cannot(rag_ctx: ToolContext) -> None:
+    from gaia_lite.tools.rag import query_documents
+
+    (Path(rag_ctx.workdir) / "support").mkdir()
+    (Path(rag_ctx.workdir) / "support" / "tickets.tsv").write_text(TICKETS)
+    rag_ctx.request.message = "How many tickets in support/tickets.tsv are high priority and still open?"
+    # the 0.5B's call; nothing is indexed and a .tsv cannot be: it was a grep's "1 matching line in 1 file"
+    result = as_called(query_documents)(rag_ctx, "high_priority AND open")
+    assert result["message"].startswith("Rows where priority is high and status is open: 2 of 6: T-1, T-5."), result
+
+
+def test_a_range_of_days_the_message_names_is_answered_when_the_date_range_is_not_understood(
+        tool_ctx: ToolContext) -> None:
+    orders = ("order_date,customer,total\n2025-02-27,Vega,120\n2025-03-01,Okafor,80\n2025-03-15,Moreau,99.99\n"
+              "2025-03-16,Okafor,150\n")
+    message = "What was the total of all orders placed from 1 March to 15 March 2025 in orders.csv?"
+    # the 0.5B's date_range, which no period reading can take
+    result = _ask(tool_ctx, message, "orders.csv", orders, date_range=">= 2025-03-01 AND < 2025-04-15")
+    first = result["message"].splitlines()[0]
+    assert first.startswith("Total in 1 March to 15 March 2025 (2025-03-01..2025-03-15): total 179.99 (2 rows)."), first
+    assert "date_range is left out" in result["note"]
+    # the whole file's line does not echo "the total of all orders" (the 1.5B answered from "Total over all 4 rows")
+    assert "Every row, not only 1 March to 15 March 2025: total 449.99." in result["message"].splitlines()

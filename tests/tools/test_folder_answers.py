@@ -1,0 +1,118 @@
+"""Folder questions answered by the listing tools' messages (issue 42).
+
+Asked "which file in reports is the largest?", the 1.5B listed the folder and named the last file: the
+sizes were one per entry and no line said which was largest. Asked "how many python files in app/ incl
+subfolders?", it found the folder with search_directory and counted the one .py file its top level
+named. Real folders in temp dirs, the tools called as the agent calls them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.files import browse_directory, search_directory, search_file
+
+from tests.tools.called import as_called
+
+browse = as_called(browse_directory)
+find_folder = as_called(search_directory)
+
+
+def _files(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def test_a_listing_says_which_file_is_largest_and_newest(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"reports/q1.txt": "short\n", "reports/q2.txt": "x" * 1200, "reports/q3.txt": "y" * 250})
+    os.utime(root / "reports/q1.txt", (1_700_000_000, 1_700_000_000))
+    os.utime(root / "reports/q2.txt", (1_700_000_000, 1_700_000_000))
+    os.utime(root / "reports/q3.txt", (1_700_086_400, 1_700_086_400))   # a day later
+    message = browse(tool_ctx, "reports")["message"]
+    assert message.startswith("reports holds 3 files: q1.txt, q2.txt, q3.txt. Largest file: q2.txt (1,200 bytes); "
+                              "newest: q3.txt (changed "), message
+
+
+def test_a_tie_names_no_largest_or_newest(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"same/a.txt": "abc", "same/b.txt": "xyz"})
+    for name in ("a.txt", "b.txt"):
+        os.utime(root / "same" / name, (1_700_000_000, 1_700_000_000))
+    message = browse(tool_ctx, "same")["message"]
+    assert message == "same holds 2 files: a.txt, b.txt", message
+
+
+def test_a_folder_found_by_name_carries_its_tree_count(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"app/main.py": "", "app/util.py": "", "app/api/routes.py": "", "app/api/v2/routes.py": "",
+                  "app/README.md": "", "scripts/deploy.py": ""})
+    tool_ctx.request.message = "how many python files in app incl subfolders?"
+    message = find_folder(tool_ctx, "app")["message"]
+    # 4 .py files under app/, its top level holds 2 of them; scripts/deploy.py is outside it
+    assert "Counting its subfolders: 4 .py files, 1 .md file." in message and "in all" not in message, message
+
+
+def test_a_count_that_finds_nothing_says_what_the_folder_holds(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"invoices/inv-1.txt": "Invoice 1", "invoices/inv-2.txt": "Invoice 2", "invoices/old/inv-0.txt": "0",
+                  "invoices/readme.md": "Scans.", "other/inv-9.txt": "Invoice 9"})
+    tool_ctx.request.message = "hey how many files r in the invoices folder?"
+    result = as_called(search_file)(tool_ctx, "invoices/*.pdf", True)
+    # the guessed type counts none; the answer (4 files) is in the same line, not 3 look-alikes by their words
+    assert result["count"] == 0 and result["files"] == []
+    assert result["message"] == ("invoices/ holds 4 files, subfolders included: 3 .txt files, 1 .md file. "
+                                 "No .pdf files among them."), result["message"]
+
+
+def test_a_folder_named_as_the_pattern_is_counted_beside_its_names(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"invoices/inv-1.txt": "1", "invoices/inv-2.txt": "2", "invoices/readme.md": "Scans."})
+    tool_ctx.request.message = "hey how many files r in the invoices folder?"
+    # the 0.5B's call: a guessed glob, the folder's name as the types (which are read as the pattern)
+    message = as_called(search_file)(tool_ctx, "*.csv", False, "invoices")["message"]
+    assert "it holds inv-1.txt, inv-2.txt, readme.md (3 files)" in message, message
+
+
+def test_a_count_given_the_working_folder_as_its_root_counts_the_folder_asked_about(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"app/main.py": "", "app/api/routes.py": "", "scripts/deploy.py": ""})
+    tool_ctx.request.message = "how many pyhton files r in app/ incl subfolders?"
+    # the 0.5B passed the working folder's whole path, and got 3 (scripts/deploy.py counted)
+    message = as_called(search_file)(tool_ctx, "*.py", False, None, str(root))["message"]
+    assert message.startswith("2 .py files under app/, subfolders included: app/ 1, app/api/ 1"), message
+
+
+def test_a_mime_type_as_file_types_is_its_extension(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"invoices/inv-1.txt": "Invoice 1", "invoices/a.csv": "a\n1\n", "invoices/readme.md": "Scans."})
+    tool_ctx.request.message = "hey how many files r in the invoices folder?"
+    # the 0.5B's call: "text/csv" was read as words to search for, and the files the request pointed to came back
+    result = as_called(search_file)(tool_ctx, "invoices/*", False, "text/csv")
+    assert result["message"].startswith("1 file of type text/csv under invoices/"), result["message"]
+
+
+def test_a_table_found_alone_by_name_shows_its_figures_not_its_first_rows(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"shop/products.csv": "sku,name,category,price\nG-01,Hose reel,garden,34.99\n"
+                                       "G-04,Watering can,garden,12.75\nT-02,Hammer,tools,9.80\n"})
+    tool_ctx.request.message = "whats the cheapest thing in the garden category in shop/products.csv?"
+    # the 0.5B's call; it answered "G-01,Hose reel,garden,34.99,12" from the head shown
+    message = as_called(search_file)(tool_ctx, "*.csv", False, "shop/products.csv")["message"]
+    assert message.startswith("Found shop/products.csv. Its figures, from every row:\n"
+                              "Lowest price for garden: Watering can (12.75)"), message
+    assert "G-01,Hose reel" not in message
+
+
+def test_a_file_given_as_the_search_root_is_the_file_found(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"shop/products.csv": "sku,name,category,price\nK-01,Chef knife,kitchen,59\n"
+                                       "K-03,Espresso maker,kitchen,310\nG-03,Lawn mower,garden,449\n"})
+    tool_ctx.request.message = "and the priciest kitchen item?"
+    # the 0.5B's follow-up call: the table as search_root was "not an existing folder"
+    result = as_called(search_file)(tool_ctx, "*.csv", False, "shop/products.csv", str(root / "shop" / "products.csv"))
+    assert result["count"] == 1 and result["note"] == "search_root is a file, so it is the file found"
+    assert result["message"].splitlines()[1].startswith("Highest price for kitchen: Espresso maker (310)"), result
