@@ -31,7 +31,7 @@ from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, lo
                    request_words, scan, shown, words)
 from .grep import SHOWN_LINES, Grep, counted, grep, hit_lines, per_file, text_files
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
-from .sandbox import SandboxError, resolve_user_path
+from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 
 __all__ = ["TOOLS", "search_file", "search_directory", "read_file", "search_file_content", "write_file",
            "edit_file", "browse_directory", "get_file_info", "list_recent_files", "MAX_FILE_BYTES"]
@@ -137,7 +137,6 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
 def _search_roots(ctx: ToolContext, given: str, counting: bool) -> list[Path]:
     """The folders a name search walks: the one given, else (a count) the folder the request puts it in
     ("how many .md files under docs"), else the allowed folders."""
-    roots = sandbox_roots(ctx)
     if given and given.strip() not in (".", "./"):  # "." is the model's default, not a choice
         folder = _checked_file(ctx, given)
         if not folder.is_dir():
@@ -147,6 +146,8 @@ def _search_roots(ctx: ToolContext, given: str, counting: bool) -> list[Path]:
         if not counting or folder != Path(ctx.workdir).resolve():
             return [folder]
         roots = [folder]
+    else:
+        roots = sandbox_roots(ctx)
     said = folder_in_request(ctx) if counting else None
     return [said] if said is not None else roots
 
@@ -203,11 +204,8 @@ def _one_file_message(ctx: ToolContext, path: Path) -> str:
 
 def _file_at(ctx: ToolContext, raw: str) -> Optional[Path]:
     """The existing file inside the allowed folders that ``raw`` is a path to, or None."""
-    try:
-        path = resolve_user_path(ctx, raw)
-    except SandboxError:
-        return None
-    return path if path.is_file() else None
+    path = resolved_or_none(ctx, raw)
+    return path if path is not None and path.is_file() else None
 
 
 def _head_of_winner(ctx: ToolContext, found: list[Found]) -> str:
@@ -330,11 +328,8 @@ def _folder_given(ctx: ToolContext, name: str) -> Path | None:
     """The existing folder ``name`` is a path to ("." or a whole path), or None: it is a name."""
     if not (name in (".", "./", "~") or "/" in name or "\\" in name):
         return None
-    try:
-        path = resolve_user_path(ctx, name)
-    except SandboxError:
-        return None
-    return path if path.is_dir() else None
+    path = resolved_or_none(ctx, name)
+    return path if path is not None and path.is_dir() else None
 
 
 def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
@@ -635,11 +630,8 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
 def _folder_at(ctx: ToolContext, raw: str) -> Optional[Path]:
     """The existing folder inside the allowed folders that ``raw`` is a path to, or None; None for the working
     folder itself, which a model passes for a question no file answers ("what OS is this?", the test split)."""
-    try:
-        path = resolve_user_path(ctx, raw)
-    except SandboxError:
-        return None
-    return path if path.is_dir() and path != Path(ctx.workdir).resolve() else None
+    path = resolved_or_none(ctx, raw)
+    return path if path is not None and path.is_dir() and path != Path(ctx.workdir).resolve() else None
 
 
 def _set_line(ctx: ToolContext, path: Path, text: str, new: str) -> dict:

@@ -27,7 +27,7 @@ from .find import (clear_winner, find, locate, named_in, pointed_by_request, poi
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
-from .sandbox import SandboxError, resolve_user_path
+from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 from .skip import skip_reason
 from .table_read import TABLE_SUFFIXES, _frame, _read_rows, _tabular
 from .table_sql import query_result
@@ -503,11 +503,8 @@ def _unindexable_tables(ctx: ToolContext, query: str) -> list[str]:
     found = []
     for text in (query, ctx.request.message):
         for name in re.findall(r"[\w./~-]+\.(?:tsv|xlsx|xlsm)\b", text, re.IGNORECASE):
-            try:
-                path = resolve_user_path(ctx, name)
-            except SandboxError:
-                continue
-            if path.is_file() and not ctx.rag.supports(path):
+            path = resolved_or_none(ctx, name)
+            if path is not None and path.is_file() and not ctx.rag.supports(path):
                 found.append(str(path))
     return list(dict.fromkeys(found))
 
@@ -517,11 +514,8 @@ def _table_queried(ctx: ToolContext, file_path: str, query: str) -> dict[str, An
     one the index cannot read (.tsv, .xlsx): the 1.5B sent "SELECT COUNT(*) ... WHERE priority = 'High'" here
     for support/tickets.tsv and got "cannot be indexed: unsupported type", then answered "none". None for
     anything else: a document, or a table asked in words, is searched as before."""
-    try:
-        path = resolve_user_path(ctx, file_path)
-    except SandboxError:
-        return None
-    if not path.is_file() or path.suffix.lower() not in TABLE_SUFFIXES or path.suffix.lower() == ".txt":
+    path = resolved_or_none(ctx, file_path)
+    if path is None or not path.is_file() or path.suffix.lower() not in TABLE_SUFFIXES or path.suffix.lower() == ".txt":
         return None
     sql = query.strip().lower().startswith(("select", "with"))
     if not sql and ctx.rag is not None and ctx.rag.supports(path):

@@ -32,7 +32,7 @@ from gaia_lite.errors import GaiaError
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Sandbox", "SandboxError", "SecretPathError", "resolve_user_path", "is_secret_path",
+__all__ = ["Sandbox", "SandboxError", "SecretPathError", "resolve_user_path", "resolved_or_none", "is_secret_path",
            "secret_name_rule", "SECRET_FILE_GLOBS", "STRICT_SECRET_GLOBS", "BROAD_SECRET_GLOBS", "CODE_SUFFIXES",
            "SECRET_DIR_NAMES"]
 
@@ -254,6 +254,15 @@ def resolve_user_path(ctx: "ToolContext", raw: str, *, write: bool = False, repa
 
 
 _REPAIR_SCAN = 2000  # entries looked at, at most, when a missing file is looked for
+
+
+def resolved_or_none(ctx: "ToolContext", raw: str) -> Path | None:
+    """``raw`` resolved for a read as ``resolve_user_path`` does, or None where the sandbox refuses it: for the
+    checks that only ask whether a path is a file or a folder here, and leave the refusal to the tool."""
+    try:
+        return resolve_user_path(ctx, raw)
+    except SandboxError:
+        return None
 
 
 def _repair(path: Path, workdir: Path, *, absolute: bool) -> Path:
