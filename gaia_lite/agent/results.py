@@ -73,6 +73,8 @@ def _field(key: str, value: Any) -> str:
     ``size_bytes=21``; ``modified 2026-12-02 04:07``, not ``modified=2026-12-02T04:07:50``."""
     if key in ("size_bytes", "size"):
         return _size(value)
+    if value is True:  # a flag says its name: "q2.txt (1,212 B, largest)"
+        return key
     if isinstance(value, str) and _ISO_TIME.fullmatch(value):
         m = _ISO_TIME.fullmatch(value)
         return f"{key} {m.group(1)} {m.group(2)}"  # type: ignore[union-attr]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gaia_lite.agent.results import compact_result
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.files import browse_directory, search_directory, search_file
 
@@ -26,24 +27,27 @@ def _files(root: Path, files: dict[str, str]) -> None:
         (root / rel).write_text(text)
 
 
-def test_a_listing_says_which_file_is_largest_and_newest(tool_ctx: ToolContext) -> None:
+def test_a_listing_flags_the_largest_and_newest_file_on_its_entry(tool_ctx: ToolContext) -> None:
     root = Path(tool_ctx.workdir)
     _files(root, {"reports/q1.txt": "short\n", "reports/q2.txt": "x" * 1200, "reports/q3.txt": "y" * 250})
     os.utime(root / "reports/q1.txt", (1_700_000_000, 1_700_000_000))
     os.utime(root / "reports/q2.txt", (1_700_000_000, 1_700_000_000))
     os.utime(root / "reports/q3.txt", (1_700_086_400, 1_700_086_400))   # a day later
-    message = browse(tool_ctx, "reports")["message"]
-    assert message.startswith("reports holds 3 files: q1.txt, q2.txt, q3.txt. Largest file: q2.txt (1,200 bytes); "
-                              "newest: q3.txt (changed "), message
+    result = browse(tool_ctx, "reports")
+    # the lead line stays the names: there the 0.5B copied the whole result as its answer to "list the files"
+    assert result["message"] == "reports holds 3 files: q1.txt, q2.txt, q3.txt", result["message"]
+    assert compact_result(result).splitlines()[3:6] == [
+        "- q1.txt (6 B)", "- q2.txt (1.2 KB, largest)", "- q3.txt (250 B, newest)"], compact_result(result)
 
 
-def test_a_tie_names_no_largest_or_newest(tool_ctx: ToolContext) -> None:
+def test_a_tie_flags_no_largest_or_newest(tool_ctx: ToolContext) -> None:
     root = Path(tool_ctx.workdir)
     _files(root, {"same/a.txt": "abc", "same/b.txt": "xyz"})
     for name in ("a.txt", "b.txt"):
         os.utime(root / "same" / name, (1_700_000_000, 1_700_000_000))
-    message = browse(tool_ctx, "same")["message"]
-    assert message == "same holds 2 files: a.txt, b.txt", message
+    entries = browse(tool_ctx, "same")["entries"]
+    assert entries == [{"name": "a.txt", "type": "file", "size_bytes": 3},
+                       {"name": "b.txt", "type": "file", "size_bytes": 3}], entries
 
 
 def test_a_folder_found_by_name_carries_its_tree_count(tool_ctx: ToolContext) -> None:
