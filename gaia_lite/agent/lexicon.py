@@ -20,9 +20,6 @@ class Phrase:
     def search(self, text: str) -> re.Match[str] | None:
         return self.pattern.search(text)
 
-    def match(self, text: str) -> re.Match[str] | None:
-        return self.pattern.match(text)
-
 
 @dataclass(frozen=True)
 class Words:
@@ -50,15 +47,12 @@ HERE = _phrase("here", r"\bin here\b|\b(?:this|the current|the working) (?:folde
 # A question, by its opener ("can you ..." is as often a request). A question about a change asks for none: told
 # to make one for "What port is set in config.ini?", the 1.5B called update_memory (test split, ffeab89)
 QUESTION = _phrase("question", r"^\W*(?:what|whats|which|who|whos|whom|whose|when|where|why|how|is|are|was|were|"
-                   r"do|does|did|have|has)\b", "how do I like my summaries?", "what's my locker code again?",
-                   "who's my accountant?", "do you remember my plate?", "what was the name again?",
-                   "whats my gym membership number?", "did you update project-plan.md?",
-                   "What port is set in config.ini?")
+                   r"do|does|did|have|has)\b", "what's my locker code again?", "who's my accountant?",
+                   "did you update project-plan.md?", "What port is set in config.ini?")
 # ... about the user or what they said
 ABOUT_ME = _phrase("about_me", r"\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b",
-                   "what's my locker code again?", "do you remember where I parked?", "Did I mention my sister?",
-                   "what was it I said about the party?", "What did I tell you about my diet?",
-                   "what was it I asked you to keep in mind?")
+                   "what's my locker code again?", "do you remember where I parked?",
+                   "What did I tell you about my diet?")
 # ... for something said before
 AGAIN = _phrase("again", r"\bagain\s*\??\s*$", "what was the name again?", "what's my locker code again?")
 # a file, a folder or the user's documents: the answer is in the files, not in what the user said
@@ -90,9 +84,7 @@ KEEP_FIRST = _phrase(
     r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|(?<=you )note(?=\s*:)|"
     r"jot down|make a note(?: that| of)?|don'?t forget|do not forget|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s*",
     "Please remember that my car's licence plate is KX-4821.", "Can you note: plate KX-4821 is my car.",
-    "Don't forget I prefer dark mode", "Keep in mind that my daughter's school ends at 15:30 on weekdays.",
-    "note that my gym membership number is GM-55-0912", "note down my flight to lisbon: TP 1357 on 9 november",
-    "jot down that the spare key is under the blue pot")
+    "Don't forget I prefer dark mode", "note down my flight to lisbon: TP 1357 on 9 november")
 # At the end: "..., keep that in mind", "... - remember that"
 KEEP_LAST = _phrase("keep_last", r"[\s,;.!-]*(?:(?:please|pls)\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+"
                     r"mind|remember\s+(?:that|this|it))[\s.!]*$",
@@ -107,8 +99,7 @@ DECLINES = _phrase(
     r"am not able to) (?:assist|help|provide|answer|share|tell|access|know|recall|remember|find)\b"
     r"|\bI (?:don't|do not) (?:have|know|remember|recall)\b(?! (?:how|why|whether)\b)"
     r"|\bI(?:'m| am) (?:not sure|unsure|unaware)\b|\bno (?:information|record|memory) (?:about|of|on)\b",
-    "I'm sorry, but I can't assist with that.", "I don't have access to your personal information",
-    "I don't know Acme Corp's Q3 revenue according to reports/acme_q3_report.md.",
+    "I'm sorry, but I can't assist with that.",
     "I'm sorry, but I don't have enough information to determine if you can get your money back on sale items.")
 _DONE = r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|deleted|" \
         r"removed|appended|inserted)"
@@ -117,25 +108,24 @@ SAYS_DONE = _phrase(
     "says_done", rf"\b(?:is|are|was|were|has been|have been)\s+(?:(?:now\s+|successfully\s+)?{_DONE}|(?:now|"
     rf"successfully)\s+set)\b|\bI(?:'ve| have)?\s+(?:now\s+|successfully\s+|just\s+)?(?:{_DONE}|set)\b"
     rf"|\b(?:successfully|now) (?:{_DONE}|set)\b",
-    "The project plan is updated to reflect the new deadline of 15 March.", "I've changed the deadline to 15 March.",
-    "Done: the deadline has been successfully set to 15 March.", "The version in setup.cfg has been updated to 2.1.0.")
+    "The project plan is updated to reflect the new deadline of 15 March.",
+    "I've changed the deadline to 15 March.")
 
 # ---------------------------------------------------------------- word lists
+# The words both lists hold ("may": the month to one, the verb to the other)
+_COMMON = ("the a an in on at to for from of and or but if this that these those there here it its he she they "
+           "we you your my our his her their yes no not what which who when where why how is are was were be "
+           "has have had do does did all any each every some one may ")
 # Capitalised words that open a sentence or a title, not a name (grounding.specifics)
 NOT_NAMES = _words(
-    "not_names", "the a an in on at to for from of and or but this that these those there here it its he she they "
-    "we you your my our his her their yes no not what which who when where why how if is are was were be has have "
-    "had do does did all any each every some one two three first last next total top q1 q2 q3 q4 monday tuesday "
-    "wednesday thursday friday saturday sunday january february march april may june july august september "
-    "october november december according based after before during since until",
+    "not_names", _COMMON + "two three first last next total top q1 q2 q3 q4 monday tuesday wednesday thursday "
+    "friday saturday sunday january february march april june july august september october november december "
+    "according based after before during since until",
     "The top seller was John Doe of Acme Corp, per The Handbook.", "On Monday the total was high.")
 # Words that carry no content: sharing them proves nothing (own_words)
-STOP = _words(
-    "stop", "a an the and or but if then else of to in on at for from by with as is are was were be been it its "
-    "this that these those there here i you your my me we our he she they them their his her not no yes do does "
-    "did can could will would should may might must have has had so than too very just only also any all some "
-    "each every what which who when where why how one",
-    "This answer depends on the user's files, data, memory or computer.")
+STOP = _words("stop", _COMMON + "then else by with as been i me them can could will would should might must so "
+              "than too very just only also",
+              "This answer depends on the user's files, data, memory or computer.")
 # An answer of nothing, taken from the tool-first shape's "none" (empty_answer)
 EMPTY_ANSWERS = Words("empty_answers", frozenset({"", "none", "null", "n/a"}), ("none", "N/A."))
 

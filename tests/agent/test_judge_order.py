@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from graphlib import CycleError, TopologicalSorter
+from typing import Sequence
 
 import pytest
 
 from gaia_lite.agent.constrained import CONSTRAINED_FORMAT_NOTE
 from gaia_lite.agent.judge import GUARDS, AskAgain, Evidence, Reply, Stage, judge
 from gaia_lite.agent.judge.form import FORM_GUARDS
-from gaia_lite.agent.judge.guard import misordered
+from gaia_lite.agent.judge.guard import Guard
 from gaia_lite.agent.judge.substance import CALL_GUARDS, SHORTFALL_GUARDS
 
 # The order the guards were measured in (issue 43); a change here is a change of behaviour, made on purpose.
@@ -18,6 +20,20 @@ ORDER = [
     "empty_answer", "menu_copy", "narrated", "format_only", "copied_format", "template", "written_call",
     "unknown_call", "own_words", "declined_fact", "claimed_change", "declined_unread", "unread_file",
 ]
+
+
+def misordered(guards: Sequence[Guard]) -> list[str]:
+    """Where ``guards`` (a table in priority order) breaks an ``after``: a guard before one it must follow, a
+    name no guard has, or a ring of guards that each must follow the next. Empty when the order holds."""
+    at = {g.name: i for i, g in enumerate(guards)}
+    found = [f"{g.name} names {name} in after, and no guard is called that" if name not in at
+             else f"{g.name} must come after {name}" for g in guards for name in g.after
+             if name not in at or at[name] > at[g.name]]
+    try:
+        TopologicalSorter({g.name: g.after for g in guards}).prepare()
+    except CycleError as ring:  # its nodes each come before the next: read backwards, each must follow the next
+        found.append(f"the afters go round in a ring: {' -> '.join(reversed(ring.args[1]))}")
+    return found
 
 
 def test_the_guards_keep_their_priority() -> None:

@@ -92,10 +92,11 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
             if guard.on_draft is OnDraft.HOLD and can_hold:
                 return HoldToCall(guard.name)
             return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
+    replaces = {OnFinal.REPLACE} | ({OnFinal.REPLACE_AFTER_RESULT} if ev.last_result is not None else set())
     for guard in guards:
         if guard.amend is not None and guard.detect(seen, ev) is not None:
             return Accept(guard.amend(seen, ev), guard.name)
-        if guard.on_final is not OnFinal.KEEP and guard.final_applies(ev) and guard.detect(seen, ev) is not None:
+        if guard.on_final in replaces and guard.detect(seen, ev) is not None:
             return FromResults(guard.name)
     return Accept(text)
 

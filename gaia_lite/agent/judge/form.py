@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 from ..lexicon import EMPTY_ANSWERS
 from ..own_words import copied_instructions, without_own_lines
 from ..reply import Reply
-from .guard import Evidence, Guard, OnDraft, OnFinal
+from .guard import Detector, Evidence, Guard, OnDraft, OnFinal
 from .substance import CALL_GUARDS, SHORTFALL_GUARDS
 
 # A reply that opens a JSON object with a plain key ({"size_bytes": ...): data, held off the screen until the
@@ -39,8 +39,6 @@ _MENU_LINE = re.compile(r"(?<![\w.])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\([^()\n]*\)\
 
 def is_result_echo(text: str) -> bool:
     """Does ``text`` look like a tool result (a JSON object with a status)?"""
-    if not text.lstrip().startswith("{"):
-        return False
     try:
         value, _ = json.JSONDecoder().raw_decode(text.strip())
     except ValueError:
@@ -104,30 +102,17 @@ def _menu_copy(reply: Reply, ev: Evidence) -> str | None:
     return next((m.group(1) for m in _MENU_LINE.finditer(reply.text) if m.group(1) in ev.tool_names), None)
 
 
-def _narrated(reply: Reply, ev: Evidence) -> str | None:
-    return "tool" if names_a_tool(reply.text, ev.tool_names) else None
-
-
-def _answer_slot(reply: Reply, ev: Evidence) -> str | None:
-    m = _ANSWER_SLOT.search(reply.text)
-    return m.group(0) if m else None
+# The detectors a row uses twice: to judge a reply, and to keep it off the screen while it streams
+_narrated: Detector = lambda reply, ev: "tool" if names_a_tool(reply.text, ev.tool_names) else None
+_answer_slot: Detector = lambda reply, ev: (m := _ANSWER_SLOT.search(reply.text)) and m.group(0)
+_template: Detector = lambda reply, ev: placeholder(reply.text)
+_written: Detector = lambda reply, ev: written_call(reply.text, ev.tool_names)
+_unknown: Detector = lambda reply, ev: unknown_call(reply.text, ev.tool_names)
 
 
 def _slot_only(reply: Reply, ev: Evidence) -> str | None:
     slot = _answer_slot(reply, ev)
     return slot if slot is not None and not reply.text.replace(slot, "").strip(" .\"'{}:") else None
-
-
-def _template(reply: Reply, ev: Evidence) -> str | None:
-    return placeholder(reply.text)
-
-
-def _written(reply: Reply, ev: Evidence) -> str | None:
-    return written_call(reply.text, ev.tool_names)
-
-
-def _unknown(reply: Reply, ev: Evidence) -> str | None:
-    return unknown_call(reply.text, ev.tool_names)
 
 
 def _own_words(reply: Reply, ev: Evidence) -> str | None:

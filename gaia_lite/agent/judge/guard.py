@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from graphlib import CycleError, TopologicalSorter
-from typing import Callable, Sequence
+from typing import Callable
 
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.execute import ToolResult
@@ -74,20 +73,3 @@ class Guard:
     amend: Callable[[Reply, Evidence], str] | None = None  # a final answer it detects becomes this
     after: tuple[str, ...] = ()  # guards that must come before it in the table (each for a reason, said at the row)
 
-    def final_applies(self, ev: Evidence) -> bool:
-        return self.on_final is OnFinal.REPLACE or (self.on_final is OnFinal.REPLACE_AFTER_RESULT
-                                                    and ev.last_result is not None)
-
-
-def misordered(guards: Sequence[Guard]) -> list[str]:
-    """Where ``guards`` (a table in priority order) breaks an ``after``: a guard before one it must follow, a
-    name no guard has, or a ring of guards that each must follow the next. Empty when the order holds."""
-    at = {g.name: i for i, g in enumerate(guards)}
-    found = [f"{g.name} names {name} in after, and no guard is called that" if name not in at
-             else f"{g.name} must come after {name}" for g in guards for name in g.after
-             if name not in at or at[name] > at[g.name]]
-    try:
-        TopologicalSorter({g.name: g.after for g in guards}).prepare()
-    except CycleError as ring:  # its nodes each come before the next: read backwards, each must follow the next
-        found.append(f"the afters go round in a ring: {' -> '.join(reversed(ring.args[1]))}")
-    return found

@@ -71,9 +71,9 @@ def asks_about_user(message: str) -> bool:
     locker code again?")? A question with "my", "remember", "I told ..." or a closing "again" that names no
     file or other place the tools look in. The loop shows it the closest saved facts."""
     text = (message or "").strip()
-    if not (text.endswith("?") or QUESTION.match(text)) or ABOUT_FILES.search(text):
+    if not (text.endswith("?") or QUESTION.search(text)) or ABOUT_FILES.search(text):
         return False
-    return bool(ABOUT_ME.search(text) or (AGAIN.search(text) and QUESTION.match(text)))
+    return bool(ABOUT_ME.search(text) or (AGAIN.search(text) and QUESTION.search(text)))
 
 
 def _declines(reply: Reply) -> str | None:
@@ -92,7 +92,7 @@ def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
 
 def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
     """The change the message asks for, to a file it names, said to be made while no tool changed a file."""
-    if not ASKS_CHANGE.search(ev.query) or QUESTION.match(ev.query) or not _CHANGES & set(ev.tool_names):
+    if not ASKS_CHANGE.search(ev.query) or QUESTION.search(ev.query) or not _CHANGES & set(ev.tool_names):
         return None
     if not any(names_file(n) for n in ev.named) or any(r.ok and r.name in _CHANGES_FILES for r in ev.results):
         return None  # "write me a poem" changes no file
