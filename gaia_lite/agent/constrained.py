@@ -35,8 +35,8 @@ from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.registry import ToolRegistry
 
 from .grammar import GrammarReplies, schema_grammar
-from .judge import Evidence, first_sentence_pending, hiding_guard
-from .replies import FreeReplies, ReplyMode
+from .judge import Evidence, hiding_guard
+from .replies import FreeReplies, ReplyMode, first_sentence_pending
 from .reply import Reply
 
 __all__ = ["reply_schema", "response_format", "ConstrainedReplies", "AnswerView", "decode_partial_string",

@@ -47,7 +47,7 @@ def asked_to_keep(message: str) -> str | None:
     if last is not None and last.start() > 0:
         fact = ASIDE.pattern.sub("", text[:last.start()])
     else:
-        first = KEEP_FIRST.match(text)
+        first = KEEP_FIRST.search(text)  # anchored at the start
         if first is None or first.end() == 0:
             return None
         fact = text[first.end():]

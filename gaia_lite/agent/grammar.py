@@ -25,8 +25,8 @@ from typing import Any, Callable
 from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.registry import ToolRegistry
 
-from .judge import Evidence, first_sentence_pending, hiding_guard
-from .replies import HoldingView
+from .judge import Evidence, hiding_guard
+from .replies import HoldingView, first_sentence_pending
 from .reply import Reply
 
 __all__ = ["reply_grammar", "schema_grammar", "GrammarReplies"]

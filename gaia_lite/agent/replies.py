@@ -12,6 +12,7 @@ anything else is the answer.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Iterable, Protocol
 
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
@@ -23,10 +24,20 @@ from .reply import Reply
 
 # names_a_tool: eval/tasks.py counts narrated answers with the judge's own rule
 __all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "OwnLinesView",
-           "names_a_tool"]
+           "names_a_tool", "first_sentence_pending"]
 
 # Starts of a reply that may still become a written tool call: held off the screen until it is prose.
 _HOLD_PREFIXES = ("{", "[", "(", "```", "<tool_call", "<think", "<")
+
+# A streamed answer's first sentence is held until it is complete (or this long): a narrated call names its tool
+# there, and the judge's narrated guard must see it before the user does
+FIRST_SENTENCE_MAX = 160
+_SENTENCE_END = re.compile(r".{12}[.!?:](\s|$)|\n", re.DOTALL)
+
+
+def first_sentence_pending(text: str) -> bool:
+    """Is ``text`` (an answer as it streams) still inside its first sentence?"""
+    return len(text) < FIRST_SENTENCE_MAX and not _SENTENCE_END.search(text)
 
 
 class ReplyMode(Protocol):

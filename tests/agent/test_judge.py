@@ -13,8 +13,9 @@ import pytest
 
 from gaia_lite.agent.judge import (
     GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
-    active, first_sentence_pending, hiding_guard, judge, unknown_call, unknown_guards,
+    active, hiding_guard, judge, unknown_call, unknown_guards,
 )
+from gaia_lite.agent.replies import first_sentence_pending
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 

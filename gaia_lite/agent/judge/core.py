@@ -3,7 +3,6 @@ clock: what a guard needs besides the reply comes in ``Evidence``."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -67,14 +66,12 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
     mode can hold a reply to a call."""
     guards = active(ev.skip)
     if reply.calls and stage is not Stage.FORCED:
-        for guard in guards:
-            if not guard.on_calls or (stage is Stage.FINAL and guard.on_final is not OnFinal.ANSWER):
+        for guard in (g for g in guards if g.on_calls and (stage is Stage.DRAFT or g.on_final is OnFinal.ANSWER)):
+            if (found := guard.detect(reply, ev)) is None:
                 continue
-            found = guard.detect(reply, ev)
-            if found is not None and stage is Stage.DRAFT and guard.on_draft is OnDraft.ASK:
+            if stage is Stage.DRAFT and guard.on_draft is OnDraft.ASK:
                 return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
-            if found is not None:
-                return HoldToAnswer(guard.name, ANSWER_YOURSELF.format(query=ev.query))
+            return HoldToAnswer(guard.name, ANSWER_YOURSELF.format(query=ev.query))
         return RunCalls(reply.calls)
     # our own after-result lines (whole, or cut off by the token limit) are not part of the answer, nor are a
     # result's labelled lines for the model, unless nothing else is left (the 0.5B answered with a whole
@@ -83,9 +80,8 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
     text = without_own_lines(text, [ln for r in ev.seen_results for ln in lines_to_the_model(r)]) or text
     seen = Reply(reply.calls, text)
     if stage is Stage.DRAFT:
-        for guard in guards:
-            found = guard.detect(seen, ev) if guard.on_draft is not OnDraft.PASS else None
-            if found is None:
+        for guard in (g for g in guards if g.on_draft is not OnDraft.PASS):
+            if (found := guard.detect(seen, ev)) is None:
                 continue
             if guard.on_draft is OnDraft.END:
                 break
@@ -108,18 +104,7 @@ def active(skip: frozenset[str]) -> tuple[Guard, ...]:
 
 def unknown_guards(names: Iterable[str]) -> list[str]:
     """The names among ``names`` that no guard has (a GAIA_JUDGE_SKIP typo must not pass silently)."""
-    known = {g.name for g in GUARDS}
-    return [n for n in names if n not in known]
-
-
-# A streamed answer's first sentence is held until it is complete (or this long): a narrated call names its tool there
-FIRST_SENTENCE_MAX = 160
-_SENTENCE_END = re.compile(r".{12}[.!?:](\s|$)|\n", re.DOTALL)
-
-
-def first_sentence_pending(text: str) -> bool:
-    """Is ``text`` (an answer as it streams) still inside its first sentence?"""
-    return len(text) < FIRST_SENTENCE_MAX and not _SENTENCE_END.search(text)
+    return [n for n in names if n not in {g.name for g in GUARDS}]
 
 
 def hiding_guard(text: str, ev: Evidence) -> str | None:
