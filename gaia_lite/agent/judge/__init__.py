@@ -8,8 +8,8 @@ English they read is in agent/lexicon.py; tests/agent/test_judge_budget.py lists
 
 from ..reply import Reply
 from .core import (
-    GUARDS, Accept, AskAgain, FromResults, HoldToAnswer, HoldToCall, RunCalls, Verdict, active, hiding_guard, judge,
-    unknown_guards,
+    GUARDS, Accept, AskAgain, FromResults, HoldToAnswer, HoldToCall, RunCalls, Verdict, active, hiding_guard,
+    judge, unknown_guards,
 )
 from .form import names_a_tool, placeholder, unknown_call, without_tool_names, written_call
 from .guard import Evidence, Guard, OnDraft, OnFinal, Stage

@@ -26,13 +26,12 @@ _PLACEHOLDER = re.compile(
 # autolink; the format's answer slots are "<your answer, ...>"
 _ANGLE_SLOT = re.compile(r"<[a-z][a-z']*(?:,? [a-z][a-z']*)+>")
 _ANSWER_SLOT = re.compile(r"<your answer(?:,? [a-z][a-z']*){0,8}>")
-# A call written into the text and not read as one: an object whose name key holds a tool's name
-_WRITTEN_CALL = re.compile(r"""\{\s*["']?(?:name|tool|tool_name|function)["']?\s*:\s*["']([A-Za-z_][\w.-]*)["']""")
-# A call to a tool that does not exist: a snake_case name, then its arguments ({"tool": "change_port",
-# "arguments": ...); data quoted from a file ({"name": "Alice", ...}) has no arguments key after its name
-_UNKNOWN_CALL = re.compile(r"""\{\s*["']?(?:name|tool|tool_name|function)["']?\s*:\s*"""
-                           r"""["']([a-z][a-z0-9]*(?:_[a-z0-9]+)+)["']\s*,\s*"""
-                           r"""["']?(?:arguments|args|parameters|params|tool_args)["']?\s*:""")
+# A call written into the text and not read as one: an object whose name key holds a tool's name, and whether its
+# arguments key comes next. A call to a tool that does not exist needs that key and a snake_case name
+# ({"tool": "change_port", "arguments": ...}): data quoted from a file ({"name": "Alice", ...}) has neither
+_WRITTEN_CALL = re.compile(r"""\{\s*["']?(?:name|tool|tool_name|function)["']?\s*:\s*["']([A-Za-z_][\w.-]*)["']"""
+                           r"""(\s*,\s*["']?(?:arguments|args|parameters|params|tool_args)["']?\s*:)?""")
+_SNAKE_CASE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 # A line of the tool list, "name(arguments): description"; a call in Python syntax has no colon after it
 _MENU_LINE = re.compile(r"(?<![\w.])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\([^()\n]*\)\s*:\s")
 
@@ -79,7 +78,8 @@ def written_call(text: str, tool_names: Iterable[str]) -> str | None:
 def unknown_call(text: str, tool_names: Iterable[str]) -> str | None:
     """The name of a tool that does not exist, called in JSON written into ``text``, or None."""
     names = set(tool_names)
-    return next((m.group(1) for m in _UNKNOWN_CALL.finditer(text or "") if m.group(1) not in names), None)
+    return next((m.group(1) for m in _WRITTEN_CALL.finditer(text or "")
+                 if m.group(2) and m.group(1) not in names and _SNAKE_CASE.fullmatch(m.group(1))), None)
 
 
 def _echo(reply: Reply, ev: Evidence) -> str | None:
@@ -102,7 +102,10 @@ def _menu_copy(reply: Reply, ev: Evidence) -> str | None:
     return next((m.group(1) for m in _MENU_LINE.finditer(reply.text) if m.group(1) in ev.tool_names), None)
 
 
-# The detectors a row uses twice: to judge a reply, and to keep it off the screen while it streams
+# The detectors a row uses to keep streamed text off the screen (all but _json also judge the reply); any JSON
+# object waits off the screen, a tool result or not
+_json: Detector = lambda reply, ev: ("json" if _JSON_OBJECT.match(reply.text) or is_result_echo(reply.text)
+                                     else None)
 _narrated: Detector = lambda reply, ev: "tool" if names_a_tool(reply.text, ev.tool_names) else None
 _answer_slot: Detector = lambda reply, ev: (m := _ANSWER_SLOT.search(reply.text)) and m.group(0)
 _template: Detector = lambda reply, ev: placeholder(reply.text)
@@ -132,48 +135,39 @@ NARRATED = ("Do not describe a tool call or name a tool. Either make the call no
 # Each row: what it caught first, and why it comes after the guards it names (docs/architecture.md has the replies)
 FORM_GUARDS: tuple[Guard, ...] = (
     # a model told to stop calling tools called browse_directory again
-    Guard("called_after_stop", "a tool call in the reply that was told to answer without tools (never run)",
-          lambda reply, ev: reply.calls[0].name if reply.calls else None, None, OnDraft.PASS, OnFinal.REPLACE),
+    Guard("called_after_stop", lambda reply, ev: reply.calls[0].name if reply.calls else None, OnDraft.PASS,
+          OnFinal.REPLACE),
     # the 0.5B gave read_file's result back without its status, cut off (47cf4c9)
-    Guard("result_echo", "a tool result given back as JSON, with its status or opening with one of its keys", _echo,
-          lambda reply, ev: "json" if _JSON_OBJECT.match(reply.text) or is_result_echo(reply.text) else None,
-          OnDraft.PASS, OnFinal.REPLACE),
-    Guard("bare_tool_name", "a reply that is only a tool's name", _bare, None, OnDraft.PASS, OnFinal.REPLACE),
+    Guard("result_echo", _echo, OnDraft.PASS, OnFinal.REPLACE, on_screen=_json),
+    Guard("bare_tool_name", _bare, OnDraft.PASS, OnFinal.REPLACE),
     # "none" from the tool-first reply shape, taken for the answer
-    Guard("empty_answer", 'an answer of "none", "null", "n/a" or nothing, taken from the tool-first shape',
-          lambda reply, ev: "empty" if reply.text.strip(" .\"'").lower() in EMPTY_ANSWERS.words else None,
-          None, OnDraft.PASS, OnFinal.REPLACE_AFTER_RESULT),
-    Guard("menu_copy", "after a tool succeeded, an answer that copies a line of the tool list (name, arguments, "
-          "description)", _menu_copy, None, OnDraft.END, OnFinal.REPLACE_AFTER_RESULT),
+    Guard("empty_answer", lambda reply, ev: "empty" if reply.text.strip(" .\"'").lower() in EMPTY_ANSWERS.words
+          else None, OnDraft.PASS, OnFinal.REPLACE_AFTER_RESULT),
+    Guard("menu_copy", _menu_copy, OnDraft.END, OnFinal.REPLACE_AFTER_RESULT),
     # "To list the files, use the browse_directory tool."; after bare_tool_name (a tool's name alone is replaced,
     # not held) and menu_copy (a copied line of the list names a tool too)
-    Guard("narrated", "a tool named in prose: a call described instead of made", _narrated, _narrated,
-          OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, NARRATED, after=("bare_tool_name", "menu_copy")),
-    Guard("format_only", "a reply that is nothing but the reply format's answer slot",
-          _slot_only, None, OnDraft.PASS, OnFinal.REPLACE),  # on screen: held as copied_format
+    Guard("narrated", _narrated, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, NARRATED, on_screen=_narrated,
+          after=("bare_tool_name", "menu_copy")),
+    Guard("format_only", _slot_only, OnDraft.PASS, OnFinal.REPLACE),  # on screen: held as copied_format
     # the 0.5B on "what is the capital of Italy?" (template's request would send it to a tool); after format_only:
     # the slot alone is replaced as final even with no tool result
-    Guard("copied_format", "the reply format's answer slot copied into the reply", _answer_slot, _answer_slot,
-          OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT,
+    Guard("copied_format", _answer_slot, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT,
           "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}",
-          after=("format_only",)),
+          on_screen=_answer_slot, after=("format_only",)),
     # "The customer on the invoice is [Customer Name]."; after copied_format: its slot is a template slot too, and
     # held to a call for it, the model would look up a value it should write
-    Guard("template", "a template slot where a value belongs ([Customer Name])", _template, _template,
-          OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, "Your reply has a placeholder, {slot}, where a value "
-          "belongs. Call a tool to find the real value now, or say plainly that you could not find it.",
-          after=("copied_format",)),
+    Guard("template", _template, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, "Your reply has a placeholder, "
+          "{slot}, where a value belongs. Call a tool to find the real value now, or say plainly that you could "
+          "not find it.", on_screen=_template, after=("copied_format",)),
     # {"name": "recall", "arguments": {... chunks (2): ...}} (585add5)
-    Guard("written_call", "a call written as JSON that could not be read as one", _written, _written,
-          OnDraft.HOLD, OnFinal.REPLACE, NARRATED),
+    Guard("written_call", _written, OnDraft.HOLD, OnFinal.REPLACE, NARRATED, on_screen=_written),
     # {"tool": "change_port", "arguments": {...}} for "In config.ini, change the port from 8080 to 9090." (0.5B, dev)
-    Guard("unknown_call", "a call to a tool that does not exist, written as JSON into the answer", _unknown, _unknown,
-          OnDraft.ASK, OnFinal.REPLACE, "{slot} is not one of your tools. Call a tool from the list, in the reply "
-          "format, or answer my question in plain sentences: {query}"),
+    Guard("unknown_call", _unknown, OnDraft.ASK, OnFinal.REPLACE, "{slot} is not one of your tools. Call a tool "
+          "from the list, in the reply format, or answer my question in plain sentences: {query}",
+          on_screen=_unknown),
     # "This answer depends on the user's files, data, memory or computer." (0.5B); after both format guards: a copy
     # of the format's answer line is our instruction text too, and its slot has its own, plainer request
-    Guard("own_words", "an answer that is mostly a copy of our own instructions (the prompt's rules, the reply "
-          "format, the lines after tool results)", _own_words, None, OnDraft.ASK, OnFinal.REPLACE,
-          "Your reply repeats my instructions (\"{slot}\") instead of answering. Answer my question itself, "
-          "in plain sentences, or call a tool if it needs one: {query}", after=("format_only", "copied_format")),
+    Guard("own_words", _own_words, OnDraft.ASK, OnFinal.REPLACE, "Your reply repeats my instructions (\"{slot}\") "
+          "instead of answering. Answer my question itself, in plain sentences, or call a tool if it needs one: "
+          "{query}", after=("format_only", "copied_format")),
 )

@@ -62,14 +62,12 @@ Detector = Callable[[Reply, Evidence], "str | None"]  # what it found in the rep
 
 @dataclass(frozen=True)
 class Guard:
-    name: str
-    catches: str  # one line, for people (docs/architecture.md lists it)
+    name: str  # what it catches, for people, is its row in docs/architecture.md's table
     detect: Detector
-    on_screen: Detector | None  # keeps streamed text off the screen when it finds something; None: shown
     on_draft: OnDraft
     on_final: OnFinal
     ask: str = ""  # the request sent with ASK/HOLD; {slot} is what was found, {query} the user's message
+    on_screen: Detector | None = None  # keeps streamed text off the screen when it finds something; None: shown
     on_calls: bool = False  # judges a reply's calls before they run; others judge answers
     amend: Callable[[Reply, Evidence], str] | None = None  # a final answer it detects becomes this
     after: tuple[str, ...] = ()  # guards that must come before it in the table (each for a reason, said at the row)
-

@@ -38,21 +38,18 @@ def _clobbering(reply: Reply, ev: Evidence) -> str | None:
 # Each row: what it caught first, and why it comes after the guards it names (docs/architecture.md has the replies)
 CALL_GUARDS: tuple[Guard, ...] = (
     # the 0.5B wrote "Write me a two-line poem about the sea." to sea.txt (test split, 3 runs of 3)
-    Guard("unasked_write", "a write of a made-up file for a message that asks for no file (never run)",
-          _unasked_write, None, OnDraft.ANSWER, OnFinal.ANSWER, on_calls=True),
+    Guard("unasked_write", _unasked_write, OnDraft.ANSWER, OnFinal.ANSWER, on_calls=True),
     # analyze_image on leaves.jpg for "why do leaves turn red in autumn?" (0.5B). After unasked_write: asked this
     # about a poem's file, the 0.5B answered "I can't find that file". Short, with the question last: asked with a
     # longer text, it gave the text back as its answer (3 runs of 3)
-    Guard("invented_file", "a call naming a file that does not exist, is like no file here and the user never "
-          "named, when the user named none (never run)", _invented, None, OnDraft.ASK, OnFinal.KEEP,
+    Guard("invented_file", _invented, OnDraft.ASK, OnFinal.KEEP,
           "No file {slot} exists, and I asked for none. Answer without tools: {query}",
           on_calls=True, after=("unasked_write",)),
     # the 1.5B wrote "bump the version to 2.1.0" over setup.cfg (test split, 287ef59)
-    Guard("clobbering_write", "a write_file call that would replace a file's text with text keeping under half of "
-          "its lines, when the message asks for no rewrite (never run)", _clobbering, None, OnDraft.ASK, OnFinal.ANSWER,
-          "Not run: write_file would replace all of {slot}, and your text keeps little of what it holds. To change "
-          "part of it, call edit_file with old_content copied exactly from the file (read it first if you need "
-          "to). My request: {query}", on_calls=True),
+    Guard("clobbering_write", _clobbering, OnDraft.ASK, OnFinal.ANSWER, "Not run: write_file would replace all of "
+          "{slot}, and your text keeps little of what it holds. To change part of it, call edit_file with "
+          "old_content copied exactly from the file (read it first if you need to). My request: {query}",
+          on_calls=True),
 )
 
 
@@ -109,24 +106,17 @@ def _declined_unread(reply: Reply, ev: Evidence) -> str | None:
 
 SHORTFALL_GUARDS: tuple[Guard, ...] = (
     # "I'm sorry, but I can't assist with that." to "what's my locker code again?" beside the code (0.5B, dev)
-    Guard("declined_fact", "a refusal or \"I don't know\" to a question about the user beside saved facts",
-          _declined_fact, None, OnDraft.ASK, OnFinal.REPLACE,
-          "You said \"{slot}\", but the saved memories beside my message are what I told you earlier. If one "
-          "answers it, answer from it: {query}"),
+    Guard("declined_fact", _declined_fact, OnDraft.ASK, OnFinal.REPLACE, "You said \"{slot}\", but the saved "
+          "memories beside my message are what I told you earlier. If one answers it, answer from it: {query}"),
     # "The project plan is updated ..." after only read_file ran (0.5B, dev split, 383dafe)
-    Guard("claimed_change", "an answer that says the change the message asks for is made, when no tool that changes "
-          "anything succeeded this turn (replaced, when it stays so, by saying it is not made)", _claimed_change, None,
-          OnDraft.ASK, OnFinal.KEEP, "You said \"{slot}\", but no tool changed anything yet. Make the change with a "
-          "tool now, then answer: {query}",
+    Guard("claimed_change", _claimed_change, OnDraft.ASK, OnFinal.KEEP, "You said \"{slot}\", but no tool changed "
+          "anything yet. Make the change with a tool now, then answer: {query}",
           amend=lambda reply, ev: "I have not made this change: no tool changed anything this turn."),
     # "I don't have enough information" beside policies/returns.md (1.5B, test split)
-    Guard("declined_unread", "a refusal or \"I don't know\" with no successful tool call, when the words of the "
-          "question point to a file here", _declined_unread, None, OnDraft.ASK, OnFinal.KEEP,
-          "You said you do not know, but {slot} may hold it: look at it with a tool, then answer from what "
-          "it holds. My question: {query}"),
+    Guard("declined_unread", _declined_unread, OnDraft.ASK, OnFinal.KEEP, "You said you do not know, but {slot} "
+          "may hold it: look at it with a tool, then answer from what it holds. My question: {query}"),
     # "small.log" to "Which is bigger, big.log or small.log?", nothing read
-    Guard("unread_file", "an answer given with no successful tool call when the message names a file or folder "
-          "that exists", lambda reply, ev: " and ".join(ev.named) if ev.named and _unread(ev) else None, None,
+    Guard("unread_file", lambda reply, ev: " and ".join(ev.named) if ev.named and _unread(ev) else None,
           OnDraft.ASK, OnFinal.KEEP,
           "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"),
 )
