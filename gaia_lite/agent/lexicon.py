@@ -20,6 +20,11 @@ class Phrase:
     def search(self, text: str) -> re.Match[str] | None:
         return self.pattern.search(text)
 
+    def found(self, text: str) -> str | None:
+        """The words it finds in ``text`` (what a guard quotes back to the model), or None."""
+        m = self.pattern.search(text)
+        return m.group(0) if m else None
+
 
 @dataclass(frozen=True)
 class Words:

@@ -14,7 +14,7 @@ AGENT = Path(__file__).resolve().parents[2] / "gaia_lite" / "agent"
 JUDGE_FILES = [*sorted((AGENT / "judge").glob("*.py")), AGENT / "lexicon.py", AGENT / "evidence.py",
                AGENT / "own_words.py"]
 TARGET_LINES = 600  # issue 43's acceptance
-LINES_NOW = 818  # a ratchet: lower it as the judge shrinks; raising it needs a reason in the commit
+LINES_NOW = 817  # a ratchet: lower it as the judge shrinks; raising it needs a reason in the commit
 MAX_PHRASES = 15
 
 

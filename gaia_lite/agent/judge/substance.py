@@ -73,18 +73,13 @@ def asks_about_user(message: str) -> bool:
     return bool(ABOUT_ME.search(text) or (AGAIN.search(text) and QUESTION.search(text)))
 
 
-def _declines(reply: Reply) -> str | None:
-    m = DECLINES.search(reply.text)
-    return m.group(0) if m else None
-
-
 def _unread(ev: Evidence) -> bool:
     """No tool succeeded, was denied or timed out this turn, and one could have."""
     return bool(ev.tool_names) and not any(r.ok or r.status in _ENDED for r in ev.results)
 
 
 def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
-    return _declines(reply) if ev.facts and asks_about_user(ev.query) else None
+    return DECLINES.found(reply.text) if ev.facts and asks_about_user(ev.query) else None
 
 
 def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
@@ -93,15 +88,14 @@ def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
         return None
     if not any(names_file(n) for n in ev.named) or any(r.ok and r.name in _CHANGES_FILES for r in ev.results):
         return None  # "write me a poem" changes no file
-    m = SAYS_DONE.search(reply.text)
-    return m.group(0) if m else None
+    return SAYS_DONE.found(reply.text)
 
 
 def _declined_unread(reply: Reply, ev: Evidence) -> str | None:
     """A refusal while the question's words point to a file here (one the message names is unread_file's)."""
     if ev.named or ev.pointed is None or not _unread(ev):
         return None
-    return ev.pointed() if _declines(reply) else None
+    return ev.pointed() if DECLINES.search(reply.text) else None
 
 
 SHORTFALL_GUARDS: tuple[Guard, ...] = (
