@@ -16,7 +16,7 @@ from typing import Any
 from gaia_lite.memory.credentials import mask_credentials
 from gaia_lite.memory.records import CATEGORIES
 from gaia_lite.registry.context import ToolContext
-from gaia_lite.registry.spec import tool
+from gaia_lite.registry.spec import Redirect, tool
 from gaia_lite.registry.failure import error_payload
 
 from .find import pointed_by_request, pointed_message
@@ -208,6 +208,30 @@ def _file_meant(ctx: ToolContext, knowledge_id: str) -> str | None:
         except (SandboxError, OSError):
             continue
     return None
+
+
+def _edit_meant(ctx: ToolContext, knowledge_id: str, content: str = "", **_: object) -> Redirect | None:
+    """edit_file's call, when update_memory's id is a file here and its content is one ``key: value`` line
+    that the file sets: "turn off debug in config/app.yaml" came as update_memory("config/app.yaml",
+    "debug: false") from the 1.5B, in both of two runs, with edit_file in the prompt beside it. Told in
+    the result to use edit_file, it apologised instead."""
+    from .sandbox import SandboxError, resolve_user_path
+    from .setting_line import lines_setting
+
+    file = _file_meant(ctx, str(knowledge_id).strip()) if content.strip() else None
+    if file is None or ctx.memory is not None and ctx.memory.get(str(knowledge_id).strip()) is not None:
+        return None
+    try:
+        text = resolve_user_path(ctx, file).read_text(encoding="utf-8")
+    except (SandboxError, OSError, UnicodeDecodeError):
+        return None
+    if not lines_setting(text, content):
+        return None
+    return Redirect("edit_file", {"file_path": file, "old_content": "", "new_content": content.strip()},
+                    f"{file} is a file, not a saved memory: edit_file changed its line.")
+
+
+update_memory.redirect = _edit_meant  # type: ignore[attr-defined]
 
 
 @tool

@@ -79,8 +79,8 @@ ASKS_REWRITE = _phrase("asks_rewrite", r"\b(?:re-?write|overwrite|replace (?:the
                        "rewrite notes.md as a haiku", "overwrite todo.txt with a fresh list")
 # A change
 ASKS_CHANGE = _phrase("asks_change", r"\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|"
-                      r"write|save|put|stick|add|create|delete|remove)\b",
-                      "update project-plan.md, the deadline's now 15 March", "setup.cfg - bump the version to 2.1.0")
+                      r"write|save|put|stick|add|create|delete|remove|switch|toggle|enable|disable|turn on|turn off)\b",
+                      "setup.cfg - bump the version to 2.1.0", "settings.json - switch the theme to dark pls")
 
 # ---------------------------------------------------------------- a fact the user asks to keep (facts.py)
 # At the start. Not "save" or "store" (as often about files), nor "Note:" alone ("Note: the build failed")
@@ -107,14 +107,14 @@ DECLINES = _phrase(
     "I'm sorry, but I can't assist with that.",
     "I'm sorry, but I don't have enough information to determine if you can get your money back on sale items.")
 _DONE = r"(?:updated|changed|modified|edited|saved|written|wrote|created|added|replaced|bumped|renamed|deleted|" \
-        r"removed|appended|inserted)"
+        r"removed|appended|inserted|switched|toggled|enabled|disabled|turned (?:on|off))"
 # A change said to be made ("is set" alone describes a value; "is now set" claims a change)
 SAYS_DONE = _phrase(
     "says_done", rf"\b(?:is|are|was|were|has been|have been)\s+(?:(?:now\s+|successfully\s+)?{_DONE}|(?:now|"
     rf"successfully)\s+set)\b|\bI(?:'ve| have)?\s+(?:now\s+|successfully\s+|just\s+)?(?:{_DONE}|set)\b"
     rf"|\b(?:successfully|now) (?:{_DONE}|set)\b",
     "The project plan is updated to reflect the new deadline of 15 March.",
-    "I've changed the deadline to 15 March.")
+    "The theme in settings.json has been switched to dark.")
 
 # ---------------------------------------------------------------- word lists
 # The words both lists hold ("may": the month to one, the verb to the other)

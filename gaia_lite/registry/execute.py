@@ -30,7 +30,7 @@ from .failure import ToolFailure, error_payload
 from .paths import repair_path_arguments
 from .redact import redact_payload
 from .registry import ToolRegistry
-from .spec import ParamSpec, ToolSpec
+from .spec import ParamSpec, Redirect, ToolSpec
 
 __all__ = ["ToolExecutor", "ToolResult", "ToolStatus", "Decision", "Approver", "resolve_name", "validate_arguments"]
 
@@ -270,6 +270,9 @@ class ToolExecutor:
             return done(name, ToolStatus.INVALID,
                         error_payload((error or "") + _suggest_tools(spec, args, self.registry)),
                         invoked=self.on_invoke is not None)
+        meant = self._meant(spec, kwargs)
+        if meant is not None:
+            return meant
         # before the pre-check and approval: both judge (and the user sees) the path that will be used
         kwargs = self._repair_paths(spec, kwargs)
         precheck = getattr(spec.fn, "precheck", None)
@@ -296,6 +299,20 @@ class ToolExecutor:
         status, reply = self._run(spec, kwargs)
         payload = redact_payload(reply.payload)  # every tool's output, MCP's too: secrets by shape (redact.py)
         return done(name, status, payload, kwargs, invoked=self.on_invoke is not None, loaded=reply.loaded)
+
+    def _meant(self, spec: ToolSpec, kwargs: dict[str, Any]) -> ToolResult | None:
+        """The call a tool says this one stands for, run in its place (its own checks and approval apply),
+        or None. A look-alike picked with the right arguments: the 1.5B asked to "turn off debug in
+        config/app.yaml" called update_memory with the file as its id and "debug: false" as the content."""
+        redirect = getattr(spec.fn, "redirect", None)
+        target: Redirect | None = redirect(self.ctx, **kwargs) if callable(redirect) else None
+        if target is None or target.name == spec.name or target.name not in self.registry:
+            return None
+        result = self.execute(target.name, target.arguments)
+        if not result.ok:  # the stand-in failed too: the model hears about the tool it called
+            return None
+        payload = {**result.payload, "note": target.reason}
+        return dataclasses.replace(result, requested=spec.name, payload=payload)
 
     def _repair_paths(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
         guard = self.ctx.sandbox

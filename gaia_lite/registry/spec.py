@@ -27,13 +27,23 @@ from typing import Any, Callable, Literal, get_args, get_origin
 
 from gaia_lite.errors import GaiaError
 
-__all__ = ["ParamSpec", "ToolSpec", "tool", "spec_from_function", "ToolDefinitionError"]
+__all__ = ["ParamSpec", "ToolSpec", "Redirect", "tool", "spec_from_function", "ToolDefinitionError"]
 
 JsonType = Literal["string", "integer", "number", "boolean", "array", "object"]
 
 
 class ToolDefinitionError(GaiaError, TypeError):
     """A tool function cannot be turned into a schema (raised at definition time)."""
+
+
+@dataclass(frozen=True)
+class Redirect:
+    """The call a tool's ``redirect(ctx, **arguments)`` says a call to it stands for, and why (the result's
+    note). The executor runs it in the call's place, through its own checks and approval."""
+
+    name: str
+    arguments: dict[str, Any]
+    reason: str
 
 
 @dataclass(frozen=True)

@@ -448,6 +448,16 @@ def test_a_file_change_claimed_after_only_a_memory_change_is_asked_for() -> None
     assert isinstance(asked, AskAgain) and asked.guard == "claimed_change"
 
 
+def test_a_switch_claimed_after_only_a_read_is_asked_for() -> None:
+    # the 1.5B, probe42 (3 runs of 3): it read settings.json and said the theme "has been switched to dark"
+    question = "settings.json - switch the theme to dark pls"
+    read = ToolResult("read_file", "read_file", {"file_path": "settings.json"},
+                      {"status": "success", "content": '{"theme": "light"}'}, ToolStatus.OK, 0.01)
+    ev = Evidence(EDITING, (read,), read, user_messages=(question,), named=("settings.json is in the working folder",))
+    asked = judge(Reply((), "The theme of the settings.json file has been switched to dark."), ev, Stage.DRAFT)
+    assert isinstance(asked, AskAgain) and asked.guard == "claimed_change", asked
+
+
 def test_a_change_a_tool_made_or_a_question_about_one_may_be_called_done() -> None:
     question = "update project-plan.md, the deadline's now 15 March"
     edited = ToolResult("edit_file", "edit_file", {"file_path": "project-plan.md", "old_content": "Deadline: 1 March",

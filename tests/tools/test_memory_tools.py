@@ -11,7 +11,7 @@ import pytest
 from gaia_lite.embed.hashing import HashEmbedder
 from gaia_lite.memory.store import MemoryStore
 from gaia_lite.registry.context import ToolContext
-from gaia_lite.registry.execute import ToolExecutor
+from gaia_lite.registry.execute import Decision, ToolExecutor
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.spec import spec_of
 from gaia_lite.tools import memory as memory_tools
@@ -191,6 +191,47 @@ def test_update_memory_for_a_file_points_to_edit_file(mem_ctx: ToolContext, call
         plain = call("update_memory", knowledge_id=kid, content="x")
         assert plain == {"status": "not_found", "knowledge_id": kid,
                          "message": "No memory has this id; use recall to find the right one."}
+
+
+def _with_edit_file(ctx: ToolContext, approve: Any) -> ToolExecutor:
+    from gaia_lite.tools.files import edit_file
+    return ToolExecutor(ToolRegistry([*(spec_of(f) for f in memory_tools.TOOLS), spec_of(edit_file)]), ctx,
+                        approve=approve)
+
+
+def test_update_memory_of_a_files_setting_runs_edit_file_in_its_place(mem_ctx: ToolContext) -> None:
+    """The 1.5B's call for "turn off debug in config/app.yaml" (probe42, 2 runs of 2): the file as the id, the
+    new line as the content. edit_file runs in its place, asking for approval as edit_file."""
+    (mem_ctx.workdir / "config").mkdir()
+    app = mem_ctx.workdir / "config" / "app.yaml"
+    app.write_text("name: shop\ndebug: true\nport: 8080\n", encoding="utf-8")
+    asked: list[str] = []
+
+    def approve(spec: Any, args: dict[str, Any]) -> Decision:
+        asked.append(spec.name)
+        return Decision.ALLOW
+
+    result = _with_edit_file(mem_ctx, approve).execute(
+        "update_memory", {"knowledge_id": "config/app.yaml", "content": "debug: false"})
+    assert (result.requested, result.name, result.ok) == ("update_memory", "edit_file", True), result
+    assert app.read_text(encoding="utf-8") == "name: shop\ndebug: false\nport: 8080\n"
+    assert asked == ["edit_file"] and "is a file, not a saved memory" in result.payload["note"], result.payload
+
+
+def test_update_memory_keeps_its_own_answer_when_no_edit_is_meant(mem_ctx: ToolContext) -> None:
+    (mem_ctx.workdir / "todo.md").write_text("- buy milk\n", encoding="utf-8")
+    (mem_ctx.workdir / "app.yaml").write_text("debug: true\n", encoding="utf-8")
+    ex = _with_edit_file(mem_ctx, lambda spec, args: Decision.ALLOW)
+    # content that sets no line of the file, and a file the user refuses to have changed
+    prose = ex.execute("update_memory", {"knowledge_id": "todo.md", "content": "buy oat milk instead"})
+    assert prose.name == "update_memory" and prose.payload["status"] == "not_found", prose
+    denied = _with_edit_file(mem_ctx, lambda spec, args: Decision.DENY).execute(
+        "update_memory", {"knowledge_id": "app.yaml", "content": "debug: false"})
+    assert denied.name == "update_memory" and (mem_ctx.workdir / "app.yaml").read_text() == "debug: true\n"
+    # a real memory is updated, even with a file of the same name beside it
+    kid = ex.execute("remember", {"fact": "debug: on for the demo"}).payload["knowledge_id"]
+    kept = ex.execute("update_memory", {"knowledge_id": kid, "content": "debug: false"})
+    assert kept.name == "update_memory" and kept.payload["status"] == "updated", kept
 
 
 def test_a_search_of_past_chats_that_finds_nothing_names_the_files_the_request_points_to(
