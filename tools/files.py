@@ -245,7 +245,24 @@ def _pointed(ctx: ToolContext) -> dict:
     if not found:
         return {}
     return {"match": "request", "files": [{**file_entry(p.path), "why": p.reason} for p in found],
-            "count": len(found), "message": pointed_message(ctx, found)}
+            "count": len(found), "message": pointed_message(ctx, found), **_whole_if_short(ctx, found[0].path)}
+
+
+SHORT_TEXT = 1500  # characters: a file this short is shown whole where a search points to it
+
+
+def _whole_if_short(ctx: ToolContext, path: Path) -> dict[str, str]:
+    """{"hosts.txt": <its text>} when ``path`` is a text file of at most SHORT_TEXT characters, else {}.
+    "hosts.txt - what's the db server's IP?" went to search_file_content("db server's IP"): no line holds
+    those words, the result pointed to hosts.txt by name, and the 1.5B answered that the file does not give
+    the IP. Its three lines held it."""
+    try:
+        if path.stat().st_size > SHORT_TEXT:
+            return {}
+    except OSError:
+        return {}
+    text = text_head(ctx, path, lines=60, chars=SHORT_TEXT)
+    return {_shown(ctx, path): text + "\n"} if text else {}
 
 
 def _names_hold(ctx: ToolContext, found: list[Found], asked: list[str]) -> bool:
@@ -535,7 +552,8 @@ def _no_line_holds(ctx: ToolContext, pattern: str, target: Path, files: list[Pat
                            f"{_shown(ctx, named[0])}. It begins:\n{head}", "files": [_shown(ctx, named[0])]}
     pointed = _pointed(ctx)
     if pointed:  # an over-specific pattern ("//TODO", "api-key="): the request's words
-        return {"message": pointed["message"] + f" (no line holds {pattern!r} or its words)", "files": pointed["files"]}
+        return {"message": pointed["message"] + f" (no line holds {pattern!r} or its words)",
+                **{k: v for k, v in pointed.items() if k not in ("message", "match", "count")}}
     return {"message": f"No line holds {pattern!r} or its words. Try a shorter pattern or another folder."}
 
 

@@ -95,6 +95,23 @@ def test_a_search_that_finds_nothing_falls_back_on_the_requests_words(tool_ctx: 
     assert absent not in result["message"]
 
 
+def test_a_short_file_the_request_points_to_comes_whole_when_no_line_holds_the_pattern(
+        tool_ctx: ToolContext, tmp_path: Path) -> None:
+    # the 1.5B searched "db server's IP" for "hosts.txt - what's the db server's IP?" and, pointed to hosts.txt
+    # by name only, said the file does not give it (test split, 2026-12-05)
+    _files(tmp_path, {"hosts.txt": "10.0.0.12 web01\n10.0.0.31 db01\n10.0.0.40 cache01\n",
+                      "big/servers.txt": "10.0.0.99 db99 server\n" * 200},
+           tool_ctx, "hosts.txt - what's the db server's IP?")
+    result = as_called(search_file_content)(tool_ctx, "db server's IP")
+    assert result["count"] == 0 and result["hosts.txt"] == "10.0.0.12 web01\n10.0.0.31 db01\n10.0.0.40 cache01\n"
+    assert compact_result(result).splitlines()[-5:-1] == ["hosts.txt:", "10.0.0.12 web01", "10.0.0.31 db01",
+                                                        "10.0.0.40 cache01"], compact_result(result)
+    # a file over SHORT_TEXT characters is pointed to, never pasted whole
+    tool_ctx.request.message = "big/servers.txt - which is the db server?"
+    pointed = as_called(search_file_content)(tool_ctx, "the db server's address")
+    assert "big/servers.txt" in pointed["message"] and "big/servers.txt" not in pointed, pointed
+
+
 def test_reading_a_guessed_file_that_does_not_exist_reads_the_one_file_the_request_points_to(
         tool_ctx: ToolContext, tmp_path: Path) -> None:
     # the 1.5B read "policy.txt" for "returns policy - ...", was told where the answer is, and said "no such file"
