@@ -120,3 +120,19 @@ def test_a_file_given_as_the_search_root_is_the_file_found(tool_ctx: ToolContext
     result = as_called(search_file)(tool_ctx, "*.csv", False, "shop/products.csv", str(root / "shop" / "products.csv"))
     assert result["count"] == 1 and result["note"] == "search_root is a file, so it is the file found"
     assert result["message"].splitlines()[1].startswith("Highest price for kitchen: Espresso maker (310)"), result
+
+
+def test_the_working_folder_listed_for_a_message_naming_a_subfolder_lists_that_subfolder(tool_ctx: ToolContext) -> None:
+    # the 1.5B's call for "whats in docs/?" (test split): the working folder, by its absolute path
+    root = Path(tool_ctx.workdir)
+    _files(root, {"docs/setup-guide.md": "", "docs/faq.txt": "", "files/a.txt": "", "readme.md": ""})
+    tool_ctx.request.message = "whats in docs/?"
+    listed = browse(tool_ctx, str(root))
+    assert listed["message"] == "docs holds 2 files: faq.txt, setup-guide.md", listed
+    assert listed["note"] == "docs is the folder the message names, so it is listed."
+    # a bare word is no folder's name: "files" here is a subfolder, and the message is about this folder
+    tool_ctx.request.message = "list the files in this folder"
+    assert browse(tool_ctx, None)["message"].startswith("This folder holds 2 folders: docs/, files/"), browse(tool_ctx, None)
+    # a folder named by the model is listed as asked
+    tool_ctx.request.message = "whats in docs/?"
+    assert browse(tool_ctx, "files")["message"] == "files holds 1 file: a.txt"
