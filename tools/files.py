@@ -29,7 +29,7 @@ from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files,
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, words)
-from .grep import SHOWN_LINES, Grep, counted, grep, hit_lines, per_file, text_files
+from .grep import SHOWN_LINES, Grep, Hit, counted, grep, hit_lines, per_file, text_files, where
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
 from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 
@@ -534,12 +534,38 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
 def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     """The result for lines found: the count and the files first, then the lines as ``path:line: text``."""
     base = Path(ctx.workdir)
+    found, lead = _by_request(ctx, found)
+    how = lead + how
     lines = hit_lines(found, base)
     cut = found.stopped or found.count > SHOWN_LINES
     more = f"\n(the first {SHOWN_LINES} lines are shown; narrow the search with directory or file_pattern)" if cut else ""
     files = per_file(found, base)
     return {"status": "success", "message": how + counted(found, base) + "\n" + "\n".join(lines) + more,
             "count": found.count, "files": files[:SHOWN], "truncated": cut}
+
+
+def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str]:
+    """The hits with the files that hold the most of the request's words (in their path or their lines) first,
+    and, when one file holds more of them than any other, its lines as a lead ("For the request: ...").
+    "the initech client - whats their phone number?" searched "(initech|phone)": the three clients' phone
+    lines came in folder order, and the 0.5B answered with the count line."""
+    asked = set(request_words(ctx.request.message))
+    if not asked or len({h.path for h in found.hits}) < 2:
+        return found, ""
+    base = Path(ctx.workdir)
+    held: dict[Path, set[str]] = {}
+    for h in found.hits:
+        held.setdefault(h.path, asked & set(words(where(h.path, base))))
+        held[h.path] |= asked & set(words(h.text))
+    order = sorted(held, key=lambda p: -len(held[p]))   # a stable sort: ties keep the order found
+    rank = {p: i for i, p in enumerate(order)}
+    hits = tuple(sorted(found.hits, key=lambda h: rank[h.path]))
+    best, second = (len(held[p]) for p in order[:2])
+    if best <= second:
+        return replace(found, hits=hits), ""
+    own: list[Hit] = [h for h in hits if h.path == order[0]][:5]
+    said = "; ".join(f"line {h.line}: {h.text.strip()}" for h in own)
+    return replace(found, hits=hits), f"For the request: {where(order[0], base)}: {said}\n"
 
 
 def _no_line_holds(ctx: ToolContext, pattern: str, target: Path, files: list[Path]) -> dict:

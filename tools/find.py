@@ -614,9 +614,10 @@ class Pointed:
     lines: tuple[tuple[int, str], ...] = ()
 
     def said(self, base: Path) -> str:
-        """"notes/day2.md (content matches heron: line 1: A blue heron ...)", for a message."""
+        """"notes/day2.md: line 1: A blue heron ...", for a message; the file alone when no line holds the words.
+        The reason ("content matches heron") stays out: the 0.5B copied it into answers."""
         lines = "; ".join(f"line {n}: {t}" for n, t in self.lines)
-        return f"{shown(self.path, base)} ({self.reason}{': ' + lines if lines else ''})"
+        return f"{shown(self.path, base)}{': ' + lines if lines else ''}"
 
 
 def pointed_by_request(ctx: ToolContext, text: str | None = None, *, keep: Callable[[Path], bool] | None = None,
@@ -712,8 +713,8 @@ def request_lines(ctx: ToolContext, path: Path, *, beyond: str = "", limit: int 
 
 
 def pointed_message(ctx: ToolContext, found: Sequence[Pointed]) -> str:
-    """"The words of the request point to: a.md (...); b.md (...)"; "" for none."""
+    """"For the request: a.md: line 3: ... | b.md"; "" for none. In the words of an answer: "The words of the
+    request (initech, client, phone, number) point to: ... (content matches ...)" was copied whole by the 0.5B."""
     if not found:
         return ""
-    asked = ", ".join(request_words(ctx.request.message))
-    return f"The words of the request ({asked}) point to: " + "; ".join(p.said(ctx.workdir) for p in found)
+    return "For the request: " + " | ".join(p.said(ctx.workdir) for p in found)

@@ -51,8 +51,7 @@ def test_request_words_drop_question_search_and_filler_words() -> None:
 def test_a_glob_that_matches_nothing_finds_the_file_whose_text_holds_the_requests_words(birds) -> None:
     # the 0.5B searched "*.csv" for "which file mentions a blue heron?"
     result = as_called(search_file)(birds, "*.csv", True, "text")
-    assert result["message"].startswith("The words of the request (blue, heron) point to: field/day2.md "
-                                        "(content matches blue, heron: line 1: A blue heron stood by the reeds")
+    assert result["message"].startswith("For the request: field/day2.md: line 1: A blue heron stood by the reeds")
     assert "no file name or text matched '*.csv'" in result["message"]
     assert [f["name"] for f in result["files"]] == ["day2.md"] and result["match"] == "request"
 
@@ -69,9 +68,8 @@ def test_a_made_up_path_outside_finds_the_guide_the_request_is_about(tool_ctx: T
                       "it/guides/printer-setup.md": "# Printers\n\nAdd the printer named Floor3-Color.\n"},
            tool_ctx, "is there a doc about the guest wifi somewhere? what's the network called?")
     result = as_called(search_file)(tool_ctx, "/etc/wifi/wpa_supplicant.conf")
-    assert result["message"].startswith("The words of the request (guest, wifi, network) point to: "
-                                        "it/guides/wifi_guest_access.md (name holds guest, wifi; content matches "
-                                        "guest, wifi, network: line 3: Guest network: Orchard-Guest)")
+    assert result["message"].startswith("For the request: it/guides/wifi_guest_access.md: line 3: Guest network: "
+                                        "Orchard-Guest (no file name or text matched")
     assert "printer" not in result["message"]
 
 
@@ -79,12 +77,12 @@ def test_a_made_up_path_outside_finds_the_guide_the_request_is_about(tool_ctx: T
     (search_file_content, "apikey",   # no line holds the model's token
      {"config/settings.yaml": "service:\n  url: https://api.example.com\n  api_key: abc\n",
       "config/logging.yaml": "level: info\n"}, "any file in here mention an API key? which one",
-     "The words of the request (api, key) point to: config/settings.yaml", "line 3: api_key: abc", "logging"),
+     "For the request: config/settings.yaml", "line 3: api_key: abc", "logging"),
     (search_directory, "phonebook",   # no folder or file is named so
      {"clients/initech_llc/contact.txt": "Contact: Bill Lumbergh\nPhone: +1 555 0177\n",
       "clients/globex/contact.txt": "Contact: Hank Scorpio\nPhone: +1 555 0199\n"},
      "the initech client - whats their phone number?",
-     "The words of the request (initech, client, phone, number) point to: clients/initech_llc/contact.txt",
+     "For the request: clients/initech_llc/contact.txt",
      "line 2: Phone: +1 555 0177", "0199"),
 ], ids=["content-search", "folder-search"])
 def test_a_search_that_finds_nothing_falls_back_on_the_requests_words(tool_ctx: ToolContext, tmp_path: Path, tool,
@@ -112,6 +110,25 @@ def test_a_short_file_the_request_points_to_comes_whole_when_no_line_holds_the_p
     assert "big/servers.txt" in pointed["message"] and "big/servers.txt" not in pointed, pointed
 
 
+CLIENTS = {"crm/acme-corp/details.md": "# Acme Corp\n\nPhone: +1 555 0142\n",
+           "crm/globex/details.md": "# Globex\n\nPhone: +1 555 0199\n",
+           "crm/initech_llc/details.md": "# Initech LLC\n\nPhone: +1 555 0177\n"}
+
+
+def test_content_hits_in_the_file_the_request_is_about_come_first_and_lead(tool_ctx: ToolContext, tmp_path: Path) -> None:
+    # the 0.5B searched "(initech|phone)" for this and answered with the count line (test split, 2026-12-05)
+    _files(tmp_path, CLIENTS, tool_ctx, "the initech client - whats their phone number?")
+    message = as_called(search_file_content)(tool_ctx, "(initech|phone)", regex=True)["message"].splitlines()
+    assert message[0] == "For the request: crm/initech_llc/details.md: line 1: # Initech LLC; line 3: Phone: +1 555 0177"
+    assert message[2:4] == ["crm/initech_llc/details.md:1: # Initech LLC", "crm/initech_llc/details.md:3: Phone: +1 555 0177"]
+
+
+def test_content_hits_no_file_is_more_about_keep_their_order_and_no_lead(tool_ctx: ToolContext, tmp_path: Path) -> None:
+    _files(tmp_path, CLIENTS, tool_ctx, "which files mention a phone number?")
+    message = as_called(search_file_content)(tool_ctx, "phone")["message"].splitlines()
+    assert message[0].startswith("3 matching lines in 3 files: crm/acme-corp/details.md (1), crm/globex"), message
+
+
 def test_reading_a_guessed_file_that_does_not_exist_reads_the_one_file_the_request_points_to(
         tool_ctx: ToolContext, tmp_path: Path) -> None:
     # the 1.5B read "policy.txt" for "returns policy - ...", was told where the answer is, and said "no such file"
@@ -129,7 +146,7 @@ def test_reading_a_guessed_file_names_the_files_the_request_points_to_when_none_
                       "src/net.py": "def send(data):\n    # TODO: retry when the send times out\n    return data\n"},
            tool_ctx, "Which file in this project has a TODO comment?")
     result = as_called(read_file)(tool_ctx, "todo.txt")
-    assert result["status"] == "error" and "point to: src/app.py" in result["error"] and "src/net.py" in result["error"]
+    assert result["status"] == "error" and "For the request: src/app.py" in result["error"] and "src/net.py" in result["error"]
 
 
 def test_a_found_file_carries_its_lines_for_what_the_request_asks(tool_ctx: ToolContext, tmp_path: Path) -> None:
@@ -240,7 +257,7 @@ def test_a_close_name_that_is_not_what_the_request_is_about_comes_after_the_file
            tool_ctx, "handbook says how many sick days?")
     result = as_called(search_file)(tool_ctx, "notes")
     first, then = result["message"].split("\n", 1)
-    assert first.startswith("The words of the request (handbook, sick, day) point to: company/people/handbook_v4.md")
+    assert first.startswith("For the request: company/people/handbook_v4.md")
     assert "10 paid sick days per year" in first and "budget_notes.md" in then
 
 
