@@ -119,7 +119,10 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
         result.update(message=count_message(ctx, paths, roots, pattern, file_types),
                       files=[_shown(ctx, p) for p in paths[:SHOWN]])
     elif counting and asks_count(ctx):  # a count found nothing: no look-alikes, but what is there, by type
-        return {**result, "count": 0, "files": [], "message": none_of_kind(ctx, roots, pattern, file_types)}
+        # no "count: 0" beside it: asked "how many files r in the invoices folder?", the 1.5B counted
+        # "invoices/*.pdf", was told the folder holds 4 files and no .pdf, and answered with the 0
+        result.pop("count")
+        return {**result, "files": [], "message": none_of_kind(ctx, roots, pattern, file_types)}
     elif strict:
         result["message"] = _found_files_message(ctx, pattern, strict)
     elif files:
