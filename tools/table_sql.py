@@ -185,16 +185,30 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
         answer, shape = _run(frame, sql, ran, seconds, clock)
         return (replace(answer, read_as=f"table {table!r} read as {TABLE}, the file's rows") if table else answer), shape
     except ToolFailure as failure:
+        missing = getattr(failure, "missing_column", None)
+        if missing is None:
+            raise
+        # a name one column clearly fits ("started_at" for start_date): told "did you mean start_date?", the
+        # 1.5B read the whole file instead of asking again, and summed up every row
+        near = match(frame.names, missing)
+        if near is not None and near.lower() != missing.lower():
+            answer, shape = _run(frame, _renamed(ran, missing, near), tokens(_renamed(ran, missing, near)), seconds,
+                                 clock)
+            return replace(answer, read_as=f"{missing!r} read as {near}, the closest column"), shape
         # a small model copies the column of an example ("amount" for this table's "cost"): with one number
         # column to mean, the query is read with it, and the answer says so
-        missing = getattr(failure, "missing_column", None)
         sole = [n for n in frame.names if frame.types[n] == "number"]
-        if missing is None or len(sole) != 1 or not _aggregated(ran, missing):
+        if len(sole) != 1 or not _aggregated(ran, missing):
             raise
-        fixed = "".join(quoted(sole[0]) if t.kind in ("word", "name") and t.inner.lower() == missing.lower()
-                        else t.text for t in ran)
-        answer, shape = _run(frame, fixed, tokens(fixed), seconds, clock)
+        answer, shape = _run(frame, _renamed(ran, missing, sole[0]), tokens(_renamed(ran, missing, sole[0])),
+                             seconds, clock)
         return replace(answer, read_as=f"{missing!r} read as {sole[0]}, the only number column"), shape
+
+
+def _renamed(toks: Sequence[Token], wrong: str, column: str) -> str:
+    """The query with each bare use of the name ``wrong`` replaced by ``column``, quoted."""
+    return "".join(quoted(column) if t.kind in ("word", "name") and t.inner.lower() == wrong.lower() else t.text
+                   for t in toks)
 
 
 _AGGREGATES = frozenset({"sum", "avg", "min", "max", "total"})
