@@ -29,7 +29,7 @@ from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files,
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, words)
-from .grep import SHOWN_LINES, Grep, Hit, counted, grep, hit_lines, per_file, text_files, where
+from .grep import SHOWN_LINES, Grep, counted, grep, hit_lines, per_file, text_files, where
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
 from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 
@@ -558,7 +558,8 @@ def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str]:
     base = Path(ctx.workdir)
     held: dict[Path, set[str]] = {}
     for h in found.hits:
-        held.setdefault(h.path, asked & set(words(where(h.path, base))))
+        if h.path not in held:  # the path's words once per file, not once per hit
+            held[h.path] = asked & set(words(where(h.path, base)))
         held[h.path] |= asked & set(words(h.text))
     order = sorted(held, key=lambda p: -len(held[p]))   # a stable sort: ties keep the order found
     rank = {p: i for i, p in enumerate(order)}
@@ -566,7 +567,7 @@ def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str]:
     best, second = (len(held[p]) for p in order[:2])
     if best <= second:
         return replace(found, hits=hits), ""
-    own: list[Hit] = [h for h in hits if h.path == order[0]][:5]
+    own = [h for h in hits if h.path == order[0]][:5]
     said = "; ".join(f"line {h.line}: {h.text.strip()}" for h in own)
     return replace(found, hits=hits), f"For the request: {where(order[0], base)}: {said}\n"
 

@@ -188,21 +188,21 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
         missing = getattr(failure, "missing_column", None)
         if missing is None:
             raise
-        # a name one column clearly fits ("started_at" for start_date): told "did you mean start_date?", the
-        # 1.5B read the whole file instead of asking again, and summed up every row
         near = match(frame.names, missing)
-        if near is not None and near.lower() != missing.lower():
-            answer, shape = _run(frame, _renamed(ran, missing, near), tokens(_renamed(ran, missing, near)), seconds,
-                                 clock)
-            return replace(answer, read_as=f"{missing!r} read as {near}, the closest column"), shape
-        # a small model copies the column of an example ("amount" for this table's "cost"): with one number
-        # column to mean, the query is read with it, and the answer says so
         sole = [n for n in frame.names if frame.types[n] == "number"]
-        if len(sole) != 1 or not _aggregated(ran, missing):
+        if near is not None and near.lower() != missing.lower():
+            # a name one column clearly fits ("started_at" for start_date): told "did you mean start_date?",
+            # the 1.5B read the whole file instead of asking again, and summed up every row
+            column, why = near, "the closest column"
+        elif len(sole) == 1 and _aggregated(ran, missing):
+            # a small model copies the column of an example ("amount" for this table's "cost"): with one
+            # number column to mean, the query is read with it
+            column, why = sole[0], "the only number column"
+        else:
             raise
-        answer, shape = _run(frame, _renamed(ran, missing, sole[0]), tokens(_renamed(ran, missing, sole[0])),
-                             seconds, clock)
-        return replace(answer, read_as=f"{missing!r} read as {sole[0]}, the only number column"), shape
+        fixed = _renamed(ran, missing, column)
+        answer, shape = _run(frame, fixed, tokens(fixed), seconds, clock)
+        return replace(answer, read_as=f"{missing!r} read as {column}, {why}"), shape
 
 
 def _renamed(toks: Sequence[Token], wrong: str, column: str) -> str:
