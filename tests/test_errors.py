@@ -85,7 +85,7 @@ def _raise_through_main(exc: BaseException, monkeypatch: pytest.MonkeyPatch,
     def command() -> None:
         raise exc
 
-    monkeypatch.setattr(app_module, "app", command)
+    monkeypatch.setattr(app_module, "command", lambda: command)  # what main() runs: the built click command
     with pytest.raises(SystemExit) as ended:
         app_module.main()
     return ended.value.code, capsys.readouterr().err
@@ -115,6 +115,6 @@ def test_an_error_outside_the_tree_would_reach_the_user_as_a_traceback(monkeypat
     def command() -> None:
         raise StrayError("no one translates me")
 
-    monkeypatch.setattr(app_module, "app", command)
+    monkeypatch.setattr(app_module, "command", lambda: command)
     with pytest.raises(StrayError):
         app_module.main()

@@ -40,6 +40,20 @@ def _field(obj: Any, name: str) -> Any:
     return value
 
 
+@functools.cache
+def tls_context() -> Any:
+    """The TLS context the SDK's HTTP client would make for itself (its CA bundle takes ~15 ms to load), made
+    once per process: the warm worker makes it before it forks, so no `ask` child loads the bundle again.
+    None when the SDK's HTTP library has no way to make one apart (the client then makes its own)."""
+    import importlib
+
+    import openai
+
+    library = openai.DefaultHttpxClient.__mro__[1].__module__.partition(".")[0]  # httpx, or its fork httpx2
+    make = getattr(importlib.import_module(library), "create_ssl_context", None)
+    return make() if make is not None else None
+
+
 class ChatClient:
     """One server connection, shared by the agent and the tools (so it is never reconfigured
     mid-session: the vision model is chosen per request, never by swapping ``model``)."""
@@ -70,7 +84,11 @@ class ChatClient:
     def _client(self) -> Any:
         """The OpenAI client, made on first use: making one costs ~30 ms (its TLS context), and `ask` makes a
         client for the configured server only to find it down with ``health()``."""
-        http = self._http_client if self._http_client is not None else self._openai.DefaultHttpxClient()
+        if self._http_client is not None:
+            http = self._http_client
+        else:
+            context = tls_context()
+            http = self._openai.DefaultHttpxClient(**({"verify": context} if context is not None else {}))
         http.event_hooks["response"].append(self._limit_events)
         return self._openai.OpenAI(**self._client_kwargs, http_client=http)
 

@@ -138,6 +138,15 @@ def _warm_up() -> None:
             importlib.import_module(name)
         except Exception:  # a module that cannot load here will fail the same way in the child, and say why
             pass
+    # Work every child would otherwise repeat before its first request (~0.1 s in all): typer's reading of
+    # the commands' signatures, the TLS context of the HTTP client, and `uname -p`, which the OpenAI SDK's
+    # platform header runs as a subprocess (platform.uname() caches it for the children).
+    for prime in ("gaia_lite.cli.app:command", "gaia_lite.llm.client:tls_context", "platform:platform"):
+        module, _, name = prime.partition(":")
+        try:
+            getattr(importlib.import_module(module), name)()
+        except Exception:  # the child does it itself, or says why it cannot
+            pass
     try:  # the embedder's one-thread session: a child's tool selection then starts at once
         from gaia_lite.embed.onnx import preload
 
