@@ -75,7 +75,7 @@ def _ask(gaia: str, question: str, extra: list[str], work: Path, env: dict[str, 
     seconds = time.perf_counter() - started
     answer = (first_byte + rest).decode("utf-8", "replace").strip()
     stderr = err.decode("utf-8", "replace")
-    out = {"seconds": round(seconds, 1), "first_output_s": round(first_output_s, 2) if first_output_s else None,
+    out = {"seconds": round(seconds, 2), "first_output_s": round(first_output_s, 2) if first_output_s else None,
            "exit_code": proc.returncode, "answer": answer,
            "problems": clean(answer), "names_files": sum(n in answer for n in FILES),
            "tool_lines": [ln for ln in stderr.splitlines() if ln.startswith("→ ")],

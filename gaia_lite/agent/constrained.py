@@ -34,7 +34,7 @@ from gaia_lite.llm.structured import Capabilities
 from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.registry import ToolRegistry
 
-from .grammar import GrammarReplies, schema_grammar
+from .grammar import GrammarReplies, schema_grammar, schema_opening
 from .judge import Evidence, hiding_guard
 from .replies import FreeReplies, ReplyMode, first_sentence_pending
 from .reply import Reply
@@ -245,14 +245,29 @@ class ConstrainedReplies:
             self._built[key] = build()
         return self._built[key]
 
-    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
-                      calls_only: bool = False, has_result: bool = False) -> dict[str, Any]:
+    def _schema(self, forced: bool, calls_only: bool, has_result: bool) -> tuple[str, dict[str, Any]]:
         kind = "answer" if forced else "calls" if calls_only else "after-result" if has_result else "full"
-        schema = self._cached(("schema", kind), lambda: reply_schema(
+        return kind, self._cached(("schema", kind), lambda: reply_schema(
             self._registry, answer_only=forced, calls_only=calls_only and not forced, shape=self.shape,
             has_result=has_result))
+
+    def reply_opening(self, *, forced: bool = False, calls_only: bool = False, has_result: bool = False) -> str:
+        """With a grammar (a llama.cpp server, which continues a last assistant message), the opening every
+        reply of this request shares (``{"tool": "`` on a first step); "" otherwise."""
+        if not self._grammar:
+            return ""
+        kind, schema = self._schema(forced, calls_only, has_result)
+        start = self._cached(("opening", kind), lambda: schema_opening(schema))
+        return start if start and self._cached(("grammar-after-opening", kind), lambda: schema_grammar(
+            schema, after_opening=True)) is not None else ""
+
+    def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
+                      calls_only: bool = False, has_result: bool = False) -> dict[str, Any]:
+        kind, schema = self._schema(forced, calls_only, has_result)
         if self._grammar:
-            grammar = self._cached(("grammar", kind), lambda: schema_grammar(schema))
+            after_opening = bool(self.reply_opening(forced=forced, calls_only=calls_only, has_result=has_result))
+            grammar = self._cached(("grammar-after-opening" if after_opening else "grammar", kind),
+                                   lambda: schema_grammar(schema, after_opening=after_opening))
             if grammar is not None:  # None: the schema says more than the grammar writer knows
                 return {"grammar": grammar}
         return {"response_format": response_format(schema)}

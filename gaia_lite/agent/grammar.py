@@ -29,7 +29,7 @@ from .judge import Evidence, hiding_guard
 from .replies import HoldingView, first_sentence_pending
 from .reply import Reply
 
-__all__ = ["reply_grammar", "schema_grammar", "GrammarReplies"]
+__all__ = ["reply_grammar", "schema_grammar", "schema_opening", "GrammarReplies"]
 
 _BASE = r'''
 ws ::= [ ]?
@@ -152,20 +152,59 @@ def _exact(schema: Any) -> bool:
     return "items" not in schema or _exact(schema["items"])
 
 
-def schema_grammar(schema: dict[str, Any]) -> str | None:
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    return schema["anyOf"] if set(schema) == {"anyOf"} else [schema]
+
+
+def schema_opening(schema: dict[str, Any]) -> str:
+    """The text every reply to ``schema`` begins with, when its branches all open with the same required key
+    holding a constant string: ``{"tool": "`` for the tool-first shape's first step. "" otherwise (after a
+    result, ``{"answer"`` and ``{"tool"`` part after ``{"``).
+
+    The grammar forces these tokens, yet the model still decodes them one by one (~18 ms each for the 0.5B
+    model on 2 cores); sent as the start of the assistant's reply, they are read with the prompt instead."""
+    firsts = [next(iter((b.get("properties") or {}).items()), None) for b in _branches(schema)]
+    if not firsts or any(f is None for f in firsts) or len({f[0] for f in firsts}) != 1:
+        return ""
+    key = firsts[0][0]
+    if not all(isinstance(sub.get("const"), str) for _, sub in firsts) \
+            or not all(key in (b.get("required") or []) for b in _branches(schema)):
+        return ""
+    return "{" + json.dumps(key) + ': "'
+
+
+def schema_grammar(schema: dict[str, Any], *, after_opening: bool = False) -> str | None:
     """A reply schema of design (a) (one object, or ``anyOf`` objects) as a compact GBNF grammar: the same
     keys in the same order, required and optional, types, enums and consts, with at most one space where
     JSON allows whitespace and never a newline. None when the schema says more than ``_Rules`` writes.
 
+    ``after_opening``: the grammar of what follows ``schema_opening(schema)`` (sent as the reply's opening), so
+    the model writes the rest of the same replies and nothing else.
+
     llama-server's own converter (``response_format``) lets the model indent: the 0.5B model often wrote
     a call over six lines, 33 tokens instead of 21."""
-    branches = schema["anyOf"] if set(schema) == {"anyOf"} else [schema]
+    branches = _branches(schema)
     if not all(_exact(b) and b.get("type") == "object" and b.get("properties") for b in branches):
+        return None
+    if after_opening and not schema_opening(schema):
         return None
     rules = _Rules()
     alternatives = [rules.object(_rule_name("reply", str(i)), b) for i, b in enumerate(branches)]
+    if after_opening:
+        alternatives = [_after_opening(rules, name, b) for name, b in zip(alternatives, branches)]
     return "\n".join(["root ::= " + " | ".join(alternatives), *(f"{k} ::= {v}" for k, v in rules.rules.items()),
                       _BASE])
+
+
+def _after_opening(rules: _Rules, name: str, branch: dict[str, Any]) -> str:
+    """The rule for ``branch`` with its opening (``{``, its first key and the quote of that key's constant
+    string) already written: the constant's own text, then the rest of the object as ``_Rules.object`` wrote it."""
+    key, sub = next(iter(branch["properties"].items()))
+    value = json.dumps(sub["const"])
+    first = rules.rules[_rule_name(name, "from", "0")]
+    opening = f'{_lit(json.dumps(key))} ws ":" ws {_lit(value)}'
+    assert first.startswith(opening), first  # how _Rules.object writes a required first property
+    return rules.add(_rule_name(name, "after", "opening"), f'{_lit(value[1:])}{first[len(opening):]} ws "}}"')
 
 
 class GrammarReplies:
@@ -190,6 +229,9 @@ class GrammarReplies:
         if self._grammar is None or names != self._names:
             self._grammar, self._names = reply_grammar(self._registry), names
         return {"grammar": self._grammar}
+
+    def reply_opening(self, *, forced: bool = False, calls_only: bool = False, has_result: bool = False) -> str:
+        return ""  # prose or a call: no opening is shared
 
     def holds(self, head: str) -> bool:
         return head.startswith("{")

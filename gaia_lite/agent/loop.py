@@ -123,6 +123,7 @@ class _Request:
     messages: list[Message]
     tools: list[dict[str, Any]] | None
     extra: dict[str, Any]
+    opening: str = ""  # the reply's start, sent as the last (assistant) message: the model continues it
 
 
 class Agent:
@@ -357,11 +358,14 @@ class Agent:
         if forced:
             messages.append({"role": "user", "content": answer_request or STOP_CALLING})
         # ``direct``: the reply is held to an answer by its schema alone (no words added, same prompt)
-        extra = self.replies.request_extra(tools, forced=forced or direct, calls_only=calls_only and not forced,
-                                           has_result=has_result)
+        kind = {"forced": forced or direct, "calls_only": calls_only and not forced, "has_result": has_result}
+        extra = self.replies.request_extra(tools, **kind)
         if not self.options.native_tools:
             extra = {**extra, "stop": [self._after_result().strip()[:STOP_AT_COPY]]}
-        return _Request(messages, tools, extra)
+        opening = self.replies.reply_opening(**kind)
+        if opening:
+            messages.append({"role": "assistant", "content": opening})
+        return _Request(messages, tools, extra, opening)
 
     def _prompt(self, state: SelectionState, forced: bool) -> tuple[str, list[dict[str, Any]] | None]:
         return self.system_prompt(state), (None if forced else self.tool_schemas(state))
@@ -374,16 +378,23 @@ class Agent:
                                       **request.extra)
         view = OwnLinesView(self.replies.view(), self._own_lines())
         stats.shown = ""
+        # llama-server sends the opening back as the start of the reply; a server that sends only what follows
+        # it gets it put back here (what follows it never starts with "{")
+        pending = request.opening
         while True:
             try:
                 delta = next(gen)
             except StopIteration as stop:
                 result: ChatResult = stop.value
                 break
+            if pending and delta:
+                delta, pending = (delta if delta.startswith("{") else pending + delta), ""
             shown = view.feed(delta)
             if shown:
                 stats.shown += shown
                 yield TextDelta(shown)
+        if request.opening and not result.tool_calls and not result.content.startswith("{"):
+            result = replace(result, content=request.opening + result.content)
         rest = view.finish(result)
         if rest:
             stats.shown += rest

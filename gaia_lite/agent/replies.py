@@ -52,6 +52,10 @@ class ReplyMode(Protocol):
         that must answer without tools; ``calls_only``: the reply must be a call (``forces_calls`` modes);
         ``has_result``: this turn already has a tool result."""
 
+    def reply_opening(self, *, forced: bool = False, calls_only: bool = False, has_result: bool = False) -> str:
+        """Text every reply of this request starts with, sent as the opening of the assistant's message so
+        the model reads it with the prompt instead of decoding it ("" for none); same flags as above."""
+
     def holds(self, head: str) -> bool:
         """May a reply starting with ``head`` still turn into a call (so it is not streamed yet)?"""
 
@@ -85,6 +89,9 @@ class FreeReplies:
     def request_extra(self, tools: list[dict[str, Any]] | None, *, forced: bool = False,
                       calls_only: bool = False, has_result: bool = False) -> dict[str, Any]:
         return {}
+
+    def reply_opening(self, *, forced: bool = False, calls_only: bool = False, has_result: bool = False) -> str:
+        return ""
 
     def holds(self, head: str) -> bool:
         return any(head.startswith(p) or p.startswith(head) for p in _HOLD_PREFIXES)

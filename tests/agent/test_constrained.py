@@ -214,7 +214,12 @@ def test_a_server_that_honours_grammar_gets_the_schema_as_a_compact_grammar() ->
     held = ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST, grammar=True)
     for kwargs in ({}, {"has_result": True}, {"calls_only": True}, {"forced": True}):
         schema = plain.request_extra(None, **kwargs)["response_format"]["json_schema"]["schema"]
-        assert held.request_extra(None, **kwargs) == {"grammar": schema_grammar(schema)}, kwargs
+        opening = held.reply_opening(**kwargs)
+        # every first key is "tool" but after a result (then "answer" or "tool"): that reply starts unopened
+        assert opening == ("" if kwargs.get("has_result") else '{"tool": "'), kwargs
+        assert plain.reply_opening(**kwargs) == "", "response_format cannot say what follows an opening"
+        expected = schema_grammar(schema, after_opening=bool(opening))
+        assert held.request_extra(None, **kwargs) == {"grammar": expected}, kwargs
     first = held.request_extra(None)["grammar"]
     assert held.request_extra(None)["grammar"] is first  # built once while the registry stays the same
     registry.remove("read_file")  # rebuilt when the registry changes

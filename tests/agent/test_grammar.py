@@ -155,3 +155,36 @@ def test_a_schema_that_says_more_than_the_grammar_writer_knows_has_no_grammar() 
         assert schema_grammar({"anyOf": [branch]}) is None, more
     assert schema_grammar({**exact, "additionalProperties": True}) is None  # the grammar allows no other key
     assert schema_grammar({"anyOf": [exact, {"$ref": "#/defs/x"}]}) is None
+
+
+# --- the opening every reply shares, sent as the start of the assistant's message (schema_opening) ---
+
+@pytest.mark.parametrize("kwargs", [{}, {"calls_only": True}, {"answer_only": True}])
+def test_what_follows_the_opening_is_what_the_whole_grammar_allows_after_it(kwargs: dict) -> None:
+    from gaia_lite.agent.constrained import TOOL_FIRST, reply_schema
+    from gaia_lite.agent.grammar import schema_opening
+
+    schema = reply_schema(ToolRegistry([analyze_data_file, get_system_info]), shape=TOOL_FIRST, **kwargs)
+    opening = schema_opening(schema)
+    assert opening == '{"tool": "'
+    whole = _matcher(schema_grammar(schema)).fullmatch
+    rest = _matcher(schema_grammar(schema, after_opening=True)).fullmatch
+    replies = ['{"tool": "none", "answer": "Paris."}', '{"tool": "get_system_info", "arguments": {}}',
+               '{"tool": "analyze_data_file", "arguments": {"file_path": "s.csv", "limit": 5}}',
+               '{"tool": "analyze_data_file", "arguments": {"file_path": "s.csv", "analysis_type": "sum"}}',
+               '{"tool": "read_file", "arguments": {"file_path": "s.csv"}}', '{"tool": "none"}']
+    for reply in replies:
+        assert bool(whole(reply)) == bool(rest(reply[len(opening):])), reply
+    assert not rest('{"tool": "none", "answer": "Paris."}'), "the opening is not written twice"
+
+
+def test_replies_that_part_at_their_first_key_have_no_opening() -> None:
+    from gaia_lite.agent.constrained import TOOL_FIRST, reply_schema
+    from gaia_lite.agent.grammar import schema_opening
+
+    after_result = reply_schema(ToolRegistry([analyze_data_file]), shape=TOOL_FIRST, has_result=True)
+    assert schema_opening(after_result) == ""  # {"answer" or {"tool"
+    assert schema_grammar(after_result, after_opening=True) is None
+    optional_first = {"type": "object", "properties": {"tool": {"const": "x"}}, "required": [],
+                      "additionalProperties": False}
+    assert schema_opening(optional_first) == "", "a reply may leave out a key that is not required"

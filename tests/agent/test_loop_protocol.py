@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+
+import pytest
 from pathlib import Path
 
 from gaia_lite.agent.loop import Agent, AgentOptions
@@ -466,3 +468,45 @@ def test_a_call_on_a_file_nobody_named_is_not_run_and_the_question_is_answered(t
     assert not any(isinstance(e, ToolCallFinished) for e in events)  # never run
     finished = [e for e in events if isinstance(e, TurnFinished)][0]
     assert finished.answer == "Chlorophyll fades and red anthocyanins show." and finished.tools_called == ()
+
+
+def _held_agent(srv: FakeOpenAIServer, workdir: Path) -> Agent:
+    """The text path held to the reply grammar, as on llama-server: the tool-first shape, sent as ``grammar``."""
+    from gaia_lite.agent.constrained import TOOL_FIRST, ConstrainedReplies
+    from gaia_lite.agent.replies import FreeReplies
+
+    agent = _agent(srv, workdir, native=False)
+    agent.replies = ConstrainedReplies(agent.registry, FreeReplies(agent.registry.names).parse, shape=TOOL_FIRST,
+                                       grammar=True)
+    return agent
+
+
+@pytest.mark.parametrize("echoes", [True, False], ids=["server-echoes-the-opening", "server-sends-the-rest"])
+def test_a_first_step_sends_the_shared_opening_and_the_reply_reads_whole(tmp_path, echoes: bool) -> None:
+    # llama-server sends a continued assistant message back whole; another server may send only the rest
+    (tmp_path / "a.txt").write_text("x")
+    opening = '{"tool": "'
+    call = '{"tool": "browse_directory", "arguments": {"directory_path": "."}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(call if echoes else call[len(opening):]),
+                       text_chunks('{"answer": "There is one file: a.txt."}')]
+        events = list(_held_agent(srv, tmp_path).run("list the files in this folder"))
+        first, second = srv.requests
+    assert first["messages"][-1] == {"role": "assistant", "content": opening}, "the model continues the opening"
+    assert "reply-0-after-opening" in first["grammar"], "the grammar starts where the opening ends"
+    # after a result the reply may be an answer or a call: no shared opening, the whole grammar
+    assert second["messages"][-1]["role"] == "tool" and "after-opening" not in second["grammar"]
+    assert second["messages"][-2]["tool_calls"][0]["function"]["name"] == "browse_directory"
+    finished = [e for e in events if isinstance(e, ToolCallFinished)][0]
+    assert finished.name == "browse_directory" and finished.result["entries"] == ["a.txt"]
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "There is one file: a.txt."
+
+
+@pytest.mark.parametrize("echoes", [True, False], ids=["server-echoes-the-opening", "server-sends-the-rest"])
+def test_an_answer_after_the_opening_streams_without_its_json(tmp_path, echoes: bool) -> None:
+    reply = '{"tool": "none", "answer": "Paris is the capital of France."}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(reply if echoes else reply[len('{"tool": "'):], pieces=6)]
+        events = list(_held_agent(srv, tmp_path).run("what is the capital of France?"))
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Paris is the capital of France."
+    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "Paris is the capital of France."

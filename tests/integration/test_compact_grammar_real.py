@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -18,34 +19,65 @@ pytestmark = pytest.mark.slow
 _status = runtime_status()
 
 
-@pytest.mark.skipif(not _status.ready, reason="embedded runtime not installed: " + "; ".join(_status.lines())
-                    + " (run scripts/setup.sh)")
-def test_llama_server_holds_a_reply_to_the_compact_grammar(gaia_home: Path) -> None:
-    from gaia_lite.agent.constrained import TOOL_FIRST, ConstrainedReplies, reply_schema
+@pytest.fixture
+def held(gaia_home: Path) -> Iterator[tuple[Any, Any, Any]]:
+    """The embedded llama-server's client, the doc profile's registry, and the constrained mode held to grammar."""
+    if not _status.ready:
+        pytest.skip("embedded runtime not installed: " + "; ".join(_status.lines()) + " (run scripts/setup.sh)")
+    from gaia_lite.agent.constrained import TOOL_FIRST, ConstrainedReplies
     from gaia_lite.agent.replies import FreeReplies
     from gaia_lite.cli.services import connect
     from gaia_lite.cli.wiring import build_registry
     from gaia_lite.config import load_settings
-    from gaia_lite.llm.structured import probe_grammar
 
     env = {"GAIA_HOME": str(gaia_home), "LEMONADE_BASE_URL": "http://127.0.0.1:9/api/v1", "GAIA_KEEP_ALIVE": "0"}
     settings = load_settings({}, env)
     client, server = connect(settings, announce=lambda _m: None)
     assert server is not None
     try:
-        assert probe_grammar(client) is True
         registry = build_registry(settings, with_loader=True)
-        mode = ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST, grammar=True)
-        extra = mode.request_extra(None)
-        assert set(extra) == {"grammar"} and len(reply_schema(registry, shape=TOOL_FIRST)["anyOf"]) == len(registry) + 1
-        messages = [{"role": "system", "content": TOOL_FIRST.format_note},
-                    {"role": "user", "content": "list the files in the folder /tmp/prof/work"}]
-        result = client.chat(messages, max_tokens=96, temperature=0.0, timeout=120, **extra)
-        assert result.finish_reason == "stop", result  # the grammar ended the reply, not the token limit
-        assert "\n" not in result.content, result.content  # one line: no indent between the JSON tokens
-        value = json.loads(result.content)
-        assert value.get("tool") in [*registry.names(), "none"], value
-        reply = mode.parse(result)
-        assert reply.calls or reply.text, result.content
+        yield client, registry, ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST,
+                                                   grammar=True)
     finally:
         server.stop()
+
+
+def test_llama_server_holds_a_reply_to_the_compact_grammar(held: tuple[Any, Any, Any]) -> None:
+    from gaia_lite.agent.constrained import TOOL_FIRST, reply_schema
+    from gaia_lite.agent.grammar import schema_grammar
+    from gaia_lite.llm.structured import probe_grammar
+
+    client, registry, mode = held
+    assert probe_grammar(client) is True
+    assert set(mode.request_extra(None)) == {"grammar"}
+    schema = reply_schema(registry, shape=TOOL_FIRST)
+    assert len(schema["anyOf"]) == len(registry) + 1
+    extra = {"grammar": schema_grammar(schema)}  # the whole reply (the next test sends its opening first)
+    messages = [{"role": "system", "content": TOOL_FIRST.format_note},
+                {"role": "user", "content": "list the files in the folder /tmp/prof/work"}]
+    result = client.chat(messages, max_tokens=96, temperature=0.0, timeout=120, **extra)
+    assert result.finish_reason == "stop", result  # the grammar ended the reply, not the token limit
+    assert "\n" not in result.content, result.content  # one line: no indent between the JSON tokens
+    value = json.loads(result.content)
+    assert value.get("tool") in [*registry.names(), "none"], value
+    reply = mode.parse(result)
+    assert reply.calls or reply.text, result.content
+
+
+def test_llama_server_continues_the_shared_opening_under_the_grammar_of_the_rest(held: tuple[Any, Any, Any]) -> None:
+    # the opening {"tool": " goes as the start of the assistant's message: the server reads it with the prompt
+    # (4 tokens prefilled, not decoded) and sends it back with the rest, which the grammar after it holds
+    from gaia_lite.agent.constrained import TOOL_FIRST
+
+    client, registry, mode = held
+    opening = mode.reply_opening()
+    assert opening == '{"tool": "'
+    messages = [{"role": "system", "content": TOOL_FIRST.format_note},
+                {"role": "user", "content": "list the files in the folder /tmp/prof/work"},
+                {"role": "assistant", "content": opening}]
+    result = client.chat(messages, max_tokens=96, temperature=0.0, timeout=120, **mode.request_extra(None))
+    assert result.finish_reason == "stop", result
+    assert result.content.startswith(opening), result.content  # llama-server sends the opening back
+    assert json.loads(result.content).get("tool") in [*registry.names(), "none"], result.content
+    reply = mode.parse(result)
+    assert reply.calls or reply.text, result.content
