@@ -9,6 +9,7 @@ Loading costs ~200 ms, so the session is built on the first embed call, not in
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from importlib import resources
 from pathlib import Path
@@ -19,6 +20,10 @@ import numpy as np
 from .base import Embedder, EmbedderError, EmbedderSpec
 
 __all__ = ["OnnxEmbedder", "MINILM_MODEL", "MINILM_DIM", "preload"]
+
+# onnxruntime's usage events (1DS): strace of a warm worker caught its thread resolving a Microsoft telemetry
+# host after each `ask`. gaia-lite sends nothing anywhere; onnxruntime reads this before its first session.
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 MINILM_MODEL = "all-MiniLM-L6-v2"
 MINILM_DIM = 384
