@@ -20,9 +20,12 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from .find import PATH_MENTION, words
+
+if TYPE_CHECKING:
+    from .table_compare import Comparison
 
 class _Frame(Protocol):
     """The typed rows data.py reads (its ``_Frame``): named columns, their types, and per column the
@@ -135,8 +138,10 @@ _LONG_MEASURE_WORDS = [w for w in _MEASURE_OF if len(w) >= 5]
 def _measures(text: str) -> set[str]:
     """The measures ``text`` asks for, a word of five letters or more misspelt as well: "avrage salary" was
     answered with the group's total, the mean asked for coming second (0.5B)."""
+    from .table_compare import without_comparisons
+
     found = set()
-    for w in words(text):
+    for w in words(without_comparisons(text)):  # "at least 9" sets a bound; it does not ask for the lowest
         near = [w] if w in _MEASURE_OF else difflib.get_close_matches(w, _LONG_MEASURE_WORDS, 1, 0.85) \
             if len(w) >= 5 else []
         found.update(_MEASURE_OF[n] for n in near)
@@ -218,6 +223,7 @@ class Plan:
     mean_first: bool = False              # the message asks for the average: a column's mean comes before its total
     extreme_first: bool = False           # the message asks for the highest or lowest: a named value's extremes lead
     price_asked: bool = False             # "cheapest", "priciest": a price column's figures lead a named value's
+    comparison: "Comparison | None" = None  # "fewer than 5 in stock": the column, bound and rows that meet it
 
 
 def _sum(frame: "_Frame", col: str) -> Decimal:
@@ -400,6 +406,21 @@ def _within(said: str, rows: "_Frame", plan: Plan) -> list[str]:
     return mean + ends if plan.mean_first else ends + mean
 
 
+def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
+    """The rows meeting the message's comparison (and the cells it names), listed by their label."""
+    assert plan.comparison is not None
+    keep = [k and all(frame.text[c][i].casefold() in vals for c, vals in by_col.items())
+            for i, k in enumerate(plan.comparison.keep)]
+    met = frame.select(keep)
+    said = " and ".join([plan.comparison.said, *(f"{c} is {' or '.join(sorted(v))}" for c, v in by_col.items())])
+    label = _label_column(frame)
+    names = [frame.text[label][i] for i in range(frame.rows) if keep[i]] if label else []
+    listed = f": {', '.join(names)}" if names and len(names) <= 10 else ""
+    values = [c for c in plan.values[:2] if c != plan.comparison.column]
+    totals = "; ".join(f"{c} {fmt(_sum(met, c))}" for c in values) if met.rows and values else ""
+    return f"Rows where {said}: {met.rows} of {frame.rows}{listed}." + (f" Total: {totals}." if totals else "")
+
+
 def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
     """The lines for the cells the message names: rows meeting them all first when they are in two or more
     columns ("high priority and still open": the 1.5B had one line per value, 5 and 5 rows, and no count of
@@ -407,7 +428,7 @@ def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
     by_col: dict[str, set[str]] = defaultdict(set)
     for col, value, _ in plan.named_values:
         by_col[col].add(value.casefold())
-    lines: list[str] = []
+    lines: list[str] = [_compared(frame, plan, by_col)] if plan.comparison else []
     if len(by_col) > 1:
         keep = [all(frame.text[c][i].casefold() in vals for c, vals in by_col.items()) for i in range(frame.rows)]
         both = frame.select(keep)
@@ -424,6 +445,12 @@ def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
     within = _within(plan.named_values[0][1], plan.named_values[0][2], plan)
     # "the cheapest in garden" led by "Total for garden: price 515.24" was answered with a total
     return lines + (within + totals if plan.mean_first or plan.extreme_first else totals + within)
+
+
+def _conditions_said(plan: Plan) -> list[str]:
+    """The conditions the message names, in words: its cells, its period, its comparison."""
+    return [v for _, v, _ in plan.named_values] + ([plan.named_period[0].split(" (")[0]] if plan.named_period else []) \
+        + ([plan.comparison.said] if plan.comparison else [])
 
 
 def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
@@ -445,7 +472,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         # beside a condition's total, the whole file's reads as what it is, not as the total asked for
         # "All rows together" was the line the 1.5B took for "how much did i spend on groceires altogether?"
         # and "Total over all 9 rows" for "the total of all orders placed from 1 March to 15 March 2025" (1.5B)
-        named = [v for _, v, _ in plan.named_values] + ([plan.named_period[0].split(" (")[0]] if plan.named_period else [])
+        named = _conditions_said(plan)
         lead = f"Every row, not only {' and '.join(named)}" if named and not plan.scope else "Total" + where
         lines.append(lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
     out: dict[str, Any] = {"status": "success", "message": ""}

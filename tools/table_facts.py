@@ -16,6 +16,7 @@ figures do not answer (the total of one category) can be asked of analyze_data_f
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +56,21 @@ def table_facts(path: Path, message: str) -> list[str] | None:
     """The computed lines for the table at ``path`` (csv, tsv, xlsx, a JSON array of records), the
     ones about what ``message`` asks first; None when the file is no table, too big or unreadable."""
     read = _facts_and_frame(path, message)
-    return None if read is None else read[0]
+    return None if read is None else read.lines
 
 
-def _facts_and_frame(path: Path, message: str) -> tuple[list[str], Any] | None:
+@dataclass(frozen=True)
+class _Read:
+    lines: list[str]
+    frame: Any
+    answered: bool   # a stated comparison's rows lead: the sample rows are left out (the 0.5B answered with one)
+
+    def schema(self) -> dict[str, str]:
+        fields = schema_fields(self.frame)
+        return {"schema": fields["schema"]} if self.answered else fields
+
+
+def _facts_and_frame(path: Path, message: str) -> _Read | None:
     ext = path.suffix.lower()
     if ext not in _TABLE_EXTS or not path.is_file() or path.stat().st_size > FACTS_BYTES:
         return None
@@ -78,7 +90,7 @@ def _facts_and_frame(path: Path, message: str) -> tuple[list[str], Any] | None:
     groups = [f"{key}: {value}" for key, value in result.items() if " by " in key or key.startswith("by ")]
     # beside a named value's figures, the whole file's per-column line ("amount: total 465.15, ... max 96.40
     # (groceries, ...)") was taken for the value's total (1.5B): the "Every row, not only ..." line says it
-    per_column = [] if plan.named_values else str(result.get("number columns", "")).splitlines()
+    per_column = [] if plan.named_values or plan.comparison else str(result.get("number columns", "")).splitlines()
     figures = [line if len(line) <= LINE_CHARS else line[:LINE_CHARS - 1] + "…"
                for line in [*said[:-1], *groups, *per_column]]
     about = [f"Columns: {columns_said(frame.names)}", *said[-1:]]
@@ -86,9 +98,13 @@ def _facts_and_frame(path: Path, message: str) -> tuple[list[str], Any] | None:
     # cheapest in the garden category" put "Lowest category by total stock" above the garden rows' lowest
     # price, and the 1.5B answered from it
     lead = figures[:len(named_lines(frame, plan))]
+    if plan.comparison is not None:
+        # the rows the stated comparison keeps answer it: the 0.5B copied the whole block after them, the
+        # whole file's "Highest qty: stapler" with them (probe_data.json, "fewer than 5 in stock")
+        return _Read(lead + about, frame, True)
     kept = _bounded(lead + asked_first(figures[len(lead):], frame.names, message), MAX_LINES - len(about),
                     MAX_CHARS - sum(len(a) + 1 for a in about))
-    return kept[:len(lead)] + asked_first(kept[len(lead):] + about, frame.names, message), frame
+    return _Read(kept[:len(lead)] + asked_first(kept[len(lead):] + about, frame.names, message), frame, False)
 
 
 def _bounded(lines: list[str], most: int, chars: int) -> list[str]:
@@ -105,7 +121,7 @@ def facts_block(path: Path, message: str) -> str | None:
     table as a query sees it (``schema_lines``: its columns and types, three rows, an example query), so
     the next call can ask analyze_data_file for exactly what the question needs."""
     read = _facts_and_frame(path, message)
-    return None if read is None else "\n".join([*read[0], *schema_lines(read[1])])
+    return None if read is None else "\n".join([*read.lines, *schema_lines(read.frame)[:1 if read.answered else None]])
 
 
 def tables_result(paths: list[str], message: str) -> dict[str, Any] | None:
@@ -117,8 +133,8 @@ def tables_result(paths: list[str], message: str) -> dict[str, Any] | None:
     if not read:
         return None
     if len(read) == 1:
-        (path, (lines, frame)), = read
-        return {"status": "success", "message": "\n".join(lines), "source_file": path, **schema_fields(frame)}
-    return {"status": "success", "message": "\n\n".join(f"{Path(p).name}:\n" + "\n".join(lines) for p, (lines, _) in read),
+        (path, one), = read
+        return {"status": "success", "message": "\n".join(one.lines), "source_file": path, **one.schema()}
+    return {"status": "success", "message": "\n\n".join(f"{Path(p).name}:\n" + "\n".join(r.lines) for p, r in read),
             "source_files": [p for p, _ in read],
-            "schema": "\n".join(f"{Path(p).name}: {schema_fields(frame)['schema']}" for p, (_, frame) in read)}
+            "schema": "\n".join(f"{Path(p).name}: {r.schema()['schema']}" for p, r in read)}

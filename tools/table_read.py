@@ -22,6 +22,7 @@ from gaia_lite.registry.failure import ToolFailure
 from .data_shape import (Plan, asks_columns, asks_extreme, asks_lowest, asks_mean, asks_price, match, named_in,
                          split_names)
 from .find import PATH_MENTION
+from .table_compare import stated_comparison
 
 __all__ = ["MAX_BYTES", "TABLE_SUFFIXES", "parse_period", "to_date", "to_number"]
 
@@ -295,7 +296,8 @@ def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by:
                 named_values=_named_values(message, frame),
                 group_values=max(1, min(2, len(focus))), columns_asked=asks_columns(message),
                 low_first=asks_lowest(message), mean_first=asks_mean(message),
-                extreme_first=asks_extreme(message), price_asked=asks_price(message))
+                extreme_first=asks_extreme(message), price_asked=asks_price(message),
+                comparison=stated_comparison(message, frame, said))
 
 
 MAX_NAMED_VALUES = 3  # rows of at most this many named values are shown first; more is a listing, not a condition
