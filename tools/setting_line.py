@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Setting", "setting_of", "lines_setting", "replaced", "under"]
+__all__ = ["Setting", "setting_of", "lines_setting", "key_set_to", "replaced", "under"]
 
 _SETTING = re.compile(r"""^(?P<indent>\s*)["']?(?P<key>[\w.-]+)["']?\s*[:=]""")
 _SECTION = re.compile(r"^\s*\[[^\]]+\]\s*$")
@@ -37,6 +37,24 @@ def lines_setting(text: str, new: str) -> list[Setting]:
     if key is None:
         return []
     return [Setting(i, ln.strip()) for i, ln in enumerate(text.splitlines()) if setting_of(ln) == key]
+
+
+_VALUE = re.compile(r"""^(?P<head>["']?[\w.-]+["']?\s*[:=]\s*)(?P<quote>["']?).*?(?P=quote)(?P<tail>\s*,?)\s*$""")
+
+
+def key_set_to(text: str, key: str, value: str) -> str | None:
+    """The line that sets ``key`` to ``value``, in the file's own style (its separator, its quotes, a JSON
+    line's comma), when one line of ``text`` sets ``key``; else None. update_memory("version", "2.1.0") was
+    the 1.5B's call for "setup.cfg - bump the version to 2.1.0": the key as the id, the value as the content."""
+    value = value.strip()
+    found = [ln.strip() for ln in text.splitlines() if setting_of(ln) == key.strip().casefold()]
+    if len(found) != 1 or not value or "\n" in value or setting_of(value) is not None:
+        return None
+    m = _VALUE.match(found[0])
+    if m is None:
+        return None
+    quote = m.group("quote")
+    return f"{m.group('head')}{quote}{value.strip(quote) if quote else value}{quote}{m.group('tail')}"
 
 
 def replaced(text: str, at: Setting, new: str) -> tuple[str, str]:

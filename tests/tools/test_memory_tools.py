@@ -218,6 +218,33 @@ def test_update_memory_of_a_files_setting_runs_edit_file_in_its_place(mem_ctx: T
     assert asked == ["edit_file"] and "is a file, not a saved memory" in result.payload["note"], result.payload
 
 
+@pytest.mark.parametrize("name, before, after", [
+    ("setup.cfg", "[metadata]\nname = demo\nversion = 2.0.3\n", "[metadata]\nname = demo\nversion = 2.1.0\n"),
+    ("package.json", '{\n  "name": "demo",\n  "version": "2.0.3",\n  "private": true\n}\n',
+     '{\n  "name": "demo",\n  "version": "2.1.0",\n  "private": true\n}\n'),
+    ("app.yaml", "name: shop\nversion: '2.0.3'\n", "name: shop\nversion: '2.1.0'\n"),
+])
+def test_update_memory_with_a_key_of_the_named_file_as_its_id_sets_that_key(mem_ctx: ToolContext, name: str,
+                                                                            before: str, after: str) -> None:
+    """The 1.5B's call for "setup.cfg - bump the version to 2.1.0" (built-in test split): the key as the id,
+    the value as the content, and the file only in the user's message. Its own line, in its own style."""
+    (mem_ctx.workdir / name).write_text(before, encoding="utf-8")
+    mem_ctx.request.message = f"{name} - bump the version to 2.1.0"
+    result = _with_edit_file(mem_ctx, lambda spec, args: Decision.ALLOW).execute(
+        "update_memory", {"knowledge_id": "version", "content": "2.1.0"})
+    assert (result.requested, result.name, result.ok) == ("update_memory", "edit_file", True), result
+    assert (mem_ctx.workdir / name).read_text(encoding="utf-8") == after
+
+
+def test_a_key_the_file_sets_twice_or_not_at_all_is_no_edit(mem_ctx: ToolContext) -> None:
+    (mem_ctx.workdir / "setup.cfg").write_text("[a]\nversion = 1\n[b]\nversion = 2\n", encoding="utf-8")
+    mem_ctx.request.message = "setup.cfg - bump the version to 3"
+    ex = _with_edit_file(mem_ctx, lambda spec, args: Decision.ALLOW)
+    assert ex.execute("update_memory", {"knowledge_id": "version", "content": "3"}).name == "update_memory"
+    assert ex.execute("update_memory", {"knowledge_id": "owner", "content": "me"}).name == "update_memory"
+    assert (mem_ctx.workdir / "setup.cfg").read_text(encoding="utf-8") == "[a]\nversion = 1\n[b]\nversion = 2\n"
+
+
 def test_update_memory_keeps_its_own_answer_when_no_edit_is_meant(mem_ctx: ToolContext) -> None:
     (mem_ctx.workdir / "todo.md").write_text("- buy milk\n", encoding="utf-8")
     (mem_ctx.workdir / "app.yaml").write_text("debug: true\n", encoding="utf-8")
