@@ -20,12 +20,10 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 from .find import PATH_MENTION, words
-
-if TYPE_CHECKING:
-    from .table_compare import Comparison
+from .table_compare import Comparison, without_comparisons
 
 class _Frame(Protocol):
     """The typed rows data.py reads (its ``_Frame``): named columns, their types, and per column the
@@ -138,8 +136,6 @@ _LONG_MEASURE_WORDS = [w for w in _MEASURE_OF if len(w) >= 5]
 def _measures(text: str) -> set[str]:
     """The measures ``text`` asks for, a word of five letters or more misspelt as well: "avrage salary" was
     answered with the group's total, the mean asked for coming second (0.5B)."""
-    from .table_compare import without_comparisons
-
     found = set()
     for w in words(without_comparisons(text)):  # "at least 9" sets a bound; it does not ask for the lowest
         near = [w] if w in _MEASURE_OF else difflib.get_close_matches(w, _LONG_MEASURE_WORDS, 1, 0.85) \
@@ -223,7 +219,7 @@ class Plan:
     mean_first: bool = False              # the message asks for the average: a column's mean comes before its total
     extreme_first: bool = False           # the message asks for the highest or lowest: a named value's extremes lead
     price_asked: bool = False             # "cheapest", "priciest": a price column's figures lead a named value's
-    comparison: "Comparison | None" = None  # "fewer than 5 in stock": the column, bound and rows that meet it
+    comparison: Comparison | None = None  # "fewer than 5 in stock": the column, bound and rows that meet it
 
 
 def _sum(frame: "_Frame", col: str) -> Decimal:
@@ -406,19 +402,30 @@ def _within(said: str, rows: "_Frame", plan: Plan) -> list[str]:
     return mean + ends if plan.mean_first else ends + mean
 
 
-def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
-    """The rows meeting the message's comparison (and the cells it names), listed by their label."""
-    assert plan.comparison is not None
-    keep = [k and all(frame.text[c][i].casefold() in vals for c, vals in by_col.items())
-            for i, k in enumerate(plan.comparison.keep)]
+def _rows_line(frame: "_Frame", keep: list[bool], said: str, values: Sequence[str]) -> tuple[str, "_Frame"]:
+    """"Rows where <said>: <n> of <rows>: <their labels>. Total: <values>." and the rows it counts."""
     met = frame.select(keep)
-    said = " and ".join([plan.comparison.said, *(f"{c} is {' or '.join(sorted(v))}" for c, v in by_col.items())])
     label = _label_column(frame)
     names = [frame.text[label][i] for i in range(frame.rows) if keep[i]] if label else []
     listed = f": {', '.join(names)}" if names and len(names) <= 10 else ""
-    values = [c for c in plan.values[:2] if c != plan.comparison.column]
-    totals = "; ".join(f"{c} {fmt(_sum(met, c))}" for c in values) if met.rows and values else ""
-    return f"Rows where {said}: {met.rows} of {frame.rows}{listed}." + (f" Total: {totals}." if totals else "")
+    totals = "; ".join(f"{c} {fmt(_sum(met, c))}" for c in values) if met.rows else ""
+    return f"Rows where {said}: {met.rows} of {frame.rows}{listed}." + (f" Total: {totals}." if totals else ""), met
+
+
+def _cells_said(by_col: dict[str, set[str]]) -> list[str]:
+    return [f"{c} is {' or '.join(sorted(v))}" for c, v in by_col.items()]
+
+
+def _meets_cells(frame: "_Frame", by_col: dict[str, set[str]]) -> list[bool]:
+    return [all(frame.text[c][i].casefold() in vals for c, vals in by_col.items()) for i in range(frame.rows)]
+
+
+def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
+    """The rows meeting the message's comparison (and the cells it names), listed by their label."""
+    assert plan.comparison is not None
+    keep = [k and cells for k, cells in zip(plan.comparison.keep, _meets_cells(frame, by_col))]
+    said = " and ".join([plan.comparison.said, *_cells_said(by_col)])
+    return _rows_line(frame, keep, said, [c for c in plan.values[:2] if c != plan.comparison.column])[0]
 
 
 def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
@@ -430,15 +437,9 @@ def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
         by_col[col].add(value.casefold())
     lines: list[str] = [_compared(frame, plan, by_col)] if plan.comparison else []
     if len(by_col) > 1:
-        keep = [all(frame.text[c][i].casefold() in vals for c, vals in by_col.items()) for i in range(frame.rows)]
-        both = frame.select(keep)
-        said = " and ".join(f"{c} is {' or '.join(sorted(v))}" for c, v in by_col.items())
-        label = _label_column(frame)
-        names = [frame.text[label][i] for i in range(frame.rows) if keep[i]] if label else []
-        listed = f": {', '.join(names)}" if names and len(names) <= 10 else ""
-        totals = "; ".join(f"{c} {fmt(_sum(both, c))}" for c in plan.values[:2]) if both.rows else ""
-        lines.append(f"Rows where {said}: {both.rows} of {frame.rows}{listed}." + (f" Total: {totals}." if totals else ""))
-        lines += _within(said, both, plan)
+        said = " and ".join(_cells_said(by_col))
+        line, both = _rows_line(frame, _meets_cells(frame, by_col), said, plan.values[:2])
+        lines += [line, *_within(said, both, plan)]
     totals = [_value_sentence(*named, plan) for named in plan.named_values]
     if len(plan.named_values) != 1:
         return lines + totals

@@ -34,8 +34,11 @@ def setting_of(line: str) -> str | None:
 def lines_setting(text: str, new: str) -> list[Setting]:
     """The lines of ``text`` that set the key ``new`` sets, in order; [] when ``new`` sets none."""
     key = setting_of(new.strip())
-    if key is None:
-        return []
+    return [] if key is None else _setting_key(text, key)
+
+
+def _setting_key(text: str, key: str) -> list[Setting]:
+    """The lines of ``text`` that set ``key`` (casefolded), in order."""
     return [Setting(i, ln.strip()) for i, ln in enumerate(text.splitlines()) if setting_of(ln) == key]
 
 
@@ -47,10 +50,10 @@ def key_set_to(text: str, key: str, value: str) -> str | None:
     line's comma), when one line of ``text`` sets ``key``; else None. update_memory("version", "2.1.0") was
     the 1.5B's call for "setup.cfg - bump the version to 2.1.0": the key as the id, the value as the content."""
     value = value.strip()
-    found = [ln.strip() for ln in text.splitlines() if setting_of(ln) == key.strip().casefold()]
+    found = _setting_key(text, key.strip().casefold())
     if len(found) != 1 or not value or "\n" in value or setting_of(value) is not None:
         return None
-    m = _VALUE.match(found[0])
+    m = _VALUE.match(found[0].text)
     if m is None:
         return None
     quote = m.group("quote")

@@ -28,6 +28,7 @@ class _Frame(Protocol):
     numbers: dict[str, list[Decimal | None]]
     dates: dict[str, list[date | None]]
 
+
 __all__ = ["Comparison", "stated_comparison", "without_comparisons", "COMPARISONS"]
 
 _N = r"\$?(?P<n>\d[\d,]*(?:\.\d+)?)"
