@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 from gaia_lite.registry.failure import ToolFailure
 
-__all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "one_table", "whole_row", "unknown_quoted", "shape_of",
+__all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "one_table", "whole_row", "extreme_row", "unknown_quoted", "shape_of",
            "quoted", "AGGREGATES"]
 
 TABLE = "data"
@@ -205,7 +205,21 @@ def one_table(toks: Sequence[Token], with_tables: set[str]) -> tuple[str, str | 
     names = {toks[i].inner.lower() for i in at}
     if len(names) != 1:
         return "".join(t.text for t in toks), None
-    return "".join(TABLE if i in at else t.text for i, t in enumerate(toks)), toks[at[0]].inner
+    # the file's name or path (``FROM inventory.csv``, the 0.5B; ``FROM team/expenses``, the 1.5B) goes whole, or
+    # SQLite reads ``data.csv`` as the table csv of a database data
+    path = {k for i in at for k in _path_after(toks, i)}
+    said = "".join(toks[k].text for k in (at[0], *_path_after(toks, at[0])))
+    return "".join(TABLE if i in at else "" if i in path else t.text for i, t in enumerate(toks)), said
+
+
+def _path_after(toks: Sequence[Token], i: int) -> list[int]:
+    """The tokens right after the name at ``i`` that continue it as a file's path: ``/``, ``.`` or ``-`` and a word
+    each, with no space between (``.csv``, ``/expenses.tsv``)."""
+    out, j = [], i + 1
+    while j + 1 < len(toks) and toks[j].text in ("/", ".", "-", "\\") and toks[j + 1].kind in ("word", "number"):
+        out += [j, j + 1]
+        j += 2
+    return out
 
 
 def whole_row(toks: Sequence[Token]) -> str | None:
@@ -223,6 +237,24 @@ def whole_row(toks: Sequence[Token]) -> str | None:
         return None
     start = toks.index(top[said.index("from")])
     return "SELECT * " + "".join(t.text for t in toks[start:])
+
+
+def extreme_row(toks: Sequence[Token]) -> str | None:
+    """``SELECT * ... ORDER BY col DESC LIMIT 1`` for a query whose one result is the highest or lowest of a column
+    ("SELECT MIN(price) FROM data WHERE category = 'garden'"), else None: asked for the cheapest garden item, the
+    1.5B wrote that and answered "12.75", the item's name never in the result."""
+    top = [t for t in toks if t.depth == 0 and t.kind not in ("space", "comment")]
+    said = [t.lower if t.kind == "word" else t.text for t in top]
+    if said[:1] != ["select"] or len(said) < 6 or said[1] not in ("min", "max") or said[2:5] != ["(", ")", "from"]:
+        return None
+    if {"group", "distinct", "union", "intersect", "except", "having", "order", "limit", ","} & set(said):
+        return None
+    inner = [t for t in toks if t.depth == 1 and t.kind not in ("space", "comment")]
+    if len(inner) != 1 or inner[0].kind not in ("word", "name"):
+        return None
+    start = toks.index(top[4])
+    order = "DESC" if said[1] == "max" else "ASC"
+    return f"SELECT * {''.join(t.text for t in toks[start:]).rstrip().rstrip(';')} ORDER BY {inner[0].text} {order} LIMIT 1"
 
 
 def unknown_quoted(toks: Sequence[Token], names: Sequence[str]) -> str | None:

@@ -29,8 +29,8 @@ from gaia_lite.registry.failure import ToolFailure
 
 from .data_shape import match
 from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES
-from .sql_text import (TABLE, Shape, Token, checked, one_table, quoted, repaired, shape_of, tokens, unknown_quoted,
-                       whole_row)
+from .sql_text import (TABLE, Shape, Token, checked, extreme_row, one_table, quoted, repaired, shape_of, tokens,
+                       unknown_quoted, whole_row)
 
 __all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result",
            "schema_fields", "schema_lines"]
@@ -303,16 +303,18 @@ def query_result(frame: Any, query: str) -> dict[str, Any]:
     condition it answers, or the rows as a small table), then the rows, their count and the query run."""
     answer, shape = run_query(frame, query)
     out = {"status": "success", "message": _said(answer, shape, frame), "columns": answer.columns,
-           "rows": answer.rows, "row_count": answer.row_count, "truncated": answer.truncated, "query": answer.sql}
+           "rows": answer.rows, "row_count": answer.row_count, "truncated": answer.truncated}
+    if " ".join(answer.sql.split()) != " ".join(query.strip().rstrip(";").split()):
+        out["query"] = answer.sql  # as it ran, when not as written: the 0.5B answered with its own query, copied
     row = _the_row(frame, answer) if answer.row_count == 1 else None
     return {**out, "message": f"{out['message']} The row: {row}."} if row else out
 
 
 def _the_row(frame: Any, answer: Answer) -> str | None:
-    """"name Watering can, price 12.75, ..." for a query that picked one row and showed part of it: asked
-    for the cheapest garden item, the 1.5B wrote SELECT price ... ORDER BY price LIMIT 1 and answered
-    "12.75", the item's name never in the result."""
-    star = whole_row(tokens(answer.sql))
+    """"name Watering can, price 12.75, ..." for a query that picked one row, or the highest or lowest of a column,
+    and showed part of it: asked for the cheapest garden item, the 1.5B wrote SELECT price ... ORDER BY price LIMIT 1
+    (and, another time, SELECT MIN(price) ...) and answered "12.75", the item's name never in the result."""
+    star = whole_row(tokens(answer.sql)) or extreme_row(tokens(answer.sql))
     if star is None:
         return None
     try:

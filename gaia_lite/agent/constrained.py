@@ -34,7 +34,7 @@ from gaia_lite.llm.structured import Capabilities
 from gaia_lite.messages import ChatResult, ToolCall
 from gaia_lite.registry.registry import ToolRegistry
 
-from .grammar import GrammarReplies, schema_grammar, schema_opening
+from .grammar import GrammarReplies, open_string_grammar, schema_grammar, schema_opening
 from .judge import Evidence, hiding_guard
 from .replies import FreeReplies, ReplyMode, first_sentence_pending
 from .reply import Reply
@@ -271,6 +271,17 @@ class ConstrainedReplies:
             if grammar is not None:  # None: the schema says more than the grammar writer knows
                 return {"grammar": grammar}
         return {"response_format": response_format(schema)}
+
+    def call_opening(self, tool: str, arguments: dict[str, str], key: str,
+                     start: str) -> tuple[str, dict[str, Any]] | None:
+        """With a grammar only: the call written up to ``start`` in ``key``'s string, and a grammar for the rest
+        of that string and the closing braces (a server without one could write any reply after it)."""
+        if not self._grammar:
+            return None
+        written = "".join(f"{json.dumps(k)}: {json.dumps(v)}, " for k, v in arguments.items())
+        opening = (f'{{{json.dumps(self.call_key)}: {json.dumps(tool)}, "arguments": {{{written}'
+                   f'{json.dumps(key)}: {json.dumps(start)[:-1]}')
+        return opening, {"grammar": open_string_grammar()}
 
     def holds(self, head: str) -> bool:
         return True

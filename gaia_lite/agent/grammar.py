@@ -29,11 +29,12 @@ from .judge import Evidence, hiding_guard
 from .replies import HoldingView, first_sentence_pending
 from .reply import Reply
 
-__all__ = ["reply_grammar", "schema_grammar", "schema_opening", "GrammarReplies"]
+__all__ = ["reply_grammar", "schema_grammar", "schema_opening", "open_string_grammar", "GrammarReplies"]
 
-_BASE = r'''
+_CHAR = r'''[^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] )'''
+_BASE = (r'''
 ws ::= [ ]?
-string ::= "\"" ( [^"\\\x7F\x00-\x1F] | "\\" ( ["\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) )* "\""
+string ::= "\"" ( ''' + _CHAR + r''' )* "\""
 integer ::= "-"? [0-9]+
 number ::= "-"? [0-9]+ ( "." [0-9]+ )? ( [eE] [-+]? [0-9]+ )?
 boolean ::= "true" | "false"
@@ -41,7 +42,7 @@ null ::= "null"
 value ::= string | number | boolean | null | array-any | object-any
 array-any ::= "[" ws ( value ( ws "," ws value )* )? ws "]"
 object-any ::= "{" ws ( string ws ":" ws value ( ws "," ws string ws ":" ws value )* )? ws "}"
-'''.strip()
+''').strip()
 
 
 def _lit(text: str) -> str:
@@ -207,6 +208,12 @@ def _after_opening(rules: _Rules, name: str, branch: dict[str, Any]) -> str:
     return rules.add(_rule_name(name, "after", "opening"), f'{_lit(value[1:])}{first[len(opening):]} ws "}}"')
 
 
+def open_string_grammar() -> str:
+    """What follows an opening that ends inside a JSON string, the last argument of a call: the rest of the
+    string, then the arguments' and the reply's closing braces (``call_opening``)."""
+    return f'root ::= ( {_CHAR} )* "\\"" ws "}}" ws "}}"\nws ::= [ ]?'
+
+
 class GrammarReplies:
     """Design (b): prose or one JSON call, held to a GBNF grammar (llama-server ``grammar``)."""
 
@@ -232,6 +239,10 @@ class GrammarReplies:
 
     def reply_opening(self, *, forced: bool = False, calls_only: bool = False, has_result: bool = False) -> str:
         return ""  # prose or a call: no opening is shared
+
+    def call_opening(self, tool: str, arguments: dict[str, str], key: str,
+                     start: str) -> tuple[str, dict[str, Any]] | None:
+        return None  # its replies may be prose
 
     def holds(self, head: str) -> bool:
         return head.startswith("{")

@@ -50,6 +50,7 @@ from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT, WORKED_HEADER, worked_
 from .replies import FreeReplies, OwnLinesView, ReplyMode
 from .reply import Reply
 from .selection import SelectionState, ToolSelector
+from .table_turn import QUERY_ANSWER, QUERY_TOOL, TableTurn, table_turn
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
@@ -107,6 +108,7 @@ class AgentOptions:
     prompt_layout: str = "stable"  # "stable" keeps the KV-cache prefix; "rewrite" is GAIA's (see prefix.py)
     context_tokens: int | None = None  # the model's window; None = unknown, send the whole history (window.py)
     judge_skip: frozenset[str] = frozenset()  # the judge's guards turned off (GAIA_JUDGE_SKIP), to measure each
+    table_queries: bool = True  # a question about a table the message names starts with a query over it
 
 
 @dataclass(frozen=True)
@@ -156,13 +158,15 @@ class Agent:
         return self.layout.tools(state)
 
     def turn_message(self, state: SelectionState, query: str, facts: tuple[str, ...] = (),
-                     blocks: tuple[str, ...] = ()) -> str:
+                     blocks: tuple[str, ...] = (), table: str = "") -> str:
         """The user message a turn puts in the history: tools disclosed now, the worked examples, the
-        message, the saved facts beside it, then the recalled procedures (the evals send the same)."""
+        message, the table it names as a query reads it, the saved facts beside it, then the recalled
+        procedures (the evals send the same)."""
         # a tool this conversation already called has its own real call in the history: no example needed
         called = self._called_tools() if state.examples else set()
         worked = worked_block([p for p in state.examples if p.example.tool not in called], self.replies.call_key)
-        return self.layout.begin_turn(state, "\n\n".join([*([worked] if worked else []), query, *facts]), blocks)
+        parts = [*([worked] if worked else []), query, *([table] if table else []), *facts]
+        return self.layout.begin_turn(state, "\n\n".join(parts), blocks)
 
     def _called_tools(self) -> set[str]:
         """The tools the conversation's history shows a call of (a bridged call by the tool it stands for)."""
@@ -226,8 +230,12 @@ class Agent:
         self.user_messages.append(query)
         self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
         facts, closest, saved = self._saved_facts(query)
-        self.history.append({"role": "user", "content": self.turn_message(state, query, facts, recalled.blocks)})
         stats, book = self._turn_stats(query, facts, closest), CallBook()
+        table = table_turn(query, self.executor.ctx, self.registry.names()) if self.options.table_queries else None
+        # held to the query, the model reads the table in that step's request; else beside the message
+        stats.table = table if table and stats.opening is Opening.TOOL_FIRST and self._held_query(table) else None
+        self.history.append({"role": "user", "content": self.turn_message(
+            state, query, facts, recalled.blocks, table.brief if table and not stats.table else "")})
         stats.saved, stats.closest = saved, closest
         stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx)
         answer: str | None = None
@@ -253,6 +261,18 @@ class Agent:
                         best_tool=lambda: self.selector.best_match(query),
                         later_turn=any(m["role"] == "tool" for m in self.history))
         return TurnStats(opening=start, facts=facts)
+
+    def _query_step(self, stats: TurnStats, *, first: bool) -> tuple[str, TableTurn | None]:
+        """A turn about a table: what to ask off the record, and the table the reply is held to a query over."""
+        if stats.table is None:
+            return "", None
+        if first:
+            return stats.table.query_request(self.user_messages[-1]), stats.table
+        return (stats.table.answer_request(self.user_messages[-1], stats.last_result) if stats.steps == 1 else ""), None
+
+    def _held_query(self, table: TableTurn) -> tuple[str, dict[str, Any]] | None:
+        """The opening and request fields that hold a reply to a query over ``table``, where the mode can."""
+        return self.replies.call_opening(QUERY_TOOL, {"file_path": table.table}, "query", "SELECT")
 
     def _judge(self, reply: Reply, stage: Stage, stats: TurnStats) -> Verdict:
         """The judge's verdict on ``reply``, with the guard that gave it recorded for the turn."""
@@ -313,16 +333,18 @@ class Agent:
         which an answer must not be a copy of; the tool list is left out (a tool's own words may be an answer)."""
         rules = PERSONA.split("Rules:", 1)[-1]  # without the working directory and system lines, which are facts
         return (rules, RESPONSE_FORMAT, MENU_INTRO, self.replies.response_format_text or "",
-                self.replies.after_result or "", TEXT_PATH_NEXT, STOP_CALLING, SAVED_FACTS_HEADER, WORKED_HEADER)
+                self.replies.after_result or "", TEXT_PATH_NEXT, STOP_CALLING, SAVED_FACTS_HEADER, WORKED_HEADER,
+                QUERY_ANSWER.format(question=""))
 
     def _step(self, stats: TurnStats, steer: Steer, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request (as the judge's verdicts so far steer it), stream the reply, read it."""
         while True:
             first = stats.steps == 0 and not steer.transient and not steer.calls_only
             has_result = stats.last_result is not None or stats.opening is Opening.OPEN
+            ask, query_of = self._query_step(stats, first=first) if not (steer.transient or forced) else ("", None)
             request = yield from self._request(forced, steer.transient, calls_only=steer.calls_only,
                                                has_result=has_result, direct=first and stats.opening is Opening.ANSWER,
-                                               answer_request=steer.answer_request)
+                                               answer_request=steer.answer_request, query_of=query_of, ask=ask)
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -347,9 +369,11 @@ class Agent:
 
     def _request(self, forced: bool, transient: tuple[Message, ...] = (), *,
                  calls_only: bool = False, has_result: bool = False, direct: bool = False,
-                 answer_request: str = "") -> Generator[Event, None, _Request]:
+                 answer_request: str = "", query_of: TableTurn | None = None,
+                 ask: str = "") -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
-        answer, told so with ``answer_request`` or ``STOP_CALLING``), fitted to the model's window."""
+        answer, told so with ``answer_request`` or ``STOP_CALLING``), fitted to the model's window.
+        ``query_of``: a table file the reply is held to a query over; ``ask``: a request sent off the record."""
         state = self.selector.state  # a load_tools call earlier in the turn may have changed it
         system, tools = self._prompt(state, forced)
         if (yield from self._fit_window(system, tools)):  # turns were dropped: the prompt is recomposed
@@ -359,10 +383,14 @@ class Agent:
             messages.append({"role": "user", "content": answer_request or STOP_CALLING})
         # ``direct``: the reply is held to an answer by its schema alone (no words added, same prompt)
         kind = {"forced": forced or direct, "calls_only": calls_only and not forced, "has_result": has_result}
-        extra = self.replies.request_extra(tools, **kind)
+        extra, opening = self.replies.request_extra(tools, **kind), self.replies.reply_opening(**kind)
+        held = self._held_query(query_of) if query_of is not None else None
+        if held is not None:
+            opening, extra = held
+        if ask:
+            messages.append({"role": "user", "content": ask})
         if not self.options.native_tools:
             extra = {**extra, "stop": [self._after_result().strip()[:STOP_AT_COPY]]}
-        opening = self.replies.reply_opening(**kind)
         if opening:
             messages.append({"role": "assistant", "content": opening})
         return _Request(messages, tools, extra, opening)

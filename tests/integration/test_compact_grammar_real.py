@@ -81,3 +81,22 @@ def test_llama_server_continues_the_shared_opening_under_the_grammar_of_the_rest
     assert json.loads(result.content).get("tool") in [*registry.names(), "none"], result.content
     reply = mode.parse(result)
     assert reply.calls or reply.text, result.content
+
+
+def test_llama_server_writes_a_held_query_and_nothing_else(held: tuple[Any, Any, Any]) -> None:
+    # a question about a table: the call is written up to the query's first word, the model writes the rest of
+    # the string, and the grammar closes the call
+    from dataclasses import replace
+
+    client, registry, mode = held
+    opening, extra = mode.call_opening("analyze_data_file", {"file_path": "sales.csv"}, "query", "SELECT")
+    messages = [{"role": "user", "content": "CREATE TABLE data (region TEXT, amount REAL)\nregion is one of: north, "
+                 "south\nQuestion: what did the north region sell in total?\nWrite one SQLite SELECT over data that "
+                 "answers the question."}, {"role": "assistant", "content": opening}]
+    result = client.chat(messages, max_tokens=64, temperature=0.0, timeout=120, **extra)
+    assert result.finish_reason == "stop", result
+    whole = result.content if result.content.startswith("{") else opening + result.content
+    reply = mode.parse(replace(result, content=whole))
+    assert len(reply.calls) == 1 and reply.calls[0].name == "analyze_data_file", whole
+    assert reply.calls[0].arguments["file_path"] == "sales.csv"
+    assert reply.calls[0].arguments["query"].startswith("SELECT") and "FROM" in reply.calls[0].arguments["query"]

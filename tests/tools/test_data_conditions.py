@@ -155,3 +155,18 @@ def test_a_range_of_days_the_message_names_is_answered_when_the_date_range_is_no
     assert "date_range is left out" in result["note"]
     # the whole file's line does not echo "the total of all orders" (the 1.5B answered from "Total over all 4 rows")
     assert "Every row, not only 1 March to 15 March 2025: total 449.99." in result["message"].splitlines()
+
+
+def test_the_lowest_or_highest_of_a_column_gets_the_row_that_holds_it(tool_ctx: ToolContext) -> None:
+    # the 1.5B wrote SELECT MIN(price) ... for "the cheapest garden thing" and answered "12.75", with no name
+    lowest = _ask(tool_ctx, "cheapest garden thing?", "products.csv", PRODUCTS,
+                  query="SELECT MIN(price) FROM data WHERE category = 'garden'")
+    assert lowest["message"].endswith("The row: sku G-04, name Watering can, category garden, price 12.75, stock 25."), \
+        lowest["message"]
+    highest = _ask(tool_ctx, "priciest garden thing?", "products.csv", PRODUCTS,
+                   query="SELECT MAX(price) FROM data WHERE category = 'garden'")
+    assert "name Lawn mower" in highest["message"], highest["message"]
+    # a highest per group, or beside another column, is no one row
+    grouped = _ask(tool_ctx, "priciest per category?", "products.csv", PRODUCTS,
+                   query="SELECT MAX(price) FROM data GROUP BY category")
+    assert "The row" not in grouped["message"], grouped["message"]

@@ -285,3 +285,20 @@ def test_a_copied_number_column_is_read_as_the_tables_only_one(tool_ctx, tmp_pat
     # a name in a condition could mean anything: refused with the real columns
     two = analyze(tool_ctx, "spending.csv", query="SELECT SUM(cost) FROM data WHERE kind = 'fun'")
     assert two["status"] == "error" and "columns are: date, item, category, cost" in two["error"]
+
+
+@pytest.mark.parametrize("table", ["expenses.csv", "expenses", "finance/expenses.csv", "finance/expenses"])
+def test_a_query_that_names_the_file_reads_its_rows(tool_ctx, expenses: str, table: str) -> None:
+    # FROM inventory.csv (0.5B) and FROM team/expenses (1.5B): SQLite would read "data.csv" as table csv of a
+    # database "data" and "data/expenses" as a division
+    result = analyze(tool_ctx, expenses, query=f"SELECT SUM(amount) FROM {table} WHERE category = 'groceries'")
+    assert result["status"] == "success", result
+    assert result["rows"] == [[182.4]] and f"table '{table}' read as data" in result["message"]
+
+
+def test_the_query_comes_back_only_when_it_ran_otherwise_than_written(tool_ctx, expenses: str) -> None:
+    # given its own query back, the 0.5B answered with it ("SELECT item FROM data WHERE qty < 5")
+    as_written = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM data WHERE category = 'rent';")
+    assert as_written["rows"] == [[1200]] and "query" not in as_written
+    renamed = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM expenses WHERE category = 'rent'")
+    assert renamed["query"] == "SELECT SUM(amount) FROM data WHERE category = 'rent'"

@@ -1,0 +1,108 @@
+"""A question about a table the message names starts with a query over it: the loop on the wire, against a
+SCRIPTED FAKE OpenAI server, with the real analyze_data_file on a real CSV file.
+
+The first reply is held to the call (its opening sent, the rest under a grammar for the query string) and asked
+for off the record with the table shown as the query reads it; the next is asked for the answer from the rows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.agent.constrained import TOOL_FIRST, ConstrainedReplies
+from gaia_lite.agent.grammar import open_string_grammar
+from gaia_lite.agent.loop import Agent, AgentOptions
+from gaia_lite.agent.table_turn import QUERY_ANSWER
+from gaia_lite.agent.replies import FreeReplies
+from gaia_lite.agent.selection import ToolSelector
+from gaia_lite.events import ToolCallFinished, TurnFinished
+from gaia_lite.llm.client import ChatClient
+from gaia_lite.registry import ToolRegistry
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.execute import ToolExecutor
+from gaia_lite.tools.data import analyze_data_file
+from gaia_lite.tools.files import edit_file, read_file
+from gaia_lite.tools.sandbox import Sandbox
+from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
+
+SALES = "region,product,amount\nnorth,widget,219.50\nsouth,widget,80\nnorth,gadget,200.50\neast,gadget,210\n"
+OPENING = '{"tool": "analyze_data_file", "arguments": {"file_path": "reports/sales.csv", "query": "SELECT'
+QUERY = " SUM(amount) FROM data WHERE region = 'north'\"}}"
+
+
+def _agent(srv: FakeOpenAIServer, workdir: Path, *, grammar: bool = True, table_queries: bool = True) -> Agent:
+    (workdir / "reports").mkdir(exist_ok=True)
+    (workdir / "reports" / "sales.csv").write_text(SALES)
+    registry = ToolRegistry([read_file, edit_file, analyze_data_file])
+    ctx = ToolContext(workdir=workdir, sandbox=Sandbox([workdir]), data_dir=workdir / ".data")
+    selector = ToolSelector(registry)
+    executor = ToolExecutor(registry, ctx, on_invoke=selector.record_tool_use, approve=lambda *_a: True)
+    agent = Agent(ChatClient(srv.base_url), registry, executor, selector,
+                  AgentOptions(native_tools=False, max_steps=6, workdir=workdir, table_queries=table_queries))
+    agent.replies = ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST, grammar=grammar)
+    return agent
+
+
+@pytest.mark.parametrize("echoes", [True, False], ids=["server-echoes-the-opening", "server-sends-the-rest"])
+def test_a_table_question_is_held_to_a_query_then_answered_from_its_rows(tmp_path: Path, echoes: bool) -> None:
+    question = "reports/sales.csv: what did the north region sell in total?"
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks((OPENING if echoes else "") + QUERY),
+                       text_chunks('{"answer": "The north region sold 420 in total."}')]
+        events = list(_agent(srv, tmp_path).run(question))
+        first, second = srv.requests
+    assert first["messages"][-1] == {"role": "assistant", "content": OPENING}, "the model writes only the query"
+    assert first["grammar"] == open_string_grammar()
+    asked = first["messages"][-2]
+    assert asked["role"] == "user" and "CREATE TABLE data (region TEXT, product TEXT, amount REAL)" in asked["content"]
+    assert "region is one of: north, south, east" in asked["content"]
+    assert "Question: the table: what did the north region sell in total?" in asked["content"]
+    assert "CREATE TABLE" not in first["messages"][1]["content"], "the table is shown off the record only"
+    call = [e for e in events if isinstance(e, ToolCallFinished)][0]
+    assert call.name == "analyze_data_file" and call.result["rows"] == [[420]], call.result
+    assert second["messages"][-1] == {"role": "user", "content": QUERY_ANSWER.format(question=question)}
+    assert second["messages"][-2]["role"] == "tool" and "420" in second["messages"][-2]["content"]
+    assert "CREATE TABLE" not in str(second["messages"]), "the next step does not read the brief again"
+    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "The north region sold 420 in total."
+
+
+def test_a_failed_query_leaves_the_next_reply_free(tmp_path: Path) -> None:
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(OPENING + " SUM(amount) FROM data WHERE colour = 'red'\"}}"),
+                       text_chunks('{"answer": "I could not total it."}')]
+        list(_agent(srv, tmp_path).run("reports/sales.csv: total revenue?"))
+        second = srv.requests[1]
+    assert second["messages"][-1]["role"] == "tool" and "no column" in second["messages"][-1]["content"]
+    assert "after-opening" not in second["grammar"], "the model may answer or call again"
+
+
+@pytest.mark.parametrize("message", ["reports/sales.csv - add a row for west, widget, 50",
+                                     "what did the north region sell in total?"],
+                         ids=["a-change-to-the-table", "no-table-named"])
+def test_no_query_is_held_for_a_change_or_when_no_table_is_named(tmp_path: Path, message: str) -> None:
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "ok"}')]
+        list(_agent(srv, tmp_path).run(message))
+        first = srv.requests[0]
+    assert first["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks its tool"
+    assert "CREATE TABLE" not in str(first["messages"])
+
+
+def test_turned_off_the_model_picks_its_first_call(tmp_path: Path) -> None:
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "ok"}')]
+        list(_agent(srv, tmp_path, table_queries=False).run("reports/sales.csv: north total?"))
+    assert srv.requests[0]["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}
+    assert "CREATE TABLE" not in str(srv.requests[0]["messages"])
+
+
+def test_without_a_grammar_the_table_is_shown_beside_the_message_and_the_model_picks(tmp_path: Path) -> None:
+    # a server that cannot continue a reply under a grammar could write anything after the opening
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "ok"}')]
+        list(_agent(srv, tmp_path, grammar=False).run("reports/sales.csv: north total?"))
+        first = srv.requests[0]
+    assert "response_format" in first and first["messages"][-1]["role"] == "user"
+    assert "CREATE TABLE data (region TEXT, product TEXT, amount REAL)" in first["messages"][-1]["content"]

@@ -1,0 +1,65 @@
+"""The table a message names, shown as analyze_data_file's query reads it (tools/table_brief.py), on real files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.sandbox import Sandbox
+from gaia_lite.tools.table_brief import MAX_BRIEF_BYTES, asked_of_table, named_table, table_brief
+
+INVOICES = ("invoice,client,amount,status,paid_on\nINV-1,Harbor Cafe,480.00,paid,2025-01-05\n"
+            "INV-2,Lumen Studio,1250.00,overdue,\nINV-3,Harbor Cafe,310.00,paid,2025-02-11\n"
+            "INV-4,Oak & Iron,760.00,sent,\n")
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> ToolContext:
+    (tmp_path / "billing").mkdir()
+    (tmp_path / "billing" / "invoices.csv").write_text(INVOICES)
+    (tmp_path / "notes.md").write_text("# notes\n")
+    return ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path / ".data")
+
+
+def test_a_table_named_by_its_path_or_by_a_name_only_one_file_has_is_found(ctx: ToolContext) -> None:
+    table = ctx.workdir / "billing" / "invoices.csv"
+    assert named_table(ctx, "billing/invoices.csv - which invoices haven't been paid yet?") == table
+    assert named_table(ctx, "which invoices in invoices.csv are overdue?") == table  # it is in billing/
+
+
+def test_no_table_is_found_for_a_document_a_missing_file_or_two_tables(ctx: ToolContext) -> None:
+    assert named_table(ctx, "what is in notes.md?") is None
+    assert named_table(ctx, "what is in sales.csv?") is None
+    (ctx.workdir / "other.csv").write_text("a,b\n1,2\n3,4\n")
+    assert named_table(ctx, "compare billing/invoices.csv with other.csv") is None  # which one to query?
+
+
+def test_the_brief_declares_the_table_and_shows_its_first_rows_and_its_kinds(ctx: ToolContext) -> None:
+    brief = table_brief(ctx.workdir / "billing" / "invoices.csv", ctx.workdir)
+    assert brief is not None
+    lines = brief.splitlines()
+    assert lines[0].startswith("billing/invoices.csv is a table of 4 rows") and "SQL table data" in lines[0]
+    assert lines[1] == 'CREATE TABLE data (invoice TEXT, client TEXT, amount REAL, status TEXT, paid_on DATE)'
+    assert lines[2:5] == ["First rows:", "INV-1 | Harbor Cafe | 480 | paid | 2025-01-05",
+                          "INV-2 | Lumen Studio | 1250 | overdue | "]
+    assert "status is one of: paid, overdue, sent" in lines
+    assert "client is one of: Harbor Cafe, Lumen Studio, Oak & Iron" in lines
+    assert len(lines) == 8, "no more: the 0.5B put a date span it was shown into queries that asked for none"
+    assert not any(ln.startswith("invoice is one of") for ln in lines), "a column of ids is no list of kinds"
+
+
+def test_no_brief_for_a_text_file_or_a_table_too_large_to_read_before_a_reply(ctx: ToolContext) -> None:
+    assert table_brief(ctx.workdir / "notes.md", ctx.workdir) is None
+    big = ctx.workdir / "big.csv"
+    row = "2025-01-01,groceries,12.50\n"
+    big.write_text("date,category,amount\n" + row * (MAX_BRIEF_BYTES // len(row) + 1))
+    assert table_brief(big, ctx.workdir) is None
+
+
+def test_the_question_names_the_table_not_its_file() -> None:
+    assert asked_of_table("who in hr/staff.csv started in 2023 or later?", "hr/staff.csv") == \
+        "who in the table started in 2023 or later?"
+    assert asked_of_table("reports/sales.csv: north total?", "reports/sales.csv") == "the table: north total?"
+    assert asked_of_table("is notes.md newer than sales.csv?", "sales.csv") == "is notes.md newer than the table?"
