@@ -242,7 +242,7 @@ class Settings:
     auto_approve: bool = False
     allowed_paths: tuple[str, ...] = ()
     judge_skip: tuple[str, ...] = ()  # the judge's guards turned off, by name: to measure what each one earns
-    table_queries: bool = True  # a question about a table the message names starts with a query over it
+    held_calls: bool = True  # a plain request about one file the message names holds the first reply to its call
     # MCP servers ([mcp.servers.NAME] tables); GAIA_MCP=0 turns them all off for one run
     mcp_enabled: bool = True
     mcp_wait: float = 3.0  # seconds the first turn waits for servers still starting; later ones join a later turn
@@ -421,7 +421,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "auto_approve": ("GAIA_AUTO_APPROVE_TOOLS", _parse_bool),
     "allowed_paths": ("GAIA_ALLOWED_PATHS", _parse_paths),
     "judge_skip": ("GAIA_JUDGE_SKIP", _parse_names),
-    "table_queries": ("GAIA_TABLE_QUERIES", _parse_bool),
+    "held_calls": ("GAIA_HELD_CALLS", _parse_bool),
     "mcp_enabled": ("GAIA_MCP", _parse_bool),
     "mcp_wait": ("GAIA_MCP_WAIT", _parse_positive_float),
 }
@@ -548,8 +548,8 @@ def load_settings(cli: Mapping[str, Any] | None = None, env: Mapping[str, str] |
         values[key] = value
     if "dynamic_tools" not in values and values.get("preset") == "gaia":
         values["dynamic_tools"] = False  # the gaia preset reproduces GAIA, whose loader is off by default
-    if "table_queries" not in values and values.get("preset") == "gaia":
-        values["table_queries"] = False  # GAIA's agent picks its own first call
+    if "held_calls" not in values and values.get("preset") == "gaia":
+        values["held_calls"] = False  # GAIA's agent picks its own first call
     if values.get("max_tools") is not None and values["max_tools"] < CORE_SIZE:
         raise ConfigError(f"--max-tools {values['max_tools']} is invalid; expected a whole number >= {CORE_SIZE} (the CORE size)")
     return Settings(paths=paths, **values)

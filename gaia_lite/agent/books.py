@@ -12,7 +12,7 @@ from gaia_lite.registry.execute import ToolResult, ToolStatus
 
 from .judge import AskAgain, HoldToAnswer, HoldToCall, Stage, Verdict
 from .opening import Opening
-from .table_turn import TableTurn
+from .held_call import HeldCall
 
 __all__ = ["TurnStats", "CallBook", "Steer", "REPEAT_LIMIT"]
 
@@ -41,7 +41,7 @@ class TurnStats:
     saved: tuple[str, ...] = ()  # those facts' own texts, closest first
     closest: float = 0.0  # the closest one's cosine to the question
     named: tuple[str, ...] = ()  # files and folders the question names that exist (named.named_in_message)
-    table: TableTurn | None = None  # the table the first reply is held to a query over (table_turn.py)
+    held: HeldCall | None = None  # the call the first reply is held to (held_call.py)
     ungrounded: bool = False  # the answer given states a number or file name nothing shown holds (ungrounded_in)
     origin: str = "model"  # where the answer came from: model, amended (the model's, with lines added) or built
     guards: list[str] = field(default_factory=list)  # the judge's guards that acted on a reply this turn, in order

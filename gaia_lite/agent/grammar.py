@@ -208,10 +208,12 @@ def _after_opening(rules: _Rules, name: str, branch: dict[str, Any]) -> str:
     return rules.add(_rule_name(name, "after", "opening"), f'{_lit(value[1:])}{first[len(opening):]} ws "}}"')
 
 
-def open_string_grammar() -> str:
-    """What follows an opening that ends inside a JSON string, the last argument of a call: the rest of the
-    string, then the arguments' and the reply's closing braces (``call_opening``)."""
-    return f'root ::= ( {_CHAR} )* "\\"" ws "}}" ws "}}"\nws ::= [ ]?'
+def open_string_grammar(then: tuple[str, ...] = ()) -> str:
+    """What follows an opening that ends inside a JSON string of a call's arguments: the rest of that string, the
+    string arguments ``then`` names in order, and the arguments' and the reply's closing braces (``call_opening``)."""
+    more = "".join(f' ws "," ws {_lit(json.dumps(key))} ws ":" ws string' for key in then)
+    return (f'root ::= ( {_CHAR} )* "\\""{more} ws "}}" ws "}}"\nws ::= [ ]?\n'
+            f'string ::= "\\"" ( {_CHAR} )* "\\""')
 
 
 class GrammarReplies:
@@ -240,7 +242,7 @@ class GrammarReplies:
     def reply_opening(self, *, forced: bool = False, calls_only: bool = False, has_result: bool = False) -> str:
         return ""  # prose or a call: no opening is shared
 
-    def call_opening(self, tool: str, arguments: dict[str, str], key: str,
+    def call_opening(self, tool: str, arguments: dict[str, str], writes: tuple[str, ...],
                      start: str) -> tuple[str, dict[str, Any]] | None:
         return None  # its replies may be prose
 

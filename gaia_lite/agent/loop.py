@@ -50,7 +50,7 @@ from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT, WORKED_HEADER, worked_
 from .replies import FreeReplies, OwnLinesView, ReplyMode
 from .reply import Reply
 from .selection import SelectionState, ToolSelector
-from .table_turn import QUERY_ANSWER, QUERY_TOOL, TableTurn, table_turn
+from .held_call import QUERY_ANSWER, HeldCall, held_call
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
@@ -108,7 +108,7 @@ class AgentOptions:
     prompt_layout: str = "stable"  # "stable" keeps the KV-cache prefix; "rewrite" is GAIA's (see prefix.py)
     context_tokens: int | None = None  # the model's window; None = unknown, send the whole history (window.py)
     judge_skip: frozenset[str] = frozenset()  # the judge's guards turned off (GAIA_JUDGE_SKIP), to measure each
-    table_queries: bool = True  # a question about a table the message names starts with a query over it
+    held_calls: bool = True  # a plain request about one file the message names holds the first reply to its call
 
 
 @dataclass(frozen=True)
@@ -231,11 +231,11 @@ class Agent:
         self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
         facts, closest, saved = self._saved_facts(query)
         stats, book = self._turn_stats(query, facts, closest), CallBook()
-        table = table_turn(query, self.executor.ctx, self.registry.names()) if self.options.table_queries else None
-        # held to the query, the model reads the table in that step's request; else beside the message
-        stats.table = table if table and stats.opening is Opening.TOOL_FIRST and self._held_query(table) else None
+        held = held_call(query, self.executor.ctx, self.registry.names()) if self.options.held_calls else None
+        # held to the call, the model reads what it needs in that step's request; else a table beside the message
+        stats.held = held if held and stats.opening is Opening.TOOL_FIRST and self._held_opening(held) else None
         self.history.append({"role": "user", "content": self.turn_message(
-            state, query, facts, recalled.blocks, table.brief if table and not stats.table else "")})
+            state, query, facts, recalled.blocks, held.beside if held and not stats.held else "")})
         stats.saved, stats.closest = saved, closest
         stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx)
         answer: str | None = None
@@ -262,17 +262,17 @@ class Agent:
                         later_turn=any(m["role"] == "tool" for m in self.history))
         return TurnStats(opening=start, facts=facts)
 
-    def _query_step(self, stats: TurnStats, *, first: bool) -> tuple[str, TableTurn | None]:
-        """A turn about a table: what to ask off the record, and the table the reply is held to a query over."""
-        if stats.table is None:
+    def _held_step(self, stats: TurnStats, *, first: bool) -> tuple[str, HeldCall | None]:
+        """A turn held to a call (held_call.py): what this step asks off the record, and the call it is held to."""
+        if stats.held is None:
             return "", None
         if first:
-            return stats.table.query_request(self.user_messages[-1]), stats.table
-        return (stats.table.answer_request(self.user_messages[-1], stats.last_result) if stats.steps == 1 else ""), None
+            return stats.held.request, stats.held
+        return (stats.held.answer_request(stats.last_result) if stats.steps == 1 else ""), None
 
-    def _held_query(self, table: TableTurn) -> tuple[str, dict[str, Any]] | None:
-        """The opening and request fields that hold a reply to a query over ``table``, where the mode can."""
-        return self.replies.call_opening(QUERY_TOOL, {"file_path": table.table}, "query", "SELECT")
+    def _held_opening(self, held: HeldCall) -> tuple[str, dict[str, Any]] | None:
+        """The opening and request fields that hold a reply to ``held``'s call, where the reply mode can."""
+        return self.replies.call_opening(held.tool, {"file_path": held.file_path}, held.writes, held.start)
 
     def _judge(self, reply: Reply, stage: Stage, stats: TurnStats) -> Verdict:
         """The judge's verdict on ``reply``, with the guard that gave it recorded for the turn."""
@@ -341,10 +341,10 @@ class Agent:
         while True:
             first = stats.steps == 0 and not steer.transient and not steer.calls_only
             has_result = stats.last_result is not None or stats.opening is Opening.OPEN
-            ask, query_of = self._query_step(stats, first=first) if not (steer.transient or forced) else ("", None)
+            ask, held = self._held_step(stats, first=first) if not (steer.transient or forced) else ("", None)
             request = yield from self._request(forced, steer.transient, calls_only=steer.calls_only,
                                                has_result=has_result, direct=first and stats.opening is Opening.ANSWER,
-                                               answer_request=steer.answer_request, query_of=query_of, ask=ask)
+                                               answer_request=steer.answer_request, held=held, ask=ask)
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -369,11 +369,11 @@ class Agent:
 
     def _request(self, forced: bool, transient: tuple[Message, ...] = (), *,
                  calls_only: bool = False, has_result: bool = False, direct: bool = False,
-                 answer_request: str = "", query_of: TableTurn | None = None,
+                 answer_request: str = "", held: HeldCall | None = None,
                  ask: str = "") -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
         answer, told so with ``answer_request`` or ``STOP_CALLING``), fitted to the model's window.
-        ``query_of``: a table file the reply is held to a query over; ``ask``: a request sent off the record."""
+        ``held``: the call the reply is held to; ``ask``: a request sent off the record."""
         state = self.selector.state  # a load_tools call earlier in the turn may have changed it
         system, tools = self._prompt(state, forced)
         if (yield from self._fit_window(system, tools)):  # turns were dropped: the prompt is recomposed
@@ -384,9 +384,9 @@ class Agent:
         # ``direct``: the reply is held to an answer by its schema alone (no words added, same prompt)
         kind = {"forced": forced or direct, "calls_only": calls_only and not forced, "has_result": has_result}
         extra, opening = self.replies.request_extra(tools, **kind), self.replies.reply_opening(**kind)
-        held = self._held_query(query_of) if query_of is not None else None
-        if held is not None:
-            opening, extra = held
+        holding = self._held_opening(held) if held is not None else None
+        if holding is not None:
+            opening, extra = holding
         if ask:
             messages.append({"role": "user", "content": ask})
         if not self.options.native_tools:

@@ -56,11 +56,11 @@ class ReplyMode(Protocol):
         """Text every reply of this request starts with, sent as the opening of the assistant's message so
         the model reads it with the prompt instead of decoding it ("" for none); same flags as above."""
 
-    def call_opening(self, tool: str, arguments: dict[str, str], key: str,
+    def call_opening(self, tool: str, arguments: dict[str, str], writes: tuple[str, ...],
                      start: str) -> tuple[str, dict[str, Any]] | None:
-        """A reply held to one call of ``tool`` with ``arguments`` set, whose last argument ``key`` the model
-        writes on from ``start``: the opening and the request's extra fields, or None where this mode cannot
-        hold a reply so."""
+        """A reply held to one call of ``tool`` with ``arguments`` set, whose string arguments ``writes`` the
+        model writes, the first from ``start`` on: the opening and the request's extra fields, or None where this
+        mode cannot hold a reply so."""
 
     def holds(self, head: str) -> bool:
         """May a reply starting with ``head`` still turn into a call (so it is not streamed yet)?"""
@@ -99,7 +99,7 @@ class FreeReplies:
     def reply_opening(self, *, forced: bool = False, calls_only: bool = False, has_result: bool = False) -> str:
         return ""
 
-    def call_opening(self, tool: str, arguments: dict[str, str], key: str,
+    def call_opening(self, tool: str, arguments: dict[str, str], writes: tuple[str, ...],
                      start: str) -> tuple[str, dict[str, Any]] | None:
         return None
 

@@ -158,7 +158,7 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Em
                            prompt_layout=layout_for(settings.prompt_layout, settings.preset),
                            context_tokens=settings.context_tokens or (server.ctx_size if server is not None
                                                                       else client.context_size()),
-                           judge_skip=judge_skip(settings), table_queries=settings.table_queries)
+                           judge_skip=judge_skip(settings), held_calls=settings.held_calls)
     skills = None if memory is None else SkillService(memory, embedder, tools.registry, tau=settings.skill_tau)
     replies, notice = choose_replies(settings.tool_calls, native=native, registry=tools.registry,
                                      capable=lambda: structured_replies(settings, client, server))

@@ -1,4 +1,4 @@
-"""The table a message names, shown as analyze_data_file's query reads it (tools/table_brief.py), on real files."""
+"""A table shown as analyze_data_file's query reads it (tools/table_brief.py), on real files."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.sandbox import Sandbox
-from gaia_lite.tools.table_brief import MAX_BRIEF_BYTES, asked_of_table, named_table, table_brief
+from gaia_lite.tools.table_brief import MAX_BRIEF_BYTES, asked_of_table, table_brief
 
 INVOICES = ("invoice,client,amount,status,paid_on\nINV-1,Harbor Cafe,480.00,paid,2025-01-05\n"
             "INV-2,Lumen Studio,1250.00,overdue,\nINV-3,Harbor Cafe,310.00,paid,2025-02-11\n"
@@ -21,19 +21,6 @@ def ctx(tmp_path: Path) -> ToolContext:
     (tmp_path / "billing" / "invoices.csv").write_text(INVOICES)
     (tmp_path / "notes.md").write_text("# notes\n")
     return ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path / ".data")
-
-
-def test_a_table_named_by_its_path_or_by_a_name_only_one_file_has_is_found(ctx: ToolContext) -> None:
-    table = ctx.workdir / "billing" / "invoices.csv"
-    assert named_table(ctx, "billing/invoices.csv - which invoices haven't been paid yet?") == table
-    assert named_table(ctx, "which invoices in invoices.csv are overdue?") == table  # it is in billing/
-
-
-def test_no_table_is_found_for_a_document_a_missing_file_or_two_tables(ctx: ToolContext) -> None:
-    assert named_table(ctx, "what is in notes.md?") is None
-    assert named_table(ctx, "what is in sales.csv?") is None
-    (ctx.workdir / "other.csv").write_text("a,b\n1,2\n3,4\n")
-    assert named_table(ctx, "compare billing/invoices.csv with other.csv") is None  # which one to query?
 
 
 def test_the_brief_declares_the_table_and_shows_its_first_rows_and_its_kinds(ctx: ToolContext) -> None:
@@ -63,3 +50,9 @@ def test_the_question_names_the_table_not_its_file() -> None:
         "who in the table started in 2023 or later?"
     assert asked_of_table("reports/sales.csv: north total?", "reports/sales.csv") == "the table: north total?"
     assert asked_of_table("is notes.md newer than sales.csv?", "sales.csv") == "is notes.md newer than the table?"
+
+
+def test_a_secret_in_a_cell_is_never_shown(ctx: ToolContext) -> None:
+    (ctx.workdir / "keys.csv").write_text("service,key\ngithub,ghp_abcdefghijklmnopqrstuvwxyz0123456789\nnpm,none\n")
+    brief = table_brief(ctx.workdir / "keys.csv", ctx.workdir) or ""
+    assert "ghp_abcdefghij" not in brief and "[REDACTED:" in brief, brief

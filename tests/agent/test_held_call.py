@@ -1,8 +1,9 @@
-"""A question about a table the message names starts with a query over it: the loop on the wire, against a
-SCRIPTED FAKE OpenAI server, with the real analyze_data_file on a real CSV file.
+"""A turn held to one call (agent/held_call.py): the loop on the wire, against a SCRIPTED FAKE OpenAI server, with
+the real analyze_data_file and edit_file on real files.
 
-The first reply is held to the call (its opening sent, the rest under a grammar for the query string) and asked
-for off the record with the table shown as the query reads it; the next is asked for the answer from the rows.
+A question about a table: the first reply is held to the query (its opening sent, the rest under a grammar for the
+query string), asked for off the record with the table shown as the query reads it; the next is asked for the
+answer from the rows. A change to a small text file: the first reply is held to edit_file, shown the file.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ import pytest
 from gaia_lite.agent.constrained import TOOL_FIRST, ConstrainedReplies
 from gaia_lite.agent.grammar import open_string_grammar
 from gaia_lite.agent.loop import Agent, AgentOptions
-from gaia_lite.agent.table_turn import QUERY_ANSWER
+from gaia_lite.agent.held_call import QUERY_ANSWER
 from gaia_lite.agent.replies import FreeReplies
 from gaia_lite.agent.selection import ToolSelector
 from gaia_lite.events import ToolCallFinished, TurnFinished
 from gaia_lite.llm.client import ChatClient
 from gaia_lite.registry import ToolRegistry
 from gaia_lite.registry.context import ToolContext
-from gaia_lite.registry.execute import ToolExecutor
+from gaia_lite.registry.execute import Decision, ToolExecutor
 from gaia_lite.tools.data import analyze_data_file
 from gaia_lite.tools.files import edit_file, read_file
 from gaia_lite.tools.sandbox import Sandbox
@@ -30,17 +31,20 @@ from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
 SALES = "region,product,amount\nnorth,widget,219.50\nsouth,widget,80\nnorth,gadget,200.50\neast,gadget,210\n"
 OPENING = '{"tool": "analyze_data_file", "arguments": {"file_path": "reports/sales.csv", "query": "SELECT'
 QUERY = " SUM(amount) FROM data WHERE region = 'north'\"}}"
+CONFIG = "[server]\nhost = localhost\nport = 8080\n"
+EDIT_OPENING = '{"tool": "edit_file", "arguments": {"file_path": "config.ini", "old_content": "'
 
 
-def _agent(srv: FakeOpenAIServer, workdir: Path, *, grammar: bool = True, table_queries: bool = True) -> Agent:
+def _agent(srv: FakeOpenAIServer, workdir: Path, *, grammar: bool = True, held_calls: bool = True) -> Agent:
     (workdir / "reports").mkdir(exist_ok=True)
     (workdir / "reports" / "sales.csv").write_text(SALES)
+    (workdir / "config.ini").write_text(CONFIG)
     registry = ToolRegistry([read_file, edit_file, analyze_data_file])
     ctx = ToolContext(workdir=workdir, sandbox=Sandbox([workdir]), data_dir=workdir / ".data")
     selector = ToolSelector(registry)
-    executor = ToolExecutor(registry, ctx, on_invoke=selector.record_tool_use, approve=lambda *_a: True)
+    executor = ToolExecutor(registry, ctx, on_invoke=selector.record_tool_use, approve=lambda *_a: Decision.ALLOW)
     agent = Agent(ChatClient(srv.base_url), registry, executor, selector,
-                  AgentOptions(native_tools=False, max_steps=6, workdir=workdir, table_queries=table_queries))
+                  AgentOptions(native_tools=False, max_steps=6, workdir=workdir, held_calls=held_calls))
     agent.replies = ConstrainedReplies(registry, FreeReplies(registry.names).parse, shape=TOOL_FIRST, grammar=grammar)
     return agent
 
@@ -78,10 +82,11 @@ def test_a_failed_query_leaves_the_next_reply_free(tmp_path: Path) -> None:
     assert "after-opening" not in second["grammar"], "the model may answer or call again"
 
 
-@pytest.mark.parametrize("message", ["reports/sales.csv - add a row for west, widget, 50",
-                                     "what did the north region sell in total?"],
-                         ids=["a-change-to-the-table", "no-table-named"])
-def test_no_query_is_held_for_a_change_or_when_no_table_is_named(tmp_path: Path, message: str) -> None:
+@pytest.mark.parametrize("message", ["reports/sales.csv - rewrite it from scratch as a summary",
+                                     "what did the north region sell in total?",
+                                     "remember that reports/sales.csv is the main sales file"],
+                         ids=["a-rewrite", "no-file-named", "a-fact-to-keep"])
+def test_no_call_is_held_for_a_rewrite_a_fact_or_when_no_file_is_named(tmp_path: Path, message: str) -> None:
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "none", "answer": "ok"}')]
         list(_agent(srv, tmp_path).run(message))
@@ -93,7 +98,7 @@ def test_no_query_is_held_for_a_change_or_when_no_table_is_named(tmp_path: Path,
 def test_turned_off_the_model_picks_its_first_call(tmp_path: Path) -> None:
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "none", "answer": "ok"}')]
-        list(_agent(srv, tmp_path, table_queries=False).run("reports/sales.csv: north total?"))
+        list(_agent(srv, tmp_path, held_calls=False).run("reports/sales.csv: north total?"))
     assert srv.requests[0]["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}
     assert "CREATE TABLE" not in str(srv.requests[0]["messages"])
 
@@ -106,3 +111,21 @@ def test_without_a_grammar_the_table_is_shown_beside_the_message_and_the_model_p
         first = srv.requests[0]
     assert "response_format" in first and first["messages"][-1]["role"] == "user"
     assert "CREATE TABLE data (region TEXT, product TEXT, amount REAL)" in first["messages"][-1]["content"]
+
+
+@pytest.mark.parametrize("echoes", [True, False], ids=["server-echoes-the-opening", "server-sends-the-rest"])
+def test_a_change_to_a_small_file_is_held_to_an_edit_shown_the_file(tmp_path: Path, echoes: bool) -> None:
+    rest = 'port = 8080", "new_content": "port = 9090"}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks((EDIT_OPENING if echoes else "") + rest),
+                       text_chunks('{"answer": "The port in config.ini is now 9090."}')]
+        events = list(_agent(srv, tmp_path).run("In config.ini, change the port from 8080 to 9090."))
+        first, second = srv.requests[:2]
+    assert first["messages"][-1] == {"role": "assistant", "content": EDIT_OPENING}
+    assert first["grammar"] == open_string_grammar(("new_content",))
+    assert first["messages"][-2]["content"].startswith("config.ini holds:\n[server]\nhost = localhost\nport = 8080")
+    call = [e for e in events if isinstance(e, ToolCallFinished)][0]
+    assert call.name == "edit_file" and call.result["status"] == "success", call.result
+    assert (tmp_path / "config.ini").read_text() == "[server]\nhost = localhost\nport = 9090\n"
+    assert second["messages"][-1]["role"] == "tool", "nothing is asked after an edit"
+    assert "holds:" not in str(second["messages"]), "the file is shown off the record only"

@@ -1,0 +1,104 @@
+"""A turn whose first reply is held to one call: the message names one file, and what to do with it is plain.
+
+- A change to a small text file ("turn off debug in config/app.yaml") is an ``edit_file`` call. Left to pick,
+  both Qwen2.5-Coder models called ``update_memory`` or ``set_loop_state``, or read the file and described the
+  change instead of making it (probe42, the built-in test split). Shown the file, they copy the line to change.
+- A question about a table ("billing/invoices.csv - which invoices haven't been paid yet?") is
+  ``analyze_data_file``'s SQL query. Left to pick, both models read the file or asked the document index, then
+  had to count and add up rows themselves, and mostly could not (probe_data2: 1.5B 2 of 8, 0.5B 1 of 8). Shown
+  the table as a query reads it and asked for one SELECT, they write what a small model cannot do in its head
+  (1.5B 6 of 8, 0.5B 3 to 4 of 8).
+
+Where the reply mode can hold a reply to a call (a grammar on a llama.cpp server), the first reply is the call,
+written up to the argument the model writes (``"query": "SELECT``) and asked for off the record with what it needs
+to see; elsewhere a table is shown beside the message and the model picks its first call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+from .facts import asked_to_keep
+from .lexicon import ASKS_CHANGE, ASKS_REWRITE, QUESTION
+
+if TYPE_CHECKING:
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.registry.execute import ToolResult
+
+__all__ = ["HeldCall", "held_call", "QUERY_REQUEST", "QUERY_ANSWER", "EDIT_REQUEST"]
+
+# Asked for off the record, in the words text-to-SQL prompts use: in the agent's own prompt alone, the 1.5B put the
+# file's path in FROM and a column's type into its query
+QUERY_REQUEST = "{brief}\nQuestion: {question}\nWrite one SQLite SELECT over data that answers the question."
+# After its own query, the 0.5B answered with more SQL ("SELECT item FROM data WHERE qty < 5"), asked or not
+QUERY_ANSWER = "Answer my question in plain sentences, from the rows the query found (not with SQL): {question}"
+EDIT_REQUEST = ("{brief}\nRequest: {request}\nWrite the edit for it: old_content is the exact text to change, copied "
+                "from the file; new_content is the text that replaces it.")
+
+
+@dataclass(frozen=True)
+class HeldCall:
+    """The call a turn's first reply is held to, and what the model is asked around it."""
+
+    tool: str
+    file_path: str  # the file it works on, as the user reads its path
+    writes: tuple[str, ...]  # the string arguments the model writes, in order
+    start: str  # how the first of them starts ("SELECT"; "" for any text)
+    request: str  # asked off the record with the held reply: what the call needs to see, and the request
+    beside: str = ""  # shown beside the message instead, where the reply mode cannot hold a reply to the call
+    answer: str = ""  # asked off the record of the reply after the call succeeded ("" for nothing)
+
+    def answer_request(self, done: ToolResult | None) -> str:
+        """What the reply after the call is asked: ``answer`` when the call ran, else nothing (it may try again)."""
+        return self.answer if done is not None and done.ok and done.name == self.tool else ""
+
+
+def held_call(message: str, ctx: ToolContext, tool_names: Iterable[str]) -> HeldCall | None:
+    """The call the first reply to ``message`` is held to, or None: it names no one file, asks for a fact to be
+    kept, or what it asks of the file is not plain (a rewrite is write_file's; two files, or none, are the model's
+    to choose)."""
+    names = set(tool_names)
+    if asked_to_keep(message) or ASKS_REWRITE.search(message):
+        return None
+    if _asks_change(message):
+        return _edit(message, ctx) if "edit_file" in names else None
+    return _query(message, ctx) if "analyze_data_file" in names else None
+
+
+def _asks_change(message: str) -> bool:
+    """A change asked for, not a question about one ("when was the last oil change?" asks)."""
+    asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None
+    return ASKS_CHANGE.search(message) is not None and not asks
+
+
+def _edit(message: str, ctx: ToolContext) -> HeldCall | None:
+    from gaia_lite.tools.file_brief import edit_brief, named_file
+    from gaia_lite.tools.file_text import TEXT_EXTS
+
+    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in TEXT_EXTS)
+    brief = edit_brief(path, ctx.workdir) if path is not None else None
+    if path is None or brief is None:
+        return None
+    return HeldCall("edit_file", _shown(path, ctx), ("old_content", "new_content"), "",
+                    EDIT_REQUEST.format(brief=brief, request=message))
+
+
+def _query(message: str, ctx: ToolContext) -> HeldCall | None:
+    from gaia_lite.tools.file_brief import named_file
+    from gaia_lite.tools.table_brief import QUERIED_SUFFIXES, asked_of_table, table_brief
+
+    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in QUERIED_SUFFIXES)
+    brief = table_brief(path, ctx.workdir) if path is not None else None
+    if path is None or brief is None:
+        return None
+    request = QUERY_REQUEST.format(brief=brief, question=asked_of_table(message, path))
+    return HeldCall("analyze_data_file", _shown(path, ctx), ("query",), "SELECT", request, beside=brief,
+                    answer=QUERY_ANSWER.format(question=message))
+
+
+def _shown(path: Path, ctx: ToolContext) -> str:
+    from gaia_lite.tools.find import shown
+
+    return shown(path, Path(ctx.workdir).resolve())

@@ -1,0 +1,60 @@
+"""The one file a message names, and a small text file shown whole for an edit (tools/file_brief.py), on real files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.file_brief import MAX_EDIT_BYTES, edit_brief, named_file
+from gaia_lite.tools.sandbox import Sandbox
+
+
+def _tables(path: Path) -> bool:
+    return path.suffix.lower() in (".csv", ".tsv")
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> ToolContext:
+    (tmp_path / "billing").mkdir()
+    (tmp_path / "billing" / "invoices.csv").write_text("invoice,amount\nINV-1,480\nINV-2,1250\n")
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "app.yaml").write_text("name: shop\ndebug: true\nport: 8080\n")
+    (tmp_path / ".env").write_text("API_KEY=abc\n")
+    return ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path / ".data")
+
+
+def test_a_file_named_by_its_path_or_by_a_name_only_one_file_has_is_found(ctx: ToolContext) -> None:
+    table = ctx.workdir / "billing" / "invoices.csv"
+    assert named_file(ctx, "billing/invoices.csv - which invoices haven't been paid yet?", _tables) == table
+    assert named_file(ctx, "which invoices in invoices.csv are overdue?", _tables) == table  # it is in billing/
+
+
+def test_none_for_another_kind_a_missing_file_two_files_or_a_secret(ctx: ToolContext) -> None:
+    assert named_file(ctx, "what is in config/app.yaml?", _tables) is None
+    assert named_file(ctx, "what is in sales.csv?", _tables) is None
+    (ctx.workdir / "other.csv").write_text("a,b\n1,2\n")
+    assert named_file(ctx, "compare billing/invoices.csv with other.csv", _tables) is None  # which one?
+    assert named_file(ctx, "set API_KEY in .env to xyz", lambda p: True) is None
+
+
+def test_a_small_text_file_is_shown_whole_with_its_path(ctx: ToolContext) -> None:
+    assert edit_brief(ctx.workdir / "config" / "app.yaml", ctx.workdir) == \
+        "config/app.yaml holds:\nname: shop\ndebug: true\nport: 8080"
+
+
+def test_no_brief_for_a_large_empty_or_binary_file(ctx: ToolContext) -> None:
+    big = ctx.workdir / "big.txt"
+    big.write_text("x" * (MAX_EDIT_BYTES + 1))
+    empty = ctx.workdir / "empty.txt"
+    empty.write_text("\n\n")
+    blob = ctx.workdir / "blob.txt"
+    blob.write_bytes(b"ab\0cd")
+    assert [edit_brief(p, ctx.workdir) for p in (big, empty, blob)] == [None, None, None]
+
+
+def test_a_secret_in_the_file_is_redacted(ctx: ToolContext) -> None:
+    (ctx.workdir / "deploy.yaml").write_text("token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\nregion: eu\n")
+    brief = edit_brief(ctx.workdir / "deploy.yaml", ctx.workdir) or ""
+    assert "ghp_abcdefghij" not in brief and "[REDACTED:" in brief and "region: eu" in brief, brief

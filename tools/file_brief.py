@@ -1,0 +1,67 @@
+"""The one file a user's message names, and a small text file shown whole for an edit.
+
+The agent holds a turn's first reply to one call when the message names one file and what to do with it is plain:
+a question about a table is a query (table_brief.py), a change to a small text file an ``edit_file`` call. The
+model then needs to see what the call works on: shown the file, both Qwen2.5-Coder models copy the line to change
+into ``old_content``; left to pick, they called ``update_memory`` or ``set_loop_state``, or read the file and
+described the change instead of making it (probe42, the built-in test split).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from gaia_lite.registry.redact import redact_text
+
+from .find import PATH_MENTION, find, shown
+from .sandbox import SandboxError, is_secret_path, resolve_user_path
+
+if TYPE_CHECKING:
+    from gaia_lite.registry.context import ToolContext
+
+__all__ = ["named_file", "edit_brief", "MAX_EDIT_BYTES"]
+
+MAX_EDIT_BYTES = 4_000  # a file shown whole before the first reply; a larger one is read with a tool first
+
+
+def named_file(ctx: ToolContext, message: str, keep: Callable[[Path], bool]) -> Path | None:
+    """The one existing file ``message`` names that ``keep`` accepts, by its path from the working folder or by a
+    name only one file in the allowed folders has ("expenses.csv" for finance/expenses.csv); None when it names
+    none, or two. A secret file (``.env``, ``credentials.json``) is never one."""
+    found: list[Path] = []
+    for m in PATH_MENTION.finditer(message):
+        raw = m.group(0).rstrip(".")
+        if not keep(Path(raw)):
+            continue
+        try:
+            path = resolve_user_path(ctx, raw)
+        except (SandboxError, OSError):
+            continue
+        if not path.is_file():
+            name = Path(raw).name.lower()
+            same = [f.path for f in find(ctx, Path(raw).name, "file") if f.path.name.lower() == name]
+            path = same[0] if len(same) == 1 else path
+        if path.is_file() and not is_secret_path(path) and path not in found:
+            found.append(path)
+    return found[0] if len(found) == 1 else None
+
+
+def edit_brief(path: Path, workdir: Path) -> str | None:
+    """``path``'s text as the first reply of an edit reads it ("config/app.yaml holds: ..."), secrets redacted;
+    None when it is larger than ``MAX_EDIT_BYTES``, empty or not text."""
+    try:
+        if path.stat().st_size > MAX_EDIT_BYTES:
+            return None
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in raw:
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text.strip():
+        return None
+    return f"{shown(path, Path(workdir).resolve())} holds:\n{redact_text(text.rstrip())[0]}"
