@@ -22,7 +22,7 @@ from gaia_lite.registry.spec import tool
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
-from .setting_line import lines_setting, replaced, under
+from .setting_line import lines_setting, replaced, restyled, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
                          tree_tally)
 from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files, not_types, sandbox_roots
@@ -669,6 +669,8 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
     loose = _loose_match(text, old_content)
     if loose is None:
+        if (line := restyled(text, old_content, new_content if isinstance(new_content, str) else "")) is not None:
+            return _set_line(ctx, path, text, line, f"old_content {old_content.strip()[:80]!r} is not in the file")
         raise _not_in_file(path, text, old_content)
     (start, end), how = loose  # "port=8080" for "port = 8080", "deadline: 1 march" for "Deadline: 1 March"
     return _write_edit(ctx, path, text, text[:start] + new_content + text[end:], 1,
@@ -682,7 +684,7 @@ def _folder_at(ctx: ToolContext, raw: str) -> Optional[Path]:
     return path if path is not None and path.is_dir() and path != Path(ctx.workdir).resolve() else None
 
 
-def _set_line(ctx: ToolContext, path: Path, text: str, new: str) -> dict:
+def _set_line(ctx: ToolContext, path: Path, text: str, new: str, why: str = "old_content was empty") -> dict:
     """edit_file without old_content: a new line that sets a key the file sets on one line ("debug: false")
     replaces that line; a key set in several places is a failure naming each with its section. The 1.5B sent
     "" with "max_connections = 200" and, shown both lines of db.ini, asked the user which text to replace."""
@@ -691,7 +693,7 @@ def _set_line(ctx: ToolContext, path: Path, text: str, new: str) -> dict:
     found = named if len(named) == 1 else found   # "the primary db" of [primary] and [replica]
     if len(found) == 1:
         updated, written = replaced(text, found[0], new)
-        return _write_edit(ctx, path, text, updated, 1, note=f"old_content was empty: the one line setting that key, "
+        return _write_edit(ctx, path, text, updated, 1, note=f"{why}: the one line setting that key, "
                            f"{found[0].text!r}, is now {written!r}")
     if len(found) > 1:
         places = "; ".join(f"{s.text!r}" + (f" (under {where})" if (where := under(text, s)) else "") for s in found)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Setting", "setting_of", "lines_setting", "key_set_to", "replaced", "under"]
+__all__ = ["Setting", "setting_of", "lines_setting", "key_set_to", "restyled", "replaced", "under"]
 
 _SETTING = re.compile(r"""^(?P<indent>\s*)["']?(?P<key>[\w.-]+)["']?\s*[:=]""")
 _SECTION = re.compile(r"^\s*\[[^\]]+\]\s*$")
@@ -58,6 +58,17 @@ def key_set_to(text: str, key: str, value: str) -> str | None:
         return None
     quote = m.group("quote")
     return f"{m.group('head')}{quote}{value.strip(quote) if quote else value}{quote}{m.group('tail')}"
+
+
+def restyled(text: str, old: str, new: str) -> str | None:
+    """``new``, a ``key: value`` line for the key ``old`` sets too, written in the file's own style, when one line
+    of ``text`` sets that key; else None. Shown settings.json, the 0.5B wrote old_content "theme: light" and
+    new_content "theme: dark" for the file's ``"theme": "light",``."""
+    key = setting_of(old.strip())
+    m = _SETTING.match(new.strip())
+    if key is None or m is None or setting_of(new.strip()) != key:
+        return None
+    return key_set_to(text, key, new.strip()[m.end():].strip().strip("\"'"))
 
 
 def replaced(text: str, at: Setting, new: str) -> tuple[str, str]:

@@ -493,6 +493,20 @@ def test_an_edit_without_old_content_sets_the_one_line_of_that_key(tool_ctx, tmp
     assert (tmp_path / "s.json").read_text() == '{\n  "theme": "dark",\n  "size": 14\n}\n'
 
 
+def test_a_setting_written_in_another_style_edits_the_files_line_for_that_key(tool_ctx, tmp_path: Path) -> None:
+    # shown settings.json, the 0.5B wrote old_content "theme: light" and new_content "theme: dark"
+    (tmp_path / "settings.json").write_text('{\n  "theme": "light",\n  "font_size": 14\n}\n')
+    result = edit_file(tool_ctx, "settings.json", "theme: light", "theme: dark")
+    assert result["status"] == "success", result
+    assert (tmp_path / "settings.json").read_text() == '{\n  "theme": "dark",\n  "font_size": 14\n}\n'
+    assert result["note"] == ("old_content 'theme: light' is not in the file: the one line setting that key, "
+                              "'\"theme\": \"light\",', is now '\"theme\": \"dark\",'")
+    # another key, or a key the file does not set, is still an error naming the closest lines
+    assert edit_file(tool_ctx, "settings.json", "theme: light", "mode: dark")["status"] == "error"
+    assert edit_file(tool_ctx, "settings.json", "colour: red", "colour: blue")["status"] == "error"
+    assert (tmp_path / "settings.json").read_text().count('"dark"') == 1
+
+
 def test_an_edit_without_old_content_of_a_key_set_twice_names_each_with_its_section(tool_ctx, tmp_path: Path) -> None:
     # the 1.5B's call for "chnage max_connections for the primary db in db.ini to 200": two sections set it
     ini = tmp_path / "db.ini"

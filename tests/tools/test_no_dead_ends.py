@@ -127,7 +127,7 @@ def test_a_case_free_match_found_twice_is_not_a_guess(tool_ctx, tmp_path: Path) 
 def test_an_edit_that_misses_quotes_the_closest_lines_to_copy(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "project-plan.md").write_text(PLAN)
     (tmp_path / "app.py").write_text("def main():\n    return compute_total(items)\n")
-    missed = edit_file(tool_ctx, "project-plan.md", "deadline: 14 March", "deadline: 15 March")
+    missed = edit_file(tool_ctx, "project-plan.md", "the deadline is 14 March", "the deadline is 15 March")
     assert missed["status"] == "error" and missed["closest_lines"][0] == "Deadline: 1 March"
     assert "'Deadline: 1 March'" in missed["error"] and "cat" not in missed["error"]
     indented = edit_file(tool_ctx, "app.py", "return compute_totals(items)", "return 0")
