@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable
 
 from gaia_lite.registry.redact import redact_text
 
-from .find import PATH_MENTION, find, shown
+from .find import PATH_MENTION, find, named_in, shown
 from .sandbox import SandboxError, is_secret_path, resolve_user_path
 
 if TYPE_CHECKING:
@@ -25,10 +25,19 @@ __all__ = ["named_file", "edit_brief", "MAX_EDIT_BYTES"]
 MAX_EDIT_BYTES = 4_000  # a file shown whole before the first reply; a larger one is read with a tool first
 
 
-def named_file(ctx: ToolContext, message: str, keep: Callable[[Path], bool]) -> Path | None:
+def named_file(ctx: ToolContext, message: str, keep: Callable[[Path], bool], *, by_words: bool = False) -> Path | None:
     """The one existing file ``message`` names that ``keep`` accepts, by its path from the working folder or by a
-    name only one file in the allowed folders has ("expenses.csv" for finance/expenses.csv); None when it names
-    none, or two. A secret file (``.env``, ``credentials.json``) is never one."""
+    name only one file in the allowed folders has ("expenses.csv" for finance/expenses.csv); ``by_words``: or, when
+    it names none so, the one such file every word of whose name it says ("my expenses sheet" for
+    money/expenses.csv). None when it names none, or two. A secret file (``.env``) is never one."""
+    found = _named_by_path(ctx, message, keep)
+    if not found and by_words:
+        found = [f.path for f in named_in(ctx, message, keep=keep, min_share=1.0, limit=2)
+                 if not is_secret_path(f.path)]
+    return found[0] if len(found) == 1 else None
+
+
+def _named_by_path(ctx: ToolContext, message: str, keep: Callable[[Path], bool]) -> list[Path]:
     found: list[Path] = []
     for m in PATH_MENTION.finditer(message):
         raw = m.group(0).rstrip(".")
@@ -44,7 +53,7 @@ def named_file(ctx: ToolContext, message: str, keep: Callable[[Path], bool]) -> 
             path = same[0] if len(same) == 1 else path
         if path.is_file() and not is_secret_path(path) and path not in found:
             found.append(path)
-    return found[0] if len(found) == 1 else None
+    return found
 
 
 def edit_brief(path: Path, workdir: Path) -> str | None:

@@ -89,7 +89,7 @@ def _query(message: str, ctx: ToolContext) -> HeldCall | None:
     from gaia_lite.tools.file_brief import named_file
     from gaia_lite.tools.table_brief import QUERIED_SUFFIXES, asked_of_table, table_brief
 
-    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in QUERIED_SUFFIXES)
+    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in QUERIED_SUFFIXES, by_words=True)
     brief = table_brief(path, ctx.workdir) if path is not None else None
     if path is None or brief is None:
         return None

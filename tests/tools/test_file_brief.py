@@ -31,6 +31,15 @@ def test_a_file_named_by_its_path_or_by_a_name_only_one_file_has_is_found(ctx: T
     assert named_file(ctx, "which invoices in invoices.csv are overdue?", _tables) == table  # it is in billing/
 
 
+def test_a_table_named_in_words_only_when_asked_for_and_only_one_fits(ctx: ToolContext) -> None:
+    table = ctx.workdir / "billing" / "invoices.csv"
+    assert named_file(ctx, "in my invoices sheet, which are unpaid?", _tables) is None  # by path or name only
+    assert named_file(ctx, "in my invoices sheet, which are unpaid?", _tables, by_words=True) == table
+    (ctx.workdir / "old").mkdir()
+    (ctx.workdir / "old" / "invoices.tsv").write_text("invoice\tamount\nINV-0\t5\n")
+    assert named_file(ctx, "in my invoices sheet, which are unpaid?", _tables, by_words=True) is None  # two
+
+
 def test_none_for_another_kind_a_missing_file_two_files_or_a_secret(ctx: ToolContext) -> None:
     assert named_file(ctx, "what is in config/app.yaml?", _tables) is None
     assert named_file(ctx, "what is in sales.csv?", _tables) is None
