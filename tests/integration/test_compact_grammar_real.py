@@ -89,7 +89,7 @@ def test_llama_server_writes_a_held_query_and_nothing_else(held: tuple[Any, Any,
     from dataclasses import replace
 
     client, registry, mode = held
-    opening, extra = mode.call_opening("analyze_data_file", {"file_path": "sales.csv"}, "query", "SELECT")
+    opening, extra = mode.call_opening("analyze_data_file", {"file_path": "sales.csv"}, ("query",), "SELECT")
     messages = [{"role": "user", "content": "CREATE TABLE data (region TEXT, amount REAL)\nregion is one of: north, "
                  "south\nQuestion: what did the north region sell in total?\nWrite one SQLite SELECT over data that "
                  "answers the question."}, {"role": "assistant", "content": opening}]
@@ -100,3 +100,21 @@ def test_llama_server_writes_a_held_query_and_nothing_else(held: tuple[Any, Any,
     assert len(reply.calls) == 1 and reply.calls[0].name == "analyze_data_file", whole
     assert reply.calls[0].arguments["file_path"] == "sales.csv"
     assert reply.calls[0].arguments["query"].startswith("SELECT") and "FROM" in reply.calls[0].arguments["query"]
+
+
+def test_llama_server_writes_a_held_edit_with_both_of_its_strings(held: tuple[Any, Any, Any]) -> None:
+    # a change to a small file: the call is written up to old_content's opening quote; the grammar makes the model
+    # close that string, write new_content and close the call
+    from dataclasses import replace
+
+    client, registry, mode = held
+    opening, extra = mode.call_opening("edit_file", {"file_path": "config.ini"}, ("old_content", "new_content"), "")
+    messages = [{"role": "user", "content": "config.ini holds:\n[server]\nport = 8080\nRequest: change the port to "
+                 "9090\nWrite the edit for it: old_content is the exact text to change, copied from the file; "
+                 "new_content is the text that replaces it."}, {"role": "assistant", "content": opening}]
+    result = client.chat(messages, max_tokens=64, temperature=0.0, timeout=120, **extra)
+    assert result.finish_reason == "stop", result
+    whole = result.content if result.content.startswith("{") else opening + result.content
+    reply = mode.parse(replace(result, content=whole))
+    assert len(reply.calls) == 1 and reply.calls[0].name == "edit_file", whole
+    assert set(reply.calls[0].arguments) == {"file_path", "old_content", "new_content"}, whole
