@@ -28,6 +28,7 @@ MAX_BRIEF_BYTES = 5_000_000  # a larger table is left to the tools: reading it b
 MAX_VALUES = 12  # a column with more distinct values is not a list of kinds
 VALUE_COLUMNS = 4
 VALUE_CHARS = 40
+MAX_CREATE_CHARS = 1_200  # the column list shown before the first reply
 
 
 def asked_of_table(message: str, path: Path | str) -> str:
@@ -61,6 +62,8 @@ def _create(frame: _Frame) -> str:
     query (``SUM(kg number)``); the statement is the form text-to-SQL prompts show a schema in."""
     kinds = {"number": "REAL", "date": "DATE", "text": "TEXT"}
     columns = ", ".join(f"{quoted(n)} {kinds.get(frame.types[n], 'TEXT')}" for n in frame.names)
+    if len(columns) > MAX_CREATE_CHARS:  # a table of hundreds of columns: the first ones, and how many in all
+        columns = columns[:MAX_CREATE_CHARS].rsplit(", ", 1)[0] + f", ... ({len(frame.names)} columns in all)"
     return f"CREATE TABLE {TABLE} ({columns})"
 
 

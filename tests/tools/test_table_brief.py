@@ -8,7 +8,7 @@ import pytest
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.sandbox import Sandbox
-from gaia_lite.tools.table_brief import MAX_BRIEF_BYTES, asked_of_table, table_brief
+from gaia_lite.tools.table_brief import MAX_BRIEF_BYTES, MAX_CREATE_CHARS, asked_of_table, table_brief
 
 INVOICES = ("invoice,client,amount,status,paid_on\nINV-1,Harbor Cafe,480.00,paid,2025-01-05\n"
             "INV-2,Lumen Studio,1250.00,overdue,\nINV-3,Harbor Cafe,310.00,paid,2025-02-11\n"
@@ -56,3 +56,12 @@ def test_a_secret_in_a_cell_is_never_shown(ctx: ToolContext) -> None:
     (ctx.workdir / "keys.csv").write_text("service,key\ngithub,ghp_abcdefghijklmnopqrstuvwxyz0123456789\nnpm,none\n")
     brief = table_brief(ctx.workdir / "keys.csv", ctx.workdir) or ""
     assert "ghp_abcdefghij" not in brief and "[REDACTED:" in brief, brief
+
+
+def test_a_table_of_hundreds_of_columns_is_declared_in_part(ctx: ToolContext) -> None:
+    names = [f"measure_{i:03d}" for i in range(300)]
+    (ctx.workdir / "wide.csv").write_text(",".join(names) + "\n" + ",".join("1" for _ in names) + "\n"
+                                          + ",".join("2" for _ in names) + "\n")
+    create = (table_brief(ctx.workdir / "wide.csv", ctx.workdir) or "").splitlines()[1]
+    assert create.startswith("CREATE TABLE data (measure_000 REAL, ") and create.endswith("(300 columns in all))")
+    assert len(create) < MAX_CREATE_CHARS + 80, len(create)
