@@ -10,11 +10,11 @@ described the change instead of making it (probe42, the built-in test split).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from gaia_lite.registry.redact import redact_text
 
-from .find import PATH_MENTION, find, named_in, shown
+from .find import PATH_MENTION, Found, find, shown
 from .sandbox import SandboxError, is_secret_path, resolve_user_path
 
 if TYPE_CHECKING:
@@ -25,15 +25,16 @@ __all__ = ["named_file", "edit_brief", "MAX_EDIT_BYTES"]
 MAX_EDIT_BYTES = 4_000  # a file shown whole before the first reply; a larger one is read with a tool first
 
 
-def named_file(ctx: ToolContext, message: str, keep: Callable[[Path], bool], *, by_words: bool = False) -> Path | None:
+def named_file(ctx: ToolContext, message: str, keep: Callable[[Path], bool], *,
+               by_words: Callable[[], Sequence[Found]] | None = None) -> Path | None:
     """The one existing file ``message`` names that ``keep`` accepts, by its path from the working folder or by a
     name only one file in the allowed folders has ("expenses.csv" for finance/expenses.csv); ``by_words``: or, when
     it names none so, the one such file every word of whose name it says ("my expenses sheet" for
-    money/expenses.csv). None when it names none, or two. A secret file (``.env``) is never one."""
+    money/expenses.csv), from ``find.named_in_words``'s look. None when it names none, or two. A secret file
+    (``.env``) is never one."""
     found = _named_by_path(ctx, message, keep)
-    if not found and by_words:
-        found = [f.path for f in named_in(ctx, message, keep=keep, min_share=1.0, limit=2)
-                 if not is_secret_path(f.path)]
+    if not found and by_words is not None:
+        found = [p for p in [f.path for f in by_words() if keep(f.path)][:2] if not is_secret_path(p)]
     return found[0] if len(found) == 1 else None
 
 

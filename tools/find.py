@@ -35,7 +35,7 @@ from .file_walk import is_pattern, name_matcher, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
-           "locate", "missing_file", "named_in", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
+           "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
            "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines"]
 
 Kind = Literal["file", "folder", "any"]
@@ -369,7 +369,7 @@ _REQUEST_WORDS = frozenset("what which who whom whose when where why how many mu
 
 
 def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None = None,
-             limit: int = 3, kind: Kind = "file", min_share: float = 0.6) -> list[Found]:
+             limit: int | None = 3, kind: Kind = "file", min_share: float = 0.6) -> list[Found]:
     """Files (or folders, with ``kind``) whose names a request names in words ("what does the employee
     handbook say about leave?" -> ``employee-handbook.md``; "add the minutes folder" -> ``minutes/``): at
     least ``min_share`` of a name's words are in the request, one of them a real word. Best first: the
@@ -390,6 +390,13 @@ def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None
             in_folders[e.path] = sum(1 for w in asked if any(scorer.best(f, (w,))[0] >= 0.8 for f in folder_words))
     found.sort(key=lambda f: (-f.score, -in_folders[f.path], len(f.path.parts), str(f.path)))
     return found[:limit]
+
+
+def named_in_words(ctx: ToolContext, text: str) -> list[Found]:
+    """Every file whose whole name ``text`` says in words, best first (``named_in`` with every word, no limit). The
+    agent's named files and its held call both read it, each taking the first it can use, so a turn walks the
+    allowed folders for this once."""
+    return named_in(ctx, text, min_share=1.0, limit=None)
 
 
 def folder_named_by_user(ctx: ToolContext) -> Path | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from .facts import asked_to_keep
 from .lexicon import ASKS_CHANGE, ASKS_REWRITE, QUESTION
@@ -26,6 +26,7 @@ from .lexicon import ASKS_CHANGE, ASKS_REWRITE, QUESTION
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.registry.execute import ToolResult
+    from gaia_lite.tools.find import Found
 
 __all__ = ["HeldCall", "held_call", "QUERY_REQUEST", "QUERY_ANSWER", "EDIT_REQUEST"]
 
@@ -55,16 +56,17 @@ class HeldCall:
         return self.answer if done is not None and done.ok and done.name == self.tool else ""
 
 
-def held_call(message: str, ctx: ToolContext, tool_names: Iterable[str]) -> HeldCall | None:
+def held_call(message: str, ctx: ToolContext, tool_names: Iterable[str],
+              in_words: Callable[[], Sequence[Found]]) -> HeldCall | None:
     """The call the first reply to ``message`` is held to, or None: it names no one file, asks for a fact to be
     kept, or what it asks of the file is not plain (a rewrite is write_file's; two files, or none, are the model's
-    to choose)."""
+    to choose). ``in_words``: the turn's look at the files the message names in words (named.in_words_once)."""
     names = set(tool_names)
     if asked_to_keep(message) or ASKS_REWRITE.search(message):
         return None
     if _asks_change(message):
         return _edit(message, ctx) if "edit_file" in names else None
-    return _query(message, ctx) if "analyze_data_file" in names else None
+    return _query(message, ctx, in_words) if "analyze_data_file" in names else None
 
 
 def _asks_change(message: str) -> bool:
@@ -85,11 +87,11 @@ def _edit(message: str, ctx: ToolContext) -> HeldCall | None:
                     EDIT_REQUEST.format(brief=brief, request=message))
 
 
-def _query(message: str, ctx: ToolContext) -> HeldCall | None:
+def _query(message: str, ctx: ToolContext, in_words: Callable[[], Sequence[Found]]) -> HeldCall | None:
     from gaia_lite.tools.file_brief import named_file
     from gaia_lite.tools.table_brief import QUERIED_SUFFIXES, asked_of_table, table_brief
 
-    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in QUERIED_SUFFIXES, by_words=True)
+    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in QUERIED_SUFFIXES, by_words=in_words)
     brief = table_brief(path, ctx.workdir) if path is not None else None
     if path is None or brief is None:
         return None

@@ -41,7 +41,7 @@ from .grounding import ungrounded_in
 from .judge import (
     Accept, Evidence, FromResults, RunCalls, Stage, Verdict, asks_about_user, judge, without_tool_names,
 )
-from .named import named_in_message
+from .named import in_words_once, named_in_message
 from .opening import Opening, opening
 from .results import compact_result
 from .prefix import make_layout
@@ -231,13 +231,15 @@ class Agent:
         self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
         facts, closest, saved = self._saved_facts(query)
         stats, book = self._turn_stats(query, facts, closest), CallBook()
-        held = held_call(query, self.executor.ctx, self.registry.names()) if self.options.held_calls else None
+        in_words = in_words_once(query, self.executor.ctx)  # one look at the files it names in words, if needed
+        held = held_call(query, self.executor.ctx, self.registry.names(), in_words) if self.options.held_calls \
+            else None
         # held to the call, the model reads what it needs in that step's request; else a table beside the message
         stats.held = held if held and stats.opening is Opening.TOOL_FIRST and self._held_opening(held) else None
         self.history.append({"role": "user", "content": self.turn_message(
             state, query, facts, recalled.blocks, held.beside if held and not stats.held else "")})
         stats.saved, stats.closest = saved, closest
-        stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx)
+        stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx, in_words)
         answer: str | None = None
         steer = Steer()
         while answer is None:

@@ -7,19 +7,30 @@ made-up file stands for a file the message names.
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .lexicon import FOLDER_WORDS, HERE
 
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
+    from gaia_lite.tools.find import Found
 
 __all__ = ["named_in_message", "names_file", "inside"]
 
 
-def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
+def in_words_once(message: str, ctx: ToolContext) -> Callable[[], list[Found]]:
+    """The look at the files whose whole name ``message`` says in words (find.named_in_words), made when first
+    asked and then kept: the named files and the held call both read it, so a turn walks the folders once."""
+    from gaia_lite.tools.find import named_in_words
+
+    return functools.cache(lambda: named_in_words(ctx, message))
+
+
+def named_in_message(message: str, ctx: ToolContext,
+                     in_words: Callable[[], list[Found]] | None = None) -> tuple[str, ...]:
     """What the user's ``message`` names that exists in the allowed folders: files by name or path
     ("settings.toml", "reports/q3.md"), folders in words ("the projects folder"), or "the working
     folder" when it asks about the files here ("whats in here?"). Each as the user can read it
@@ -41,7 +52,7 @@ def named_in_message(message: str, ctx: ToolContext) -> tuple[str, ...]:
         if path.is_dir() if folder else path.is_file():
             found.append(_where(path, base))
     if not found:
-        found += [_where(f.path, base) for f in _named_in_words(message, ctx)]
+        found += [_where(f.path, base) for f in _named_in_words(message, ctx, in_words)]
     if not found and HERE.search(message):
         found.append("your question is about the files in the working folder")
     return tuple(dict.fromkeys(found))
@@ -60,15 +71,15 @@ def names_file(line: str) -> bool:
     return _IS_IN in line
 
 
-def _named_in_words(message: str, ctx: ToolContext) -> list:
+def _named_in_words(message: str, ctx: ToolContext, in_words: Callable[[], list[Found]] | None = None) -> list:
     """Files whose whole name of two words or more the message says in words: "tl;dr of the onboarding
     guide?" -> hr/onboarding/onboarding-guide.md (0.5B, dev run: answered "Onboarding guide for working
     directory setup." without reading it). A one-word name ("notes", "budget") is too often just a word."""
-    from gaia_lite.tools.find import named_in, words
+    from gaia_lite.tools.find import named_in_words, words
 
     try:
-        return [f for f in named_in(ctx, message, min_share=1.0, limit=2)
-                if len(words(Path(f.path).stem)) >= 2]
+        found = in_words() if in_words is not None else named_in_words(ctx, message)
+        return [f for f in found[:2] if len(words(Path(f.path).stem)) >= 2]
     except OSError:  # a look that fails must never break a turn
         return []
 

@@ -129,3 +129,18 @@ def test_a_change_to_a_small_file_is_held_to_an_edit_shown_the_file(tmp_path: Pa
     assert (tmp_path / "config.ini").read_text() == "[server]\nhost = localhost\nport = 9090\n"
     assert second["messages"][-1]["role"] == "tool", "nothing is asked after an edit"
     assert "holds:" not in str(second["messages"]), "the file is shown off the record only"
+
+
+def test_a_turn_looks_once_for_the_files_its_message_names_in_words(tmp_path: Path, monkeypatch) -> None:
+    # the held call and the named files both read that look: the allowed folders are walked once, not twice
+    import gaia_lite.tools.find as find
+
+    looks: list[str] = []
+    real = find.named_in_words
+    monkeypatch.setattr(find, "named_in_words", lambda ctx, text: looks.append(text) or real(ctx, text))
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(OPENING + QUERY), text_chunks('{"answer": "420."}')]
+        list(_agent(srv, tmp_path).run("in my sales sheet, what did the north region sell?"))
+        first = srv.requests[0]
+    assert first["messages"][-1] == {"role": "assistant", "content": OPENING}, "the table named in words is held"
+    assert looks == ["in my sales sheet, what did the north region sell?"]

@@ -8,7 +8,12 @@ import pytest
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.file_brief import MAX_EDIT_BYTES, edit_brief, named_file
+from gaia_lite.tools.find import named_in_words
 from gaia_lite.tools.sandbox import Sandbox
+
+
+def _in_words(ctx: ToolContext):
+    return lambda: named_in_words(ctx, "in my invoices sheet, which are unpaid?")
 
 
 def _tables(path: Path) -> bool:
@@ -34,10 +39,10 @@ def test_a_file_named_by_its_path_or_by_a_name_only_one_file_has_is_found(ctx: T
 def test_a_table_named_in_words_only_when_asked_for_and_only_one_fits(ctx: ToolContext) -> None:
     table = ctx.workdir / "billing" / "invoices.csv"
     assert named_file(ctx, "in my invoices sheet, which are unpaid?", _tables) is None  # by path or name only
-    assert named_file(ctx, "in my invoices sheet, which are unpaid?", _tables, by_words=True) == table
+    assert named_file(ctx, "in my invoices sheet, which are unpaid?", _tables, by_words=_in_words(ctx)) == table
     (ctx.workdir / "old").mkdir()
     (ctx.workdir / "old" / "invoices.tsv").write_text("invoice\tamount\nINV-0\t5\n")
-    assert named_file(ctx, "in my invoices sheet, which are unpaid?", _tables, by_words=True) is None  # two
+    assert named_file(ctx, "in my invoices sheet, which are unpaid?", _tables, by_words=_in_words(ctx)) is None  # two
 
 
 def test_none_for_another_kind_a_missing_file_two_files_or_a_secret(ctx: ToolContext) -> None:
