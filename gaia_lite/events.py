@@ -113,10 +113,8 @@ class TurnFinished:
     cached_tokens: int | None
     loaded_tools: tuple[str, ...]
     stats: dict[str, Any] = field(default_factory=dict)
-    # The loop sets it (agent/grounding.ungrounded_in) when the answer's specifics were not supported by the
-    # turn's evidence (tool results, the user's messages, saved facts shown); `eval tasks` counts it as
-    # ungrounded_turns.
-    ungrounded: bool = False
+    # The saved facts shown beside the message (evidence an answer may draw on: eval/grounding.py reads it)
+    facts: tuple[str, ...] = ()
     # Where the answer came from: "model" (its reply as given), "amended" (its reply with lines the agent
     # added from the results) or "built" (the agent's, from the tool results); `eval tasks` counts each.
     origin: Literal["model", "amended", "built"] = "model"

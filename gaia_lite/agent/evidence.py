@@ -1,7 +1,6 @@
 """The judge's looks at the user's files: does a file a call names exist or look like one here (``invented``),
-would a write replace most of a file (``clobbers``), which files do the message's words point to (``pointed``).
-Each walks the allowed folders, reads a file or scans up to 300 files' text, and more than one guard asks the
-same in a step, so ``Lookups`` makes each look once a step, when a guard first asks; most steps need none."""
+which files do the message's words point to (``pointed``). Each walks the allowed folders or scans up to 300 files'
+text, so ``Lookups`` makes each look once a step, when a guard first asks; most steps need none."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from gaia_lite.messages import ToolCall
 
@@ -18,11 +17,9 @@ from .named import inside, named_in_message
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Lookups", "invented_file", "clobbered_file", "pointed_files"]
+__all__ = ["Lookups", "invented_file", "pointed_files"]
 
 _FILE_ARG = re.compile(r"(?:^|_)(?:path|file)$")  # arguments that name a file: file_path, image_path, path
-KEPT_LINES = 0.5  # a write that keeps this share of a file's lines edits it; one that keeps less replaces it
-_CLOBBER_MAX_BYTES = 1_000_000
 
 
 @dataclass
@@ -31,22 +28,18 @@ class Lookups:
 
     ctx: ToolContext
     user_messages: tuple[str, ...]  # the conversation's, the current one last
-    _found: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
+    _found: dict[str, str | None] = field(default_factory=dict, repr=False)  # by call ("" for pointed)
 
     def invented(self, call: ToolCall) -> str | None:
-        return self._once("invented", call, lambda: invented_file(call.arguments, self.ctx, self.user_messages))
-
-    def clobbers(self, call: ToolCall) -> str | None:
-        return self._once("clobbers", call, lambda: clobbered_file(call.arguments, self.ctx))
+        key = call.name + json.dumps(call.arguments, sort_keys=True, default=str)
+        if key not in self._found:
+            self._found[key] = invented_file(call.arguments, self.ctx, self.user_messages)
+        return self._found[key]
 
     def pointed(self) -> str | None:
-        return self._once("pointed", None, lambda: pointed_files((self.user_messages or ("",))[-1], self.ctx))
-
-    def _once(self, kind: str, call: ToolCall | None, look: Callable[[], str | None]) -> str | None:
-        key = (kind, "" if call is None else call.name + json.dumps(call.arguments, sort_keys=True, default=str))
-        if key not in self._found:
-            self._found[key] = look()
-        return self._found[key]
+        if "" not in self._found:
+            self._found[""] = pointed_files((self.user_messages or ("",))[-1], self.ctx)
+        return self._found[""]
 
 
 def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages: Sequence[str]) -> str | None:
@@ -71,29 +64,6 @@ def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages:
             continue
         return name
     return None
-
-
-def clobbered_file(arguments: dict[str, object], ctx: ToolContext) -> str | None:
-    """The file a write_file call would replace with text keeping under ``KEPT_LINES`` of its lines, as the user
-    reads it: the 1.5B "bumped" setup.cfg's version by writing "bump the version to 2.1.0" over it (287ef59)."""
-    from gaia_lite.tools.find import shown
-    from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
-
-    raw, content = arguments.get("file_path"), arguments.get("content")
-    if not isinstance(raw, str) or not isinstance(content, str) or not raw.strip():
-        return None
-    raw = _as_run(ctx, raw.strip())
-    try:
-        path = resolve_user_path(ctx, raw) if inside(ctx, raw) else None  # outside: for the tool to refuse
-        if path is None or not path.is_file() or path.stat().st_size > _CLOBBER_MAX_BYTES:
-            return None
-        old = [ln.strip() for ln in path.read_text(encoding="utf-8", errors="replace").splitlines() if ln.strip()]
-    except (SandboxError, OSError):
-        return None
-    new = {ln.strip() for ln in content.splitlines()}
-    if not old or sum(ln in new for ln in old) >= KEPT_LINES * len(old):
-        return None
-    return shown(path, Path(ctx.workdir).resolve())
 
 
 def _as_run(ctx: ToolContext, raw: str) -> str:

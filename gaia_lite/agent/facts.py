@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import ASIDE, KEEP_FIRST, KEEP_LAST
+from .lexicon import ABOUT_FILES, ABOUT_ME, AGAIN, ASIDE, KEEP_FIRST, KEEP_LAST, QUESTION
 
-__all__ = ["in_user_words", "asked_to_keep"]
+__all__ = ["in_user_words", "asked_to_keep", "asks_about_user"]
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[\w'-]+")
@@ -55,3 +55,13 @@ def asked_to_keep(message: str) -> str | None:
     if len(_words(fact)) < 2 or fact.lower().startswith("to "):
         return None
     return fact[:1].upper() + fact[1:]
+
+
+def asks_about_user(message: str) -> bool:
+    """Is ``message`` a question about the user or what they said, whose answer may be a saved fact ("what's my
+    locker code again?")? A question with "my", "remember", "I told ..." or a closing "again" that names no
+    file or other place the tools look in. The loop shows it the closest saved facts."""
+    text = (message or "").strip()
+    if not (text.endswith("?") or QUESTION.search(text)) or ABOUT_FILES.search(text):
+        return False
+    return bool(ABOUT_ME.search(text) or (AGAIN.search(text) and QUESTION.search(text)))

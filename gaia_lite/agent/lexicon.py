@@ -22,8 +22,7 @@ class Phrase:
 
     def found(self, text: str) -> str | None:
         """The words it finds in ``text`` (what a guard quotes back to the model), or None."""
-        m = self.pattern.search(text)
-        return m.group(0) if m else None
+        return m.group(0) if (m := self.pattern.search(text)) else None
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ FOLDER_WORDS = _phrase("folder_words", r"\b(?:the|my|our|a|this)\s+([\w.-]+)\s+(
 HERE = _phrase("here", r"\bin here\b|\b(?:this|the current|the working) (?:folder|directory|dir)\b|\bmy files\b",
                "whats in here?", "list the files in this folder", "which of my files mention the budget?")
 
-# ---------------------------------------------------------------- what a message asks (judge, grounding.py)
+# ------------------------------------------------------- what a message asks (judge, facts.py, eval/grounding.py)
 # A question, by its opener ("can you ..." is as often a request). A question about a change asks for none: told
 # to make one for "What port is set in config.ini?", the 1.5B called update_memory (test split, ffeab89)
 QUESTION = _phrase("question", r"^\W*(?:what|whats|which|who|whos|whom|whose|when|where|why|how|is|are|was|were|"
@@ -117,20 +116,14 @@ SAYS_DONE = _phrase(
     "The theme in settings.json has been switched to dark.")
 
 # ---------------------------------------------------------------- word lists
-# The words both lists hold ("may": the month to one, the verb to the other)
-_COMMON = ("the a an in on at to for from of and or but if this that these those there here it its he she they "
-           "we you your my our his her their yes no not what which who when where why how is are was were be "
-           "has have had do does did all any each every some one may ")
-# Capitalised words that open a sentence or a title, not a name (grounding.specifics)
+# Capitalised words that open a sentence or a title, not a name (eval/grounding.specifics)
 NOT_NAMES = _words(
-    "not_names", _COMMON + "two three first last next total top q1 q2 q3 q4 monday tuesday wednesday thursday "
-    "friday saturday sunday january february march april june july august september october november december "
-    "according based after before during since until",
+    "not_names", "the a an in on at to for from of and or but if this that these those there here it its he she they "
+    "we you your my our his her their yes no not what which who when where why how is are was were be has have had "
+    "do does did all any each every some one may two three first last next total top q1 q2 q3 q4 monday tuesday "
+    "wednesday thursday friday saturday sunday january february march april june july august september october "
+    "november december according based after before during since until",
     "The top seller was John Doe of Acme Corp, per The Handbook.", "On Monday the total was high.")
-# Words that carry no content: sharing them proves nothing (own_words)
-STOP = _words("stop", _COMMON + "then else by with as been i me them can could will would should might must so "
-              "than too very just only also",
-              "This answer depends on the user's files, data, memory or computer.")
 # An answer of nothing, taken from the tool-first shape's "none" (empty_answer)
 EMPTY_ANSWERS = Words("empty_answers", frozenset({"", "none", "null", "n/a"}), ("none", "N/A."))
 

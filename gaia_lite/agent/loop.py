@@ -34,23 +34,20 @@ from gaia_lite.registry.ports import MemoryPort
 from gaia_lite.registry.registry import ToolRegistry
 
 from .books import CallBook, Steer, TurnStats
-from .facts import asked_to_keep, in_user_words
+from .facts import asked_to_keep, asks_about_user, in_user_words
 from .fallback import answer_from_result, for_people, plain_name
 from .evidence import Lookups
-from .grounding import ungrounded_in
-from .judge import (
-    Accept, Evidence, FromResults, RunCalls, Stage, Verdict, asks_about_user, judge, without_tool_names,
-)
+from .judge import Accept, Evidence, FromResults, RunCalls, Stage, Verdict, judge
 from .named import in_words_once, named_in_message
 from .opening import Opening, opening
 from .results import compact_result
 from .prefix import make_layout
-from .own_words import without_own_lines
-from .prompt import MENU_INTRO, PERSONA, RESPONSE_FORMAT, WORKED_HEADER, worked_block
+from .reply import without_own_lines, without_tool_names
+from .prompt import RESPONSE_FORMAT, worked_block
 from .replies import FreeReplies, OwnLinesView, ReplyMode
 from .reply import Reply
 from .selection import SelectionState, ToolSelector
-from .held_call import QUERY_ANSWER, HeldCall, held_call
+from .held_call import HeldCall, held_call
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
@@ -74,7 +71,7 @@ SAVED_FACTS_HEADER = "Saved memories that may help (from earlier conversations):
 SAVED_FACTS_LIMIT = 3
 SAVED_FACTS_MIN = 0.45
 # A question about the user ("what's my locker code again?", "how do I like my summaries?", "What did I tell
-# you about my diet?"; judge.asks_about_user) is shown its closest saved facts whatever their cosine:
+# you about my diet?"; facts.asks_about_user) is shown its closest saved facts whatever their cosine:
 # such a question is far from the fact it asks for (MiniLM: 0.31-0.39 for "what did I tell you ..." pairs, and
 # "how do I like my summaries?" / "I like my summaries as bullet points" fell under the 0.30 bar judge2 had
 # for them), so the 0.5B read notes.txt instead. A few lines at most, none on other turns or with an empty
@@ -246,7 +243,7 @@ class Agent:
             if book.stop:  # the model kept repeating refused calls: end with what the tools returned
                 answer = yield from self._give_up(stats)
                 break
-            forced = stats.must_answer or steer.held_to_answer or stats.steps + 1 >= self.options.max_steps
+            forced = stats.must_answer or stats.steps + 1 >= self.options.max_steps
             reply = yield from self._step(stats, steer, forced)
             verdict = self._judge(reply, steer.stage(forced), stats)
             steer = steer.after(verdict, reply.text)
@@ -312,8 +309,7 @@ class Agent:
         looks = Lookups(self.executor.ctx, tuple(self.user_messages))  # each made once, when a guard asks
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result,
                         tuple(self.user_messages), stats.facts, self._own_lines(), seen, stats.named,
-                        invented=looks.invented, clobbers=looks.clobbers, pointed=looks.pointed,
-                        instructions=self._instructions(), skip=self.options.judge_skip)
+                        invented=looks.invented, pointed=looks.pointed, skip=self.options.judge_skip)
 
     def _after_result(self) -> str:
         """The line the text path writes after each tool result."""
@@ -330,14 +326,6 @@ class Agent:
         no part of it."""
         return tuple(ln.strip() for ln in (self.replies.response_format_text or "").splitlines() if "{" in ln)
 
-    def _instructions(self) -> tuple[str, ...]:
-        """Our own words the model is sent (rules, reply format, the lines after results and beside facts),
-        which an answer must not be a copy of; the tool list is left out (a tool's own words may be an answer)."""
-        rules = PERSONA.split("Rules:", 1)[-1]  # without the working directory and system lines, which are facts
-        return (rules, RESPONSE_FORMAT, MENU_INTRO, self.replies.response_format_text or "",
-                self.replies.after_result or "", TEXT_PATH_NEXT, STOP_CALLING, SAVED_FACTS_HEADER, WORKED_HEADER,
-                QUERY_ANSWER.format(question=""))
-
     def _step(self, stats: TurnStats, steer: Steer, forced: bool) -> Generator[Event, None, Reply]:
         """One model call: build the request (as the judge's verdicts so far steer it), stream the reply, read it."""
         while True:
@@ -346,7 +334,7 @@ class Agent:
             ask, held = self._held_step(stats, first=first) if not (steer.transient or forced) else ("", None)
             request = yield from self._request(forced, steer.transient, calls_only=steer.calls_only,
                                                has_result=has_result, direct=first and stats.opening is Opening.ANSWER,
-                                               answer_request=steer.answer_request, held=held, ask=ask)
+                                               held=held, ask=ask)
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -371,10 +359,9 @@ class Agent:
 
     def _request(self, forced: bool, transient: tuple[Message, ...] = (), *,
                  calls_only: bool = False, has_result: bool = False, direct: bool = False,
-                 answer_request: str = "", held: HeldCall | None = None,
-                 ask: str = "") -> Generator[Event, None, _Request]:
+                 held: HeldCall | None = None, ask: str = "") -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
-        answer, told so with ``answer_request`` or ``STOP_CALLING``), fitted to the model's window.
+        answer, told so with ``STOP_CALLING``), fitted to the model's window.
         ``held``: the call the reply is held to; ``ask``: a request sent off the record."""
         state = self.selector.state  # a load_tools call earlier in the turn may have changed it
         system, tools = self._prompt(state, forced)
@@ -382,7 +369,7 @@ class Agent:
             system, tools = self._prompt(state, forced)
         messages: list[Message] = [{"role": "system", "content": system}, *self.history, *transient]
         if forced:
-            messages.append({"role": "user", "content": answer_request or STOP_CALLING})
+            messages.append({"role": "user", "content": STOP_CALLING})
         # ``direct``: the reply is held to an answer by its schema alone (no words added, same prompt)
         kind = {"forced": forced or direct, "calls_only": calls_only and not forced, "has_result": has_result}
         extra, opening = self.replies.request_extra(tools, **kind), self.replies.reply_opening(**kind)
@@ -447,8 +434,6 @@ class Agent:
         elif answer != reply.text.strip():
             yield TextDelta("\n\n" + answer)
         self.history.append({"role": "assistant", "content": answer})
-        ev = self._evidence(stats)
-        stats.ungrounded = ungrounded_in(answer, ev.results, ev.seen_results, ev.user_messages, ev.facts) is not None
         return answer
 
     def _keep_asked_fact(self, stats: TurnStats) -> Generator[Event, None, str | None]:

@@ -18,9 +18,8 @@ from typing import Any, Callable, Iterable, Protocol
 from gaia_lite.llm.textcalls import parse_text_calls, strip_think
 from gaia_lite.messages import ChatResult
 
-from .judge import Evidence, hiding_guard, names_a_tool
-from .own_words import MIN_CUT
-from .reply import Reply
+from .judge import Evidence, hiding_guard
+from .reply import MIN_CUT, Reply, names_a_tool
 
 # names_a_tool: eval/tasks.py counts narrated answers with the judge's own rule
 __all__ = ["Reply", "ReplyMode", "ReplyView", "FreeReplies", "HoldingView", "OwnLinesView",
@@ -155,7 +154,7 @@ class HoldingView:
 class OwnLinesView:
     """Keeps the agent's own after-result lines off the screen. A small model ends an answer by copying
     the line it was given after a tool result ("Buy stamps.\n(If this answers the request, reply {");
-    the loop strips it from the answer (``own_words.without_own_lines``), and the screen must agree, or
+    the loop strips it from the answer (``reply.without_own_lines``), and the screen must agree, or
     the user reads the copy and then the clean answer printed again. Text that may be the start of one of
     ``lines`` is held until it cannot be; from the first ``MIN_CUT`` characters of one, nothing more of
     the reply is shown."""

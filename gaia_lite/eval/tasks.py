@@ -16,8 +16,8 @@ tool with ..." or just "list_recent_files").
 ``--repeat N`` runs the suite N times (run-major: each run is a whole pass)
 and reports the mean and spread of tasks passed per arm, per split (dev /
 test, from the suite's ``split`` marks) and per class; small models sample.
-**Ungrounded** turns are ones the agent's loop marked (``TurnFinished.ungrounded``, grounding.ungrounded_in:
-an answer whose specifics the turn's evidence did not support). Each turn also records the judge's
+**Ungrounded** turns are answers whose specifics (numbers, file names, names) nothing the conversation
+showed holds: its tool results, the user's messages, the saved facts shown (``grounding.ungrounded_in``). Each turn also records the judge's
 guards that acted on its replies (``TurnFinished.guards``), and each arm counts, per guard, the turns it
 acted on (``guards_fired``); a ``skip:NAME`` arm runs ``on`` with those guards off (``eval/arms.py``).
 
@@ -45,6 +45,7 @@ from gaia_lite.agent.replies import names_a_tool
 from gaia_lite.events import ModelCallFinished, ToolCallFinished, TurnFailed, TurnFinished
 
 from .arms import arm_folder
+from .grounding import result_text, ungrounded_in
 from .logscore import score_file
 from .suite import Suite, Task, Turn, builtin_suite_path, check_answer, check_files_after, load_suite
 
@@ -144,7 +145,7 @@ class TurnResult:
     invalid_calls: int = 0  # unknown tool or bad arguments: refused before running
     malformed: bool = False  # the answer holds an unreadable call
     narrated: bool = False  # the answer names a tool instead of calling it
-    ungrounded: bool = False  # the agent marked specifics the evidence did not support
+    ungrounded: bool = False  # the answer states specifics nothing shown holds (grounding.ungrounded_in)
     origin: str = "model"  # where the answer came from: model, amended or built (TurnFinished.origin)
     guards: list[str] = field(default_factory=list)  # the judge's guards that acted on a reply (TurnFinished.guards)
     calls: list[dict[str, Any]] = field(default_factory=list)  # each call: name, arguments, outcome, seconds (to read a failure)
@@ -166,8 +167,19 @@ class TaskResult:
     run: int = 1  # which of the --repeat runs
 
 
-def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> TurnResult:
+@dataclass
+class _Shown:
+    """What a task's conversation has shown the model before this turn: the user's messages and the tool results
+    (evidence for ``ungrounded_in``). A new conversation starts it again."""
+
+    messages: list[str] = field(default_factory=list)
+    results: list[str] = field(default_factory=list)
+
+
+def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str], shown: _Shown) -> TurnResult:
     started = time.perf_counter()
+    shown.messages.append(turn.prompt)
+    results: list[ToolCallFinished] = []
     finished: TurnFinished | None = None
     failed: TurnFailed | None = None
     escapes = calls = invalid = 0
@@ -179,6 +191,7 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
         elif isinstance(ev, TurnFailed):
             failed = ev
         elif isinstance(ev, ToolCallFinished):
+            results.append(ev)
             calls += 1
             escapes += ev.escape_hatch
             invalid += getattr(ev, "outcome", "") == "invalid"
@@ -192,6 +205,8 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
         error = failed.error if failed is not None else "the turn ended without an answer"
         return TurnResult(index, turn.prompt, "", [], False, [f"turn failed: {error}"], seconds, None, None,
                           escapes, error, tool_calls=calls, invalid_calls=invalid, calls=made, model_calls=steps)
+    ungrounded = ungrounded_in(finished.answer, results, shown.results, shown.messages, finished.facts) is not None
+    shown.results.extend(map(result_text, results))
     called = list(finished.tools_called)
     failures = check_turn(turn, finished.answer, called)
     return TurnResult(index, turn.prompt, finished.answer, called, not failures, failures, seconds,
@@ -199,7 +214,7 @@ def _run_turn(agent: Any, index: int, turn: Turn, tool_names: Sequence[str]) -> 
                       skills=list(finished.stats.get("skills", ())), loaded=len(finished.loaded_tools),
                       tool_calls=calls, invalid_calls=invalid, malformed=is_malformed(finished.answer),
                       narrated=is_narrated(finished.answer, tool_names), calls=made, model_calls=steps,
-                      ungrounded=finished.ungrounded, origin=finished.origin, guards=list(finished.guards))
+                      ungrounded=ungrounded, origin=finished.origin, guards=list(finished.guards))
 
 
 def _rounded(seconds: float | None) -> float | None:
@@ -253,10 +268,12 @@ def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
                 services.rag.index_file(workdir / rel)
             except Exception as exc:  # a setup failure is reported, the task still runs
                 result.setup_error = f"could not index {rel}: {exc}"
+        shown = _Shown()
         for i, turn in enumerate(task.turns, 1):
             if turn.new_conversation and i > 1:
                 _new_conversation(services.agent)
-            outcome = _run_turn(services.agent, i, turn, names)
+                shown = _Shown()
+            outcome = _run_turn(services.agent, i, turn, names, shown)
             result.turns.append(outcome)
             progress(f"{label} turn {i}: {'PASS' if outcome.passed else 'FAIL'} "
                      f"({outcome.seconds:.1f} s, tools: {', '.join(outcome.called) or 'none'})")

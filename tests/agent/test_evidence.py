@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gaia_lite.agent.evidence import Lookups
-from gaia_lite.agent.judge import AskAgain, Evidence, HoldToAnswer, Reply, Stage, judge
+from gaia_lite.agent.judge import AskAgain, Evidence, Reply, RunCalls, Stage, judge
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.sandbox import Sandbox
@@ -33,19 +33,24 @@ def test_each_kind_of_lookup_is_kept_apart_and_by_call(tmp_path: Path) -> None:
     (tmp_path / "policies" / "returns.md").write_text("# Returns\nSale items: store credit only, no money back.\n")
     question = "returns policy - can I get my money back on sale items?"
     looks = Lookups(_ctx(tmp_path), ("tidy up my notes", question))
-    rewrite = ToolCall("c2", "write_file", {"file_path": "notes.md", "content": "buy milk"})
-    assert looks.clobbers(rewrite) == "notes.md" and looks.invented(rewrite) is None
-    assert looks.clobbers(WRITE) is None  # another call is looked up on its own
     assert looks.pointed() == "policies/returns.md"
     (tmp_path / "policies" / "returns.md").unlink()
     assert looks.pointed() == "policies/returns.md"
 
 
+def test_each_call_is_looked_up_on_its_own(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("buy milk\n")
+    looks = Lookups(_ctx(tmp_path), (POEM,))
+    rewrite = ToolCall("c2", "write_file", {"file_path": "notes.md", "content": "buy milk"})
+    assert looks.invented(WRITE) == "sea.txt" and looks.invented(rewrite) is None
+
+
 def test_the_judge_reads_a_steps_lookups_through_evidence(tmp_path: Path) -> None:
     looks = Lookups(_ctx(tmp_path), (POEM,))
     ev = Evidence(("write_file", "read_file"), user_messages=(POEM,), invented=looks.invented)
-    held = judge(Reply((WRITE,), ""), ev, Stage.DRAFT)
-    assert held == HoldToAnswer("unasked_write", f"Answer it yourself now, in plain sentences, without tools: {POEM}")
+    asked = judge(Reply((WRITE,), ""), ev, Stage.DRAFT)
+    assert asked == AskAgain("invented_file", f"No file sea.txt exists, and I asked for none. Answer without tools: {POEM}")
+    assert judge(Reply((WRITE,), ""), ev, Stage.FINAL) == RunCalls((WRITE,))  # asked once: the call runs
     read = Reply((ToolCall("c3", "read_file", {"file_path": "leaves.jpg"}),), "")
     asked = judge(read, ev, Stage.DRAFT)
     assert isinstance(asked, AskAgain) and asked.guard == "invented_file" and "leaves.jpg" in asked.request

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.agent.judge import (
-    GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
-    active, hiding_guard, judge, unknown_call, unknown_guards,
+    GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
+    active, hiding_guard, judge, unknown_guards,
 )
+from gaia_lite.agent.judge.form import unknown_call
 from gaia_lite.agent.replies import first_sentence_pending
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.execute import ToolResult, ToolStatus
@@ -276,7 +277,7 @@ def test_every_guard_is_one_row_with_its_actions() -> None:
     names = [g.name for g in GUARDS]
     assert len(names) == len(set(names))
     for g in GUARDS:
-        assert g.on_draft in (OnDraft.PASS, OnDraft.END, OnDraft.ANSWER) or g.ask, g.name
+        assert g.on_draft in (OnDraft.PASS, OnDraft.END) or g.ask, g.name
         assert g.on_draft is not OnDraft.PASS or g.on_final is not OnFinal.KEEP, f"{g.name} does nothing"
 
 
@@ -368,8 +369,8 @@ def test_a_made_up_file_beside_the_working_directory_is_judged_where_it_would_be
     work.mkdir()
     question = "Write me a two-line poem about the sea."
     reply = Reply((ToolCall("c1", "write_file", {"file_path": str(tmp_path / "poem.txt"), "content": "..."}),), "")
-    assert isinstance(held := judge(reply, _call_ev(work, question), Stage.DRAFT), HoldToAnswer)
-    assert held.guard == "unasked_write"
+    assert isinstance(asked := judge(reply, _call_ev(work, question), Stage.DRAFT), AskAgain)
+    assert asked.guard == "invented_file" and asked.request.startswith("No file poem.txt exists")
 
 
 def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> None:
@@ -399,14 +400,11 @@ def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> N
 
 
 @pytest.mark.parametrize("question", ["Write me a two-line poem about the sea.", "gimme a quick haiku about coffee"])
-def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run_and_the_next_reply_answers(
-        tmp_path, question) -> None:
-    # the 0.5B, test split, 3 runs of 3: the poem went to sea.txt; asked with invented_file's words, it
-    # answered "I can't find that file"
+def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run(tmp_path, question) -> None:
+    # the 0.5B, test split, 3 runs of 3: the poem went to sea.txt
     reply = Reply((ToolCall("c1", "write_file", {"file_path": "sea.txt", "content": "The sea is vast ..."}),), "")
-    held = HoldToAnswer("unasked_write", f"Answer it yourself now, in plain sentences, without tools: {question}")
-    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == held
-    assert judge(reply, _call_ev(tmp_path, question), Stage.FINAL) == held
+    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == AskAgain(
+        "invented_file", f"No file sea.txt exists, and I asked for none. Answer without tools: {question}")
 
 
 @pytest.mark.parametrize("question", ["Write a two-line poem about the sea and save it.",
@@ -489,44 +487,6 @@ def test_a_change_a_tool_made_or_a_question_about_one_may_be_called_done() -> No
     poem = "Here is a two-line poem I've written for you: waves fold in, the gulls call out."
     assert judge(Reply((), poem), Evidence(EDITING, user_messages=("write me a two-line poem about the sea",)),
                  Stage.DRAFT) == Accept(poem)
-
-
-def _write_ev(tmp_path, question: str) -> Evidence:
-    from gaia_lite.agent.evidence import clobbered_file
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    return Evidence((*TOOLS, "write_file", "edit_file"), user_messages=(question,),
-                    clobbers=lambda call: clobbered_file(call.arguments, ctx))
-
-
-def test_a_write_that_would_replace_most_of_a_file_asked_to_change_is_not_run(tmp_path) -> None:
-    # the 1.5B, test split, 287ef59: after two edit_file calls with an empty old_content, it wrote its
-    # instruction over the whole file, and answered "The version of setup.cfg has been updated to 2.1.0."
-    (tmp_path / "setup.cfg").write_text("[metadata]\nname = widgets\nversion = 2.0.3\n")
-    question = "setup.cfg - bump the version to 2.1.0"
-    clobber = Reply((ToolCall("c1", "write_file", {"file_path": "setup.cfg", "content": "bump the version to 2.1.0"}),), "")
-    ev = _write_ev(tmp_path, question)
-    asked = judge(clobber, ev, Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "clobbering_write"
-    assert asked.request.startswith("Not run: write_file would replace all of setup.cfg, and your text keeps little")
-    assert judge(clobber, ev, Stage.FINAL) == HoldToAnswer(
-        "clobbering_write", f"Answer it yourself now, in plain sentences, without tools: {question}")
-    # the whole file written back with the one line changed is an edit, and runs
-    whole = Reply((ToolCall("c2", "write_file", {"file_path": "setup.cfg",
-                                                 "content": "[metadata]\nname = widgets\nversion = 2.1.0\n"}),), "")
-    assert judge(whole, ev, Stage.DRAFT) == RunCalls(whole.calls)
-
-
-@pytest.mark.parametrize("question, path", [
-    ("rewrite setup.cfg from scratch with just [metadata]", "setup.cfg"),   # a rewrite the user asked for
-    ("make garden/seeds.txt with basil and chard", "garden/seeds.txt"),     # a new file
-])
-def test_a_rewrite_asked_for_or_a_new_file_is_written(tmp_path, question, path) -> None:
-    (tmp_path / "setup.cfg").write_text("[metadata]\nname = widgets\nversion = 2.0.3\n")
-    write = Reply((ToolCall("c1", "write_file", {"file_path": path, "content": "[metadata]\n"}),), "")
-    assert judge(write, _write_ev(tmp_path, question), Stage.DRAFT) == RunCalls(write.calls)
 
 
 def test_a_guard_named_in_skip_is_off_and_the_others_still_act() -> None:

@@ -3,7 +3,7 @@
 Each turn is a message, the files it is about (real files in a temporary folder), the calls the model makes
 and the results they return, and a plausible correct answer in the message's language. The calls must run
 (``RunCalls``) and the answer must stand as given (``Accept``), with no guard catching anything on the way, and
-the loop must not count it as ungrounded (``grounding.ungrounded_in``).
+``eval tasks`` must not count it as ungrounded (``eval/grounding.ungrounded_in``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.agent.evidence import Lookups
-from gaia_lite.agent.grounding import ungrounded_in
 from gaia_lite.agent.judge import GUARDS, Accept, Evidence, Reply, RunCalls, Stage, judge
 from gaia_lite.agent.named import named_in_message
+from gaia_lite.eval.grounding import ungrounded_in
+from gaia_lite.events import ToolCallFinished
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.execute import ToolResult, ToolStatus
@@ -107,8 +108,8 @@ def _evidence(ctx: ToolContext, turn: Turn, results: tuple[ToolResult, ...]) -> 
     looks = Lookups(ctx, messages)
     last = next((r for r in reversed(results) if r.ok), results[-1] if results else None)
     return Evidence(TOOLS, results, last, user_messages=messages, facts=turn.facts, seen_results=seen,
-                    named=named_in_message(turn.message, ctx), invented=looks.invented, clobbers=looks.clobbers,
-                    pointed=looks.pointed, instructions=("Answer in plain sentences.",))
+                    named=named_in_message(turn.message, ctx), invented=looks.invented,
+                    pointed=looks.pointed)
 
 
 def _caught(reply: Reply, ev: Evidence) -> list[str]:
@@ -116,7 +117,9 @@ def _caught(reply: Reply, ev: Evidence) -> list[str]:
 
 
 def _ungrounded(answer: str, ev: Evidence) -> str | None:
-    return ungrounded_in(answer, ev.results, ev.seen_results, ev.user_messages, ev.facts)
+    calls = [ToolCallFinished(r.name, r.name, r.arguments, "success", r.payload, 0.01, outcome=r.status.value)
+             for r in ev.results]
+    return ungrounded_in(answer, calls, (), ev.user_messages, ev.facts)
 
 
 @pytest.mark.parametrize("turn", TURNS, ids=lambda t: t.message[:40])

@@ -6,19 +6,16 @@ from dataclasses import replace
 from graphlib import CycleError, TopologicalSorter
 from typing import Sequence
 
-import pytest
-
-from gaia_lite.agent.constrained import CONSTRAINED_FORMAT_NOTE
-from gaia_lite.agent.judge import GUARDS, AskAgain, Evidence, Reply, Stage, judge
+from gaia_lite.agent.judge import GUARDS
 from gaia_lite.agent.judge.form import FORM_GUARDS
 from gaia_lite.agent.judge.guard import Guard
 from gaia_lite.agent.judge.substance import CALL_GUARDS, SHORTFALL_GUARDS
 
 # The order the guards were measured in (issue 43); a change here is a change of behaviour, made on purpose.
 ORDER = [
-    "unasked_write", "invented_file", "clobbering_write", "called_after_stop", "result_echo", "bare_tool_name",
-    "empty_answer", "menu_copy", "narrated", "format_only", "copied_format", "template", "written_call",
-    "unknown_call", "own_words", "declined_fact", "claimed_change", "declined_unread", "unread_file",
+    "invented_file", "called_after_stop", "result_echo", "bare_tool_name", "empty_answer", "menu_copy", "narrated",
+    "format_only", "copied_format", "template", "written_call", "unknown_call", "declined_fact", "claimed_change",
+    "declined_unread", "unread_file",
 ]
 
 
@@ -47,7 +44,7 @@ def test_every_guard_written_is_in_the_table_once() -> None:
 
 def test_the_table_puts_each_guard_after_the_guards_it_names() -> None:
     assert misordered(GUARDS) == []
-    assert sum(len(g.after) for g in GUARDS) >= 6  # the dependencies are written down, not left to the order
+    assert sum(len(g.after) for g in GUARDS) >= 4  # the dependencies are written down, not left to the order
 
 
 def test_the_order_check_finds_a_guard_too_early_a_name_nobody_has_and_a_ring() -> None:
@@ -60,20 +57,3 @@ def test_the_order_check_finds_a_guard_too_early_a_name_nobody_has_and_a_ring() 
     problems = misordered(ring)
     assert "format_only must come after template" in problems
     assert problems[-1] == ("the afters go round in a ring: format_only -> template -> copied_format -> format_only")
-
-
-@pytest.mark.parametrize("guard", [g for g in GUARDS if g.ask], ids=lambda g: g.name)
-def test_own_words_reads_every_request_the_guards_send(guard) -> None:
-    """An answer that gives a guard's request back is our words, whichever guard sent it."""
-    copied = guard.ask.format(slot="notes.md", query="what is the capital of Italy?")
-    ev = Evidence(("read_file",), user_messages=("what is the capital of Italy?",), instructions=("Answer briefly.",))
-    assert next(g for g in GUARDS if g.name == "own_words").detect(Reply((), copied), ev) is not None
-
-
-def test_a_copied_answer_line_of_the_reply_format_is_asked_about_as_the_format_not_as_our_words() -> None:
-    """own_words comes after copied_format: the line is our instruction text too, and the plainer request wins."""
-    copied = "To answer the user: <your answer, in plain sentences>"
-    ev = Evidence(("read_file",), user_messages=("what is the capital of Italy?",), instructions=(CONSTRAINED_FORMAT_NOTE,))
-    assert {g.name for g in GUARDS if g.detect(Reply((), copied), ev)} >= {"copied_format", "own_words"}
-    asked = judge(Reply((), copied), ev, Stage.DRAFT)
-    assert isinstance(asked, AskAgain) and asked.guard == "copied_format"

@@ -24,7 +24,6 @@ _LOWER_WORD = re.compile(r"[a-z][a-z0-9]*")
 SHAPES = {
     "fallback.py:_FIELD_LABEL": "our tools' own result field names (text=, file_path=)",
     "fallback.py:_TEMP_PATH": "temporary folders' paths (/tmp, /var/folders)",
-    "grounding.py:_FILE": "file extensions (txt|md|csv ...)",
     "evidence.py:_FILE_ARG": "our tools' argument names (file_path, image_path)",
     "judge/form.py:_PLACEHOLDER": "a template slot's shape ([Customer Name]); its slot words are our reply format's",
     "judge/form.py:_WRITTEN_CALL": "the JSON keys a written call names its tool and arguments with",
@@ -112,6 +111,13 @@ def test_no_module_of_the_agent_but_the_lexicon_holds_an_english_phrase_pattern(
                        + "\n".join(stray))
     stale = sorted(set(SHAPES) - set(found))
     assert not stale, f"SHAPES names patterns that are gone or no longer have words in them: {stale}"
+
+
+def test_the_ungrounded_figure_reads_its_english_from_the_lexicon_too() -> None:
+    """eval/grounding.py (``eval tasks``' ungrounded_turns) reads names and topic changes through the lexicon; its
+    one pattern with words is file extensions (txt|md|csv ...), a shape."""
+    grounding = AGENT.parent / "eval" / "grounding.py"
+    assert english_in(grounding, grounding.parent) == ["grounding.py:_FILE"]
 
 
 def test_the_scan_finds_english_where_it_is(tmp_path: Path) -> None:

@@ -405,8 +405,8 @@ def test_an_answer_built_from_a_failed_call_names_no_tool(tmp_path):
     assert "read_file" not in answer and "browse_directory" not in answer   # counted as narration otherwise
 
 
-def test_an_answer_with_a_number_no_file_holds_is_kept_and_counted_as_ungrounded(tmp_path):
-    # the judge no longer asks again (issue 43); the loop still marks the turn for eval's ungrounded_turns
+def test_an_answer_with_a_number_no_file_holds_is_kept(tmp_path):
+    # the judge no longer asks again (issue 43); eval tasks counts such a turn (eval/grounding.py)
     (tmp_path / "clients.txt").write_text("Initech: phone 555-0177\n")
     read = '{"name": "read_file", "arguments": {"file_path": "clients.txt"}}'
     with FakeOpenAIServer() as srv:
@@ -414,20 +414,7 @@ def test_an_answer_with_a_number_no_file_holds_is_kept_and_counted_as_ungrounded
         events = list(_agent(srv, tmp_path, native=False).run("the initech client - whats their phone number?"))
         asked = len(srv.requests)
     finished = [e for e in events if isinstance(e, TurnFinished)][0]
-    assert asked == 2 and finished.answer == "Their phone number is 1234567890." and finished.ungrounded
-
-
-def test_a_grounded_answer_is_not_counted_and_an_unbacked_follow_up_is(tmp_path):
-    (tmp_path / "clients.txt").write_text("Initech: phone 555-0177\n")
-    read = '{"name": "read_file", "arguments": {"file_path": "clients.txt"}}'
-    with FakeOpenAIServer() as srv:
-        srv.script += [text_chunks(read), text_chunks("It is 555-0177."), text_chunks("Its office number is 4400.")]
-        agent = _agent(srv, tmp_path, native=False)
-        first = [e for e in agent.run("initech's phone number?") if isinstance(e, TurnFinished)][0]
-        second = [e for e in agent.run("and its office number?") if isinstance(e, TurnFinished)][0]
-    assert first.answer == "It is 555-0177." and not first.ungrounded
-    # a follow-up without a tool is checked against the earlier result
-    assert second.answer == "Its office number is 4400." and second.ungrounded
+    assert asked == 2 and finished.answer == "Their phone number is 1234567890."
 
 
 def test_an_answer_without_reading_the_file_the_user_named_is_asked_again_naming_it(tmp_path):

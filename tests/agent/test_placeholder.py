@@ -3,7 +3,8 @@
 import pytest
 
 from gaia_lite.agent.constrained import AnswerView
-from gaia_lite.agent.judge import Accept, Evidence, FromResults, Reply, Stage, judge, placeholder, written_call
+from gaia_lite.agent.judge import Accept, Evidence, FromResults, Reply, Stage, judge
+from gaia_lite.agent.judge.form import placeholder, written_call
 from gaia_lite.messages import ChatResult
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.judge import asks_about_user
+from gaia_lite.agent.facts import asks_about_user
 from gaia_lite.agent.loop import SAVED_FACTS_ABOUT_USER, SAVED_FACTS_HEADER, Agent, AgentOptions
 from gaia_lite.events import TurnFinished
 from gaia_lite.llm.client import ChatClient
@@ -119,14 +119,6 @@ def test_a_refusal_beside_the_saved_fact_ends_with_the_fact(tmp_path: Path, mini
                             ["I'm sorry, but I can't assist with that."] * 2, LOCKER)
     assert answer == "From what you told me earlier: My locker code is 4471"
     assert len(requests) == 2 and "the saved memories beside my message" in requests[1]["messages"][-1]["content"]
-
-
-def test_a_prompt_line_as_the_answer_is_asked_again_and_the_redo_kept(tmp_path: Path, minilm) -> None:
-    answer, requests = _run(tmp_path, minilm, "what's my locker code again?",
-                            ["This answer depends on the user's files, data, memory or computer.",
-                             "Your locker code is 4471."], LOCKER)
-    assert answer == "Your locker code is 4471."
-    assert "repeats my instructions" in requests[1]["messages"][-1]["content"]
 
 
 def test_a_fact_far_from_the_question_is_not_said_to_answer_it(tmp_path: Path, minilm) -> None:

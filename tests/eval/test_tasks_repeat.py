@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from gaia_lite.embed.hashing import HashEmbedder
 from gaia_lite.eval import tasks
-from gaia_lite.events import TurnFinished, TurnStarted
+from gaia_lite.events import ToolCallFinished, TurnFinished, TurnStarted
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
 
 SUITE = {"name": "two capitals", "tasks": [
@@ -90,8 +90,9 @@ def test_bad_split_and_repeat_are_one_line_errors(tmp_path: Path, args: list[str
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
-class _JudgedAgent:
-    """Plays the answer judge's flag (the guard itself lives in gaia_lite/agent): every second turn ungrounded."""
+class _ReadingAgent:
+    """A scripted agent (no model): each turn reads clients.txt, then answers with the number it holds (odd turns)
+    or one it does not (even turns)."""
 
     def __init__(self) -> None:
         self.turn = 0
@@ -99,18 +100,21 @@ class _JudgedAgent:
     def run(self, prompt: str):
         self.turn += 1
         yield TurnStarted(self.turn, prompt)
-        yield TurnFinished(self.turn, "Paris", (), 1, 0.1, 10, 0, (), ungrounded=self.turn % 2 == 0)
+        yield ToolCallFinished("c1", "read_file", {"file_path": "clients.txt"}, "success",
+                               {"status": "success", "content": "Initech: phone 555-0177"}, 0.01)
+        answer = "Paris, 555-0177." if self.turn % 2 else "Paris, 1234567890."
+        yield TurnFinished(self.turn, answer, ("read_file",), 2, 0.1, 10, 0, ())
 
 
 class _Services:
     def __init__(self) -> None:
-        self.agent, self.rag = _JudgedAgent(), None
+        self.agent, self.rag = _ReadingAgent(), None
 
     def close(self) -> None:
         pass
 
 
-def test_ungrounded_turns_are_counted_from_the_turn_event(tmp_path: Path) -> None:
+def test_an_answer_stating_a_number_no_result_holds_is_counted_as_ungrounded(tmp_path: Path) -> None:
     task = tasks.Task("t", tuple(tasks.Turn(p, ("paris",)) for p in ("a", "b", "c", "d")), split="dev")
     report = tasks.run_tasks([task], ["on"], lambda *_: _Services(), tmp_path, repeat=1)
     assert report["arms"]["on"]["ungrounded_turns"] == 2

@@ -1,18 +1,15 @@
 """The guards on a reply's form: what a reply is instead of an answer, whatever the turn found (a tool result
-given back as JSON, a call described or written unreadably, a copied slot, our own instructions). The helpers
-(``names_a_tool``, ``placeholder``, ...) serve the reply views and the evals too."""
+given back as JSON, a call described or written unreadably, a copied slot)."""
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Callable, Iterable
+from typing import Iterable
 
 from ..lexicon import EMPTY_ANSWERS
-from ..own_words import copied_instructions, without_own_lines
-from ..reply import Reply
+from ..reply import Reply, names_a_tool
 from .guard import Detector, Evidence, Guard, OnDraft, OnFinal
-from .substance import CALL_GUARDS, SHORTFALL_GUARDS
 
 # A reply that opens a JSON object with a plain key ({"size_bytes": ...): data, held off the screen until the
 # loop has read it (the answer shown is the loop's, so a JSON answer the user asked for still appears)
@@ -43,24 +40,6 @@ def is_result_echo(text: str) -> bool:
     except ValueError:
         return False
     return isinstance(value, dict) and "status" in value
-
-
-def _named(name: str) -> re.Pattern[str]:
-    """A tool's name as a whole word, not part of a file name or a longer identifier."""
-    return re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
-
-
-def names_a_tool(text: str, tool_names: Iterable[str]) -> bool:
-    """Does ``text`` name a tool (a call described instead of made)? Only snake_case names count, so "read" or
-    "recall" in a sentence never does."""
-    return any(_named(n).search(text or "") for n in tool_names if "_" in n)
-
-
-def without_tool_names(text: str, tool_names: Iterable[str], words: Callable[[str], str]) -> str:
-    """``text`` with every tool name ``names_a_tool`` would find replaced by ``words(name)``."""
-    for n in (n for n in tool_names if "_" in n):
-        text = _named(n).sub(words(n), text)
-    return text
 
 
 def placeholder(text: str) -> str | None:
@@ -118,56 +97,36 @@ def _slot_only(reply: Reply, ev: Evidence) -> str | None:
     return slot if slot is not None and not reply.text.replace(slot, "").strip(" .\"'{}:") else None
 
 
-def _own_words(reply: Reply, ev: Evidence) -> str | None:
-    """An answer that is mostly our instruction text or a guard's request (own_words.copied_instructions); the
-    facts' header and the lines after results are ours, not evidence."""
-    if not ev.instructions:
-        return None
-    ours = (*ev.instructions, *(g.ask for g in (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS) if g.ask))
-    said = [*ev.user_messages, *ev.facts, *ev.seen_results,
-            *(json.dumps([r.arguments, r.payload], ensure_ascii=False, default=str) for r in ev.results)]
-    return copied_instructions(reply.text, ours, [without_own_lines(t, (*ev.copied_lines, *ours)) for t in said])
-
-
 NARRATED = ("Do not describe a tool call or name a tool. Either make the call now, in the reply format, "
             "or answer my question yourself in plain sentences.")
 
-# Each row: what it caught first, and why it comes after the guards it names (docs/architecture.md has the replies)
+# Each row says why it comes after the guards it names; the real reply it caught first is its row in
+# docs/architecture.md's table
 FORM_GUARDS: tuple[Guard, ...] = (
-    # a model told to stop calling tools called browse_directory again
     Guard("called_after_stop", lambda reply, ev: reply.calls[0].name if reply.calls else None, OnDraft.PASS,
           OnFinal.REPLACE),
-    # the 0.5B gave read_file's result back without its status, cut off (47cf4c9)
     Guard("result_echo", _echo, OnDraft.PASS, OnFinal.REPLACE, on_screen=_json),
     Guard("bare_tool_name", _bare, OnDraft.PASS, OnFinal.REPLACE),
-    # "none" from the tool-first reply shape, taken for the answer
     Guard("empty_answer", lambda reply, ev: "empty" if reply.text.strip(" .\"'").lower() in EMPTY_ANSWERS.words
           else None, OnDraft.PASS, OnFinal.REPLACE_AFTER_RESULT),
     Guard("menu_copy", _menu_copy, OnDraft.END, OnFinal.REPLACE_AFTER_RESULT),
-    # "To list the files, use the browse_directory tool."; after bare_tool_name (a tool's name alone is replaced,
-    # not held) and menu_copy (a copied line of the list names a tool too)
+    # after bare_tool_name (a tool's name alone is replaced, not held) and menu_copy (a copied line of the list
+    # names a tool too)
     Guard("narrated", _narrated, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, NARRATED, on_screen=_narrated,
           after=("bare_tool_name", "menu_copy")),
     Guard("format_only", _slot_only, OnDraft.PASS, OnFinal.REPLACE),  # on screen: held as copied_format
-    # the 0.5B on "what is the capital of Italy?" (template's request would send it to a tool); after format_only:
-    # the slot alone is replaced as final even with no tool result
+    # its own request, not template's (which would send "what is the capital of Italy?" to a tool); after
+    # format_only: the slot alone is replaced as final even with no tool result
     Guard("copied_format", _answer_slot, OnDraft.ASK, OnFinal.REPLACE_AFTER_RESULT,
           "Your reply copied {slot} from the reply format. Write the answer itself instead: {query}",
           on_screen=_answer_slot, after=("format_only",)),
-    # "The customer on the invoice is [Customer Name]."; after copied_format: its slot is a template slot too, and
-    # held to a call for it, the model would look up a value it should write
+    # after copied_format: its slot is a template slot too, and held to a call for it, the model would look up a
+    # value it should write
     Guard("template", _template, OnDraft.HOLD, OnFinal.REPLACE_AFTER_RESULT, "Your reply has a placeholder, "
           "{slot}, where a value belongs. Call a tool to find the real value now, or say plainly that you could "
           "not find it.", on_screen=_template, after=("copied_format",)),
-    # {"name": "recall", "arguments": {... chunks (2): ...}} (585add5)
     Guard("written_call", _written, OnDraft.HOLD, OnFinal.REPLACE, NARRATED, on_screen=_written),
-    # {"tool": "change_port", "arguments": {...}} for "In config.ini, change the port from 8080 to 9090." (0.5B, dev)
     Guard("unknown_call", _unknown, OnDraft.ASK, OnFinal.REPLACE, "{slot} is not one of your tools. Call a tool "
           "from the list, in the reply format, or answer my question in plain sentences: {query}",
           on_screen=_unknown),
-    # "This answer depends on the user's files, data, memory or computer." (0.5B); after both format guards: a copy
-    # of the format's answer line is our instruction text too, and its slot has its own, plainer request
-    Guard("own_words", _own_words, OnDraft.ASK, OnFinal.REPLACE, "Your reply repeats my instructions (\"{slot}\") "
-          "instead of answering. Answer my question itself, in plain sentences, or call a tool if it needs one: "
-          "{query}", after=("format_only", "copied_format")),
 )

@@ -14,8 +14,7 @@ from ..reply import Reply
 
 @dataclass(frozen=True)
 class Evidence:
-    """What the turn knows besides the reply. The looks at the user's files (``invented``, ``clobbers``,
-    ``pointed``) are a step's ``evidence.Lookups``, made when a guard asks."""
+    """What the turn knows besides the reply; its looks at the user's files are a step's ``evidence.Lookups``."""
 
     tool_names: tuple[str, ...] = ()
     results: tuple[ToolResult, ...] = ()  # this turn's tool results, oldest first
@@ -26,9 +25,7 @@ class Evidence:
     seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
     named: tuple[str, ...] = ()  # what the current message names that exists (named.named_in_message)
     invented: Callable[[ToolCall], str | None] | None = None  # a file a call names that nothing backs
-    clobbers: Callable[[ToolCall], str | None] | None = None  # a file a write would replace, keeping little of it
     pointed: Callable[[], str | None] | None = None  # the files the message's words point to
-    instructions: tuple[str, ...] = ()  # our own prompt text (rules, reply format, hints), never an answer
     skip: frozenset[str] = frozenset()  # guards turned off (GAIA_JUDGE_SKIP), so each can be measured without it
 
     @property
@@ -47,14 +44,12 @@ class OnDraft(Enum):
     ASK = "ask again"  # off the record, with the guard's words
     HOLD = "hold to a call"  # where the reply mode can (no words the model could echo), else ask again
     END = "judged as final at once"  # later guards' draft actions are skipped: asking again cannot help
-    ANSWER = "hold to an answer"  # a call not run, and the next reply answers without tools
 
 
 class OnFinal(Enum):
     KEEP = "keep"
     REPLACE = "replace"  # by an answer built from the tool results ("could not finish" without any)
     REPLACE_AFTER_RESULT = "replace after a tool result"
-    ANSWER = "hold to an answer"  # a call judged again after the ask is not run: the next reply must answer
 
 
 Detector = Callable[[Reply, Evidence], "str | None"]  # what it found in the reply, or None

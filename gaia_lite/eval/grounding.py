@@ -4,9 +4,9 @@ A small model that read a file still writes "The initech client's phone number i
 contract ends on October 15, 2023" when neither is in anything it was shown. Those answers look right
 and are wrong, which is worse than "I could not find it". Here an answer's *specifics* — numbers and
 file names — are looked up in the evidence: the tool results of the conversation, the user's own
-messages and the saved facts shown. The judge no longer acts on it (issue 43: as a guard it turned no blind
-task from fail to pass); the loop marks an answer with an unbacked specific (``ungrounded_in``:
-``TurnFinished.ungrounded``), and ``eval tasks`` reports those turns as ``ungrounded_turns``.
+messages and the saved facts shown (``TurnFinished.facts``). It is a figure, not a guard (issue 43: as a
+guard it turned no blind task from fail to pass): ``eval tasks`` reports the turns whose answer states an
+unbacked specific as ``ungrounded_turns``.
 
 Looking up is forgiving on purpose, because a false alarm costs a good answer: small whole numbers
 (counts, days of a week, "3 files") pass; a number matches the evidence rounded to the answer's
@@ -21,14 +21,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
-from .lexicon import CHANGES_TOPIC, NOT_NAMES
+from gaia_lite.agent.lexicon import CHANGES_TOPIC, NOT_NAMES
+from gaia_lite.events import ToolCallFinished
 
-if TYPE_CHECKING:
-    from gaia_lite.registry.execute import ToolResult
-
-__all__ = ["Specific", "specifics", "unsupported", "ungrounded_in", "SMALL_NUMBER"]
+__all__ = ["Specific", "specifics", "unsupported", "ungrounded_in", "result_text", "SMALL_NUMBER"]
 
 SMALL_NUMBER = 20  # whole numbers up to this are counts and ordinals, said without a source
 _SCALES = (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3, 0.01)
@@ -75,22 +73,25 @@ def unsupported(answer: str, evidence: str) -> Specific | None:
     return None
 
 
-def ungrounded_in(answer: str, results: Sequence[ToolResult], seen_results: Sequence[str],
+def ungrounded_in(answer: str, results: Sequence[ToolCallFinished], earlier: Sequence[str],
                   user_messages: Sequence[str], facts: Sequence[str]) -> str | None:
     """The first number, file name or name of ``answer`` that nothing the conversation was shown holds, or
-    None. ``results`` are this turn's, ``seen_results`` every tool result of the conversation as the model
-    read it. Checked only where the answer may draw on evidence: a tool succeeded this turn, saved facts
-    were shown, or no tool ran and earlier turns' results are there (a follow-up: "and its q1?"). "Rome"
-    to a plain question, or "144" after a denied call, has no source to be checked against. A call's arguments count (a file it read is
-    named there). A message that says it changes the topic ("Unrelated question: how many minutes in two hours?")
-    is no follow-up: "120" was flagged there after a report was read, for both models (dev split, 32d9094)."""
-    follow_up = seen_results and not results and not (user_messages and CHANGES_TOPIC.search(user_messages[-1]))
-    if not (any(r.ok for r in results) or facts or follow_up):
+    None. ``results`` are this turn's calls, ``earlier`` the conversation's earlier results (as JSON text). Checked
+    only where the answer may draw on evidence: a call succeeded this turn, saved facts were shown, or no tool
+    ran and earlier turns' results are there (a follow-up: "and its q1?"). "Rome" to a plain question, or "144"
+    after a denied call, has no source to be checked against. A call's arguments count (a file it read is named
+    there). A message that says it changes the topic ("Unrelated question: how many minutes in two hours?") is
+    no follow-up: "120" was flagged there after a report was read, for both models (dev split, 32d9094)."""
+    follow_up = earlier and not results and not (user_messages and CHANGES_TOPIC.search(user_messages[-1]))
+    if not (any(r.outcome == "ok" for r in results) or facts or follow_up):
         return None
-    said = [*seen_results, *user_messages, *facts,
-            *(json.dumps([r.arguments, r.payload], ensure_ascii=False, default=str) for r in results)]
-    found = unsupported(answer, "\n".join(said))
+    found = unsupported(answer, "\n".join([*earlier, *user_messages, *facts, *map(result_text, results)]))
     return found.text if found is not None else None
+
+
+def result_text(result: ToolCallFinished) -> str:
+    """A call's arguments and result as evidence: the file it read is named in its arguments."""
+    return json.dumps([result.arguments, result.result], ensure_ascii=False, default=str)
 
 
 def _numbers(text: str) -> list[float]:

@@ -1,12 +1,12 @@
-"""What counts as a specific in an answer, and when the evidence backs it (agent/grounding.py); and when the
-loop counts an answer as ungrounded (``ungrounded_in``: TurnFinished.ungrounded, eval's ungrounded_turns)."""
+"""What counts as a specific in an answer, and when the evidence backs it (eval/grounding.py); and when
+``eval tasks`` counts an answer as ungrounded (``ungrounded_in``: its ungrounded_turns)."""
 
 from __future__ import annotations
 
 import pytest
 
-from gaia_lite.agent.grounding import specifics, ungrounded_in, unsupported
-from gaia_lite.registry.execute import ToolResult, ToolStatus
+from gaia_lite.eval.grounding import specifics, ungrounded_in, unsupported
+from gaia_lite.events import ToolCallFinished
 
 REPORT = ('reports/acme_q3_report.md says: Q3 revenue was $14.2 million, up 11 % from Q3 2024. '
           'size_bytes: 1077. top: Sarah Chen 70,000. mean: 16304.3478. share: 0.25')
@@ -51,10 +51,10 @@ def test_specifics_the_evidence_does_not_hold(answer: str, first: str) -> None:
     assert found is not None and found.text == first
 
 
-# ---------------------------------------------------------------- the loop's ungrounded metric
+# ---------------------------------------------------------------- eval's ungrounded metric
 
-READ = ToolResult("read_file", "read_file", {"file_path": "notes.md"},
-                  {"status": "success", "size_bytes": 1077, "lines": 35, "content": "buy milk"}, ToolStatus.OK, 0.1)
+READ = ToolCallFinished("c1", "read_file", {"file_path": "notes.md"}, "success",
+                        {"status": "success", "size_bytes": 1077, "lines": 35, "content": "buy milk"}, 0.1)
 PACKAGE = 'package.json: {"name": "acme-web", "version": "2.1.0"}'  # an earlier turn's read
 
 
@@ -84,7 +84,8 @@ def test_answers_from_what_was_shown_are_grounded(answer: str) -> None:
 
 def test_an_answer_with_no_evidence_behind_it_is_not_checked() -> None:
     assert ungrounded_in("12 times 12 is 144.", (), (), ("what is 12 times 12?",), ()) is None  # no tool, no fact
-    denied = ToolResult("read_file", "read_file", {"file_path": "notes.md"}, {"status": "denied"}, ToolStatus.DENIED, 0.0)
+    denied = ToolCallFinished("c1", "read_file", {"file_path": "notes.md"}, "denied", {"status": "denied"}, 0.0,
+                              outcome="denied")
     assert ungrounded_in("12 times 12 is 144.", (denied,), (), ("what is 12 times 12?",), ()) is None
 
 
