@@ -116,6 +116,9 @@ SAYS_DONE = _phrase(
     "The theme in settings.json has been switched to dark.")
 
 # ---------------------------------------------------------------- word lists
+# The last word of a template slot, "[Number]" (judge.form's template): "[server]" of an INI file is no slot
+SLOT_WORDS = _words("slot_words", "name value number amount date total unit units location address price count",
+                    "The customer on the invoice is [Customer Name].", "Your total is [Amount].")
 # Capitalised words that open a sentence or a title, not a name (eval/grounding.specifics)
 NOT_NAMES = _words(
     "not_names", "the a an in on at to for from of and or but if this that these those there here it its he she they "

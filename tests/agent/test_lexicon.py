@@ -25,7 +25,6 @@ SHAPES = {
     "fallback.py:_FIELD_LABEL": "our tools' own result field names (text=, file_path=)",
     "fallback.py:_TEMP_PATH": "temporary folders' paths (/tmp, /var/folders)",
     "evidence.py:_FILE_ARG": "our tools' argument names (file_path, image_path)",
-    "judge/form.py:_PLACEHOLDER": "a template slot's shape ([Customer Name]); its slot words are our reply format's",
     "judge/form.py:_WRITTEN_CALL": "the JSON keys a written call names its tool and arguments with",
     "grammar.py:_TYPES": "JSON Schema's type names",
     "results.py:_TEXT_KEYS": "our tools' own result field names",

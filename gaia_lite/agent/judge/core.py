@@ -50,9 +50,8 @@ GUARDS: tuple[Guard, ...] = (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS)
 
 
 def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -> Verdict:
-    """What to do with ``reply``. A draft is judged by the first guard with a draft action that detects
-    something; otherwise, as a final reply, by the first whose final action applies. ``can_hold``: the reply
-    mode can hold a reply to a call."""
+    """What to do with ``reply``: a draft, by the first guard with a draft action that detects something; a final
+    reply, by the first whose final action applies. ``can_hold``: the reply mode can hold a reply to a call."""
     guards = active(ev.skip)
     if reply.calls and stage is not Stage.FORCED:  # a call guard asks again about a draft; a final call runs
         for guard in (g for g in guards if g.on_calls and stage is Stage.DRAFT):

@@ -7,7 +7,7 @@ import json
 import re
 from typing import Iterable
 
-from ..lexicon import EMPTY_ANSWERS
+from ..lexicon import EMPTY_ANSWERS, SLOT_WORDS
 from ..reply import Reply, names_a_tool
 from .guard import Detector, Evidence, Guard, OnDraft, OnFinal
 
@@ -16,9 +16,8 @@ from .guard import Detector, Evidence, Guard, OnDraft, OnFinal
 _JSON_OBJECT = re.compile(r'\s*\{\s*"([\w ]+)"\s*:')
 # A template slot: two or more capitalised words, or words ending in a slot word ("[Customer Name]", "[Number]");
 # not "[Page 2]", "[REDACTED]" or a Markdown link
-_SLOT_WORDS = r"(?:name|value|number|amount|date|total|units?|location|address|price|count)"
-_PLACEHOLDER = re.compile(
-    r"\[(?:[A-Z][a-z']+(?: [A-Za-z][a-z']+){1,4}|(?:[A-Za-z][a-z']* ){0,3}(?i:" + _SLOT_WORDS + r"))\](?!\()")
+_PLACEHOLDER = re.compile(r"\[(?:[A-Z][a-z']+(?: [A-Za-z][a-z']+){1,4}|(?:[A-Za-z][a-z']* ){0,3}(?i:"
+                          + "|".join(sorted(SLOT_WORDS.words, reverse=True)) + r"))\](?!\()")
 # A slot copied from the reply format ("<tool name>"): lower-case words in angle brackets, not an HTML tag or
 # autolink; the format's answer slots are "<your answer, ...>"
 _ANGLE_SLOT = re.compile(r"<[a-z][a-z']*(?:,? [a-z][a-z']*)+>")

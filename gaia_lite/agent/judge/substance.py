@@ -53,9 +53,8 @@ def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
 
 def _declined_unread(reply: Reply, ev: Evidence) -> str | None:
     """A refusal while the question's words point to a file here (one the message names is unread_file's)."""
-    if ev.named or ev.pointed is None or not _unread(ev):
-        return None
-    return ev.pointed() if DECLINES.search(reply.text) else None
+    refused = not ev.named and ev.pointed is not None and _unread(ev) and DECLINES.search(reply.text)
+    return ev.pointed() if refused else None  # the look last: it reads the files
 
 
 SHORTFALL_GUARDS: tuple[Guard, ...] = (
