@@ -11,7 +11,9 @@ they read the file, or asked the document index, and then had to count and add u
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
 from gaia_lite.registry.failure import ToolFailure
 
 from gaia_lite.registry.redact import redact_text
@@ -21,7 +23,7 @@ from .table_read import _frame, _Frame, _read_rows, _tabular
 from .sql_text import quoted
 from .table_sql import TABLE, schema_fields
 
-__all__ = ["table_brief", "asked_of_table", "QUERIED_SUFFIXES", "MAX_BRIEF_BYTES"]
+__all__ = ["table_brief", "asked_of_table", "table_words", "QUERIED_SUFFIXES", "MAX_BRIEF_BYTES"]
 
 QUERIED_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm")  # not .txt: a text file is read as a table only when it is one
 MAX_BRIEF_BYTES = 5_000_000  # a larger table is left to the tools: reading it before every reply would stall it
@@ -57,6 +59,32 @@ def table_brief(path: Path, workdir: Path) -> str | None:
     return redact_text(brief)[0]  # shown outside a tool result, so the executor's redaction never sees it
 
 
+def table_words(path: Path) -> frozenset[str]:
+    """The words of ``path``'s column names and of its text columns' short values ("region", "q1", "west"),
+    lower-case and not numbers: what a follow-up about the table says ("and what was its q1?", "and for the west?").
+    Empty when it is no table, or too large to brief."""
+    try:
+        if path.stat().st_size > MAX_BRIEF_BYTES:
+            return frozenset()
+        rows = _read_rows(path)
+    except (ToolFailure, OSError):
+        return frozenset()
+    if not _tabular(rows):
+        return frozenset()
+    frame = _frame(rows)
+    values = [v for n in frame.names if frame.types[n] == "text" for v in _short_values(frame.text[n])]
+    return frozenset(w for w in _WORD.findall(" ".join([*frame.names, *values]).lower()) if not w.isdigit())
+
+
+_WORD = re.compile(r"[^\W_]+")
+NAMED_VALUES = 50  # a text column of more distinct values (notes, descriptions) is not what a follow-up names
+
+
+def _short_values(column: list[str]) -> list[str]:
+    values = list(dict.fromkeys(v for v in column if v))
+    return values if len(values) <= NAMED_VALUES and all(len(v) <= VALUE_CHARS for v in values) else []
+
+
 def _create(frame: _Frame) -> str:
     """The table as CREATE TABLE declares it: written as ``data(kg number, ...)``, the 1.5B put the type into its
     query (``SUM(kg number)``); the statement is the form text-to-SQL prompts show a schema in."""
@@ -70,11 +98,14 @@ def _create(frame: _Frame) -> str:
 def _values(frame: _Frame) -> list[str]:
     """'status is one of: paid, overdue, sent' for the columns of a few repeated words: a condition on them
     needs the value as the file writes it ("haven't been paid" is status != 'paid')."""
-    out = []
-    for name in frame.names:
-        if frame.types[name] != "text":
-            continue
-        values = list(dict.fromkeys(v for v in frame.text[name] if v))
-        if 1 < len(values) <= MAX_VALUES and len(values) < frame.rows and all(len(v) <= VALUE_CHARS for v in values):
-            out.append(f"{name} is one of: {', '.join(values)}")
-    return out[:VALUE_COLUMNS]
+    return [f"{name} is one of: {kinds}" for name in frame.names if (kinds := _kinds(frame, name))][:VALUE_COLUMNS]
+
+
+def _kinds(frame: _Frame, name: str) -> str:
+    """A text column's few repeated values ("paid, overdue, sent"), or "" when it holds more, or other data."""
+    if frame.types[name] != "text":
+        return ""
+    values = list(dict.fromkeys(v for v in frame.text[name] if v))
+    if 1 < len(values) <= MAX_VALUES and len(values) < frame.rows and all(len(v) <= VALUE_CHARS for v in values):
+        return ", ".join(values)
+    return ""

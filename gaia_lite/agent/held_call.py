@@ -16,12 +16,13 @@ to see; elsewhere a table is shown beside the message and the model picks its fi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from .facts import asked_to_keep
-from .lexicon import ASKS_CHANGE, ASKS_REWRITE, QUESTION
+from .lexicon import ASKS_CHANGE, ASKS_REWRITE, CHANGES_TOPIC, QUESTION
 
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
@@ -57,16 +58,18 @@ class HeldCall:
 
 
 def held_call(message: str, ctx: ToolContext, tool_names: Iterable[str],
-              in_words: Callable[[], Sequence[Found]]) -> HeldCall | None:
+              in_words: Callable[[], Sequence[Found]], last_table: Path | None = None) -> HeldCall | None:
     """The call the first reply to ``message`` is held to, or None: it names no one file, asks for a fact to be
     kept, or what it asks of the file is not plain (a rewrite is write_file's; two files, or none, are the model's
-    to choose). ``in_words``: the turn's look at the files the message names in words (named.in_words_once)."""
+    to choose). ``in_words``: the turn's look at the files the message names in words (named.in_words_once).
+    ``last_table``: the table the conversation's last turn queried; a message that names no file but says one of
+    its columns or values ("and what was its q1?", "and for the west?") asks it again."""
     names = set(tool_names)
     if asked_to_keep(message) or ASKS_REWRITE.search(message):
         return None
     if _asks_change(message):
         return _edit(message, ctx) if "edit_file" in names else None
-    return _query(message, ctx, in_words) if "analyze_data_file" in names else None
+    return _query(message, ctx, in_words, last_table) if "analyze_data_file" in names else None
 
 
 def _asks_change(message: str) -> bool:
@@ -87,17 +90,32 @@ def _edit(message: str, ctx: ToolContext) -> HeldCall | None:
                     EDIT_REQUEST.format(brief=brief, request=message))
 
 
-def _query(message: str, ctx: ToolContext, in_words: Callable[[], Sequence[Found]]) -> HeldCall | None:
+def _query(message: str, ctx: ToolContext, in_words: Callable[[], Sequence[Found]],
+           last_table: Path | None) -> HeldCall | None:
     from gaia_lite.tools.file_brief import named_file
     from gaia_lite.tools.table_brief import QUERIED_SUFFIXES, asked_of_table, table_brief
 
     path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in QUERIED_SUFFIXES, by_words=in_words)
+    if path is None and last_table is not None and _follows_up(message, last_table, in_words):
+        path = last_table
     brief = table_brief(path, ctx.workdir) if path is not None else None
     if path is None or brief is None:
         return None
     request = QUERY_REQUEST.format(brief=brief, question=asked_of_table(message, path))
     return HeldCall("analyze_data_file", _shown(path, ctx), ("query",), "SELECT", request, beside=brief,
                     answer=QUERY_ANSWER.format(question=message))
+
+
+def _follows_up(message: str, table: Path, in_words: Callable[[], Sequence[Found]]) -> bool:
+    """Does ``message`` ask ``table`` again: it names no file, by path or in words, does not say it changes the
+    topic, and says a word of the table's columns or values (table_brief.table_words)? The words are the table's,
+    in any language."""
+    from gaia_lite.tools.find import PATH_MENTION
+    from gaia_lite.tools.table_brief import table_words
+
+    if PATH_MENTION.search(message) or CHANGES_TOPIC.search(message) or in_words():
+        return False
+    return bool(set(re.findall(r"[^\W_]+", message.lower())) & table_words(table))
 
 
 def _shown(path: Path, ctx: ToolContext) -> str:

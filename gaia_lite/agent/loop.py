@@ -141,6 +141,7 @@ class Agent:
         self._notices = list(notices)  # start-up warnings (e.g. the free-parser fallback), shown once
         self.history: list[Message] = []
         self.user_messages: list[str] = []
+        self._table: Path | None = None  # the table the last turn queried: a follow-up may ask it again
         self.turn = 0
         self.layout = make_layout(options.prompt_layout, registry, options.workdir, native=options.native_tools)
         self.meter = TokenMeter()
@@ -183,6 +184,7 @@ class Agent:
         """Forget the conversation AND the loader session (GAIA's /reset kept history)."""
         self.history.clear()
         self.user_messages.clear()
+        self._table = None
         self.turn = 0
         self.layout.reset()
         self.selector.reset()
@@ -229,8 +231,8 @@ class Agent:
         facts, closest, saved = self._saved_facts(query)
         stats, book = self._turn_stats(query, facts, closest), CallBook()
         in_words = in_words_once(query, self.executor.ctx)  # one look at the files it names in words, if needed
-        held = held_call(query, self.executor.ctx, self.registry.names(), in_words) if self.options.held_calls \
-            else None
+        held = held_call(query, self.executor.ctx, self.registry.names(), in_words, self._table) \
+            if self.options.held_calls else None
         # held to the call, the model reads what it needs in that step's request; else a table beside the message
         stats.held = held if held and stats.opening is Opening.TOOL_FIRST and self._held_opening(held) else None
         self.history.append({"role": "user", "content": self.turn_message(
@@ -249,9 +251,24 @@ class Agent:
             steer = steer.after(verdict, reply.text)
             answer = yield from self._act(reply, verdict, stats, book)
         self._remember_turn(query, answer, stats)
+        self._table = self._queried_table(stats)
         log.info("TOOL_CALLS %s", json.dumps({"turn": self.selector.loader_turn(), "session_turn": turn,
                                                "called": stats.called}))
         yield stats.finished(turn, answer, tuple(self.selector.state.visible_names(self.registry)), recalled.names)
+
+    def _queried_table(self, stats: TurnStats) -> Path | None:
+        """The table this turn's last successful ``analyze_data_file`` call read (its result's ``file``: the
+        argument may have been a bare name the tool found elsewhere), or None."""
+        from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
+        from gaia_lite.tools.table_brief import QUERIED_SUFFIXES
+
+        done = [r for r in stats.results if r.ok and r.name == "analyze_data_file"]
+        raw = (done[-1].payload.get("file") or done[-1].arguments.get("file_path")) if done else None
+        try:
+            path = resolve_user_path(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
+        except (SandboxError, OSError):
+            return None
+        return path if path is not None and path.suffix.lower() in QUERIED_SUFFIXES and path.is_file() else None
 
     def _turn_stats(self, query: str, facts: tuple[str, ...], closest: float) -> TurnStats:
         """A new turn's record: how its first reply may begin, and the saved facts shown."""

@@ -72,6 +72,37 @@ def test_a_table_question_is_held_to_a_query_then_answered_from_its_rows(tmp_pat
     assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "The north region sold 420 in total."
 
 
+@pytest.mark.parametrize("follow_up, held", [("and for the south?", True), ("and what about gadget sales?", True),
+                                              ("thanks! what's 2+2?", False), ("what's in config.ini?", False),
+                                              ("unrelated question: which region do you like?", False)])
+def test_a_follow_up_that_says_a_word_of_the_last_tables_columns_or_values_asks_it_again(
+        tmp_path: Path, follow_up: str, held: bool) -> None:
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(QUERY), text_chunks('{"answer": "The north region sold 420 in total."}'),
+                       text_chunks(" SUM(amount) FROM data WHERE region = 'south'\"}}" if held
+                                   else '{"tool": "none", "answer": "ok"}'),
+                       text_chunks('{"answer": "80."}')]
+        agent = _agent(srv, tmp_path)
+        list(agent.run("reports/sales.csv: what did the north region sell in total?"))
+        list(agent.run(follow_up))
+        first = srv.requests[2]
+    if held:
+        assert first["messages"][-1] == {"role": "assistant", "content": OPENING}
+        assert f"Question: {follow_up}" in first["messages"][-2]["content"]
+    else:
+        assert first["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks its tool"
+
+
+def test_a_follow_up_is_held_only_right_after_a_turn_that_queried_the_table(tmp_path: Path) -> None:
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "Hello."}'), text_chunks('{"tool": "none", "answer": "ok"}')]
+        agent = _agent(srv, tmp_path)
+        list(agent.run("hi there"))
+        list(agent.run("and for the south?"))
+        first = srv.requests[1]
+    assert first["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}
+
+
 def test_a_failed_query_leaves_the_next_reply_free(tmp_path: Path) -> None:
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks(OPENING + " SUM(amount) FROM data WHERE colour = 'red'\"}}"),

@@ -8,7 +8,7 @@ import pytest
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.sandbox import Sandbox
-from gaia_lite.tools.table_brief import MAX_BRIEF_BYTES, MAX_CREATE_CHARS, asked_of_table, table_brief
+from gaia_lite.tools.table_brief import MAX_BRIEF_BYTES, MAX_CREATE_CHARS, asked_of_table, table_brief, table_words
 
 INVOICES = ("invoice,client,amount,status,paid_on\nINV-1,Harbor Cafe,480.00,paid,2025-01-05\n"
             "INV-2,Lumen Studio,1250.00,overdue,\nINV-3,Harbor Cafe,310.00,paid,2025-02-11\n"
@@ -35,6 +35,14 @@ def test_the_brief_declares_the_table_and_shows_its_first_rows_and_its_kinds(ctx
     assert "client is one of: Harbor Cafe, Lumen Studio, Oak & Iron" in lines
     assert len(lines) == 8, "no more: the 0.5B put a date span it was shown into queries that asked for none"
     assert not any(ln.startswith("invoice is one of") for ln in lines), "a column of ids is no list of kinds"
+
+
+def test_a_tables_words_are_its_column_names_and_short_text_values(ctx: ToolContext) -> None:
+    words = table_words(ctx.workdir / "billing" / "invoices.csv")
+    assert {"invoice", "client", "amount", "status", "paid", "on", "harbor", "cafe", "oak", "iron", "overdue",
+            "inv"} <= words
+    assert not {w for w in words if w.isdigit()}, "numbers are no words a follow-up names the table by"
+    assert table_words(ctx.workdir / "notes.md") == frozenset()
 
 
 def test_no_brief_for_a_text_file_or_a_table_too_large_to_read_before_a_reply(ctx: ToolContext) -> None:
