@@ -42,10 +42,9 @@ from .named import in_words_once, named_in_message
 from .opening import Opening, opening
 from .results import compact_result
 from .prefix import make_layout
-from .reply import without_own_lines, without_tool_names
 from .prompt import RESPONSE_FORMAT, worked_block
 from .replies import FreeReplies, OwnLinesView, ReplyMode
-from .reply import Reply
+from .reply import Reply, without_own_lines, without_tool_names
 from .selection import SelectionState, ToolSelector
 from .held_call import HeldCall, held_call
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
