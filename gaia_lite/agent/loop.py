@@ -232,8 +232,12 @@ class Agent:
         in_words = in_words_once(query, self.executor.ctx)  # one look at the files it names in words, if needed
         held = held_call(query, self.executor.ctx, self.registry.names(), in_words, self._table) \
             if self.options.held_calls else None
-        # held to the call, the model reads what it needs in that step's request; else a table beside the message
-        stats.held = held if held and stats.opening is Opening.TOOL_FIRST and self._held_opening(held) else None
+        # held to the call, the model reads what it needs in that step's request; else a table beside the message.
+        # What the message plainly asks of a file outweighs how little it is like any tool ("and beans?" after a
+        # table was queried opened free, and was answered from the first turn's rows); saved facts beside it do not
+        stats.held = held if held and not facts and self._held_opening(held) else None
+        if stats.held is not None:
+            stats.opening = Opening.TOOL_FIRST
         self.history.append({"role": "user", "content": self.turn_message(
             state, query, facts, recalled.blocks, held.beside if held and not stats.held else "")})
         stats.saved, stats.closest = saved, closest

@@ -93,6 +93,21 @@ def test_a_follow_up_that_says_a_word_of_the_last_tables_columns_or_values_asks_
         assert first["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks its tool"
 
 
+def test_a_follow_up_like_no_tool_is_still_held(tmp_path: Path) -> None:
+    """The embedder finds "and for the south?" like no tool (its reply would open free, or as an answer): what it
+    plainly asks of the table decides."""
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(QUERY), text_chunks('{"answer": "420."}'),
+                       text_chunks(" SUM(amount) FROM data WHERE region = 'south'\"}}"), text_chunks('{"answer": "80."}')]
+        agent = _agent(srv, tmp_path)
+        agent.selector.best_match = lambda query: 0.05  # under OPEN_ANSWER_BELOW: held to an answer otherwise
+        list(agent.run("reports/sales.csv: what did the north region sell in total?"))
+        events = list(agent.run("and for the south?"))
+        first = srv.requests[2]
+    assert first["messages"][-1] == {"role": "assistant", "content": OPENING}
+    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "80."
+
+
 def test_a_follow_up_is_held_only_right_after_a_turn_that_queried_the_table(tmp_path: Path) -> None:
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "none", "answer": "Hello."}'), text_chunks('{"tool": "none", "answer": "ok"}')]
