@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from gaia_lite.registry.context import ToolContext
+from gaia_lite.registry.context import ToolContext, TurnRequest
 from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import ToolFailure
 
@@ -25,7 +25,7 @@ from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
                          _read_rows, _tabular, parse_period, to_date, to_number)
-from .table_sql import MAX_QUERY_CHARS, query_result, schema_fields
+from .table_sql import MAX_QUERY_CHARS, query_result, said_in, schema_fields
 
 
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
@@ -112,7 +112,7 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     frame = _frame(rows)
     asked = bool(query and query.strip())
     if asked:
-        result = _queried(frame, query or "", date_range, bool(columns or group_by), notes)
+        result = _queried(frame, query or "", date_range, bool(columns or group_by), notes, ctx.request)
     else:
         result = _summary(ctx, frame, path.name, kind, columns, group_by, date_range, notes)
     result["file"] = shown(path, ctx.workdir)
@@ -144,14 +144,16 @@ def _unrun(query: Optional[str], path: Path) -> list[str]:
 
 
 def _queried(frame: _Frame, query: str, date_range: Optional[str], ignored: bool,
-             notes: list[str]) -> dict[str, Any]:
-    """The answer to ``query``, over the rows of ``date_range`` when one is given."""
+             notes: list[str], request: TurnRequest) -> dict[str, Any]:
+    """The answer to ``query``, over the rows of ``date_range`` when one is given; a condition on a text value the
+    conversation never named is left out where another one was named (table_sql.query_result)."""
     if date_range and date_range.strip():
         frame, scope, said = _in_period(frame, date_range)
         notes.append(said or f"the query ran over the {frame.rows} rows in {scope} (date_range)")
     if ignored:
         notes.append("columns and group_by are left out: the query says what to compute")
-    return query_result(frame, query)
+    said = said_in(f"{request.earlier}\n{request.message}") if request.message.strip() else None
+    return query_result(frame, query, said)
 
 
 def _summary(ctx: ToolContext, frame: _Frame, name: str, kind: str, columns: Optional[str],

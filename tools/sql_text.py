@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 from gaia_lite.registry.failure import ToolFailure
 
 __all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "one_table", "whole_row", "extreme_row", "unknown_quoted", "shape_of",
-           "quoted", "AGGREGATES"]
+           "quoted", "without_unsaid", "AGGREGATES"]
 
 TABLE = "data"
 _TOKEN = re.compile(r"""
@@ -268,6 +268,52 @@ def unknown_quoted(toks: Sequence[Token], names: Sequence[str]) -> str | None:
         tok = toks[i]
         if tok.text.startswith('"') and tok.inner.lower() not in known and _stands_for_column(around, i):
             return tok.inner
+    return None
+
+
+def without_unsaid(toks: Sequence[Token], said: Callable[[str], bool]) -> tuple[str, list[str]]:
+    """The query without the conditions on a text value nobody said, when it keeps one that was said: the 1.5B
+    answered "and beans?" with ``WHERE crop = 'bean' AND month = 'july'``, "july" from the table's first rows, and
+    "how much has Kim spent?" with ``customer = 'Kim' AND status = 'shipped'``. Read only where the WHERE is one
+    AND of terms (no OR, no BETWEEN, no second SELECT); a term is ``name = 'text'``, ``name LIKE 'text'`` or
+    ``name IN ('text', ...)``. Returns the query (as given when nothing is left out) and the terms left out."""
+    top = [i for i, t in enumerate(toks) if t.depth == 0 and t.kind not in ("space", "comment")]
+    words = [toks[i].lower if toks[i].kind == "word" else "" for i in top]
+    if words.count("where") != 1 or sum(t.lower == "select" for t in toks) != 1:
+        return "".join(t.text for t in toks), []
+    start = words.index("where") + 1
+    end = next((j for j in range(start, len(top)) if words[j] in _CLAUSE_ENDS), len(top))
+    if {"or", "between", "not"} & set(words[start:end]) or end <= start:
+        return "".join(t.text for t in toks), []
+    terms, begin = [], start
+    for j in range(start, end + 1):
+        if j == end or words[j] == "and":
+            terms.append((begin, j))
+            begin = j + 1
+    values = [_term_values(toks, top[a:b]) for a, b in terms]
+    kept = [t for t, v in zip(terms, values) if v is None or any(said(x) for x in v)]
+    if len(kept) == len(terms) or not any(v and any(said(x) for x in v) for v in values):
+        return "".join(t.text for t in toks), []
+    left = [_spoken(toks[top[a]:top[b - 1] + 1]) for (a, b), v in zip(terms, values) if (a, b) not in kept]
+    where = " AND ".join("".join(t.text for t in toks[top[a]:top[b - 1] + 1]) for a, b in kept)
+    head = "".join(t.text for t in toks[:top[start]])
+    tail = "".join(t.text for t in toks[top[end]:]) if end < len(top) else ""
+    return f"{head}{where} {tail}".strip(), left
+
+
+def _term_values(toks: Sequence[Token], at: Sequence[int]) -> list[str] | None:
+    """The text values a condition compares a column with, or None when it is no such condition."""
+    parts = [toks[i] for i in at]
+    if len(parts) == 3 and parts[0].kind in ("word", "name") and parts[1].text == "=" and parts[2].kind == "text":
+        return [parts[2].inner]
+    if len(parts) == 3 and parts[0].kind in ("word", "name") and parts[1].lower == "like" and parts[2].kind == "text":
+        return [parts[2].inner.replace("%", " ").replace("_", " ").strip()]
+    inside = toks[at[-1]].depth if len(at) > 2 else 0
+    if len(parts) >= 4 and parts[0].kind in ("word", "name") and parts[1].lower == "in" and parts[2].text == "(":
+        items = [t for t in toks[at[2] + 1:] if t.depth == inside + 1 and t.kind not in ("space", "comment")]
+        items = items[:next((k for k, t in enumerate(items) if t.text == ")"), len(items))]
+        texts = [t.inner for t in items if t.kind == "text"]
+        return texts if texts and all(t.kind == "text" or t.text == "," for t in items) else None
     return None
 
 

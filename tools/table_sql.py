@@ -19,6 +19,7 @@ scripts/bench_data_query.py) loaded from the rows as table_read typed them: numb
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from dataclasses import dataclass, replace
@@ -30,9 +31,9 @@ from gaia_lite.registry.failure import ToolFailure
 from .data_shape import match
 from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES
 from .sql_text import (TABLE, Shape, Token, checked, extreme_row, one_table, quoted, repaired, shape_of, tokens,
-                       unknown_quoted, whole_row)
+                       unknown_quoted, whole_row, without_unsaid)
 
-__all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result",
+__all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result", "said_in",
            "schema_fields", "schema_lines"]
 
 MAX_QUERY_CHARS = 2000
@@ -298,16 +299,36 @@ def _tidy(value: Any, places: int) -> Any:
 
 # ---------------------------------------------------------------- the result, in words
 
-def query_result(frame: Any, query: str) -> dict[str, Any]:
+def query_result(frame: Any, query: str, said: Callable[[str], bool] | None = None) -> dict[str, Any]:
     """analyze_data_file's result for ``query``: ``message`` says the answer (one figure with the
-    condition it answers, or the rows as a small table), then the rows, their count and the query run."""
-    answer, shape = run_query(frame, query)
-    out = {"status": "success", "message": _said(answer, shape, frame), "columns": answer.columns,
+    condition it answers, or the rows as a small table), then the rows, their count and the query run.
+    ``said``: whether the conversation names a text value; a condition on one nobody named is left out, where
+    the query keeps one that was (sql_text.without_unsaid)."""
+    ran, left = without_unsaid(checked(query), said) if said and len(query) <= MAX_QUERY_CHARS else (query, [])
+    answer, shape = run_query(frame, ran)
+    message = _said(answer, shape, frame)
+    if left:
+        message += f" (Left out {' and '.join(left)}: the question does not name that value.)"
+    out = {"status": "success", "message": message, "columns": answer.columns,
            "rows": answer.rows, "row_count": answer.row_count, "truncated": answer.truncated}
     if " ".join(answer.sql.split()) != " ".join(query.strip().rstrip(";").split()):
         out["query"] = answer.sql  # as it ran, when not as written: the 0.5B answered with its own query, copied
     row = _the_row(frame, answer) if answer.row_count == 1 else None
     return {**out, "message": f"{out['message']} The row: {row}."} if row else out
+
+
+def said_in(text: str) -> Callable[[str], bool]:
+    """Whether ``text`` (the conversation: the user's messages and the answers) names a value: the value, or one
+    of its words, as a word of the text or the start of a longer one ("bean" in "beans")."""
+    words = set(_WORD.findall(text.lower()))
+
+    def said(value: str) -> bool:
+        parts = _WORD.findall(value.lower())
+        return not parts or any(p in words or (len(p) >= 4 and any(w.startswith(p) for w in words)) for p in parts)
+    return said
+
+
+_WORD = re.compile(r"[^\W_]+")
 
 
 def _the_row(frame: Any, answer: Answer) -> str | None:

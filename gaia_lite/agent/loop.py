@@ -227,6 +227,9 @@ class Agent:
         yield from state.notices
         self.user_messages.append(query)
         self.executor.ctx.request.message = query  # what the tools may read of the turn (TurnRequest)
+        answers = [m["content"] for m in self.history if m["role"] == "assistant" and not m.get("tool_calls")]
+        # the user's own words, not the turns' messages (a table shown beside one holds its first rows)
+        self.executor.ctx.request.earlier = "\n".join([*self.user_messages[:-1], *map(str, answers)])
         facts, closest, saved = self._saved_facts(query)
         stats, book = self._turn_stats(query, facts, closest), CallBook()
         in_words = in_words_once(query, self.executor.ctx)  # one look at the files it names in words, if needed

@@ -119,6 +119,8 @@ class TurnRequest:
     days in advance?" for "According to policies/travel-policy.md, how many days in advance ...?"."""
 
     message: str = ""
+    # the conversation before it, the user's messages and the answers: what a follow-up ("and beans?") points back to
+    earlier: str = ""
 
 
 @dataclass

@@ -1,0 +1,72 @@
+"""A query's condition on a text value nobody named is left out, where the query keeps one that was named.
+
+The 1.5B answered the follow-up "and beans?" with ``WHERE crop = 'bean' AND month = 'july'`` ("july" came from the
+table's first rows) and "how much has Kim spent altogether?" with ``customer = 'Kim' AND status = 'shipped'``
+(probe_followup.json). What the conversation said is the tool's ``TurnRequest``: the message and, before it, the
+user's messages and the answers. Real CSV files, real SQLite, the tool through a real executor.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.tools.data import analyze_data_file
+from gaia_lite.tools.sql_text import tokens, without_unsaid
+from gaia_lite.tools.table_sql import said_in
+
+from tests.tools.called import as_called
+
+analyze = as_called(analyze_data_file)
+HARVEST = "crop,month,kg\ntomato,july,12.5\ntomato,august,20\nbean,july,4\nbean,august,6.5\nsquash,august,9\n"
+
+
+@pytest.fixture
+def harvest(tool_ctx, tmp_path: Path) -> str:
+    (tmp_path / "harvest.csv").write_text(HARVEST)
+    return "harvest.csv"
+
+
+def test_a_follow_ups_unnamed_condition_is_left_out_and_said(tool_ctx, harvest: str) -> None:
+    tool_ctx.request.earlier = "harvest.csv - how many kg of tomatoes did we pick?\nWe picked 32.5 kg of tomatoes."
+    tool_ctx.request.message = "and beans?"
+    result = analyze(tool_ctx, harvest, query="SELECT SUM(kg) FROM data WHERE crop = 'bean' AND month = 'july'")
+    assert result["rows"] == [[10.5]], result
+    assert result["message"] == ("SUM(kg) over the rows where crop = 'bean': 10.50. (Left out month = 'july': the "
+                                 "question does not name that value.)")
+    assert result["query"] == "SELECT SUM(kg) FROM data WHERE crop = 'bean'"
+
+
+@pytest.mark.parametrize("message, query", [
+    ("beans in july?", "SELECT SUM(kg) FROM data WHERE crop = 'bean' AND month = 'july'"),      # both named
+    ("how much food did we grow?", "SELECT SUM(kg) FROM data WHERE crop = 'tomato'"),          # one, maybe a synonym
+    ("beans or july?", "SELECT SUM(kg) FROM data WHERE crop = 'bean' OR month = 'july'"),      # not one AND
+    ("beans over 5 kg", "SELECT SUM(kg) FROM data WHERE crop = 'bean' AND kg > 5"),            # a number, not text
+])
+def test_a_query_whose_conditions_were_named_or_cannot_be_told_apart_runs_as_written(
+        tool_ctx, harvest: str, message: str, query: str) -> None:
+    tool_ctx.request.message = message
+    result = analyze(tool_ctx, harvest, query=query)
+    assert result["status"] == "success" and "Left out" not in result["message"] and "query" not in result, result
+
+
+def test_with_no_message_a_query_runs_as_written(tool_ctx, harvest: str) -> None:
+    result = analyze(tool_ctx, harvest, query="SELECT SUM(kg) FROM data WHERE crop = 'bean' AND month = 'july'")
+    assert result["rows"] == [[4]]
+
+
+@pytest.mark.parametrize("query, left", [
+    ("SELECT SUM(total) FROM data WHERE customer = 'Kim' AND status = 'shipped' GROUP BY customer",
+     "SELECT SUM(total) FROM data WHERE customer = 'Kim' GROUP BY customer"),
+    ("SELECT SUM(amount) FROM data WHERE utility = 'power' AND month IN ('jan', 'feb') ORDER BY 1",
+     "SELECT SUM(amount) FROM data WHERE utility = 'power' ORDER BY 1"),
+    ("SELECT * FROM data WHERE customer LIKE '%kim%' AND status = 'shipped'", "SELECT * FROM data WHERE customer LIKE '%kim%'"),
+])
+def test_the_terms_read_are_equality_like_and_in_on_text(query: str, left: str) -> None:
+    assert without_unsaid(tokens(query), said_in("how much did Kim pay for power?"))[0] == left
+
+
+def test_a_value_is_named_by_a_word_of_it_or_by_the_start_of_a_longer_word() -> None:
+    said = said_in("and the beans at harbor?")
+    assert said("bean") and said("Harbor Cafe") and not said("july") and not said("be")
