@@ -59,14 +59,12 @@ def arms_problem(arms: Sequence[str], known: Sequence[str]) -> str | None:
     return next((p for p in (arm_problem(a, known) for a in arms) if p is not None), None)
 
 
-ARM_FOLDER_CHARS = 48  # a folder name holds at most 255 bytes, and the task id and run come beside the arm
-
-
 def arm_folder(arm: str) -> str:
-    """The arm as part of a folder name: no ':' ("skip:x+y" -> "skip-x+y"), and a long list of skipped guards
-    as its count and a digest ("skip-16-guards-3f2a9c1b"): sixteen names made a name past the 255-byte limit."""
-    flat = arm.replace(":", "-")
-    if len(flat) <= ARM_FOLDER_CHARS:
-        return flat
-    head, _, rest = flat.partition("-")
-    return f"{head}-{rest.count('+') + 1}-guards-{hashlib.sha256(arm.encode()).hexdigest()[:8]}"
+    """The arm as part of a folder name. A ``skip:`` arm is named by how many guards it turns off and a digest
+    ("skip-3-1f0c2a9e"), never by their names: the working folder's path is in the prompt ("Working directory:
+    .../holdout3-x-skip-own_words+unasked_write+clobbering_write/work"), and an arm whose path held tool-like
+    words and a '+' passed 5 fewer of holdout3's tasks with the 0.5B (2 runs of 2) where its guards never acted.
+    Other arms are named as written, without ':'."""
+    if not is_skip_arm(arm):
+        return arm.replace(":", "-")
+    return f"skip-{len(skipped_guards(arm))}-{hashlib.sha256(arm.encode()).hexdigest()[:8]}"
