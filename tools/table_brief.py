@@ -11,7 +11,6 @@ they read the file, or asked the document index, and then had to count and add u
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from gaia_lite.registry.failure import ToolFailure
@@ -21,7 +20,7 @@ from gaia_lite.registry.redact import redact_text
 from .find import PATH_MENTION, shown
 from .table_read import _frame, _Frame, _read_rows, _tabular
 from .sql_text import quoted
-from .table_sql import TABLE, schema_fields
+from .table_sql import TABLE, schema_fields, words_of
 
 __all__ = ["table_brief", "asked_of_table", "table_words", "QUERIED_SUFFIXES", "MAX_BRIEF_BYTES"]
 
@@ -73,10 +72,9 @@ def table_words(path: Path) -> frozenset[str]:
         return frozenset()
     frame = _frame(rows)
     values = [v for n in frame.names if frame.types[n] == "text" for v in _short_values(frame.text[n])]
-    return frozenset(w for w in _WORD.findall(" ".join([*frame.names, *values]).lower()) if not w.isdigit())
+    return frozenset(w for w in words_of(" ".join([*frame.names, *values])) if not w.isdigit())
 
 
-_WORD = re.compile(r"[^\W_]+")
 NAMED_VALUES = 50  # a text column of more distinct values (notes, descriptions) is not what a follow-up names
 
 

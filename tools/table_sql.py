@@ -33,7 +33,7 @@ from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES
 from .sql_text import (TABLE, Shape, Token, checked, extreme_row, one_table, quoted, repaired, shape_of, tokens,
                        unknown_quoted, whole_row, without_unsaid)
 
-__all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result", "said_in",
+__all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result", "said_in", "words_of",
            "schema_fields", "schema_lines"]
 
 MAX_QUERY_CHARS = 2000
@@ -319,16 +319,22 @@ def query_result(frame: Any, query: str, said: Callable[[str], bool] | None = No
 
 def said_in(text: str) -> Callable[[str], bool]:
     """Whether ``text`` (the conversation: the user's messages and the answers) names a value: the value, or one
-    of its words, as a word of the text or the start of a longer one ("bean" in "beans")."""
-    words = set(_WORD.findall(text.lower()))
+    of its words, as a word of the text or, from ``STEM`` letters, the start of a longer one ("bean" in "beans")."""
+    words = words_of(text)
 
     def said(value: str) -> bool:
-        parts = _WORD.findall(value.lower())
-        return not parts or any(p in words or (len(p) >= 4 and any(w.startswith(p) for w in words)) for p in parts)
+        parts = words_of(value)
+        return not parts or any(p in words or (len(p) >= STEM and any(w.startswith(p) for w in words)) for p in parts)
     return said
 
 
+def words_of(text: str) -> set[str]:
+    """The lower-case words of ``text`` (letters and digits; "_" parts a word)."""
+    return set(_WORD.findall(text.lower()))
+
+
 _WORD = re.compile(r"[^\W_]+")
+STEM = 4  # a value's word this long is named by a longer word it starts
 
 
 def _the_row(frame: Any, answer: Answer) -> str | None:

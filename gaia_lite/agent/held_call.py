@@ -16,7 +16,6 @@ to see; elsewhere a table is shown beside the message and the model picks its fi
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
@@ -36,7 +35,6 @@ __all__ = ["HeldCall", "held_call", "QUERY_REQUEST", "QUERY_ANSWER", "EDIT_REQUE
 QUERY_REQUEST = "{brief}\nQuestion: {question}\nWrite one SQLite SELECT over data that answers the question."
 # After its own query, the 0.5B answered with more SQL ("SELECT item FROM data WHERE qty < 5"), asked or not
 QUERY_ANSWER = "Answer my question in plain sentences, from the rows the query found (not with SQL): {question}"
-FOLLOW_UP_STEM = 4  # a table word this long also matches a longer word it starts ("bean" in "beans")
 EDIT_REQUEST = ("{brief}\nRequest: {request}\nWrite the edit for it: old_content is the exact text to change, copied "
                 "from the file; new_content is the text that replaces it.")
 
@@ -113,12 +111,12 @@ def _follows_up(message: str, table: Path, in_words: Callable[[], Sequence[Found
     in any language."""
     from gaia_lite.tools.find import PATH_MENTION
     from gaia_lite.tools.table_brief import table_words
+    from gaia_lite.tools.table_sql import said_in
 
     if PATH_MENTION.search(message) or CHANGES_TOPIC.search(message) or in_words():
         return False
-    said, words = set(re.findall(r"[^\W_]+", message.lower())), table_words(table)
-    # a longer word also counts by its start: "beans" for bean, "tomatoes" for tomato
-    return bool(said & words) or any(s.startswith(w) for s in said for w in words if len(w) >= FOLLOW_UP_STEM)
+    said = said_in(message)  # as a query's conditions are read: "beans" names bean, "tomatoes" tomato
+    return any(said(word) for word in table_words(table))
 
 
 def _shown(path: Path, ctx: ToolContext) -> str:
