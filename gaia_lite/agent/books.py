@@ -10,7 +10,7 @@ from gaia_lite.events import TurnFinished
 from gaia_lite.messages import Message, ToolCall, Usage
 from gaia_lite.registry.execute import ToolResult, ToolStatus
 
-from .judge import AskAgain, HoldToAnswer, HoldToCall, Stage, Verdict
+from .judge import AskAgain, HoldToCall, Stage, Verdict
 from .opening import Opening
 from .held_call import HeldCall
 
@@ -82,8 +82,6 @@ class Steer:
     redone: bool = False  # a reply was sent back once this turn (asked again, or held to a call): no more drafts
     transient: tuple[Message, ...] = ()  # the next request's off-the-record messages: the reply, and the ask about it
     calls_only: bool = False  # the next reply is held to a call (a constrained reply named a tool instead)
-    held_to_answer: bool = False  # a call was held back: the next reply answers, without tools
-    answer_request: str = ""  # what that reply is told (empty: the loop's STOP_CALLING)
 
     def stage(self, forced: bool) -> Stage:
         """How the reply this steer asked for is judged: ``forced`` is a reply told to answer without tools."""
@@ -95,8 +93,6 @@ class Steer:
             case AskAgain(request=request):
                 return replace(self, redone=True, transient=({"role": "assistant", "content": reply_text},
                                                              {"role": "user", "content": request}))
-            case HoldToAnswer(request=request):
-                return replace(self, transient=(), calls_only=False, held_to_answer=True, answer_request=request)
             case HoldToCall():
                 return replace(self, redone=True, calls_only=True)
             case _:  # calls ran, or the turn ends

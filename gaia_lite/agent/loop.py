@@ -251,7 +251,7 @@ class Agent:
             if book.stop:  # the model kept repeating refused calls: end with what the tools returned
                 answer = yield from self._give_up(stats)
                 break
-            forced = stats.must_answer or steer.held_to_answer or stats.steps + 1 >= self.options.max_steps
+            forced = stats.must_answer or stats.steps + 1 >= self.options.max_steps
             reply = yield from self._step(stats, steer, forced)
             verdict = self._judge(reply, steer.stage(forced), stats)
             steer = steer.after(verdict, reply.text)
@@ -357,7 +357,7 @@ class Agent:
             ask, held = self._held_step(stats, first=first) if not (steer.transient or forced) else ("", None)
             request = yield from self._request(forced, steer.transient, calls_only=steer.calls_only,
                                                has_result=has_result, direct=first and stats.opening is Opening.ANSWER,
-                                               answer_request=steer.answer_request, held=held, ask=ask)
+                                               held=held, ask=ask)
             try:
                 result = yield from self._stream(request, stats)
                 break
@@ -382,10 +382,9 @@ class Agent:
 
     def _request(self, forced: bool, transient: tuple[Message, ...] = (), *,
                  calls_only: bool = False, has_result: bool = False, direct: bool = False,
-                 answer_request: str = "", held: HeldCall | None = None,
-                 ask: str = "") -> Generator[Event, None, _Request]:
+                 held: HeldCall | None = None, ask: str = "") -> Generator[Event, None, _Request]:
         """This step's request: the prompt for the current selection (no tools when the model must
-        answer, told so with ``answer_request`` or ``STOP_CALLING``), fitted to the model's window.
+        answer, told so with ``STOP_CALLING``), fitted to the model's window.
         ``held``: the call the reply is held to; ``ask``: a request sent off the record."""
         state = self.selector.state  # a load_tools call earlier in the turn may have changed it
         system, tools = self._prompt(state, forced)
@@ -393,7 +392,7 @@ class Agent:
             system, tools = self._prompt(state, forced)
         messages: list[Message] = [{"role": "system", "content": system}, *self.history, *transient]
         if forced:
-            messages.append({"role": "user", "content": answer_request or STOP_CALLING})
+            messages.append({"role": "user", "content": STOP_CALLING})
         # ``direct``: the reply is held to an answer by its schema alone (no words added, same prompt)
         kind = {"forced": forced or direct, "calls_only": calls_only and not forced, "has_result": has_result}
         extra, opening = self.replies.request_extra(tools, **kind), self.replies.reply_opening(**kind)

@@ -385,8 +385,8 @@ def test_a_turn_whose_answer_copies_the_after_result_line_shows_the_answer_once(
     assert all(body["stop"] == ["(If this answers"] for body in requests)
 
 
-def test_a_call_held_back_is_not_run_and_the_next_reply_answers_without_tools(tmp_path: Path) -> None:
-    # the 0.5B, test split: the poem it was asked for, written to a file nobody named (unasked_write)
+def test_a_call_on_a_made_up_file_is_not_run_and_the_next_reply_answers(tmp_path: Path) -> None:
+    # the 0.5B, test split: the poem it was asked for, written to a file nobody named (invented_file)
     write = text_chunks('{"tool": "write_file", "arguments": {"file_path": "sea.txt", "content": "The sea is vast"}}')
     with FakeOpenAIServer() as srv:
         srv.script += [write, text_chunks('{"tool": "none", "answer": "The sea is vast and deep."}')]
@@ -395,6 +395,6 @@ def test_a_call_held_back_is_not_run_and_the_next_reply_answers_without_tools(tm
     assert not [e for e in events if isinstance(e, ToolCallFinished)], "the write never ran"
     assert not (tmp_path / "sea.txt").exists()
     assert next(e for e in events if isinstance(e, TurnFinished)).answer == "The sea is vast and deep."
-    assert len(requests) == 2 and "tools" not in requests[1]
-    assert requests[1]["messages"][-1]["content"] == "Answer it yourself now, in plain sentences, without tools: " \
-                                                    "Write me a two-line poem about the sea."
+    assert len(requests) == 2
+    assert requests[1]["messages"][-1]["content"] == "No file sea.txt exists, and I asked for none. Answer without " \
+                                                    "tools: Write me a two-line poem about the sea."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gaia_lite.agent.evidence import Lookups
-from gaia_lite.agent.judge import AskAgain, Evidence, HoldToAnswer, Reply, Stage, judge
+from gaia_lite.agent.judge import AskAgain, Evidence, Reply, RunCalls, Stage, judge
 from gaia_lite.messages import ToolCall
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.sandbox import Sandbox
@@ -48,8 +48,9 @@ def test_each_call_is_looked_up_on_its_own(tmp_path: Path) -> None:
 def test_the_judge_reads_a_steps_lookups_through_evidence(tmp_path: Path) -> None:
     looks = Lookups(_ctx(tmp_path), (POEM,))
     ev = Evidence(("write_file", "read_file"), user_messages=(POEM,), invented=looks.invented)
-    held = judge(Reply((WRITE,), ""), ev, Stage.DRAFT)
-    assert held == HoldToAnswer("unasked_write", f"Answer it yourself now, in plain sentences, without tools: {POEM}")
+    asked = judge(Reply((WRITE,), ""), ev, Stage.DRAFT)
+    assert asked == AskAgain("invented_file", f"No file sea.txt exists, and I asked for none. Answer without tools: {POEM}")
+    assert judge(Reply((WRITE,), ""), ev, Stage.FINAL) == RunCalls((WRITE,))  # asked once: the call runs
     read = Reply((ToolCall("c3", "read_file", {"file_path": "leaves.jpg"}),), "")
     asked = judge(read, ev, Stage.DRAFT)
     assert isinstance(asked, AskAgain) and asked.guard == "invented_file" and "leaves.jpg" in asked.request

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.agent.judge import (
-    GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToAnswer, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
+    GUARDS, Accept, AskAgain, Evidence, FromResults, HoldToCall, OnDraft, OnFinal, Reply, RunCalls, Stage,
     active, hiding_guard, judge, unknown_guards,
 )
 from gaia_lite.agent.judge.form import unknown_call
@@ -277,7 +277,7 @@ def test_every_guard_is_one_row_with_its_actions() -> None:
     names = [g.name for g in GUARDS]
     assert len(names) == len(set(names))
     for g in GUARDS:
-        assert g.on_draft in (OnDraft.PASS, OnDraft.END, OnDraft.ANSWER) or g.ask, g.name
+        assert g.on_draft in (OnDraft.PASS, OnDraft.END) or g.ask, g.name
         assert g.on_draft is not OnDraft.PASS or g.on_final is not OnFinal.KEEP, f"{g.name} does nothing"
 
 
@@ -369,8 +369,8 @@ def test_a_made_up_file_beside_the_working_directory_is_judged_where_it_would_be
     work.mkdir()
     question = "Write me a two-line poem about the sea."
     reply = Reply((ToolCall("c1", "write_file", {"file_path": str(tmp_path / "poem.txt"), "content": "..."}),), "")
-    assert isinstance(held := judge(reply, _call_ev(work, question), Stage.DRAFT), HoldToAnswer)
-    assert held.guard == "unasked_write"
+    assert isinstance(asked := judge(reply, _call_ev(work, question), Stage.DRAFT), AskAgain)
+    assert asked.guard == "invented_file" and asked.request.startswith("No file poem.txt exists")
 
 
 def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> None:
@@ -400,14 +400,11 @@ def test_a_results_lines_for_the_model_copied_into_an_answer_are_left_out() -> N
 
 
 @pytest.mark.parametrize("question", ["Write me a two-line poem about the sea.", "gimme a quick haiku about coffee"])
-def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run_and_the_next_reply_answers(
-        tmp_path, question) -> None:
-    # the 0.5B, test split, 3 runs of 3: the poem went to sea.txt; asked with invented_file's words, it
-    # answered "I can't find that file"
+def test_a_write_of_a_made_up_file_for_a_message_asking_for_none_is_not_run(tmp_path, question) -> None:
+    # the 0.5B, test split, 3 runs of 3: the poem went to sea.txt
     reply = Reply((ToolCall("c1", "write_file", {"file_path": "sea.txt", "content": "The sea is vast ..."}),), "")
-    held = HoldToAnswer("unasked_write", f"Answer it yourself now, in plain sentences, without tools: {question}")
-    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == held
-    assert judge(reply, _call_ev(tmp_path, question), Stage.FINAL) == held
+    assert judge(reply, _call_ev(tmp_path, question), Stage.DRAFT) == AskAgain(
+        "invented_file", f"No file sea.txt exists, and I asked for none. Answer without tools: {question}")
 
 
 @pytest.mark.parametrize("question", ["Write a two-line poem about the sea and save it.",

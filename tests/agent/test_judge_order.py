@@ -13,7 +13,7 @@ from gaia_lite.agent.judge.substance import CALL_GUARDS, SHORTFALL_GUARDS
 
 # The order the guards were measured in (issue 43); a change here is a change of behaviour, made on purpose.
 ORDER = [
-    "unasked_write", "invented_file", "called_after_stop", "result_echo", "bare_tool_name", "empty_answer", "menu_copy", "narrated",
+    "invented_file", "called_after_stop", "result_echo", "bare_tool_name", "empty_answer", "menu_copy", "narrated",
     "format_only", "copied_format", "template", "written_call", "unknown_call", "declined_fact", "claimed_change",
     "declined_unread", "unread_file",
 ]
@@ -44,7 +44,7 @@ def test_every_guard_written_is_in_the_table_once() -> None:
 
 def test_the_table_puts_each_guard_after_the_guards_it_names() -> None:
     assert misordered(GUARDS) == []
-    assert sum(len(g.after) for g in GUARDS) >= 5  # the dependencies are written down, not left to the order
+    assert sum(len(g.after) for g in GUARDS) >= 4  # the dependencies are written down, not left to the order
 
 
 def test_the_order_check_finds_a_guard_too_early_a_name_nobody_has_and_a_ring() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gaia_lite.agent.books import Steer
-from gaia_lite.agent.judge import Accept, AskAgain, FromResults, HoldToAnswer, HoldToCall, RunCalls, Stage
+from gaia_lite.agent.judge import Accept, AskAgain, FromResults, HoldToCall, RunCalls, Stage
 from gaia_lite.messages import ToolCall
 
 NARRATED = "To list the files, use the browse_directory tool."
@@ -28,9 +28,3 @@ def test_a_call_asked_about_runs_the_second_time_and_an_answer_built_from_result
     assert asked.stage(forced=False) is Stage.FINAL and asked.stage(forced=True) is Stage.FORCED
     assert asked.after(RunCalls((ToolCall("c1", "write_file", {}),)), "") == Steer(redone=True)
     assert Steer().after(FromResults("result_echo"), '{"status": "success"}') == Steer()
-
-
-def test_a_call_held_back_makes_the_next_reply_answer_with_the_guards_words() -> None:
-    held = Steer().after(HoldToAnswer("unasked_write", "Answer it yourself now: whats 9+10?"), "")
-    assert held.held_to_answer and held.answer_request == "Answer it yourself now: whats 9+10?"
-    assert held.transient == () and held.stage(forced=True) is Stage.FORCED

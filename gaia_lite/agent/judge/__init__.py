@@ -4,9 +4,9 @@ they may show. guard.py says what a guard is, core.py orders them and judges; th
 reply's form) and substance.py (the reply against the evidence). Their English is in agent/lexicon.py."""
 
 from ..reply import Reply
-from .core import (GUARDS, Accept, AskAgain, FromResults, HoldToAnswer, HoldToCall, RunCalls, Verdict, active,
-                   hiding_guard, judge, unknown_guards)
+from .core import (GUARDS, Accept, AskAgain, FromResults, HoldToCall, RunCalls, Verdict, active, hiding_guard, judge,
+                   unknown_guards)
 from .guard import Evidence, Guard, OnDraft, OnFinal, Stage
 
 __all__ = ["Reply", "Evidence", "Stage", "OnDraft", "OnFinal", "Guard", "GUARDS", "judge", "Verdict", "RunCalls",
-           "AskAgain", "HoldToCall", "HoldToAnswer", "FromResults", "Accept", "active", "unknown_guards", "hiding_guard"]
+           "AskAgain", "HoldToCall", "FromResults", "Accept", "active", "unknown_guards", "hiding_guard"]

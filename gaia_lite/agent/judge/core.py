@@ -32,12 +32,6 @@ class HoldToCall:
 
 
 @dataclass(frozen=True)
-class HoldToAnswer:
-    guard: str
-    request: str = ""  # sent after the history, for the reply that must answer without tools
-
-
-@dataclass(frozen=True)
 class FromResults:
     guard: str
 
@@ -48,29 +42,21 @@ class Accept:
     guard: str = ""  # the guard that amended the answer, if one did
 
 
-Verdict = RunCalls | AskAgain | HoldToCall | HoldToAnswer | FromResults | Accept
+Verdict = RunCalls | AskAgain | HoldToCall | FromResults | Accept
 
 # The calls' guards first, then the reply's form, then its substance against the evidence; within each, a row's
 # ``after`` names the guards it must follow (tests/agent/test_judge_order.py holds the order to them)
 GUARDS: tuple[Guard, ...] = (*CALL_GUARDS, *FORM_GUARDS, *SHORTFALL_GUARDS)
 
 
-# Sent, for a reply held to an answer after a call the message did not ask for: "with what you already have" (the
-# loop's usual words) drew "I don't have enough information" to "cheers! whats 9+10?" (1.5B)
-ANSWER_YOURSELF = "Answer it yourself now, in plain sentences, without tools: {query}"
-
-
 def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -> Verdict:
     """What to do with ``reply``: a draft, by the first guard with a draft action that detects something; a final
     reply, by the first whose final action applies. ``can_hold``: the reply mode can hold a reply to a call."""
     guards = active(ev.skip)
-    if reply.calls and stage is not Stage.FORCED:  # a call guard asks again about a draft, or holds it back
-        for guard in (g for g in guards if g.on_calls and (stage is Stage.DRAFT or g.on_final is OnFinal.ANSWER)):
-            if (found := guard.detect(reply, ev)) is None:
-                continue
-            if stage is Stage.DRAFT and guard.on_draft is OnDraft.ASK:
+    if reply.calls and stage is not Stage.FORCED:  # a call guard asks again about a draft; a final call runs
+        for guard in (g for g in guards if g.on_calls and stage is Stage.DRAFT):
+            if (found := guard.detect(reply, ev)) is not None:
                 return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
-            return HoldToAnswer(guard.name, ANSWER_YOURSELF.format(query=ev.query))
         return RunCalls(reply.calls)
     # our own after-result lines (whole, or cut off by the token limit) are not part of the answer, nor are a
     # result's labelled lines for the model, unless nothing else is left (the 0.5B answered with a whole
@@ -88,9 +74,11 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
                 return HoldToCall(guard.name)
             return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
     replaces = {OnFinal.REPLACE} | ({OnFinal.REPLACE_AFTER_RESULT} if ev.last_result is not None else set())
-    for guard in (g for g in guards if g.amend is not None or g.on_final in replaces):
-        if guard.detect(seen, ev) is not None:
-            return Accept(guard.amend(seen, ev), guard.name) if guard.amend else FromResults(guard.name)
+    for guard in guards:
+        if guard.amend is not None and guard.detect(seen, ev) is not None:
+            return Accept(guard.amend(seen, ev), guard.name)
+        if guard.on_final in replaces and guard.detect(seen, ev) is not None:
+            return FromResults(guard.name)
     return Accept(text)
 
 

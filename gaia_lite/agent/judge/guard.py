@@ -44,14 +44,12 @@ class OnDraft(Enum):
     ASK = "ask again"  # off the record, with the guard's words
     HOLD = "hold to a call"  # where the reply mode can (no words the model could echo), else ask again
     END = "judged as final at once"  # later guards' draft actions are skipped: asking again cannot help
-    ANSWER = "hold to an answer"  # a call not run, and the next reply answers without tools
 
 
 class OnFinal(Enum):
     KEEP = "keep"
     REPLACE = "replace"  # by an answer built from the tool results ("could not finish" without any)
     REPLACE_AFTER_RESULT = "replace after a tool result"
-    ANSWER = "hold to an answer"  # a call judged again after the ask is not run: the next reply must answer
 
 
 Detector = Callable[[Reply, Evidence], "str | None"]  # what it found in the reply, or None

@@ -12,13 +12,6 @@ from ..reply import Reply
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
 
-def _unasked_write(reply: Reply, ev: Evidence) -> str | None:
-    """A write of a made-up file for a message that asks for no file: what it wrote is the answer asked for."""
-    if ev.invented is None or WANTS_FILE.search(ev.query):
-        return None
-    return next((found for call in reply.calls if call.name == "write_file" and (found := ev.invented(call))), None)
-
-
 def _invented(reply: Reply, ev: Evidence) -> str | None:
     """A file a call names that nothing backs; a write the message asks for ("... and save it") names its own."""
     asks_file = WANTS_FILE.search(ev.query) is not None
@@ -27,12 +20,9 @@ def _invented(reply: Reply, ev: Evidence) -> str | None:
 
 
 CALL_GUARDS: tuple[Guard, ...] = (
-    Guard("unasked_write", _unasked_write, OnDraft.ANSWER, OnFinal.ANSWER, on_calls=True),
-    # after unasked_write: asked this about a poem's file, the 0.5B answered "I can't find that file". Short, with
-    # the question last: asked with a longer text, the 0.5B gave the text back as its answer (3 runs of 3)
+    # short, with the question last: asked with a longer text, the 0.5B gave the text back as its answer (3 of 3)
     Guard("invented_file", _invented, OnDraft.ASK, OnFinal.KEEP,
-          "No file {slot} exists, and I asked for none. Answer without tools: {query}", on_calls=True,
-          after=("unasked_write",)),
+          "No file {slot} exists, and I asked for none. Answer without tools: {query}", on_calls=True),
 )
 
 
