@@ -74,11 +74,9 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
                 return HoldToCall(guard.name)
             return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
     replaces = {OnFinal.REPLACE} | ({OnFinal.REPLACE_AFTER_RESULT} if ev.last_result is not None else set())
-    for guard in guards:
-        if guard.amend is not None and guard.detect(seen, ev) is not None:
-            return Accept(guard.amend(seen, ev), guard.name)
-        if guard.on_final in replaces and guard.detect(seen, ev) is not None:
-            return FromResults(guard.name)
+    for guard in (g for g in guards if g.amend is not None or g.on_final in replaces):
+        if guard.detect(seen, ev) is not None:
+            return Accept(guard.amend(seen, ev), guard.name) if guard.amend else FromResults(guard.name)
     return Accept(text)
 
 
