@@ -40,17 +40,22 @@ def asked_of_table(message: str, path: Path | str) -> str:
                             else m.group(0), message)
 
 
-def table_brief(path: Path, workdir: Path) -> str | None:
-    """Lines that show ``path`` as the table a query reads, or None when it is no table, or too large."""
+def _small_table(path: Path) -> _Frame | None:
+    """``path`` read as a table, or None when it is no table, or too large to read before a reply."""
     try:
         if path.stat().st_size > MAX_BRIEF_BYTES:
             return None
         rows = _read_rows(path)
     except (ToolFailure, OSError):
         return None
-    if not _tabular(rows):
+    return _frame(rows) if _tabular(rows) else None
+
+
+def table_brief(path: Path, workdir: Path) -> str | None:
+    """Lines that show ``path`` as the table a query reads, or None when it is no table, or too large."""
+    frame = _small_table(path)
+    if frame is None:
         return None
-    frame = _frame(rows)
     brief = "\n".join([
         f"{shown(path, Path(workdir).resolve())} is a table of {frame.rows} rows; analyze_data_file's query "
         f"reads it as the SQL table {TABLE}:", _create(frame), "First rows:", schema_fields(frame)["sample"],
@@ -62,15 +67,9 @@ def table_words(path: Path) -> frozenset[str]:
     """The words of ``path``'s column names and of its text columns' short values ("region", "q1", "west"),
     lower-case and not numbers: what a follow-up about the table says ("and what was its q1?", "and for the west?").
     Empty when it is no table, or too large to brief."""
-    try:
-        if path.stat().st_size > MAX_BRIEF_BYTES:
-            return frozenset()
-        rows = _read_rows(path)
-    except (ToolFailure, OSError):
+    frame = _small_table(path)
+    if frame is None:
         return frozenset()
-    if not _tabular(rows):
-        return frozenset()
-    frame = _frame(rows)
     values = [v for n in frame.names if frame.types[n] == "text" for v in _short_values(frame.text[n])]
     return frozenset(w for w in words_of(" ".join([*frame.names, *values])) if not w.isdigit())
 

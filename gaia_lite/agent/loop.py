@@ -265,15 +265,12 @@ class Agent:
     def _queried_table(self, stats: TurnStats) -> Path | None:
         """The table this turn's last successful ``analyze_data_file`` call read (its result's ``file``: the
         argument may have been a bare name the tool found elsewhere), or None."""
-        from gaia_lite.tools.sandbox import SandboxError, resolve_user_path
+        from gaia_lite.tools.sandbox import resolved_or_none
         from gaia_lite.tools.table_brief import QUERIED_SUFFIXES
 
         done = [r for r in stats.results if r.ok and r.name == "analyze_data_file"]
         raw = (done[-1].payload.get("file") or done[-1].arguments.get("file_path")) if done else None
-        try:
-            path = resolve_user_path(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
-        except (SandboxError, OSError):
-            return None
+        path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
         return path if path is not None and path.suffix.lower() in QUERIED_SUFFIXES and path.is_file() else None
 
     def _turn_stats(self, query: str, facts: tuple[str, ...], closest: float) -> TurnStats:

@@ -86,17 +86,10 @@ def test_llama_server_continues_the_shared_opening_under_the_grammar_of_the_rest
 def test_llama_server_writes_a_held_query_and_nothing_else(held: tuple[Any, Any, Any]) -> None:
     # a question about a table: the call is written up to the query's first word, the model writes the rest of
     # the string, and the grammar closes the call
-    from dataclasses import replace
-
-    client, registry, mode = held
-    opening, extra = mode.call_opening("analyze_data_file", {"file_path": "sales.csv"}, ("query",), "SELECT")
-    messages = [{"role": "user", "content": "CREATE TABLE data (region TEXT, amount REAL)\nregion is one of: north, "
-                 "south\nQuestion: what did the north region sell in total?\nWrite one SQLite SELECT over data that "
-                 "answers the question."}, {"role": "assistant", "content": opening}]
-    result = client.chat(messages, max_tokens=64, temperature=0.0, timeout=120, **extra)
-    assert result.finish_reason == "stop", result
-    whole = result.content if result.content.startswith("{") else opening + result.content
-    reply = mode.parse(replace(result, content=whole))
+    reply, whole = _held_reply(held, "analyze_data_file", "sales.csv", ("query",), "SELECT",
+                               "CREATE TABLE data (region TEXT, amount REAL)\nregion is one of: north, south\nQuestion: "
+                               "what did the north region sell in total?\nWrite one SQLite SELECT over data that "
+                               "answers the question.")
     assert len(reply.calls) == 1 and reply.calls[0].name == "analyze_data_file", whole
     assert reply.calls[0].arguments["file_path"] == "sales.csv"
     assert reply.calls[0].arguments["query"].startswith("SELECT") and "FROM" in reply.calls[0].arguments["query"]
@@ -105,16 +98,24 @@ def test_llama_server_writes_a_held_query_and_nothing_else(held: tuple[Any, Any,
 def test_llama_server_writes_a_held_edit_with_both_of_its_strings(held: tuple[Any, Any, Any]) -> None:
     # a change to a small file: the call is written up to old_content's opening quote; the grammar makes the model
     # close that string, write new_content and close the call
+    reply, whole = _held_reply(held, "edit_file", "config.ini", ("old_content", "new_content"), "",
+                               "config.ini holds:\n[server]\nport = 8080\nRequest: change the port to 9090\nWrite the "
+                               "edit for it: old_content is the exact text to change, copied from the file; "
+                               "new_content is the text that replaces it.")
+    assert len(reply.calls) == 1 and reply.calls[0].name == "edit_file", whole
+    assert set(reply.calls[0].arguments) == {"file_path", "old_content", "new_content"}, whole
+
+
+def _held_reply(held: tuple[Any, Any, Any], tool: str, file_path: str, writes: tuple[str, ...], start: str,
+                asked: str) -> tuple[Any, str]:
+    """The model's reply held to ``tool``'s call on ``file_path`` after ``asked``, as the agent reads it, and the
+    call's whole text (llama-server may or may not send the opening back)."""
     from dataclasses import replace
 
-    client, registry, mode = held
-    opening, extra = mode.call_opening("edit_file", {"file_path": "config.ini"}, ("old_content", "new_content"), "")
-    messages = [{"role": "user", "content": "config.ini holds:\n[server]\nport = 8080\nRequest: change the port to "
-                 "9090\nWrite the edit for it: old_content is the exact text to change, copied from the file; "
-                 "new_content is the text that replaces it."}, {"role": "assistant", "content": opening}]
+    client, _registry, mode = held
+    opening, extra = mode.call_opening(tool, {"file_path": file_path}, writes, start)
+    messages = [{"role": "user", "content": asked}, {"role": "assistant", "content": opening}]
     result = client.chat(messages, max_tokens=64, temperature=0.0, timeout=120, **extra)
     assert result.finish_reason == "stop", result
     whole = result.content if result.content.startswith("{") else opening + result.content
-    reply = mode.parse(replace(result, content=whole))
-    assert len(reply.calls) == 1 and reply.calls[0].name == "edit_file", whole
-    assert set(reply.calls[0].arguments) == {"file_path", "old_content", "new_content"}, whole
+    return mode.parse(replace(result, content=whole)), whole
