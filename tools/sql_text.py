@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 from gaia_lite.registry.failure import ToolFailure
 
 __all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "one_table", "whole_row", "extreme_row", "unknown_quoted", "shape_of",
-           "quoted", "without_unsaid", "AGGREGATES"]
+           "quoted", "without_unsaid", "respelled", "AGGREGATES"]
 
 TABLE = "data"
 _TOKEN = re.compile(r"""
@@ -315,6 +315,32 @@ def _term_values(toks: Sequence[Token], at: Sequence[int]) -> list[str] | None:
         texts = [t.inner for t in items if t.kind == "text"]
         return texts if texts and all(t.kind == "text" or t.text == "," for t in items) else None
     return None
+
+
+def respelled(toks: Sequence[Token], slip: Callable[[str, str], str | None]) -> tuple[str, list[str]]:
+    """The query with each text value a condition compares a column with (``name = 'text'``, ``name LIKE 'text'``
+    without wildcards, ``name IN ('text', ...)``) written as the column's value it is a slip of, and a note per
+    value changed ("'groceires' read as 'groceries', a value of category"). Asked "how much did i spend on
+    groceires?", the 0.5B wrote ``category = 'groceires'``, was told that no row matches and which values there
+    are, and answered "100". ``slip(column, text)``: the value of that column ``text`` misspells, else None."""
+    plain = [i for i, t in enumerate(toks) if t.kind not in ("space", "comment")]
+    changed: dict[int, str] = {}
+    notes: list[str] = []
+    for k in range(len(plain) - 2):
+        column, op, first = toks[plain[k]], toks[plain[k + 1]], toks[plain[k + 2]]
+        if column.kind not in ("word", "name"):
+            continue
+        if op.text in ("=", "==") or (op.lower == "like" and not set(first.inner) & {"%", "_"}):
+            at = [plain[k + 2]] if first.kind == "text" else []
+        elif op.lower == "in" and first.text == "(":
+            at = [j for j in plain[k + 3:] if toks[j].depth == first.depth + 1 and toks[j].kind == "text"]
+        else:
+            continue
+        for j in at:
+            if (value := slip(column.inner, toks[j].inner)) is not None:
+                changed[j] = "'" + value.replace("'", "''") + "'"
+                notes.append(f"{toks[j].text} read as {changed[j]}, a value of {column.inner}")
+    return "".join(changed.get(i, t.text) for i, t in enumerate(toks)), notes
 
 
 @dataclass(frozen=True)

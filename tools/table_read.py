@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import calendar
 import csv
-import difflib
 import io
 import re
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from gaia_lite.registry.failure import ToolFailure
 
 from .data_shape import (Plan, asks_columns, asks_extreme, asks_lowest, asks_mean, asks_price, match, named_in,
                          split_names)
-from .find import PATH_MENTION
+from .find import PATH_MENTION, ratio
 from .table_compare import stated_comparison
 
 __all__ = ["MAX_BYTES", "TABLE_SUFFIXES", "parse_period", "to_date", "to_number"]
@@ -333,6 +332,26 @@ TYPO_RATIO = 0.85   # "groceires" is 0.89 of "groceries"; "transport" and "trans
 TYPO_VALUES = 50    # a column of more distinct values is a listing (names, notes), not categories
 
 
+def slip_of(word: str, values: Iterable[str]) -> str | None:
+    """The one of ``values`` that ``word`` misspells or inflects ("groceires", "grocery" for "groceries"): alike
+    to TYPO_RATIO or more (find.ratio), up to case, as written or in the singular. None when none is, when two
+    are, or for a word under 4 letters ("rent" is not a slip of "tent")."""
+    said = word.casefold()
+    if len(said) < 4:
+        return None
+    near = {v for v in values if max(ratio(said, v.casefold()), ratio(_singular(said), _singular(v.casefold())))
+            >= TYPO_RATIO}
+    return near.pop() if len(near) == 1 else None
+
+
+def _singular(word: str) -> str:
+    """``word`` without a plural ending ("groceries" -> "grocery", "cats" -> "cat"); it only brings
+    an English plural and its singular together for slip_of."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
 def _misspelt(said: str, cells: list[str]) -> str | None:
     """The one value of a category column (a single word of 5 letters or more, not in every row) that a
     word of the message misspells or inflects ("groceires", "gardens"), or None. Asked "how much did i
@@ -340,10 +359,10 @@ def _misspelt(said: str, cells: list[str]) -> str | None:
     values = {v.casefold(): v for v in reversed(cells) if v}
     if len(values) > TYPO_VALUES or len(values) < 2:
         return None
-    said_words = [w for w in re.findall(r"[^\W\d_]{5,}", said) if w not in values]
-    near = {values[k] for k in values if k.isalpha() and len(k) >= 5 and any(
-        difflib.SequenceMatcher(None, w, k).ratio() >= TYPO_RATIO for w in said_words)}
-    return next(iter(near)) if len(near) == 1 else None
+    words = [k for k in values if k.isalpha() and len(k) >= 5]
+    near = {slip_of(w, words) for w in re.findall(r"[^\W\d_]{5,}", said) if w not in values}
+    near.discard(None)
+    return values[near.pop()] if len(near) == 1 else None
 
 
 def _named_period(message: str, frame: _Frame) -> tuple[str, _Frame] | None:

@@ -29,9 +29,9 @@ from typing import Any, Callable, Sequence
 from gaia_lite.registry.failure import ToolFailure
 
 from .data_shape import match
-from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES
-from .sql_text import (TABLE, Shape, Token, checked, extreme_row, one_table, quoted, repaired, shape_of, tokens,
-                       unknown_quoted, whole_row, without_unsaid)
+from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES, slip_of
+from .sql_text import (TABLE, Shape, Token, checked, extreme_row, one_table, quoted, repaired, respelled, shape_of,
+                       tokens, unknown_quoted, whole_row, without_unsaid)
 
 __all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result", "said_in", "words_of",
            "schema_fields", "schema_lines"]
@@ -68,7 +68,7 @@ class Answer:
     row_count: int
     places: int = 2        # decimals a float is shown with
     sql: str = ""          # the query as it ran (column names written another way put right)
-    read_as: str = ""      # a column name the query had wrong, and the column it was read as
+    read_as: str = ""      # what the query had wrong (a table, column or value) and how it was read
 
     @property
     def truncated(self) -> bool:
@@ -179,12 +179,15 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
     toks = checked(query)
     sql, table = one_table(tokens(repaired(toks, frame.names, lambda text: _is_value(frame, text)).strip()),
                            _with_tables(toks))
+    sql, notes = respelled(tokens(sql), lambda column, said: _slip(frame, column, said))
+    if table:
+        notes.insert(0, f"table {table!r} read as {TABLE}, the file's rows")
     ran = tokens(sql)
     if (unknown := unknown_quoted(ran, frame.names)) is not None:   # SQLite would read "amt" as the text 'amt'
         raise ToolFailure(_no_column(unknown, frame))
     try:
         answer, shape = _run(frame, sql, ran, seconds, clock)
-        return (replace(answer, read_as=f"table {table!r} read as {TABLE}, the file's rows") if table else answer), shape
+        return (replace(answer, read_as="; ".join(notes)) if notes else answer), shape
     except ToolFailure as failure:
         missing = getattr(failure, "missing_column", None)
         if missing is None:
@@ -201,9 +204,9 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
             column, why = sole[0], "the only number column"
         else:
             raise
-        fixed = _renamed(ran, missing, column)
+        fixed, more = respelled(tokens(_renamed(ran, missing, column)), lambda name, said: _slip(frame, name, said))
         answer, shape = _run(frame, fixed, tokens(fixed), seconds, clock)
-        return replace(answer, read_as=f"{missing!r} read as {column}, {why}"), shape
+        return replace(answer, read_as="; ".join([*notes, f"{missing!r} read as {column}, {why}", *more])), shape
 
 
 def _renamed(toks: Sequence[Token], wrong: str, column: str) -> str:
@@ -248,6 +251,15 @@ def _run(frame: Any, sql: str, ran: Sequence[Token], seconds: float,
     # the file's decimals are looked up only for a result that has a float (a scan of every number)
     places = _places(frame) if any(isinstance(v, float) for r in rows for v in r) else 2
     return Answer(columns, [[_tidy(v, places) for v in r] for r in rows], count, places, sql), shape_of(ran)
+
+
+def _slip(frame: Any, column: str, said: str) -> str | None:
+    """The value of the text column ``column`` (any case) that ``said`` misspells; None when ``said`` is one of its
+    values, when no text column is called that, or when no value or two are that close (table_read.slip_of)."""
+    real = next((n for n in frame.names if n.lower() == column.lower() and frame.types[n] == "text"), None)
+    if real is None or _is_value(frame, said):
+        return None
+    return slip_of(said, {v for v in frame.text[real] if v})
 
 
 def _is_value(frame: Any, text: str) -> bool:

@@ -126,6 +126,35 @@ def test_a_condition_no_row_meets_names_the_values_there_are(tool_ctx, expenses:
     assert empty["row_count"] == 0 and empty["rows"] == []
 
 
+def test_a_misspelt_value_is_read_as_the_value_it_misspells_and_the_answer_says_so(tool_ctx, expenses: str) -> None:
+    # "how much did i spend on groceires?": the 0.5B wrote the user's spelling into its query, was told that no
+    # row matches and which values there are, and answered "100" (probe42)
+    typo = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM data WHERE category = 'groceires'")
+    assert typo["rows"] == [[182.4]]
+    assert typo["message"] == ("SUM(amount) over the rows where category = 'groceries': 182.40. "
+                               "('groceires' read as 'groceries', a value of category)")
+    assert typo["query"] == "SELECT SUM(amount) FROM data WHERE category = 'groceries'"
+    # the singular, in a list and after LIKE without a wildcard
+    assert analyze(tool_ctx, expenses, query="SELECT COUNT(*) FROM data WHERE category = 'grocery'")["rows"] == [[3]]
+    listed = analyze(tool_ctx, expenses, query="SELECT COUNT(*) FROM data WHERE category IN ('groceris', 'rent')")
+    assert listed["rows"] == [[4]] and "'groceris' read as 'groceries'" in listed["message"]
+    assert analyze(tool_ctx, expenses, query="SELECT COUNT(*) FROM data WHERE category LIKE 'trasnport'")["rows"] == [[2]]
+
+
+def test_a_value_that_is_no_slip_of_one_value_is_left_as_written(tool_ctx, tmp_path: Path, expenses: str) -> None:
+    # no value close enough, a word too short to tell, a pattern, and a value that is there in another case
+    for query in ("SELECT COUNT(*) FROM data WHERE category = 'food'",
+                  "SELECT COUNT(*) FROM data WHERE category = 'ren'",
+                  "SELECT COUNT(*) FROM data WHERE category LIKE 'grocer%'",
+                  "SELECT COUNT(*) FROM data WHERE category = 'RENT'"):
+        result = analyze(tool_ctx, expenses, query=query)
+        assert "read as" not in result["message"] and "query" not in result, (query, result)
+    # two values as close: which one was meant cannot be told
+    (tmp_path / "stock.csv").write_text("kind,n\npaper,1\npapers,2\npen,3\n")
+    both = analyze(tool_ctx, "stock.csv", query="SELECT SUM(n) FROM data WHERE kind = 'papr'")
+    assert both["message"].startswith("SUM(n) over the rows where kind = 'papr': none (no row matches)."), both
+
+
 def test_a_long_result_is_cut_and_says_how_many_rows_there_are(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "many.csv").write_text("n,half\n" + "".join(f"{i},{i / 2}\n" for i in range(120)))
     result = analyze(tool_ctx, "many.csv", query="SELECT n, half FROM data")
