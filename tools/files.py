@@ -693,6 +693,10 @@ def _set_line(ctx: ToolContext, path: Path, text: str, new: str, why: str = "old
     found = named if len(named) == 1 else found   # "the primary db" of [primary] and [replica]
     if len(found) == 1:
         updated, written = replaced(text, found[0], new)
+        if updated == text:  # the 0.5B swapped them ("theme = 'dark'" -> "theme = 'light'" for "switch to dark")
+            raise ToolFailure(f"{why}, and the one line setting that key already reads {found[0].text!r}: nothing "
+                              "changed. Call edit_file again with new_content as the line should read after the change",
+                              closest_lines=[found[0].text])
         return _write_edit(ctx, path, text, updated, 1, note=f"{why}: the one line setting that key, "
                            f"{found[0].text!r}, is now {written!r}")
     if len(found) > 1:
@@ -738,6 +742,9 @@ def _not_in_file(path: Path, text: str, old: str, shown_lines: int = 3, *, empty
 
 
 def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str = "") -> dict:
+    if updated == text:  # reported as a success, an edit that changed nothing reads as done to the model and the user
+        raise ToolFailure(f"nothing changed: new_content is the text {path.name} already has there. Call edit_file "
+                          "again with new_content as the text should read after the change")
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), updated.splitlines(keepends=True),
                                         f"a/{path.name}", f"b/{path.name}"))
     backup = _write_text(ctx, path, updated)

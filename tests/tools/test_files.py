@@ -507,6 +507,25 @@ def test_a_setting_written_in_another_style_edits_the_files_line_for_that_key(to
     assert (tmp_path / "settings.json").read_text().count('"dark"') == 1
 
 
+def test_an_edit_that_would_change_nothing_is_an_error_not_a_success(tool_ctx, tmp_path: Path) -> None:
+    # "settings.json - switch the theme to dark pls": the 0.5B swapped the values, old_content "theme = 'dark'" and
+    # new_content "theme = 'light'"; the line was set to what it already said and reported as updated (probe42)
+    settings = tmp_path / "settings.json"
+    settings.write_text('{\n  "theme": "light",\n  "font_size": 14\n}\n')
+    swapped = edit_file(tool_ctx, "settings.json", "theme = 'dark'", "theme = 'light'")
+    assert swapped["status"] == "error" and swapped["closest_lines"] == ['"theme": "light",']
+    assert swapped["error"] == ("old_content \"theme = 'dark'\" is not in the file, and the one line setting that key "
+                                "already reads '\"theme\": \"light\",': nothing changed. Call edit_file again with "
+                                "new_content as the line should read after the change")
+    same = edit_file(tool_ctx, "settings.json", '"font_size": 14', '"font_size": 14')
+    assert same["status"] == "error" and same["error"].startswith("nothing changed: new_content is the text")
+    assert settings.read_text() == '{\n  "theme": "light",\n  "font_size": 14\n}\n'
+    assert not (tmp_path / ".gaia-data" / "backups").exists()   # nothing written, so nothing backed up
+    # the call as it should have been still works
+    assert edit_file(tool_ctx, "settings.json", "theme = 'light'", "theme = 'dark'")["status"] == "success"
+    assert '"theme": "dark",' in settings.read_text()
+
+
 def test_an_edit_without_old_content_of_a_key_set_twice_names_each_with_its_section(tool_ctx, tmp_path: Path) -> None:
     # the 1.5B's call for "chnage max_connections for the primary db in db.ini to 200": two sections set it
     ini = tmp_path / "db.ini"
