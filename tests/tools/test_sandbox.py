@@ -247,3 +247,19 @@ def test_a_missing_read_path_with_a_guessed_extension_finds_the_one_file_of_that
     assert resolve_user_path(tool_ctx, "employee_handbook.txt") == (tmp_path / "employee_handbook.txt").resolve()
     (tmp_path / "hr" / "employee_handbook.txt").write_text("z")      # the exact name wins over its kin
     assert resolve_user_path(tool_ctx, "employee_handbook.txt") == (tmp_path / "hr" / "employee_handbook.txt").resolve()
+
+
+def test_a_path_from_the_root_that_is_only_in_the_workdir_is_read_there(tool_ctx, tmp_path: Path,
+                                                                        outside_dir: Path) -> None:
+    # "how many files r in the invoices folder?": the 0.5B searched "/invoices/*" and was refused as outside
+    (tmp_path / "invoices").mkdir()
+    (tmp_path / "invoices" / "inv-1.txt").write_text("x")
+    assert resolve_user_path(tool_ctx, "/invoices") == (tmp_path / "invoices").resolve()
+    assert resolve_user_path(tool_ctx, "/invoices/inv-1.txt") == (tmp_path / "invoices" / "inv-1.txt").resolve()
+    # a path that is there from the root is that path, and refused as before when it is outside
+    (outside_dir / "real.txt").write_text("y")
+    (tmp_path / outside_dir.relative_to(outside_dir.anchor)).mkdir(parents=True)
+    with pytest.raises(SandboxError):
+        resolve_user_path(tool_ctx, str(outside_dir))
+    with pytest.raises(SandboxError):
+        resolve_user_path(tool_ctx, "/no-such-folder-here")
