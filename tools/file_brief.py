@@ -20,9 +20,10 @@ from .sandbox import SandboxError, is_secret_path, resolve_user_path
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["named_file", "edit_brief", "MAX_EDIT_BYTES"]
+__all__ = ["named_file", "edit_brief", "edit_lines", "MAX_EDIT_BYTES", "MAX_EDIT_LINES"]
 
 MAX_EDIT_BYTES = 4_000  # a file shown whole before the first reply; a larger one is read with a tool first
+MAX_EDIT_LINES = 120   # lines a held edit chooses its old_content from (a 4,000-byte file has about that many)
 
 
 def named_file(ctx: ToolContext, message: str, keep: Callable[[Path], bool], *,
@@ -60,6 +61,29 @@ def _named_by_path(ctx: ToolContext, message: str, keep: Callable[[Path], bool])
 def edit_brief(path: Path, workdir: Path) -> str | None:
     """``path``'s text as the first reply of an edit reads it ("config/app.yaml holds: ..."), secrets redacted;
     None when it is larger than ``MAX_EDIT_BYTES``, empty or not text."""
+    text = _small_text(path)
+    if text is None:
+        return None
+    return f"{shown(path, Path(workdir).resolve())} holds:\n{redact_text(text.rstrip())[0]}"
+
+
+def edit_lines(path: Path) -> tuple[str, ...]:
+    """The lines an edit of ``path`` may start from, each once and without its indentation: the old_content of
+    a held edit is one of them (``HeldCall.options``). Shown the file and asked for the text to change, the 0.5B
+    wrote our request's own words as old_content ("old_content is the exact text to change, ...": probe_data3).
+    A line with a secret redacted or with no letter or digit is not among them; () for a file edit_brief would not
+    show, or of more than MAX_EDIT_LINES lines."""
+    text = _small_text(path)
+    if text is None:
+        return ()
+    shown_text = redact_text(text)[0]
+    # not a line of brackets alone: given "{" first, the 0.5B chose it and wrote the setting after it as new_content
+    lines = dict.fromkeys(ln.strip() for ln in text.splitlines() if any(c.isalnum() for c in ln) and ln in shown_text)
+    return tuple(lines) if len(lines) <= MAX_EDIT_LINES else ()
+
+
+def _small_text(path: Path) -> str | None:
+    """``path``'s text when it is a UTF-8 file of at most ``MAX_EDIT_BYTES`` with something in it, else None."""
     try:
         if path.stat().st_size > MAX_EDIT_BYTES:
             return None
@@ -72,6 +96,4 @@ def edit_brief(path: Path, workdir: Path) -> str | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if not text.strip():
-        return None
-    return f"{shown(path, Path(workdir).resolve())} holds:\n{redact_text(text.rstrip())[0]}"
+    return text if text.strip() else None

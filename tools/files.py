@@ -8,9 +8,11 @@ version-control, dependency and cache folders, and never follow symlinks.
 from __future__ import annotations
 
 import difflib
+import json
 import mimetypes
 import re
 import time
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal, Optional
@@ -745,6 +747,30 @@ def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: in
     if updated == text:  # reported as a success, an edit that changed nothing reads as done to the model and the user
         raise ToolFailure(f"nothing changed: new_content is the text {path.name} already has there. Call edit_file "
                           "again with new_content as the text should read after the change")
+    if (broken := _breaks_format(path, text, updated)) is not None:
+        raise ToolFailure(f"not written: the edit would make {path.name} invalid {broken}. Call edit_file again with "
+                          "new_content written as the file writes it")
+    return _written_edit(ctx, path, text, updated, count, note)
+
+
+def _breaks_format(path: Path, text: str, updated: str) -> str | None:
+    """"JSON (...)" or "TOML (...)" when ``updated`` no longer parses as the file's format and ``text`` did; else
+    None. For settings.json the 0.5B replaced the line "{" with "{'theme': 'dark'}" (probe42)."""
+    parse = {".json": json.loads, ".toml": tomllib.loads}.get(path.suffix.lower())
+    if parse is None:
+        return None
+    try:
+        parse(text)
+    except ValueError:
+        return None  # it did not parse before: not this edit's doing
+    try:
+        parse(updated)
+    except ValueError as exc:
+        return f"{'JSON' if path.suffix.lower() == '.json' else 'TOML'} ({str(exc).splitlines()[0][:100]})"
+    return None
+
+
+def _written_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str) -> dict:
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), updated.splitlines(keepends=True),
                                         f"a/{path.name}", f"b/{path.name}"))
     backup = _write_text(ctx, path, updated)

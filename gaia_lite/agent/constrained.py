@@ -273,16 +273,17 @@ class ConstrainedReplies:
         return {"response_format": response_format(schema)}
 
     def call_opening(self, tool: str, arguments: dict[str, str], writes: tuple[str, ...],
-                     start: str) -> tuple[str, dict[str, Any]] | None:
+                     start: str, options: tuple[str, ...] = ()) -> tuple[str, dict[str, Any]] | None:
         """With a grammar only: the call written up to ``start`` in the first string of ``writes``, and a grammar
-        for the rest of it, the others and the closing braces (a server without one could write any reply after
-        the opening)."""
+        for the rest of it (one of ``options``, when given), the others and the closing braces (a server without
+        one could write any reply after the opening)."""
         if not self._grammar or not writes:
             return None
         written = "".join(f"{json.dumps(k)}: {json.dumps(v)}, " for k, v in arguments.items())
         opening = (f'{{{json.dumps(self.call_key)}: {json.dumps(tool)}, "arguments": {{{written}'
                    f'{json.dumps(writes[0])}: {json.dumps(start)[:-1]}')
-        return opening, {"grammar": open_string_grammar(writes[1:])}
+        rest = tuple(o[len(start):] for o in options if o.startswith(start))
+        return opening, {"grammar": open_string_grammar(writes[1:], rest)}
 
     def holds(self, head: str) -> bool:
         return True

@@ -208,11 +208,13 @@ def _after_opening(rules: _Rules, name: str, branch: dict[str, Any]) -> str:
     return rules.add(_rule_name(name, "after", "opening"), f'{_lit(value[1:])}{first[len(opening):]} ws "}}"')
 
 
-def open_string_grammar(then: tuple[str, ...] = ()) -> str:
-    """What follows an opening that ends inside a JSON string of a call's arguments: the rest of that string, the
-    string arguments ``then`` names in order, and the arguments' and the reply's closing braces (``call_opening``)."""
+def open_string_grammar(then: tuple[str, ...] = (), options: tuple[str, ...] = ()) -> str:
+    """What follows an opening that ends inside a JSON string of a call's arguments: the rest of that string (one
+    of ``options`` when given, else any text), the string arguments ``then`` names in order, and the arguments'
+    and the reply's closing braces (``call_opening``)."""
     more = "".join(f' ws "," ws {_lit(json.dumps(key))} ws ":" ws string' for key in then)
-    return (f'root ::= ( {_CHAR} )* "\\""{more} ws "}}" ws "}}"\nws ::= [ ]?\n'
+    rest = f"( {' | '.join(_lit(json.dumps(o)[1:-1]) for o in options)} )" if options else f"( {_CHAR} )*"
+    return (f'root ::= {rest} "\\""{more} ws "}}" ws "}}"\nws ::= [ ]?\n'
             f'string ::= "\\"" ( {_CHAR} )* "\\""')
 
 
@@ -243,7 +245,7 @@ class GrammarReplies:
         return ""  # prose or a call: no opening is shared
 
     def call_opening(self, tool: str, arguments: dict[str, str], writes: tuple[str, ...],
-                     start: str) -> tuple[str, dict[str, Any]] | None:
+                     start: str, options: tuple[str, ...] = ()) -> tuple[str, dict[str, Any]] | None:
         return None  # its replies may be prose
 
     def holds(self, head: str) -> bool:

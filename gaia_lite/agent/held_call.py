@@ -50,6 +50,7 @@ class HeldCall:
     request: str  # asked off the record with the held reply: what the call needs to see, and the request
     beside: str = ""  # shown beside the message instead, where the reply mode cannot hold a reply to the call
     answer: str = ""  # asked off the record of the reply after the call succeeded ("" for nothing)
+    options: tuple[str, ...] = ()  # the values the first of ``writes`` may take (() for any text)
 
     def answer_request(self, done: ToolResult | None) -> str:
         """What the reply after the call is asked: ``answer`` when the call ran, else nothing (it may try again)."""
@@ -78,7 +79,7 @@ def _asks_change(message: str) -> bool:
 
 
 def _edit(message: str, ctx: ToolContext) -> HeldCall | None:
-    from gaia_lite.tools.file_brief import edit_brief, named_file
+    from gaia_lite.tools.file_brief import edit_brief, edit_lines, named_file
     from gaia_lite.tools.file_text import TEXT_EXTS
 
     path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in TEXT_EXTS)
@@ -86,7 +87,7 @@ def _edit(message: str, ctx: ToolContext) -> HeldCall | None:
     if path is None or brief is None:
         return None
     return HeldCall("edit_file", _shown(path, ctx), ("old_content", "new_content"), "",
-                    EDIT_REQUEST.format(brief=brief, request=message))
+                    EDIT_REQUEST.format(brief=brief, request=message), options=edit_lines(path))
 
 
 def _query(message: str, ctx: ToolContext, in_words: Callable[[], Sequence[Found]],

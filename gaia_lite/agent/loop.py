@@ -291,7 +291,8 @@ class Agent:
 
     def _held_opening(self, held: HeldCall) -> tuple[str, dict[str, Any]] | None:
         """The opening and request fields that hold a reply to ``held``'s call, where the reply mode can."""
-        return self.replies.call_opening(held.tool, {"file_path": held.file_path}, held.writes, held.start)
+        return self.replies.call_opening(held.tool, {"file_path": held.file_path}, held.writes, held.start,
+                                         held.options)
 
     def _judge(self, reply: Reply, stage: Stage, stats: TurnStats) -> Verdict:
         """The judge's verdict on ``reply``, with the guard that gave it recorded for the turn."""

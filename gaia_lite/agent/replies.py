@@ -56,10 +56,10 @@ class ReplyMode(Protocol):
         the model reads it with the prompt instead of decoding it ("" for none); same flags as above."""
 
     def call_opening(self, tool: str, arguments: dict[str, str], writes: tuple[str, ...],
-                     start: str) -> tuple[str, dict[str, Any]] | None:
+                     start: str, options: tuple[str, ...] = ()) -> tuple[str, dict[str, Any]] | None:
         """A reply held to one call of ``tool`` with ``arguments`` set, whose string arguments ``writes`` the
-        model writes, the first from ``start`` on: the opening and the request's extra fields, or None where this
-        mode cannot hold a reply so."""
+        model writes, the first from ``start`` on and one of ``options`` when given: the opening and the request's
+        extra fields, or None where this mode cannot hold a reply so."""
 
     def holds(self, head: str) -> bool:
         """May a reply starting with ``head`` still turn into a call (so it is not streamed yet)?"""
@@ -99,7 +99,7 @@ class FreeReplies:
         return ""
 
     def call_opening(self, tool: str, arguments: dict[str, str], writes: tuple[str, ...],
-                     start: str) -> tuple[str, dict[str, Any]] | None:
+                     start: str, options: tuple[str, ...] = ()) -> tuple[str, dict[str, Any]] | None:
         return None
 
     def holds(self, head: str) -> bool:

@@ -168,7 +168,8 @@ def test_a_change_to_a_small_file_is_held_to_an_edit_shown_the_file(tmp_path: Pa
         events = list(_agent(srv, tmp_path).run("In config.ini, change the port from 8080 to 9090."))
         first, second = srv.requests[:2]
     assert first["messages"][-1] == {"role": "assistant", "content": EDIT_OPENING}
-    assert first["grammar"] == open_string_grammar(("new_content",))
+    # old_content is one of the file's lines: shown the file, the 0.5B wrote our request's words there instead
+    assert first["grammar"] == open_string_grammar(("new_content",), ("[server]", "host = localhost", "port = 8080"))
     assert first["messages"][-2]["content"].startswith("config.ini holds:\n[server]\nhost = localhost\nport = 8080")
     call = [e for e in events if isinstance(e, ToolCallFinished)][0]
     assert call.name == "edit_file" and call.result["status"] == "success", call.result

@@ -106,14 +106,25 @@ def test_llama_server_writes_a_held_edit_with_both_of_its_strings(held: tuple[An
     assert set(reply.calls[0].arguments) == {"file_path", "old_content", "new_content"}, whole
 
 
+def test_llama_server_starts_a_held_edit_from_one_of_the_files_lines(held: tuple[Any, Any, Any]) -> None:
+    # with the file's lines as the options, old_content can only be one of them (the 0.5B wrote our request's
+    # words there when it was free)
+    lines = ("[server]", "host = localhost", "port = 8080")
+    reply, whole = _held_reply(held, "edit_file", "config.ini", ("old_content", "new_content"), "",
+                               "config.ini holds:\n" + "\n".join(lines) + "\nRequest: change the port to 9090\nWrite "
+                               "the edit for it: old_content is the exact text to change, copied from the file; "
+                               "new_content is the text that replaces it.", options=lines)
+    assert len(reply.calls) == 1 and reply.calls[0].arguments["old_content"] in lines, whole
+
+
 def _held_reply(held: tuple[Any, Any, Any], tool: str, file_path: str, writes: tuple[str, ...], start: str,
-                asked: str) -> tuple[Any, str]:
+                asked: str, options: tuple[str, ...] = ()) -> tuple[Any, str]:
     """The model's reply held to ``tool``'s call on ``file_path`` after ``asked``, as the agent reads it, and the
     call's whole text (llama-server may or may not send the opening back)."""
     from dataclasses import replace
 
     client, _registry, mode = held
-    opening, extra = mode.call_opening(tool, {"file_path": file_path}, writes, start)
+    opening, extra = mode.call_opening(tool, {"file_path": file_path}, writes, start, options)
     messages = [{"role": "user", "content": asked}, {"role": "assistant", "content": opening}]
     result = client.chat(messages, max_tokens=64, temperature=0.0, timeout=120, **extra)
     assert result.finish_reason == "stop", result

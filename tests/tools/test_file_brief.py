@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.registry.context import ToolContext
-from gaia_lite.tools.file_brief import MAX_EDIT_BYTES, edit_brief, named_file
+from gaia_lite.tools.file_brief import MAX_EDIT_BYTES, MAX_EDIT_LINES, edit_brief, edit_lines, named_file
 from gaia_lite.tools.find import named_in_words
 from gaia_lite.tools.sandbox import Sandbox
 
@@ -72,3 +72,24 @@ def test_a_secret_in_the_file_is_redacted(ctx: ToolContext) -> None:
     (ctx.workdir / "deploy.yaml").write_text("token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\nregion: eu\n")
     brief = edit_brief(ctx.workdir / "deploy.yaml", ctx.workdir) or ""
     assert "ghp_abcdefghij" not in brief and "[REDACTED:" in brief and "region: eu" in brief, brief
+
+
+def test_an_edit_starts_from_one_of_the_files_lines_each_once_without_its_indentation(ctx: ToolContext) -> None:
+    (ctx.workdir / "deploy.yml").write_text("app:\n  replicas: 2\n  region: eu\n\nworker:\n  replicas: 2\n")
+    assert edit_lines(ctx.workdir / "deploy.yml") == ("app:", "replicas: 2", "region: eu", "worker:")
+    # a bracket alone is no line a change starts from (given "{" first, the 0.5B chose it)
+    (ctx.workdir / "settings.json").write_text('{\n  "theme": "light",\n  "size": 14\n}\n')
+    assert edit_lines(ctx.workdir / "settings.json") == ('"theme": "light",', '"size": 14')
+
+
+def test_a_line_with_a_secret_is_no_line_to_start_an_edit_from(ctx: ToolContext) -> None:
+    (ctx.workdir / "deploy.yaml").write_text("token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\nregion: eu\n")
+    assert edit_lines(ctx.workdir / "deploy.yaml") == ("region: eu",)
+
+
+def test_no_lines_for_a_file_too_long_to_choose_from_or_not_shown(ctx: ToolContext) -> None:
+    many = ctx.workdir / "many.txt"
+    many.write_text("".join(f"{i}\n" for i in range(MAX_EDIT_LINES + 1)))
+    big = ctx.workdir / "big.txt"
+    big.write_text("x" * (MAX_EDIT_BYTES + 1))
+    assert edit_lines(many) == () and edit_lines(big) == () and edit_lines(ctx.workdir / "missing.txt") == ()

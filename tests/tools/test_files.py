@@ -526,6 +526,24 @@ def test_an_edit_that_would_change_nothing_is_an_error_not_a_success(tool_ctx, t
     assert '"theme": "dark",' in settings.read_text()
 
 
+def test_an_edit_that_would_break_a_json_or_toml_file_is_not_written(tool_ctx, tmp_path: Path) -> None:
+    # for "switch the theme to dark", the 0.5B replaced the line "{" with "{'theme': 'dark'}" (probe42)
+    settings = tmp_path / "settings.json"
+    settings.write_text('{\n  "theme": "light"\n}\n')
+    broken = edit_file(tool_ctx, "settings.json", "{", "{'theme': 'dark'}")
+    assert broken["status"] == "error" and broken["error"].startswith(
+        "not written: the edit would make settings.json invalid JSON (Expecting property name enclosed in double "
+        "quotes"), broken
+    assert settings.read_text() == '{\n  "theme": "light"\n}\n'
+    (tmp_path / "pyproject.toml").write_text('[tool.black]\nline-length = 100\n')
+    toml = edit_file(tool_ctx, "pyproject.toml", "line-length = 100", "line-length: 120")
+    assert toml["status"] == "error" and "invalid TOML" in toml["error"], toml
+    assert edit_file(tool_ctx, "pyproject.toml", "line-length = 100", "line-length = 120")["status"] == "success"
+    # a file that did not parse before may be edited as any text
+    (tmp_path / "draft.json").write_text('{"a": 1,,}\n')
+    assert edit_file(tool_ctx, "draft.json", '"a": 1', '"a": 2')["status"] == "success"
+
+
 def test_an_edit_without_old_content_of_a_key_set_twice_names_each_with_its_section(tool_ctx, tmp_path: Path) -> None:
     # the 1.5B's call for "chnage max_connections for the primary db in db.ini to 200": two sections set it
     ini = tmp_path / "db.ini"
