@@ -264,11 +264,15 @@ class Agent:
 
     def _queried_table(self, stats: TurnStats) -> Path | None:
         """The table this turn's last successful ``analyze_data_file`` call read (its result's ``file``: the
-        argument may have been a bare name the tool found elsewhere), or None."""
+        argument may have been a bare name the tool found elsewhere), else the one its last failed call named: the
+        turn was about that table all the same ("expenses.csv: what columns does it have?" got a query with no such
+        column, then "Now go ahead and find which category has the highest total." went to query_documents). None
+        without such a call."""
         from gaia_lite.tools.sandbox import resolved_or_none
         from gaia_lite.tools.table_brief import QUERIED_SUFFIXES
 
-        done = [r for r in stats.results if r.ok and r.name == "analyze_data_file"]
+        calls = [r for r in stats.results if r.name == "analyze_data_file"]
+        done = [r for r in calls if r.ok] or calls
         raw = (done[-1].payload.get("file") or done[-1].arguments.get("file_path")) if done else None
         path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
         return path if path is not None and path.suffix.lower() in QUERIED_SUFFIXES and path.is_file() else None

@@ -108,6 +108,22 @@ def test_a_follow_up_like_no_tool_is_still_held(tmp_path: Path) -> None:
     assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "80."
 
 
+def test_a_follow_up_after_a_failed_query_asks_that_table_again(tmp_path: Path) -> None:
+    # "expenses.csv: what columns does it have?" got a query with no such column (test split, 0.5B); the next
+    # message, "Now go ahead and find which category has the highest total.", went to query_documents
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(" colour FROM data\"}}")] + [text_chunks('{"answer": "I could not read it."}')] * 3
+        agent = _agent(srv, tmp_path)
+        list(agent.run("reports/sales.csv: what columns does it have?"))
+        assert "no column" in srv.requests[1]["messages"][-1]["content"]
+        asked = len(srv.requests)
+        srv.script[:] = [text_chunks(" region FROM data GROUP BY region ORDER BY SUM(amount) DESC LIMIT 1\"}}"),
+                         text_chunks('{"answer": "north."}')]
+        list(agent.run("now find which region has the highest total"))
+        first = srv.requests[asked]
+    assert first["messages"][-1] == {"role": "assistant", "content": OPENING}
+
+
 def test_a_follow_up_is_held_only_right_after_a_turn_that_queried_the_table(tmp_path: Path) -> None:
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "none", "answer": "Hello."}'), text_chunks('{"tool": "none", "answer": "ok"}')]
