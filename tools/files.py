@@ -756,7 +756,7 @@ def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: in
 def _breaks_format(path: Path, text: str, updated: str) -> str | None:
     """"JSON (...)" or "TOML (...)" when ``updated`` no longer parses as the file's format and ``text`` did; else
     None. For settings.json the 0.5B replaced the line "{" with "{'theme': 'dark'}" (probe42)."""
-    parse = {".json": json.loads, ".toml": tomllib.loads}.get(path.suffix.lower())
+    name, parse = _FORMATS.get(path.suffix.lower(), ("", None))
     if parse is None:
         return None
     try:
@@ -766,8 +766,11 @@ def _breaks_format(path: Path, text: str, updated: str) -> str | None:
     try:
         parse(updated)
     except ValueError as exc:
-        return f"{'JSON' if path.suffix.lower() == '.json' else 'TOML'} ({str(exc).splitlines()[0][:100]})"
+        return f"{name} ({str(exc).splitlines()[0][:100]})"
     return None
+
+
+_FORMATS = {".json": ("JSON", json.loads), ".toml": ("TOML", tomllib.loads)}
 
 
 def _written_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str) -> dict:

@@ -248,9 +248,9 @@ def resolve_user_path(ctx: "ToolContext", raw: str, *, write: bool = False, repa
     _refuse_nul(raw)
     given = Path(os.path.expanduser(raw.strip()))
     p = given if given.is_absolute() else Path(ctx.workdir) / given
-    here = Path(ctx.workdir) / given.relative_to(given.anchor) if given.is_absolute() else p
-    if here != p and not _exists(given) and _exists(here):
-        p = here  # "/invoices/*" for the working folder's invoices (0.5B): no such folder at the root, one here
+    inside = Path(ctx.workdir) / given.relative_to(given.anchor) if given.is_absolute() else None
+    if inside is not None and not _exists(given) and _exists(inside):
+        p = inside  # "/invoices/*" for the working folder's invoices (0.5B): no such folder at the root, one here
     if (not write) if repair is None else repair:  # an edit of an existing file may be repaired too
         p = _repair(p, Path(ctx.workdir), absolute=given.is_absolute())
     return ctx.sandbox.check(p, write=write)

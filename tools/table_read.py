@@ -20,7 +20,7 @@ from gaia_lite.registry.failure import ToolFailure
 
 from .data_shape import (Plan, asks_columns, asks_extreme, asks_lowest, asks_mean, asks_price, match, named_in,
                          split_names)
-from .find import PATH_MENTION, ratio
+from .find import PATH_MENTION, ratio, singular
 from .table_compare import stated_comparison
 
 __all__ = ["MAX_BYTES", "TABLE_SUFFIXES", "parse_period", "to_date", "to_number"]
@@ -339,17 +339,9 @@ def slip_of(word: str, values: Iterable[str]) -> str | None:
     said = word.casefold()
     if len(said) < 4:
         return None
-    near = {v for v in values if max(ratio(said, v.casefold()), ratio(_singular(said), _singular(v.casefold())))
+    near = {v for v in values if max(ratio(said, v.casefold()), ratio(singular(said), singular(v.casefold())))
             >= TYPO_RATIO}
     return near.pop() if len(near) == 1 else None
-
-
-def _singular(word: str) -> str:
-    """``word`` without a plural ending ("groceries" -> "grocery", "cats" -> "cat"); it only brings
-    an English plural and its singular together for slip_of."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 def _misspelt(said: str, cells: list[str]) -> str | None:

@@ -19,6 +19,7 @@ scripts/bench_data_query.py) loaded from the rows as table_read typed them: numb
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 import time
@@ -179,7 +180,8 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
     toks = checked(query)
     sql, table = one_table(tokens(repaired(toks, frame.names, lambda text: _is_value(frame, text)).strip()),
                            _with_tables(toks))
-    sql, notes = respelled(tokens(sql), lambda column, said: _slip(frame, column, said))
+    slip = functools.partial(_slip, frame)
+    sql, notes = respelled(tokens(sql), slip)
     if table:
         notes.insert(0, f"table {table!r} read as {TABLE}, the file's rows")
     ran = tokens(sql)
@@ -204,7 +206,7 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
             column, why = sole[0], "the only number column"
         else:
             raise
-        fixed, more = respelled(tokens(_renamed(ran, missing, column)), lambda name, said: _slip(frame, name, said))
+        fixed, more = respelled(tokens(_renamed(ran, missing, column)), slip)
         answer, shape = _run(frame, fixed, tokens(fixed), seconds, clock)
         return replace(answer, read_as="; ".join([*notes, f"{missing!r} read as {column}, {why}", *more])), shape
 
