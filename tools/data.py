@@ -14,7 +14,7 @@ from typing import Any, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext, TurnRequest
 from gaia_lite.registry.spec import tool
-from gaia_lite.registry.failure import ToolFailure
+from gaia_lite.registry.failure import ToolFailure, error_payload
 
 from .data_shape import shaped
 from .file_text import TEXT_EXTS
@@ -25,7 +25,8 @@ from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
                          _read_rows, _tabular, parse_period, to_date, to_number)
-from .table_sql import MAX_QUERY_CHARS, query_result, said_in, schema_fields
+from .table_facts import facts_block
+from .table_sql import MAX_QUERY_CHARS, QueryMistake, query_result, said_in, schema_fields
 
 
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
@@ -112,7 +113,15 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     frame = _frame(rows)
     asked = bool(query and query.strip())
     if asked:
-        result = _queried(frame, query or "", date_range, bool(columns or group_by), notes, ctx.request)
+        try:
+            result = _queried(frame, query or "", date_range, bool(columns or group_by), notes, ctx.request)
+        except QueryMistake as mistake:
+            # after a query's error the models answered without a second query (6 dev turns of 6), "q2 total?"
+            # after WHERE q2 = ? among them: the table's figures for the question come beside the error
+            figures = facts_block(path, ctx.request.message)
+            if figures is None:
+                raise
+            return error_payload(str(mistake), file=shown(path, ctx.workdir), figures=figures)
     else:
         result = _summary(ctx, frame, path.name, kind, columns, group_by, date_range, notes)
     result["file"] = shown(path, ctx.workdir)

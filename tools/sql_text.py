@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 from gaia_lite.registry.failure import ToolFailure
 
 __all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "one_table", "whole_row", "extreme_row", "unknown_quoted", "shape_of",
-           "quoted", "without_unsaid", "respelled", "AGGREGATES"]
+           "quoted", "without_unsaid", "respelled", "grouped", "AGGREGATES"]
 
 TABLE = "data"
 _TOKEN = re.compile(r"""
@@ -341,6 +341,47 @@ def respelled(toks: Sequence[Token], slip: Callable[[str, str], str | None]) -> 
                 changed[j] = "'" + value.replace("'", "''") + "'"
                 notes.append(f"{toks[j].text} read as {changed[j]}, a value of {column.inner}")
     return "".join(changed.get(i, t.text) for i, t in enumerate(toks)), notes
+
+
+_TOTALLING = frozenset({"sum", "avg", "count", "total"})  # MIN/MAX with a bare column is SQLite's row of the extreme
+
+
+def grouped(toks: Sequence[Token]) -> tuple[str, str | None]:
+    """The query with ``GROUP BY`` the plain columns of its SELECT list, when it ranks (ORDER BY) and totals (SUM,
+    AVG, COUNT or TOTAL in the SELECT list or ORDER BY) beside them without one, and a note; else as written and
+    None. The 0.5B wrote ``SELECT category FROM data ORDER BY SUM(amount) DESC LIMIT 1`` for the category with the
+    highest total: SQLite refuses it, and with SUM(amount) in the SELECT list gives one total beside any category.
+    Without ORDER BY the query may want the one total ("how many in March": ``SELECT date, COUNT(*) ...``)."""
+    top = [i for i, t in enumerate(toks) if t.depth == 0 and t.kind not in ("space", "comment")]
+    said = [toks[i].lower if toks[i].kind == "word" else "" for i in top]
+    if said[:1] != ["select"] or "from" not in said or "order" not in said \
+            or {"group", "union", "intersect", "except"} & set(said):
+        return "".join(t.text for t in toks), None
+    start = 2 if len(said) > 1 and said[1] in ("distinct", "all") else 1
+    items, item = [], []
+    for j in range(start, said.index("from")):
+        if toks[top[j]].text == ",":
+            items.append(item)
+            item = []
+        else:
+            item.append(toks[top[j]])
+    items.append(item)
+    plain = [it[0].text for it in items
+             if it and it[0].kind in ("word", "name") and it[0].lower not in _RESERVED | AGGREGATES
+             and (len(it) == 1 or (len(it) == 3 and it[1].lower == "as") or (len(it) == 2 and it[1].kind != "other"))]
+    totals = any(said[j] in _TOTALLING and j + 1 < len(top) and toks[top[j + 1]].text == "("
+                 for j in range(len(top)) if j < said.index("from") or "order" in said[:j])
+    if not plain or not totals:
+        return "".join(t.text for t in toks), None
+    clause = " GROUP BY " + ", ".join(plain)
+    end = next((top[j] for j in range(said.index("from"), len(top)) if said[j] in ("order", "having", "limit", "window")),
+               None)
+    text = "".join(t.text for t in toks)
+    if end is None:
+        return text.rstrip() + clause, f"GROUP BY {', '.join(plain)} added: the query totals beside {', '.join(plain)}"
+    cut = sum(len(t.text) for t in toks[:end])
+    return (text[:cut].rstrip() + clause + " " + text[cut:],
+            f"GROUP BY {', '.join(plain)} added: the query totals beside {', '.join(plain)}")
 
 
 @dataclass(frozen=True)

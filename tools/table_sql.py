@@ -31,11 +31,11 @@ from gaia_lite.registry.failure import ToolFailure
 
 from .data_shape import match
 from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES, slip_of
-from .sql_text import (TABLE, Shape, Token, checked, extreme_row, one_table, quoted, repaired, respelled, shape_of,
+from .sql_text import (TABLE, Shape, Token, checked, extreme_row, grouped, one_table, quoted, repaired, respelled, shape_of,
                        tokens, unknown_quoted, whole_row, without_unsaid)
 
 __all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result", "said_in", "words_of",
-           "schema_fields", "schema_lines"]
+           "schema_fields", "schema_lines", "QueryMistake"]
 
 MAX_QUERY_CHARS = 2000
 SECONDS = 2.0
@@ -171,6 +171,11 @@ def _database(frame: Any) -> sqlite3.Connection:
 
 # ---------------------------------------------------------------- running
 
+class QueryMistake(ToolFailure):
+    """A query the table cannot answer as written (its syntax, a name, a ``?`` with no value), as against one that is
+    refused (a write, a file, too slow): the caller may answer from the table's figures beside the error."""
+
+
 def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
               clock: Callable[[], float] = time.monotonic) -> tuple[Answer, Shape]:
     """The result of ``query`` over ``frame`` as table data, and what the query asks; a one-line
@@ -182,11 +187,13 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
                            _with_tables(toks))
     slip = functools.partial(_slip, frame)
     sql, notes = respelled(tokens(sql), slip)
+    sql, group = grouped(tokens(sql))
+    notes += [group] if group else []
     if table:
         notes.insert(0, f"table {table!r} read as {TABLE}, the file's rows")
     ran = tokens(sql)
     if (unknown := unknown_quoted(ran, frame.names)) is not None:   # SQLite would read "amt" as the text 'amt'
-        raise ToolFailure(_no_column(unknown, frame))
+        raise QueryMistake(_no_column(unknown, frame))
     try:
         answer, shape = _run(frame, sql, ran, seconds, clock)
         return (replace(answer, read_as="; ".join(notes)) if notes else answer), shape
@@ -279,18 +286,21 @@ def _failure(exc: Exception, guard: _Guard, frame: Any, seconds: float) -> ToolF
         return ToolFailure(f"the query ran over {seconds:g} s and was stopped; ask for less (a WHERE, a LIMIT, "
                            "no unbounded join or recursion)")
     if text.startswith("no such column: "):
-        return ToolFailure(_no_column(text.removeprefix("no such column: ").split(".")[-1], frame))
+        return QueryMistake(_no_column(text.removeprefix("no such column: ").split(".")[-1], frame))
     if text.startswith("no such table: "):
-        return ToolFailure(f"no table {text.removeprefix('no such table: ')!r}: the table is called data "
+        return QueryMistake(f"no table {text.removeprefix('no such table: ')!r}: the table is called data "
                            f"(FROM data); its columns are: {columns}")
     if text.startswith("no such function: "):
-        return ToolFailure(f"no function {text.removeprefix('no such function: ')}(); use SQLite's, such as "
+        return QueryMistake(f"no function {text.removeprefix('no such function: ')}(); use SQLite's, such as "
                            "SUM, AVG, COUNT, MIN, MAX, ROUND, LOWER, strftime")
     if "too big" in text:
         return ToolFailure(f"a value of the result is over {MAX_VALUE_BYTES:,} bytes; ask for less")
+    if "bindings" in text:   # "WHERE q2 = ?" (0.5B): nothing is ever bound to a placeholder
+        return QueryMistake(f"the query has a ? (or :name) where a value belongs; write the value itself, e.g. "
+                            f"{_example(frame)}")
     if "syntax error" in text or "incomplete input" in text or "unrecognized token" in text:
-        return ToolFailure(f"the query is not valid SQL ({text}); e.g. {_example(frame)}")
-    return ToolFailure(f"the query failed: {' '.join(text.split())}")
+        return QueryMistake(f"the query is not valid SQL ({text}); e.g. {_example(frame)}")
+    return QueryMistake(f"the query failed: {' '.join(text.split())}")
 
 
 def _no_column(wrong: str, frame: Any) -> str:

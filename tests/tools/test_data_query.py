@@ -96,8 +96,8 @@ def test_a_value_in_quotes_is_not_taken_for_a_column(tool_ctx, tmp_path: Path) -
 
 def test_a_wrong_name_gets_one_line_naming_the_real_ones(tool_ctx, expenses: str) -> None:
     wrong = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM data WHERE amt > 5")
-    assert wrong == {"status": "error",
-                     "error": "no column 'amt' in data; columns are: date, category, amount, note"}
+    assert wrong["status"] == "error" and wrong["file"] == "expenses.csv", wrong
+    assert wrong["error"] == "no column 'amt' in data; columns are: date, category, amount, note"
     # a name one column clearly fits is read as it, and the answer says so: told "did you mean start_date?"
     # for "started_at", the 1.5B read the whole file instead and summed every row (probe_data.json)
     near = analyze(tool_ctx, expenses, query="SELECT note FROM data WHERE amont > 5")
@@ -331,3 +331,39 @@ def test_the_query_comes_back_only_when_it_ran_otherwise_than_written(tool_ctx, 
     assert as_written["rows"] == [[1200]] and "query" not in as_written
     renamed = analyze(tool_ctx, expenses, query="SELECT SUM(amount) FROM expenses WHERE category = 'rent'")
     assert renamed["query"] == "SELECT SUM(amount) FROM data WHERE category = 'rent'"
+
+
+def test_a_query_that_cannot_run_comes_with_the_tables_figures_for_the_question(tool_ctx, tmp_path: Path) -> None:
+    # "sales_by_region.csv - q2 total?" got WHERE q2 = ? from the 0.5B (test split), and after an error neither model
+    # wrote a second query in 6 dev turns of 6: the figures that answer the question come beside the error
+    (tmp_path / "sales_by_region.csv").write_text("region,q1,q2\nnorth,200,180\nsouth,150,210\neast,90,60\n")
+    tool_ctx.request.message = "sales_by_region.csv - q2 total?"
+    failed = analyze(tool_ctx, "sales_by_region.csv", query="SELECT q2 FROM data WHERE q2 = ?")
+    assert failed["status"] == "error", failed
+    assert failed["error"].startswith("the query has a ? (or :name) where a value belongs; write the value itself")
+    assert "q2 450" in failed["figures"], failed["figures"]
+    for mistake in ("SELECT SUM(q2 FROM data", "SELECT nosuchfn(q2) FROM data", "SELECT SUM(q3) FROM data"):
+        assert "q2 450" in analyze(tool_ctx, "sales_by_region.csv", query=mistake).get("figures", ""), mistake
+    # a query refused is refused alone: no figures to answer from beside a write
+    refused = analyze(tool_ctx, "sales_by_region.csv", query="DELETE FROM data")
+    assert refused["status"] == "error" and "figures" not in refused, refused
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT category FROM data ORDER BY SUM(amount) DESC LIMIT 1",             # SQLite: misuse of aggregate
+    "SELECT category, SUM(amount) AS total FROM data ORDER BY total DESC LIMIT 1",  # SQLite: one total, any category
+])
+def test_a_ranking_of_totals_without_group_by_is_grouped_by_its_plain_columns(tool_ctx, expenses: str,
+                                                                              query: str) -> None:
+    ranked = analyze(tool_ctx, expenses, query=query)
+    assert ranked["rows"][0][0] == "rent", ranked
+    assert "GROUP BY category added" in ranked["message"], ranked["message"]
+
+
+def test_a_total_beside_a_column_is_not_grouped_without_a_ranking(tool_ctx, expenses: str) -> None:
+    # no ORDER BY: the query may want the one total ("how many in January": SELECT date, COUNT(*) ...)
+    one = analyze(tool_ctx, expenses, query="SELECT date, COUNT(*) FROM data WHERE category = 'groceries'")
+    assert one["row_count"] == 1 and one["rows"][0][1] == 3, one
+    # SQLite's MIN/MAX beside a plain column is the row of the extreme, kept as it is
+    top = analyze(tool_ctx, expenses, query="SELECT note, MAX(amount) FROM data ORDER BY 2 DESC")
+    assert top["rows"] == [["January rent", 1200]], top
