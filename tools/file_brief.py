@@ -9,6 +9,7 @@ described the change instead of making it (probe42, the built-in test split).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -16,11 +17,12 @@ from gaia_lite.registry.redact import redact_text
 
 from .find import PATH_MENTION, Found, find, shown
 from .sandbox import SandboxError, is_secret_path, resolve_user_path
+from .setting_line import setting_of
 
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["named_file", "edit_brief", "edit_lines", "MAX_EDIT_BYTES", "MAX_EDIT_LINES"]
+__all__ = ["named_file", "edit_brief", "edit_lines", "sets_new_value", "MAX_EDIT_BYTES", "MAX_EDIT_LINES"]
 
 MAX_EDIT_BYTES = 4_000  # a file shown whole before the first reply; a larger one is read with a tool first
 MAX_EDIT_LINES = 120   # lines a held edit chooses its old_content from (a 4,000-byte file has about that many)
@@ -80,6 +82,26 @@ def edit_lines(path: Path) -> tuple[str, ...]:
     # not a line of brackets alone: given "{" first, the 0.5B chose it and wrote the setting after it as new_content
     lines = dict.fromkeys(ln.strip() for ln in text.splitlines() if any(c.isalnum() for c in ln) and ln in shown_text)
     return tuple(lines) if len(lines) <= MAX_EDIT_LINES else ()
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])")
+
+
+def sets_new_value(path: Path, message: str) -> bool:
+    """Whether ``message`` names a key that the small text file ``path`` sets, with a number no line of that key
+    holds: a change asked in any words ("scale deploy.yml to 4 replicas" for ``replicas: 2``, "chnage
+    max_connections ... to 200"), where the list of change verbs (lexicon.ASKS_CHANGE) has none of them."""
+    text = _small_text(path)
+    said = PATH_MENTION.sub(" ", message)   # not the 2 of "q2.ini"
+    numbers = set(_NUMBER.findall(said))
+    if text is None or not numbers:
+        return False
+    held: dict[str, set[str]] = {}   # a key's numbers, over every line that sets it (a key set in two sections)
+    for line in text.splitlines():
+        if (key := setting_of(line)) is not None and len(key) > 2:
+            held.setdefault(key, set()).update(_NUMBER.findall(re.split(r"[:=]", line, maxsplit=1)[-1]))
+    return any(numbers - values and re.search(rf"(?<![\w.-]){re.escape(key)}(?![\w-])", said, re.IGNORECASE)
+               for key, values in held.items())
 
 
 def _small_text(path: Path) -> str | None:

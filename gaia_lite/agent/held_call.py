@@ -67,24 +67,23 @@ def held_call(message: str, ctx: ToolContext, tool_names: Iterable[str],
     names = set(tool_names)
     if asked_to_keep(message) or ASKS_REWRITE.search(message):
         return None
-    if _asks_change(message):
-        return _edit(message, ctx) if "edit_file" in names else None
+    asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None
+    if not asks and "edit_file" in names and (edit := _edit(message, ctx, ASKS_CHANGE.search(message) is not None)):
+        return edit
+    if ASKS_CHANGE.search(message) is not None and not asks:   # a change to no small file here: the model's to do
+        return None
     return _query(message, ctx, in_words, last_table) if "analyze_data_file" in names else None
 
 
-def _asks_change(message: str) -> bool:
-    """A change asked for, not a question about one ("when was the last oil change?" asks)."""
-    asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None
-    return ASKS_CHANGE.search(message) is not None and not asks
-
-
-def _edit(message: str, ctx: ToolContext) -> HeldCall | None:
-    from gaia_lite.tools.file_brief import edit_brief, edit_lines, named_file
+def _edit(message: str, ctx: ToolContext, change_said: bool) -> HeldCall | None:
+    """edit_file's held call for a change to one small text file the message names: asked in words of change
+    (``change_said``), or by naming a key of the file with a new number for it (file_brief.sets_new_value)."""
+    from gaia_lite.tools.file_brief import edit_brief, edit_lines, named_file, sets_new_value
     from gaia_lite.tools.file_text import TEXT_EXTS
 
     path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in TEXT_EXTS)
     brief = edit_brief(path, ctx.workdir) if path is not None else None
-    if path is None or brief is None:
+    if path is None or brief is None or not (change_said or sets_new_value(path, message)):
         return None
     return HeldCall("edit_file", _shown(path, ctx), ("old_content", "new_content"), "",
                     EDIT_REQUEST.format(brief=brief, request=message), options=edit_lines(path))

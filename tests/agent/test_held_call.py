@@ -194,6 +194,26 @@ def test_a_change_to_a_small_file_is_held_to_an_edit_shown_the_file(tmp_path: Pa
     assert "holds:" not in str(second["messages"]), "the file is shown off the record only"
 
 
+@pytest.mark.parametrize("message", ["config.ini port 9090 pls", "chnage the port in config.ini to 9090"])
+def test_a_key_of_the_file_with_a_new_number_is_a_change_in_any_words(tmp_path: Path, message: str) -> None:
+    # "scale deploy.yml to 4 replicas" and "chnage max_connections ... to 200" said no verb of the change list
+    # (probe_data3, probe42): naming a key the file sets, with a number it does not hold, asks the change
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(EDIT_OPENING + 'port = 8080", "new_content": "port = 9090"}}'),
+                       text_chunks('{"answer": "The port is now 9090."}')]
+        list(_agent(srv, tmp_path).run(message))
+    assert srv.requests[0]["messages"][-1] == {"role": "assistant", "content": EDIT_OPENING}
+    assert (tmp_path / "config.ini").read_text() == "[server]\nhost = localhost\nport = 9090\n"
+
+
+@pytest.mark.parametrize("message", ["config.ini port 8080 still?", "config.ini: the port is 8080", "config.ini - port"])
+def test_a_key_with_its_own_value_or_none_asks_no_change(tmp_path: Path, message: str) -> None:
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "8080"}')]
+        list(_agent(srv, tmp_path).run(message))
+    assert srv.requests[0]["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks"
+
+
 def test_a_turn_looks_once_for_the_files_its_message_names_in_words(tmp_path: Path, monkeypatch) -> None:
     # the held call and the named files both read that look: the allowed folders are walked once, not twice
     import gaia_lite.tools.find as find
