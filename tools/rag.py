@@ -27,6 +27,7 @@ from .find import (clear_winner, find, locate, named_in, pointed_by_request, poi
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
+from .query_meant import sql_meant
 from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 from .skip import skip_reason
 from .table_read import TABLE_SUFFIXES, _frame, _read_rows, _tabular
@@ -980,6 +981,8 @@ def resume_watches(ctx: ToolContext) -> tuple[list[str], list[str]]:
     threading.Thread(target=start, name="resume-watches", daemon=True).start()
     return resumed, skipped
 
+
+query_documents.redirect = sql_meant  # type: ignore[attr-defined]  # SQL is analyze_data_file's
 
 TOOLS = [query_documents, query_specific_file, search_indexed_chunks, evaluate_retrieval, index_document,
          list_indexed_documents, rag_status, summarize_document, dump_document, index_directory,

@@ -309,7 +309,7 @@ class ToolExecutor:
         if target is None or target.name == spec.name or target.name not in self.registry:
             return None
         result = self.execute(target.name, target.arguments)
-        if not result.ok:  # the stand-in failed too: the model hears about the tool it called
+        if not result.ok and not target.stands:  # the stand-in failed too: the model hears about the tool it called
             return None
         payload = {**result.payload, "note": target.reason}
         return dataclasses.replace(result, requested=spec.name, payload=payload)

@@ -44,6 +44,7 @@ class Redirect:
     name: str
     arguments: dict[str, Any]
     reason: str
+    stands: bool = False  # its result stands when it fails too: the call it replaces could not do better
 
 
 @dataclass(frozen=True)

@@ -269,7 +269,9 @@ def test_a_search_of_past_chats_that_finds_nothing_names_the_files_the_request_p
     (tmp_path / "admin" / "taxes.md").write_text("# Taxes\n\nFiled in April.\n")
     mem_ctx.request.message = "where did I put my passport notes?"
     empty = call("search_past_conversations", query="passport notes")
-    assert empty["status"] == "empty" and empty["files"] == [str(tmp_path / "admin" / "travel" / "passport-notes.md")]
-    assert empty["message"].startswith("No earlier chat matches. For the request: admin/travel/passport-notes.md")
+    assert empty["status"] == "success" and empty["files"] == [str(tmp_path / "admin" / "travel" / "passport-notes.md")]
+    assert empty["message"].startswith("No earlier chat matches; the files here do. For the request: "
+                                       "admin/travel/passport-notes.md")
+    assert "count" not in empty, empty
     mem_ctx.request.message = "what did we say about zebras?"   # no file holds it: nothing more than before
     assert call("search_past_conversations", query="zebras") == {"status": "empty", "count": 0, "results": []}
