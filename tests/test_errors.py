@@ -19,6 +19,8 @@ from tests.codebase import modules, parse
 # Exceptions that are translated before they can reach the CLI, with the module that does it.
 TRANSLATED_ELSEWHERE = {
     "gaia_lite.registry.failure.ToolFailure": "gaia_lite.registry.execute",  # becomes the call's result
+    # a ToolFailure: the figures go beside it in data.py, and the executor makes it the call's result
+    "gaia_lite.tools.table_sql.QueryMistake": "gaia_lite.tools.data",
 }
 
 
