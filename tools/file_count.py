@@ -21,7 +21,7 @@ from .grep import where
 from .sandbox import SandboxError
 
 __all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally",
-           "none_of_kind"]
+           "count_asked", "none_of_kind"]
 
 COUNT_GLOB = re.compile(r"\*(\.(\*|\w{1,10}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
 SHOWN_FOLDERS = 12
@@ -104,6 +104,17 @@ def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False, total:
     if not n:
         return "Its subfolders hold no files."
     return f"Counting its subfolders: {_kinds_said(kinds)}" + (f" ({n} in all)." if total else ".")
+
+
+def count_asked(ctx: ToolContext) -> str | None:
+    """"Under data/, counting its subfolders: 3 .csv files, 1 .md file (4 in all)." when the user's message asks how
+    many and names a folder here that has subfolders; else None. For a tool the model picked instead of a count:
+    asked to "count the csv files under data (all levels)", the 0.5B searched past chats (probe42)."""
+    folder = folder_in_request(ctx) if asks_count(ctx) else None
+    tally = tree_tally(ctx, folder) if folder is not None else ""
+    if not tally:
+        return None
+    return f"Under {where(folder, Path(ctx.workdir).resolve())}/, {tally[0].lower()}{tally[1:]}"
 
 
 def _kinds(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> tuple[Counter[str] | None, bool]:

@@ -19,6 +19,7 @@ from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import Redirect, tool
 from gaia_lite.registry.failure import error_payload
 
+from .file_count import count_asked
 from .find import pointed_by_request, pointed_message
 from .query_meant import sql_meant
 
@@ -288,9 +289,12 @@ def _files_pointed(ctx: ToolContext) -> dict[str, Any]:
     with their matching lines ({} when none). "where did I put my passport notes?" and "what is the deadline
     for the website redesign project?" were searched in past chats (1.5B, 0.5B), and the turn ended there."""
     try:
-        found = pointed_by_request(ctx) if ctx.request.message else []
+        counted = count_asked(ctx)   # "how many" of a folder: the count is the answer, ahead of files it names
+        found = pointed_by_request(ctx) if ctx.request.message and not counted else []
     except OSError:
         return {}
+    if counted:
+        return {"status": "success", "message": f"No earlier chat matches. {counted}"}
     if not found:
         return {}
     # the files' lines lead, with no "count: 0" before them: beside one, the 0.5B answered that nothing was found

@@ -275,3 +275,18 @@ def test_a_search_of_past_chats_that_finds_nothing_names_the_files_the_request_p
     assert "count" not in empty, empty
     mem_ctx.request.message = "what did we say about zebras?"   # no file holds it: nothing more than before
     assert call("search_past_conversations", query="zebras") == {"status": "empty", "count": 0, "results": []}
+
+
+def test_a_search_of_past_chats_for_a_count_of_a_folder_gives_the_folders_count(call, mem_ctx: ToolContext,
+                                                                              tmp_path: Path) -> None:
+    # asked to "count the csv files under data (all levels)", the 0.5B searched past chats (probe42)
+    for sub in ("raw", "clean/2025"):
+        (tmp_path / "data" / sub).mkdir(parents=True)
+    for name in ("raw/jan.csv", "raw/feb.csv", "clean/2025/jan.csv", "raw/notes.txt"):
+        (tmp_path / "data" / name).write_text("x\n")
+    mem_ctx.request.message = "count the csv files under data (all levels)"
+    counted = call("search_past_conversations", query="csv files under data")
+    assert counted == {"status": "success", "message": "No earlier chat matches. Under data/, counting its "
+                                                       "subfolders: 3 .csv files, 1 .txt file (4 in all)."}
+    mem_ctx.request.message = "what did we say about the data folder?"   # no count asked: no count given
+    assert "counting" not in str(call("search_past_conversations", query="data folder"))
