@@ -19,7 +19,7 @@ from typing import Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.failure import ToolFailure
-from gaia_lite.registry.spec import tool
+from gaia_lite.registry.spec import Redirect, tool
 
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
@@ -636,6 +636,32 @@ def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool
     backup = _write_text(ctx, path, content)
     return {"status": "success", "file_path": str(path), "bytes_written": len(content.encode("utf-8")),
             "created": not existed, "backup_path": str(backup) if backup else None}
+
+
+def _line_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: object) -> Redirect | None:
+    """edit_file's call, when write_file would replace a file here of several lines with one line that sets a key
+    the file sets: asked to "bump the version to 2.1.0", the 1.5B wrote "version = 2.1.0" over all of setup.cfg
+    (test split). The line is set and the rest of the file kept; edit_file's error stands (a key set in two
+    sections is not written over either). A file of that one line, or a line that sets no key of it, is written
+    as asked."""
+    line = content.strip() if isinstance(content, str) else ""
+    if not line or "\n" in line or not isinstance(file_path, str):
+        return None
+    try:
+        path = resolve_user_path(ctx, file_path)
+        text = path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size <= MAX_SET_BYTES else ""
+    except (SandboxError, OSError, UnicodeDecodeError):
+        return None
+    if len(text.strip().splitlines()) < 2 or not lines_setting(text, line):
+        return None
+    return Redirect("edit_file", {"file_path": file_path, "old_content": "", "new_content": line},
+                    f"{path.name} holds more than that line: edit_file set it and kept the rest.", stands=True)
+
+
+MAX_SET_BYTES = 64_000  # a config file whose one line a write may stand for
+
+
+write_file.redirect = _line_meant  # type: ignore[attr-defined]
 
 
 def _write_text(ctx: ToolContext, path: Path, text: str) -> Path | None:

@@ -296,6 +296,29 @@ def test_write_overwrite_makes_a_backup_in_the_data_dir(tool_ctx, tmp_path: Path
     assert (tmp_path / "plan.txt").read_text() == "version 2\n"
 
 
+def test_one_setting_line_written_over_a_config_file_sets_that_line_and_keeps_the_rest(tool_ctx, tmp_path: Path) -> None:
+    # asked to "bump the version to 2.1.0", the 1.5B wrote "version = 2.1.0" over all of setup.cfg (test split)
+    from gaia_lite.registry.execute import Decision, ToolExecutor
+    from gaia_lite.registry.registry import ToolRegistry
+
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = demo\nversion = 2.0.3\n")
+    executor = ToolExecutor(ToolRegistry([spec_of(files.write_file), spec_of(files.edit_file)]), tool_ctx,
+                            approve=lambda s, a: Decision.ALLOW)
+    done = executor.execute("write_file", {"file_path": "setup.cfg", "content": "version = 2.1.0\n"})
+    assert done.ok and done.name == "edit_file" and done.requested == "write_file", done
+    assert done.payload["note"] == "setup.cfg holds more than that line: edit_file set it and kept the rest."
+    assert (tmp_path / "setup.cfg").read_text() == "[metadata]\nname = demo\nversion = 2.1.0\n"
+    # a key set in two sections: edit_file's question, and the file as it was
+    (tmp_path / "db.ini").write_text("[primary]\nport = 5432\n[replica]\nport = 5433\n")
+    two = executor.execute("write_file", {"file_path": "db.ini", "content": "port = 6000"})
+    assert two.name == "edit_file" and not two.ok, two
+    assert (tmp_path / "db.ini").read_text() == "[primary]\nport = 5432\n[replica]\nport = 5433\n"
+    # a line that sets no key of the file, or a new file, is written as asked
+    for name, text in (("setup.cfg", "all new text"), ("fresh.cfg", "version = 1.0.0")):
+        assert executor.execute("write_file", {"file_path": name, "content": text}).name == "write_file"
+        assert (tmp_path / name).read_text() == text
+
+
 def test_write_refusals(tool_ctx, tmp_path: Path) -> None:
     assert "create_dirs" in write_file(tool_ctx, "missing/x.txt", "x", create_dirs=False)["error"]
     assert "credential" in write_file(tool_ctx, ".env", "TOKEN=1")["error"]
