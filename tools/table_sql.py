@@ -330,6 +330,8 @@ def query_result(frame: Any, query: str, said: Callable[[str], bool] | None = No
     the query keeps one that was (sql_text.without_unsaid)."""
     ran, left = without_unsaid(checked(query), said) if said and len(query) <= MAX_QUERY_CHARS else (query, [])
     answer, shape = run_query(frame, ran)
+    if said is not None and _none_met(answer, shape):
+        answer, shape = _on_the_named_column(frame, answer, shape, said)
     message = _said(answer, shape, frame)
     if left:
         message += f" (Left out {' and '.join(left)}: the question does not name that value.)"
@@ -339,6 +341,39 @@ def query_result(frame: Any, query: str, said: Callable[[str], bool] | None = No
         out["query"] = answer.sql  # as it ran, when not as written: the 0.5B answered with its own query, copied
     row = _the_row(frame, answer) if answer.row_count == 1 else None
     return {**out, "message": f"{out['message']} The row: {row}."} if row else out
+
+
+def _none_met(answer: Answer, shape: Shape) -> bool:
+    """Whether the query's condition met no row: no rows back, or one total of nothing."""
+    if not shape.where:
+        return False
+    return answer.row_count == 0 or (shape.totals and answer.row_count == 1 and len(answer.columns) == 1
+                                     and answer.rows[0][0] is None)
+
+
+def _on_the_named_column(frame: Any, answer: Answer, shape: Shape,
+                         said: Callable[[str], bool]) -> tuple[Answer, Shape]:
+    """The query with its condition on the number column the question names, when the condition met no row on a
+    number column the question does not name, and only one such swap fits: for "total kwh on the days that used
+    between 9 and 14 kwh" the 0.5B wrote WHERE day BETWEEN 9 AND 14 (probe_data3). As it ran, otherwise."""
+    toks = tokens(answer.sql)
+    at = next((i for i, t in enumerate(toks) if t.depth == 0 and t.lower == "where"), None)
+    numbers = [n for n in frame.names if frame.types[n] == "number"]
+    used = {t.inner.lower() for t in toks[at or 0:] if t.kind in ("word", "name")} if at is not None else set()
+    wrong = [n for n in numbers if n.lower() in used and not said(n)]   # "days" does not name day (said_in's STEM)
+    meant = [n for n in numbers if n.lower() not in used and said(n)]
+    if at is None or len(wrong) != 1 or len(meant) != 1:
+        return answer, shape
+    moved = "".join(t.text for t in toks[:at]) + _renamed(toks[at:], wrong[0], meant[0])
+    try:
+        again, reshaped = run_query(frame, moved)
+    except ToolFailure:
+        return answer, shape
+    if _none_met(again, reshaped):
+        return answer, shape
+    note = (f"no row has that on {wrong[0]}, so the condition was read on {meant[0]}, the column the question names"
+            + (f"; {again.read_as}" if again.read_as else ""))
+    return replace(again, read_as=note), reshaped
 
 
 def said_in(text: str) -> Callable[[str], bool]:

@@ -367,3 +367,19 @@ def test_a_total_beside_a_column_is_not_grouped_without_a_ranking(tool_ctx, expe
     # SQLite's MIN/MAX beside a plain column is the row of the extreme, kept as it is
     top = analyze(tool_ctx, expenses, query="SELECT note, MAX(amount) FROM data ORDER BY 2 DESC")
     assert top["rows"] == [["January rent", 1200]], top
+
+
+def test_a_condition_no_row_meets_on_an_unnamed_column_is_read_on_the_number_column_the_question_names(
+        tool_ctx, tmp_path: Path) -> None:
+    # "total kwh on the days that used between 9 and 14 kwh?": the 0.5B wrote WHERE day BETWEEN 9 AND 14 (probe_data3)
+    (tmp_path / "meter.csv").write_text("day,kwh\n1,12.5\n2,9.0\n3,14.0\n4,7.5\n5,11.0\n6,20.0\n")
+    tool_ctx.request.message = "meter.csv - total kwh on the days that used between 9 and 14 kwh?"
+    moved = analyze(tool_ctx, "meter.csv", query="SELECT SUM(kwh) FROM data WHERE day BETWEEN 9 AND 14")
+    assert moved["rows"] == [[46.5]], moved
+    assert moved["message"].endswith("(no row has that on day, so the condition was read on kwh, the column the "
+                                     "question names)"), moved["message"]
+    # a condition some row meets, or one on the column the question names, runs as written
+    assert analyze(tool_ctx, "meter.csv", query="SELECT SUM(kwh) FROM data WHERE day BETWEEN 1 AND 2")["rows"] == [[21.5]]
+    tool_ctx.request.message = "meter.csv - total kwh from day 9 to day 14?"
+    kept = analyze(tool_ctx, "meter.csv", query="SELECT SUM(kwh) FROM data WHERE day BETWEEN 9 AND 14")
+    assert kept["message"].startswith("SUM(kwh) over the rows where day BETWEEN 9 AND 14: none"), kept["message"]
