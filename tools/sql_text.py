@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 from gaia_lite.registry.failure import ToolFailure
 
 __all__ = ["TABLE", "Token", "Shape", "tokens", "checked", "repaired", "one_table", "whole_row", "extreme_row", "unknown_quoted", "shape_of",
-           "quoted", "without_unsaid", "respelled", "grouped", "AGGREGATES"]
+           "quoted", "without_unsaid", "respelled", "grouped", "share_of_all", "AGGREGATES"]
 
 TABLE = "data"
 _TOKEN = re.compile(r"""
@@ -382,6 +382,35 @@ def grouped(toks: Sequence[Token]) -> tuple[str, str | None]:
     cut = sum(len(t.text) for t in toks[:end])
     return (text[:cut].rstrip() + clause + " " + text[cut:],
             f"GROUP BY {', '.join(plain)} added: the query totals beside {', '.join(plain)}")
+
+
+def share_of_all(toks: Sequence[Token]) -> str | None:
+    """The query with its WHERE condition moved into the first COUNT(...) of a share (``COUNT(...) ... / COUNT(*)``),
+    so the share is of every row; None when it has no such share or no WHERE. For "what percentage of the tickets
+    are closed?" the 0.5B wrote ``SELECT COUNT(id) * 100 / COUNT(*) FROM data WHERE status = 'closed'``: 100, the
+    share of the closed tickets among the closed ones."""
+    top = [i for i, t in enumerate(toks) if t.depth == 0 and t.kind not in ("space", "comment")]
+    said = [toks[i].lower if toks[i].kind == "word" else "" for i in top]
+    if said[:1] != ["select"] or said.count("where") != 1 or "from" not in said or sum(t.lower == "select" for t in toks) != 1:
+        return None
+    upto = said.index("from")
+    listed = [i for i in range(top[upto]) if toks[i].kind not in ("space", "comment")]   # the SELECT list, any depth
+    counts = [i for k, i in enumerate(listed) if toks[i].lower == "count" and k + 1 < len(listed)
+              and toks[listed[k + 1]].text == "("]
+    if len(counts) < 2 or not any(toks[i].text == "/" for i in listed):
+        return None
+    start = said.index("where") + 1
+    end = next((j for j in range(start, len(top)) if said[j] in _CLAUSE_ENDS), len(top))
+    if end <= start:
+        return None
+    condition = "".join(t.text for t in toks[top[start]:top[end - 1] + 1])
+    opened = next(i for i in range(counts[0] + 1, len(toks)) if toks[i].text == "(")   # its ")": back at that depth
+    close = next(i for i in range(opened + 1, len(toks)) if toks[i].text == ")" and toks[i].depth == toks[opened].depth)
+    inner = "".join(t.text for t in toks[opened + 1:close]).strip()
+    counted = f"CASE WHEN {condition} THEN {'1' if inner in ('*', '') else inner} END"
+    head = "".join(t.text for t in toks[:opened + 1]) + counted + "".join(t.text for t in toks[close:top[start - 1]])
+    tail = "".join(t.text for t in toks[top[end]:]) if end < len(top) else ""
+    return f"{head.rstrip()} {tail}".strip()
 
 
 @dataclass(frozen=True)

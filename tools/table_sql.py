@@ -32,7 +32,7 @@ from gaia_lite.registry.failure import ToolFailure
 from .data_shape import match
 from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES, slip_of
 from .sql_text import (TABLE, Shape, Token, checked, extreme_row, grouped, one_table, quoted, repaired, respelled, shape_of,
-                       tokens, unknown_quoted, whole_row, without_unsaid)
+                       share_of_all, tokens, unknown_quoted, whole_row, without_unsaid)
 
 __all__ = ["MAX_QUERY_CHARS", "SECONDS", "MAX_ROWS", "SHOWN_ROWS", "Answer", "run_query", "query_result", "said_in", "words_of",
            "schema_fields", "schema_lines", "QueryMistake"]
@@ -332,6 +332,7 @@ def query_result(frame: Any, query: str, said: Callable[[str], bool] | None = No
     answer, shape = run_query(frame, ran)
     if said is not None and _none_met(answer, shape):
         answer, shape = _on_the_named_column(frame, answer, shape, said)
+    answer, shape = _share_of_all(frame, answer, shape)
     message = _said(answer, shape, frame)
     if left:
         message += f" (Left out {' and '.join(left)}: the question does not name that value.)"
@@ -374,6 +375,21 @@ def _on_the_named_column(frame: Any, answer: Answer, shape: Shape,
     note = (f"no row has that on {wrong[0]}, so the condition was read on {meant[0]}, the column the question names"
             + (f"; {again.read_as}" if again.read_as else ""))
     return replace(again, read_as=note), reshaped
+
+
+def _share_of_all(frame: Any, answer: Answer, shape: Shape) -> tuple[Answer, Shape]:
+    """A share of 100 % (``COUNT(...) * 100 / COUNT(*)`` over the rows of a WHERE) asked again over every row, the
+    condition moved into the counted part (sql_text.share_of_all); as it ran, otherwise."""
+    whole = answer.row_count == 1 and len(answer.columns) == 1 and answer.rows[0][0] in (100, 1)
+    moved = share_of_all(tokens(answer.sql)) if whole and shape.where else None
+    if moved is None:
+        return answer, shape
+    try:
+        again, reshaped = run_query(frame, moved)
+    except ToolFailure:
+        return answer, shape
+    note = f"the share of the rows where {shape.where} among themselves is all of them; this is their share of every row"
+    return replace(again, read_as="; ".join(n for n in (answer.read_as, note, again.read_as) if n)), reshaped
 
 
 def said_in(text: str) -> Callable[[str], bool]:

@@ -383,3 +383,21 @@ def test_a_condition_no_row_meets_on_an_unnamed_column_is_read_on_the_number_col
     tool_ctx.request.message = "meter.csv - total kwh from day 9 to day 14?"
     kept = analyze(tool_ctx, "meter.csv", query="SELECT SUM(kwh) FROM data WHERE day BETWEEN 9 AND 14")
     assert kept["message"].startswith("SUM(kwh) over the rows where day BETWEEN 9 AND 14: none"), kept["message"]
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT CAST(COUNT(T1.id) AS REAL) * 100 / COUNT(*) FROM data AS T1 WHERE T1.status = 'closed'",   # the 0.5B's
+    "SELECT COUNT(*) * 100.0 / COUNT(*) FROM data WHERE status = 'closed'",
+])
+def test_a_share_of_the_rows_a_condition_keeps_among_themselves_is_asked_of_every_row(tool_ctx, tmp_path: Path,
+                                                                                       query: str) -> None:
+    # "what percentage of the tickets are closed?" got 100 from a share whose WHERE filtered its denominator too
+    (tmp_path / "tickets.csv").write_text("id,status\n" + "".join(f"{i},{'closed' if i <= 5 else 'open'}\n"
+                                                                  for i in range(1, 9)))
+    share = analyze(tool_ctx, "tickets.csv", query=query)
+    assert share["rows"] == [[62.5]], share
+    assert "this is their share of every row" in share["message"], share["message"]
+    # a share below 100 %, or a count, runs as written
+    kept = analyze(tool_ctx, "tickets.csv", query="SELECT SUM(id) * 100.0 / COUNT(*) FROM data WHERE id > 6")
+    assert kept["rows"] == [[750]] and "every row" not in kept["message"], kept
+    assert analyze(tool_ctx, "tickets.csv", query="SELECT COUNT(*) FROM data WHERE status = 'closed'")["rows"] == [[5]]
