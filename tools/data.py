@@ -9,6 +9,7 @@ by a period and sums with ``Decimal`` so totals are exact.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal, Optional
 
@@ -162,7 +163,27 @@ def _queried(frame: _Frame, query: str, date_range: Optional[str], ignored: bool
     if ignored:
         notes.append("columns and group_by are left out: the query says what to compute")
     said = said_in(f"{request.earlier}\n{request.message}") if request.message.strip() else None
-    return query_result(frame, query, said)
+    query, moved = _dates_named(query, frame, request.message)
+    result = query_result(frame, query, said)
+    return {**result, "message": f"{result['message']} ({moved})"} if moved else result
+
+
+_BETWEEN_DATES = re.compile(r"(?i)\bBETWEEN\s+'(\d{4}-\d{2}-\d{2})'\s+AND\s+'(\d{4}-\d{2}-\d{2})'")
+_ISO_RANGE = re.compile(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})")
+
+
+def _dates_named(query: str, frame: _Frame, message: str) -> tuple[str, str]:
+    """The query with its one ``BETWEEN 'date' AND 'date'`` set to the days of the period the message names, when
+    they differ, and a note saying so; else as written and "". For "the total of all orders placed from 1 March to
+    15 March 2025" the 0.5B wrote BETWEEN '2025-03-01' AND '2025-05-31' (probe42)."""
+    found = _BETWEEN_DATES.findall(query)
+    period = _named_period(message, frame) if len(found) == 1 else None
+    days = _ISO_RANGE.search(period[0]) if period else None
+    if days is None or found[0] == days.groups():
+        return query, ""
+    start, end = days.groups()
+    fixed = _BETWEEN_DATES.sub(f"BETWEEN '{start}' AND '{end}'", query)
+    return fixed, f"dates {found[0][0]} to {found[0][1]} read as {start} to {end}, the days the question names"
 
 
 def _summary(ctx: ToolContext, frame: _Frame, name: str, kind: str, columns: Optional[str],

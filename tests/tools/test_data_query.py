@@ -401,3 +401,21 @@ def test_a_share_of_the_rows_a_condition_keeps_among_themselves_is_asked_of_ever
     kept = analyze(tool_ctx, "tickets.csv", query="SELECT SUM(id) * 100.0 / COUNT(*) FROM data WHERE id > 6")
     assert kept["rows"] == [[750]] and "every row" not in kept["message"], kept
     assert analyze(tool_ctx, "tickets.csv", query="SELECT COUNT(*) FROM data WHERE status = 'closed'")["rows"] == [[5]]
+
+
+def test_dates_between_that_are_not_the_days_the_question_names_are_read_as_them(tool_ctx, tmp_path: Path) -> None:
+    # "from 1 March to 15 March 2025" got BETWEEN '2025-03-01' AND '2025-05-31' from the 0.5B (probe42)
+    (tmp_path / "orders.csv").write_text("order_date,total\n2025-03-02,100\n2025-03-14,50.5\n2025-03-20,70\n"
+                                         "2025-04-02,30\n")
+    tool_ctx.request.message = "total of the orders from 1 March to 15 March 2025?"
+    moved = analyze(tool_ctx, "orders.csv", query="SELECT SUM(total) FROM data "
+                                                  "WHERE order_date BETWEEN '2025-03-01' AND '2025-05-31'")
+    assert moved["rows"] == [[150.5]], moved
+    assert moved["message"].endswith("(dates 2025-03-01 to 2025-05-31 read as 2025-03-01 to 2025-03-15, the days "
+                                     "the question names)"), moved["message"]
+    # the days the question names, or a question that names none, run as written
+    same = "SELECT SUM(total) FROM data WHERE order_date BETWEEN '2025-03-01' AND '2025-03-15'"
+    assert analyze(tool_ctx, "orders.csv", query=same)["rows"] == [[150.5]]
+    tool_ctx.request.message = "total of the orders in spring?"
+    wide = analyze(tool_ctx, "orders.csv", query=same.replace("03-15", "05-31"))
+    assert wide["rows"] == [[250.5]] and "read as" not in wide["message"], wide
