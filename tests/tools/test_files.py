@@ -581,3 +581,16 @@ def test_an_edit_without_old_content_of_a_key_set_twice_names_each_with_its_sect
     tool_ctx.request.message = "chnage max_connections for the primary db in db.ini to 200"
     assert edit_file(tool_ctx, "db.ini", "", "max_connections = 200")["status"] == "success"
     assert ini.read_text() == "[primary]\nhost = db1\nmax_connections = 200\n\n[replica]\nhost = db2\nmax_connections = 50\n"
+
+
+def test_a_folders_files_found_by_a_glob_flag_the_one_clearly_largest(tool_ctx, tmp_path: Path) -> None:
+    # "which file in reports is the largest?" got search_file("/reports/*"), and the 0.5B named q3.txt (probe42)
+    (tmp_path / "reports").mkdir()
+    for name, size in (("q1.txt", 10), ("q2.txt", 1212), ("q3.txt", 252)):
+        (tmp_path / "reports" / name).write_text(("Q report. " * 200)[:size])
+    tool_ctx.request.message = "which file in reports is the largest?"
+    found = search_file(tool_ctx, "/reports/*")
+    assert found["files"] == ["reports/q1.txt", "reports/q2.txt (1,212 B, largest)", "reports/q3.txt"], found
+    assert found["message"].startswith("3 files under reports/"), "the folder's words lead with no file's lines"
+    (tmp_path / "reports" / "q1.txt").write_text("Q report. " * 70)   # 700 B: no file is twice the next
+    assert all("largest" not in f for f in search_file(tool_ctx, "/reports/*")["files"])
