@@ -419,6 +419,23 @@ def _files_say(ctx: ToolContext, query: str, why: str) -> dict[str, Any] | None:
             "message": f"{why} for {', '.join(terms)}: {counted(found, base)}\n" + "\n".join(hit_lines(found, base))}
 
 
+def _told_before(ctx: ToolContext, query: str) -> dict[str, Any] | None:
+    """With no document indexed: the saved facts close in meaning to the question (MemoryStore.relevant_facts), or
+    None. A question about the user sent here: asked "What did I tell you about my diet?" after "Keep in mind that
+    I'm vegetarian.", the 0.5B searched the empty index, then tried to index a diet.txt it made up (built-in test
+    split; that pair is at cosine 0.365 in MiniLM, too far to be shown, "Do I prefer tea or coffee?" at 0.889)."""
+    if ctx.memory is None:
+        return None
+    try:
+        facts = ctx.memory.relevant_facts(ctx.request.message or query)
+    except Exception:   # a memory that cannot answer leaves the search as it was
+        return None
+    if not facts:
+        return None
+    return {"status": "success", "match": "saved_facts",
+            "message": "No documents are indexed here, but you told me: " + "; ".join(f.content for f in facts)}
+
+
 @tool
 def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[str, Any]:
     """Search all indexed documents for passages that answer a question.
@@ -437,6 +454,8 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         return {**tables, "query": query, **({"note": note} if note else {})}
     if not named and (tables := _tables(ctx, _unindexable_tables(ctx, query))) is not None:
         return {**tables, "query": query, **({"note": note} if note else {})}
+    if not named and not scope and (told := _told_before(ctx, query)) is not None:   # what the user told us
+        return {**told, **({"note": note} if note else {})}
     if not named and not scope:   # nothing indexed, nothing the question names: the files' text may answer
         said = _files_say(ctx, query, "No documents are indexed here yet, so the files were searched instead")
         if said is not None:
