@@ -28,9 +28,12 @@ _SQL = re.compile(r"\s*(?:WITH\b.*\bSELECT\b|SELECT\b(?:.*\bFROM\s+[\"'`]?data\b
 TABLES = (".csv", ".tsv", ".xlsx", ".xlsm")
 
 
+MAX_SQL_CHARS = 2000   # analyze_data_file's own limit: a longer text is searched as words (and _SQL stays linear)
+
+
 def is_sql(text: Any) -> bool:
     """Whether ``text`` is a SQL query (SELECT or WITH, then FROM), not words to search for."""
-    return isinstance(text, str) and _SQL.match(text) is not None
+    return isinstance(text, str) and len(text) <= MAX_SQL_CHARS and _SQL.match(text) is not None
 
 
 def _is_table(path: Path) -> bool:

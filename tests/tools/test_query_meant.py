@@ -70,3 +70,4 @@ def test_words_are_searched_as_words(money: ToolContext) -> None:
         assert not is_sql(query)
         assert _call(money, "query_documents", query=query).name == "query_documents"
     assert is_sql("  with t as (select 1) select * from t") and is_sql("SELECT\n  SUM(x)\nFROM data")
+    assert not is_sql("SELECT " + "(" * 1_000_000)   # over analyze_data_file's limit: words, decided at once
