@@ -371,17 +371,15 @@ def grouped(toks: Sequence[Token]) -> tuple[str, str | None]:
              and (len(it) == 1 or (len(it) == 3 and it[1].lower == "as") or (len(it) == 2 and it[1].kind != "other"))]
     totals = any(said[j] in _TOTALLING and j + 1 < len(top) and toks[top[j + 1]].text == "("
                  for j in range(len(top)) if j < said.index("from") or "order" in said[:j])
-    if not plain or not totals:
-        return "".join(t.text for t in toks), None
-    clause = " GROUP BY " + ", ".join(plain)
+    text = "".join(t.text for t in toks)
     end = next((top[j] for j in range(said.index("from"), len(top)) if said[j] in ("order", "having", "limit", "window")),
                None)
-    text = "".join(t.text for t in toks)
-    if end is None:
-        return text.rstrip() + clause, f"GROUP BY {', '.join(plain)} added: the query totals beside {', '.join(plain)}"
-    cut = sum(len(t.text) for t in toks[:end])
-    return (text[:cut].rstrip() + clause + " " + text[cut:],
-            f"GROUP BY {', '.join(plain)} added: the query totals beside {', '.join(plain)}")
+    if not plain or not totals or end is None:
+        return text, None
+    columns = ", ".join(plain)
+    cut = sum(len(t.text) for t in toks[:end])   # before ORDER BY (or HAVING, LIMIT, WINDOW)
+    return (f"{text[:cut].rstrip()} GROUP BY {columns} {text[cut:]}",
+            f"GROUP BY {columns} added: the query totals beside {columns}")
 
 
 def share_of_all(toks: Sequence[Token]) -> str | None:
@@ -405,7 +403,10 @@ def share_of_all(toks: Sequence[Token]) -> str | None:
         return None
     condition = "".join(t.text for t in toks[top[start]:top[end - 1] + 1])
     opened = next(i for i in range(counts[0] + 1, len(toks)) if toks[i].text == "(")   # its ")": back at that depth
-    close = next(i for i in range(opened + 1, len(toks)) if toks[i].text == ")" and toks[i].depth == toks[opened].depth)
+    close = next((i for i in range(opened + 1, len(toks)) if toks[i].text == ")" and toks[i].depth == toks[opened].depth),
+                 None)
+    if close is None:
+        return None
     inner = "".join(t.text for t in toks[opened + 1:close]).strip()
     counted = f"CASE WHEN {condition} THEN {'1' if inner in ('*', '') else inner} END"
     head = "".join(t.text for t in toks[:opened + 1]) + counted + "".join(t.text for t in toks[close:top[start - 1]])
