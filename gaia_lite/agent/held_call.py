@@ -67,10 +67,11 @@ def held_call(message: str, ctx: ToolContext, tool_names: Iterable[str],
     names = set(tool_names)
     if asked_to_keep(message) or ASKS_REWRITE.search(message):
         return None
-    asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None
-    if not asks and "edit_file" in names and (edit := _edit(message, ctx, ASKS_CHANGE.search(message) is not None)):
+    asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None   # "when was the last oil change?"
+    change = not asks and ASKS_CHANGE.search(message) is not None
+    if not asks and "edit_file" in names and (edit := _edit(message, ctx, change)):
         return edit
-    if ASKS_CHANGE.search(message) is not None and not asks:   # a change to no small file here: the model's to do
+    if change:   # a change to no small file here: the model's to do
         return None
     return _query(message, ctx, in_words, last_table) if "analyze_data_file" in names else None
 
