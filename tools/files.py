@@ -792,8 +792,9 @@ def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: in
 
 
 def _breaks_format(path: Path, text: str, updated: str) -> str | None:
-    """"JSON (...)" or "TOML (...)" when ``updated`` no longer parses as the file's format and ``text`` did; else
-    None. For settings.json the 0.5B replaced the line "{" with "{'theme': 'dark'}" (probe42)."""
+    """"JSON (...)", "TOML (...)" or "YAML (...)" when ``updated`` no longer parses as the file's format and ``text``
+    did; else None. For settings.json the 0.5B replaced the line "{" with "{'theme': 'dark'}" (probe42), and in
+    deploy.yml the line "service: web" with the request's own words (probe_data3)."""
     name, parse = _FORMATS.get(path.suffix.lower(), ("", None))
     if parse is None:
         return None
@@ -808,7 +809,18 @@ def _breaks_format(path: Path, text: str, updated: str) -> str | None:
     return None
 
 
-_FORMATS = {".json": ("JSON", json.loads), ".toml": ("TOML", tomllib.loads)}
+def _yaml_documents(text: str) -> list:
+    """Every document of a YAML text (PyYAML's safe loader), a ValueError when it does not parse."""
+    import yaml   # PyYAML: a YAML parser is no code to write ourselves; imported only for a .yaml edit
+
+    try:
+        return list(yaml.safe_load_all(text))
+    except yaml.YAMLError as exc:
+        raise ValueError(" ".join(str(exc).split())) from None
+
+
+_FORMATS = {".json": ("JSON", json.loads), ".toml": ("TOML", tomllib.loads),
+            ".yaml": ("YAML", _yaml_documents), ".yml": ("YAML", _yaml_documents)}
 
 
 def _written_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str) -> dict:

@@ -549,7 +549,7 @@ def test_an_edit_that_would_change_nothing_is_an_error_not_a_success(tool_ctx, t
     assert '"theme": "dark",' in settings.read_text()
 
 
-def test_an_edit_that_would_break_a_json_or_toml_file_is_not_written(tool_ctx, tmp_path: Path) -> None:
+def test_an_edit_that_would_break_a_json_toml_or_yaml_file_is_not_written(tool_ctx, tmp_path: Path) -> None:
     # for "switch the theme to dark", the 0.5B replaced the line "{" with "{'theme': 'dark'}" (probe42)
     settings = tmp_path / "settings.json"
     settings.write_text('{\n  "theme": "light"\n}\n')
@@ -562,6 +562,11 @@ def test_an_edit_that_would_break_a_json_or_toml_file_is_not_written(tool_ctx, t
     toml = edit_file(tool_ctx, "pyproject.toml", "line-length = 100", "line-length: 120")
     assert toml["status"] == "error" and "invalid TOML" in toml["error"], toml
     assert edit_file(tool_ctx, "pyproject.toml", "line-length = 100", "line-length = 120")["status"] == "success"
+    # in deploy.yml the 0.5B replaced "service: web" with the request's words (probe_data3)
+    (tmp_path / "deploy.yml").write_text("service: web\nreplicas: 2\nregion: eu-west-1\n")
+    yml = edit_file(tool_ctx, "deploy.yml", "service: web", "scale deploy.yml to 4 replicas")
+    assert yml["status"] == "error" and "invalid YAML" in yml["error"] and "\n" not in yml["error"], yml
+    assert edit_file(tool_ctx, "deploy.yml", "replicas: 2", "replicas: 4")["status"] == "success"
     # a file that did not parse before may be edited as any text
     (tmp_path / "draft.json").write_text('{"a": 1,,}\n')
     assert edit_file(tool_ctx, "draft.json", '"a": 1', '"a": 2')["status"] == "success"
