@@ -702,6 +702,9 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     if not path.exists():
         raise missing_file(ctx, file_path, path)  # an edit is never made to a guessed file: name them
     text = _load_text(path)
+    if isinstance(new_content, str) and _is_the_request(ctx, new_content):
+        raise ToolFailure("new_content is the request itself, not the file's new text; write the line as the file "
+                          "should read, e.g. 'replicas: 4'")
     if not old_content:  # the model did not know the text: the lines like the new one are what it may replace
         return _set_line(ctx, path, text, new_content if isinstance(new_content, str) else "")
     count = text.count(old_content)
@@ -715,6 +718,13 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     (start, end), how = loose  # "port=8080" for "port = 8080", "deadline: 1 march" for "Deadline: 1 March"
     return _write_edit(ctx, path, text, text[:start] + new_content + text[end:], 1,
                        note=f"old_content matched once {how}: {text[start:end]!r} was replaced")
+
+
+def _is_the_request(ctx: ToolContext, new_content: str) -> bool:
+    """Whether ``new_content`` is the user's message of this turn, word for word: for "scale deploy.yml to 4
+    replicas" the 0.5B replaced "service: web" with those words (probe_data3)."""
+    said = " ".join(ctx.request.message.split()).strip(" .!").casefold()
+    return len(said) >= 12 and " ".join(new_content.split()).strip(" .!").casefold() == said
 
 
 def _folder_at(ctx: ToolContext, raw: str) -> Optional[Path]:

@@ -599,3 +599,13 @@ def test_a_folders_files_found_by_a_glob_flag_the_one_clearly_largest(tool_ctx, 
     assert found["message"].startswith("3 files under reports/"), "the folder's words lead with no file's lines"
     (tmp_path / "reports" / "q1.txt").write_text("Q report. " * 70)   # 700 B: no file is twice the next
     assert all("largest" not in f for f in search_file(tool_ctx, "/reports/*")["files"])
+
+
+def test_an_edit_whose_new_text_is_the_request_itself_is_not_written(tool_ctx, tmp_path: Path) -> None:
+    # for "scale deploy.yml to 4 replicas" the 0.5B replaced "service: web" with those words (probe_data3)
+    (tmp_path / "notes.md").write_text("# Plan\nscale later\n")
+    tool_ctx.request.message = "notes.md - add a line: ship on Friday."
+    assert edit_file(tool_ctx, "notes.md", "scale later", "notes.md - add a line: ship on Friday")["error"].startswith(
+        "new_content is the request itself")
+    assert (tmp_path / "notes.md").read_text() == "# Plan\nscale later\n"
+    assert edit_file(tool_ctx, "notes.md", "scale later", "scale later\nship on Friday.")["status"] == "success"
