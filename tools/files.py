@@ -15,7 +15,7 @@ import time
 import tomllib
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Any, Literal, Optional
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.failure import ToolFailure
@@ -118,9 +118,10 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     result.update(truncated=len(files) > SHOWN, searched=[str(r) for r in roots])
     if strict and counting:
         paths = sorted(f.path for f in strict)
-        largest = _clearly_largest(paths[:SHOWN])   # "which file in reports is the largest?" got this list (probe42)
+        # "which file in reports is the largest?" got this list (probe42)
+        largest = _clearly_largest([(p.stat().st_size, p) for p in paths[:SHOWN] if p.is_file()])
         result.update(message=count_message(ctx, paths, roots, pattern, file_types),
-                      files=[_shown(ctx, p) + (f" ({largest[1]:,} B, largest)" if p == largest[0] else "")
+                      files=[_shown(ctx, p) + (f" ({largest[0]:,} B, largest)" if p == largest[1] else "")
                              for p in paths[:SHOWN]] if largest else [_shown(ctx, p) for p in paths[:SHOWN]])
     elif counting and asks_count(ctx):  # a count found nothing: no look-alikes, but what is there, by type
         # no "count: 0" beside it: asked "how many files r in the invoices folder?", the 1.5B counted
@@ -143,12 +144,13 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     return result
 
 
-def _clearly_largest(paths: list[Path]) -> tuple[Path, int] | None:
-    """The file of ``paths`` at least twice the size of every other, and its size; None for one file or no such."""
-    sizes = sorted(((p.stat().st_size, p) for p in paths if p.is_file()), reverse=True)
-    if len(sizes) < 2 or sizes[0][0] == 0 or sizes[0][0] < 2 * sizes[1][0]:
+def _clearly_largest(sized: list[tuple[int, Any]]) -> tuple[int, Any] | None:
+    """The (size, item) of ``sized`` at least twice the size of every other; None for fewer than two, or no such. One
+    rule for a listing's flag and a glob's."""
+    ranked = sorted(sized, key=lambda s: -s[0])
+    if len(ranked) < 2 or ranked[0][0] <= 0 or ranked[0][0] < 2 * ranked[1][0]:
         return None
-    return sizes[0][1], sizes[0][0]
+    return ranked[0]
 
 
 def _search_roots(ctx: ToolContext, given: str, counting: bool) -> list[Path]:
@@ -948,10 +950,8 @@ def _largest_newest(files: list[dict], stamps: dict[str, float]) -> dict[str, st
     if len(files) < 2:
         return {}
     out = {}
-    by_size = sorted(files, key=lambda f: -(f["size_bytes"] or 0))
-    big, nxt = by_size[0]["size_bytes"] or 0, by_size[1]["size_bytes"] or 0
-    if big > 0 and big >= 2 * nxt:
-        out["largest"] = by_size[0]["name"]
+    if (largest := _clearly_largest([(f["size_bytes"] or 0, f["name"]) for f in files])) is not None:
+        out["largest"] = largest[1]
     by_time = sorted(files, key=lambda f: -stamps.get(f["name"], 0.0))
     if stamps.get(by_time[0]["name"], 0.0) - stamps.get(by_time[1]["name"], 0.0) >= 1.0:
         out["newest"] = by_time[0]["name"]

@@ -18,6 +18,7 @@ from gaia_lite.registry.spec import Redirect
 
 from .find import PATH_MENTION, named_by_user, scan, shown
 from .sandbox import SandboxError, resolve_user_path
+from .table_brief import QUERIED_SUFFIXES
 
 __all__ = ["sql_meant", "table_meant", "is_sql"]
 
@@ -25,7 +26,6 @@ __all__ = ["sql_meant", "table_meant", "is_sql"]
 # not "select the rent rows from my expenses"
 _SQL = re.compile(r"\s*(?:WITH\b.*\bSELECT\b|SELECT\b(?:.*\bFROM\s+[\"'`]?data\b|[^;]*?[*(][^;]*?\bFROM\b))",
                   re.IGNORECASE | re.DOTALL)
-TABLES = (".csv", ".tsv", ".xlsx", ".xlsm")
 
 
 MAX_SQL_CHARS = 2000   # analyze_data_file's own limit: a longer text is searched as words (and _SQL stays linear)
@@ -37,7 +37,7 @@ def is_sql(text: Any) -> bool:
 
 
 def _is_table(path: Path) -> bool:
-    return path.suffix.lower() in TABLES
+    return path.suffix.lower() in QUERIED_SUFFIXES
 
 
 def table_meant(ctx: ToolContext) -> Path | None:
