@@ -24,7 +24,7 @@ from gaia_lite.registry.spec import Redirect, tool
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
-from .setting_line import lines_setting, replaced, restyled, under
+from .setting_line import config_text, lines_setting, replaced, restyled, set_line_call, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
                          tree_tally)
 from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files, not_types, sandbox_roots
@@ -196,7 +196,6 @@ def _newest_first_within_ties(found: list[Found]) -> list[Found]:
     return sorted(sorted(found, key=mtime, reverse=True), key=lambda f: (not f.strict, -f.score))
 
 
-TABLES = (".csv", ".tsv", ".xlsx", ".xlsm")
 FOUND_TABLE_LINES = 6  # a table found alone: its first lines of figures (those the message asks about lead)
 
 
@@ -294,8 +293,11 @@ def _asked_of_found(ctx: ToolContext, pattern: str, found: list[Found]) -> str:
     """The lines of the found files that hold what the request asks beyond the name searched for, as the
     first line of the message ("" when it asks nothing more, or no file holds it): a found file is half
     the answer, and the model stopped there ("the policy is at facilities/parking-policy.md")."""
+    from .table_brief import QUERIED_SUFFIXES
+
     # a table's lines are raw rows; its figures (_found_files_message) say what the request asks of it
-    return _asked_of_paths(ctx, pattern, [f.path for f in found if not f.is_dir and f.path.suffix.lower() not in TABLES])
+    return _asked_of_paths(ctx, pattern, [f.path for f in found
+                                          if not f.is_dir and f.path.suffix.lower() not in QUERIED_SUFFIXES])
 
 
 def _asked_of_paths(ctx: ToolContext, pattern: str, paths: list[Path]) -> str:
@@ -659,20 +661,13 @@ def _line_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: o
     sections is not written over either). A file of that one line, or a line that sets no key of it, is written
     as asked."""
     line = content.strip() if isinstance(content, str) else ""
-    if not line or "\n" in line or not isinstance(file_path, str):
+    if not line or "\n" in line or not isinstance(file_path, str) or (read := config_text(ctx, file_path)) is None:
         return None
-    try:
-        path = resolve_user_path(ctx, file_path)
-        text = path.read_text(encoding="utf-8") if path.is_file() and path.stat().st_size <= MAX_SET_BYTES else ""
-    except (SandboxError, OSError, UnicodeDecodeError):
-        return None
+    path, text = read
     if len(text.strip().splitlines()) < 2 or not lines_setting(text, line):
         return None
-    return Redirect("edit_file", {"file_path": file_path, "old_content": "", "new_content": line},
-                    f"{path.name} holds more than that line: edit_file set it and kept the rest.", stands=True)
-
-
-MAX_SET_BYTES = 64_000  # a config file whose one line a write may stand for
+    return set_line_call(file_path, line, f"{path.name} holds more than that line: edit_file set it and kept the rest.",
+                         stands=True)
 
 
 write_file.redirect = _line_meant  # type: ignore[attr-defined]

@@ -217,22 +217,19 @@ def _edit_meant(ctx: ToolContext, knowledge_id: str, content: str = "", **_: obj
     that the file sets: "turn off debug in config/app.yaml" came as update_memory("config/app.yaml",
     "debug: false") from the 1.5B, in both of two runs, with edit_file in the prompt beside it. Told in
     the result to use edit_file, it apologised instead."""
-    from .sandbox import SandboxError, resolve_user_path
-    from .setting_line import key_set_to, lines_setting
+    from .setting_line import config_text, key_set_to, lines_setting, set_line_call
 
     file = _file_meant(ctx, str(knowledge_id).strip()) if content.strip() else None
     if file is None or ctx.memory is not None and ctx.memory.get(str(knowledge_id).strip()) is not None:
         return None
-    try:
-        text = resolve_user_path(ctx, file).read_text(encoding="utf-8")
-    except (SandboxError, OSError, UnicodeDecodeError):
+    if (read := config_text(ctx, file)) is None:
         return None
+    text = read[1]
     # the new line itself, or the key as the id and its new value as the content ("version", "2.1.0")
     line = content.strip() if lines_setting(text, content) else key_set_to(text, str(knowledge_id), content)
     if line is None:
         return None
-    return Redirect("edit_file", {"file_path": file, "old_content": "", "new_content": line},
-                    f"{file} is a file, not a saved memory: edit_file changed its line.")
+    return set_line_call(file, line, f"{file} is a file, not a saved memory: edit_file changed its line.")
 
 
 update_memory.redirect = _edit_meant  # type: ignore[attr-defined]

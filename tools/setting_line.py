@@ -10,8 +10,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["Setting", "setting_of", "lines_setting", "key_set_to", "restyled", "replaced", "under"]
+if TYPE_CHECKING:
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.registry.spec import Redirect
+
+__all__ = ["Setting", "setting_of", "lines_setting", "key_set_to", "restyled", "replaced", "under",
+           "MAX_SET_BYTES", "config_text", "set_line_call"]
+
+MAX_SET_BYTES = 64_000  # a config file whose one line another tool's call may stand for
 
 _SETTING = re.compile(r"""^(?P<indent>\s*)["']?(?P<key>[\w.-]+)["']?\s*[:=]""")
 _SECTION = re.compile(r"^\s*\[[^\]]+\]\s*$")
@@ -93,3 +102,25 @@ def under(text: str, at: Setting) -> str:
         if ln.strip() and len(ln) - len(ln.lstrip()) < depth and setting_of(ln) is not None:
             return ln.strip().rstrip("{").strip()
     return ""
+
+
+def config_text(ctx: ToolContext, file_path: str) -> tuple[Path, str] | None:
+    """The file ``file_path`` names inside the allowed folders and its text, when it is a text file of at most
+    ``MAX_SET_BYTES``; else None. What a call that stands for one line's change reads first."""
+    from .sandbox import SandboxError, resolve_user_path
+
+    try:
+        path = resolve_user_path(ctx, file_path)
+        if not path.is_file() or path.stat().st_size > MAX_SET_BYTES:
+            return None
+        return path, path.read_text(encoding="utf-8")
+    except (SandboxError, OSError, UnicodeDecodeError):
+        return None
+
+
+def set_line_call(file_path: str, line: str, why: str, *, stands: bool = False) -> Redirect:
+    """edit_file's call that sets the one line of ``file_path`` the key of ``line`` is set on (an empty
+    old_content: edit_file finds that line), for a call to another tool that meant it."""
+    from gaia_lite.registry.spec import Redirect
+
+    return Redirect("edit_file", {"file_path": file_path, "old_content": "", "new_content": line}, why, stands=stands)
