@@ -23,7 +23,8 @@ from gaia_lite.registry.spec import Redirect, tool
 
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
-from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
+from .file_text import (MAX_FILE_BYTES, is_binary, list_entries, markdown_outline, not_text_hint, python_outline,
+                        text_head)
 from .setting_line import config_text, lines_setting, replaced, restyled, set_line_call, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
                          tree_tally)
@@ -469,6 +470,8 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
         result["note"] = "the path given is outside the allowed folders and was not read; this file inside them has its name"
     # the size stays among the short facts: "and how big is it?" follows a read, answered from this result
     result["size_bytes"], result["lines"] = path.stat().st_size, lines
+    if entries := list_entries(text):
+        result["list_entries"] = entries
     if spreadsheet:
         del result["lines"]
         return {**result, "figures": figures}

@@ -174,6 +174,28 @@ def test_read_text_file(tool_ctx, tree: Path) -> None:
     assert list(result)[-1] == "content"  # the text closes the result; the size is among the short facts before it
 
 
+def test_read_counts_a_lists_entries_not_its_lines(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "packing.md").write_text("# Packing list\n\n- passport\n- charger\n- sunscreen\n- boots\n- snacks\n")
+    result = read_file(tool_ctx, "packing.md")
+    assert result["lines"] == 7 and result["list_entries"] == "5"   # a title and a blank line are no entries
+    assert list(result)[-1] == "content"
+
+
+def test_read_says_a_lists_entries_by_heading_tick_and_nesting(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "todo.md").write_text("# Todo\n## House\n- [x] fix tap\n- [ ] paint fence\n  - buy paint\n"
+                                      "## Car\n1. [ ] oil change\n2) [X] tyres\n3. wash\n"
+                                      "```\n- not an entry: code\n```\n")
+    assert read_file(tool_ctx, "todo.md")["list_entries"] == \
+        "5 (under House 2, under Car 3; 2 ticked, 2 open), and 1 nested under them"
+
+
+def test_read_of_text_with_one_bullet_or_none_gives_no_entry_count(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "note.txt").write_text("Call the plumber on Monday.\n- bring the invoice\n")
+    (tmp_path / "plain.txt").write_text("eggs\nmilk\n")
+    assert "list_entries" not in read_file(tool_ctx, "note.txt")
+    assert "list_entries" not in read_file(tool_ctx, "plain.txt")   # lines: 2 says it
+
+
 def test_read_long_markdown_outlines_its_headings(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / "long.md").write_text("# Summary\n" + "text\n" * 80 + "## Q1\nmore\n")
     result = read_file(tool_ctx, "long.md")
