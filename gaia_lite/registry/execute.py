@@ -204,6 +204,7 @@ _COERCERS: dict[str, Callable[[ParamSpec, Any], Any]] = {
 def validate_arguments(spec: ToolSpec, args: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
     """(coerced kwargs, None) or (None, an error that names the problem and shows the signature)."""
     expected = f"Expected: {spec.signature_text()}"
+    args = _short_names_read(spec, args)
     unknown = [k for k in args if k not in spec.param_names]
     if unknown:
         return None, (f"{spec.name}: unknown argument(s) {', '.join(repr(u) for u in unknown)}. {expected}")
@@ -219,6 +220,19 @@ def validate_arguments(spec: ToolSpec, args: dict[str, Any]) -> tuple[dict[str, 
         except ValueError as exc:
             return None, f"{spec.name}: argument {p.name!r}={args[p.name]!r} is invalid ({exc}). {expected}"
     return out, None
+
+
+def _short_names_read(spec: ToolSpec, args: dict[str, Any]) -> dict[str, Any]:
+    """``args`` with each unknown name that is one part of exactly one parameter not given read as that parameter:
+    ``path`` as ``directory_path``, ``pattern`` as ``file_pattern``. A server without a grammar lets a model write
+    the short name, and the error and a second call cost a step. A name two parameters end or start with
+    (``content`` for ``old_content`` and ``new_content``) stays unknown."""
+    out = dict(args)
+    for name in [k for k in args if k not in spec.param_names]:
+        fits = [p for p in spec.param_names if p not in out and (p.endswith("_" + name) or p.startswith(name + "_"))]
+        if len(fits) == 1:
+            out[fits[0]] = out.pop(name)
+    return out
 
 
 def _suggest_tools(spec: ToolSpec, args: dict[str, Any], registry: ToolRegistry) -> str:

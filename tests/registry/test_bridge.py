@@ -80,8 +80,8 @@ def test_the_executor_runs_a_bridged_call_as_the_direct_call(tmp_path) -> None:
 
 def test_bad_arguments_through_the_bridge_get_the_direct_calls_repair_message(tmp_path) -> None:
     ex = _executor(tmp_path, [])
-    direct = ex.execute("count_rows", {"path": "t.csv"})
-    bridged = ex.execute(BRIDGE, {"name": "count_rows", "arguments": {"path": "t.csv"}})
+    direct = ex.execute("count_rows", {"filename": "t.csv"})
+    bridged = ex.execute(BRIDGE, {"name": "count_rows", "arguments": {"filename": "t.csv"}})
     assert bridged.status is ToolStatus.INVALID and bridged.payload == direct.payload
     assert "Expected: count_rows(file_path: string" in bridged.payload["error"]
     unknown = ex.execute(BRIDGE, {"name": "count_row", "arguments": {}})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -123,6 +124,18 @@ def test_missing_argument_is_named_with_expected_signature():
 def test_unknown_argument_is_named():
     _, error = validate_arguments(_registry()["read_file"], {"file_path": "a", "path": "b"})
     assert "unknown argument(s) 'path'" in error and "Expected:" in error
+
+
+def test_a_short_name_of_one_parameter_is_read_as_it():
+    kwargs, error = validate_arguments(_registry()["read_file"], {"path": "notes.md"})
+    assert error is None and kwargs == {"file_path": "notes.md"}
+
+
+def test_a_short_name_two_parameters_share_stays_unknown():
+    spec = _registry()["read_file"]
+    twins = replace(spec, params=(*spec.params, replace(spec.params[0], name="folder_path")))
+    _, error = validate_arguments(twins, {"path": "notes.md"})
+    assert "unknown argument(s) 'path'" in error
 
 
 def test_numeric_and_bool_strings_are_coerced():
