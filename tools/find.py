@@ -381,6 +381,7 @@ def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None
         if e.is_dir != (kind == "folder") or (keep and not keep(e.path)):
             continue
         own = scorer.name_words(e.path.name) if not e.is_dir else tuple(words(e.path.name))
+        own = tuple(o for o in own if o not in _STOP) or own   # "to-read.md" is all said in "my to-read list"
         hits = [o for o in own if scorer.best(o, asked)[0] >= 0.8]
         if own and any(len(h) >= 3 and not h.isdigit() and h not in _GENERIC for h in hits) \
                 and len(hits) / len(own) >= min_share:

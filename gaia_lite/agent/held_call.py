@@ -58,36 +58,54 @@ class HeldCall:
 
 
 def held_call(message: str, ctx: ToolContext, tool_names: Iterable[str],
-              in_words: Callable[[], Sequence[Found]], last_table: Path | None = None) -> HeldCall | None:
+              in_words: Callable[[], Sequence[Found]], last_table: Path | None = None,
+              last_read: Path | None = None) -> HeldCall | None:
     """The call the first reply to ``message`` is held to, or None: it names no one file, asks for a fact to be
     kept, or what it asks of the file is not plain (a rewrite is write_file's; two files, or none, are the model's
     to choose). ``in_words``: the turn's look at the files the message names in words (named.in_words_once).
     ``last_table``: the table the conversation's last turn queried; a message that names no file but says one of
-    its columns or values ("and what was its q1?", "and for the west?") asks it again."""
+    its columns or values ("and what was its q1?", "and for the west?") asks it again. ``last_read``: the text file
+    the last turn read or edited; a change asked in words of change that names no file ("bump it up to 26 please")
+    is a change to it."""
     names = set(tool_names)
     if asked_to_keep(message) or ASKS_REWRITE.search(message):
         return None
     asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None   # "when was the last oil change?"
     change = not asks and ASKS_CHANGE.search(message) is not None
-    if not asks and "edit_file" in names and (edit := _edit(message, ctx, change)):
+    if not asks and "edit_file" in names and (edit := _edit(message, ctx, change, in_words, last_read)):
         return edit
     if change:   # a change to no small file here: the model's to do
         return None
     return _query(message, ctx, in_words, last_table) if "analyze_data_file" in names else None
 
 
-def _edit(message: str, ctx: ToolContext, change_said: bool) -> HeldCall | None:
-    """edit_file's held call for a change to one small text file the message names: asked in words of change
-    (``change_said``), or by naming a key of the file with a new number for it (file_brief.sets_new_value)."""
+def _edit(message: str, ctx: ToolContext, change_said: bool, in_words: Callable[[], Sequence[Found]],
+          last_read: Path | None) -> HeldCall | None:
+    """edit_file's held call for a change to one small text file: the message names it by path, or in words when
+    it says the change ("add piranesi to my to-read list" for reading/to-read.md), and asks the change in words of
+    change (``change_said``) or by naming a key of the file with a new number for it (file_brief.sets_new_value);
+    or, naming no file, it says a change right after a turn that read one (``last_read``)."""
     from gaia_lite.tools.file_brief import edit_brief, edit_lines, named_file, sets_new_value
     from gaia_lite.tools.file_text import TEXT_EXTS
 
-    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in TEXT_EXTS)
+    def text(p: Path) -> bool:
+        return p.suffix.lower() in TEXT_EXTS
+
+    path = named_file(ctx, message, keep=text, by_words=in_words if change_said else None)
+    if path is None and change_said and last_read is not None and text(last_read) and _names_no_file(message, in_words):
+        path = last_read
     brief = edit_brief(path, ctx.workdir) if path is not None else None
     if path is None or brief is None or not (change_said or sets_new_value(path, message)):
         return None
     return HeldCall("edit_file", _shown(path, ctx), ("old_content", "new_content"), "",
                     EDIT_REQUEST.format(brief=brief, request=message), options=edit_lines(path))
+
+
+def _names_no_file(message: str, in_words: Callable[[], Sequence[Found]]) -> bool:
+    """Whether ``message`` names no file, by path, by name or in words."""
+    from gaia_lite.tools.find import PATH_MENTION
+
+    return not PATH_MENTION.search(message) and not in_words()
 
 
 def _query(message: str, ctx: ToolContext, in_words: Callable[[], Sequence[Found]],
@@ -110,11 +128,10 @@ def _follows_up(message: str, table: Path, in_words: Callable[[], Sequence[Found
     """Does ``message`` ask ``table`` again: it names no file, by path or in words, does not say it changes the
     topic, and says a word of the table's columns or values (table_brief.table_words)? The words are the table's,
     in any language."""
-    from gaia_lite.tools.find import PATH_MENTION
     from gaia_lite.tools.table_brief import table_words
     from gaia_lite.tools.table_sql import said_in
 
-    if PATH_MENTION.search(message) or CHANGES_TOPIC.search(message) or in_words():
+    if not _names_no_file(message, in_words) or CHANGES_TOPIC.search(message):
         return False
     said = said_in(message)  # as a query's conditions are read: "beans" names bean, "tomatoes" tomato
     return any(said(word) for word in table_words(table))

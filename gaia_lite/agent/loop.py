@@ -141,6 +141,7 @@ class Agent:
         self.history: list[Message] = []
         self.user_messages: list[str] = []
         self._table: Path | None = None  # the table the last turn queried: a follow-up may ask it again
+        self._read: Path | None = None  # the text file the last turn read or edited: a follow-up may change it
         self.turn = 0
         self.layout = make_layout(options.prompt_layout, registry, options.workdir, native=options.native_tools)
         self.meter = TokenMeter()
@@ -183,7 +184,7 @@ class Agent:
         """Forget the conversation AND the loader session (GAIA's /reset kept history)."""
         self.history.clear()
         self.user_messages.clear()
-        self._table = None
+        self._table = self._read = None
         self.turn = 0
         self.layout.reset()
         self.selector.reset()
@@ -233,7 +234,7 @@ class Agent:
         facts, closest, saved = self._saved_facts(query)
         stats, book = self._turn_stats(query, facts, closest), CallBook()
         in_words = in_words_once(query, self.executor.ctx)  # one look at the files it names in words, if needed
-        held = held_call(query, self.executor.ctx, self.registry.names(), in_words, self._table) \
+        held = held_call(query, self.executor.ctx, self.registry.names(), in_words, self._table, self._read) \
             if self.options.held_calls else None
         # held to the call, the model reads what it needs in that step's request; else a table beside the message.
         # What the message plainly asks of a file outweighs how little it is like any tool ("and beans?" after a
@@ -257,7 +258,7 @@ class Agent:
             steer = steer.after(verdict, reply.text)
             answer = yield from self._act(reply, verdict, stats, book)
         self._remember_turn(query, answer, stats)
-        self._table = self._queried_table(stats)
+        self._table, self._read = self._queried_table(stats), self._read_file(stats)
         log.info("TOOL_CALLS %s", json.dumps({"turn": self.selector.loader_turn(), "session_turn": turn,
                                                "called": stats.called}))
         yield stats.finished(turn, answer, tuple(self.selector.state.visible_names(self.registry)), recalled.names)
@@ -276,6 +277,16 @@ class Agent:
         raw = (done[-1].payload.get("file") or done[-1].arguments.get("file_path")) if done else None
         path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
         return path if path is not None and path.suffix.lower() in QUERIED_SUFFIXES and path.is_file() else None
+
+    def _read_file(self, stats: TurnStats) -> Path | None:
+        """The text file this turn's last successful call read or edited (read_file, edit_file), or None: "what temp
+        is the heater set to?" read aquarium/controller.yaml, and "bump it up to 26 please" changes it."""
+        from gaia_lite.tools.sandbox import resolved_or_none
+
+        done = [r for r in stats.results if r.ok and r.name in ("read_file", "edit_file")]
+        raw = done[-1].payload.get("file_path") if done else None
+        path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
+        return path if path is not None and path.is_file() else None
 
     def _turn_stats(self, query: str, facts: tuple[str, ...], closest: float) -> TurnStats:
         """A new turn's record: how its first reply may begin, and the saved facts shown."""

@@ -227,3 +227,59 @@ def test_a_turn_looks_once_for_the_files_its_message_names_in_words(tmp_path: Pa
         first = srv.requests[0]
     assert first["messages"][-1] == {"role": "assistant", "content": OPENING}, "the table named in words is held"
     assert looks == ["in my sales sheet, what did the north region sell?"]
+
+
+def test_a_change_to_a_file_named_in_words_is_held_to_its_edit(tmp_path: Path) -> None:
+    # "add piranesi by susanna clarke to my to-read list": no path, but every word of one file's name
+    (tmp_path / "reading").mkdir()
+    (tmp_path / "reading" / "to-read.md").write_text("# To read\n- The Overstory\n- Klara and the Sun\n")
+    opening = '{"tool": "edit_file", "arguments": {"file_path": "reading/to-read.md", "old_content": "'
+    rest = '- Klara and the Sun", "new_content": "- Klara and the Sun\\n- Piranesi - Susanna Clarke"}}'
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks(opening + rest), text_chunks('{"answer": "Added Piranesi."}')]
+        list(_agent(srv, tmp_path).run("add piranesi by susanna clarke to my to-read list"))
+        first = srv.requests[0]
+    assert first["messages"][-1] == {"role": "assistant", "content": opening}
+    assert first["grammar"] == open_string_grammar(("new_content",), ("# To read", "- The Overstory",
+                                                                        "- Klara and the Sun"))
+    assert (tmp_path / "reading" / "to-read.md").read_text().endswith("- Klara and the Sun\n- Piranesi - Susanna Clarke\n")
+
+
+def test_a_question_about_a_file_named_in_words_is_not_held_to_an_edit(tmp_path: Path) -> None:
+    (tmp_path / "reading").mkdir()
+    (tmp_path / "reading" / "to-read.md").write_text("# To read\n- The Overstory\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "The Overstory."}')]
+        list(_agent(srv, tmp_path).run("what's first on my to-read list?"))
+    assert srv.requests[0]["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks"
+
+
+def test_a_change_right_after_a_file_was_read_is_held_to_an_edit_of_that_file(tmp_path: Path) -> None:
+    # "what temp is the heater set to?" read the file; "bump it up to 26 please" names none and means it
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": "config.ini"}}'),
+                       text_chunks('{"answer": "The port is 8080."}'),
+                       text_chunks(EDIT_OPENING + 'port = 8080", "new_content": "port = 9191"}}'),
+                       text_chunks('{"answer": "The port is now 9191."}')]
+        agent = _agent(srv, tmp_path)
+        list(agent.run("what port does the server listen on?"))
+        list(agent.run("bump it up to 9191 please"))
+        held = srv.requests[2]
+    assert held["messages"][-1] == {"role": "assistant", "content": EDIT_OPENING}
+    assert (tmp_path / "config.ini").read_text() == "[server]\nhost = localhost\nport = 9191\n"
+
+
+@pytest.mark.parametrize("follow_up", ["create notes/todo.txt with 'call the vet'", "thanks, that's all",
+                                       "is it 8080 or 9090?"],
+                         ids=["names-another-file", "asks-no-change", "a-question"])
+def test_after_a_read_a_message_that_names_a_file_or_asks_no_change_is_not_held(tmp_path: Path,
+                                                                               follow_up: str) -> None:
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": "config.ini"}}'),
+                       text_chunks('{"answer": "The port is 8080."}'),
+                       text_chunks('{"tool": "none", "answer": "ok"}')]
+        agent = _agent(srv, tmp_path)
+        list(agent.run("what port does the server listen on?"))
+        list(agent.run(follow_up))
+        third = srv.requests[2]
+    assert third["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks"
