@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import Counter
 from pathlib import Path
 
 from gaia_lite.registry.context import ToolContext
@@ -17,7 +16,7 @@ from gaia_lite.registry.context import ToolContext
 from .sandbox import SandboxError
 
 __all__ = ["MAX_FILE_BYTES", "TEXT_EXTS", "not_text_hint", "text_head", "text_start", "is_binary", "python_outline",
-           "markdown_outline", "list_entries"]
+           "markdown_outline"]
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 SNIFF_BYTES = 8192  # a NUL byte in the first 8 KB marks a binary file (git's rule)
@@ -58,48 +57,6 @@ def markdown_outline(text: str) -> dict:
             headers.append({"level": len(m.group(1)), "title": m.group(2).strip(), "line": number})
     links = len(re.findall(r"\[[^\]]*\]\([^)]+\)", text))
     return {"headers": headers[:60], "code_blocks": fences // 2, "links": links}
-
-
-_ENTRY = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+\u2022]|\d{1,3}[.)])[ \t]+(?:\[(?P<box>[ xX])\][ \t]*)?\S")
-_HEADING = re.compile(r"^#{1,6}[ \t]+(?P<title>.+?)[ \t#]*$")
-
-
-def list_entries(text: str) -> str | None:
-    """How many entries the lists of a text hold, when it holds two or more: "7 (under Groceries 4, under
-    Hardware 3; 2 ticked, 5 open)". Entries are lines that start with a bullet or a number ("- ", "* ", "3. "),
-    outside code blocks; entries indented under another are said apart ("and 2 nested"). A file's line count
-    is no count of its entries: asked how many things were on a packing list, what a small model had to go on
-    was "lines: 9" for seven entries, a title and a blank line."""
-    top: list[tuple[str, str | None]] = []   # (heading above it, box) for each entry at the outer level
-    nested = 0
-    heading, outer, in_code = "", None, False
-    for line in text.splitlines():
-        if line.lstrip().startswith("```"):
-            in_code = not in_code
-            continue
-        if in_code:
-            continue
-        if m := _HEADING.match(line):
-            heading, outer = m.group("title"), None
-        elif m := _ENTRY.match(line):
-            indent = len(m.group("indent").expandtabs(4))
-            outer = indent if outer is None else min(outer, indent)
-            if indent > outer:
-                nested += 1
-            else:
-                top.append((heading, m.group("box")))
-    if len(top) + nested < 2:
-        return None
-    parts = []
-    sections = Counter(h for h, _ in top)
-    if len(sections) > 1:
-        parts.append(", ".join(f"under {h or 'no heading'} {n}" for h, n in sections.items()))
-    boxes = [b for _, b in top if b is not None]
-    if boxes:
-        ticked = sum(b in "xX" for b in boxes)
-        parts.append(f"{ticked} ticked, {len(boxes) - ticked} open")
-    said = f"{len(top)}" + (f" ({'; '.join(parts)})" if parts else "")
-    return said + (f", and {nested} nested under them" if nested else "")
 
 
 def not_text_hint(path: Path) -> str | None:

@@ -23,8 +23,8 @@ from gaia_lite.registry.spec import Redirect, tool
 
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
-from .file_text import (MAX_FILE_BYTES, is_binary, list_entries, markdown_outline, not_text_hint, python_outline,
-                        text_head)
+from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
+from .list_entry import added_entry, list_entries
 from .setting_line import config_text, lines_setting, replaced, restyled, set_line_call, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
                          tree_tally)
@@ -673,7 +673,27 @@ def _line_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: o
                          stands=True)
 
 
-write_file.redirect = _line_meant  # type: ignore[attr-defined]
+def _entry_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: object) -> Redirect | None:
+    """edit_file's call, when write_file would replace a list file here with the one entry the request adds ("add
+    bread to my shopping list" written as "bread" over the whole list): the entry goes at the end of the file's last
+    list and the rest is kept (list_entry.added_entry decides, as for an edit)."""
+    line = content.strip() if isinstance(content, str) else ""
+    if not line or "\n" in line or not isinstance(file_path, str) or (read := config_text(ctx, file_path)) is None:
+        return None
+    text = read[1]
+    last = next((row for row in reversed(text.splitlines()) if row.strip()), None)
+    if last is None or len(text.strip().splitlines()) < 2 or added_entry(ctx.request.message, text, last, line) is None:
+        return None
+    return Redirect("edit_file", {"file_path": file_path, "old_content": last, "new_content": line},
+                    f"{read[0].name} holds more than that entry: edit_file added it and kept the rest.", stands=True)
+
+
+def _write_meant(ctx: ToolContext, **kwargs: Any) -> Redirect | None:
+    """The edit a write over an existing file stands for: one setting's line, or one entry more."""
+    return _line_meant(ctx, **kwargs) or _entry_meant(ctx, **kwargs)
+
+
+write_file.redirect = _write_meant  # type: ignore[attr-defined]
 
 
 def _write_text(ctx: ToolContext, path: Path, text: str) -> Path | None:
@@ -708,6 +728,9 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     if not old_content:  # the model did not know the text: the lines like the new one are what it may replace
         return _set_line(ctx, path, text, new_content if isinstance(new_content, str) else "")
     count = text.count(old_content)
+    if count and isinstance(new_content, str) and (added := added_entry(ctx.request.message, text, old_content,
+                                                                          new_content)):
+        return _write_edit(ctx, path, text, added[0], 1, note=added[1])
     if count:
         return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
     loose = _loose_match(text, old_content)

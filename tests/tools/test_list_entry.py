@@ -1,0 +1,79 @@
+"""An entry added to a list in a file (tools/list_entry.py), through the real edit_file on real files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.registry.context import TurnRequest
+from gaia_lite.tools.files import edit_file
+from gaia_lite.tools.list_entry import added_entry
+
+READING = "# To read\n\n- The Overstory - Richard Powers\n- Klara and the Sun\n- The Dispossessed\n\n## Maybe\n- Dune\n"
+
+
+def _asked(tool_ctx, message: str):
+    tool_ctx.request = TurnRequest(message=message)
+    return tool_ctx
+
+
+def test_an_entry_written_over_another_when_asked_to_add_is_added_at_the_end_of_its_list(tool_ctx, tmp_path: Path):
+    (tmp_path / "to-read.md").write_text(READING)
+    ctx = _asked(tool_ctx, "add piranesi by susanna clarke to my to-read list")
+    result = edit_file(ctx, "to-read.md", "- Klara and the Sun", "Piranesi - Susanna Clarke")
+    assert result["status"] == "success"
+    assert (tmp_path / "to-read.md").read_text() == READING.replace(
+        "- The Dispossessed\n", "- The Dispossessed\n- Piranesi - Susanna Clarke\n")
+    assert "was kept" in result["note"]
+
+
+def test_a_numbered_list_with_boxes_gets_the_next_number_and_an_open_box(tool_ctx, tmp_path: Path):
+    (tmp_path / "todo.md").write_text("1. [x] fix tap\n2. [ ] paint fence\n")
+    edit_file(_asked(tool_ctx, "append 'book the MOT' to todo.md"), "todo.md", "1. [x] fix tap", "book the MOT")
+    assert (tmp_path / "todo.md").read_text() == "1. [x] fix tap\n2. [ ] paint fence\n3. [ ] book the MOT\n"
+
+
+def test_a_plain_list_of_lines_gets_a_plain_line(tool_ctx, tmp_path: Path):
+    (tmp_path / "groceries.txt").write_text("oat milk\neggs\nspinach\n")
+    edit_file(_asked(tool_ctx, "add bread to groceries.txt"), "groceries.txt", "eggs", "bread")
+    assert (tmp_path / "groceries.txt").read_text() == "oat milk\neggs\nspinach\nbread\n"
+
+
+@pytest.mark.parametrize("message,old,new,after", [
+    # a change of the entry the message names is a change
+    ("change klara and the sun to klara and the sun (signed copy)", "- Klara and the Sun", "- Klara and the Moon",
+     READING.replace("Klara and the Sun", "Klara and the Moon")),
+    # no word of adding: the edit is as written
+    ("swap the dune entry for piranesi", "- Dune", "- Piranesi", READING.replace("- Dune", "- Piranesi")),
+    # the model kept the entry itself
+    ("add piranesi to my list", "- Dune", "- Dune\n- Piranesi", READING.replace("- Dune", "- Dune\n- Piranesi")),
+], ids=["names-the-old-entry", "no-word-of-adding", "kept-by-the-model"])
+def test_other_edits_of_an_entry_are_written_as_asked(tool_ctx, tmp_path: Path, message, old, new, after):
+    (tmp_path / "to-read.md").write_text(READING)
+    edit_file(_asked(tool_ctx, message), "to-read.md", old, new)
+    assert (tmp_path / "to-read.md").read_text() == after
+
+
+def test_the_new_text_must_be_what_the_message_adds():
+    # "add a note that the meeting moved": the new text is not words of the message, so it is no new entry
+    assert added_entry("add a note that the meeting moved", "- one\n- two\n", "- two", "- Meeting: Thursday 4pm") is None
+    assert added_entry("add milk", "- one\n- two\n", "- two", "- milk") == \
+        ("- one\n- two\n- milk\n", "the request adds an entry: '- two' was kept and '- milk' added at the end of its list")
+
+
+def test_a_write_of_the_one_entry_asked_for_over_a_list_adds_it_instead(tool_ctx, tmp_path: Path):
+    from gaia_lite.registry import ToolRegistry
+    from gaia_lite.registry.execute import Decision, ToolExecutor
+    from gaia_lite.tools.files import write_file
+
+    (tmp_path / "shopping.md").write_text("# Shopping\n- oat milk\n- eggs\n")
+    ex = ToolExecutor(ToolRegistry([write_file, edit_file]), _asked(tool_ctx, "add bread to my shopping list"),
+                      approve=lambda *_: Decision.ALLOW)
+    result = ex.execute("write_file", {"file_path": "shopping.md", "content": "bread"})
+    assert result.ok and result.name == "edit_file" and result.requested == "write_file"
+    assert (tmp_path / "shopping.md").read_text() == "# Shopping\n- oat milk\n- eggs\n- bread\n"
+    # asked to write it anew, the write is written as asked
+    ex.ctx.request = TurnRequest(message="make shopping.md just say bread")
+    assert ex.execute("write_file", {"file_path": "shopping.md", "content": "bread"}).name == "write_file"
+    assert (tmp_path / "shopping.md").read_text() == "bread"

@@ -1,0 +1,119 @@
+"""The entries of a list in a text file: how many there are, and one added without losing another.
+
+"add piranesi by susanna clarke to my to-read list" is an edit whose old text is an entry and whose new text
+is that entry and one more. Asked for "the exact text to change" and "the text that replaces it", a small model
+writes the new entry alone, and the entry it copied is gone. When the user's message asks to add, names the
+new entry and not the one copied, the copied entry is kept and the new one goes at the end of its list, in the
+list's own style.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+__all__ = ["list_entries", "added_entry", "ADD_WORDS"]
+
+_ENTRY = re.compile(r"^(?P<lead>[ \t]*(?:(?P<bullet>[-*+\u2022])|(?P<number>\d{1,3})(?P<stop>[.)]))[ \t]+)"
+                    r"(?:\[(?P<box>[ xX])\][ \t]*)?(?P<text>\S.*)$")
+_HEADING = re.compile(r"^#{1,6}[ \t]+(?P<title>.+?)[ \t#]*$")
+# the words that ask for an entry more, not a change of one (tools may read the request; the judge may not)
+ADD_WORDS = frozenset("add adding append insert include put stick".split())
+_WORD = re.compile(r"[^\W_]+")
+
+
+def list_entries(text: str) -> str | None:
+    """How many entries the lists of a text hold, when it holds two or more: "7 (under Groceries 4, under
+    Hardware 3; 2 ticked, 5 open)". Entries are lines that start with a bullet or a number ("- ", "* ", "3. "),
+    outside code blocks; entries indented under another are said apart ("and 2 nested"). A file's line count
+    is no count of its entries: asked how many things were on a packing list, what a small model had to go on
+    was "lines: 9" for seven entries, a title and a blank line."""
+    top: list[tuple[str, str | None]] = []   # (heading above it, box) for each entry at the outer level
+    nested = 0
+    heading, outer, in_code = "", None, False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        if m := _HEADING.match(line):
+            heading, outer = m.group("title"), None
+        elif m := _ENTRY.match(line):
+            indent = len(m.group("lead").expandtabs(4)) - len(m.group("lead").expandtabs(4).lstrip())
+            outer = indent if outer is None else min(outer, indent)
+            if indent > outer:
+                nested += 1
+            else:
+                top.append((heading, m.group("box")))
+    if len(top) + nested < 2:
+        return None
+    parts = []
+    sections = Counter(h for h, _ in top)
+    if len(sections) > 1:
+        parts.append(", ".join(f"under {h or 'no heading'} {n}" for h, n in sections.items()))
+    boxes = [b for _, b in top if b is not None]
+    if boxes:
+        ticked = sum(b in "xX" for b in boxes)
+        parts.append(f"{ticked} ticked, {len(boxes) - ticked} open")
+    said = f"{len(top)}" + (f" ({'; '.join(parts)})" if parts else "")
+    return said + (f", and {nested} nested under them" if nested else "")
+
+
+def added_entry(message: str, text: str, old: str, new: str) -> tuple[str, str] | None:
+    """``text`` with ``new`` added as the last entry of the list ``old`` is an entry of, keeping ``old``, and a note
+    saying so; None unless that is what was asked: ``message`` says a word of ``ADD_WORDS`` and most words of
+    ``new``, and not ``old``'s; ``old`` and ``new`` are one line each; ``new`` does not hold ``old``'s entry (an
+    edit that kept it is the model's own)."""
+    old, new = old.strip("\r\n"), new.strip()
+    if "\n" in old or "\n" in new or not old.strip() or not new:
+        return None
+    lines = text.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.strip() == old.strip()), None)
+    if at is None:
+        return None
+    said = {w.casefold() for w in _WORD.findall(message)}
+    old_text, new_text = _entry_text(lines[at]), _entry_text(new)
+    new_words = [w.casefold() for w in _WORD.findall(new_text) if len(w) >= 3]
+    if not ADD_WORDS & said or not new_words or old_text.casefold() in new.casefold():
+        return None
+    if sum(w in said for w in new_words) * 2 < len(new_words) or _words_in(old_text, said):
+        return None
+    last = _list_end(lines, at)
+    entry = _styled(lines[last], new_text)
+    updated = lines[:last + 1] + [entry] + lines[last + 1:]
+    out = "\n".join(updated) + ("\n" if text.endswith("\n") else "")
+    return out, f"the request adds an entry: {old.strip()!r} was kept and {entry.strip()!r} added at the end of its list"
+
+
+def _entry_text(line: str) -> str:
+    m = _ENTRY.match(line)
+    return m.group("text").strip() if m else line.strip()
+
+
+def _words_in(text: str, said: set[str]) -> bool:
+    """Whether the message says most of the words of ``text`` (it names that entry: a change of it, not an add)."""
+    own = [w.casefold() for w in _WORD.findall(text) if len(w) >= 3]
+    return bool(own) and sum(w in said for w in own) * 2 > len(own)
+
+
+def _list_end(lines: list[str], at: int) -> int:
+    """The index of the last line of the list that the line at ``at`` is part of: entries alike in form (all
+    bulleted or numbered, or all plain lines), with no blank line or heading between them."""
+    bulleted = _ENTRY.match(lines[at]) is not None
+    end = at
+    while end + 1 < len(lines) and lines[end + 1].strip() and not _HEADING.match(lines[end + 1]) \
+            and (_ENTRY.match(lines[end + 1]) is not None) == bulleted:
+        end += 1
+    return end
+
+
+def _styled(last: str, text: str) -> str:
+    """``text`` as an entry after ``last``: the same bullet and indentation, the next number, an open box."""
+    m = _ENTRY.match(last)
+    if m is None:
+        return text
+    indent = m.group("lead")[:len(m.group("lead")) - len(m.group("lead").lstrip())]
+    mark = m.group("bullet") or f"{int(m.group('number')) + 1}{m.group('stop')}"
+    box = "[ ] " if m.group("box") is not None else ""
+    return f"{indent}{mark} {box}{text}"
