@@ -20,7 +20,7 @@ from gaia_lite.registry.context import ToolContext
 
 from .patterns import compile_user_regex
 
-__all__ = ["iso_time", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher", "file_entry",
+__all__ = ["iso_time", "name_date", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher", "file_entry",
            "is_pattern"]
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
@@ -30,6 +30,19 @@ _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".
 
 def iso_time(ts: float) -> str:
     return datetime.fromtimestamp(ts).isoformat(timespec="seconds")
+
+
+_NAME_DATE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-_.]?)(?P<m>0[1-9]|1[0-2])(?:(?P=sep)(?P<d>0[1-9]|[12]\d|3[01]))?(?!\d)")
+
+
+def name_date(name: str) -> str | None:
+    """The date a file's name carries, as "2026-06-08" ("2026-06" for a month alone), or None: "2026-06-08.md",
+    "scan_20250114.pdf", "invoice-2024_03.txt". A journal's or a log's dated names say its order when the files'
+    times do not: files copied or unpacked at once carry one time."""
+    m = _NAME_DATE.search(name)
+    if m is None or (not m.group("sep") and m.group("d") is None):   # "202506" alone is as often a number
+        return None
+    return f"{m.group('y')}-{m.group('m')}" + (f"-{m.group('d')}" if m.group("d") else "")
 
 
 def sandbox_roots(ctx: ToolContext) -> list[Path]:

@@ -28,7 +28,8 @@ from .list_entry import added_entry, list_entries
 from .setting_line import config_text, lines_setting, replaced, restyled, set_line_call, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
                          tree_tally)
-from .file_walk import ext_filter, file_entry, is_pattern, iso_time, iter_files, not_types, sandbox_roots
+from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, name_date, not_types,
+                        sandbox_roots)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, words)
@@ -976,6 +977,22 @@ def _largest_newest(files: list[dict], stamps: dict[str, float]) -> dict[str, st
     by_time = sorted(files, key=lambda f: -stamps.get(f["name"], 0.0))
     if stamps.get(by_time[0]["name"], 0.0) - stamps.get(by_time[1]["name"], 0.0) >= 1.0:
         out["newest"] = by_time[0]["name"]
+    return {**out, **_dated_ends(files)}
+
+
+def _dated_ends(files: list[dict]) -> dict[str, str]:
+    """{"latest by its date": name, "earliest by its date": name} when two files or more carry a date in their
+    names and one is clearly last (and first). Asked for the latest and the first entry of a garden journal of
+    dated files ("2026-06-08.md"), what a model had was times that said nothing (written at once) and names to
+    compare as dates."""
+    dated = sorted((d, f["name"]) for f in files if (d := name_date(f["name"])) is not None)
+    if len(dated) < 2:
+        return {}
+    out = {}
+    if dated[-1][0] != dated[-2][0]:
+        out["latest by its date"] = dated[-1][1]
+    if dated[0][0] != dated[1][0]:
+        out["earliest by its date"] = dated[0][1]
     return out
 
 
@@ -1082,7 +1099,8 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
         return {"status": "success", "files": newest, "count": len(others), "truncated": len(others) > limit,
                 "note": f"No file matched {' and '.join(said)}; these are the newest files there.",
                 "days": days, "searched": searched}
-    recent.sort(key=lambda f: f[1].st_mtime, reverse=True)
+    # files written at once (copied, unpacked) carry one time: the dates in their names order them then
+    recent.sort(key=lambda f: (int(f[1].st_mtime), name_date(f[0].name) or "", f[1].st_mtime), reverse=True)
     return {"status": "success", "files": [file_entry(p, st) for p, st in recent[:limit]], "count": len(recent),
             "days": days, "truncated": len(recent) > limit, "searched": searched}
 

@@ -462,6 +462,26 @@ def test_list_recent_files(tool_ctx, tree: Path) -> None:
     assert list_recent_files(tool_ctx, max_results="many")["status"] == "error"
 
 
+def test_files_written_at_once_are_listed_newest_first_by_the_dates_in_their_names(tool_ctx, tmp_path: Path) -> None:
+    journal = tmp_path / "journal"
+    journal.mkdir()
+    for day in ("2026-04-27", "2026-06-08", "2026-03-14"):
+        (journal / f"{day}.md").write_text(f"# {day}\n")
+        os.utime(journal / f"{day}.md", (time.time(), int(time.time())))   # one time, as when unpacked
+    names = [f["name"] for f in files.list_recent_files(tool_ctx)["files"]]
+    assert names == ["2026-06-08.md", "2026-04-27.md", "2026-03-14.md"]
+    entries = {e["name"]: e for e in files.browse_directory(tool_ctx, "journal")["entries"]}
+    assert entries["2026-06-08.md"].get("latest by its date") and entries["2026-03-14.md"].get("earliest by its date")
+    assert "newest" not in entries["2026-06-08.md"], "one time for all: no file is newest by it"
+
+
+def test_a_listing_flags_no_dated_end_when_two_names_share_the_date(tool_ctx, tmp_path: Path) -> None:
+    for name in ("scan_20250114.pdf", "scan_20250114-2.pdf", "notes.txt"):
+        (tmp_path / name).write_text("x")
+    entries = files.browse_directory(tool_ctx)["entries"]
+    assert not any(k.endswith("by its date") for e in entries for k in e)
+
+
 def test_list_recent_files_reads_file_names_given_as_types_as_their_extensions(tool_ctx, tree: Path) -> None:
     # the README's ask: the 0.5B passed the names browse_directory had just shown as file_types
     got = list_recent_files(tool_ctx, file_types="budget.csv, quarterly summary.md")
@@ -631,3 +651,13 @@ def test_an_edit_whose_new_text_is_the_request_itself_is_not_written(tool_ctx, t
         "new_content is the request itself")
     assert (tmp_path / "notes.md").read_text() == "# Plan\nscale later\n"
     assert edit_file(tool_ctx, "notes.md", "scale later", "scale later\nship on Friday.")["status"] == "success"
+
+
+@pytest.mark.parametrize("name,date", [("2026-06-08.md", "2026-06-08"), ("scan_20250114.pdf", "2025-01-14"),
+                                       ("invoice-2024_03.txt", "2024-03"), ("IMG_20240102_1200.jpg", "2024-01-02"),
+                                       ("report-202506.txt", None), ("v2.1.0.txt", None), ("2026-13-01.md", None),
+                                       ("notes 2025.md", None)])
+def test_the_date_a_file_name_carries(name: str, date: str | None) -> None:
+    from gaia_lite.tools.file_walk import name_date
+
+    assert name_date(name) == date
