@@ -91,7 +91,8 @@ def _edit(message: str, ctx: ToolContext, change_said: bool, in_words: Callable[
     def text(p: Path) -> bool:
         return p.suffix.lower() in TEXT_EXTS
 
-    path = named_file(ctx, message, keep=text, by_words=in_words if change_said else None)
+    # in words only when it names no path: "create notes/trip-todo.md" is a new file, not todo.md's edit
+    path = named_file(ctx, message, keep=text, by_words=in_words if change_said and _no_path(message) else None)
     if path is None and change_said and last_read is not None and text(last_read) and _names_no_file(message, in_words):
         path = last_read
     brief = edit_brief(path, ctx.workdir) if path is not None else None
@@ -103,9 +104,14 @@ def _edit(message: str, ctx: ToolContext, change_said: bool, in_words: Callable[
 
 def _names_no_file(message: str, in_words: Callable[[], Sequence[Found]]) -> bool:
     """Whether ``message`` names no file, by path, by name or in words."""
+    return _no_path(message) and not in_words()
+
+
+def _no_path(message: str) -> bool:
+    """Whether ``message`` names no file by path or name ("notes/todo.md", "todo.md"), existing or not."""
     from gaia_lite.tools.find import PATH_MENTION
 
-    return not PATH_MENTION.search(message) and not in_words()
+    return PATH_MENTION.search(message) is None
 
 
 def _query(message: str, ctx: ToolContext, in_words: Callable[[], Sequence[Found]],

@@ -245,12 +245,16 @@ def test_a_change_to_a_file_named_in_words_is_held_to_its_edit(tmp_path: Path) -
     assert (tmp_path / "reading" / "to-read.md").read_text().endswith("- Klara and the Sun\n- Piranesi - Susanna Clarke\n")
 
 
-def test_a_question_about_a_file_named_in_words_is_not_held_to_an_edit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("message", ["what's first on my to-read list?",
+                                     "create reading/to-read-2027.md and add the overstory to it"],
+                         ids=["a-question", "a-new-file-by-path"])
+def test_a_question_or_a_new_file_beside_a_file_named_in_words_is_not_held_to_its_edit(tmp_path: Path,
+                                                                                      message: str) -> None:
     (tmp_path / "reading").mkdir()
     (tmp_path / "reading" / "to-read.md").write_text("# To read\n- The Overstory\n")
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "none", "answer": "The Overstory."}')]
-        list(_agent(srv, tmp_path).run("what's first on my to-read list?"))
+        list(_agent(srv, tmp_path).run(message))
     assert srv.requests[0]["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks"
 
 
