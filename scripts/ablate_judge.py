@@ -37,6 +37,7 @@ Usage (from the repo root, with the project's venv):
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -54,7 +55,7 @@ if str(REPO) not in sys.path:  # run as a file: this checkout's gaia_lite
     sys.path.insert(0, str(REPO))
 
 from gaia_lite.eval.ablation import GuardCell, fired_in, guard_cell, render_table, task_runs  # noqa: E402
-from gaia_lite.eval.arms import arm_folder, skip_arm  # noqa: E402
+from gaia_lite.eval.arms import skip_arm  # noqa: E402
 
 SUITES = REPO / "gaia_lite" / "eval" / "data" / "tasks"
 DEFAULT_SUITES = tuple(SUITES / f"{name}.json" for name in ("holdout", "holdout2", "holdout3"))
@@ -94,7 +95,8 @@ class Run:
 
     @property
     def stem(self) -> str:
-        return arm_folder(self.arm)
+        """The step's --out folder: a digest of its arm, since that path is in the prompt (eval.arms.task_folder)."""
+        return "arm-" + hashlib.sha256(self.arm.encode()).hexdigest()[:8]
 
     def command(self, plan: Plan, tasks: Sequence[str] | None = None) -> list[str]:
         """The eval's argv; ``tasks`` stands in for the ``--task`` flags (what a printed command shows)."""

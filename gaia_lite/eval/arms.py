@@ -8,12 +8,11 @@ their asking-again costs (``scripts/ablate_judge.py`` does this for every guard 
 
 from __future__ import annotations
 
-import hashlib
 from typing import Sequence
 
 from gaia_lite.agent.judge import unknown_guards
 
-__all__ = ["SKIP", "is_skip_arm", "skipped_guards", "arm_problem", "arms_problem", "skip_arm", "arm_folder"]
+__all__ = ["SKIP", "is_skip_arm", "skipped_guards", "arm_problem", "arms_problem", "skip_arm", "task_folder"]
 
 SKIP = "skip:"
 
@@ -59,12 +58,13 @@ def arms_problem(arms: Sequence[str], known: Sequence[str]) -> str | None:
     return next((p for p in (arm_problem(a, known) for a in arms) if p is not None), None)
 
 
-def arm_folder(arm: str) -> str:
-    """The arm as part of a folder name. A ``skip:`` arm is named by how many guards it turns off and a digest
-    ("skip-3-1f0c2a9e"), never by their names: the working folder's path is in the prompt ("Working directory:
-    .../holdout3-x-skip-own_words+unasked_write+clobbering_write/work"), and an arm whose path held tool-like
-    words and a '+' passed 5 fewer of holdout3's tasks with the 0.5B (2 runs of 2) where its guards never acted.
-    Other arms are named as written, without ':'."""
-    if not is_skip_arm(arm):
-        return arm.replace(":", "-")
-    return f"skip-{len(skipped_guards(arm))}-{hashlib.sha256(arm.encode()).hexdigest()[:8]}"
+def task_folder(task_number: int, arm_number: int, run: int = 1, runs: int = 1) -> str:
+    """A task's folder in a run: its number in the suite and its arm's letter ("07b", "07b-2" in a repeat), never the
+    task's id or the arm's name. The working folder's path is in the prompt ("Working directory: .../07b/work"), and
+    the small models copy its words: with ".../pf_wifi_password_followup-on/work" the 0.5B searched file contents
+    for "wifi password followup-on" and saved memories under "rename_shop_name_on" (probe_files, f08c0a3); an arm
+    whose path held tool-like words and a '+' passed 5 fewer of holdout3's tasks where its guards never acted. A
+    task id tells the model what the task is about, which no user's folder does. ``tasks.tsv`` in the run maps
+    each folder to its task, arm and run."""
+    letter = "abcdefghijklmnopqrstuvwxyz"[arm_number % 26] * (1 + arm_number // 26)
+    return f"{task_number:02d}{letter}" + ("" if runs == 1 else f"-{run}")

@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterable, Sequence
 from gaia_lite.agent.replies import names_a_tool
 from gaia_lite.events import ModelCallFinished, ToolCallFinished, TurnFailed, TurnFinished
 
-from .arms import arm_folder
+from .arms import task_folder
 from .grounding import result_text, ungrounded_in
 from .logscore import score_file
 from .suite import Suite, Task, Turn, builtin_suite_path, check_answer, check_files_after, load_suite
@@ -249,10 +249,9 @@ def _tool_names(services: Any) -> list[str]:
 
 
 def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
-              progress: Callable[[str], None], run: int = 1, runs: int = 1) -> TaskResult:
-    name = f"{task.id}-{arm_folder(arm)}" + ("" if runs == 1 else f"-r{run}")
-    workdir = root / name / "work"
-    home = root / name / "home"
+              progress: Callable[[str], None], folder: str, run: int = 1, runs: int = 1) -> TaskResult:
+    workdir = root / folder / "work"
+    home = root / folder / "home"
     prepare_workdir(task, workdir)
     started = time.perf_counter()
     log.info("EVAL_TASK %s", json.dumps({"task": task.id, "arm": arm} | ({"run": run} if runs > 1 else {})))
@@ -316,8 +315,9 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
     """Run every task in every arm (interleaved per task), ``repeat`` times over (each run a whole
     pass, so a stopped run leaves whole runs behind), and return the report dict.
 
-    ``run_dir`` receives the working dirs, the homes, ``tasks.log`` and, after every
-    finished task, ``report.partial.json``.
+    ``run_dir`` receives the working dirs and homes (a folder per task run, named by ``task_folder`` and mapped
+    to its task, arm and run in ``tasks.tsv``), ``tasks.log`` and, after every finished task,
+    ``report.partial.json``.
     """
     if repeat < 1:
         raise ValueError(f"repeat must be >= 1, got {repeat}")
@@ -326,11 +326,16 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
     log_path = run_dir / "tasks.log"
     chosen = list(tasks)
     results: list[TaskResult] = []
+    folders = run_dir / "tasks.tsv"
+    folders.write_text("folder\ttask\tarm\trun\n")
     with _LogCapture(log_path):
         for run in range(1, repeat + 1):
-            for task in chosen:
-                for arm in arms:
-                    results.append(_run_task(task, arm, make_services, run_dir, say, run, repeat))
+            for number, task in enumerate(chosen, 1):
+                for arm_number, arm in enumerate(arms):
+                    folder = task_folder(number, arm_number, run, repeat)
+                    with folders.open("a") as out:
+                        out.write(f"{folder}\t{task.id}\t{arm}\t{run}\n")
+                    results.append(_run_task(task, arm, make_services, run_dir, say, folder, run, repeat))
                     # a partial report after every task: a long suite on a slow machine still leaves numbers
                     (run_dir / "report.partial.json").write_text(json.dumps(summarize(results, arms)))
     report = summarize(results, arms)

@@ -134,11 +134,13 @@ def test_a_blind_suites_tasks_are_never_printed_or_summarized(tmp_path: Path) ->
 
 def test_every_eval_gets_the_measurement_flags_and_its_own_folder(tmp_path: Path) -> None:
     plan = _plan(tmp_path, "holdout.json")
-    cmd = ablate_judge.Run(1, "qwen2.5-coder-1.5b", tmp_path / "holdout.json", "on").command(plan)
+    run = ablate_judge.Run(1, "qwen2.5-coder-1.5b", tmp_path / "holdout.json", "on")
+    cmd = run.command(plan)
     joined = " ".join(cmd)
     assert "eval tasks --arms on" in joined and "-m qwen2.5-coder-1.5b --repeat 1" in joined
     assert "--max-steps 6 --max-tokens 256 --json" in joined
-    assert cmd[-2:] == ["--out", str(tmp_path / "out/runs/qwen2.5-coder-1.5b/holdout/on")]
+    assert cmd[-2:] == ["--out", str(tmp_path / f"out/runs/qwen2.5-coder-1.5b/holdout/{run.stem}")]
+    assert run.stem != "on" and len(run.stem) == len("arm-") + 8  # a digest: the path is in the prompt
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -206,7 +208,7 @@ def test_the_script_runs_both_phases_writes_the_table_and_resumes(tmp_path: Path
 def test_a_resumed_run_with_another_repeat_stops_instead_of_mixing_them(tmp_path: Path) -> None:
     plan = _plan(tmp_path, "builtin.json")
     run = ablate_judge.Run(1, "m1", tmp_path / "builtin.json", "on")
-    kept = plan.out / run.dir / "on.json"
+    kept = plan.out / run.dir / f"{run.stem}.json"
     kept.parent.mkdir(parents=True)
     kept.write_text(json.dumps({**ON, "repeat": 3}))
     with pytest.raises(SystemExit, match="holds runs with --repeat 3, not 1"):

@@ -18,7 +18,7 @@ from gaia_lite.cli.eval_live import task_arm_settings
 from gaia_lite.config import load_settings
 from gaia_lite.embed.hashing import HashEmbedder
 from gaia_lite.eval import ablation, tasks
-from gaia_lite.eval.arms import arm_folder, arm_problem, arms_problem, skip_arm, skipped_guards
+from gaia_lite.eval.arms import arm_problem, arms_problem, skip_arm, skipped_guards
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
 
 
@@ -116,7 +116,9 @@ def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch
     on, skip = report["arms"]["on"], report["arms"]["skip:narrated"]
     assert (on["passed"], on["guards_fired"]) == (1, {"narrated": 1})
     assert skip["passed"] == 0 and "narrated" not in skip["guards_fired"]
-    assert (tmp_path / f"run/italy-{arm_folder('skip:narrated')}/work").is_dir()  # no ':', no guard name
+    # a folder per task run, named by number and arm letter: neither the task's id nor a guard's name is in the path
+    assert (tmp_path / "run/01a/work").is_dir() and (tmp_path / "run/01b/work").is_dir()
+    assert (tmp_path / "run/tasks.tsv").read_text().splitlines()[1:] == ["01a\titaly\ton\t1", "01b\titaly\tskip:narrated\t1"]
     # and the ablation reads it: the guard fired in italy and turned it from fail to pass
     fired = ablation.fired_in(report)
     assert fired == {"narrated": ablation.Fired(1, ("italy",))}
@@ -125,11 +127,7 @@ def test_the_skip_arm_turns_the_guard_off_end_to_end(tmp_path: Path, monkeypatch
     assert (tally.tasks, tally.gains, tally.losses) == (1, 1, 0)
 
 
-def test_a_skip_arms_folder_names_no_guard_and_stays_within_the_limit() -> None:
-    many = "skip:" + "+".join(g.name for g in GUARDS[:16])
-    name = arm_folder(many)
-    assert len(f"write_create_then_append_chapter_ideas-{name}-r3".encode()) < 255
-    assert name.startswith("skip-16-") and name != arm_folder(many + "+x")
-    # the path is in the prompt: no guard's name and no '+' in it
-    assert not any(g.name in arm_folder("skip:narrated+" + g.name) for g in GUARDS)
-    assert "+" not in arm_folder("skip:narrated+template") and arm_folder("on") == "on"
+def test_a_task_runs_folder_names_neither_its_task_nor_its_arm() -> None:
+    from gaia_lite.eval.arms import task_folder
+
+    assert [task_folder(7, 0), task_folder(7, 1, 2, 3), task_folder(12, 27)] == ["07a", "07b-2", "12bb"]

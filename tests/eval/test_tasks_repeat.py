@@ -60,7 +60,7 @@ def test_repeat_runs_the_suite_n_times_and_reports_mean_and_spread(tmp_path, mon
     assert (on["invalid_calls"], on["malformed_turns"], on["narrated_turns"], on["ungrounded_turns"]) == (0, 0, 0, 0)
     assert [(t["task"], t["run"], t["split"]) for t in report["tasks"]] == [
         ("france", 1, "dev"), ("italy", 1, "test"), ("france", 2, "dev"), ("italy", 2, "test")]
-    assert (tmp_path / "run/france-on-r2/work").is_dir()  # each run in a fresh working dir
+    assert (tmp_path / "run/01a-2/work").is_dir()  # each run in a fresh working dir
 
 
 def test_split_keeps_to_the_held_out_tasks_and_the_table_shows_both(tmp_path, monkeypatch) -> None:
