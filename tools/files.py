@@ -159,9 +159,7 @@ def _search_roots(ctx: ToolContext, given: str, counting: bool) -> list[Path]:
     """The folders a name search walks: the one given, else (a count) the folder the request puts it in
     ("how many .md files under docs"), else the allowed folders."""
     if given and given.strip() not in (".", "./"):  # "." is the model's default, not a choice
-        folder = _checked_file(ctx, given)
-        if not folder.is_dir():
-            raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, given))
+        folder = _folder_meant(ctx, given)[0]   # the search says where it looked (searched)
         # the working folder's whole path is the default too: "how many python files in app/?" was counted
         # over the whole working folder, search_root being its path (0.5B)
         if not counting or folder != Path(ctx.workdir).resolve():
@@ -910,9 +908,7 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     key = _SORT_KEYS.get((sort_by or "name").lower())
     if key is None:
         raise ToolFailure(f"sort_by must be one of {', '.join(_SORT_KEYS)}; got {sort_by!r}")
-    folder = _checked_file(ctx, directory_path or str(ctx.workdir))
-    if not folder.is_dir():
-        raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, directory_path))
+    folder, guessed = _folder_meant(ctx, directory_path or str(ctx.workdir))
     named = _subfolder_named(ctx) if folder == Path(ctx.workdir).resolve() else None
     folder = named or folder
     dirs, files, stamps = [], [], {}
@@ -939,7 +935,8 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
     tally = tree_tally(ctx, folder, show_hidden) if dirs else ""
     message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else "")
-    note = {"note": f"{_shown(ctx, folder)} is the folder the message names, so it is listed."} if named else {}
+    note = {"note": f"{_shown(ctx, folder)} is the folder the message names, so it is listed."} if named else \
+        {"note": guessed} if guessed else {}
     return {"status": "success", "message": message, "entries": _marked(entries[:200], _largest_newest(files, stamps)),
             "path": str(folder), **counts, **note}
 
@@ -1023,6 +1020,20 @@ def _group(n: int, noun: str, shown: list[str]) -> str:
         return ""
     counted = f"{n} {noun}" + ("" if n == 1 else "s")
     return f"{counted}: {', '.join(shown)}" if shown else counted
+
+
+def _folder_meant(ctx: ToolContext, given: str) -> tuple[Path, str]:
+    """The folder ``given`` names, and "" ; or, when no folder has that path, the one clearly closest to it and a note
+    saying so ("sewing_patterns does not exist; this is hobbies/sewing/patterns"). Asked what sort of files were in
+    "my sewing patterns folder", the 0.5B listed "<working folder>/sewing_patterns" and answered with the error. A
+    ToolFailure naming the close folders when none stands out, or when the path is a file."""
+    folder = _checked_file(ctx, given)
+    if folder.is_dir():
+        return folder, ""
+    best = None if folder.exists() else clear_winner(find(ctx, _shown(ctx, folder), "folder"))
+    if best is None:
+        raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, given))
+    return best.path, f"{given.strip()} does not exist; this is {_shown(ctx, best.path)}, the closest folder ({best.reason})"
 
 
 def _folder_hint(ctx: ToolContext, asked: Optional[str]) -> str:

@@ -661,3 +661,27 @@ def test_the_date_a_file_name_carries(name: str, date: str | None) -> None:
     from gaia_lite.tools.file_walk import name_date
 
     assert name_date(name) == date
+
+
+def test_a_guessed_folder_lists_the_one_clearly_closest_and_says_so(tool_ctx, tmp_path: Path) -> None:
+    for name in ("hobbies/sewing/patterns/wrap-top.pdf", "hobbies/sewing/fabric/linen.jpg"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    listing = files.browse_directory(tool_ctx, str(tmp_path / "sewing_patterns"))
+    assert listing["path"] == str(tmp_path / "hobbies/sewing/patterns")
+    assert listing["note"].startswith(f"{tmp_path / 'sewing_patterns'} does not exist; this is hobbies/sewing/patterns")
+    found = files.search_file(tool_ctx, "*.pdf", search_root="sewing_patterns")
+    assert found["count"] == 1 and found["searched"] == [str(tmp_path / "hobbies/sewing/patterns")]
+
+
+def test_a_guessed_folder_with_no_clear_match_is_an_error_naming_the_close_ones(tool_ctx, tmp_path: Path) -> None:
+    for name in ("a/notes/x.txt", "b/notes/y.txt"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    from gaia_lite.registry.failure import ToolFailure
+
+    with pytest.raises(ToolFailure, match="is not an existing folder; close folders: "):
+        files.browse_directory(tool_ctx, "notes")
+    (tmp_path / "plain.txt").write_text("x")
+    with pytest.raises(ToolFailure, match="is not an existing folder"):   # a file is no folder, however close
+        files.browse_directory(tool_ctx, "plain.txt")
