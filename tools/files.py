@@ -539,8 +539,8 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         raise ToolFailure(f"pattern {pattern!r} is not a regular expression RE2 can run ({why}); fix it, "
                           "or pass regex=false to search for the text as written")
     target = _checked_file(ctx, directory or ".")
-    if not target.exists():
-        raise ToolFailure(f"{target} does not exist" + _folder_hint(ctx, directory))
+    if not target.exists():   # a guessed folder: the one clearly closest, else an error naming the close ones
+        target = _folder_meant(ctx, directory)[0]
     context = max(0, min(5, int(context_lines or 0)))
     files = text_files(ctx, target, file_pattern)
     found, how = _grep(ctx, files, pattern, case_sensitive, regex, context)

@@ -672,6 +672,10 @@ def test_a_guessed_folder_lists_the_one_clearly_closest_and_says_so(tool_ctx, tm
     assert listing["note"].startswith(f"{tmp_path / 'sewing_patterns'} does not exist; this is hobbies/sewing/patterns")
     found = files.search_file(tool_ctx, "*.pdf", search_root="sewing_patterns")
     assert found["count"] == 1 and found["searched"] == [str(tmp_path / "hobbies/sewing/patterns")]
+    (tmp_path / "hobbies/sewing/fabric/linen.jpg").write_text("linen, sage green")
+    (tmp_path / "hobbies/sewing/patterns/notes.txt").write_text("sage green lining")
+    grep = files.search_file_content(tool_ctx, "sage green", directory="sewing_patterns")
+    assert grep["count"] == 1 and grep["files"] == ["hobbies/sewing/patterns/notes.txt (1)"]  # not the fabric's
 
 
 def test_a_guessed_folder_with_no_clear_match_is_an_error_naming_the_close_ones(tool_ctx, tmp_path: Path) -> None:
