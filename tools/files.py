@@ -451,7 +451,14 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     if folder is not None:   # a folder read is its listing: "read_file wiki" for "how many .md files in wiki?" (0.5B)
         listing = browse_directory(ctx, str(folder))
         return {**listing, "note": f"{_shown(ctx, folder)} is a folder, so this is its listing (browse_directory)"}
-    path, note = locate(ctx, file_path, pointed=True)
+    try:
+        path, note = locate(ctx, file_path, pointed=True)
+    except ToolFailure:
+        if (named := _folder_named_so(ctx, file_path)) is None:
+            raise
+        listing = browse_directory(ctx, str(named))
+        return {**listing, "note": f"{file_path.strip()} does not exist; {_shown(ctx, named)} is the folder named like it, "
+                                   "so this is its listing (browse_directory)"}
     ext = path.suffix.lower()
     # a table's figures are computed, never left to the model's arithmetic: its columns, totals, means
     # and the rows with the highest and lowest values come before its text (table_facts)
@@ -1020,6 +1027,15 @@ def _group(n: int, noun: str, shown: list[str]) -> str:
         return ""
     counted = f"{n} {noun}" + ("" if n == 1 else "s")
     return f"{counted}: {', '.join(shown)}" if shown else counted
+
+
+def _folder_named_so(ctx: ToolContext, raw: str) -> Optional[Path]:
+    """The one folder clearly named like a file path that does not exist ("setslist.txt" for setlists/), or None.
+    Asked which of the band's setlists was the biggest file, the 0.5B read "setslist.txt": the error named three
+    of the four setlists, without sizes, and it answered with one of them."""
+    stem = Path(raw.strip().replace("\\", "/")).stem
+    best = clear_winner(find(ctx, stem, "folder")) if stem else None
+    return best.path if best is not None and best.path != Path(ctx.workdir).resolve() else None
 
 
 def _folder_meant(ctx: ToolContext, given: str) -> tuple[Path, str]:

@@ -689,3 +689,15 @@ def test_a_guessed_folder_with_no_clear_match_is_an_error_naming_the_close_ones(
     (tmp_path / "plain.txt").write_text("x")
     with pytest.raises(ToolFailure, match="is not an existing folder"):   # a file is no folder, however close
         files.browse_directory(tool_ctx, "plain.txt")
+
+
+def test_a_read_of_a_made_up_file_named_like_a_folder_lists_that_folder(tool_ctx, tmp_path: Path) -> None:
+    setlists = tmp_path / "music-stuff/band/setlists"
+    setlists.mkdir(parents=True)
+    for name, size in (("open-mic.txt", 200), ("pub-night.txt", 400), ("wedding-gig.txt", 900), ("fete.txt", 300)):
+        (setlists / name).write_text("x" * size)
+    result = read_file(tool_ctx, "setslist.txt")
+    assert result["path"] == str(setlists) and "the folder named like it" in result["note"]
+    assert {e["name"]: e.get("largest") for e in result["entries"]}["wedding-gig.txt"] is True
+    missing = read_file(tool_ctx, "zebra-crossing.txt")   # named like no folder: the error as before
+    assert missing["status"] == "error" and "does not exist" in missing["error"]
