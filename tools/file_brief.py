@@ -69,19 +69,26 @@ def edit_brief(path: Path, workdir: Path) -> str | None:
     return f"{shown(path, Path(workdir).resolve())} holds:\n{redact_text(text.rstrip())[0]}"
 
 
-def edit_lines(path: Path) -> tuple[str, ...]:
+_QUOTED = re.compile(r"""(?<!\w)['"`\u2018\u201c](?P<text>[^'"`\u2018\u2019\u201c\u201d\n]{2,80}?)['"`\u2019\u201d](?!\w)""")
+
+
+def edit_lines(path: Path, message: str = "") -> tuple[str, ...]:
     """The lines an edit of ``path`` may start from, each once and without its indentation: the old_content of
     a held edit is one of them (``HeldCall.options``). Shown the file and asked for the text to change, the 0.5B
     wrote our request's own words as old_content ("old_content is the exact text to change, ...": probe_data3).
     A line with a secret redacted or with no letter or digit is not among them; () for a file edit_brief would not
-    show, or of more than MAX_EDIT_LINES lines."""
+    show, or of more than MAX_EDIT_LINES lines. When ``message`` quotes text that some lines hold, only those."""
     text = _small_text(path)
     if text is None:
         return ()
     shown_text = redact_text(text)[0]
     # not a line of brackets alone: given "{" first, the 0.5B chose it and wrote the setting after it as new_content
     lines = dict.fromkeys(ln.strip() for ln in text.splitlines() if any(c.isalnum() for c in ln) and ln in shown_text)
-    return tuple(lines) if len(lines) <= MAX_EDIT_LINES else ()
+    # text the message quotes that some lines hold ("'anual' should be 'annual'"): the edit starts from those lines.
+    # Given every line, the 0.5B took the first one, the newsletter's title, and wrote "(Annual)" into it
+    quoted = [m.group("text") for m in _QUOTED.finditer(message)]
+    holding = [ln for ln in lines if any(q in ln for q in quoted)]
+    return tuple(holding) if holding else tuple(lines) if len(lines) <= MAX_EDIT_LINES else ()
 
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])")

@@ -87,6 +87,7 @@ def _edit(message: str, ctx: ToolContext, change_said: bool, in_words: Callable[
     or, naming no file, it says a change right after a turn that read one (``last_read``)."""
     from gaia_lite.tools.file_brief import edit_brief, edit_lines, named_file, sets_new_value
     from gaia_lite.tools.file_text import TEXT_EXTS
+    from gaia_lite.tools.list_entry import entry_to_follow
 
     def text(p: Path) -> bool:
         return p.suffix.lower() in TEXT_EXTS
@@ -98,8 +99,10 @@ def _edit(message: str, ctx: ToolContext, change_said: bool, in_words: Callable[
     brief = edit_brief(path, ctx.workdir) if path is not None else None
     if path is None or brief is None or not (change_said or sets_new_value(path, message)):
         return None
+    follow = entry_to_follow(message, path.name, path.read_text(encoding="utf-8", errors="replace"))
     return HeldCall("edit_file", _shown(path, ctx), ("old_content", "new_content"), "",
-                    EDIT_REQUEST.format(brief=brief, request=message), options=edit_lines(path))
+                    EDIT_REQUEST.format(brief=brief, request=message),
+                    options=(follow,) if follow else edit_lines(path, message))
 
 
 def _names_no_file(message: str, in_words: Callable[[], Sequence[Found]]) -> bool:

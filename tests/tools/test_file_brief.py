@@ -93,3 +93,16 @@ def test_no_lines_for_a_file_too_long_to_choose_from_or_not_shown(ctx: ToolConte
     big = ctx.workdir / "big.txt"
     big.write_text("x" * (MAX_EDIT_BYTES + 1))
     assert edit_lines(many) == () and edit_lines(big) == () and edit_lines(ctx.workdir / "missing.txt") == ()
+
+
+@pytest.mark.parametrize("message,lines", [
+    ("theres a typo in the draft, 'anual' should be 'annual'. can you fix it", ("The anual meeting is on 21 April.",)),
+    ('change \u201cTuesday\u201d to Wednesday', ("Track on Tuesday and Thursday.",)),
+    # quoted text no line holds, and an apostrophe that quotes nothing: every line, as before
+    ("we've moved it, 'somewhere' else", ("Larkfield Harriers - April", "The anual meeting is on 21 April.",
+                                          "Track on Tuesday and Thursday.")),
+])
+def test_an_edit_starts_from_the_lines_that_hold_what_the_message_quotes(tmp_path: Path, message, lines) -> None:
+    (tmp_path / "draft.txt").write_text("Larkfield Harriers - April\nThe anual meeting is on 21 April.\n"
+                                        "Track on Tuesday and Thursday.\n")
+    assert edit_lines(tmp_path / "draft.txt", message) == lines
