@@ -688,7 +688,8 @@ def _entry_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: 
         return None
     text = read[1]
     last = next((row for row in reversed(text.splitlines()) if row.strip()), None)
-    if last is None or len(text.strip().splitlines()) < 2 or added_entry(ctx.request.message, text, last, line) is None:
+    if last is None or len(text.strip().splitlines()) < 2 or \
+            added_entry(ctx.request.message, text, last, line, read[0].name) is None:
         return None
     return Redirect("edit_file", {"file_path": file_path, "old_content": last, "new_content": line},
                     f"{read[0].name} holds more than that entry: edit_file added it and kept the rest.", stands=True)
@@ -735,9 +736,10 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         return _set_line(ctx, path, text, new_content if isinstance(new_content, str) else "")
     count = text.count(old_content)
     if count and isinstance(new_content, str) and (added := added_entry(ctx.request.message, text, old_content,
-                                                                          new_content)):
+                                                                          new_content, path.name)):
         return _write_edit(ctx, path, text, added[0], 1, note=added[1])
     if count:
+        new_content = _comma_kept(path, text, old_content, new_content)
         return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
     loose = _loose_match(text, old_content)
     if loose is None:
@@ -747,6 +749,26 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     (start, end), how = loose  # "port=8080" for "port = 8080", "deadline: 1 march" for "Deadline: 1 March"
     return _write_edit(ctx, path, text, text[:start] + new_content + text[end:], 1,
                        note=f"old_content matched once {how}: {text[start:end]!r} was replaced")
+
+
+def _comma_kept(path: Path, text: str, old: str, new: str) -> str:
+    """``new`` with the comma that ended ``old``, when a JSON file parses with it and not without: the 0.5B
+    replaced '"shop_name": "Hollow Oak Joinery",' with '"shop_name": "Hollow Oak Carpentry"', the edit was refused
+    as invalid JSON, and it gave up (probe_files)."""
+    if path.suffix.lower() != ".json" or not old.rstrip().endswith(",") or not isinstance(new, str) \
+            or new.rstrip().endswith(","):
+        return new
+    kept = new.rstrip() + "," + new[len(new.rstrip()):]
+    try:
+        json.loads(text.replace(old, new, 1))
+        return new
+    except ValueError:
+        pass
+    try:
+        json.loads(text.replace(old, kept, 1))
+    except ValueError:
+        return new
+    return kept
 
 
 def _is_the_request(ctx: ToolContext, new_content: str) -> bool:

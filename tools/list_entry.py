@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
-__all__ = ["list_entries", "added_entry", "ADD_WORDS"]
+__all__ = ["list_entries", "added_entry", "entry_to_follow", "ADD_WORDS", "LIST_SUFFIXES"]
 
 _ENTRY = re.compile(r"^(?P<lead>[ \t]*(?:(?P<bullet>[-*+\u2022])|(?P<number>\d{1,3})(?P<stop>[.)]))[ \t]+)"
                     r"(?:\[(?P<box>[ xX])\][ \t]*)?(?P<text>\S.*)$")
@@ -20,6 +21,8 @@ _HEADING = re.compile(r"^#{1,6}[ \t]+(?P<title>.+?)[ \t#]*$")
 # the words that ask for an entry more, not a change of one (tools may read the request; the judge may not)
 ADD_WORDS = frozenset("add adding append insert include put stick".split())
 _WORD = re.compile(r"[^\W_]+")
+# the files whose lists are lists of things; a YAML or INI file's "- item" lines are settings, edited as such
+LIST_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ""})
 
 
 def list_entries(text: str) -> str | None:
@@ -60,11 +63,13 @@ def list_entries(text: str) -> str | None:
     return said + (f", and {nested} nested under them" if nested else "")
 
 
-def added_entry(message: str, text: str, old: str, new: str) -> tuple[str, str] | None:
+def added_entry(message: str, text: str, old: str, new: str, name: str = "") -> tuple[str, str] | None:
     """``text`` with ``new`` added as the last entry of the list ``old`` is an entry of, keeping ``old``, and a note
     saying so; None unless that is what was asked: ``message`` says a word of ``ADD_WORDS`` and most words of
     ``new``, and not ``old``'s; ``old`` and ``new`` are one line each; ``new`` does not hold ``old``'s entry (an
-    edit that kept it is the model's own)."""
+    edit that kept it is the model's own); ``name``, the file's, is a list file's (``LIST_SUFFIXES``)."""
+    if Path(name).suffix.lower() not in LIST_SUFFIXES:
+        return None
     old, new = old.strip("\r\n"), new.strip()
     if "\n" in old or "\n" in new or not old.strip() or not new:
         return None
@@ -84,6 +89,21 @@ def added_entry(message: str, text: str, old: str, new: str) -> tuple[str, str] 
     updated = lines[:last + 1] + [entry] + lines[last + 1:]
     out = "\n".join(updated) + ("\n" if text.endswith("\n") else "")
     return out, f"the request adds an entry: {old.strip()!r} was kept and {entry.strip()!r} added at the end of its list"
+
+
+def entry_to_follow(message: str, name: str, text: str) -> str | None:
+    """The line a new entry goes after, when ``message`` asks to add one to the list file ``name`` holds as
+    ``text``: the last entry of its last list (or its last line, for a list of plain lines); else None. A held edit
+    starts from it: given every line, the 0.5B replaced the list's title with the title and every entry again
+    (probe_files)."""
+    if Path(name).suffix.lower() not in LIST_SUFFIXES or not ADD_WORDS & {w.casefold() for w in _WORD.findall(message)}:
+        return None
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(lines) < 2:
+        return None
+    entries = [ln for ln in lines if _ENTRY.match(ln)]
+    last = entries[-1] if entries else lines[-1]
+    return last.strip()
 
 
 def _entry_text(line: str) -> str:

@@ -701,3 +701,10 @@ def test_a_read_of_a_made_up_file_named_like_a_folder_lists_that_folder(tool_ctx
     assert {e["name"]: e.get("largest") for e in result["entries"]}["wedding-gig.txt"] is True
     missing = read_file(tool_ctx, "zebra-crossing.txt")   # named like no folder: the error as before
     assert missing["status"] == "error" and "does not exist" in missing["error"]
+
+
+def test_a_json_lines_comma_left_out_of_its_edit_is_kept(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text('{\n  "shop_name": "Hollow Oak Joinery",\n  "currency": "GBP"\n}\n')
+    result = edit_file(tool_ctx, "settings.json", '"shop_name": "Hollow Oak Joinery",', '"shop_name": "Hollow Oak Carpentry"')
+    assert result["status"] == "success"
+    assert (tmp_path / "settings.json").read_text() == '{\n  "shop_name": "Hollow Oak Carpentry",\n  "currency": "GBP"\n}\n'

@@ -77,3 +77,22 @@ def test_a_write_of_the_one_entry_asked_for_over_a_list_adds_it_instead(tool_ctx
     ex.ctx.request = TurnRequest(message="make shopping.md just say bread")
     assert ex.execute("write_file", {"file_path": "shopping.md", "content": "bread"}).name == "write_file"
     assert (tmp_path / "shopping.md").read_text() == "bread"
+
+
+@pytest.mark.parametrize("name,text,message,line", [
+    ("to-read.md", READING, "add piranesi to my to-read list", "- Dune"),
+    ("groceries.txt", "oat milk\neggs\n", "put bread on groceries.txt", "eggs"),
+    ("to-read.md", READING, "change dune to piranesi", None),               # no word of adding
+    ("deploy.yaml", "hosts:\n  - web\n  - db\n", "add cache to deploy.yaml", None),   # a config's items are settings
+    ("one.md", "- only\n", "add two to one.md", None),                      # one line is no list to follow
+])
+def test_the_entry_a_new_one_follows(name, text, message, line):
+    from gaia_lite.tools.list_entry import entry_to_follow
+
+    assert entry_to_follow(message, name, text) == line
+
+
+def test_a_config_files_list_item_is_not_kept_as_an_entry(tool_ctx, tmp_path: Path):
+    (tmp_path / "deploy.yaml").write_text("hosts:\n  - web\n  - db\n")
+    edit_file(_asked(tool_ctx, "add cache to deploy.yaml"), "deploy.yaml", "- db", "- cache")
+    assert (tmp_path / "deploy.yaml").read_text() == "hosts:\n  - web\n  - cache\n"   # written as asked
