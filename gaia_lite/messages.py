@@ -57,7 +57,7 @@ class ToolCall:
     id: str
     name: str
     arguments: dict[str, Any]
-    source: str = "native"  # native | text (lifted from message text)
+    source: str = "native"  # native | text (lifted from message text) | agent (read before the first reply)
 
     def wire(self) -> WireToolCall:
         """The assistant ``tool_calls`` entry sent back to the server."""

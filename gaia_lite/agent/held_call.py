@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from gaia_lite.registry.execute import ToolResult
     from gaia_lite.tools.find import Found
 
-__all__ = ["HeldCall", "held_call", "QUERY_REQUEST", "QUERY_ANSWER", "EDIT_REQUEST"]
+__all__ = ["HeldCall", "held_call", "read_first", "QUERY_REQUEST", "QUERY_ANSWER", "EDIT_REQUEST"]
 
 # Asked for off the record, in the words text-to-SQL prompts use: in the agent's own prompt alone, the 1.5B put the
 # file's path in FROM and a column's type into its query
@@ -150,3 +150,24 @@ def _shown(path: Path, ctx: ToolContext) -> str:
     from gaia_lite.tools.find import shown
 
     return shown(path, Path(ctx.workdir).resolve())
+
+
+def read_first(message: str, ctx: ToolContext, tool_names: Iterable[str],
+               in_words: Callable[[], Sequence[Found]]) -> str | None:
+    """The path (as the user reads it) of the one small text file a question names, by path or in words, for the
+    agent to read before the model's first reply; None when it asks no question, asks a change or for a fact to be
+    kept, names no such file or two, or names a table (a table's question is held to a query). "According to the
+    2026 allotment rules, what deposit do I pay for a half plot?" names plot-rules-2026.md in words; left to pick,
+    the 0.5B searched for "half_plot" and answered from both years' rules, and the 1.5B answered "20 degrees" for a
+    heater whose setting it never read."""
+    from gaia_lite.tools.file_brief import edit_brief, named_file
+    from gaia_lite.tools.file_text import TEXT_EXTS
+    from gaia_lite.tools.table_brief import QUERIED_SUFFIXES
+
+    asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None
+    if not asks or "read_file" not in set(tool_names) or asked_to_keep(message) or ASKS_CHANGE.search(message):
+        return None
+    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in TEXT_EXTS - set(QUERIED_SUFFIXES),
+                      by_words=in_words)
+    # small enough to show whole, as an edit's brief is: a long one is the model's to search
+    return _shown(path, ctx) if path is not None and edit_brief(path, ctx.workdir) is not None else None

@@ -46,7 +46,7 @@ from .prompt import RESPONSE_FORMAT, worked_block
 from .replies import FreeReplies, OwnLinesView, ReplyMode
 from .reply import Reply, without_own_lines, without_tool_names
 from .selection import SelectionState, ToolSelector
-from .held_call import HeldCall, held_call
+from .held_call import HeldCall, held_call, read_first
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
@@ -246,6 +246,8 @@ class Agent:
             state, query, facts, recalled.blocks, held.beside if held and not stats.held else "")})
         stats.saved, stats.closest = saved, closest
         stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx, in_words)
+        if stats.held is None and self.options.held_calls:
+            yield from self._read_first(query, in_words, stats, book)
         answer: str | None = None
         steer = Steer()
         while answer is None:
@@ -277,6 +279,17 @@ class Agent:
         raw = (done[-1].payload.get("file") or done[-1].arguments.get("file_path")) if done else None
         path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
         return path if path is not None and path.suffix.lower() in QUERIED_SUFFIXES and path.is_file() else None
+
+    def _read_first(self, query: str, in_words: Any, stats: TurnStats, book: CallBook) -> Generator[Event, None, None]:
+        """The one small text file a question names, read before the model's first reply (held_call.read_first): the
+        model answers from it, or calls on. The call is the agent's own, shown and recorded as any call."""
+        path = read_first(query, self.executor.ctx, self.registry.names(), in_words)
+        if path is None:
+            return
+        call = ToolCall(f"call_{uuid.uuid4().hex[:12]}", "read_file", {"file_path": path}, source="agent")
+        self.history.append({"role": "assistant", "content": None, "tool_calls": [call.wire()]})
+        yield from self._call_tool(call, book, stats)
+        stats.opening = Opening.OPEN   # after a result the reply chooses: answer, or call
 
     def _read_file(self, stats: TurnStats) -> Path | None:
         """The text file this turn's last successful call read or edited (read_file, edit_file), or None: "what temp

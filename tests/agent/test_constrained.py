@@ -135,7 +135,7 @@ def test_a_constrained_turn_sends_the_schema_runs_the_call_and_streams_the_answe
         srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks('{"answer": "Your notes say: buy milk. That is the only item on the list."}',
                                    pieces=6)]
-        events = list(_agent(srv, tmp_path).run("what is in notes.md?"))
+        events = list(_agent(srv, tmp_path).run("show me notes.md"))
     finished = next(e for e in events if isinstance(e, TurnFinished))
     assert finished.answer == "Your notes say: buy milk. That is the only item on the list."
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == finished.answer
@@ -177,7 +177,7 @@ def test_auto_falls_back_to_the_free_parser_with_one_notice(tmp_path: Path) -> N
                        text_chunks("Your notes say: buy milk."),
                        text_chunks("Nothing else.")]
         agent = _agent(srv, tmp_path, replies=lambda _r: replies, notices=(notice,))
-        first = list(agent.run("what is in notes.md?"))
+        first = list(agent.run("show me notes.md"))
         second = list(agent.run("anything else?"))
     assert [e.message for e in first if isinstance(e, Notice)] == [FALLBACK_NOTICE]
     assert not [e for e in second if isinstance(e, Notice)]
@@ -261,7 +261,7 @@ def test_a_server_refusing_the_schema_mid_session_falls_back_to_free_calls(tmp_p
     with FakeOpenAIServer() as srv:
         srv.script += ["http_500", text_chunks('{"name": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks("Your notes say: buy milk.")]  # read first: the judge asks for a read otherwise
-        events = list(_agent(srv, tmp_path).run("what is in notes.md?"))
+        events = list(_agent(srv, tmp_path).run("show me notes.md"))
         requests = list(srv.requests)
     assert "response_format" in requests[0] and "response_format" not in requests[1]
     assert [e.message[:40] for e in events if isinstance(e, Notice)] == ["the server refused the reply constraint "]
@@ -304,7 +304,7 @@ def test_a_tool_first_turn_tells_the_model_its_format(tmp_path: Path) -> None:
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks('{"answer": "Your notes say: buy milk."}')]
-        events = list(_tool_first_agent(srv, tmp_path).run("what is in notes.md?"))
+        events = list(_tool_first_agent(srv, tmp_path).run("show me notes.md"))
         first, after = srv.requests
     system = first["messages"][0]["content"]
     assert next(e for e in events if isinstance(e, TurnFinished)).answer == "Your notes say: buy milk."
@@ -320,7 +320,7 @@ def test_a_narrated_constrained_reply_is_asked_again_held_to_a_call_with_no_word
         srv.script += [text_chunks('{"tool": "none", "answer": "You can use read_file to read notes.md."}'),
                        text_chunks('{"tool": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks('{"tool": "none", "answer": "Your notes say: buy milk."}')]
-        events = list(_tool_first_agent(srv, tmp_path).run("what is in notes.md?"))
+        events = list(_tool_first_agent(srv, tmp_path).run("show me notes.md"))
         first, retry, last = srv.requests
     assert retry["messages"] == first["messages"]  # nothing the model could echo was added
     assert "none" not in json.dumps(retry["response_format"])  # held to a call
@@ -346,7 +346,7 @@ def test_a_constrained_answer_that_is_json_data_is_held_for_the_loop() -> None:
     assert "".join(view.feed(raw[i:i + 5]) for i in range(0, len(raw), 5)) + view.finish(ChatResult(raw)) == ""
 
 
-# --- our own after-result line, copied into an answer (bench_first_ask --sequence, "what is in notes.md?") ---
+# --- our own after-result line, copied into an answer (bench_first_ask --sequence, "show me notes.md") ---
 
 COPIED = '{"tool": "none", "answer": "The content of notes.md is:\\n\\nBuy stamps.\\n(If this answers the request, reply {'
 
@@ -376,7 +376,7 @@ def test_a_turn_whose_answer_copies_the_after_result_line_shows_the_answer_once(
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks(COPIED, pieces=9)]
-        events = list(_tool_first_agent(srv, tmp_path).run("what is in notes.md?"))
+        events = list(_tool_first_agent(srv, tmp_path).run("show me notes.md"))
         requests = list(srv.requests)
     finished = next(e for e in events if isinstance(e, TurnFinished))
     assert finished.answer == "The content of notes.md is:\n\nBuy stamps."

@@ -90,7 +90,8 @@ def test_a_follow_up_that_says_a_word_of_the_last_tables_columns_or_values_asks_
         assert first["messages"][-1] == {"role": "assistant", "content": OPENING}
         assert f"Question: {follow_up}" in first["messages"][-2]["content"]
     else:
-        assert first["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks its tool"
+        assert first["messages"][-1] != {"role": "assistant", "content": OPENING}, "not held to the table's query"
+        assert "CREATE TABLE" not in str(first["messages"][-2:])
 
 
 def test_a_follow_up_like_no_tool_is_still_held(tmp_path: Path) -> None:
@@ -211,7 +212,8 @@ def test_a_key_with_its_own_value_or_none_asks_no_change(tmp_path: Path, message
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "none", "answer": "8080"}')]
         list(_agent(srv, tmp_path).run(message))
-    assert srv.requests[0]["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks"
+    assert srv.requests[0]["messages"][-1] != {"role": "assistant", "content": EDIT_OPENING}, "not held to an edit"
+    assert "holds:" not in str(srv.requests[0]["messages"]), "the file is not shown as an edit's brief"
 
 
 def test_a_turn_looks_once_for_the_files_its_message_names_in_words(tmp_path: Path, monkeypatch) -> None:
@@ -255,7 +257,8 @@ def test_a_question_or_a_new_file_beside_a_file_named_in_words_is_not_held_to_it
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"tool": "none", "answer": "The Overstory."}')]
         list(_agent(srv, tmp_path).run(message))
-    assert srv.requests[0]["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks"
+    assert "edit_file" not in str(srv.requests[0]["messages"][-1]), "not held to an edit"
+    assert "holds:" not in str(srv.requests[0]["messages"]), "the file is not shown as an edit's brief"
 
 
 def test_a_change_right_after_a_file_was_read_is_held_to_an_edit_of_that_file(tmp_path: Path) -> None:
@@ -287,3 +290,35 @@ def test_after_a_read_a_message_that_names_a_file_or_asks_no_change_is_not_held(
         list(agent.run(follow_up))
         third = srv.requests[2]
     assert third["messages"][-1] == {"role": "assistant", "content": '{"tool": "'}, "the model picks"
+
+
+def test_a_question_that_names_one_small_text_file_reads_it_before_the_first_reply(tmp_path: Path) -> None:
+    # "According to the 2026 allotment rules, ...": plot-rules-2026.md in words, last year's beside it
+    (tmp_path / "allotments").mkdir()
+    (tmp_path / "allotments" / "plot-rules-2026.md").write_text("- Half plot: deposit £35\n")
+    (tmp_path / "allotments" / "plot-rules-2025.md").write_text("- Half plot: deposit £30\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"answer": "£35."}')]
+        events = list(_agent(srv, tmp_path).run("According to the 2026 allotment rules, what deposit for a half plot?"))
+        first = srv.requests[0]
+    read = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert [(e.name, e.arguments) for e in read] == [("read_file", {"file_path": "allotments/plot-rules-2026.md"})]
+    tool = [m for m in first["messages"] if m["role"] == "tool"]
+    assert len(tool) == 1 and "deposit £35" in tool[0]["content"], "the model's first reply sees the file"
+    assert first["messages"][-1]["role"] != "assistant" or first["messages"][-1]["content"] != '{"tool": "', \
+        "after the read the reply chooses: answer or call"
+
+
+@pytest.mark.parametrize("message", ["In config.ini, change the port to 9090.", "what's the capital of france?",
+                                     "remember that config.ini is the server's", "what's in plot-rules.md?"],
+                         ids=["a-change", "no-file", "a-fact-to-keep", "two-files-named-alike"])
+def test_no_file_is_read_first_for_a_change_a_fact_or_no_one_file(tmp_path: Path, message: str) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "plot-rules.md").write_text("x\n")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "plot-rules.md").write_text("y\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "ok"}'), text_chunks('{"answer": "ok"}')]
+        events = list(_agent(srv, tmp_path).run(message))
+    first_call = next((e for e in events if isinstance(e, ToolCallFinished)), None)
+    assert first_call is None or first_call.name != "read_file", "no read before the model's first reply"

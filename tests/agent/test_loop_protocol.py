@@ -61,7 +61,7 @@ def test_native_tool_calls_travel_as_tool_calls_and_tool_messages(tmp_path):
     with FakeOpenAIServer() as srv:
         srv.script += [tool_call_chunks("read_file", {"file_path": "notes.md"}, call_id="call_A"),
                        text_chunks("Your note says: buy milk.")]
-        events = list(_agent(srv, tmp_path, native=True).run("what is in notes.md?"))
+        events = list(_agent(srv, tmp_path, native=True).run("show me notes.md"))
         first, second = srv.requests
     assert [s["function"]["name"] for s in first["tools"]] == ["read_file", "browse_directory"]
     assistant, tool_msg = second["messages"][-2:]
@@ -334,7 +334,7 @@ def test_a_broken_written_call_never_reaches_the_screen_as_the_answer(tmp_path):
     with FakeOpenAIServer() as srv:
         srv.script += [tool_call_chunks("read_file", {"file_path": "notes.md"}), text_chunks(broken),
                        text_chunks(broken)]
-        events = list(_agent(srv, tmp_path, native=True).run("what is in notes.md?"))
+        events = list(_agent(srv, tmp_path, native=True).run("show me notes.md"))
         requests = list(srv.requests)
     answer = next(e for e in events if isinstance(e, TurnFinished)).answer
     assert "buy milk" in answer and "{" not in answer  # built from what the tool returned
@@ -347,7 +347,7 @@ def test_a_tool_result_given_back_as_json_without_its_status_is_answered_from_th
     echo = '{"content": "buy milk", "lines'   # "status" dropped, cut off at the token limit
     with FakeOpenAIServer() as srv:
         srv.script += [tool_call_chunks("read_file", {"file_path": "notes.md"}), text_chunks(echo)]
-        events = list(_agent(srv, tmp_path, native=True).run("what is in notes.md?"))
+        events = list(_agent(srv, tmp_path, native=True).run("show me notes.md"))
     shown = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert "buy milk" in shown and "{" not in shown
 
@@ -365,7 +365,7 @@ def test_a_broken_written_call_with_no_results_ends_in_a_plain_sentence(tmp_path
     broken = '{"name": "read_file", "arguments": {"file_path": notes.md}}'
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks(broken)] * 2
-        events = list(_agent(srv, tmp_path, native=True).run("what is in notes.md?"))
+        events = list(_agent(srv, tmp_path, native=True).run("show me notes.md"))
     assert next(e for e in events if isinstance(e, TurnFinished)).answer == \
         "I could not finish this with the tools available."
 

@@ -25,7 +25,7 @@ def test_the_answer_alone_goes_to_stdout_and_each_call_is_one_stderr_line(cli, m
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks('{"answer": "Your notes say: buy milk."}')]
-        result = _ask(cli, srv, monkeypatch, tmp_path, "what is in notes.md?", "--tool-calls", "constrained")
+        result = _ask(cli, srv, monkeypatch, tmp_path, "show me notes.md", "--tool-calls", "constrained")
     assert result.exit_code == 0, result.output
     assert result.stdout == "Your notes say: buy milk.\n"
     # (a busy machine may add the "waiting for the model" line: progress, on stderr too)
@@ -38,7 +38,7 @@ def test_quiet_leaves_stderr_empty_and_free_calls_show_no_prose(cli, monkeypatch
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks('Sure! I will read it.\n{"name": "read_file", "arguments": {"file_path": "notes.md"}}'),
                        text_chunks("Your notes say: buy milk.")]
-        result = _ask(cli, srv, monkeypatch, tmp_path, "what is in notes.md?", "--tool-calls", "free", "--quiet")
+        result = _ask(cli, srv, monkeypatch, tmp_path, "show me notes.md", "--tool-calls", "free", "--quiet")
     assert result.exit_code == 0, result.output
     assert result.stdout == "Your notes say: buy milk.\n" and result.stderr == ""
 

@@ -30,7 +30,7 @@ def turns(cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     flags = ["--dynamic-tools", "--native-tools", "--no-local-server"]
     with FakeOpenAIServer(models=("Gemma-4-E4B-it-GGUF",)) as srv:
         srv.script += [tool_call_chunks("read_file", {"file_path": "notes.md"}), text_chunks("It says: buy milk.")]
-        first = cli("ask", "what is in notes.md?", "--base-url", srv.base_url, *flags)
+        first = cli("ask", "show me notes.md", "--base-url", srv.base_url, *flags)
         srv.script += [text_chunks("Hi there.")]
         second = cli("ask", "hello, my password: hunter2xyz", "--base-url", srv.base_url, *flags)
         srv.script += [text_chunks("Paris.")]
@@ -45,7 +45,7 @@ def test_logs_shows_question_answer_tools_loaded_set_and_ttft(cli: Any, turns: P
     assert [(r["frontend"], r["turn"], r["status"]) for r in records] == [("ask", 1, "ok"), ("ask", 1, "ok"),
                                                                          ("chat", 1, "ok")]
     first = records[0]
-    assert first["question"] == "what is in notes.md?" and first["answer"] == "It says: buy milk."
+    assert first["question"] == "show me notes.md" and first["answer"] == "It says: buy milk."
     assert first["tools_called"] == ["read_file"] and "read_file" in first["loaded"]
     assert first["ttft_s"] > 0 and first["model"] == "Gemma-4-E4B-it-GGUF"
     assert first["loader"]["selection"]["turn"] == 1 and first["tool_calls"]["called"] == ["read_file"]
