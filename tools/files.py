@@ -32,7 +32,7 @@ from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files
                         sandbox_roots)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
-                   request_words, scan, shown, words)
+                   request_words, scan, shown, words, PATH_MENTION)
 from .grep import SHOWN_LINES, Grep, counted, grep, hit_lines, per_file, text_files, where
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
 from .sandbox import SandboxError, resolve_user_path, resolved_or_none
@@ -628,6 +628,13 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
     if relaxed is not None:
         tries.append((relaxed, f"No line holds {pattern!r} as written; lines with its words "
                                f"({', '.join(relaxed.words)}) instead: "))
+    if relaxed is not None and len(relaxed.words) > 1 and not PATH_MENTION.search(ctx.request.message):
+        # then one of its words alone, the longest first: "phone number" finds "Phone: 07700 900873" (the 1.5B,
+        # asked for the phone number on a CV, was told no line held it and answered that none did: probe_files).
+        # A request that names a file gets that file's lines instead (_no_line_holds)
+        for word in sorted(relaxed.words, key=len, reverse=True):
+            tries.append((compile_user_regex(word, ignore_case=fold, literal=True),
+                          f"No line holds {pattern!r} or all of its words; lines with {word!r} instead: "))
     for rx, how in tries:
         found = grep(ctx, files, rx, context) if rx is not None else Grep()
         if found.hits:

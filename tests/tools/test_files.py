@@ -708,3 +708,12 @@ def test_a_json_lines_comma_left_out_of_its_edit_is_kept(tool_ctx, tmp_path: Pat
     result = edit_file(tool_ctx, "settings.json", '"shop_name": "Hollow Oak Joinery",', '"shop_name": "Hollow Oak Carpentry"')
     assert result["status"] == "success"
     assert (tmp_path / "settings.json").read_text() == '{\n  "shop_name": "Hollow Oak Carpentry",\n  "currency": "GBP"\n}\n'
+
+
+def test_a_content_search_no_line_holds_whole_finds_the_lines_with_one_of_its_words(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs/maria-cv.md").write_text("# Maria Lopez\nPhone: 07700 900873\nEmail: maria@example.org\n")
+    tool_ctx.request.message = "what phone number is on my CV?"
+    result = search_file_content(tool_ctx, "phone number", directory="jobs")
+    assert result["count"] == 1 and "lines with 'phone' instead" in result["message"]
+    assert "jobs/maria-cv.md:2: Phone: 07700 900873" in result["message"]
