@@ -24,7 +24,7 @@ from gaia_lite.registry.spec import Redirect, tool
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
-from .list_entry import added_entry, list_entries
+from .list_entry import added_entry, list_entries, repeated_lines
 from .setting_line import config_text, lines_setting, replaced, restyled, set_line_call, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
                          tree_tally)
@@ -745,6 +745,10 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     if count and isinstance(new_content, str) and (added := added_entry(ctx.request.message, text, old_content,
                                                                           new_content, path.name)):
         return _write_edit(ctx, path, text, added[0], 1, note=added[1])
+    if count and isinstance(new_content, str) and len(again := repeated_lines(text, old_content, new_content)) >= 2:
+        raise ToolFailure(f"not written: new_content repeats {len(again)} lines {path.name} already holds "
+                          f"({again[0].strip()!r}, ...). Write only the text that replaces old_content: the new or "
+                          "changed lines, once")
     if count:
         new_content = _comma_kept(path, text, old_content, new_content)
         return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)

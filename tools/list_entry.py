@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-__all__ = ["list_entries", "added_entry", "entry_to_follow", "ADD_WORDS", "LIST_SUFFIXES"]
+__all__ = ["list_entries", "added_entry", "entry_to_follow", "repeated_lines", "ADD_WORDS", "LIST_SUFFIXES"]
 
 _ENTRY = re.compile(r"^(?P<lead>[ \t]*(?:(?P<bullet>[-*+\u2022])|(?P<number>\d{1,3})(?P<stop>[.)]))[ \t]+)"
                     r"(?:\[(?P<box>[ xX])\][ \t]*)?(?P<text>\S.*)$")
@@ -104,6 +104,15 @@ def entry_to_follow(message: str, name: str, text: str) -> str | None:
     entries = [ln for ln in lines if _ENTRY.match(ln)]
     last = entries[-1] if entries else lines[-1]
     return last.strip()
+
+
+def repeated_lines(text: str, old: str, new: str) -> list[str]:
+    """The lines of ``new`` that ``text`` already holds outside ``old`` (the text replaced), bullets aside: an edit
+    that writes them again doubles them. Asked to add a book to a to-read list, the 0.5B replaced its last entry
+    with every entry again, one of them misspelt, and not the new book (probe_files)."""
+    elsewhere = Counter(_entry_text(ln).casefold() for ln in text.splitlines() if ln.strip())
+    elsewhere.subtract(_entry_text(ln).casefold() for ln in old.splitlines() if ln.strip())
+    return [ln for ln in new.splitlines() if ln.strip() and elsewhere[_entry_text(ln).casefold()] > 0]
 
 
 def _entry_text(line: str) -> str:

@@ -96,3 +96,16 @@ def test_a_config_files_list_item_is_not_kept_as_an_entry(tool_ctx, tmp_path: Pa
     (tmp_path / "deploy.yaml").write_text("hosts:\n  - web\n  - db\n")
     edit_file(_asked(tool_ctx, "add cache to deploy.yaml"), "deploy.yaml", "- db", "- cache")
     assert (tmp_path / "deploy.yaml").read_text() == "hosts:\n  - web\n  - cache\n"   # written as asked
+
+
+def test_an_edit_that_writes_the_files_other_lines_again_is_not_written(tool_ctx, tmp_path: Path):
+    (tmp_path / "to-read.md").write_text(READING)
+    ctx = _asked(tool_ctx, "add piranesi by susanna clarke to my to-read list")
+    from gaia_lite.registry.failure import ToolFailure
+
+    with pytest.raises(ToolFailure, match="repeats 2 lines"):
+        edit_file(ctx, "to-read.md", "- Dune", "The Overstory - Richard Powers\nKlara and the Sun\nDune")
+    assert (tmp_path / "to-read.md").read_text() == READING
+    # a block rewritten in place repeats only its own lines: written
+    edit_file(ctx, "to-read.md", "- Klara and the Sun\n- The Dispossessed", "- Klara and the Sun\n- The Dispossessed (2)")
+    assert "- The Dispossessed (2)\n" in (tmp_path / "to-read.md").read_text()
