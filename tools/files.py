@@ -745,8 +745,11 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     if count and isinstance(new_content, str) and (added := added_entry(ctx.request.message, text, old_content,
                                                                           new_content, path.name)):
         return _write_edit(ctx, path, text, added[0], 1, note=added[1])
-    if count and isinstance(new_content, str) and len(again := repeated_lines(text, old_content, new_content)) >= 2:
-        raise ToolFailure(f"not written: new_content repeats {len(again)} lines {path.name} already holds "
+    # two lines written again, or nothing but lines the file has: for "add piranesi to my to-read list" the 0.5B
+    # also replaced the last entry with a copy of the first
+    if count and isinstance(new_content, str) and (again := repeated_lines(text, old_content, new_content)) and \
+            (len(again) >= 2 or len(again) == len([ln for ln in new_content.splitlines() if ln.strip()])):
+        raise ToolFailure(f"not written: new_content repeats {len(again)} line(s) {path.name} already holds "
                           f"({again[0].strip()!r}, ...). Write only the text that replaces old_content: the new or "
                           "changed lines, once")
     if count:

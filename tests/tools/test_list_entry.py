@@ -103,9 +103,11 @@ def test_an_edit_that_writes_the_files_other_lines_again_is_not_written(tool_ctx
     ctx = _asked(tool_ctx, "add piranesi by susanna clarke to my to-read list")
     from gaia_lite.registry.failure import ToolFailure
 
-    with pytest.raises(ToolFailure, match="repeats 2 lines"):
+    with pytest.raises(ToolFailure, match=r"repeats 2 line\(s\)"):
         edit_file(ctx, "to-read.md", "- Dune", "The Overstory - Richard Powers\nKlara and the Sun\nDune")
     assert (tmp_path / "to-read.md").read_text() == READING
+    with pytest.raises(ToolFailure, match=r"repeats 1 line\(s\)"):   # one entry written over another's copy
+        edit_file(ctx, "to-read.md", "- Dune", "The Overstory - Richard Powers")
     # a block rewritten in place repeats only its own lines: written
     edit_file(ctx, "to-read.md", "- Klara and the Sun\n- The Dispossessed", "- Klara and the Sun\n- The Dispossessed (2)")
     assert "- The Dispossessed (2)\n" in (tmp_path / "to-read.md").read_text()
