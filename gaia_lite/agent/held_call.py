@@ -110,6 +110,13 @@ def _names_no_file(message: str, in_words: Callable[[], Sequence[Found]]) -> boo
     return _no_path(message) and not in_words()
 
 
+def _name_words(path: Path) -> list[str]:
+    """The words of a file's name, without its extension ("plot-rules-2026.md": plot, rules, 2026)."""
+    import re
+
+    return re.findall(r"[^\W_]+", path.stem)
+
+
 def _no_path(message: str) -> bool:
     """Whether ``message`` names no file by path or name ("notes/todo.md", "todo.md"), existing or not."""
     from gaia_lite.tools.find import PATH_MENTION
@@ -167,7 +174,12 @@ def read_first(message: str, ctx: ToolContext, tool_names: Iterable[str],
     asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None
     if not asks or "read_file" not in set(tool_names) or asked_to_keep(message) or ASKS_CHANGE.search(message):
         return None
-    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in TEXT_EXTS - set(QUERIED_SUFFIXES),
-                      by_words=in_words)
+    def keep(p: Path) -> bool:
+        return p.suffix.lower() in TEXT_EXTS - set(QUERIED_SUFFIXES)
+
+    # in words, a name of two words or more: a one-word name said in a sentence ("what time is it in Tokyo?" and a
+    # time.md somewhere) is no sign the question is about that file
+    path = named_file(ctx, message, keep=keep,
+                      by_words=lambda: [f for f in in_words() if len(_name_words(f.path)) >= 2])
     # small enough to show whole, as an edit's brief is: a long one is the model's to search
     return _shown(path, ctx) if path is not None and edit_brief(path, ctx.workdir) is not None else None

@@ -322,3 +322,13 @@ def test_no_file_is_read_first_for_a_change_a_fact_or_no_one_file(tmp_path: Path
         events = list(_agent(srv, tmp_path).run(message))
     first_call = next((e for e in events if isinstance(e, ToolCallFinished)), None)
     assert first_call is None or first_call.name != "read_file", "no read before the model's first reply"
+
+
+def test_a_one_word_file_name_said_in_a_question_is_not_read_first(tmp_path: Path) -> None:
+    # "what time is it in Tokyo?" beside a time.md: a word of a sentence, not a file asked about
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "time.md").write_text("timesheet\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "Evening."}')]
+        events = list(_agent(srv, tmp_path).run("what time is it in Tokyo?"))
+    assert not [e for e in events if isinstance(e, ToolCallFinished)], "nothing read before the first reply"
