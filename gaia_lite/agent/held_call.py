@@ -70,7 +70,7 @@ def held_call(message: str, ctx: ToolContext, tool_names: Iterable[str],
     names = set(tool_names)
     if asked_to_keep(message) or ASKS_REWRITE.search(message):
         return None
-    asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None   # "when was the last oil change?"
+    asks = _asks(message)
     change = not asks and ASKS_CHANGE.search(message) is not None
     if not asks and "edit_file" in names and (edit := _edit(message, ctx, change, in_words, last_read)):
         return edit
@@ -110,11 +110,14 @@ def _names_no_file(message: str, in_words: Callable[[], Sequence[Found]]) -> boo
     return _no_path(message) and not in_words()
 
 
+def _asks(message: str) -> bool:
+    """Whether ``message`` asks a question: it ends in "?" or opens as one ("when was the last oil change")."""
+    return message.rstrip().endswith("?") or QUESTION.search(message) is not None
+
+
 def _name_words(path: Path) -> list[str]:
     """The words of a file's name, without its extension ("plot-rules-2026.md": plot, rules, 2026)."""
-    import re
-
-    return re.findall(r"[^\W_]+", path.stem)
+    return "".join(c if c.isalnum() else " " for c in path.stem).split()
 
 
 def _no_path(message: str) -> bool:
@@ -171,8 +174,7 @@ def read_first(message: str, ctx: ToolContext, tool_names: Iterable[str],
     from gaia_lite.tools.file_text import TEXT_EXTS
     from gaia_lite.tools.table_brief import QUERIED_SUFFIXES
 
-    asks = message.rstrip().endswith("?") or QUESTION.search(message) is not None
-    if not asks or "read_file" not in set(tool_names) or asked_to_keep(message) or ASKS_CHANGE.search(message):
+    if not _asks(message) or "read_file" not in set(tool_names) or asked_to_keep(message) or ASKS_CHANGE.search(message):
         return None
     def keep(p: Path) -> bool:
         return p.suffix.lower() in TEXT_EXTS - set(QUERIED_SUFFIXES)

@@ -19,7 +19,7 @@ import logging
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generator, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Sequence
 
 from gaia_lite.errors import Cancelled, GaiaError, ModelError
 from gaia_lite.events import (
@@ -51,6 +51,7 @@ from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
     from gaia_lite.skills.recall import SkillService
+    from gaia_lite.tools.find import Found
 
 __all__ = ["Agent", "AgentOptions", "origin_of"]
 
@@ -271,16 +272,22 @@ class Agent:
         turn was about that table all the same ("expenses.csv: what columns does it have?" got a query with no such
         column, then "Now go ahead and find which category has the highest total." went to query_documents). None
         without such a call."""
-        from gaia_lite.tools.sandbox import resolved_or_none
         from gaia_lite.tools.table_brief import QUERIED_SUFFIXES
 
         calls = [r for r in stats.results if r.name == "analyze_data_file"]
         done = [r for r in calls if r.ok] or calls
-        raw = (done[-1].payload.get("file") or done[-1].arguments.get("file_path")) if done else None
-        path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
-        return path if path is not None and path.suffix.lower() in QUERIED_SUFFIXES and path.is_file() else None
+        path = self._existing_file((done[-1].payload.get("file") or done[-1].arguments.get("file_path")) if done else None)
+        return path if path is not None and path.suffix.lower() in QUERIED_SUFFIXES else None
 
-    def _read_first(self, query: str, in_words: Any, stats: TurnStats, book: CallBook) -> Generator[Event, None, None]:
+    def _existing_file(self, raw: object) -> Path | None:
+        """The existing file ``raw`` (a path a call took or returned) names inside the allowed folders, else None."""
+        from gaia_lite.tools.sandbox import resolved_or_none
+
+        path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
+        return path if path is not None and path.is_file() else None
+
+    def _read_first(self, query: str, in_words: Callable[[], Sequence[Found]], stats: TurnStats,
+                    book: CallBook) -> Generator[Event, None, None]:
         """The one small text file a question names, read before the model's first reply (held_call.read_first): the
         model answers from it, or calls on. The call is the agent's own, shown and recorded as any call."""
         path = read_first(query, self.executor.ctx, self.registry.names(), in_words)
@@ -294,12 +301,8 @@ class Agent:
     def _read_file(self, stats: TurnStats) -> Path | None:
         """The text file this turn's last successful call read or edited (read_file, edit_file), or None: "what temp
         is the heater set to?" read aquarium/controller.yaml, and "bump it up to 26 please" changes it."""
-        from gaia_lite.tools.sandbox import resolved_or_none
-
         done = [r for r in stats.results if r.ok and r.name in ("read_file", "edit_file")]
-        raw = done[-1].payload.get("file_path") if done else None
-        path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
-        return path if path is not None and path.is_file() else None
+        return self._existing_file(done[-1].payload.get("file_path") if done else None)
 
     def _turn_stats(self, query: str, facts: tuple[str, ...], closest: float) -> TurnStats:
         """A new turn's record: how its first reply may begin, and the saved facts shown."""
