@@ -20,8 +20,8 @@ from gaia_lite.registry.context import ToolContext
 
 from .patterns import compile_user_regex
 
-__all__ = ["iso_time", "name_date", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher", "file_entry",
-           "is_pattern"]
+__all__ = ["iso_time", "name_date", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher",
+           "glob_alternatives", "file_entry", "is_pattern"]
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
                         ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", ".idea", ".vscode",
@@ -152,10 +152,28 @@ def _squash(text: str) -> str:
     return text.lower().translate(_SEPARATORS)
 
 
+_GLOB_SEP = re.compile(r"\s*[|;,]\s*|\s+")
+_BRACES = re.compile(r"\{([^{}]*,[^{}]*)\}")
+
+
+def glob_alternatives(pattern: str) -> list[str]:
+    """The globs of a pattern that lists several ("*.pdf|*.docx", "*.pdf, *.docx", "*.{pdf,docx}"), lower case;
+    [] for one pattern. Asked for "a PDF or a Word document", both models wrote such lists, and no name matched
+    them as one glob or one regex."""
+    low = pattern.strip().lower()
+    if (m := _BRACES.search(low)) is not None:
+        return [low[:m.start()] + part.strip() + low[m.end():] for part in m.group(1).split(",") if part.strip()]
+    parts = [part for part in _GLOB_SEP.split(low) if part]
+    return parts if len(parts) > 1 and all(any(c in "*?" for c in part) for part in parts) else []
+
+
 def name_matcher(pattern: str) -> Callable[[str], bool]:
-    """Regex if it has regex-only characters, glob if it has * ? [, else words/substring."""
+    """Regex if it has regex-only characters, glob if it has * ? [, else words/substring; a list of globs
+    matches a name any of them matches."""
     p = pattern.strip()
     low = p.lower()
+    if globs := glob_alternatives(p):
+        return lambda name: any(fnmatch.fnmatch(name.lower(), g) for g in globs)
     if is_pattern(p, regex_only=True):
         rx = compile_user_regex(p, ignore_case=True)  # linear time: the pattern is the model's
         if rx is not None:

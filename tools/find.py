@@ -655,7 +655,13 @@ def pointed_by_request(ctx: ToolContext, text: str | None = None, *, keep: Calla
              for w in asked] for _, name, folder, body, _ in seen]
     if not held:
         return []
-    weight = [math.log(1 + len(seen) / max(1, sum(1 for h in held if h[i] > 0))) for i in range(len(asked))]
+    holding = [sum(1 for h in held if h[i] > 0) for i in range(len(asked))]
+    if not any(holding):
+        return []
+    # a word no file holds says nothing of which file is meant: weighed as the rarest word it outweighed the words
+    # that point ("a PDF or a Word document, I'm not sure" kept 2026-renewal-offer.txt in mortgage/ below the bar)
+    floor = min(math.log(1 + len(seen) / n) for n in holding if n)
+    weight = [math.log(1 + len(seen) / n) if n else floor for n in holding]
     total = sum(weight)
     scored = []
     for (path, name, folder, body, raw), h in zip(seen, held):

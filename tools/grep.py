@@ -27,7 +27,7 @@ from typing import Any, Optional, Sequence
 from gaia_lite.registry.context import ToolContext
 
 from .file_text import MAX_FILE_BYTES, SNIFF_BYTES, is_binary
-from .file_walk import iter_files
+from .file_walk import glob_alternatives, iter_files
 from .patterns import compile_user_regex
 from .sandbox import SandboxError
 
@@ -82,7 +82,8 @@ def text_files(ctx: ToolContext, target: Path, file_pattern: Optional[str] = Non
     first ``limit`` files the walk sees."""
     if target.is_file():
         return [target]
-    globs = [_glob(g) for g in re.split(r"[,;]", (file_pattern or "").lower()) if g.strip()]   # "*.py, *.md"
+    given = (file_pattern or "").lower()
+    globs = [_glob(g) for g in glob_alternatives(given) or re.split(r"[,;]", given) if g.strip()]   # "*.py, *.md"
     keep = (lambda p: any(fnmatch.fnmatch(p.name.lower(), g) for g in globs)) if globs else _searchable
     return sorted(p for p in iter_files([target], DEPTH, ctx, limit=limit) if keep(p) and _searchable(p))
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.agent.fallback import answer_from_result
+from gaia_lite.registry.context import TurnRequest
 from gaia_lite.registry.spec import spec_of
 from gaia_lite.tools import files
 from gaia_lite.tools.files import MAX_FILE_BYTES
@@ -113,6 +114,31 @@ def test_words_wrapped_in_wildcards_are_still_looked_for_in_the_text(tool_ctx, t
     for pattern in (".*blue heron.*", "*blue heron*", "^.*blue heron.*$"):   # the 1.5B model sent the first
         assert "appears in: field/day2.md" in search_file(tool_ctx, pattern)["message"], pattern
     assert "appears in" not in search_file(tool_ctx, "*heron*")["message"]   # one word in a glob: a name search
+
+
+@pytest.mark.parametrize("pattern", ["*.pdf|*.docx", "*.pdf;*.docx", "*.pdf, *.docx", "*.pdf *.docx", "*.{pdf,docx}"])
+def test_a_list_of_globs_finds_the_files_any_of_them_names(tool_ctx, tmp_path: Path, pattern: str) -> None:
+    (tmp_path / "letters").mkdir()
+    for name in ("offer.pdf", "reply.docx", "notes.txt"):
+        (tmp_path / "letters" / name).write_bytes(b"x")
+    result = search_file(tool_ctx, pattern)
+    assert sorted(f["name"] for f in result["files"]) == ["offer.pdf", "reply.docx"], pattern
+
+
+def test_a_guessed_type_that_no_file_has_falls_back_on_the_files_the_request_names(tool_ctx, tmp_path: Path) -> None:
+    # the letter is a .txt; the user guessed "a PDF or a Word document", and words no file holds (pdf, word, sure)
+    # outweighed the two that point to it (renewal in its name, mortgage in its folder)
+    (tmp_path / "finance" / "house" / "mortgage").mkdir(parents=True)
+    (tmp_path / "finance" / "house" / "insurance").mkdir(parents=True)
+    (tmp_path / "finance" / "house" / "mortgage" / "2026-renewal-offer.txt").write_text(
+        "Halden Building Society\nYour fixed rate ends 31 January 2027.\nNew 5-year fix offered: 4.19%\n")
+    (tmp_path / "finance" / "house" / "mortgage" / "original-offer-2021.txt").write_text("Fixed for 5 years at 1.89%\n")
+    (tmp_path / "finance" / "house" / "insurance" / "buildings-renewal-2026.txt").write_text("Premium 312.40\n")
+    tool_ctx.request = TurnRequest("Where is my mortgage renewal letter? It might be a PDF or a Word document, I'm not sure.")
+    result = search_file(tool_ctx, "*.pdf|*.docx", deep_search=True)
+    assert result["match"] == "request"
+    assert result["message"].startswith("For the request: finance/house/mortgage/2026-renewal-offer.txt")
+    assert [f["name"] for f in result["files"]] == ["2026-renewal-offer.txt"]
 
 
 def test_a_guessed_extension_finds_the_file_under_its_real_one(tool_ctx, tmp_path: Path) -> None:

@@ -127,8 +127,9 @@ def test_context_lines_come_grep_style_and_separate_groups(tool_ctx, tmp_path: P
 def test_old_calls_keep_working(tool_ctx, notes: Path) -> None:
     result = search_file_content(tool_ctx, "retry", "src", "*.py", False, 0)   # the five old parameters
     assert _lines(result) == ["src/app.py:2: # TODO fix the retry"]
-    several = search_file_content(tool_ctx, "todo", file_pattern="*.py, *.md")   # a list of globs
-    assert several["files"] == ["notes/todo.md (2)", "src/app.py (1)"]
+    for globs in ("*.py, *.md", "*.py|*.md", "*.{py,md}"):   # a list of globs, as the models write one
+        several = search_file_content(tool_ctx, "todo", file_pattern=globs)
+        assert several["files"] == ["notes/todo.md (2)", "src/app.py (1)"], globs
 
 
 # ---------------------------------------------------------------- how many files, subfolders included
