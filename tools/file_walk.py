@@ -14,14 +14,14 @@ import os
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, Sequence
 
 from gaia_lite.registry.context import ToolContext
 
 from .patterns import compile_user_regex
 
-__all__ = ["iso_time", "name_date", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher",
-           "glob_alternatives", "file_entry", "is_pattern"]
+__all__ = ["iso_time", "name_date", "name_when", "newest_version", "sandbox_roots", "walk_folders", "iter_files", "ext_filter",
+           "not_types", "name_matcher", "glob_alternatives", "file_entry", "is_pattern"]
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
                         ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", ".idea", ".vscode",
@@ -43,6 +43,34 @@ def name_date(name: str) -> str | None:
     if m is None or (not m.group("sep") and m.group("d") is None):   # "202506" alone is as often a number
         return None
     return f"{m.group('y')}-{m.group('m')}" + (f"-{m.group('d')}" if m.group("d") else "")
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def name_when(name: str) -> str:
+    """The date a file's name carries (name_date), else a year it holds alone ("report-2025.txt": "2025"), else ""."""
+    if (date := name_date(name)) is not None:
+        return date
+    m = _YEAR.search(name)
+    return m.group(0) if m else ""
+
+
+def newest_version(paths: Sequence[Path]) -> Path | None:
+    """The current one of files that are versions of one file: in one folder, named alike but for the dates in
+    their names. An undated name among dated ones is the current one ("starter-log.txt" beside
+    "starter-log-2025.txt"); else the latest date ("boiler-service-2026-11.txt" before "boiler-service-2025-10.txt").
+    None for fewer than two, files that are no such versions, or no one current one."""
+    def kept_name(p: Path) -> tuple[Path, str]:
+        return p.parent, "".join(c for c in p.stem.lower() if c.isalpha()) + p.suffix.lower()
+
+    if len(paths) < 2 or len({kept_name(p) for p in paths}) != 1:
+        return None
+    dated = sorted(((name_when(p.name), p) for p in paths), key=lambda d: d[0], reverse=True)
+    undated = [p for when, p in dated if not when]
+    if undated:
+        return undated[0] if len(undated) == 1 else None
+    return dated[0][1] if dated[0][0] != dated[1][0] else None
 
 
 def sandbox_roots(ctx: ToolContext) -> list[Path]:

@@ -31,7 +31,7 @@ from gaia_lite.registry.failure import ToolFailure
 
 from .file_text import TEXT_EXTS, text_start
 from .grep import grep
-from .file_walk import is_pattern, name_matcher, sandbox_roots, walk_folders
+from .file_walk import is_pattern, name_matcher, name_when, newest_version, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
@@ -463,6 +463,10 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
         if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
             return ctx.sandbox.check(one.path), (f"{raw.strip()} does not exist; this is {one.said(ctx.workdir)}, "
                                                  "the file the words of the request point to.")
+        current = _current_version(ctx, found, keep) if best is None and pointed and one is None else None
+        if current is not None:  # "report.txt" for "tl;dr of the latest boiler service report": its two years
+            return ctx.sandbox.check(current), (f"{raw.strip()} does not exist; this is {shown(current, ctx.workdir)}, "
+                                                "the current one of the files named alike.")
         if best is None:
             raise missing_file(ctx, raw, path, found)
         return ctx.sandbox.check(best.path), (f"{raw.strip()} does not exist; this is "
@@ -480,6 +484,17 @@ def _one_pointed(ctx: ToolContext, keep: Callable[[Path], bool] | None) -> Point
     if not pointed or (len(pointed) > 1 and pointed[0].score < 1.5 * pointed[1].score):
         return None
     return pointed[0]
+
+
+def _current_version(ctx: ToolContext, found: Sequence[Found], keep: Callable[[Path], bool] | None) -> Path | None:
+    """For a made-up name, the current one of the files it is like, or the request's words point to, when they are
+    versions of one file (file_walk.newest_version) and the request names none of their dates: "not the 2025 one"
+    or "last year's" is the model's to tell apart."""
+    paths = [f.path for f in found[:5]] or [p.path for p in pointed_by_request(ctx, keep=keep)]
+    message = ctx.request.message
+    if any(when and when in message for when in (name_when(p.name) for p in paths)):
+        return None
+    return newest_version(paths)
 
 
 def _inside_instead(ctx: ToolContext, raw: str, refusal: str,

@@ -274,6 +274,53 @@ def test_read_refuses_big_binary_missing_and_folders(tool_ctx, tmp_path: Path) -
     assert "browse_directory" in read_file(tool_ctx, str(tmp_path))["error"]
 
 
+def _versions(root: Path, folder: str, names: list[str]) -> Path:
+    (root / folder).mkdir(parents=True)
+    for name in names:
+        (root / folder / name).write_text(f"{name} text\n")
+    return root / folder
+
+
+def test_a_made_up_name_for_one_files_versions_reads_the_current_one(tool_ctx, tmp_path: Path) -> None:
+    # "report.txt" for "tl;dr of the latest boiler service report" got "does not exist" and two dated names, and
+    # the 1.5B answered that the report does not exist
+    _versions(tmp_path, "house/maintenance", ["boiler-service-2025-10.txt", "boiler-service-2026-11.txt"])
+    tool_ctx.request = TurnRequest("tl;dr of the latest boiler service report pls")
+    read = read_file(tool_ctx, "report.txt")
+    assert read["status"] == "success" and read["file_path"].endswith("boiler-service-2026-11.txt")
+    # an undated name among dated ones is the current one
+    _versions(tmp_path, "kitchen/sourdough", ["starter-log.txt", "starter-log-2025.txt"])
+    tool_ctx.request = TurnRequest("how big is my sourdough startr log?")
+    assert read_file(tool_ctx, "sourdough_startr.log")["file_path"].endswith("sourdough/starter-log.txt")
+
+
+def test_versions_a_request_tells_apart_by_date_or_files_of_two_names_stay_the_models_to_pick(tool_ctx,
+                                                                                              tmp_path: Path) -> None:
+    _versions(tmp_path, "kitchen/sourdough", ["starter-log.txt", "starter-log-2025.txt"])
+    tool_ctx.request = TurnRequest("how big is my sourdough startr log? not the 2025 one")
+    said = read_file(tool_ctx, "sourdough_startr.log")
+    assert said["status"] == "error" and len(said["candidates"]) == 2
+    _versions(tmp_path, "post", ["bank-letter-2025.txt", "council-letter-2026.txt"])   # not one file's versions
+    tool_ctx.request = TurnRequest("what did the letter say?")
+    assert read_file(tool_ctx, "letter.txt")["status"] == "error"
+
+
+@pytest.mark.parametrize("names, current", [
+    (["boiler-service-2025-10.txt", "boiler-service-2026-11.txt"], "boiler-service-2026-11.txt"),
+    (["starter-log-2025.txt", "starter-log.txt"], "starter-log.txt"),
+    (["cv-2024.md", "cv-2026.md", "cv-2025.md"], "cv-2026.md"),
+    (["cv-2024.md", "cv-2024.pdf"], None),          # two formats, not two versions
+    (["notes.md", "notes-2025.md", "notes-old.md"], None),
+    (["a-2025.md", "b-2026.md"], None),
+    (["plan-2025-v1.md", "plan-2025-v2.md"], None),  # one date: no current one by date
+])
+def test_newest_version(tmp_path: Path, names: list[str], current: str | None) -> None:
+    from gaia_lite.tools.file_walk import newest_version
+
+    picked = newest_version([tmp_path / n for n in names])
+    assert (picked.name if picked else None) == current
+
+
 def test_read_refuses_credentials_inside_the_root(tool_ctx, tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("TOKEN=x\n")
     result = read_file(tool_ctx, ".env")
