@@ -546,10 +546,11 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         raise ToolFailure(f"pattern {pattern!r} is not a regular expression RE2 can run ({why}); fix it, "
                           "or pass regex=false to search for the text as written")
     target = _checked_file(ctx, directory or ".")
-    if not target.exists():   # a guessed folder: the one clearly closest, else an error naming the close ones
-        target = _folder_meant(ctx, directory)[0]
+    named: list[Path] = []
+    if not target.exists():   # a guessed folder: the one clearly closest, else the files named so, else an error
+        target, named = _searched_meant(ctx, directory)
     context = max(0, min(5, int(context_lines or 0)))
-    files = text_files(ctx, target, file_pattern)
+    files = named or text_files(ctx, target, file_pattern)
     found, how = _grep(ctx, files, pattern, case_sensitive, regex, context)
     if not found.hits and file_pattern and target.is_dir():
         # the model guesses a file filter ("*api-key*", ".*todo.txt" for "which file has a TODO?"): a
@@ -1086,6 +1087,20 @@ def _folder_meant(ctx: ToolContext, given: str) -> tuple[Path, str]:
     if best is None:
         raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, given))
     return best.path, f"{given.strip()} does not exist; this is {_shown(ctx, best.path)}, the closest folder ({best.reason})"
+
+
+def _searched_meant(ctx: ToolContext, given: str) -> tuple[Path, list[Path]]:
+    """What a content search of a folder that does not exist searches: the clearly closest folder, else the text
+    files whose names hold every word of it (the folder of the first, and those files), else the error naming the
+    close folders. Asked for the wifi password "in the router notes", the 1.5B searched a folder "router_notes" beside
+    home/network/router-notes.txt and got "not an existing folder"."""
+    try:
+        return _folder_meant(ctx, given)[0], []
+    except ToolFailure:
+        named = [f.path for f in find(ctx, Path(given.strip()).name, "file") if f.strict][:SHOWN]
+        if not named:
+            raise
+        return named[0].parent, [ctx.sandbox.check(p) for p in named]
 
 
 def _folder_hint(ctx: ToolContext, asked: Optional[str]) -> str:

@@ -764,6 +764,20 @@ def test_a_guessed_folder_with_no_clear_match_is_an_error_naming_the_close_ones(
         files.browse_directory(tool_ctx, "plain.txt")
 
 
+def test_a_content_search_of_a_made_up_folder_named_like_files_searches_those_files(tool_ctx, tmp_path: Path) -> None:
+    # "whats our wifi password? its in the router notes somewhere": the 1.5B searched a folder "router_notes"
+    (tmp_path / "home/network").mkdir(parents=True)
+    (tmp_path / "home/network/router-notes.txt").write_text("Main network: Nettlebank-5G\nGuest network: Nettlebank-Guest\n")
+    (tmp_path / "home/network/router-notes-old.txt").write_text("Main network: Nettlebank\n")
+    (tmp_path / "home/network/isp-contract.txt").write_text("Guest network costs extra\n")
+    found = files.search_file_content(tool_ctx, "guest network", directory=str(tmp_path / "router_notes"))
+    assert found["files"] == ["home/network/router-notes.txt (1)"]   # the files named so, not the folder
+    from gaia_lite.registry.failure import ToolFailure
+
+    with pytest.raises(ToolFailure, match="is not an existing folder"):   # named like no file or folder
+        files.search_file_content(tool_ctx, "guest", directory="modem_manuals")
+
+
 def test_a_read_of_a_made_up_file_named_like_a_folder_lists_that_folder(tool_ctx, tmp_path: Path) -> None:
     setlists = tmp_path / "music-stuff/band/setlists"
     setlists.mkdir(parents=True)
