@@ -244,6 +244,7 @@ def tasks_cmd(
     split: Annotated[str, typer.Option("--split", help="Run the suite's dev tasks (tune on these), its held-out test tasks, or all. Splits are reported apart either way.")] = "all",
     repeat: Annotated[int, typer.Option("--repeat", help="Run the suite N times (small models sample): the report gives the mean and the spread (min-max, stdev) of tasks passed.")] = 1,
     out: Annotated[Optional[Path], typer.Option("--out", help="Keep working dirs and tasks.log here (default: a temp dir, kept).", show_default=False)] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the stopped run in --out: each task whose arms all finished there (its report.partial.json) is kept, the rest run again. Give the same suite, --arms and --repeat.")] = False,
     max_steps: Annotated[int, typer.Option("--max-steps", help="Model calls per turn before the agent must answer.")] = 8,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens per model reply (bounds a rambling small model; the answers are short).")] = 512,
     model: ModelOpt = None, native_tools: Annotated[Optional[bool], typer.Option("--native-tools/--text-tools", help="Force a render path (default: from the model table).", show_default=False)] = None,
@@ -252,12 +253,18 @@ def tasks_cmd(
 ) -> None:
     """End-to-end tasks with the real agent on fixture files, loader off and on; answers checked by rules."""
     # kept lazy: --help imports this module; the eval code loads the agent
-    from gaia_lite.eval.tasks import inside, run_tasks
+    from gaia_lite.eval.tasks import finished_before, inside, run_tasks
     from gaia_lite.registry.execute import Decision
 
     arm_list, seeds, loaded_suite, chosen = _task_plan(arms, skills_dir, suite, task, split, repeat)
     if max_steps < 1 or max_tokens < 16:
         raise ConfigError("--max-steps must be >= 1 and --max-tokens >= 16")
+    if resume and out is None:
+        raise ConfigError("--resume needs --out DIR: the folder of the stopped run to continue")
+    try:   # checked before a server starts: a run that cannot be resumed costs nothing
+        finished = finished_before(out, arm_list) if resume and out is not None else None
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     settings = settings_from(model=model, preset=preset, tau=tau, max_tools=max_tools, base_url=base_url,
                          local_server=local_server, max_steps=max_steps)
     run_dir = out or Path(tempfile.mkdtemp(prefix="gaia-eval-tasks-"))
@@ -276,7 +283,7 @@ def tasks_cmd(
                 _seed_skills(services, seeds)
             return services
 
-        report = run_tasks(chosen, arm_list, make_services, run_dir, progress=say, repeat=repeat)
+        report = run_tasks(chosen, arm_list, make_services, run_dir, progress=say, repeat=repeat, finished=finished)
     report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens,
                   tool_calls=calls_mode, split=split,
                   suite=loaded_suite.name, suite_path=str(loaded_suite.path), load_average=_loadavg())

@@ -51,7 +51,7 @@ from .suite import Suite, Task, Turn, builtin_suite_path, check_answer, check_fi
 
 __all__ = ["ARMS", "default_skills_dir", "Task", "Turn", "TASKS", "TurnResult", "TaskResult", "fixture_path",
            "prepare_workdir", "check_turn", "run_tasks", "summarize", "select_tasks", "builtin_suite",
-           "is_narrated", "is_malformed", "inside", "pass_spread", "guards_fired"]
+           "is_narrated", "is_malformed", "inside", "pass_spread", "guards_fired", "finished_before"]
 
 log = logging.getLogger("gaia_lite.eval.tasks")
 
@@ -310,14 +310,39 @@ class _LogCapture:
         self.logger.setLevel(self._level)
 
 
+Finished = dict[tuple[str, str, int], "TaskResult"]  # (task, arm, run) -> its result, from a stopped run
+
+
+def finished_before(run_dir: Path, arms: Sequence[str]) -> Finished:
+    """The task runs a stopped ``eval tasks`` left in ``run_dir`` (its ``report.partial.json``), for ``--resume``:
+    only a task whose every arm finished in a run counts, so the arms stay interleaved per task. ValueError,
+    saying what to do, when there is nothing to resume or it ran other arms."""
+    partial = run_dir / "report.partial.json"
+    try:
+        rows = json.loads(partial.read_text(encoding="utf-8"))["tasks"]
+        done = {(r["task"], r["arm"], r["run"]): TaskResult(**{**r, "turns": [TurnResult(**t) for t in r["turns"]]})
+                for r in rows}
+    except FileNotFoundError:
+        raise ValueError(f"nothing to resume in {run_dir}: it holds no report.partial.json; run without --resume")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{partial} cannot be resumed ({type(exc).__name__}: {exc}); run again into a new --out")
+    other = sorted({arm for _, arm, _ in done} - set(arms))
+    if other:
+        raise ValueError(f"{run_dir} was run with the arms {', '.join(other)} too; resume it with the same --arms")
+    whole = {(task, run) for task, _, run in done if all((task, arm, run) in done for arm in arms)}
+    return {key: result for key, result in done.items() if (key[0], key[2]) in whole}
+
+
 def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: ServicesFactory, run_dir: Path, *,
-              progress: Callable[[str], None] | None = None, repeat: int = 1) -> dict[str, Any]:
+              progress: Callable[[str], None] | None = None, repeat: int = 1,
+              finished: Finished | None = None) -> dict[str, Any]:
     """Run every task in every arm (interleaved per task), ``repeat`` times over (each run a whole
     pass, so a stopped run leaves whole runs behind), and return the report dict.
 
     ``run_dir`` receives the working dirs and homes (a folder per task run, named by ``task_folder`` and mapped
     to its task, arm and run in ``tasks.tsv``), ``tasks.log`` and, after every finished task,
-    ``report.partial.json``.
+    ``report.partial.json``. ``finished`` (``finished_before``, for ``--resume``): task runs kept as they are, not
+    run again; any other task run's folder starts afresh.
     """
     if repeat < 1:
         raise ValueError(f"repeat must be >= 1, got {repeat}")
@@ -326,6 +351,7 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
     log_path = run_dir / "tasks.log"
     chosen = list(tasks)
     results: list[TaskResult] = []
+    kept = finished or {}
     folders = run_dir / "tasks.tsv"
     folders.write_text("folder\ttask\tarm\trun\n")
     with _LogCapture(log_path):
@@ -335,6 +361,11 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
                     folder = task_folder(number, arm_number, run, repeat)
                     with folders.open("a") as out:
                         out.write(f"{folder}\t{task.id}\t{arm}\t{run}\n")
+                    if (task.id, arm, run) in kept:
+                        results.append(kept[(task.id, arm, run)])
+                        continue
+                    if finished is not None:   # a stopped run's folder: what its task wrote must not meet the new run
+                        shutil.rmtree(run_dir / folder, ignore_errors=True)
                     results.append(_run_task(task, arm, make_services, run_dir, say, folder, run, repeat))
                     # a partial report after every task: a long suite on a slow machine still leaves numbers
                     (run_dir / "report.partial.json").write_text(json.dumps(summarize(results, arms)))

@@ -127,3 +127,57 @@ def test_a_partial_run_counts_only_the_tasks_it_reached() -> None:
             tasks.TaskResult("a", "on", True, 1.0, run=2)]
     spread = tasks.pass_spread(done)
     assert spread["passed_per_run"] == [1, 1] and spread["tasks_per_run"] == 2 and spread["runs"] == 2
+
+
+# ---------------------------------------------------------------- --resume: a stopped run continues
+
+def test_resume_runs_only_the_tasks_a_stopped_run_did_not_finish(tmp_path, monkeypatch) -> None:
+    first, _ = _eval_tasks(tmp_path, monkeypatch, ["Paris.", "Milan.", "Madrid."], "--json")
+    assert first.exit_code == 0, first.output
+    partial = tmp_path / "run/report.partial.json"
+    stopped = json.loads(partial.read_text())
+    stopped["tasks"] = stopped["tasks"][:2]   # as a run killed during its third task leaves it
+    partial.write_text(json.dumps(stopped))
+    (tmp_path / "run/03a/work/left-behind.txt").write_text("from the stopped run")
+    result, asked = _eval_tasks(tmp_path, monkeypatch, ["Madrid."], "--resume", "--json")
+    assert result.exit_code == 0, result.output
+    assert asked == ["Spain"]   # France and Italy are not asked again
+    report = json.loads(result.stdout)
+    assert [(t["task"], t["passed"]) for t in report["tasks"]] == [("france", True), ("italy", False), ("spain", True)]
+    assert report["arms"]["on"]["passed_per_run"] == [2]
+    assert not (tmp_path / "run/03a/work/left-behind.txt").exists()   # the re-run task started afresh
+
+
+def test_a_task_whose_arms_did_not_all_finish_runs_again_in_every_arm(tmp_path: Path) -> None:
+    made: list[str] = []
+
+    def services(arm: str, *_: Path) -> _Services:
+        made.append(arm)
+        return _Services()
+
+    done = [tasks.Task(n, (tasks.Turn("a", ("paris",)),)) for n in ("t1", "t2")]
+    tasks.run_tasks(done, ["on", "off"], services, tmp_path)
+    partial = tmp_path / "report.partial.json"
+    stopped = json.loads(partial.read_text())
+    stopped["tasks"] = stopped["tasks"][:3]   # t2 finished in "on" only
+    partial.write_text(json.dumps(stopped))
+    made.clear()
+    report = tasks.run_tasks(done, ["on", "off"], services, tmp_path,
+                             finished=tasks.finished_before(tmp_path, ["on", "off"]))
+    assert made == ["on", "off"]   # t2 in both arms, interleaved as before
+    assert [(t["task"], t["arm"]) for t in report["tasks"]] == [("t1", "on"), ("t1", "off"), ("t2", "on"), ("t2", "off")]
+
+
+@pytest.mark.parametrize(("make", "args", "message"), [
+    (lambda run: None, ["--resume"], "--resume needs --out DIR"),
+    (lambda run: run.mkdir(), ["--resume", "--out", "{run}"], "holds no report.partial.json; run without --resume"),
+    (lambda run: (run.mkdir(), (run / "report.partial.json").write_text('{"tasks": [{"task": "france", "arm": "off",'
+                                                                         ' "run": 1, "passed": true, "seconds": 1.0, "turns": []}]}')),
+     ["--resume", "--out", "{run}", "--arms", "on"], "was run with the arms off too; resume it with the same --arms"),
+    (lambda run: (run.mkdir(), (run / "report.partial.json").write_text("{not json")),
+     ["--resume", "--out", "{run}"], "cannot be resumed"),
+])
+def test_a_run_that_cannot_be_resumed_is_a_one_line_error(tmp_path: Path, make, args: list[str], message: str) -> None:
+    run = tmp_path / "run"
+    make(run)
+    test_bad_split_and_repeat_are_one_line_errors(tmp_path, [a.format(run=run) for a in args], message)
