@@ -459,11 +459,13 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
                                               f"{shown(named, ctx.workdir)}, the file the request names.")
         found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file", keep=keep)
         best = clear_winner(found)
-        one = _one_pointed(ctx, keep) if best is None and not found and pointed else None
+        others = pointed_by_request(ctx, keep=keep) if best is None and not found and pointed else []
+        one = _one_pointed(others)
         if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
             return ctx.sandbox.check(one.path), (f"{raw.strip()} does not exist; this is {one.said(ctx.workdir)}, "
                                                  "the file the words of the request point to.")
-        current = _current_version(ctx, found, keep) if best is None and pointed and one is None else None
+        paths = [f.path for f in found[:5]] or [p.path for p in others]
+        current = _current_version(ctx.request.message, paths) if best is None and pointed else None
         if current is not None:  # "report.txt" for "tl;dr of the latest boiler service report": its two years
             return ctx.sandbox.check(current), (f"{raw.strip()} does not exist; this is {shown(current, ctx.workdir)}, "
                                                 "the current one of the files named alike.")
@@ -475,23 +477,20 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
         raise ToolFailure(str(exc)) from None
 
 
-def _one_pointed(ctx: ToolContext, keep: Callable[[Path], bool] | None) -> Pointed | None:
-    """The one file the words of the request point to, when one stands out: the only one, or scored at least
-    half again above the next. The 1.5B read "policy.txt" for "returns policy - can I get my money back on
+def _one_pointed(pointed: Sequence[Pointed]) -> Pointed | None:
+    """The one file the words of the request point to (``pointed``), when one stands out: the only one, or scored
+    at least half again above the next. The 1.5B read "policy.txt" for "returns policy - can I get my money back on
     sale items?", got "does not exist ... point to: policies/returns.md (...)" and answered "The policy file
     does not exist" (test split)."""
-    pointed = pointed_by_request(ctx, keep=keep)
     if not pointed or (len(pointed) > 1 and pointed[0].score < 1.5 * pointed[1].score):
         return None
     return pointed[0]
 
 
-def _current_version(ctx: ToolContext, found: Sequence[Found], keep: Callable[[Path], bool] | None) -> Path | None:
-    """For a made-up name, the current one of the files it is like, or the request's words point to, when they are
-    versions of one file (file_walk.newest_version) and the request names none of their dates: "not the 2025 one"
-    or "last year's" is the model's to tell apart."""
-    paths = [f.path for f in found[:5]] or [p.path for p in pointed_by_request(ctx, keep=keep)]
-    message = ctx.request.message
+def _current_version(message: str, paths: Sequence[Path]) -> Path | None:
+    """For a made-up name, the current one of ``paths`` (the files it is like, or the request's words point to), when
+    they are versions of one file (file_walk.newest_version) and the request names none of their dates: "not the
+    2025 one" or "last year's" is the model's to tell apart."""
     if any(when and when in message for when in (name_when(p.name) for p in paths)):
         return None
     return newest_version(paths)
