@@ -16,12 +16,12 @@ from typing import Optional
 
 from gaia_lite.registry.context import ToolContext
 
-from .file_walk import walk_folders
+from .file_walk import ASKED_KINDS, kind_asked, kind_exts, walk_folders
 from .grep import where
 from .sandbox import SandboxError
 
 __all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally",
-           "count_asked", "none_of_kind"]
+           "count_asked", "none_of_kind", "kind_meant"]
 
 COUNT_GLOB = re.compile(r"\*(\.(\*|\w{1,10}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
 SHOWN_FOLDERS = 12
@@ -62,9 +62,25 @@ def asks_count(ctx: ToolContext) -> bool:
     return bool(_HOW_MANY.search(ctx.request.message))
 
 
+def kind_meant(message: str, pattern: str, file_types: Optional[str]) -> tuple[str, Optional[str]]:
+    """(pattern, file_types) for a count: those given, or ("*", KIND) when the user's message asks a kind of file
+    (file_walk.kind_asked) and the search names only that kind's extensions or the kind itself. Asked "how many
+    photos are in my holiday folder?", a count of "*.jpg" leaves out the .jpeg, .png and .heic photos."""
+    kind = kind_asked(message)
+    if kind is None:
+        return pattern, file_types
+    named = [pattern[1:].lower()] if pattern.startswith("*.") and COUNT_GLOB.fullmatch(pattern) else []
+    named += ["." + t.strip(" .*").lower() for t in (file_types or "").split(",") if t.strip(" .*")]
+    if (named and set(named) <= set(kind_exts(kind))) or pattern.strip("* ").lower().rstrip("s") == kind:
+        return "*", kind
+    return pattern, file_types
+
+
 def _kind(glob: str, file_types: Optional[str], n: int) -> str:
-    """".md files", "files of type csv,xlsx", "files"."""
+    """".md files", "files of type csv,xlsx", "photo files (.png, .jpg, .jpeg, .heic, .webp)", "files"."""
     noun = "file" if n == 1 else "files"
+    if file_types and file_types.strip() in ASKED_KINDS:
+        return f"{file_types.strip()} {noun} ({', '.join(kind_exts(file_types.strip()))})"
     if file_types:
         return f"{noun} of type {file_types.strip()}"
     ext = glob[1:] if glob.startswith("*.") and glob != "*.*" else ""
@@ -103,7 +119,17 @@ def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False, total:
     n = sum(kinds.values())
     if not n:
         return "Its subfolders hold no files."
-    return f"Counting its subfolders: {_kinds_said(kinds)}" + (f" ({n} in all)." if total else ".")
+    return f"Counting its subfolders: {_kinds_said(kinds)}" + (f" ({n} in all)." if total else ".") + _of_kind(ctx, kinds)
+
+
+def _of_kind(ctx: ToolContext, kinds: Counter[str]) -> str:
+    """" 5 of them are photo files (.png, .jpg, .jpeg, .heic, .webp)." when the user's message asks a kind of file
+    (file_walk.kind_asked): a small model does not add up the extensions of a kind itself."""
+    kind = kind_asked(ctx.request.message)
+    if kind is None:
+        return ""
+    n = sum(kinds[ext] for ext in kind_exts(kind))
+    return f" {n} of them {'is a' if n == 1 else 'are'} {kind} file{'' if n == 1 else 's'} ({', '.join(kind_exts(kind))})."
 
 
 def count_asked(ctx: ToolContext) -> str | None:

@@ -20,8 +20,9 @@ from gaia_lite.registry.context import ToolContext
 
 from .patterns import compile_user_regex
 
-__all__ = ["iso_time", "name_date", "name_when", "newest_version", "sandbox_roots", "walk_folders", "iter_files", "ext_filter",
-           "not_types", "name_matcher", "glob_alternatives", "file_entry", "is_pattern"]
+__all__ = ["iso_time", "name_date", "name_when", "newest_version", "kind_asked", "kind_exts", "ASKED_KINDS", "sandbox_roots",
+           "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher", "glob_alternatives", "file_entry",
+           "is_pattern"]
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
                         ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", ".idea", ".vscode",
@@ -129,6 +130,24 @@ _KINDS = {
     "excel": ".xlsx .xls", "word": ".docx .doc", "powerpoint": ".pptx .ppt", "shell": ".sh .bash",
     "audio": ".mp3 .wav .flac .m4a .ogg", "video": ".mp4 .mov .mkv .avi .webm", "archive": ".zip .tar .gz .tgz .7z",
 }
+
+
+# The kinds a user's own words ask a count of ("how many photos are in my holiday folder?"): the model counted
+# one extension of them ("*.jpg"), and .jpeg, .png and .heic photos were left out of the answer. Words common in
+# other senses ("data", "table", "text", "code", "word") do not count here.
+ASKED_KINDS = ("photo", "picture", "image", "spreadsheet", "video")
+
+
+def kind_asked(message: str) -> str | None:
+    """The one kind of ``ASKED_KINDS`` the words of ``message`` name ("photos" -> "photo"), else None."""
+    said = {w.rstrip("s") for w in re.findall(r"[a-z]+", message.lower())}
+    kinds = [k for k in ASKED_KINDS if k in said]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def kind_exts(kind: str) -> list[str]:
+    """The extensions of a kind of file ("photo": .png .jpg .jpeg .heic .webp); [] for no such kind."""
+    return _KINDS.get(kind, "").split()
 
 
 def _type_words(file_types: str) -> list[str]:

@@ -26,8 +26,8 @@ from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
 from .list_entry import added_entry, list_entries, repeated_lines
 from .setting_line import config_text, lines_setting, replaced, restyled, set_line_call, under
-from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, none_of_kind, split_folder,
-                         tree_tally)
+from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, none_of_kind,
+                         split_folder, tree_tally)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, name_date, not_types,
                         sandbox_roots)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
@@ -106,6 +106,7 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
                 "truncated": False, "note": "search_root is a file, so it is the file found"}
     if not_types(file_types) and COUNT_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
         pattern, file_types = not_types(file_types), None        # are what was asked for
+    pattern, file_types = kind_meant(ctx.request.message, pattern, file_types)   # "*.jpg" for "how many photos"
     counting = COUNT_GLOB.fullmatch(pattern) is not None          # "*.md": how many, and where
     roots = _search_roots(ctx, search_root or folder, counting)
     entries = list(scan(ctx, roots, depth=64 if deep_search or counting else DEFAULT_DEPTH))

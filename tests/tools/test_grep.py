@@ -179,6 +179,46 @@ def test_a_glob_with_file_types_and_no_folder_counts_the_whole_working_folder(to
     assert missing["status"] == "error" and "is not an existing folder" in missing["error"]
 
 
+@pytest.fixture
+def holiday(tool_ctx: ToolContext, tmp_path: Path) -> Path:
+    _write(tmp_path, {**{f"holiday/{n}": "x" for n in ("a.jpg", "b.JPG", "day1/c.png", "day1/d.heic", "day2/e.jpeg",
+                                                          "day2/raw/f.jpg", "notes.txt", "day2/clip.mp4")},
+                      "docs/scan.jpg": "x"})
+    tool_ctx.request.message = "how many photos are in my holiday folder, including subfolders?"
+    return tmp_path
+
+
+PHOTOS = ("6 photo files (.png, .jpg, .jpeg, .heic, .webp) under holiday/, subfolders included: holiday/ 2, "
+          "holiday/day1/ 2, holiday/day2/ 1, holiday/day2/raw/ 1")
+
+
+@pytest.mark.parametrize("args", [
+    {"file_pattern": "*.jpg", "search_root": "holiday"},          # one extension of the kind asked
+    {"file_pattern": "*.jpg"},                                    # the folder from the request
+    {"file_pattern": "photos", "search_root": "holiday"},         # the kind's name as a pattern
+    {"file_pattern": "*", "file_types": "jpg,png", "search_root": "holiday"},
+])
+def test_a_count_of_photos_counts_every_photo_whatever_extension_the_call_named(tool_ctx, holiday: Path,
+                                                                                 args: dict) -> None:
+    result = search_file(tool_ctx, **args)
+    assert result["message"] == PHOTOS and result["count"] == 6
+
+
+def test_a_count_the_message_asks_of_no_one_kind_keeps_the_calls_pattern(tool_ctx, holiday: Path) -> None:
+    assert search_file(tool_ctx, "*.txt", search_root="holiday")["count"] == 1   # not a photo's extension
+    tool_ctx.request.message = "how many photos and videos are in my holiday folder?"   # two kinds
+    assert search_file(tool_ctx, "*.jpg", search_root="holiday")["count"] == 3
+    tool_ctx.request.message = "how many jpgs are in my holiday folder?"   # an extension the user named
+    assert search_file(tool_ctx, "*.jpg", search_root="holiday")["count"] == 3
+
+
+def test_a_listing_for_a_question_about_photos_adds_them_up(tool_ctx, holiday: Path) -> None:
+    listing = files.browse_directory(tool_ctx, "holiday")
+    assert listing["message"].endswith("(8 in all). 6 of them are photo files (.png, .jpg, .jpeg, .heic, .webp).")
+    tool_ctx.request.message = "what is in my holiday folder?"
+    assert "photo files" not in files.browse_directory(tool_ctx, "holiday")["message"]
+
+
 # ---------------------------------------------------------------- query_documents falls through
 
 def test_an_empty_index_falls_through_to_the_lines_of_the_files(rag_ctx: ToolContext) -> None:
