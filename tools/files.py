@@ -64,17 +64,23 @@ def _names(ctx: ToolContext, found: list[Found], *, why: bool) -> str:
     return ("; " if why else ", ").join(named) + more
 
 
-def _holds(folder: Path, limit: int = 8, ctx: Optional[ToolContext] = None) -> str:
+def _holds(folder: Path, limit: int = 8, ctx: Optional[ToolContext] = None, largest: bool = False) -> str:
     """"holds a.md, notes/ (+3 more)": what one found folder has in it, for the message; given ``ctx``,
-    with its tree's tally when it has subfolders. Asked "how many python files in app/ incl subfolders?",
-    the 1.5B found the folder with search_directory and counted the one .py file its top level named."""
+    with its tree's tally when it has subfolders; with ``largest``, its clearly largest file flagged. Asked "how many
+    python files in app/ incl subfolders?", the 1.5B found the folder with search_directory and counted the one .py
+    file its top level named."""
     try:
         children = sorted(folder.iterdir(), key=lambda c: (not c.is_dir(), c.name.lower()))
     except OSError:
         return ""
-    names = [c.name + ("/" if c.is_dir() else "") for c in children if not c.name.startswith(".")]
-    if not names:
+    shown = [c for c in children if not c.name.startswith(".")]
+    if not shown:
         return "it is empty"
+    # asked "which of the band's setlists is the biggest file?", a name search found the setlists folder and gave its
+    # four names, no sizes
+    big = _clearly_largest([(_size(c), c) for c in shown[:limit] if c.is_file()]) if largest else None
+    names = [c.name + ("/" if c.is_dir() else f" ({big[0]:,} B, largest)" if big and c == big[1] else "")
+             for c in shown]
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
     # the count beside the names: asked "how many files in the invoices folder?", the 0.5B was given the four
     # names alone and answered with them
@@ -145,6 +151,19 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     return result
+
+
+def _one_holds(ctx: ToolContext, folder: Path) -> str:
+    """What the one folder a search found holds, its tree counted and, for a question that is no count, its clearly
+    largest file flagged."""
+    return _holds(folder, ctx=ctx, largest=not asks_count(ctx))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _clearly_largest(sized: list[tuple[int, Any]]) -> tuple[int, Any] | None:
@@ -241,7 +260,7 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
     if folders:
         best = folders[0]
         message = (f"No file is named like {pattern!r}, but the folder {_shown(ctx, best.path)} matches "
-                   f"({best.reason}); {_holds(best.path)}.")
+                   f"({best.reason}); {_holds(best.path, largest=not asks_count(ctx))}.")
         return {"folders": [_shown(ctx, best.path)], "message": _with_asked(ctx, pattern, _files_in(best.path), message)}
     mentioned, how = mentioned_in(ctx, pattern)
     if mentioned:  # "which file mentions a blue heron?" asked of the name search
@@ -382,7 +401,7 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
         one = clear_winner(folders) if not strict else (strict[0] if len(strict) == 1 else None)
         result["message"] = (f"Folders named like {name!r}: " if strict else
                              f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
-        result["message"] += f". {_shown(ctx, one.path)}: {_holds(one.path, ctx=ctx)}." if one else ""
+        result["message"] += f". {_shown(ctx, one.path)}: {_one_holds(ctx, one.path)}." if one else ""
         # the lines asked for, from the one folder found, however close: "v2 project" found only mobile-app-v2
         # (2 of 3 name words), and the 1.5B answered "who owns it?" with its path (test split)
         alone = one or (folders[0] if len(folders) == 1 else None)
@@ -411,7 +430,7 @@ def _folders_the_request_names(ctx: ToolContext, roots: list[Path], name: str) -
                            + "; ".join(f"{_shown(ctx, r)}: {_holds(r)}" for r in roots) + "."}
     one = found[0] if len(found) == 1 or found[0].score > found[1].score else None
     message = "Folders the request names: " + _names(ctx, found, why=True)
-    return {"status": "success", "message": message + (f". {_shown(ctx, one.path)}: {_holds(one.path, ctx=ctx)}." if one else ""),
+    return {"status": "success", "message": message + (f". {_shown(ctx, one.path)}: {_one_holds(ctx, one.path)}." if one else ""),
             "directories": [str(f.path) for f in found], "count": len(found), "truncated": False}
 
 

@@ -82,6 +82,17 @@ def test_a_folder_named_as_the_pattern_is_counted_beside_its_names(tool_ctx: Too
     assert "it holds inv-1.txt, inv-2.txt, readme.md (3 files)" in message, message
 
 
+def test_a_folder_found_by_name_flags_its_clearly_largest_file(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"band/setlists/open-mic.txt": "x" * 107, "band/setlists/pub-night.txt": "x" * 218,
+                  "band/setlists/wedding-gig.txt": "x" * 556})
+    tool_ctx.request.message = "Which of the band's setlists is the biggest file?"
+    message = as_called(search_file)(tool_ctx, "setlist")["message"]
+    assert "it holds open-mic.txt, pub-night.txt, wedding-gig.txt (556 B, largest) (3 files)" in message, message
+    (root / "band/setlists/pub-night.txt").write_text("x" * 400)   # not twice the next: no file stands out
+    assert "largest" not in as_called(search_file)(tool_ctx, "setlist")["message"]
+
+
 def test_a_count_given_the_working_folder_as_its_root_counts_the_folder_asked_about(tool_ctx: ToolContext) -> None:
     root = Path(tool_ctx.workdir)
     _files(root, {"app/main.py": "", "app/api/routes.py": "", "scripts/deploy.py": ""})
