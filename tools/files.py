@@ -416,7 +416,22 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
     if pointed:
         return {**result, **pointed, "count": 0,
                 "message": pointed["message"] + f" (no folder or file is named like {name!r})"}
-    return {**result, "message": f"No folder or file is named like {name!r}."}
+    some = _folders_with_some_words(ctx, name, entries)
+    return {**result, "message": f"No folder or file is named like {name!r}." + (
+        f" Folders named with some of its words: {', '.join(some)}." if some else "")}
+
+
+def _folders_with_some_words(ctx: ToolContext, name: str, entries: list, limit: int = 6) -> list[str]:
+    """"music/ukulele/chords (chord)": the folders whose names hold a word of ``name``, most words first, when there
+    are at most ``limit`` such; [] otherwise. Asked to find "my uke chord sheets", the 1.5B searched for a folder
+    "uke chord sheets" and was told none is named so, next to music/ukulele/chords: a model that reads "uke" as
+    ukulele needs the candidates to pick from."""
+    asked = set(words(name))
+    held = [(sorted(asked & set(words(e.path.name))), e.path) for e in entries if e.is_dir]
+    held = sorted(((w, p) for w, p in held if w), key=lambda h: (-len(h[0]), str(h[1])))
+    if not held or len(held) > limit:
+        return []
+    return [f"{_shown(ctx, p)} ({', '.join(w)})" for w, p in held]
 
 
 def _folders_the_request_names(ctx: ToolContext, roots: list[Path], name: str) -> dict:

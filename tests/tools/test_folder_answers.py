@@ -93,6 +93,18 @@ def test_a_folder_found_by_name_flags_its_clearly_largest_file(tool_ctx: ToolCon
     assert "largest" not in as_called(search_file)(tool_ctx, "setlist")["message"]
 
 
+def test_a_folder_named_like_nothing_offers_the_folders_named_with_some_of_its_words(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"music/ukulele/chords/riptide.txt": "Am G C", "music/guitar/chords/wonderwall.txt": "Em7 G",
+                  "music/ukulele/strumming.md": "D DU UDU"})
+    tool_ctx.request.message = "cant remember where i put my uke chord sheets, can you find the folder"
+    result = find_folder(tool_ctx, "uke chord sheets")
+    assert result["message"] == ("No folder or file is named like 'uke chord sheets'. Folders named with some of its "
+                                 "words: music/guitar/chords (chord), music/ukulele/chords (chord).")
+    assert find_folder(tool_ctx, "banjo tabs")["message"] == \
+        "No folder or file is named like 'banjo tabs'."
+
+
 def test_a_count_given_the_working_folder_as_its_root_counts_the_folder_asked_about(tool_ctx: ToolContext) -> None:
     root = Path(tool_ctx.workdir)
     _files(root, {"app/main.py": "", "app/api/routes.py": "", "scripts/deploy.py": ""})
