@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from gaia_lite.registry.execute import ToolResult
     from gaia_lite.tools.find import Found
 
-__all__ = ["HeldCall", "held_call", "read_first", "QUERY_REQUEST", "QUERY_ANSWER", "EDIT_REQUEST"]
+__all__ = ["HeldCall", "held_call", "read_first", "list_first", "QUERY_REQUEST", "QUERY_ANSWER", "EDIT_REQUEST"]
 
 # Asked for off the record, in the words text-to-SQL prompts use: in the agent's own prompt alone, the 1.5B put the
 # file's path in FROM and a column's type into its query
@@ -185,3 +185,20 @@ def read_first(message: str, ctx: ToolContext, tool_names: Iterable[str],
                       by_words=lambda: [f for f in in_words() if len(_name_words(f.path)) >= 2])
     # small enough to show whole, as an edit's brief is: a long one is the model's to search
     return _shown(path, ctx) if path is not None and edit_brief(path, ctx.workdir) is not None else None
+
+
+def list_first(message: str, ctx: ToolContext, tool_names: Iterable[str]) -> str | None:
+    """The folder (as the user reads its path) a question names by two words or more of its path, for the agent to
+    list before the model's first reply: "what was my most recent garden journal entry about?" names garden/journal,
+    a folder of dated entries. Left to pick, the 0.5B recalled memories for it and the 1.5B answered that no
+    garden_journal.txt exists (probe_files). None when it asks no question, asks a change or for a fact to be kept,
+    or names no such folder, or two."""
+    from gaia_lite.tools.find import named_in, request_words, words
+
+    if not _asks(message) or "browse_directory" not in set(tool_names) or asked_to_keep(message) \
+            or ASKS_CHANGE.search(message):
+        return None
+    said, base = set(request_words(message)), Path(ctx.workdir).resolve()
+    found = [f.path for f in named_in(ctx, message, kind="folder", min_share=1.0, limit=None)
+             if f.path.is_relative_to(base) and len(said & set(words(str(f.path.relative_to(base))))) >= 2]
+    return _shown(found[0], ctx) if len(found) == 1 else None

@@ -46,7 +46,7 @@ from .prompt import RESPONSE_FORMAT, worked_block
 from .replies import FreeReplies, OwnLinesView, ReplyMode
 from .reply import Reply, without_own_lines, without_tool_names
 from .selection import SelectionState, ToolSelector
-from .held_call import HeldCall, held_call, read_first
+from .held_call import HeldCall, held_call, list_first, read_first
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
@@ -288,12 +288,15 @@ class Agent:
 
     def _read_first(self, query: str, in_words: Callable[[], Sequence[Found]], stats: TurnStats,
                     book: CallBook) -> Generator[Event, None, None]:
-        """The one small text file a question names, read before the model's first reply (held_call.read_first): the
-        model answers from it, or calls on. The call is the agent's own, shown and recorded as any call."""
+        """The one small text file a question names, read before the model's first reply (held_call.read_first), else
+        the one folder it names by its path's words, listed (held_call.list_first): the model answers from it, or
+        calls on. The call is the agent's own, shown and recorded as any call."""
         path = read_first(query, self.executor.ctx, self.registry.names(), in_words)
-        if path is None:
+        folder = list_first(query, self.executor.ctx, self.registry.names()) if path is None else None
+        if path is None and folder is None:
             return
-        call = ToolCall(f"call_{uuid.uuid4().hex[:12]}", "read_file", {"file_path": path}, source="agent")
+        name, arguments = ("read_file", {"file_path": path}) if path else ("browse_directory", {"directory_path": folder})
+        call = ToolCall(f"call_{uuid.uuid4().hex[:12]}", name, arguments, source="agent")
         self.history.append({"role": "assistant", "content": None, "tool_calls": [call.wire()]})
         yield from self._call_tool(call, book, stats)
         stats.opening = Opening.OPEN   # after a result the reply chooses: answer, or call

@@ -24,7 +24,7 @@ from gaia_lite.registry import ToolRegistry
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.execute import Decision, ToolExecutor
 from gaia_lite.tools.data import analyze_data_file
-from gaia_lite.tools.files import edit_file, read_file
+from gaia_lite.tools.files import browse_directory, edit_file, read_file
 from gaia_lite.tools.sandbox import Sandbox
 from tests.fakes.openai_server import FakeOpenAIServer, text_chunks
 
@@ -39,7 +39,7 @@ def _agent(srv: FakeOpenAIServer, workdir: Path, *, grammar: bool = True, held_c
     (workdir / "reports").mkdir(exist_ok=True)
     (workdir / "reports" / "sales.csv").write_text(SALES)
     (workdir / "config.ini").write_text(CONFIG)
-    registry = ToolRegistry([read_file, edit_file, analyze_data_file])
+    registry = ToolRegistry([read_file, edit_file, analyze_data_file, browse_directory])
     ctx = ToolContext(workdir=workdir, sandbox=Sandbox([workdir]), data_dir=workdir / ".data")
     selector = ToolSelector(registry)
     executor = ToolExecutor(registry, ctx, on_invoke=selector.record_tool_use, approve=lambda *_a: Decision.ALLOW)
@@ -332,3 +332,33 @@ def test_a_one_word_file_name_said_in_a_question_is_not_read_first(tmp_path: Pat
         srv.script += [text_chunks('{"tool": "none", "answer": "Evening."}')]
         events = list(_agent(srv, tmp_path).run("what time is it in Tokyo?"))
     assert not [e for e in events if isinstance(e, ToolCallFinished)], "nothing read before the first reply"
+
+
+def test_a_question_that_names_one_folder_by_its_paths_words_lists_it_before_the_first_reply(tmp_path: Path) -> None:
+    # "what was my most recent garden journal entry about?": garden/journal holds dated entries; left to pick, the
+    # 0.5B recalled memories and the 1.5B answered that no garden_journal.txt exists
+    (tmp_path / "garden" / "journal").mkdir(parents=True)
+    for day, text in (("2026-03-14", "Sowed tomatoes."), ("2026-06-08", "Picked the first courgettes.")):
+        (tmp_path / "garden" / "journal" / f"{day}.md").write_text(text + "\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"answer": "Courgettes."}')]
+        events = list(_agent(srv, tmp_path).run("what was my most recent garden journal entry about?"))
+        first = srv.requests[0]
+    listed = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert [(e.name, e.arguments) for e in listed] == [("browse_directory", {"directory_path": "garden/journal"})]
+    tool = [m for m in first["messages"] if m["role"] == "tool"]
+    assert len(tool) == 1 and "2026-06-08.md" in tool[0]["content"], "the model's first reply sees the listing"
+
+
+@pytest.mark.parametrize("message", ["what's in my journal?", "what was my last garden journal entry? and the "
+                                     "one in the other garden journal?", "rename the garden journal folder"],
+                         ids=["one-word-of-its-path", "two-folders", "a-change"])
+def test_no_folder_is_listed_first_for_one_word_two_folders_or_a_change(tmp_path: Path, message: str) -> None:
+    for folder in ("garden/journal", "allotment/garden/journal" if "two" in message or "other" in message else "x"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / folder / "2026-06-08.md").write_text("Courgettes.\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "ok"}'), text_chunks('{"answer": "ok"}')]
+        events = list(_agent(srv, tmp_path).run(message))
+    first_call = next((e for e in events if isinstance(e, ToolCallFinished)), None)
+    assert first_call is None or first_call.name != "browse_directory", "no listing before the model's first reply"
