@@ -272,6 +272,10 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
     pointed = _pointed(ctx)
     if pointed:  # the model's pattern was a guess ("*.csv", a made-up path): the user's own words decide
         return pointed | {"message": pointed["message"] + f" (no file name or text matched {pattern!r})"}
+    some = _folders_with_some_words(ctx, pattern, entries)
+    if some:   # "uke_chord_sheets.*" for "cant remember where i put my uke chord sheets" (probe_files, 0.5B)
+        return {"message": f"No file name or text matched {pattern!r}. Folders named with some of its words: "
+                           f"{', '.join(some)}."}
     return {"message": f"No file name or text matched {pattern!r}. Try fewer words, a glob such as *sales*, "
                        "deep_search=true, or ask for --allowed-paths to widen the search."}
 

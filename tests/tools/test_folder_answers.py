@@ -103,6 +103,9 @@ def test_a_folder_named_like_nothing_offers_the_folders_named_with_some_of_its_w
                                  "words: music/guitar/chords (chord), music/ukulele/chords (chord).")
     assert find_folder(tool_ctx, "banjo tabs")["message"] == \
         "No folder or file is named like 'banjo tabs'."
+    # the 0.5B's call for the same request: a file name search
+    assert as_called(search_file)(tool_ctx, "uke_chord_sheets.*", True)["message"].endswith(
+        "Folders named with some of its words: music/guitar/chords (chord), music/ukulele/chords (chord).")
 
 
 def test_a_count_given_the_working_folder_as_its_root_counts_the_folder_asked_about(tool_ctx: ToolContext) -> None:
