@@ -63,6 +63,8 @@ def run_platform_command(argv: list[str], *, input_text: str | None = None, time
     exe = shutil.which(argv[0])
     if exe is None:
         return CommandOutcome(None, problem=f"{argv[0]} is not installed")
+    if any("\x00" in a for a in argv):  # the OS cannot pass it (subprocess raises ValueError); said as a problem
+        return CommandOutcome(None, problem="the text holds a NUL byte, which a program argument cannot; remove it")
     data = input_text.encode("utf-8") if input_text is not None else None
     stdin = None if data is not None else subprocess.DEVNULL
     try:

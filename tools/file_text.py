@@ -8,15 +8,19 @@ to the right tool.
 from __future__ import annotations
 
 import ast
+import errno
+import os
 import re
+import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from gaia_lite.registry.context import ToolContext
 
 from .sandbox import SandboxError
 
 __all__ = ["MAX_FILE_BYTES", "TEXT_EXTS", "not_text_hint", "text_head", "text_start", "is_binary", "python_outline",
-           "markdown_outline"]
+           "markdown_outline", "open_regular"]
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 SNIFF_BYTES = 8192  # a NUL byte in the first 8 KB marks a binary file (git's rule)
@@ -70,6 +74,18 @@ def not_text_hint(path: Path) -> str | None:
     return None
 
 
+def open_regular(path: Path) -> BinaryIO:
+    """``open(path, "rb")`` for a regular file; OSError for a FIFO, a device or a socket. Opened without
+    blocking and checked on the open descriptor: open() of a FIFO waits for a writer for ever (a named pipe
+    in the folder hung read_file and every content search past the tool's timeout), and a check of the
+    path before the open could be raced."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, f"{path.name} is not a regular file (a FIFO, device or socket)")
+    return os.fdopen(fd, "rb")
+
+
 def is_binary(data: bytes) -> bool:
     return b"\x00" in data[:SNIFF_BYTES]
 
@@ -100,7 +116,7 @@ def text_start(ctx: ToolContext, path: Path, limit: int = 65536) -> str:
     """The first ``limit`` bytes of a text file, decoded; "" for a refused, unreadable or binary file."""
     try:
         ctx.sandbox.check(path)   # skips credential files inside the roots
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             data = fh.read(limit)
     except (SandboxError, OSError):
         return ""

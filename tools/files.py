@@ -23,7 +23,8 @@ from gaia_lite.registry.spec import Redirect, tool
 
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
-from .file_text import MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, python_outline, text_head
+from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, open_regular, python_outline,
+                        text_head)
 from .list_entry import added_entry, list_entries, repeated_lines
 from .setting_line import config_text, lines_setting, replaced, restyled, set_line_call, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, none_of_kind,
@@ -473,7 +474,11 @@ def _load_text(path: Path) -> str:
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
         raise ToolFailure(f"{path} is {size / 1e6:.1f} MB; the limit is 10 MB. Use search_file_content to grep it")
-    data = path.read_bytes()
+    try:
+        with open_regular(path) as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise ToolFailure(f"cannot read {path}: {exc.strerror or exc}; only regular text files can be read") from None
     if is_binary(data):
         raise ToolFailure(f"{path} is a binary file, not text")
     return data.decode("utf-8", errors="replace")

@@ -410,7 +410,10 @@ def folder_named_by_user(ctx: ToolContext) -> Path | None:
 
 
 # A file named in a message by path or name: "reports/acme_q3_report.md", "budget-2025.csv"
-PATH_MENTION = re.compile(r"[\w~./\\-]*\w\.[A-Za-z][A-Za-z0-9]{0,5}\b")
+# The look-behind starts a match only where a run of path characters starts: without it a long run with
+# no file name in it ("xxxx..." in a 30 KB pasted log) is rescanned from each of its characters, O(n^2)
+# in re's C loop, which holds the GIL, so not even the executor's timeout could end the call.
+PATH_MENTION = re.compile(r"(?<![\w~./\\-])[\w~./\\-]*\w\.[A-Za-z][A-Za-z0-9]{0,5}\b")
 
 
 def named_by_user(ctx: ToolContext, *, keep: Callable[[Path], bool] | None = None) -> Path | None:
@@ -589,9 +592,11 @@ POINTED_MIN = 0.2
 def _compounds(text: str) -> list[str]:
     """Words ``words`` splits that a request may write whole: a hyphenated word with a short part, joined
     ("Wi-Fi" -> wifi), and letters with digits ("Q3" -> q3, "acme_q2_report" -> q2)."""
-    joined = [re.sub(r"[-_]", "", m).lower() for m in re.findall(r"[^\W_]+(?:[-_][^\W_]+)+", text)
+    # (?<![^\W_]): a match starts where a word does, or a long word ("xxx...", 1 MB of it) is rescanned from
+    # each of its letters, O(n^2) with the GIL held (as PATH_MENTION)
+    joined = [re.sub(r"[-_]", "", m).lower() for m in re.findall(r"(?<![^\W_])[^\W_]+(?:[-_][^\W_]+)+", text)
               if any(len(w) < 3 for w in _WORD.findall(m)) and not re.fullmatch(r"[\d_-]+", m)]
-    return joined + [m.lower() for m in re.findall(r"[^\W\d_]+\d+[^\W_]*|\d+[^\W\d_]+[^\W_]*", text)]
+    return joined + [m.lower() for m in re.findall(r"(?<![^\W_])(?:[^\W\d_]+\d+[^\W_]*|\d+[^\W\d_]+[^\W_]*)", text)]
 
 
 def request_words(text: str) -> list[str]:

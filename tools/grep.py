@@ -26,7 +26,7 @@ from typing import Any, Optional, Sequence
 
 from gaia_lite.registry.context import ToolContext
 
-from .file_text import MAX_FILE_BYTES, SNIFF_BYTES, is_binary
+from .file_text import MAX_FILE_BYTES, SNIFF_BYTES, is_binary, open_regular
 from .file_walk import glob_alternatives, iter_files
 from .patterns import compile_user_regex
 from .sandbox import SandboxError
@@ -101,7 +101,7 @@ def _lines_of(ctx: ToolContext, path: Path) -> list[str] | None:
         ctx.sandbox.check(path)   # a credential file inside the roots is never read
         if path.stat().st_size > MAX_FILE_BYTES:
             return None
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             head = fh.read(SNIFF_BYTES)
             if is_binary(head):
                 return None

@@ -15,6 +15,7 @@ from typing import Any
 
 from gaia_lite.memory.credentials import mask_credentials
 from gaia_lite.memory.records import CATEGORIES
+from gaia_lite.memory.store import MAX_FACT_CHARS
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.spec import Redirect, tool
 from gaia_lite.registry.failure import error_payload
@@ -57,8 +58,9 @@ def _category(value: str, default: str) -> tuple[str, str]:
 
 
 def saved_text(fact: str) -> str:
-    """The fact as the confirmation repeats it (credentials masked, as the store keeps them)."""
-    return mask_credentials(fact.strip())
+    """The fact as the confirmation repeats it: credentials masked and cut where the store cuts it
+    (a megabyte-long fact was kept as its first 2,000 characters and repeated whole)."""
+    return mask_credentials(fact.strip()[:MAX_FACT_CHARS])
 
 
 def _brief(fact: Any) -> dict[str, Any]:
@@ -219,6 +221,7 @@ def _edit_meant(ctx: ToolContext, knowledge_id: str, content: str = "", **_: obj
     the result to use edit_file, it apologised instead."""
     from .setting_line import config_text, key_set_to, lines_setting, set_line_call
 
+    content = content if isinstance(content, str) else ""  # null content: there is no line to set
     file = _file_meant(ctx, str(knowledge_id).strip()) if content.strip() else None
     if file is None or ctx.memory is not None and ctx.memory.get(str(knowledge_id).strip()) is not None:
         return None

@@ -32,7 +32,8 @@ from .redact import redact_payload
 from .registry import ToolRegistry
 from .spec import ParamSpec, Redirect, ToolSpec
 
-__all__ = ["ToolExecutor", "ToolResult", "ToolStatus", "Decision", "Approver", "resolve_name", "validate_arguments"]
+__all__ = ["ToolExecutor", "ToolResult", "ToolStatus", "Decision", "Approver", "resolve_name", "validate_arguments",
+           "short_repr", "one_line_error", "MAX_ERROR_CHARS"]
 
 
 class Decision(str, Enum):
@@ -118,8 +119,22 @@ def _coerce(p: ParamSpec, value: Any) -> Any:
         if p.nullable or not p.required:
             return None
         raise ValueError("must not be null")
+    _check_text(value)
     coerce = _COERCERS.get(p.json_type)
     return coerce(p, value) if coerce is not None else value
+
+
+def _check_text(value: Any) -> None:
+    """Refuse a string (or a list's string) that cannot be UTF-8: JSON lets a model write a lone surrogate
+    ("\\ud800"), and every file name, SQLite query and subprocess after this would fail on it with an
+    exception instead of a sentence."""
+    for text in (value if isinstance(value, list) else [value]):
+        if isinstance(text, str):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ValueError(f"holds {text[exc.start]!r}, a lone surrogate that is not text; "
+                                 "send plain UTF-8 text") from None
 
 
 def _to_string(p: ParamSpec, value: Any) -> str:
@@ -215,11 +230,36 @@ def validate_arguments(spec: ToolSpec, args: dict[str, Any]) -> tuple[dict[str, 
     for p in spec.params:
         if p.name not in args:
             continue
+        if args[p.name] is None and not p.required and not p.nullable:
+            continue  # null for a parameter with a default (remember's domain="") means "not given": the default holds
         try:
             out[p.name] = _coerce(p, args[p.name])
         except ValueError as exc:
-            return None, f"{spec.name}: argument {p.name!r}={args[p.name]!r} is invalid ({exc}). {expected}"
+            return None, f"{spec.name}: argument {p.name!r}={short_repr(args[p.name])} is invalid ({exc}). {expected}"
     return out, None
+
+
+MAX_ERROR_CHARS = 500
+
+
+def one_line_error(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` with its ``error`` on one line of at most MAX_ERROR_CHARS, cut in the middle: a tool's
+    message can quote what the model sent ("Unknown bundle '<a megabyte>'", a name with newlines in it),
+    and the model needs what is wrong (the start) and how to fix it (the end), not the echo."""
+    error = payload.get("error")
+    if not isinstance(error, str):
+        return payload
+    line = " ".join(error.split())
+    if len(line) > MAX_ERROR_CHARS:
+        line = f"{line[:300]} ... {line[-(MAX_ERROR_CHARS - 305):]}"
+    return payload if line == error else {**payload, "error": line}
+
+
+def short_repr(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to about ``limit`` characters: an error names the bad value, it does not
+    echo a megabyte of it back into the model's context."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _short_names_read(spec: ToolSpec, args: dict[str, Any]) -> dict[str, Any]:
@@ -267,7 +307,8 @@ class ToolExecutor:
 
         def done(name: str | None, status: ToolStatus, payload: dict[str, Any], used: dict[str, Any] = args,
                  invoked: bool = False, loaded: ToolsLoaded | None = None) -> ToolResult:
-            return ToolResult(requested, name, used, payload, status, time.perf_counter() - start, invoked, loaded)
+            return ToolResult(requested, name, used, one_line_error(payload), status, time.perf_counter() - start,
+                              invoked, loaded)
 
         if direct.error is not None:
             return done(None, ToolStatus.INVALID, error_payload(direct.error))
@@ -319,7 +360,10 @@ class ToolExecutor:
         or None. A look-alike picked with the right arguments: the 1.5B asked to "turn off debug in
         config/app.yaml" called update_memory with the file as its id and "debug: false" as the content."""
         redirect = getattr(spec.fn, "redirect", None)
-        target: Redirect | None = redirect(self.ctx, **kwargs) if callable(redirect) else None
+        try:
+            target: Redirect | None = redirect(self.ctx, **kwargs) if callable(redirect) else None
+        except Exception:  # tool code, only a guess at a better call: when it breaks, the call runs as asked
+            return None
         if target is None or target.name == spec.name or target.name not in self.registry:
             return None
         result = self.execute(target.name, target.arguments)
