@@ -26,7 +26,9 @@ OPEN_ANSWER_BELOW = 0.27
 # still starts with the tool choice.
 OPEN_LATER_BELOW = 0.55
 ANSWERED_BY_FACT = 0.6  # a saved fact this close answers the question (MiniLM pairs: 0.72-0.88)
-_FILE_NAMED = re.compile(r"[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b|/")
+# a match starts only where a word does: else a long word in a pasted message ("xxx...", 20,000 characters) is
+# rescanned from each of its letters, O(n^2) with the GIL held (1.5 s; as find.PATH_MENTION)
+_FILE_NAMED = re.compile(r"(?<![\w-])[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b|/")
 
 
 class Opening(Enum):

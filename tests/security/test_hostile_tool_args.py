@@ -309,6 +309,7 @@ def test_missing_and_unknown_arguments_are_one_line(world: World, name: str) -> 
 def test_a_long_word_is_read_in_linear_time(text: str) -> None:
     """These ran O(n^2) in re's C loop with the GIL held: 1 MB froze query_documents, and the whole agent
     with it, past any timeout (30,000 characters took 9 s)."""
+    from gaia_lite.agent.opening import _FILE_NAMED
     from gaia_lite.tools.find import PATH_MENTION, request_words
     from gaia_lite.tools.rag import _FILE_MENTION
 
@@ -316,4 +317,5 @@ def test_a_long_word_is_read_in_linear_time(text: str) -> None:
     request_words(text)
     PATH_MENTION.findall(text)
     _FILE_MENTION.findall(text)
+    _FILE_NAMED.search(text)   # the agent's, on every user message
     assert time.monotonic() - started < 2.0
