@@ -399,11 +399,11 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
     """The search_directory result for ``name`` among ``entries``: folders named so (or close), else files."""
     found = rank(name, entries, "folder")
     strict = [f for f in found if f.strict]
-    folders = strict or found
+    folders, lead = _request_first(ctx, strict or found)
     result = {"status": "success", "message": "", "directories": [str(f.path) for f in folders[:SHOWN]],
               "count": len(folders), "truncated": len(folders) > SHOWN}
     if folders:
-        one = clear_winner(folders) if not strict else (strict[0] if len(strict) == 1 else None)
+        one = lead or (clear_winner(folders) if not strict else (strict[0] if len(strict) == 1 else None))
         result["message"] = (f"Folders named like {name!r}: " if strict else
                              f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
         result["message"] += f". {_shown(ctx, one.path)}: {_one_holds(ctx, one.path)}." if one else ""
@@ -424,6 +424,20 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
     some = _folders_with_some_words(ctx, name, entries)
     return {**result, "message": f"No folder or file is named like {name!r}." + (
         f" Folders named with some of its words: {', '.join(some)}." if some else "")}
+
+
+def _request_first(ctx: ToolContext, folders: list[Found]) -> tuple[list[Found], Found | None]:
+    """``folders`` (best first) with those matched alike ordered by how many of the request's own words their paths
+    hold, and the first when it holds more than any other matched alike. For "where did I save the wiring diagram
+    for the shed lights?", a search for "wiring diagrams" found projects/garage/electrical/diagrams and
+    projects/shed/electrical/diagrams alike, and the 1.5B answered with both."""
+    asked = set(request_words(ctx.request.message))
+    if len(folders) < 2 or not asked:
+        return folders, None
+    held = {f.path: len(asked & set(words(_shown(ctx, f.path)))) for f in folders}
+    ordered = sorted(folders, key=lambda f: (-f.score, -held[f.path]))   # stable: rank's order among equals
+    first, second = ordered[0], ordered[1]
+    return ordered, first if first.score == second.score and held[first.path] > held[second.path] else None
 
 
 def _folders_with_some_words(ctx: ToolContext, name: str, entries: list, limit: int = 6) -> list[str]:

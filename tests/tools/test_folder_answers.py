@@ -108,6 +108,18 @@ def test_a_folder_named_like_nothing_offers_the_folders_named_with_some_of_its_w
         "Folders named with some of its words: music/guitar/chords (chord), music/ukulele/chords (chord).")
 
 
+def test_folders_found_alike_are_led_by_the_one_whose_path_holds_the_requests_words(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"projects/garage/electrical/diagrams/garage-sockets.svg": "<svg/>",
+                  "projects/shed/electrical/diagrams/lighting-circuit.svg": "<svg/>"})
+    tool_ctx.request.message = "Where did I save the wiring diagram for the shed lights?"
+    result = find_folder(tool_ctx, "wiring diagrams")
+    assert result["directories"][0].endswith("projects/shed/electrical/diagrams")
+    assert "projects/shed/electrical/diagrams: it holds lighting-circuit.svg (1 file)" in result["message"]
+    tool_ctx.request.message = "Where did I save the wiring diagrams?"   # no word tells them apart
+    assert "it holds" not in find_folder(tool_ctx, "wiring diagrams")["message"]
+
+
 def test_a_count_given_the_working_folder_as_its_root_counts_the_folder_asked_about(tool_ctx: ToolContext) -> None:
     root = Path(tool_ctx.workdir)
     _files(root, {"app/main.py": "", "app/api/routes.py": "", "scripts/deploy.py": ""})
