@@ -750,10 +750,21 @@ def _folder_by_name(ctx: ToolContext) -> Path | None:
     return named[0] if len(named) == 1 else None
 
 
+def _folder_down_the_path(ctx: ToolContext) -> Path | None:
+    """The deepest of the folders the user's message names in words (every word of each name, at any depth) when
+    they lie on one path: "which of the band's setlists is the biggest file?" names music-stuff/band and its
+    setlists (the 1.5B listed an empty index for it, probe_files). None when they branch, or it names none."""
+    named = sorted((f.path for f in named_in(ctx, ctx.request.message, kind="folder", min_share=1.0, limit=None)),
+                   key=lambda p: len(p.parts))
+    if not named or any(p not in named[-1].parents for p in named[:-1]):
+        return None
+    return named[-1]
+
+
 def _the_folder_asked_about(ctx: ToolContext, docs: list[dict[str, Any]]) -> dict[str, Any]:
     """The listing of the folder the user's message names, when no indexed document lies in it: asked
     "what's in the docs folder?", the 0.5B listed the index (empty) and answered "The docs folder is empty"."""
-    folder = _folder_by_name(ctx)
+    folder = _folder_down_the_path(ctx) or _folder_by_name(ctx)
     if folder is None:
         return {}
     if any(folder in Path(str(d.get("path", ""))).parents for d in docs):

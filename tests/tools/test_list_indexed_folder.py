@@ -35,3 +35,14 @@ def test_a_folder_with_indexed_documents_is_the_index_as_before(rag_ctx: ToolCon
 def test_no_folder_named_is_the_index_as_before(rag_ctx: ToolContext) -> None:
     rag_ctx.request.message = "list my indexed documents"
     assert list_indexed_documents(rag_ctx) == {"status": "success", "count": 0, "documents": []}
+
+
+def test_a_folder_named_in_words_deep_in_the_tree_is_listed_with_its_largest_file(rag_ctx: ToolContext) -> None:
+    setlists = rag_ctx.workdir / "music-stuff" / "band" / "setlists"
+    setlists.mkdir(parents=True)
+    for name, size in (("open-mic.txt", 107), ("pub-night.txt", 218), ("wedding-gig.txt", 556)):
+        (setlists / name).write_text("x" * size)
+    rag_ctx.request.message = "Which of the band's setlists is the biggest file?"   # the 1.5B's call: this tool
+    result = list_indexed_documents(rag_ctx)
+    assert result["message"].startswith("No indexed document is in music-stuff/band/setlists/, a folder here."), result
+    assert [e["name"] for e in result["entries"] if e.get("largest")] == ["wedding-gig.txt"]
