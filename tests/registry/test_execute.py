@@ -121,6 +121,27 @@ def test_missing_argument_is_named_with_expected_signature():
     assert "Expected: read_file(file_path: string, max_lines?: integer, strict?: boolean)" in error
 
 
+def test_a_name_path_or_query_over_its_limit_is_refused_and_text_to_write_is_not():
+    _, error = validate_arguments(_registry()["read_file"], {"file_path": "x" * 1_000_000})
+    assert error == ("read_file: argument 'file_path' is 1,000,000 characters; the limit is 4,096 for a name, path, "
+                     "pattern or query: send a shorter one")
+    assert validate_arguments(_registry()["read_file"], {"file_path": "x" * 4096})[1] is None
+
+    @tool
+    def write_file(ctx, file_path: str, content: str) -> dict:
+        """Write a file.
+
+        Args:
+            file_path: The file.
+            content: Its text.
+        """
+        return {"status": "success"}
+
+    kwargs, error = validate_arguments(ToolRegistry([write_file])["write_file"], {"file_path": "a.txt",
+                                                                                  "content": "x" * 1_000_000})
+    assert error is None and len(kwargs["content"]) == 1_000_000
+
+
 def test_unknown_argument_is_named():
     _, error = validate_arguments(_registry()["read_file"], {"file_path": "a", "path": "b"})
     assert "unknown argument(s) 'path'" in error and "Expected:" in error

@@ -44,15 +44,10 @@ CALL_BOUND_S = 10.0
 MAX_ERROR_CHARS = 500
 # A payload is what the model reads next; one that echoes a megabyte of its own input back fills its context.
 MAX_PAYLOAD_CHARS = 64_000
-# Found by this sweep and left as they are (not errors, and bounded in time): a success payload that repeats
-# an argument whole. request_user_input's default is the answer the model chose, given back by design; the
-# others are echoes still to be cut at their tools, listed so a new one fails here.
-ECHOES_LEFT = {("request_user_input", "default_if_no_response"), ("remember", "category"),
-               ("update_memory", "category"), ("update_memory", "domain"), ("update_memory", "context"),
-               ("update_memory", "entity"), ("query_specific_file", "query"), ("evaluate_retrieval", "question"),
-               ("search_file", "file_pattern"), ("search_file", "file_types"), ("search_directory", "directory_name"),
-               ("list_recent_files", "file_types"), ("forget", "knowledge_id"), ("query_documents", "query"),
-               ("search_file_content", "file_pattern")}
+# Found by this sweep: a success payload that repeats an argument whole. A name, path, pattern, query, id or date
+# over 4,096 characters is now refused by the executor (execute.MAX_NAME_CHARS); request_user_input's default is
+# the answer the model chose, given back by design. Listed so a new echo fails here.
+ECHOES_LEFT = {("request_user_input", "default_if_no_response")}
 MEGABYTE = "x" * 1_000_000
 OUTSIDE = "<outside>"  # stands for the secret file outside the sandbox, which differs per world
 
