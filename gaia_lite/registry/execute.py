@@ -236,7 +236,8 @@ def validate_arguments(spec: ToolSpec, args: dict[str, Any]) -> tuple[dict[str, 
             out[p.name] = _coerce(p, args[p.name])
         except ValueError as exc:
             return None, f"{spec.name}: argument {p.name!r}={short_repr(args[p.name])} is invalid ({exc}). {expected}"
-        if isinstance(out[p.name], str) and len(out[p.name]) > MAX_NAME_CHARS and p.name not in LONG_TEXT:
+        if isinstance(out[p.name], str) and len(out[p.name]) > MAX_NAME_CHARS and p.name not in LONG_TEXT \
+                and spec.schema is None:   # an MCP server's tool keeps its own schema, and its own bounds
             return None, (f"{spec.name}: argument {p.name!r} is {len(out[p.name]):,} characters; the limit is "
                           f"{MAX_NAME_CHARS:,} for a name, path, pattern or query: send a shorter one")
     return out, None
@@ -245,7 +246,7 @@ def validate_arguments(spec: ToolSpec, args: dict[str, Any]) -> tuple[dict[str, 
 # A name, path, pattern, query, id or date longer than this is refused before a tool runs: found by the hostile
 # sweep, a megabyte of it was searched for and echoed back whole in a successful result, into the model's context
 MAX_NAME_CHARS = 4096
-# the parameters whose text is written, stored, run or shown, and may be long: each tool bounds its own
+# the built-in tools' parameters whose text is written, stored, run or shown, and may be long: each tool bounds its own
 LONG_TEXT = frozenset({"content", "old_content", "new_content", "text", "fact", "command", "retrieved_info",
                        "message", "default_if_no_response"})
 

@@ -140,6 +140,9 @@ def test_a_name_path_or_query_over_its_limit_is_refused_and_text_to_write_is_not
     kwargs, error = validate_arguments(ToolRegistry([write_file])["write_file"], {"file_path": "a.txt",
                                                                                   "content": "x" * 1_000_000})
     assert error is None and len(kwargs["content"]) == 1_000_000
+    # an MCP server's tool keeps its own schema and bounds: a long "code" or "sql" may be what it takes
+    outside = replace(_registry()["read_file"], schema={"type": "object", "properties": {"file_path": {"type": "string"}}})
+    assert validate_arguments(outside, {"file_path": "x" * 1_000_000})[1] is None
 
 
 def test_unknown_argument_is_named():
