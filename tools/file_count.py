@@ -119,7 +119,8 @@ def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False, total:
     n = sum(kinds.values())
     if not n:
         return "Its subfolders hold no files."
-    return f"Counting its subfolders: {_kinds_said(kinds)}" + (f" ({n} in all)." if total else ".") + _of_kind(ctx, kinds)
+    said = f"Counting its subfolders: {_kinds_said(kinds)}" + (f" ({n} in all)." if total else ".")
+    return said + _of_kind(ctx, kinds)
 
 
 def _of_kind(ctx: ToolContext, kinds: Counter[str]) -> str:
@@ -129,7 +130,8 @@ def _of_kind(ctx: ToolContext, kinds: Counter[str]) -> str:
     if kind is None:
         return ""
     n = sum(kinds[ext] for ext in kind_exts(kind))
-    return f" {n} of them {'is a' if n == 1 else 'are'} {kind} file{'' if n == 1 else 's'} ({', '.join(kind_exts(kind))})."
+    files = f"{kind} file{'' if n == 1 else 's'} ({', '.join(kind_exts(kind))})"
+    return f" {n} of them {'is a' if n == 1 else 'are'} {files}."
 
 
 def count_asked(ctx: ToolContext) -> str | None:

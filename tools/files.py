@@ -464,7 +464,8 @@ def _folders_the_request_names(ctx: ToolContext, roots: list[Path], name: str) -
                            + "; ".join(f"{_shown(ctx, r)}: {_holds(r)}" for r in roots) + "."}
     one = found[0] if len(found) == 1 or found[0].score > found[1].score else None
     message = "Folders the request names: " + _names(ctx, found, why=True)
-    return {"status": "success", "message": message + (f". {_shown(ctx, one.path)}: {_one_holds(ctx, one.path)}." if one else ""),
+    message += f". {_shown(ctx, one.path)}: {_one_holds(ctx, one.path)}." if one else ""
+    return {"status": "success", "message": message,
             "directories": [str(f.path) for f in found], "count": len(found), "truncated": False}
 
 

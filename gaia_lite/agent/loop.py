@@ -295,7 +295,8 @@ class Agent:
         folder = list_first(query, self.executor.ctx, self.registry.names()) if path is None else None
         if path is None and folder is None:
             return
-        name, arguments = ("read_file", {"file_path": path}) if path else ("browse_directory", {"directory_path": folder})
+        name, arguments = (("read_file", {"file_path": path}) if path
+                           else ("browse_directory", {"directory_path": folder}))
         call = ToolCall(f"call_{uuid.uuid4().hex[:12]}", name, arguments, source="agent")
         self.history.append({"role": "assistant", "content": None, "tool_calls": [call.wire()]})
         yield from self._call_tool(call, book, stats)
