@@ -74,14 +74,14 @@ def _holds(folder: Path, limit: int = 8, ctx: Optional[ToolContext] = None, larg
         children = sorted(folder.iterdir(), key=lambda c: (not c.is_dir(), c.name.lower()))
     except OSError:
         return ""
-    shown = [c for c in children if not c.name.startswith(".")]
-    if not shown:
+    visible = [c for c in children if not c.name.startswith(".")]
+    if not visible:
         return "it is empty"
     # asked "which of the band's setlists is the biggest file?", a name search found the setlists folder and gave its
     # four names, no sizes
-    big = _clearly_largest([(_size(c), c) for c in shown[:limit] if c.is_file()]) if largest else None
+    big = _clearly_largest([(_size(c), c) for c in visible[:limit] if c.is_file()]) if largest else None
     names = [c.name + ("/" if c.is_dir() else f" ({big[0]:,} B, largest)" if big and c == big[1] else "")
-             for c in shown]
+             for c in visible]
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
     # the count beside the names: asked "how many files in the invoices folder?", the 0.5B was given the four
     # names alone and answered with them
