@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict, Union
 
-__all__ = ["ToolCall", "Usage", "ChatResult", "Message", "SystemMessage", "UserMessage", "AssistantMessage",
+__all__ = ["ToolCall", "new_call_id", "Usage", "ChatResult", "Message", "SystemMessage", "UserMessage", "AssistantMessage",
            "AssistantCallsMessage", "ToolMessage", "WireToolCall", "WireFunction"]
 
 
@@ -50,6 +51,11 @@ class ToolMessage(TypedDict):
 
 
 Message = Union[SystemMessage, UserMessage, AssistantMessage, AssistantCallsMessage, ToolMessage]
+
+
+def new_call_id() -> str:
+    """An id for a call the server did not number: one read from a reply's text, or the agent's own."""
+    return "call_" + uuid.uuid4().hex[:12]
 
 
 @dataclass(frozen=True)

@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from gaia_lite.llm.structured import Capabilities
-from gaia_lite.messages import ChatResult, ToolCall
+from gaia_lite.messages import ChatResult, ToolCall, new_call_id
 from gaia_lite.registry.registry import ToolRegistry
 
 from .grammar import GrammarReplies, open_string_grammar, schema_grammar, schema_opening
@@ -120,7 +119,7 @@ class Shape:
         if isinstance(value.get("answer"), str) and name in (None, NO_TOOL):
             return Reply((), value["answer"].strip())
         if isinstance(name, str) and name != NO_TOOL and isinstance(args, dict):
-            return Reply((ToolCall("call_" + uuid.uuid4().hex[:12], name, args, source="text"),), "")
+            return Reply((ToolCall(new_call_id(), name, args, source="text"),), "")
         return None
 
 

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from typing import Any, Callable
 
-from gaia_lite.messages import ChatResult, ToolCall
+from gaia_lite.messages import ChatResult, ToolCall, new_call_id
 from gaia_lite.registry.registry import ToolRegistry
 
 from .judge import Evidence, hiding_guard
@@ -263,7 +262,7 @@ class GrammarReplies:
                 return self._fallback(result)
             if isinstance(value, dict) and isinstance(value.get("name"), str) \
                     and isinstance(value.get("arguments"), dict):
-                return Reply((ToolCall("call_" + uuid.uuid4().hex[:12], value["name"], value["arguments"],
+                return Reply((ToolCall(new_call_id(), value["name"], value["arguments"],
                                        source="text"),), "")
             return self._fallback(result)
         return Reply((), text)

@@ -27,7 +27,7 @@ from gaia_lite.events import (
     TurnStarted,
 )
 from gaia_lite.llm.client import ChatClient
-from gaia_lite.messages import ChatResult, Message, ToolCall
+from gaia_lite.messages import ChatResult, Message, ToolCall, new_call_id
 from gaia_lite.registry.bridge import unwrap_call
 from gaia_lite.registry.execute import ToolExecutor
 from gaia_lite.registry.ports import MemoryPort
@@ -297,7 +297,7 @@ class Agent:
             return
         name, arguments = (("read_file", {"file_path": path}) if path
                            else ("browse_directory", {"directory_path": folder}))
-        call = ToolCall(f"call_{uuid.uuid4().hex[:12]}", name, arguments, source="agent")
+        call = ToolCall(new_call_id(), name, arguments, source="agent")
         self.history.append({"role": "assistant", "content": None, "tool_calls": [call.wire()]})
         yield from self._call_tool(call, book, stats)
         stats.opening = Opening.OPEN   # after a result the reply chooses: answer, or call

@@ -14,13 +14,12 @@ import threading
 import time
 import urllib.error
 import urllib.request
-import uuid
 from typing import Any, Generator, Iterator, Sequence
 
 from gaia_lite.errors import Cancelled, GaiaError, ModelError, ReplyCutOff, ServerTooSlow, ServerUnreachable
 from gaia_lite.llm.event_limit import EventLimit, limited
 from gaia_lite.llm.textcalls import _loads_lenient
-from gaia_lite.messages import ChatResult, ToolCall, Usage
+from gaia_lite.messages import ChatResult, ToolCall, Usage, new_call_id
 
 __all__ = ["ChatClient", "Cancelled", "DISCOVERY_TIMEOUT_S"]
 
@@ -342,7 +341,7 @@ def _finish_call(slot: dict[str, Any]) -> ToolCall:
         args = _loads_lenient(raw)
     if not isinstance(args, dict):
         args = {"__raw__": raw}
-    return ToolCall(id=slot["id"] or "call_" + uuid.uuid4().hex[:12], name=slot["name"].strip(),
+    return ToolCall(id=slot["id"] or new_call_id(), name=slot["name"].strip(),
                     arguments=args, source="native")
 
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 import ast
 import json
 import re
-import uuid
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from gaia_lite.messages import ToolCall
+from gaia_lite.messages import ToolCall, new_call_id
 
 __all__ = ["parse_text_calls", "strip_think", "TextParse"]
 
@@ -40,10 +39,6 @@ class TextParse:
 def strip_think(text: str) -> str:
     """Remove <think>...</think> blocks (and an unterminated trailing one)."""
     return _THINK.sub("", text).strip()
-
-
-def _new_id() -> str:
-    return "call_" + uuid.uuid4().hex[:12]
 
 
 def _loads_lenient(raw: str) -> Any:
@@ -118,7 +113,7 @@ def _as_call(obj: Any, known: set[str] | None) -> ToolCall | None:
         args = {}
     if not isinstance(args, dict):
         return None
-    return ToolCall(id=str(obj.get("id") or _new_id()), name=name.strip(), arguments=args, source="text")
+    return ToolCall(id=str(obj.get("id") or new_call_id()), name=name.strip(), arguments=args, source="text")
 
 
 def _calls_from_value(value: Any, known: set[str] | None) -> tuple[list[ToolCall], str | None]:
@@ -158,7 +153,7 @@ def _pycall(text: str, known: set[str]) -> ToolCall | None:
             kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords if kw.arg}
         except ValueError:
             return None
-        return ToolCall(id=_new_id(), name=m.group(1), arguments=kwargs, source="text")
+        return ToolCall(id=new_call_id(), name=m.group(1), arguments=kwargs, source="text")
     return None
 
 
