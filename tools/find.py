@@ -370,7 +370,7 @@ _REQUEST_WORDS = frozenset("what which who whom whose when where why how many mu
 
 def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None = None,
              limit: int | None = 3, kind: Kind = "file", min_share: float = 0.6) -> list[Found]:
-    """Files (or folders, with ``kind``) whose names a request names in words ("what does the employee
+    """Files (or folders, or both, with ``kind``) whose names a request names in words ("what does the employee
     handbook say about leave?" -> ``employee-handbook.md``; "add the minutes folder" -> ``minutes/``): at
     least ``min_share`` of a name's words are in the request, one of them a real word. Best first: the
     larger the share of the name in the request, the better; among names alike, the one whose folders the
@@ -378,7 +378,7 @@ def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None
     asked = tuple(w for w in dict.fromkeys(words(text)) if w not in _STOP and w not in _REQUEST_WORDS)
     scorer, found, in_folders = _Scorer(Query(text, asked)), [], {}
     for e in scan(ctx):
-        if e.is_dir != (kind == "folder") or (keep and not keep(e.path)):
+        if (kind != "any" and e.is_dir != (kind == "folder")) or (keep and not keep(e.path)):
             continue
         own = scorer.name_words(e.path.name) if not e.is_dir else tuple(words(e.path.name))
         own = tuple(o for o in own if o not in _STOP) or own   # "to-read.md" is all said in "my to-read list"
@@ -393,11 +393,11 @@ def named_in(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None
     return found[:limit]
 
 
-def named_in_words(ctx: ToolContext, text: str) -> list[Found]:
-    """Every file whose whole name ``text`` says in words, best first (``named_in`` with every word, no limit). The
-    agent's named files and its held call both read it, each taking the first it can use, so a turn walks the
-    allowed folders for this once."""
-    return named_in(ctx, text, min_share=1.0, limit=None)
+def named_in_words(ctx: ToolContext, text: str, kind: Kind = "file") -> list[Found]:
+    """Every file (or folder, or both, with ``kind``) whose whole name ``text`` says in words, best first
+    (``named_in`` with every word, no limit). The agent's named files, its held call, read first and list first all
+    read one such look (agent/named.NamedInWords), so a turn walks the allowed folders for this once."""
+    return named_in(ctx, text, min_share=1.0, limit=None, kind=kind)
 
 
 def folder_named_by_user(ctx: ToolContext) -> Path | None:

@@ -43,8 +43,8 @@ NO_DOCS_HINT = ("No documents are indexed yet, and the question names no file I 
                 "then ask again.")
 ON_DEMAND_BYTES = 20 * 1024 * 1024  # a file indexed in the middle of a question: bigger ones take minutes
 # starts only where a run of path characters starts, as find.PATH_MENTION (why: there)
-_FILE_MENTION = re.compile(r"(?<![\w~./\\-])[\w~./\\-]*\w\.(?:" + "|".join(sorted(e.lstrip(".") for e in SUPPORTED_EXTENSIONS)) + r")\b",
-                           re.IGNORECASE)
+_FILE_MENTION = re.compile(r"(?<![\w~./\\-])[\w~./\\-]*\w\.(?:"
+                           + "|".join(sorted(e.lstrip(".") for e in SUPPORTED_EXTENSIONS)) + r")\b", re.IGNORECASE)
 CITE = "Answer only from these chunks and cite each source_file (and page) you use."
 # what index/search failures look like: ExtractionError is a ValueError, EmbedderError a RuntimeError
 INDEX_ERRORS = (ValueError, RuntimeError, OSError)
@@ -523,7 +523,8 @@ def _unindexable_tables(ctx: ToolContext, query: str) -> list[str]:
     still open?" was answered by the 0.5B from a grep's "1 matching line in 1 file" (query_documents)."""
     found = []
     for text in (query, ctx.request.message):
-        for name in re.findall(r"(?<![\w./~-])[\w./~-]+\.(?:tsv|xlsx|xlsm)\b", text, re.IGNORECASE):  # _FILE_MENTION: why
+        # starts where a run of path characters starts (why: _FILE_MENTION)
+        for name in re.findall(r"(?<![\w./~-])[\w./~-]+\.(?:tsv|xlsx|xlsm)\b", text, re.IGNORECASE):
             path = resolved_or_none(ctx, name)
             if path is not None and path.is_file() and not ctx.rag.supports(path):
                 found.append(str(path))

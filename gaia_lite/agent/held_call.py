@@ -115,6 +115,13 @@ def _asks(message: str) -> bool:
     return message.rstrip().endswith("?") or QUESTION.search(message) is not None
 
 
+def _asks_plainly(message: str, tool: str, tool_names: Iterable[str]) -> bool:
+    """Whether ``message`` asks a question that ``tool`` may look up before the first reply: no change asked, no fact
+    to keep (read first and list first)."""
+    return _asks(message) and tool in set(tool_names) and not asked_to_keep(message) \
+        and ASKS_CHANGE.search(message) is None
+
+
 def _name_words(path: Path) -> list[str]:
     """The words of a file's name, without its extension ("plot-rules-2026.md": plot, rules, 2026)."""
     return "".join(c if c.isalnum() else " " for c in path.stem).split()
@@ -174,8 +181,9 @@ def read_first(message: str, ctx: ToolContext, tool_names: Iterable[str],
     from gaia_lite.tools.file_text import TEXT_EXTS
     from gaia_lite.tools.table_brief import QUERIED_SUFFIXES
 
-    if not _asks(message) or "read_file" not in set(tool_names) or asked_to_keep(message) or ASKS_CHANGE.search(message):
+    if not _asks_plainly(message, "read_file", tool_names):
         return None
+
     def keep(p: Path) -> bool:
         return p.suffix.lower() in TEXT_EXTS - set(QUERIED_SUFFIXES)
 
@@ -187,18 +195,19 @@ def read_first(message: str, ctx: ToolContext, tool_names: Iterable[str],
     return _shown(path, ctx) if path is not None and edit_brief(path, ctx.workdir) is not None else None
 
 
-def list_first(message: str, ctx: ToolContext, tool_names: Iterable[str]) -> str | None:
+def list_first(message: str, ctx: ToolContext, tool_names: Iterable[str],
+               folders_in_words: Callable[[], Sequence[Found]]) -> str | None:
     """The folder (as the user reads its path) a question names by two words or more of its path, for the agent to
     list before the model's first reply: "what was my most recent garden journal entry about?" names garden/journal,
     a folder of dated entries. Left to pick, the 0.5B recalled memories for it and the 1.5B answered that no
     garden_journal.txt exists (probe_files). None when it asks no question, asks a change or for a fact to be kept,
-    or names no such folder, or two."""
-    from gaia_lite.tools.find import named_in, request_words, words
+    or names no such folder, or two. ``folders_in_words``: the turn's look at the folders the message names in words
+    (named.NamedInWords.folders)."""
+    from gaia_lite.tools.find import request_words, words
 
-    if not _asks(message) or "browse_directory" not in set(tool_names) or asked_to_keep(message) \
-            or ASKS_CHANGE.search(message):
+    if not _asks_plainly(message, "browse_directory", tool_names):
         return None
     said, base = set(request_words(message)), Path(ctx.workdir).resolve()
-    found = [f.path for f in named_in(ctx, message, kind="folder", min_share=1.0, limit=None)
+    found = [f.path for f in folders_in_words()
              if f.path.is_relative_to(base) and len(said & set(words(str(f.path.relative_to(base))))) >= 2]
     return _shown(found[0], ctx) if len(found) == 1 else None

@@ -19,7 +19,7 @@ import logging
 import uuid
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Generator, Iterator
 
 from gaia_lite.errors import Cancelled, GaiaError, ModelError
 from gaia_lite.events import (
@@ -38,7 +38,7 @@ from .facts import asked_to_keep, asks_about_user, in_user_words
 from .fallback import answer_from_result, for_people, plain_name
 from .evidence import Lookups
 from .judge import Accept, Evidence, FromResults, RunCalls, Stage, Verdict, judge
-from .named import in_words_once, named_in_message
+from .named import NamedInWords, in_words_once, named_in_message
 from .opening import Opening, opening
 from .results import compact_result
 from .prefix import make_layout
@@ -51,7 +51,6 @@ from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
     from gaia_lite.skills.recall import SkillService
-    from gaia_lite.tools.find import Found
 
 __all__ = ["Agent", "AgentOptions", "origin_of"]
 
@@ -276,7 +275,8 @@ class Agent:
 
         calls = [r for r in stats.results if r.name == "analyze_data_file"]
         done = [r for r in calls if r.ok] or calls
-        path = self._existing_file((done[-1].payload.get("file") or done[-1].arguments.get("file_path")) if done else None)
+        raw = (done[-1].payload.get("file") or done[-1].arguments.get("file_path")) if done else None
+        path = self._existing_file(raw)
         return path if path is not None and path.suffix.lower() in QUERIED_SUFFIXES else None
 
     def _existing_file(self, raw: object) -> Path | None:
@@ -286,13 +286,13 @@ class Agent:
         path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
         return path if path is not None and path.is_file() else None
 
-    def _read_first(self, query: str, in_words: Callable[[], Sequence[Found]], stats: TurnStats,
+    def _read_first(self, query: str, in_words: NamedInWords, stats: TurnStats,
                     book: CallBook) -> Generator[Event, None, None]:
         """The one small text file a question names, read before the model's first reply (held_call.read_first), else
         the one folder it names by its path's words, listed (held_call.list_first): the model answers from it, or
         calls on. The call is the agent's own, shown and recorded as any call."""
         path = read_first(query, self.executor.ctx, self.registry.names(), in_words)
-        folder = list_first(query, self.executor.ctx, self.registry.names()) if path is None else None
+        folder = None if path else list_first(query, self.executor.ctx, self.registry.names(), in_words.folders)
         if path is None and folder is None:
             return
         name, arguments = (("read_file", {"file_path": path}) if path

@@ -18,15 +18,33 @@ if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.tools.find import Found
 
-__all__ = ["named_in_message", "names_file", "inside"]
+__all__ = ["named_in_message", "names_file", "inside", "in_words_once", "NamedInWords"]
 
 
-def in_words_once(message: str, ctx: ToolContext) -> Callable[[], list[Found]]:
-    """The look at the files whose whole name ``message`` says in words (find.named_in_words), made when first
-    asked and then kept: the named files and the held call both read it, so a turn walks the folders once."""
-    from gaia_lite.tools.find import named_in_words
+class NamedInWords:
+    """The turn's look at the files and folders whose whole name ``message`` says in words (find.named_in_words),
+    made when first asked and then kept: the named files, the held call, read first and list first all read it, so
+    a turn walks the allowed folders for it once. Called, it gives the files; ``folders()`` the folders."""
 
-    return functools.cache(lambda: named_in_words(ctx, message))
+    def __init__(self, message: str, ctx: ToolContext) -> None:
+        self.message, self.ctx = message, ctx
+
+    @functools.cached_property
+    def _found(self) -> list[Found]:
+        from gaia_lite.tools.find import named_in_words
+
+        return named_in_words(self.ctx, self.message, kind="any")
+
+    def __call__(self) -> list[Found]:
+        return [f for f in self._found if not f.is_dir]
+
+    def folders(self) -> list[Found]:
+        return [f for f in self._found if f.is_dir]
+
+
+def in_words_once(message: str, ctx: ToolContext) -> NamedInWords:
+    """The turn's one look at what ``message`` names in words (NamedInWords)."""
+    return NamedInWords(message, ctx)
 
 
 def named_in_message(message: str, ctx: ToolContext,

@@ -217,12 +217,13 @@ def test_a_key_with_its_own_value_or_none_asks_no_change(tmp_path: Path, message
 
 
 def test_a_turn_looks_once_for_the_files_its_message_names_in_words(tmp_path: Path, monkeypatch) -> None:
-    # the held call and the named files both read that look: the allowed folders are walked once, not twice
+    # the held call, the named files and list first all read that look: the allowed folders are walked once
     import gaia_lite.tools.find as find
 
     looks: list[str] = []
     real = find.named_in_words
-    monkeypatch.setattr(find, "named_in_words", lambda ctx, text: looks.append(text) or real(ctx, text))
+    monkeypatch.setattr(find, "named_in_words",
+                        lambda ctx, text, kind="file": looks.append(text) or real(ctx, text, kind))
     with FakeOpenAIServer() as srv:
         srv.script += [text_chunks(OPENING + QUERY), text_chunks('{"answer": "420."}')]
         list(_agent(srv, tmp_path).run("in my sales sheet, what did the north region sell?"))
@@ -362,3 +363,20 @@ def test_no_folder_is_listed_first_for_one_word_two_folders_or_a_change(tmp_path
         events = list(_agent(srv, tmp_path).run(message))
     first_call = next((e for e in events if isinstance(e, ToolCallFinished)), None)
     assert first_call is None or first_call.name != "browse_directory", "no listing before the model's first reply"
+
+
+def test_a_question_that_lists_first_walks_the_folders_once(tmp_path: Path, monkeypatch) -> None:
+    # read first found no file, so list first looked for folders: from the same walk, not a second one
+    import gaia_lite.tools.find as find
+
+    (tmp_path / "garden" / "journal").mkdir(parents=True)
+    (tmp_path / "garden" / "journal" / "2026-06-08.md").write_text("Picked the first courgettes.\n")
+    walks: list[str] = []   # every look for all the names a message says in words (limit=None) walks the folders
+    real = find.named_in
+    monkeypatch.setattr(find, "named_in", lambda ctx, text, **kw: (kw.get("limit", 3) is None and walks.append(
+        kw.get("kind", "file"))) or real(ctx, text, **kw))
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"answer": "Courgettes."}')]
+        events = list(_agent(srv, tmp_path).run("what was my most recent garden journal entry about?"))
+    assert [e.name for e in events if isinstance(e, ToolCallFinished)] == ["browse_directory"]
+    assert walks == ["any"], "files and folders from one walk"
