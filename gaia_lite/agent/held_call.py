@@ -24,17 +24,23 @@ from .facts import asked_to_keep
 from .lexicon import ASKS_CHANGE, ASKS_REWRITE, CHANGES_TOPIC, QUESTION
 
 if TYPE_CHECKING:
+    from gaia_lite.loader.worked import WorkedPick
+    from .named import NamedInWords
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.registry.execute import ToolResult
     from gaia_lite.tools.find import Found
 
-__all__ = ["HeldCall", "held_call", "read_first", "list_first", "QUERY_REQUEST", "QUERY_ANSWER", "EDIT_REQUEST"]
+__all__ = ["HeldCall", "held_call", "read_first", "list_first", "example_first", "LOOKS_ONLY", "QUERY_REQUEST",
+           "QUERY_ANSWER", "EDIT_REQUEST"]
 
 # Asked for off the record, in the words text-to-SQL prompts use: in the agent's own prompt alone, the 1.5B put the
 # file's path in FROM and a column's type into its query
 QUERY_REQUEST = "{brief}\nQuestion: {question}\nWrite one SQLite SELECT over data that answers the question."
 # After its own query, the 0.5B answered with more SQL ("SELECT item FROM data WHERE qty < 5"), asked or not
 QUERY_ANSWER = "Answer my question in plain sentences, from the rows the query found (not with SQL): {question}"
+# The tools the agent may call by itself from a worked example (example_first): they only look, and show nothing
+# the message did not ask to see (the clipboard, which may hold a password, is not among them)
+LOOKS_ONLY = frozenset({"browse_directory", "get_system_info", "list_windows", "rag_status", "list_indexed_documents"})
 EDIT_REQUEST = ("{brief}\nRequest: {request}\nWrite the edit for it: old_content is the exact text to change, copied "
                 "from the file; new_content is the text that replaces it.")
 
@@ -211,3 +217,23 @@ def list_first(message: str, ctx: ToolContext, tool_names: Iterable[str],
     found = [f.path for f in folders_in_words()
              if f.path.is_relative_to(base) and len(said & set(words(str(f.path.relative_to(base))))) >= 2]
     return _shown(found[0], ctx) if len(found) == 1 else None
+
+
+def example_first(message: str, sure: WorkedPick | None, tool_names: Iterable[str],
+                  in_words: NamedInWords) -> tuple[str, dict[str, object]] | None:
+    """The call of the worked example that serves ``message`` as it stands (the loader's ``Selection.sure``: "list
+    the files in this folder" is "show me what files are here", browse_directory of "."), for the agent to make
+    before the model's first reply: the model then answers from its result, or calls on. Written by the model, that
+    call was ~0.4 s of decoding on 2 cores, and the same every time. None when there is no such example, its tool
+    does more than look (LOOKS_ONLY), or the message names a file or folder (by path, or in words: the turn's one
+    look, ``in_words``), another tool, a change or a fact to keep."""
+    from .opening import tools_named
+
+    names = set(tool_names)
+    if sure is None or sure.example.tool not in LOOKS_ONLY or sure.example.tool not in names:
+        return None
+    if asked_to_keep(message) or ASKS_CHANGE.search(message) or tools_named(message, names) - {sure.example.tool}:
+        return None
+    if not _no_path(message) or "/" in message or "\\" in message or in_words() or in_words.folders():
+        return None
+    return sure.example.tool, dict(sure.example.arguments)

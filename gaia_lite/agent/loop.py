@@ -46,10 +46,11 @@ from .prompt import RESPONSE_FORMAT, worked_block
 from .replies import FreeReplies, OwnLinesView, ReplyMode
 from .reply import Reply, without_own_lines, without_tool_names
 from .selection import SelectionState, ToolSelector
-from .held_call import HeldCall, held_call, list_first, read_first
+from .held_call import HeldCall, example_first, held_call, list_first, read_first
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
+    from gaia_lite.loader.worked import WorkedPick
     from gaia_lite.skills.recall import SkillService
 
 __all__ = ["Agent", "AgentOptions", "origin_of"]
@@ -247,7 +248,7 @@ class Agent:
         stats.saved, stats.closest = saved, closest
         stats.named = () if asked_to_keep(query) else named_in_message(query, self.executor.ctx, in_words)
         if stats.held is None and self.options.held_calls:
-            yield from self._read_first(query, in_words, stats, book)
+            yield from self._read_first(query, in_words, stats, book, state.sure)
         answer: str | None = None
         steer = Steer()
         while answer is None:
@@ -286,17 +287,23 @@ class Agent:
         path = resolved_or_none(self.executor.ctx, raw) if isinstance(raw, str) and raw.strip() else None
         return path if path is not None and path.is_file() else None
 
-    def _read_first(self, query: str, in_words: NamedInWords, stats: TurnStats,
-                    book: CallBook) -> Generator[Event, None, None]:
+    def _read_first(self, query: str, in_words: NamedInWords, stats: TurnStats, book: CallBook,
+                    sure: WorkedPick | None) -> Generator[Event, None, None]:
         """The one small text file a question names, read before the model's first reply (held_call.read_first), else
-        the one folder it names by its path's words, listed (held_call.list_first): the model answers from it, or
-        calls on. The call is the agent's own, shown and recorded as any call."""
-        path = read_first(query, self.executor.ctx, self.registry.names(), in_words)
-        folder = None if path else list_first(query, self.executor.ctx, self.registry.names(), in_words.folders)
-        if path is None and folder is None:
+        the one folder it names by its path's words, listed (held_call.list_first), else the call of the worked
+        example that serves it as it stands (held_call.example_first): the model answers from it, or calls on. The
+        call is the agent's own, shown and recorded as any call."""
+        names = self.registry.names()
+        path = read_first(query, self.executor.ctx, names, in_words)
+        folder = None if path else list_first(query, self.executor.ctx, names, in_words.folders)
+        if path is not None:
+            name, arguments = "read_file", {"file_path": path}
+        elif folder is not None:
+            name, arguments = "browse_directory", {"directory_path": folder}
+        elif (example := example_first(query, sure, names, in_words)) is not None:
+            name, arguments = example
+        else:
             return
-        name, arguments = (("read_file", {"file_path": path}) if path
-                           else ("browse_directory", {"directory_path": folder}))
         call = ToolCall(new_call_id(), name, arguments, source="agent")
         self.history.append({"role": "assistant", "content": None, "tool_calls": [call.wire()]})
         yield from self._call_tool(call, book, stats)

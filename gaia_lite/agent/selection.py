@@ -52,6 +52,7 @@ class SelectionState:
     changed: bool = False
     notices: tuple[Notice, ...] = ()
     examples: tuple[WorkedPick, ...] = ()  # worked examples for this turn's message (loader/worked.py)
+    sure: WorkedPick | None = None  # the example whose call serves the message as it stands (Selection.sure)
 
     def visible_names(self, registry: ToolRegistry) -> list[str]:
         if self.filter is not None:
@@ -161,7 +162,8 @@ class ToolSelector:
             sel = self.loader.select(q, self.registry, skill_tools=skill_tools)
             if sel is not None:
                 self.state = SelectionState(sel.loaded, self._menu(), frozenset(), None, dict(sel.reasons),
-                                            sel.record, sel.tools_hash, sel.changed, joined, sel.examples)
+                                            sel.record, sel.tools_hash, sel.changed, joined, sel.examples,
+                                            sel.sure)
                 return self.state
             if not self._warned:
                 self._warned = True

@@ -95,6 +95,7 @@ class Selection(Generic[Record]):
     reasons: Mapping[str, str]
     changed: bool
     examples: tuple[WorkedPick, ...] = ()  # worked examples to show beside the message (their tools loaded)
+    sure: WorkedPick | None = None  # the example whose call serves the message as it stands (settings.first_call)
 
     @property
     def loaded(self) -> tuple[str, ...]:
@@ -467,7 +468,7 @@ class ToolLoader:
             companion=tuple(sorted(companion)), learned=tuple(sorted(learned_added)),
             example=tuple(sorted(example_added)))
         self._log_record(record)
-        return Selection(record, self._reasons(rnd), changed, examples)
+        return Selection(record, self._reasons(rnd), changed, examples, self._sure_pick(query))
 
     def _matched(self, names: Sequence[str], matrix: np.ndarray, first_clause: int,
                  scores: Mapping[str, float]) -> set[str]:
@@ -503,6 +504,18 @@ class ToolLoader:
         except EmbedderError:  # the scores above were computed, so this is a passing fault: no examples
             return ()
         return self.worked.nearest(vector, scores, limit=limit, threshold=st.worked_threshold)
+
+    def _sure_pick(self, query: str) -> WorkedPick | None:
+        """The worked example whose call serves the current message as it stands (WorkedBank.sure_pick), or None
+        (the preset never offers one, or the bank is empty)."""
+        st = self.settings
+        if st.first_call is None or not len(self.worked):
+            return None
+        try:
+            vector = self._scorer.message_vector(query)
+        except EmbedderError:
+            return None
+        return self.worked.sure_pick(vector, cosine=st.first_call, margin=st.first_call_margin)
 
     def _reasons(self, rnd: _Round) -> Mapping[str, str]:
         """Why each loaded tool is shown: its admission reason if admitted in this round (and for

@@ -111,6 +111,11 @@ class LoaderSettings:
     * ``not_core``: tools of the profile's CORE this preset leaves to selection (they come when the
       message or an example calls for them). Loop control sat in every prompt as CORE, and both
       Qwen2.5-Coder models called ``set_loop_state`` to change a setting in a file.
+    * ``first_call``: a worked example's request this close to the message (cosine), and nearer by
+      ``first_call_margin`` than any other tool's, whose call takes nothing from its request
+      (``WorkedExample.takes_nothing``), is the call the agent may make before the model's first reply
+      (``Selection.sure``); ``None``: never (GAIA). The model then answers from its result, or calls on.
+      Written by the model, "list the files in this folder"'s call was ~0.4 s of decoding.
     """
 
     threshold: float = DEFAULT_THRESHOLD
@@ -136,6 +141,8 @@ class LoaderSettings:
     later_worked: int | None = None
     later_threshold: float | None = None
     show_worked: bool = True
+    first_call: float | None = None
+    first_call_margin: float = 0.07
 
     def __post_init__(self) -> None:
         if self.max_tools < 1:
@@ -162,14 +169,15 @@ PRESETS: dict[str, LoaderSettings] = {
                               ranking="matched_first", score_current=True, split_clauses=True,
                               combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
                               embed_chars=1000, sticky=True, worked=2, not_core=LOOP_CONTROL,
-                              later_worked=1, later_threshold=0.40, show_worked=False),
+                              later_worked=1, later_threshold=0.40, show_worked=False,
+                              first_call=0.55),
     # Same scorer, 2 picks when one tool clearly wins: about -2 points of recall for -2.5 points of cost.
     "lean": LoaderSettings(threshold=0.20, max_tools=16, views=("summary", "params", "examples"),
                            ranking="matched_first", score_current=True, split_clauses=True,
                            combine="channels", lexical_weight=0.02, per_turn=4, bundle_pull=False,
                            embed_chars=1000, confident=Confidence(picks=2, min_score=0.40, min_gap=0.08),
                            sticky=True, worked=2, not_core=LOOP_CONTROL, later_worked=1, later_threshold=0.40,
-                           show_worked=False),
+                           show_worked=False, first_call=0.55),
 }
 # The default with its worked examples shown beside the message: for models that adapt an example rather
 # than copy it (issue 42; the 0.5B copied them, see ``show_worked``).

@@ -31,11 +31,12 @@ except ModuleNotFoundError:  # pragma: no cover - 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 __all__ = ["WorkedExample", "WorkedPick", "WorkedBank", "load_worked", "parse_worked", "call_json", "NO_TOOL",
-           "with_learned"]
+           "with_learned", "WORKING_FOLDER"]
 
 NO_TOOL = "none"  # an anchor for a request that needs no tool: the closest one means no example
 
 MAX_REQUEST_CHARS = 300
+WORKING_FOLDER = "."  # an argument that names no place the user said: the folder the agent works in
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,12 @@ class WorkedExample:
     arguments: Mapping[str, Any]
     learned: bool = False  # from the user's own successful turn, not the shipped bank
     shown: bool = True  # False: an anchor, which wins retrieval for its requests but is not shown
+
+    @property
+    def takes_nothing(self) -> bool:
+        """Whether its call takes nothing from its request: no arguments, or the working folder alone
+        ("show me what files are here": browse_directory of "."). Such a call serves any request as close."""
+        return self.tool != NO_TOOL and all(v in (WORKING_FOLDER, "") for v in self.arguments.values())
 
 
 @dataclass(frozen=True)
@@ -152,3 +159,21 @@ class WorkedBank:
             if all(p.example.tool != ex.tool for p in picks):
                 picks.append(WorkedPick(ex, score))
         return tuple(picks)
+
+    def sure_pick(self, query: np.ndarray, *, cosine: float, margin: float) -> WorkedPick | None:
+        """The example whose call serves the message as it stands, or None: the request nearest to it (its
+        cosine alone, as a paraphrase is near), at ``cosine`` or above, nearer by ``margin`` than any
+        example of another tool or of none, and whose call takes nothing from its request (``takes_nothing``).
+        "list the files in this folder" is 0.66 from "show me what files are here" and 0.58 from the next
+        tool's nearest request; "Which file in this folder mentions a blue heron?" is 0.49 from it."""
+        if not self.examples:
+            return None
+        cosines = self.matrix() @ np.asarray(query, dtype=np.float32)
+        order = np.argsort(-cosines, kind="stable")
+        best = self.examples[int(order[0])]
+        if not best.takes_nothing or float(cosines[order[0]]) < cosine:
+            return None
+        rival = next((float(cosines[i]) for i in order[1:] if self.examples[int(i)].tool != best.tool), None)
+        if rival is not None and float(cosines[order[0]]) - rival < margin:
+            return None
+        return WorkedPick(best, float(cosines[order[0]]))

@@ -33,7 +33,7 @@ def _session(srv: FakeOpenAIServer, agent: Agent) -> list:
                    _bridged("read_clipboard", {}, "c2"), text_chunks("Done.")]
     events = list(agent.run("how much did we sell in Q1? the numbers are in sales.csv"))
     srv.script += [_bridged("list_windows", {}, "c3"), text_chunks("None.")]
-    events += list(agent.run("which documents have I indexed so far?"))
+    events += list(agent.run("which documents have I indexed up to now?"))
     srv.script += [text_chunks("Bye.")]
     events += list(agent.run("thanks"))
     return events

@@ -380,3 +380,58 @@ def test_a_question_that_lists_first_walks_the_folders_once(tmp_path: Path, monk
         events = list(_agent(srv, tmp_path).run("what was my most recent garden journal entry about?"))
     assert [e.name for e in events if isinstance(e, ToolCallFinished)] == ["browse_directory"]
     assert walks == ["any"], "files and folders from one walk"
+
+
+def test_a_request_a_sure_example_serves_gets_its_call_before_the_first_reply(tmp_path: Path, minilm) -> None:
+    # "list the files in this folder" is "show me what files are here": browse_directory of "." (loader
+    # Selection.sure); the model answers from the listing, or calls on
+    from gaia_lite.loader.bundles import load_bundles
+    from gaia_lite.loader.documents import load_examples
+    from gaia_lite.loader.loader import ToolLoader
+    from gaia_lite.loader.presets import PRESETS
+    from gaia_lite.loader.worked import load_worked
+    from tests.agent.wiring import doc_stack
+
+    (tmp_path / "notes.md").write_text("# Notes\n")
+    (tmp_path / "budget.csv").write_text("item,amount\nrent,900\n")
+    config = load_bundles("doc")
+    loader = ToolLoader(config.core, config.bundles, minilm, settings=PRESETS["default"],
+                        examples=load_examples("doc"), worked=load_worked("doc"))
+    stack = doc_stack(loader, tmp_path, native=False)
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"answer": "budget.csv and notes.md."}')]
+        agent = Agent(ChatClient(srv.base_url), stack.registry, stack.executor, stack.selector,
+                      AgentOptions(native_tools=False, workdir=tmp_path, max_steps=4))
+        agent.replies = ConstrainedReplies(stack.registry, FreeReplies(stack.registry.names).parse, shape=TOOL_FIRST)
+        events = list(agent.run("list the files in this folder"))
+        first = srv.requests[0]
+    calls = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert [(e.name, e.arguments) for e in calls] == [("browse_directory", {"directory_path": "."})]
+    tool = [m for m in first["messages"] if m["role"] == "tool"]
+    assert len(tool) == 1 and "budget.csv" in tool[0]["content"], "the model's first reply sees the listing"
+    assert len(srv.requests) == 1, "one model call: the answer"
+
+
+@pytest.mark.parametrize("tool, message", [
+    ("read_clipboard", "what did I copy a second ago?"),             # shows what the message may not have meant
+    ("browse_directory", "list the files in reports/"),              # a folder by path: the model's to list
+    ("browse_directory", "show me the files in my reports"),         # a folder in words
+    ("browse_directory", "delete the files in this folder"),          # a change
+    ("browse_directory", "remember that this folder holds my taxes"),  # a fact to keep
+    ("browse_directory", "use search_file to list the files here"),   # another tool named
+], ids=["clipboard", "a-path", "a-folder-in-words", "a-change", "a-fact", "another-tool"])
+def test_a_sure_example_is_no_call_of_the_agents_own_when(tmp_path: Path, tool: str, message: str) -> None:
+    from gaia_lite.agent.held_call import example_first
+    from gaia_lite.agent.named import in_words_once
+    from gaia_lite.loader.worked import WorkedExample, WorkedPick
+
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "q3.md").write_text("x\n")
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path / ".data")
+    names = ["read_clipboard", "browse_directory", "search_file"]
+    sure = WorkedPick(WorkedExample("show me what files are here", tool, {"directory_path": "."}
+                                    if tool == "browse_directory" else {}), 0.7)
+    assert example_first(message, sure, names, in_words_once(message, ctx)) is None
+    here = WorkedPick(WorkedExample("show me what files are here", "browse_directory", {"directory_path": "."}), 0.7)
+    assert example_first("show me what is here", here, names, in_words_once("show me what is here", ctx)) == \
+        ("browse_directory", {"directory_path": "."})

@@ -223,3 +223,58 @@ def test_the_default_preset_lets_examples_bring_their_tools_but_shows_none(minil
     assert PRESETS["default"].show_worked is False and PRESETS["examples"].show_worked is True
     sel = _loader(minilm, "default").select("pause for now", registry)
     assert sel.examples == () and sel.reasons["set_loop_state"] == "example"
+
+
+@pytest.mark.parametrize("message, tool, arguments", [
+    ("list the files in this folder", "browse_directory", {"directory_path": "."}),
+    ("show me my files", "browse_directory", {"directory_path": "."}),
+    ("what OS am I on?", "get_system_info", {}),
+    ("which programs have windows up at the moment?", "list_windows", {}),
+])
+def test_a_request_a_call_that_takes_nothing_serves_gets_that_call_as_sure(minilm, message: str, tool: str,
+                                                                            arguments: dict) -> None:
+    registry, *_ = doc_registry()
+    sel = _loader(minilm, "default").select(message, registry)
+    assert sel.sure is not None, f"{message!r} got no sure call"
+    assert (sel.sure.example.tool, dict(sel.sure.example.arguments)) == (tool, arguments)
+    assert sel.sure.score >= PRESETS["default"].first_call
+
+
+@pytest.mark.parametrize("message", [
+    "Which file in this folder mentions a blue heron?",   # near the listing (0.49), but a content search
+    "what's in the invoices folder?",                     # its example's call takes the folder from the request
+    "which files do you have now?",                       # the index's, not this folder's
+    "what is the capital of France?",
+    "Use the shell to find how many .txt files are in this folder.",
+])
+def test_a_request_whose_call_needs_its_words_or_no_call_has_no_sure_call(minilm, message: str) -> None:
+    registry, *_ = doc_registry()
+    sel = _loader(minilm, "default").select(message, registry)
+    assert sel.sure is None, (message, sel.sure)
+
+
+def test_the_gaia_preset_never_offers_a_sure_call(minilm) -> None:
+    registry, *_ = doc_registry()
+    assert PRESETS["gaia"].first_call is None
+    assert _loader(minilm, "gaia").select("list the files in this folder", registry).sure is None
+
+
+def test_a_sure_call_must_be_nearer_than_every_other_tools_example() -> None:
+    import numpy as np
+
+    from gaia_lite.loader.worked import WorkedBank
+
+    here = WorkedExample("show me what files are here", "browse_directory", {"directory_path": "."})
+    near = WorkedExample("find files named x", "search_file", {"file_pattern": "x"})
+    bank = WorkedBank([here, near], embedder=None, cache=None)  # type: ignore[arg-type]
+    query = np.array([1.0, 0.0], dtype=np.float32)  # request vectors set by hand: their first value is the cosine
+    bank._matrix = np.array([[0.70, 0.71], [0.66, 0.75]], dtype=np.float32)  # cosines 0.70 and 0.66 to the query
+    assert bank.sure_pick(query, cosine=0.55, margin=0.07) is None, "0.04 ahead of search_file's example"
+    bank._matrix = np.array([[0.70, 0.71], [0.50, 0.87]], dtype=np.float32)
+    pick = bank.sure_pick(query, cosine=0.55, margin=0.07)
+    assert pick is not None and pick.example is here
+    assert bank.sure_pick(query, cosine=0.75, margin=0.07) is None, "under the cosine it needs"
+    taking = WorkedExample("what's in the invoices folder?", "browse_directory", {"directory_path": "invoices"})
+    bank = WorkedBank([taking, near], embedder=None, cache=None)  # type: ignore[arg-type]
+    bank._matrix = np.array([[0.90, 0.44], [0.10, 0.99]], dtype=np.float32)
+    assert bank.sure_pick(query, cosine=0.55, margin=0.07) is None, "its call takes the folder from its request"
