@@ -121,11 +121,15 @@ def _asks(message: str) -> bool:
     return message.rstrip().endswith("?") or QUESTION.search(message) is not None
 
 
+def _only_looks(message: str) -> bool:
+    """Whether what ``message`` asks may be looked up by the agent itself: no change asked, no fact to keep."""
+    return not asked_to_keep(message) and ASKS_CHANGE.search(message) is None
+
+
 def _asks_plainly(message: str, tool: str, tool_names: Iterable[str]) -> bool:
-    """Whether ``message`` asks a question that ``tool`` may look up before the first reply: no change asked, no fact
-    to keep (read first and list first)."""
-    return _asks(message) and tool in set(tool_names) and not asked_to_keep(message) \
-        and ASKS_CHANGE.search(message) is None
+    """Whether ``message`` asks a question that ``tool`` may look up before the first reply (read first and list
+    first)."""
+    return _asks(message) and tool in set(tool_names) and _only_looks(message)
 
 
 def _name_words(path: Path) -> list[str]:
@@ -232,7 +236,7 @@ def example_first(message: str, sure: WorkedPick | None, tool_names: Iterable[st
     names = set(tool_names)
     if sure is None or sure.example.tool not in LOOKS_ONLY or sure.example.tool not in names:
         return None
-    if asked_to_keep(message) or ASKS_CHANGE.search(message) or tools_named(message, names) - {sure.example.tool}:
+    if not _only_looks(message) or tools_named(message, names) - {sure.example.tool}:
         return None
     if not _no_path(message) or "/" in message or "\\" in message or in_words() or in_words.folders():
         return None

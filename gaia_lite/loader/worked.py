@@ -170,10 +170,8 @@ class WorkedBank:
             return None
         cosines = self.matrix() @ np.asarray(query, dtype=np.float32)
         order = np.argsort(-cosines, kind="stable")
-        best = self.examples[int(order[0])]
-        if not best.takes_nothing or float(cosines[order[0]]) < cosine:
+        best, top = self.examples[int(order[0])], float(cosines[order[0]])
+        if not best.takes_nothing or top < cosine:
             return None
         rival = next((float(cosines[i]) for i in order[1:] if self.examples[int(i)].tool != best.tool), None)
-        if rival is not None and float(cosines[order[0]]) - rival < margin:
-            return None
-        return WorkedPick(best, float(cosines[order[0]]))
+        return None if rival is not None and top - rival < margin else WorkedPick(best, top)
