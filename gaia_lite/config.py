@@ -214,6 +214,7 @@ class Settings:
     # with valid arguments, where the answer-first one made it answer from its head (docs/benchmarks.md)
     tool_calls: str = "auto"
     temperature: float = 0.1
+    seed: int | None = None  # the sampler's seed for every request; None: the server picks (replies vary)
     max_tokens: int = 1024
     local_server: bool = True  # start the embedded llama-server when base_url is unreachable
     # seconds the embedded server stays up after its last use, for the next ask/chat (0: stop it on exit)
@@ -295,6 +296,10 @@ def _parse_max_tools(raw: str) -> int:
 
 def _parse_positive_int(raw: str) -> int:
     return _int_at_least(raw, 1, "a whole number >= 1")
+
+
+def _parse_seed(raw: str) -> int:
+    return _int_at_least(raw, 0, "a whole number >= 0, e.g. 42")
 
 
 def _parse_positive_float(raw: str) -> float:
@@ -397,6 +402,7 @@ _FIELDS: dict[str, tuple[str | None, Callable[[str], Any]]] = {
     "native_tools": ("GAIA_NATIVE_TOOLS", _parse_bool),
     "tool_calls": ("GAIA_TOOL_CALLS", _parse_tool_calls),
     "temperature": (None, float),
+    "seed": (None, _parse_seed),
     "max_tokens": (None, _parse_positive_int),
     "local_server": ("GAIA_AUTO_START_SERVER", _parse_bool),
     "keep_alive": ("GAIA_KEEP_ALIVE", _parse_keep_alive),

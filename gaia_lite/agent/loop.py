@@ -106,6 +106,9 @@ class AgentOptions:
     context_tokens: int | None = None  # the model's window; None = unknown, send the whole history (window.py)
     judge_skip: frozenset[str] = frozenset()  # the judge's guards turned off (GAIA_JUDGE_SKIP), to measure each
     held_calls: bool = True  # a plain request about one file the message names holds the first reply to its call
+    # the sampler's seed, sent with every request (None: the server's own); eval arms share one so they differ
+    # only where their inputs do
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -450,12 +453,15 @@ class Agent:
     def _prompt(self, state: SelectionState, forced: bool) -> tuple[str, list[dict[str, Any]] | None]:
         return self.system_prompt(state), (None if forced else self.tool_schemas(state))
 
+    def _seeded(self, extra: dict[str, Any]) -> dict[str, Any]:
+        return extra if self.options.seed is None else {**extra, "seed": self.options.seed}
+
     def _stream(self, request: _Request, stats: TurnStats) -> Generator[Event, None, ChatResult]:
         """Stream one model call. The reply mode's view decides which text is shown and when, so a
         call (JSON, or prose around one) never flashes up as an answer."""
         gen = self.client.stream_chat(request.messages, tools=request.tools, max_tokens=self.options.max_tokens,
                                       temperature=self.options.temperature, cancel=self.executor.ctx.cancel,
-                                      **request.extra)
+                                      **self._seeded(request.extra))
         view = OwnLinesView(self.replies.view(), self._own_lines())
         stats.shown = ""
         # llama-server sends the opening back as the start of the reply; a server that sends only what follows

@@ -154,7 +154,7 @@ def build_services(settings: Settings, client: ChatClient, *, server: runtime.Em
     executor = ToolExecutor(tools.registry, ctx, approve=approve, on_invoke=tools.selector.record_tool_use,
                             default_timeout=settings.tool_timeout)
     options = AgentOptions(native_tools=native, max_steps=settings.max_steps, max_tokens=settings.max_tokens,
-                           temperature=settings.temperature, workdir=workdir,
+                           temperature=settings.temperature, seed=settings.seed, workdir=workdir,
                            prompt_layout=layout_for(settings.prompt_layout, settings.preset),
                            context_tokens=settings.context_tokens or (server.ctx_size if server is not None
                                                                       else client.context_size()),

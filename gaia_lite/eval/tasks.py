@@ -249,13 +249,17 @@ def _tool_names(services: Any) -> list[str]:
 
 
 def _run_task(task: Task, arm: str, make_services: ServicesFactory, root: Path,
-              progress: Callable[[str], None], folder: str, run: int = 1, runs: int = 1) -> TaskResult:
+              progress: Callable[[str], None], folder: str, run: int = 1, runs: int = 1,
+              seed: int | None = None) -> TaskResult:
     workdir = root / folder / "work"
     home = root / folder / "home"
     prepare_workdir(task, workdir)
     started = time.perf_counter()
     log.info("EVAL_TASK %s", json.dumps({"task": task.id, "arm": arm} | ({"run": run} if runs > 1 else {})))
     services = make_services(arm, workdir, home)
+    options = getattr(services.agent, "options", None)
+    if seed is not None and options is not None:  # every arm of a run samples alike: they differ where inputs do
+        options.seed = seed + run - 1
     result = TaskResult(task.id, arm, False, 0.0, task_class=task.task_class, split=task.split, run=run)
     label = f"{task.id} [{arm}{'' if runs == 1 else f' run {run}'}]"
     try:
@@ -335,14 +339,15 @@ def finished_before(run_dir: Path, arms: Sequence[str]) -> Finished:
 
 def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: ServicesFactory, run_dir: Path, *,
               progress: Callable[[str], None] | None = None, repeat: int = 1,
-              finished: Finished | None = None) -> dict[str, Any]:
+              finished: Finished | None = None, seed: int | None = None) -> dict[str, Any]:
     """Run every task in every arm (interleaved per task), ``repeat`` times over (each run a whole
     pass, so a stopped run leaves whole runs behind), and return the report dict.
 
     ``run_dir`` receives the working dirs and homes (a folder per task run, named by ``task_folder`` and mapped
     to its task, arm and run in ``tasks.tsv``), ``tasks.log`` and, after every finished task,
     ``report.partial.json``. ``finished`` (``finished_before``, for ``--resume``): task runs kept as they are, not
-    run again; any other task run's folder starts afresh.
+    run again; any other task run's folder starts afresh. ``seed``: run N's requests, in every arm, carry the
+    sampler seed ``seed + N - 1``, so two arms given the same input reply alike and differ only where they differ.
     """
     if repeat < 1:
         raise ValueError(f"repeat must be >= 1, got {repeat}")
@@ -366,11 +371,12 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
                         continue
                     if finished is not None:   # a stopped run's folder: what its task wrote must not meet the new run
                         shutil.rmtree(run_dir / folder, ignore_errors=True)
-                    results.append(_run_task(task, arm, make_services, run_dir, say, folder, run, repeat))
+                    results.append(_run_task(task, arm, make_services, run_dir, say, folder, run, repeat, seed))
                     # a partial report after every task: a long suite on a slow machine still leaves numbers
                     (run_dir / "report.partial.json").write_text(json.dumps(summarize(results, arms)))
     report = summarize(results, arms)
     report["repeat"] = repeat
+    report["seed"] = seed
     report["log"] = str(log_path)
     if set(arms) - {"off"}:  # the off arm logs no TOOL_LOADER lines
         report["log_score"] = score_file(log_path).to_dict()

@@ -52,3 +52,16 @@ def test_tool_line(outcome: str, status: str, line: str) -> None:
     ev = ToolCallFinished("c1", "browse_directory", {"directory_path": "."}, status, {"error": "no such folder"},
                           0.021, outcome=outcome)
     assert tool_line(ev) == line
+
+
+def test_a_seed_in_the_config_file_goes_with_every_request(cli, gaia_home, monkeypatch, tmp_path) -> None:
+    """`seed = 42` in config.toml: each model request of the turn carries it, so a reply can be had again."""
+    (gaia_home / "config.toml").write_text("seed = 42\n")
+    (tmp_path / "notes.md").write_text("buy milk")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"name": "read_file", "arguments": {"file_path": "notes.md"}}'),
+                       text_chunks('{"answer": "Your notes say: buy milk."}')]
+        result = _ask(cli, srv, monkeypatch, tmp_path, "show me notes.md", "--tool-calls", "constrained")
+        chats = [r for r in srv.requests if r.get("messages") and r.get("max_tokens", 0) > 16]
+    assert result.exit_code == 0, result.output
+    assert len(chats) == 2 and all(r.get("seed") == 42 for r in chats), [r.get("seed") for r in chats]

@@ -75,6 +75,7 @@ def test_split_keeps_to_the_held_out_tasks_and_the_table_shows_both(tmp_path, mo
     (["--split", "train"], "--split 'train' is invalid; use dev, test or all"),
     (["--repeat", "0"], "--repeat 0 is invalid"),
     (["--split", "dev", "--task", "italy"], "no task of italy is in the dev split"),
+    (["--seed", "-1"], "--seed -1 is invalid"),
 ])
 def test_bad_split_and_repeat_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
     import subprocess
@@ -181,3 +182,27 @@ def test_a_run_that_cannot_be_resumed_is_a_one_line_error(tmp_path: Path, make, 
     run = tmp_path / "run"
     make(run)
     test_bad_split_and_repeat_are_one_line_errors(tmp_path, [a.format(run=run) for a in args], message)
+
+
+def test_seed_gives_every_arm_of_a_run_the_same_sampler_seed(tmp_path, monkeypatch) -> None:
+    """--seed 7: run 1's requests carry seed 7 in both arms, run 2's carry 8; without it no seed is sent."""
+    from gaia_lite.cli.app import app
+
+    monkeypatch.setattr("gaia_lite.cli.services.build_embedder", lambda settings, base_url: HashEmbedder())
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(SUITE))
+
+    def seeds(*args: str) -> tuple[dict, list]:
+        with FakeOpenAIServer(reject_response_format=True) as srv:
+            srv.script += [text_chunks("Paris.") for _ in range(4)]
+            result = CliRunner().invoke(app, ["eval", "tasks", "--base-url", srv.base_url, "--no-local-server",
+                                              "--arms", "on,free", "--suite", str(suite), "--task", "france",
+                                              "--repeat", "2", "--json", "--out", str(tmp_path / args[-1]), *args[:-1]])
+            assert result.exit_code == 0, result.output
+            return json.loads(result.stdout), [r.get("seed") for r in srv.requests if "response_format" not in r]
+
+    report, sent = seeds("--seed", "7", "seeded")
+    assert sent == [7, 7, 8, 8]  # run 1: on, free; run 2: on, free
+    assert report["seed"] == 7 and report["arms"]["on"]["passed"] == 2
+    report, sent = seeds("unseeded")
+    assert sent == [None] * 4 and report["seed"] is None
