@@ -73,6 +73,7 @@ class Task:
     files_after: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (working-dir path, regexes)
     task_class: str = ""  # the failure class it probes ("class" in the file)
     split: str | None = None  # "dev", "test" or unmarked
+    number: int = 0  # its place in the suite file, from 1 (0: not from a file); names its folders in a run
 
     @property
     def name(self) -> str:
@@ -166,7 +167,7 @@ def _turn(raw: Any, where: str) -> Turn:
                 raw.get("no_tools", False), raw.get("new_conversation", False))
 
 
-def _task(raw: Any, where: str, base: Path) -> Task:
+def _task(raw: Any, where: str, base: Path, number: int = 0) -> Task:
     if not isinstance(raw, dict):
         raise SuiteError(f"{where}: expected an object")
     tid = raw.get("id")
@@ -212,7 +213,7 @@ def _task(raw: Any, where: str, base: Path) -> Task:
     if split is not None and split not in SPLITS:
         raise SuiteError(f"{where}.split: expected \"dev\" or \"test\" (got {split!r})")
     return Task(tid, tuple(_turn(t, f"{where} turn {i}") for i, t in enumerate(turns, 1)), description,
-                tuple(files), tuple(copies), tuple(index), after, task_class, split)
+                tuple(files), tuple(copies), tuple(index), after, task_class, split, number)
 
 
 def load_suite(path: Path) -> Suite:
@@ -224,7 +225,7 @@ def load_suite(path: Path) -> Suite:
         raise SuiteError(f"suite file {exc}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("tasks"), list) or not raw["tasks"]:
         raise SuiteError(f"{path}: expected an object with a non-empty \"tasks\" list")
-    tasks = tuple(_task(t, f"{path.name} task #{i}", path.parent) for i, t in enumerate(raw["tasks"], 1))
+    tasks = tuple(_task(t, f"{path.name} task #{i}", path.parent, i) for i, t in enumerate(raw["tasks"], 1))
     seen: set[str] = set()
     for t in tasks:
         if t.id in seen:

@@ -44,7 +44,7 @@ from typing import Any, Callable, Iterable, Sequence
 from gaia_lite.agent.replies import names_a_tool
 from gaia_lite.events import ModelCallFinished, ToolCallFinished, TurnFailed, TurnFinished
 
-from .arms import task_folder
+from .arms import live_folder, task_folder
 from .grounding import result_text, ungrounded_in
 from .logscore import score_file
 from .suite import Suite, Task, Turn, builtin_suite_path, check_answer, check_files_after, load_suite
@@ -344,7 +344,8 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
     pass, so a stopped run leaves whole runs behind), and return the report dict.
 
     ``run_dir`` receives the working dirs and homes (a folder per task run, named by ``task_folder`` and mapped
-    to its task, arm and run in ``tasks.tsv``), ``tasks.log`` and, after every finished task,
+    to its task, arm and run in ``tasks.tsv``; each arm works in the run's ``live_folder`` first, so the path in
+    the prompt is the same in every arm), ``tasks.log`` and, after every finished task,
     ``report.partial.json``. ``finished`` (``finished_before``, for ``--resume``): task runs kept as they are, not
     run again; any other task run's folder starts afresh. ``seed``: run N's requests, in every arm, carry the
     sampler seed ``seed + N - 1``, so two arms given the same input reply alike and differ only where they differ.
@@ -363,15 +364,20 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
         for run in range(1, repeat + 1):
             for number, task in enumerate(chosen, 1):
                 for arm_number, arm in enumerate(arms):
-                    folder = task_folder(number, arm_number, run, repeat)
+                    folder = task_folder(task.number or number, arm_number, run, repeat)
                     with folders.open("a") as out:
                         out.write(f"{folder}\t{task.id}\t{arm}\t{run}\n")
                     if (task.id, arm, run) in kept:
                         results.append(kept[(task.id, arm, run)])
                         continue
-                    if finished is not None:   # a stopped run's folder: what its task wrote must not meet the new run
-                        shutil.rmtree(run_dir / folder, ignore_errors=True)
-                    results.append(_run_task(task, arm, make_services, run_dir, say, folder, run, repeat, seed))
+                    live = live_folder(task.number or number)
+                    for stale in (folder, live):  # a stopped run's: what its task wrote must not meet the new run
+                        shutil.rmtree(run_dir / stale, ignore_errors=True)
+                    try:
+                        results.append(_run_task(task, arm, make_services, run_dir, say, live, run, repeat, seed))
+                    finally:
+                        if (run_dir / live).exists():
+                            (run_dir / live).rename(run_dir / folder)
                     # a partial report after every task: a long suite on a slow machine still leaves numbers
                     (run_dir / "report.partial.json").write_text(json.dumps(summarize(results, arms)))
     report = summarize(results, arms)

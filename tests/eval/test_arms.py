@@ -131,3 +131,23 @@ def test_a_task_runs_folder_names_neither_its_task_nor_its_arm() -> None:
     from gaia_lite.eval.arms import task_folder
 
     assert [task_folder(7, 0), task_folder(7, 1, 2, 3), task_folder(12, 27)] == ["07a", "07b-2", "12bb"]
+
+
+def test_every_arm_of_a_run_works_in_one_path_so_the_prompts_match(tmp_path: Path, monkeypatch) -> None:
+    """The working folder's path is in the prompt: both arms see ".../01/work", then keep "01a" and "01b"."""
+    from gaia_lite.cli.app import app
+    from gaia_lite.eval.arms import live_folder
+
+    assert live_folder(7) == "07"
+    monkeypatch.setattr("gaia_lite.cli.services.build_embedder", lambda settings, base_url: HashEmbedder())
+    suite = tmp_path / "suite.json"
+    suite.write_text(json.dumps(SUITE))
+    with FakeOpenAIServer(reject_response_format=True) as srv:
+        srv.script += [text_chunks("Rome."), text_chunks("Rome.")]
+        result = CliRunner().invoke(app, ["eval", "tasks", "--base-url", srv.base_url, "--no-local-server", "--arms",
+                                          "on,skip:narrated", "--suite", str(suite), "--out", str(tmp_path / "run")])
+        prompts = [json.dumps(r["messages"]) for r in srv.requests if "response_format" not in r]
+    assert result.exit_code == 0, result.output
+    assert len(prompts) == 2 and prompts[0] == prompts[1], "the arms' prompts differ"
+    assert json.dumps(f"Working directory: {tmp_path / 'run' / '01' / 'work'}")[1:-1] in prompts[0]
+    assert sorted(p.name for p in (tmp_path / "run").iterdir() if p.is_dir()) == ["01a", "01b"]

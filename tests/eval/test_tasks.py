@@ -261,7 +261,10 @@ def test_run_tasks_reports_per_arm_and_scores_the_log(tmp_path: Path) -> None:
 
     report = tasks.run_tasks([task], ["off", "on"], factory, tmp_path / "run")
     assert [m[0] for m in made] == ["off", "on"] and all(s.closed for s in services)
-    assert len({m[2] for m in made}) == 2  # a fresh home per task and arm
+    # one path for both arms (it is in the prompt), named by the task's place in the suite (2nd), and a fresh
+    # home each: the first arm's folder moved on to 02a when it ended
+    assert task.number == 2 and len({m[2] for m in made}) == 1 and made[0][2] == tmp_path / "run" / "02" / "home"
+    assert [p.name for p in sorted((tmp_path / "run").iterdir()) if p.is_dir()] == ["02a", "02b"]
     arms = report["arms"]
     assert arms["off"]["success"] == 0.0 and arms["on"]["success"] == 1.0
     assert arms["on"]["tool_calls"] == 2 and arms["on"]["escape_hatches"] == 1
