@@ -6,9 +6,11 @@ each model (default: both) and counts, per guard, the turns it acted on and the 
 only those of ``--guards``), only the tasks it fired in, with the arm ``skip:GUARD`` (the ``on`` arm with
 that guard off), and compares pass/fail with phase 1 on those tasks. A guard that never acted in a run
 cannot have changed that run's outcome, so the tasks it did not fire in are not re-run; a guard that
-never fired earns nothing and costs nothing on these suites (its row says 0). The model samples
-(temperature 0.1), so a task that did not fire a guard can still differ between two runs of it: that
-noise is not the guard's, and ``--repeat N`` (both phases) shrinks it.
+never fired earns nothing and costs nothing on these suites (its row says 0). Both phases sample with the
+same seeds (``--seed``, run k: seed+k-1) in the same working path (``runs/MODEL/SUITE/work``, moved to the
+eval's own folder when it ends; the path is in the prompt), so a re-run replies as phase 1 did until the
+guard would have acted: what differs is the guard's doing, not the model's sampling at temperature 0.1.
+``--repeat N`` (both phases) measures N seeds.
 
 Per guard and model: turns fired (and tasks), gains (task runs that pass with the guard and fail
 without: fail→pass), losses (pass→fail), and seconds per task it added (mean on-arm seconds minus
@@ -74,6 +76,7 @@ class Plan:
     out: Path
     dry_run: bool
     any_server: bool = False  # accept a server already answering (one model for all: pass one --model)
+    seed: int = 1  # run k of every eval samples with seed+k-1
 
     def wants(self, guard: str) -> bool:
         return self.guards is None or guard in self.guards
@@ -95,15 +98,20 @@ class Run:
 
     @property
     def stem(self) -> str:
-        """The step's --out folder: a digest of its arm, since that path is in the prompt (eval.arms.task_folder)."""
+        """Where the step's working dirs are kept once it ends: a digest of its arm, so the folder's name says nothing."""
         return "arm-" + hashlib.sha256(self.arm.encode()).hexdigest()[:8]
+
+    @property
+    def live(self) -> Path:
+        """Every step of a model and suite works here while it runs: the path is in the prompt (eval.arms.live_folder)."""
+        return self.dir / "work"
 
     def command(self, plan: Plan, tasks: Sequence[str] | None = None) -> list[str]:
         """The eval's argv; ``tasks`` stands in for the ``--task`` flags (what a printed command shows)."""
         chosen = [a for t in self.tasks for a in ("--task", t)] if tasks is None else list(tasks)
         return [sys.executable, "-m", "gaia_lite", "eval", "tasks", "--arms", self.arm, "--suite", str(self.suite),
-                "-m", self.model, "--repeat", str(plan.repeat), *EVAL_FLAGS, *chosen,
-                "--out", str(plan.out / self.dir / self.stem)]
+                "-m", self.model, "--repeat", str(plan.repeat), "--seed", str(plan.seed), *EVAL_FLAGS, *chosen,
+                "--out", str(plan.out / self.live)]
 
     def shown(self, plan: Plan) -> str:
         """The command as printed: a blind suite's task ids become a count."""
@@ -171,8 +179,9 @@ class Relay:
 def run_eval(run: Run, plan: Plan, clock: Clock) -> dict[str, Any]:
     """Run one eval (its stdout to the report file, its stderr to the log) and return its report."""
     target = plan.out / run.dir / f"{run.stem}.json"
-    work = plan.out / run.dir / run.stem
-    shutil.rmtree(work, ignore_errors=True)  # a cut-off earlier try leaves homes with stale state
+    work, live = plan.out / run.dir / run.stem, plan.out / run.live
+    for stale in (work, live):  # a cut-off earlier try leaves homes with stale state
+        shutil.rmtree(stale, ignore_errors=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".json.part")
     started = time.monotonic()
@@ -186,6 +195,8 @@ def run_eval(run: Run, plan: Plan, clock: Clock) -> dict[str, Any]:
             log.flush()
             relay(line)
         code = proc.wait()
+    if live.exists():
+        live.rename(work)
     report = load_report(partial, run.arm) if code == 0 else None
     if report is None:
         raise SystemExit(f"ablate_judge: eval tasks failed (exit {code}) in {run.label()}; "
@@ -347,6 +358,7 @@ def parse(argv: Sequence[str] | None, known: Sequence[str]) -> Plan:
     p.add_argument("--suite", action="append", type=Path, help="a task suite (repeatable; default: the 3 holdouts)")
     p.add_argument("--model", "-m", action="append", help="a model (repeatable; default: 0.5b and 1.5b)")
     p.add_argument("--repeat", type=int, default=1, help="runs of every task, both phases (default 1)")
+    p.add_argument("--seed", type=int, default=1, help="run k of every eval samples with seed+k-1 (default 1)")
     p.add_argument("--guards", help="compare only these guards in phase 2 (comma list; default: all that fire)")
     p.add_argument("--out", type=Path, default=REPO / "ablation", help="output folder (default: ablation/)")
     p.add_argument("--dry-run", action="store_true", help="print the eval commands instead of running them")
@@ -358,7 +370,7 @@ def parse(argv: Sequence[str] | None, known: Sequence[str]) -> Plan:
     if problem:
         p.exit(2, f"ablate_judge: {problem}\n")
     return Plan(tuple(s.resolve() for s in a.suite or DEFAULT_SUITES), tuple(a.model or DEFAULT_MODELS), a.repeat,
-                guards, a.out.resolve(), a.dry_run, a.any_server)
+                guards, a.out.resolve(), a.dry_run, a.any_server, a.seed)
 
 
 def _problem(a: argparse.Namespace, guards: tuple[str, ...] | None, known: Sequence[str]) -> str | None:
@@ -366,6 +378,8 @@ def _problem(a: argparse.Namespace, guards: tuple[str, ...] | None, known: Seque
     missing = [str(s) for s in a.suite or DEFAULT_SUITES if not s.is_file()]
     if a.repeat < 1:
         return f"--repeat {a.repeat} is invalid; expected a whole number >= 1"
+    if a.seed < 0:
+        return f"--seed {a.seed} is invalid; expected a whole number >= 0"
     if guards is not None and not guards:
         return "--guards names no guard; give a comma list such as narrated,template"
     if wrong:

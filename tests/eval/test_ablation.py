@@ -138,15 +138,19 @@ def test_every_eval_gets_the_measurement_flags_and_its_own_folder(tmp_path: Path
     cmd = run.command(plan)
     joined = " ".join(cmd)
     assert "eval tasks --arms on" in joined and "-m qwen2.5-coder-1.5b --repeat 1" in joined
-    assert "--max-steps 6 --max-tokens 256 --json" in joined
-    assert cmd[-2:] == ["--out", str(tmp_path / f"out/runs/qwen2.5-coder-1.5b/holdout/{run.stem}")]
-    assert run.stem != "on" and len(run.stem) == len("arm-") + 8  # a digest: the path is in the prompt
+    assert "--max-steps 6 --max-tokens 256 --json" in joined and "--seed 1" in joined
+    # every arm works at one path (it is in the prompt), kept apart afterwards under a digest of the arm
+    assert cmd[-2:] == ["--out", str(tmp_path / "out/runs/qwen2.5-coder-1.5b/holdout/work")]
+    skip = ablate_judge.Run(2, "qwen2.5-coder-1.5b", tmp_path / "holdout.json", "skip:narrated", ("a",))
+    assert skip.command(plan)[-2:] == cmd[-2:]
+    assert run.stem != "on" and len(run.stem) == len("arm-") + 8 and run.stem != skip.stem
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--guards", "narrated,narated"], "--guards: no guard is called narated"),
     (["--guards", ","], "--guards names no guard"),
     (["--repeat", "0"], "--repeat 0 is invalid"),
+    (["--seed", "-2"], "--seed -2 is invalid"),
     (["--suite", "nope.json"], "no suite file nope.json"),
 ])
 def test_bad_flags_are_one_line_errors(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
@@ -203,6 +207,10 @@ def test_the_script_runs_both_phases_writes_the_table_and_resumes(tmp_path: Path
     assert "| narrated | 1 (1) | 1 | 0 |" in (tmp_path / "out/ablation.md").read_text()
     assert "turns finished: 1 (1 passed)" in first and "italy" not in first + again and "Rome" not in first
     assert again.count("kept from an earlier run") == 2
+    runs = tmp_path / "out/runs/qwen2.5-coder-0.5b/holdout_capital"
+    on, skip = (ablate_judge.Run(1, "m", suite, "on").stem, ablate_judge.Run(2, "m", suite, "skip:narrated").stem)
+    assert (runs / on / "01a/work").is_dir() and (runs / skip / "01a/work").is_dir() and not (runs / "work").exists()
+    assert all(r.get("seed") == 1 for r in srv.requests if "response_format" not in r)
 
 
 def test_a_resumed_run_with_another_repeat_stops_instead_of_mixing_them(tmp_path: Path) -> None:
