@@ -244,7 +244,7 @@ def tasks_cmd(
     split: Annotated[str, typer.Option("--split", help="Run the suite's dev tasks (tune on these), its held-out test tasks, or all. Splits are reported apart either way.")] = "all",
     repeat: Annotated[int, typer.Option("--repeat", help="Run the suite N times (small models sample): the report gives the mean and the spread (min-max, stdev) of tasks passed.")] = 1,
     out: Annotated[Optional[Path], typer.Option("--out", help="Keep working dirs and tasks.log here (default: a temp dir, kept).", show_default=False)] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Sample with this seed: run N of every arm uses seed+N-1, so arms given the same input reply alike (at least on llama-server, whose replies then repeat) and a before/after differs only where the change acts. Default: the server's own seed each request.", show_default=False)] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Sample with this seed: run N of every arm uses seed+N-1, and every task run starts from an empty prompt cache (llama-server), so arms given the same input reply alike and a before/after differs only where the change acts (slower: each task's first prompt is computed whole). Default: the server's own seed each request.", show_default=False)] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the stopped run in --out: each task whose arms all finished there (its report.partial.json) is kept, the rest run again. Give the same suite, --arms and --repeat.")] = False,
     max_steps: Annotated[int, typer.Option("--max-steps", help="Model calls per turn before the agent must answer.")] = 8,
     max_tokens: Annotated[int, typer.Option("--max-tokens", help="Tokens per model reply (bounds a rambling small model; the answers are short).")] = 512,
@@ -287,7 +287,7 @@ def tasks_cmd(
             return services
 
         report = run_tasks(chosen, arm_list, make_services, run_dir, progress=say, repeat=repeat, finished=finished,
-                           seed=seed)
+                           seed=seed, before_each=None if seed is None else client.forget_cache)
     report.update(model=model_id, embedded_server=server is not None, max_steps=max_steps, max_tokens=max_tokens,
                   tool_calls=calls_mode, split=split,
                   suite=loaded_suite.name, suite_path=str(loaded_suite.path), load_average=_loadavg())

@@ -339,7 +339,8 @@ def finished_before(run_dir: Path, arms: Sequence[str]) -> Finished:
 
 def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: ServicesFactory, run_dir: Path, *,
               progress: Callable[[str], None] | None = None, repeat: int = 1,
-              finished: Finished | None = None, seed: int | None = None) -> dict[str, Any]:
+              finished: Finished | None = None, seed: int | None = None,
+              before_each: Callable[[], object] | None = None) -> dict[str, Any]:
     """Run every task in every arm (interleaved per task), ``repeat`` times over (each run a whole
     pass, so a stopped run leaves whole runs behind), and return the report dict.
 
@@ -349,6 +350,7 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
     ``report.partial.json``. ``finished`` (``finished_before``, for ``--resume``): task runs kept as they are, not
     run again; any other task run's folder starts afresh. ``seed``: run N's requests, in every arm, carry the
     sampler seed ``seed + N - 1``, so two arms given the same input reply alike and differ only where they differ.
+    ``before_each`` is called before every task run (``eval tasks --seed``: empty the server's prompt cache).
     """
     if repeat < 1:
         raise ValueError(f"repeat must be >= 1, got {repeat}")
@@ -373,6 +375,8 @@ def run_tasks(tasks: Iterable[Task], arms: Sequence[str], make_services: Service
                     live = live_folder(task.number or number)
                     for stale in (folder, live):  # a stopped run's: what its task wrote must not meet the new run
                         shutil.rmtree(run_dir / stale, ignore_errors=True)
+                    if before_each is not None:
+                        before_each()
                     try:
                         results.append(_run_task(task, arm, make_services, run_dir, say, live, run, repeat, seed))
                     finally:

@@ -65,6 +65,7 @@ class ChatClient:
 
         self.base_url = base_url.rstrip("/")
         self.model = model
+        self.api_key = api_key
         self._openai = openai
         self.sampling = dict(sampling or {})
         self.first_byte_timeout = first_byte_timeout
@@ -118,6 +119,22 @@ class ChatClient:
         settings = data.get("default_generation_settings") if isinstance(data, dict) else None
         n_ctx = settings.get("n_ctx") if isinstance(settings, dict) else None
         return int(n_ctx) if isinstance(n_ctx, int) and n_ctx > 0 else None
+
+    def forget_cache(self, timeout: float = 10.0) -> bool:
+        """Empty llama-server's prompt cache (``POST /slots/0?action=erase``); False where the server has none.
+
+        A prompt computed on top of a cached prefix is not bit-for-bit the prompt computed whole (the server
+        batches it otherwise), so a seeded reply repeats only from the same cache: ``eval tasks --seed``
+        empties it before every task run."""
+        root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
+        request = urllib.request.Request(root + "/slots/0?action=erase", data=b"{}", method="POST",
+                                         headers={"Content-Type": "application/json",
+                                                  **({"Authorization": f"Bearer {self.api_key}"} if self.api_key else {})})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as resp:
+                return resp.status == 200
+        except (urllib.error.URLError, OSError, ValueError):
+            return False
 
     def list_models(self) -> list[str]:
         """The server's model ids (``GET /models``), within ``discovery_timeout`` seconds."""

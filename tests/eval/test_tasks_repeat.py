@@ -192,17 +192,20 @@ def test_seed_gives_every_arm_of_a_run_the_same_sampler_seed(tmp_path, monkeypat
     suite = tmp_path / "suite.json"
     suite.write_text(json.dumps(SUITE))
 
-    def seeds(*args: str) -> tuple[dict, list]:
+    def seeds(*args: str) -> tuple[dict, list, list]:
         with FakeOpenAIServer(reject_response_format=True) as srv:
             srv.script += [text_chunks("Paris.") for _ in range(4)]
             result = CliRunner().invoke(app, ["eval", "tasks", "--base-url", srv.base_url, "--no-local-server",
                                               "--arms", "on,free", "--suite", str(suite), "--task", "france",
                                               "--repeat", "2", "--json", "--out", str(tmp_path / args[-1]), *args[:-1]])
             assert result.exit_code == 0, result.output
-            return json.loads(result.stdout), [r.get("seed") for r in srv.requests if "response_format" not in r]
+            sent = [r.get("seed") for r in srv.requests if "response_format" not in r]
+            return json.loads(result.stdout), sent, srv.slot_actions
 
-    report, sent = seeds("--seed", "7", "seeded")
+    report, sent, erased = seeds("--seed", "7", "seeded")
     assert sent == [7, 7, 8, 8]  # run 1: on, free; run 2: on, free
     assert report["seed"] == 7 and report["arms"]["on"]["passed"] == 2
-    report, sent = seeds("unseeded")
-    assert sent == [None] * 4 and report["seed"] is None
+    # each task run starts from an empty prompt cache: a prompt computed on a cached prefix differs in its last bits
+    assert erased == ["/api/slots/0?action=erase"] * 4  # base URL .../api/v1: the slots are under /api
+    report, sent, erased = seeds("unseeded")
+    assert sent == [None] * 4 and report["seed"] is None and erased == []

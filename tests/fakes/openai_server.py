@@ -95,6 +95,7 @@ class FakeOpenAIServer:
     release: threading.Event = field(default_factory=threading.Event)  # ends "hang" replies
     reject_response_format: bool = False  # answer 400 to a request with response_format (an old server, NPU/OGA)
     models_hang: bool = False  # GET /models accepts and never answers (until release)
+    slot_actions: list[str] = field(default_factory=list)  # llama-server's POST /slots/0?action=..., by path
 
     def __enter__(self) -> "FakeOpenAIServer":
         server = self
@@ -136,6 +137,10 @@ class FakeOpenAIServer:
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                if "/slots/" in self.path:  # llama-server's slot actions: no scripted reply is spent on them
+                    server.slot_actions.append(self.path)
+                    self._json(200, {"id_slot": 0, "n_erased": 0})
+                    return
                 server.requests.append(body)
                 if server.reject_response_format and "response_format" in body:
                     self._json(400, {"error": {"message": "Unrecognized request argument supplied: response_format",
