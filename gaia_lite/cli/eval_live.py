@@ -431,6 +431,7 @@ def _print_tasks(r: dict[str, Any]) -> None:
     rows.append(["wall seconds", *[r["arms"][a]["seconds"] for a in arms]])
     rows.append(["wall seconds per task", *[num(r["arms"][a].get("seconds_per_task"), 1) for a in arms]])
     split = "" if r.get("split", "all") == "all" else f", {r['split']} split"
+    split += "" if r.get("seed") is None else f", seed {r['seed']}"
     print_all(table(f"eval tasks {r.get('suite', '')}{split}, model {r['model']} (max {r['max_steps']} steps per turn; "
                     f"load average {r.get('load_average')})",
                   ["task", *[_arm_title(a) for a in arms]], rows))

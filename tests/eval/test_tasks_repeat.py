@@ -207,5 +207,11 @@ def test_seed_gives_every_arm_of_a_run_the_same_sampler_seed(tmp_path, monkeypat
     assert report["seed"] == 7 and report["arms"]["on"]["passed"] == 2
     # each task run starts from an empty prompt cache: a prompt computed on a cached prefix differs in its last bits
     assert erased == ["/api/slots/0?action=erase"] * 4  # base URL .../api/v1: the slots are under /api
+    with FakeOpenAIServer(reject_response_format=True) as srv:  # the table says the run was seeded
+        srv.script += [text_chunks("Paris.")]
+        shown = CliRunner().invoke(app, ["eval", "tasks", "--base-url", srv.base_url, "--no-local-server", "--arms",
+                                         "on", "--suite", str(suite), "--task", "france", "--seed", "3", "--out",
+                                         str(tmp_path / "shown")]).stdout
+    assert "eval tasks two capitals, seed 3, model" in shown, shown[:300]
     report, sent, erased = seeds("unseeded")
     assert sent == [None] * 4 and report["seed"] is None and erased == []
