@@ -12,7 +12,8 @@ from typing import Sequence
 
 from gaia_lite.agent.judge import unknown_guards
 
-__all__ = ["SKIP", "is_skip_arm", "skipped_guards", "arm_problem", "arms_problem", "skip_arm", "task_folder", "live_folder"]
+__all__ = ["SKIP", "is_skip_arm", "skipped_guards", "arm_problem", "arms_problem", "skip_arm", "task_folder",
+           "live_folder"]
 
 SKIP = "skip:"
 
@@ -68,6 +69,7 @@ def task_folder(task_number: int, arm_number: int, run: int = 1, runs: int = 1) 
     each folder to its task, arm and run."""
     letter = "abcdefghijklmnopqrstuvwxyz"[arm_number % 26] * (1 + arm_number // 26)
     return f"{task_number:02d}{letter}" + ("" if runs == 1 else f"-{run}")
+
 
 def live_folder(task_number: int) -> str:
     """Where every arm and run of a task works while it runs ("07", its place in the suite), before the folder takes

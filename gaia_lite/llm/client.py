@@ -127,9 +127,9 @@ class ChatClient:
         batches it otherwise), so a seeded reply repeats only from the same cache: ``eval tasks --seed``
         empties it before every task run."""
         root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
-        request = urllib.request.Request(root + "/slots/0?action=erase", data=b"{}", method="POST",
-                                         headers={"Content-Type": "application/json",
-                                                  **({"Authorization": f"Bearer {self.api_key}"} if self.api_key else {})})
+        headers = {"Content-Type": "application/json"} | (
+            {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {})
+        request = urllib.request.Request(root + "/slots/0?action=erase", data=b"{}", method="POST", headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=timeout) as resp:
                 return resp.status == 200
