@@ -30,7 +30,8 @@ from typing import Any, Callable, Sequence
 from gaia_lite.registry.failure import ToolFailure
 
 from .data_shape import match
-from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES, slip_of
+from .sql_dialect import PARTS, date_part, in_sqlite
+from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES, slip_of, to_date
 from .sql_text import (TABLE, Shape, Token, checked, extreme_row, grouped, one_table, quoted, repaired, respelled, shape_of,
                        share_of_all, tokens, unknown_quoted, whole_row, without_unsaid)
 
@@ -48,7 +49,7 @@ _FUNCTIONS = frozenset("""
     abs round ceil ceiling floor trunc sign sqrt power pow exp ln log log10 log2 mod pi
     lower upper length substr substring trim ltrim rtrim replace instr printf format char unicode
     like glob coalesce ifnull nullif iif typeof concat concat_ws octet_length
-    date time datetime julianday strftime unixepoch timediff
+    date time datetime julianday strftime unixepoch timediff year month day quarter
     row_number rank dense_rank percent_rank cume_dist ntile lag lead first_value last_value nth_value
 """.split())
 _OK, _DENY = sqlite3.SQLITE_OK, sqlite3.SQLITE_DENY
@@ -163,6 +164,8 @@ def _database(frame: Any) -> sqlite3.Connection:
     conn.executemany(f"INSERT INTO {TABLE} VALUES ({', '.join('?' * len(columns))})",
                      zip(*(values for _, values in columns)))
     conn.commit()
+    for part in PARTS:   # MySQL's YEAR(date), MONTH(date) ...: what a small model writes from memory
+        conn.create_function(part, 1, date_part(part), deterministic=True)
     if hasattr(conn, "setlimit"):   # Python 3.11+: a value (printf('%.*c', ...)) cannot fill the memory
         conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
         conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
@@ -182,11 +185,13 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
     ToolFailure when it is refused, wrong or too slow."""
     if len(query) > MAX_QUERY_CHARS:
         raise ToolFailure(f"query is {len(query):,} characters; the limit is {MAX_QUERY_CHARS:,}")
-    toks = checked(query)
+    sql, notes = in_sqlite(checked(query), [n for n in frame.names if frame.types[n] == "date"], _iso)
+    toks = tokens(sql)
     sql, table = one_table(tokens(repaired(toks, frame.names, lambda text: _is_value(frame, text)).strip()),
                            _with_tables(toks))
     slip = functools.partial(_slip, frame)
-    sql, notes = respelled(tokens(sql), slip)
+    sql, respelt = respelled(tokens(sql), slip)
+    notes += respelt
     sql, group = grouped(tokens(sql))
     notes += [group] if group else []
     if table:
@@ -216,6 +221,12 @@ def run_query(frame: Any, query: str, *, seconds: float = SECONDS,
         fixed, more = respelled(tokens(_renamed(ran, missing, column)), slip)
         answer, shape = _run(frame, fixed, tokens(fixed), seconds, clock)
         return replace(answer, read_as="; ".join([*notes, f"{missing!r} read as {column}, {why}", *more])), shape
+
+
+def _iso(text: str) -> str | None:
+    """``text`` as the ISO date a date column holds, when it is a date (written any way table_read reads)."""
+    day = to_date(text)
+    return None if day is None else day.isoformat()
 
 
 def _renamed(toks: Sequence[Token], wrong: str, column: str) -> str:
