@@ -68,12 +68,6 @@ def _top_as_limit(toks: Sequence[Token], plain: list[int], out: list[str], notes
         _note(notes, f"TOP {n} read as LIMIT {n}")
 
 
-def _closing(toks: Sequence[Token], opening: int) -> int | None:
-    """The index of the ``)`` that closes the ``(`` at ``opening``."""
-    depth = toks[opening].depth
-    return next((j for j in range(opening + 1, len(toks)) if toks[j].text == ")" and toks[j].depth == depth), None)
-
-
 def _extract_as_part(toks: Sequence[Token], plain: list[int], out: list[str], notes: list[str]) -> None:
     """``EXTRACT(MONTH FROM x)`` as ``MONTH(x)``."""
     for k, i in enumerate(plain[:-3]):

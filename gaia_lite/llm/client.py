@@ -108,11 +108,15 @@ class ChatClient:
         except (urllib.error.URLError, OSError, ValueError):
             return False
 
+    @property
+    def _root(self) -> str:
+        """The server's own API root, without the OpenAI ``/v1`` (llama-server's ``/props`` and ``/slots``)."""
+        return self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
+
     def context_size(self, timeout: float = 2.0) -> int | None:
         """The server's context window in tokens, when it says (llama-server ``/props``); else None."""
-        root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
         try:
-            with urllib.request.urlopen(root + "/props", timeout=timeout) as resp:
+            with urllib.request.urlopen(self._root + "/props", timeout=timeout) as resp:
                 data = json.loads(resp.read(_MAX_PROPS_BYTES).decode("utf-8"))
         except (urllib.error.URLError, OSError, ValueError, RecursionError):
             return None
@@ -126,10 +130,9 @@ class ChatClient:
         A prompt computed on top of a cached prefix is not bit-for-bit the prompt computed whole (the server
         batches it otherwise), so a seeded reply repeats only from the same cache: ``eval tasks --seed``
         empties it before every task run."""
-        root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
         headers = {"Content-Type": "application/json"} | (
             {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {})
-        request = urllib.request.Request(root + "/slots/0?action=erase", data=b"{}", method="POST", headers=headers)
+        request = urllib.request.Request(self._root + "/slots/0?action=erase", data=b"{}", method="POST", headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=timeout) as resp:
                 return resp.status == 200
