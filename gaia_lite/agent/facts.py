@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import ABOUT_FILES, ABOUT_ME, AGAIN, ASIDE, KEEP_FIRST, KEEP_LAST, QUESTION
+from .lexicon import ABOUT_FILES, ABOUT_ME, ASIDE, KEEP_FIRST, KEEP_LAST, QUESTION
 
 __all__ = ["in_user_words", "asked_to_keep", "asks_about_user"]
 
@@ -64,4 +64,4 @@ def asks_about_user(message: str) -> bool:
     text = (message or "").strip()
     if not (text.endswith("?") or QUESTION.search(text)) or ABOUT_FILES.search(text):
         return False
-    return bool(ABOUT_ME.search(text) or (AGAIN.search(text) and QUESTION.search(text)))
+    return ABOUT_ME.search(text) is not None

@@ -36,10 +36,6 @@ def _phrase(name: str, pattern: str, *written_for: str) -> Phrase:
     return Phrase(name, re.compile(pattern, re.IGNORECASE), written_for)
 
 
-def _words(name: str, words: str, *written_for: str) -> Words:
-    return Words(name, frozenset(words.split()), written_for)
-
-
 # ---------------------------------------------------------------- what a message names (named.py)
 FOLDER_WORDS = _phrase("folder_words", r"\b(?:the|my|our|a|this)\s+([\w.-]+)\s+(?:folder|directory|dir)\b",
                        "What is in the projects folder?", "what's in my minutes directory?")
@@ -53,12 +49,10 @@ HERE = _phrase("here", r"\bin here\b|\b(?:this|the current|the working) (?:folde
 QUESTION = _phrase("question", r"^\W*(?:what|whats|which|who|whos|whom|whose|when|where|why|how|is|are|was|were|"
                    r"do|does|did|have|has)\b", "what's my locker code again?", "who's my accountant?",
                    "did you update project-plan.md?", "What port is set in config.ini?")
-# ... about the user or what they said
-ABOUT_ME = _phrase("about_me", r"\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b",
-                   "what's my locker code again?", "do you remember where I parked?",
-                   "What did I tell you about my diet?")
-# ... for something said before
-AGAIN = _phrase("again", r"\bagain\s*\??\s*$", "what was the name again?", "what's my locker code again?")
+# ... about the user or what they said, or asks for something said before ("what was it again?", not "run it again")
+ABOUT_ME = _phrase("about_me", r"\b(?:my|mine)\b|\b(?:remember|recall)\b|\bI (?:told|said|mentioned|asked|gave)\b"
+                   r"|^\W*(?:what|whats|who|whos|where|when|which|how)\b.*\bagain\W*$", "what's my locker code again?",
+                   "do you remember where I parked?", "What did I tell you about my diet?", "what was the name again?")
 # a file, a folder or the user's documents: the answer is in the files, not in what the user said
 ABOUT_FILES = _phrase("about_files", r"[\w-]\.[a-z][a-z0-9]{0,5}\b|/|\b(?:folders?|director(?:y|ies)|files?|"
                       r"documents?|downloads|desktop|clipboard|screen|computer|disk|drive)\b",
@@ -80,6 +74,9 @@ ASKS_REWRITE = _phrase("asks_rewrite", r"\b(?:re-?write|overwrite|replace (?:the
 ASKS_CHANGE = _phrase("asks_change", r"\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|"
                       r"write|save|put|stick|add|create|delete|remove|switch|toggle|enable|disable|turn on|turn off)\b",
                       "setup.cfg - bump the version to 2.1.0", "settings.json - switch the theme to dark pls")
+# A comparison of files' size, length or age
+COMPARES = _phrase("compares", r"\b(?:bigger|larger|smaller|biggest|largest|smallest|longer|shorter|newer|older|"
+                   r"(?:more|most) recent|more lines|fewer)\b", "Which is bigger, big.log or small.log?")
 
 # ---------------------------------------------------------------- a fact the user asks to keep (facts.py)
 # At the start. Not "save" or "store" (as often about files), nor "Note:" alone ("Note: the build failed")
@@ -117,16 +114,17 @@ SAYS_DONE = _phrase(
 
 # ---------------------------------------------------------------- word lists
 # The last word of a template slot, "[Number]" (judge.form's template): "[server]" of an INI file is no slot
-SLOT_WORDS = _words("slot_words", "name value number amount date total unit units location address price count",
-                    "The customer on the invoice is [Customer Name].", "Your total is [Amount].")
+SLOT_WORDS = Words("slot_words", frozenset("name value number amount date total unit units location address price "
+                                           "count".split()),
+                   ("The customer on the invoice is [Customer Name].", "Your total is [Amount]."))
 # Capitalised words that open a sentence or a title, not a name (eval/grounding.specifics)
-NOT_NAMES = _words(
-    "not_names", "the a an in on at to for from of and or but if this that these those there here it its he she they "
+NOT_NAMES = Words("not_names", frozenset(
+    "the a an in on at to for from of and or but if this that these those there here it its he she they "
     "we you your my our his her their yes no not what which who when where why how is are was were be has have had "
     "do does did all any each every some one may two three first last next total top q1 q2 q3 q4 monday tuesday "
     "wednesday thursday friday saturday sunday january february march april june july august september october "
-    "november december according based after before during since until",
-    "The top seller was John Doe of Acme Corp, per The Handbook.", "On Monday the total was high.")
+    "november december according based after before during since until".split()),
+    ("The top seller was John Doe of Acme Corp, per The Handbook.", "On Monday the total was high."))
 # An answer of nothing, taken from the tool-first shape's "none" (empty_answer)
 EMPTY_ANSWERS = Words("empty_answers", frozenset({"", "none", "null", "n/a"}), ("none", "N/A."))
 

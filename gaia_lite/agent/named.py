@@ -89,6 +89,11 @@ def names_file(line: str) -> bool:
     return _IS_IN in line
 
 
+def named_file(line: str) -> str:
+    """The file's name in ``line`` (one of named_in_message's): "big.log" of "big.log is in the folder logs"."""
+    return line.split(_IS_IN, 1)[0]
+
+
 def _named_in_words(message: str, ctx: ToolContext, in_words: Callable[[], list[Found]] | None = None) -> list:
     """Files whose whole name of two words or more the message says in words: "tl;dr of the onboarding
     guide?" -> hr/onboarding/onboarding-guide.md (0.5B, dev run: answered "Onboarding guide for working

@@ -503,3 +503,39 @@ def test_a_guard_named_in_skip_is_off_and_the_others_still_act() -> None:
 def test_unknown_guard_names_are_reported_and_known_ones_are_not() -> None:
     assert unknown_guards(["narrated", "narated", "nope"]) == ["narated", "nope"]
     assert len(active(frozenset({"narrated"}))) == len(GUARDS) - 1
+
+
+BIG, SMALL = "big.log is in the folder logs", "small.log is in the working folder"  # named_in_message's lines
+
+
+def _result(name: str, arguments: dict, payload: dict) -> ToolResult:
+    return ToolResult(name, name, arguments, {"status": "success", **payload}, ToolStatus.OK, 0.01)
+
+
+def test_a_comparison_of_named_files_after_looking_at_one_is_asked_to_look_at_the_other() -> None:
+    # the 0.5B, dev split: one read_file, then "small.log"
+    question = "Which is bigger, big.log or small.log?"
+    read = _result("read_file", {"file_path": "small.log"}, {"content": "x", "size_bytes": 1})
+    ev = Evidence(TOOLS, (read,), read, user_messages=(question,), named=(BIG, SMALL))
+    assert judge(Reply((), "small.log"), ev, Stage.DRAFT) == AskAgain(
+        "compared_unseen", f"{BIG}: you have not looked at it yet. Look at it with a tool too, then compare and "
+                           f"answer: {question}")
+    assert judge(Reply((), "small.log"), ev, Stage.FINAL) == Accept("small.log")
+    assert judge(Reply((), "small.log"), replace(ev, skip=frozenset({"compared_unseen"})), Stage.DRAFT) == \
+        Accept("small.log")
+    # a listing that shows both (with sizes), or a look at each, is enough to compare
+    listing = _result("browse_directory", {"directory_path": "."},
+                      {"entries": [{"name": "big.log", "size_bytes": 100}, {"name": "small.log", "size_bytes": 1}]})
+    answer = "big.log is bigger (100 B against 1 B)."
+    assert judge(Reply((), answer), replace(ev, results=(listing,), last_result=listing), Stage.DRAFT) == \
+        Accept(answer)
+    other = _result("get_file_info", {"file_path": "logs/big.log"}, {"size_bytes": 100})
+    assert judge(Reply((), answer), replace(ev, results=(read, other), last_result=other), Stage.DRAFT) == \
+        Accept(answer)
+    # no look at either: unread_file's to ask, not this guard's
+    assert judge(Reply((), answer), replace(ev, results=(), last_result=None), Stage.DRAFT).guard == "unread_file"
+    # a question that compares nothing is not held to both files, nor one in another language
+    for asked in ("what's in big.log and small.log?", "¿Cuál es más grande, big.log o small.log?"):
+        assert judge(Reply((), "small.log holds x."), replace(ev, user_messages=(asked,)), Stage.DRAFT) == \
+            Accept("small.log holds x.")
+

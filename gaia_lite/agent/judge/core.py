@@ -58,9 +58,8 @@ def judge(reply: Reply, ev: Evidence, stage: Stage, *, can_hold: bool = False) -
             if (found := guard.detect(reply, ev)) is not None:
                 return AskAgain(guard.name, guard.ask.format(slot=found, query=ev.query))
         return RunCalls(reply.calls)
-    # our own after-result lines (whole, or cut off by the token limit) are not part of the answer, nor are a
-    # result's labelled lines for the model, unless nothing else is left (the 0.5B answered with a whole
-    # query_documents result, "note: ..." included: held-out suite, 3 runs of 3)
+    # our own after-result lines (whole, or cut off by the token limit) are not the answer, nor are a result's lines
+    # for the model unless nothing else is left (the 0.5B's answer was a query_documents result, "note:" and all)
     text = without_own_lines(reply.text.strip(), ev.copied_lines)
     text = without_own_lines(text, [ln for r in ev.seen_results for ln in lines_to_the_model(r)]) or text
     seen = Reply(reply.calls, text)

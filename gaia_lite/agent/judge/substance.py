@@ -6,8 +6,8 @@ from __future__ import annotations
 from gaia_lite.registry.execute import ToolStatus
 
 from ..facts import asks_about_user
-from ..lexicon import ASKS_CHANGE, DECLINES, QUESTION, SAYS_DONE, WANTS_FILE
-from ..named import names_file
+from ..lexicon import ASKS_CHANGE, COMPARES, DECLINES, QUESTION, SAYS_DONE, WANTS_FILE
+from ..named import named_file, names_file
 from ..reply import Reply
 from .guard import Evidence, Guard, OnDraft, OnFinal
 
@@ -38,10 +38,6 @@ def _unread(ev: Evidence) -> bool:
     return bool(ev.tool_names) and not any(r.ok or r.status in _ENDED for r in ev.results)
 
 
-def _declined_fact(reply: Reply, ev: Evidence) -> str | None:
-    return DECLINES.found(reply.text) if ev.facts and asks_about_user(ev.query) else None
-
-
 def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
     """The change the message asks for, to a file it names, said to be made while no tool changed a file."""
     if not ASKS_CHANGE.search(ev.query) or QUESTION.search(ev.query) or not _CHANGES_FILES & set(ev.tool_names):
@@ -57,14 +53,24 @@ def _declined_unread(reply: Reply, ev: Evidence) -> str | None:
     return ev.pointed() if refused else None  # the look last: it reads the files
 
 
+def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
+    """The files a comparison names that no call looked at while one looked at another ("small.log", one read)."""
+    files = [n for n in ev.named if names_file(n)] if COMPARES.search(ev.query) else []
+    seen = [n for n in files if any(r.ok and named_file(n) in f"{r.arguments}{r.payload}" for r in ev.results)]
+    return " and ".join(n for n in files if n not in seen) if seen and len(seen) < len(files) else None
+
+
 SHORTFALL_GUARDS: tuple[Guard, ...] = (
-    Guard("declined_fact", _declined_fact, OnDraft.ASK, OnFinal.REPLACE, "You said \"{slot}\", but the saved "
+    Guard("declined_fact", lambda reply, ev: DECLINES.found(reply.text) if ev.facts and asks_about_user(ev.query)
+          else None, OnDraft.ASK, OnFinal.REPLACE, "You said \"{slot}\", but the saved "
           "memories beside my message are what I told you earlier. If one answers it, answer from it: {query}"),
     Guard("claimed_change", _claimed_change, OnDraft.ASK, OnFinal.KEEP, "You said \"{slot}\", but no tool changed "
           "anything yet. Make the change with a tool now, then answer: {query}",
           amend=lambda reply, ev: "I have not made this change: no tool changed anything this turn."),
     Guard("declined_unread", _declined_unread, OnDraft.ASK, OnFinal.KEEP, "You said you do not know, but {slot} "
           "may hold it: look at it with a tool, then answer from what it holds. My question: {query}"),
+    Guard("compared_unseen", _compared_unseen, OnDraft.ASK, OnFinal.KEEP,
+          "{slot}: you have not looked at it yet. Look at it with a tool too, then compare and answer: {query}"),
     Guard("unread_file", lambda reply, ev: " and ".join(ev.named) if ev.named and _unread(ev) else None,
           OnDraft.ASK, OnFinal.KEEP,
           "{slot}: look at it with a tool before answering, then answer from what it holds. My question: {query}"),
