@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import mimetypes
+import os
 import re
 import time
 import tomllib
@@ -1186,16 +1187,22 @@ def get_file_info(ctx: ToolContext, file_path: str) -> dict:
             "type": "folder" if path.is_dir() else "file", "size_bytes": st.st_size,
             "modified": iso_time(st.st_mtime), "created": iso_time(getattr(st, "st_birthtime", st.st_ctime)),
             "extension": path.suffix.lower(), "mime_type": mimetypes.guess_type(path.name)[0]}
+    when = f"modified {info['modified'][:16].replace('T', ' ')}"
     if path.is_dir():
         children = list(path.iterdir())
         info.update(items=len(children), subfolders=sum(1 for c in children if c.is_dir()))
+        info["message"] = (f"{_shown(ctx, path)} is a folder holding {len(children)} "
+                           f"item{'' if len(children) == 1 else 's'} ({info['subfolders']} of them folders), {when}.")
         return {**info, **({"note": note} if note else {})}
     preview = text_head(ctx, path, lines=20, chars=6000)
+    rows = ""
     if preview:
         info["preview"] = preview
         if path.suffix.lower() in (".csv", ".tsv"):
             with open(path, "rb") as fh:
                 info["data_rows"] = max(0, sum(1 for _ in fh) - 1)
+            rows = f", {info['data_rows']} data rows"
+    info["message"] = f"{_shown(ctx, path)} is a file of {st.st_size:,} B{rows}, {when}."
     return {**info, **({"note": note} if note else {})}
 
 
@@ -1229,17 +1236,30 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
             continue
         (recent if st.st_mtime >= cutoff and keep(path) else others).append((path, st))
     searched = [str(r) for r in roots]
+    where = "" if len(roots) > 1 else f" in {_shown(ctx, roots[0])}" if roots[0] != Path(ctx.workdir) else " here"
     if not recent and others:  # no dead end: the filter missed, so the newest files there are, and why
         others.sort(key=lambda f: f[1].st_mtime, reverse=True)
         newest = [file_entry(p, st) for p, st in others[:limit]]
         said = [f"the last {days} days"] + ([f"types {file_types}"] if file_types else [])
-        return {"status": "success", "files": newest, "count": len(others), "truncated": len(others) > limit,
+        return {"status": "success", "message": f"No file{where} matched {' and '.join(said)}. The newest files "
+                                                f"there: {_dated(ctx, others)}.",
+                "files": newest, "count": len(others), "truncated": len(others) > limit,
                 "note": f"No file matched {' and '.join(said)}; these are the newest files there.",
                 "days": days, "searched": searched}
     # files written at once (copied, unpacked) carry one time: the dates in their names order them then
     recent.sort(key=lambda f: (int(f[1].st_mtime), name_date(f[0].name) or "", f[1].st_mtime), reverse=True)
-    return {"status": "success", "files": [file_entry(p, st) for p, st in recent[:limit]], "count": len(recent),
-            "days": days, "truncated": len(recent) > limit, "searched": searched}
+    kinds = f" ({file_types})" if file_types else ""
+    said = (f"{len(recent)} file{'' if len(recent) == 1 else 's'}{kinds}{where} changed in the last {days} days, "
+            f"newest first: {_dated(ctx, recent)}." if recent
+            else f"No file{kinds}{where} changed in the last {days} days.")
+    return {"status": "success", "message": said, "files": [file_entry(p, st) for p, st in recent[:limit]],
+            "count": len(recent), "days": days, "truncated": len(recent) > limit, "searched": searched}
+
+
+def _dated(ctx: ToolContext, found: list[tuple[Path, os.stat_result]], shown: int = NAMED_IN_MESSAGE * 2) -> str:
+    """"notes/todo.md (2026-12-06 16:33), ... (+3 more)": the files as a person reads them, with when each changed."""
+    named = [f"{_shown(ctx, p)} ({iso_time(st.st_mtime)[:16].replace('T', ' ')})" for p, st in found[:shown]]
+    return ", ".join(named) + (f" (+{len(found) - shown} more)" if len(found) > shown else "")
 
 
 TOOLS = [search_file, search_directory, read_file, search_file_content, write_file, edit_file,

@@ -68,7 +68,9 @@ def answer_from_result(tool: str, result: dict[str, Any], workdir: Path | None =
 
 
 def _from_result(tool: str, result: dict[str, Any]) -> str:
-    if result.get("status") in ("error", "denied"):
+    if result.get("status") == "denied":  # its error tells the model what to do next, not the user
+        return f"You did not approve {plain_name(tool)}, so it did not run."
+    if result.get("status") == "error":
         return f"{plain_name(tool)} failed: {result.get('error', result.get('status'))}"
     content = result.get("content")
     if isinstance(content, str) and content.strip() and (result.get("file_path") or result.get("path")):

@@ -60,3 +60,19 @@ def test_a_long_built_answer_keeps_its_lead_and_twenty_lines() -> None:
     text = "Lead sentence.\n" + "\n".join(f"- line {i}" for i in range(40))
     out = for_people(text).splitlines()
     assert out[0] == "Lead sentence." and out[1] == "- line 0" and out[-1] == "(+20 more lines)" and len(out) == 22
+
+
+def test_a_call_the_user_denied_is_said_to_the_user_not_to_the_model(tmp_path) -> None:
+    # the executor's words are the model's next step ("Do not retry; ask the user ..."), not the user's answer
+    from gaia_lite.registry.context import ToolContext
+    from gaia_lite.registry.execute import ToolExecutor, ToolStatus
+    from gaia_lite.registry.registry import ToolRegistry
+    from gaia_lite.tools.sandbox import Sandbox
+    from gaia_lite.tools.catalog import doc_tool_specs
+
+    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
+    denied = ToolExecutor(ToolRegistry(doc_tool_specs()), ctx).execute(
+        "write_file", {"file_path": "a.txt", "content": "x"})   # no approver: denied
+    assert denied.status is ToolStatus.DENIED and not (tmp_path / "a.txt").exists()
+    assert answer_from_result("write_file", denied.payload, tmp_path) == \
+        "You did not approve write file, so it did not run."

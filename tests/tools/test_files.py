@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from datetime import date
 from pathlib import Path
@@ -804,3 +805,25 @@ def test_a_content_search_no_line_holds_whole_finds_the_lines_with_one_of_its_wo
     result = search_file_content(tool_ctx, "phone number", directory="jobs")
     assert result["count"] == 1 and "lines with 'phone' instead" in result["message"]
     assert "jobs/maria-cv.md:2: Phone: 07700 900873" in result["message"]
+
+
+def test_info_and_recent_files_lead_with_a_sentence_a_person_reads(tool_ctx, tree: Path) -> None:
+    # built from the result, these answers were "Here is what I found: - files: app.py, ... - days: 30"
+    # (bare names, no folder) and "- size bytes: 38 - modified: 2026-...T16:33:01"
+    from gaia_lite.agent.fallback import answer_from_result
+
+    info = get_file_info(tool_ctx, "reports/2025/sales_data_2025.csv")
+    assert re.fullmatch(r"reports/2025/sales_data_2025\.csv is a file of [\d,]+ B, 2 data rows, "
+                        r"modified \d{4}-\d\d-\d\d \d\d:\d\d\.", info["message"]), info["message"]
+    folder = get_file_info(tool_ctx, "reports")
+    assert folder["message"].startswith("reports is a folder holding 2 items (1 of them folders), modified ")
+    stamp = time.time() - 90 * 86400
+    os.utime(tree / "src" / "app.py", (stamp, stamp))
+    recent = list_recent_files(tool_ctx, days=30)
+    said = answer_from_result("list_recent_files", recent, tree)
+    assert said.startswith(f"{recent['count']} files here changed in the last 30 days, newest first: "), said
+    assert "reports/2025/sales_data_2025.csv (" in said and "src/app.py" not in said
+    assert str(tree) not in said and "days:" not in said
+    none = list_recent_files(tool_ctx, location="reports", file_types="pdf", days=7)
+    assert none["message"].startswith("No file in reports matched the last 7 days and types pdf. The newest files "
+                                      "there: "), none["message"]

@@ -171,7 +171,7 @@ def test_results_lead_with_what_was_asked_for(tool_ctx, home: Path, what: str, c
     assert list(result)[:3] == ["status", "message", first_key], list(result)
     assert says in result["message"], result["message"]
     recent = list_recent_files(tool_ctx)
-    assert list(recent)[:2] == ["status", "files"]
+    assert list(recent)[:3] == ["status", "message", "files"]
 
 
 def test_a_guessed_path_reads_the_file_the_users_message_names(tool_ctx, home: Path) -> None:
