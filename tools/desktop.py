@@ -175,7 +175,24 @@ def get_system_info(ctx: ToolContext) -> dict:
     uptime = _read_text("/proc/uptime").split()
     if uptime:
         info["uptime_hours"] = round(float(uptime[0]) / 3600, 1)
-    return info
+    return {"status": "success", "message": _system_said(info), **info}
+
+
+def _system_said(info: dict) -> str:
+    """The facts in one sentence, as a person asks them: "Debian GNU/Linux 12 (Linux 6.1) on x86_64, 2 CPU cores
+    (...), 23.6 GB of memory (20.8 GB free), 72.4 GB of 252 GB disk free here." Unknown parts are left out."""
+    system = f"{info['distribution']} ({info['os']} {info['os_release']})" if info.get("distribution") \
+        else f"{info['os']} {info['os_release']}"
+    cpu, memory, disk = info["cpu"], info["memory"], info.get("disk", {})
+    parts = [f"{system} on {info['machine']}" if info.get("machine") else system]
+    if cpu.get("logical_cores"):
+        parts.append(f"{cpu['logical_cores']} CPU cores" + (f" ({cpu['model']})" if cpu.get("model") else ""))
+    if memory.get("total_gb") is not None:
+        free = f" ({memory['available_gb']} GB free)" if memory.get("available_gb") is not None else ""
+        parts.append(f"{memory['total_gb']} GB of memory{free}")
+    if disk.get("free_gb") is not None:
+        parts.append(f"{disk['free_gb']} GB of {disk['total_gb']} GB disk free here")
+    return ", ".join(parts) + "."
 
 
 # ---------------------------------------------------------------- notifications

@@ -26,6 +26,11 @@ def test_system_info_from_stdlib(tool_ctx, tmp_path: Path) -> None:
     assert info["disk"]["path"] == str(tmp_path) and info["disk"]["total_gb"] > 0
     if sys.platform.startswith("linux"):
         assert info["memory"]["total_gb"] > 0 and info["cpu"]["model"]
+    # the facts in one sentence, first: what "what OS am I on?" is answered from (built, it was "- os: Linux ...")
+    assert list(info)[:2] == ["status", "message"]
+    assert info["message"].startswith(info["distribution"] or info["os"]), info["message"]
+    assert f"{info['cpu']['logical_cores']} CPU cores" in info["message"]
+    assert f"{info['disk']['free_gb']} GB of {info['disk']['total_gb']} GB disk free here." in info["message"]
 
 
 def test_system_info_without_any_helper_programs(tool_ctx, empty_path) -> None:
