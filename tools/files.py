@@ -232,14 +232,34 @@ def _found_files_message(ctx: ToolContext, pattern: str, strict: list[Found]) ->
 
 def _one_file_message(ctx: ToolContext, path: Path) -> str:
     """"Found x. It begins: ..." for one file found; a table's figures for the message instead of its head."""
-    found = f"Found {_shown(ctx, path)}"
+    glance = _glance(ctx, path)
+    return f"Found {_shown(ctx, path)}. {glance}" if glance else f"Found {_shown(ctx, path)}."
+
+
+def _glance(ctx: ToolContext, path: Path, who: str = "It") -> str:
+    """"It begins: ..." with a text's first lines, or a table's figures; "" for a file that is neither."""
     # a table's first rows are no answer: found for "cheapest thing in the garden category in products.csv?",
     # its head was, and the 0.5B answered "G-01,Hose reel,garden,34.99,12"; its figures for the message are
     figures = table_facts(path, ctx.request.message) if ctx.request.message.strip() else None
     if figures:
-        return f"{found}. Its figures, from every row:\n" + "\n".join(figures[:FOUND_TABLE_LINES])
+        whose = "Its" if who == "It" else f"{who}'s"
+        return f"{whose} figures, from every row:\n" + "\n".join(figures[:FOUND_TABLE_LINES])
     head = text_head(ctx, path)
-    return f"{found}. It begins:\n{head}" if head else f"{found}."
+    return f"{who} begins:\n{head}" if head else ""
+
+
+def _only_file(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict]) -> str:
+    """For a folder that holds one file and nothing else, that file's glance and its lines on the request past
+    its first ones. Both models listed such a folder for "what is the deadline ...? its plan is somewhere in this
+    folder" and answered "it holds 1 file: plan.md" (test split, 0.5B, 3 runs of 3)."""
+    if dirs or len(files) != 1:
+        return ""
+    path = folder / files[0]["name"]
+    if not (glance := _glance(ctx, path, files[0]["name"])):
+        return ""
+    shown = glance.count("\n")
+    later = [f"line {n}: {text}" for n, text in request_lines(ctx, path, limit=REQUEST_LINES_MAX) if n > shown]
+    return glance + ("\nIts lines on the request:\n" + "\n".join(later) if later else "")
 
 
 def _file_at(ctx: ToolContext, raw: str) -> Optional[Path]:
@@ -1039,6 +1059,8 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
     tally = tree_tally(ctx, folder, show_hidden) if dirs else ""
     message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else "")
+    if only := _only_file(ctx, folder, dirs, files):
+        message = f"{message}. {only}"
     note = {"note": f"{_shown(ctx, folder)} is the folder the message names, so it is listed."} if named else \
         {"note": guessed} if guessed else {}
     return {"status": "success", "message": message, "entries": _marked(entries[:200], _largest_newest(files, stamps)),

@@ -827,3 +827,23 @@ def test_info_and_recent_files_lead_with_a_sentence_a_person_reads(tool_ctx, tre
     none = list_recent_files(tool_ctx, location="reports", file_types="pdf", days=7)
     assert none["message"].startswith("No file in reports matched the last 7 days and types pdf. The newest files "
                                       "there: "), none["message"]
+
+
+def test_a_folder_that_holds_one_file_shows_its_start_and_its_lines_on_the_request(tool_ctx, tmp_path: Path) -> None:
+    # the 0.5B listed the plan's folder for "what is the deadline ...? its plan is somewhere in this folder" and
+    # answered "projects/2025/website-redesign holds 1 file: plan.md" (test split, 3 runs of 3)
+    folder = tmp_path / "projects" / "2025" / "website-redesign"
+    folder.mkdir(parents=True)
+    (folder / "plan.md").write_text("# Website redesign\n\nOwner: Priya Nair\n\n## Scope\n- landing page\n- blog\n"
+                                    "- audit\n\n## Milestones\n- launch deadline: 14 November 2025\n")
+    tool_ctx.request.message = "What is the deadline for the website redesign project?"
+    said = browse_directory(tool_ctx, "projects/2025/website-redesign")["message"]
+    assert said.startswith("projects/2025/website-redesign holds 1 file: plan.md. plan.md begins:\n# Website "
+                           "redesign\n"), said
+    assert said.endswith("Its lines on the request:\nline 11: - launch deadline: 14 November 2025"), said
+    # a folder with more in it, or whose one file is no text, is listed as before
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    assert "begins" not in browse_directory(tool_ctx, "projects/2025/website-redesign")["message"]
+    (folder / "plan.md").unlink()
+    assert browse_directory(tool_ctx, "projects/2025/website-redesign")["message"] == \
+        "projects/2025/website-redesign holds 1 file: logo.png"
