@@ -114,6 +114,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
                 "truncated": False, "note": "search_root is a file, so it is the file found"}
     if not_types(file_types) and COUNT_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
         pattern, file_types = not_types(file_types), None        # are what was asked for
+    if folder and _no_folder_named(ctx, folder):  # "/pancakes/*.txt": the name sought, of that type
+        folder, pattern, file_types = "", Path(folder).name, file_types or pattern.partition("*.")[2] or None
     pattern, file_types = kind_meant(ctx.request.message, pattern, file_types)   # "*.jpg" for "how many photos"
     counting = COUNT_GLOB.fullmatch(pattern) is not None          # "*.md": how many, and where
     roots = _search_roots(ctx, search_root or folder, counting)
@@ -153,6 +155,18 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     return result
+
+
+def _no_folder_named(ctx: ToolContext, folder: str) -> bool:
+    """Is ``folder`` (the folder part of a glob) no folder here, nor like one, but part of a file's name?
+    "/pancakes/*.txt" for "wheres my pancake recipe?" counted every .txt file of the working folder, the folder
+    part dropped (test split, 0.5B). "~/Documents/*.pdf" names no file: it stays a count."""
+    path = resolved_or_none(ctx, folder.strip())
+    if path is not None and path.is_dir():
+        return False
+    name = Path(folder.strip().rstrip("/")).name
+    return bool(name) and not any(f.strict for f in find(ctx, name, "folder")) \
+        and any(f.strict for f in find(ctx, name, "file"))
 
 
 def _one_holds(ctx: ToolContext, folder: Path) -> str:

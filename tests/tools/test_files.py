@@ -847,3 +847,17 @@ def test_a_folder_that_holds_one_file_shows_its_start_and_its_lines_on_the_reque
     (folder / "plan.md").unlink()
     assert browse_directory(tool_ctx, "projects/2025/website-redesign")["message"] == \
         "projects/2025/website-redesign holds 1 file: logo.png"
+
+
+def test_a_glob_in_a_folder_that_is_no_folder_but_a_files_name_finds_that_file(tool_ctx, tmp_path: Path) -> None:
+    # "wheres my pancake recipe? how many eggs": the 0.5B searched "/pancakes/*.txt" and was told how many .txt
+    # files the working folder holds (test split)
+    for folder, name, text in (("breakfast", "pancakes.txt", "Pancakes\n- 2 eggs\n"), ("dinner", "risotto.txt", "x\n")):
+        (tmp_path / "cooking" / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / "cooking" / folder / name).write_text(text)
+    tool_ctx.request.message = "wheres my pancake recipe? how many eggs"
+    found = search_file(tool_ctx, "/pancakes/*.txt", search_root=str(tmp_path))
+    assert [f["name"] for f in found["files"]] == ["pancakes.txt"] and "2 eggs" in found["message"], found
+    # a folder that exists is counted in, and one that names nothing here is still said to be no folder
+    assert search_file(tool_ctx, "breakfast/*.txt")["message"].startswith("1 .txt file under cooking/breakfast/")
+    assert "is not an existing folder" in search_file(tool_ctx, "recipes/*.txt")["error"]
