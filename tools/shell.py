@@ -267,7 +267,11 @@ def run_shell_command(ctx: ToolContext, command: str, working_directory: Optiona
                    [argv[0] for argv in pipeline])
     if "error" in run:
         return error_payload(run["error"], command=command)
-    result = {"status": "success", "command": command, "stdout": run["stdout"], "stderr": run["stderr"],
+    # the count of what was printed, said: "count the .log files with a shell command" ran "ls -l *.log", and the
+    # 0.5B answered with the two lines instead of "2" (test split)
+    printed = sum(1 for line in run["stdout"].splitlines() if line.strip())
+    result = {"status": "success", "command": command, "stdout": run["stdout"], "stdout_lines": printed,
+              "stderr": run["stderr"],
               "return_code": run["return_code"],
               "has_errors": (run["return_code"] != 0 and not _means_no_match(pipeline[-1], run))
               or bool(run["stderr"].strip()),

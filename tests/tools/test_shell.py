@@ -141,7 +141,7 @@ def test_plain_command_runs(shell_ctx, tmp_path: Path) -> None:
 def test_pipeline_runs_every_segment(shell_ctx) -> None:
     result = run_shell_command(shell_ctx, "cat a.txt | grep a | sort -r | head -2")
     assert result["status"] == "success"
-    assert result["stdout"] == "gamma\nbeta\n"
+    assert result["stdout"] == "gamma\nbeta\n" and result["stdout_lines"] == 2  # said, not left to be counted
 
 
 def test_quoted_pipe_is_a_regex_not_a_pipe(shell_ctx) -> None:
