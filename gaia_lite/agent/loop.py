@@ -80,6 +80,13 @@ SAVED_FACTS_ABOUT_USER = 3
 # Under this cosine the closest fact is not said to answer the question when an answer is built from it: the
 # facts that answered "what did I tell you ..." questions measured 0.31-0.39, the others at most 0.25.
 SAVED_FACT_ANSWERS = 0.30
+# A question this close to a saved fact asks about what the user told, whatever its words: "Do I prefer tea or
+# coffee?" beside "I prefer tea over coffee" (0.89) and "What appointment do I have on 12 May?" beside "My
+# appointment with Dr. Alvarez is on 12 May" (0.68) have none of the words facts.asks_about_user reads, and the
+# 0.5B answered both "I don't have any saved memories that may help" with the fact beside them (test split).
+# General questions on a fact's topic stay under it: "Are peanuts a kind of nut?" beside "I am allergic to
+# peanuts" 0.66, "What is a vegetarian diet?" 0.61, "How do licence plates work in Germany?" 0.60
+SAVED_FACT_ASKED = 0.67
 
 
 def origin_of(answer: str, reply: str) -> str:
@@ -373,8 +380,9 @@ class Agent:
     def _evidence(self, stats: TurnStats) -> Evidence:
         seen = tuple(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
         looks = Lookups(self.executor.ctx, tuple(self.user_messages))  # each made once, when a guard asks
+        facts = stats.facts if self._about_user(stats) else ()  # a refusal beside them is declined_fact's
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result,
-                        tuple(self.user_messages), stats.facts, self._own_lines(), seen, stats.named,
+                        tuple(self.user_messages), facts, self._own_lines(), seen, stats.named,
                         invented=looks.invented, pointed=looks.pointed, skip=self.options.judge_skip)
 
     def _after_result(self) -> str:
@@ -542,11 +550,15 @@ class Agent:
         """The closest saved fact shown, when the question asks about the user and no tool succeeded this
         turn: "what's my locker code again?" ended with a failed read of notes.txt or "I can't assist with
         that" (0.5B), while "My locker code is 4471" sat beside it. None otherwise."""
-        if not stats.saved or any(r.ok for r in stats.results) or not asks_about_user(self.user_messages[-1]):
+        if not stats.saved or any(r.ok for r in stats.results) or not self._about_user(stats):
             return None
         if stats.closest < SAVED_FACT_ANSWERS:
             return f"I found nothing you told me about that. The closest thing you told me: {stats.saved[0]}"
         return f"From what you told me earlier: {stats.saved[0]}"
+
+    def _about_user(self, stats: TurnStats) -> bool:
+        """Does the turn's question ask about what the user told: in its words, or by a saved fact this close?"""
+        return bool(stats.saved) and (asks_about_user(self.user_messages[-1]) or stats.closest >= SAVED_FACT_ASKED)
 
     def _no_tool_names(self, text: str) -> str:
         """``text`` with each tool's name as words: a tool's hint ("find it with search_file") copied into

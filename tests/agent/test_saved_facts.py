@@ -126,3 +126,27 @@ def test_a_fact_far_from_the_question_is_not_said_to_answer_it(tmp_path: Path, m
                      ["I'm sorry, but I can't assist with that."] * 2, ("I like my summaries as bullet points",))
     assert answer == ("I found nothing you told me about that. The closest thing you told me: "
                       "I like my summaries as bullet points")
+
+
+@pytest.mark.parametrize("question, fact", [
+    ("Do I prefer tea or coffee?", "I prefer tea over coffee"),
+    ("What appointment do I have on 12 May?", "My appointment with Dr. Alvarez is on 12 May"),
+])
+def test_a_question_close_to_a_saved_fact_is_about_it_whatever_its_words(tmp_path: Path, minilm, question: str,
+                                                                          fact: str) -> None:
+    """The 0.5B, test split (remember_preference, ground_fact_subject): with the fact beside the question, "I
+    don't have any saved memories that may help ...". Neither question has a word facts.asks_about_user reads."""
+    assert not asks_about_user(question)
+    refusal = "I'm sorry, but I don't have any saved memories that may help me answer your question."
+    answer, requests = _run(tmp_path, minilm, question, [refusal] * 2, (*FACTS, fact))
+    assert answer == f"From what you told me earlier: {fact}"
+    assert len(requests) == 2 and "the saved memories beside my message" in requests[1]["messages"][-1]["content"]
+
+
+def test_a_general_question_on_a_facts_topic_is_not_about_the_fact(tmp_path: Path, minilm) -> None:
+    # "Are peanuts a kind of nut?" is 0.66 from "I am allergic to peanuts": the fact is shown beside it, but a
+    # refusal is the model's to give, not a cue to answer with the fact
+    refusal = "I'm not sure about that."
+    answer, requests = _run(tmp_path, minilm, "Are peanuts a kind of nut?", [refusal], FACTS)
+    assert "I am allergic to peanuts" in requests[0]["messages"][-1]["content"]
+    assert answer == refusal and len(requests) == 1

@@ -20,7 +20,7 @@ class Evidence:
     results: tuple[ToolResult, ...] = ()  # this turn's tool results, oldest first
     last_result: ToolResult | None = None  # the latest successful result, else the latest one
     user_messages: tuple[str, ...] = ()  # the conversation's user messages, the current one last
-    facts: tuple[str, ...] = ()  # saved facts shown beside the current message
+    facts: tuple[str, ...] = ()  # saved facts shown beside a question about what the user told (loop._about_user)
     copied_lines: tuple[str, ...] = ()  # lines the agent writes after tool results, which a small model copies
     seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
     named: tuple[str, ...] = ()  # what the current message names that exists (named.named_in_message)

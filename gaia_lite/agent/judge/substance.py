@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from gaia_lite.registry.execute import ToolStatus
 
-from ..facts import asks_about_user
 from ..lexicon import ASKS_CHANGE, COMPARES, DECLINES, QUESTION, SAYS_DONE, WANTS_FILE
 from ..named import named_file, names_file
 from ..reply import Reply
@@ -61,9 +60,9 @@ def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
 
 
 SHORTFALL_GUARDS: tuple[Guard, ...] = (
-    Guard("declined_fact", lambda reply, ev: DECLINES.found(reply.text) if ev.facts and asks_about_user(ev.query)
-          else None, OnDraft.ASK, OnFinal.REPLACE, "You said \"{slot}\", but the saved "
-          "memories beside my message are what I told you earlier. If one answers it, answer from it: {query}"),
+    Guard("declined_fact", lambda reply, ev: DECLINES.found(reply.text) if ev.facts else None, OnDraft.ASK,
+          OnFinal.REPLACE, "You said \"{slot}\", but the saved memories beside my message are what I told you "
+          "earlier. If one answers it, answer from it: {query}"),
     Guard("claimed_change", _claimed_change, OnDraft.ASK, OnFinal.KEEP, "You said \"{slot}\", but no tool changed "
           "anything yet. Make the change with a tool now, then answer: {query}",
           amend=lambda reply, ev: "I have not made this change: no tool changed anything this turn."),
