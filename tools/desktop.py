@@ -181,8 +181,8 @@ def get_system_info(ctx: ToolContext) -> dict:
 def _system_said(info: dict) -> str:
     """The facts in one sentence, as a person asks them: "Debian GNU/Linux 12 (Linux 6.1) on x86_64, 2 CPU cores
     (...), 23.6 GB of memory (20.8 GB free), 72.4 GB of 252 GB disk free here." Unknown parts are left out."""
-    system = f"{info['distribution']} ({info['os']} {info['os_release']})" if info.get("distribution") \
-        else f"{info['os']} {info['os_release']}"
+    kernel = f"{info['os']} {info['os_release']}".strip()
+    system = f"{info['distribution']} ({kernel})" if info.get("distribution") else kernel
     cpu, memory, disk = info["cpu"], info["memory"], info.get("disk", {})
     parts = [f"{system} on {info['machine']}" if info.get("machine") else system]
     if cpu.get("logical_cores"):

@@ -165,8 +165,11 @@ def _no_folder_named(ctx: ToolContext, folder: str) -> bool:
     if path is not None and path.is_dir():
         return False
     name = Path(folder.strip().rstrip("/")).name
-    return bool(name) and not any(f.strict for f in find(ctx, name, "folder")) \
-        and any(f.strict for f in find(ctx, name, "file"))
+    if not name:
+        return False
+    entries = list(scan(ctx, None))   # one walk for both looks
+    return not any(f.strict for f in rank(name, entries, "folder")) \
+        and any(f.strict for f in rank(name, entries, "file"))
 
 
 def _one_holds(ctx: ToolContext, folder: Path) -> str:
@@ -264,8 +267,8 @@ def _glance(ctx: ToolContext, path: Path, who: str = "It") -> str:
 
 def _only_file(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict]) -> str:
     """For a folder that holds one file and nothing else, that file's glance and its lines on the request past
-    its first ones. Both models listed such a folder for "what is the deadline ...? its plan is somewhere in this
-    folder" and answered "it holds 1 file: plan.md" (test split, 0.5B, 3 runs of 3)."""
+    its first ones. The 0.5B listed such a folder for "what is the deadline ...? its plan is somewhere in this
+    folder" and answered "it holds 1 file: plan.md" (test split, 3 runs of 3)."""
     if dirs or len(files) != 1:
         return ""
     path = folder / files[0]["name"]
