@@ -33,6 +33,11 @@ def iso_time(ts: float) -> str:
     return datetime.fromtimestamp(ts).isoformat(timespec="seconds")
 
 
+def minute_time(ts: float) -> str:
+    """"2026-12-06 16:33": a time as a sentence for a person says it (iso_time is the field's)."""
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M")
+
+
 _NAME_DATE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-_.]?)(?P<m>0[1-9]|1[0-2])(?:(?P=sep)(?P<d>0[1-9]|[12]\d|3[01]))?(?!\d)")
 
 

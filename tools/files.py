@@ -30,8 +30,8 @@ from .list_entry import added_entry, list_entries, repeated_lines
 from .setting_line import config_text, lines_setting, replaced, restyled, set_line_call, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, none_of_kind,
                          split_folder, tree_tally)
-from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, name_date, not_types,
-                        sandbox_roots)
+from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
+                        not_types, sandbox_roots)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, words, PATH_MENTION)
@@ -1226,7 +1226,7 @@ def get_file_info(ctx: ToolContext, file_path: str) -> dict:
             "type": "folder" if path.is_dir() else "file", "size_bytes": st.st_size,
             "modified": iso_time(st.st_mtime), "created": iso_time(getattr(st, "st_birthtime", st.st_ctime)),
             "extension": path.suffix.lower(), "mime_type": mimetypes.guess_type(path.name)[0]}
-    when = f"modified {info['modified'][:16].replace('T', ' ')}"
+    when = f"modified {minute_time(st.st_mtime)}"
     if path.is_dir():
         children = list(path.iterdir())
         info.update(items=len(children), subfolders=sum(1 for c in children if c.is_dir()))
@@ -1275,7 +1275,8 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
             continue
         (recent if st.st_mtime >= cutoff and keep(path) else others).append((path, st))
     searched = [str(r) for r in roots]
-    where = "" if len(roots) > 1 else f" in {_shown(ctx, roots[0])}" if roots[0] != Path(ctx.workdir) else " here"
+    home = Path(ctx.workdir).resolve()   # as _listing_message compares: the roots are resolved
+    where = "" if len(roots) > 1 else f" in {_shown(ctx, roots[0])}" if roots[0].resolve() != home else " here"
     if not recent and others:  # no dead end: the filter missed, so the newest files there are, and why
         others.sort(key=lambda f: f[1].st_mtime, reverse=True)
         newest = [file_entry(p, st) for p, st in others[:limit]]
@@ -1297,7 +1298,7 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
 
 def _dated(ctx: ToolContext, found: list[tuple[Path, os.stat_result]], shown: int = NAMED_IN_MESSAGE * 2) -> str:
     """"notes/todo.md (2026-12-06 16:33), ... (+3 more)": the files as a person reads them, with when each changed."""
-    named = [f"{_shown(ctx, p)} ({iso_time(st.st_mtime)[:16].replace('T', ' ')})" for p, st in found[:shown]]
+    named = [f"{_shown(ctx, p)} ({minute_time(st.st_mtime)})" for p, st in found[:shown]]
     return ", ".join(named) + (f" (+{len(found) - shown} more)" if len(found) > shown else "")
 
 
