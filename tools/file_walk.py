@@ -20,9 +20,9 @@ from gaia_lite.registry.context import ToolContext
 
 from .patterns import compile_user_regex
 
-__all__ = ["iso_time", "name_date", "name_when", "newest_version", "kind_asked", "kind_exts", "ASKED_KINDS",
-           "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher", "glob_alternatives",
-           "file_entry", "is_pattern"]
+__all__ = ["iso_time", "minute_time", "name_date", "name_when", "newest_version", "kind_asked", "kind_exts",
+           "ASKED_KINDS", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher",
+           "glob_alternatives", "file_entry", "is_pattern"]
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
                         ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", ".idea", ".vscode",
