@@ -27,7 +27,7 @@ from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, open_regular, python_outline,
                         text_head)
 from .list_entry import added_entry, list_entries, repeated_lines
-from .setting_line import config_text, lines_setting, replaced, restyled, set_line_call, under
+from .setting_line import config_text, key_alone, lines_setting, replaced, restyled, set_line_call, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, none_of_kind,
                          split_folder, tree_tally)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
@@ -839,6 +839,8 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
                           "should read, e.g. 'replicas: 4'")
     if not old_content:  # the model did not know the text: the lines like the new one are what it may replace
         return _set_line(ctx, path, text, new_content if isinstance(new_content, str) else "")
+    if isinstance(new_content, str) and (line := key_alone(text, old_content, new_content)) is not None:
+        return _set_line(ctx, path, text, line, f"old_content {old_content.strip()[:80]!r} is only the key")
     count = text.count(old_content)
     if count and isinstance(new_content, str) and (added := added_entry(ctx.request.message, text, old_content,
                                                                           new_content, path.name)):
@@ -914,7 +916,7 @@ def _set_line(ctx: ToolContext, path: Path, text: str, new: str, why: str = "old
                            f"{found[0].text!r}, is now {written!r}")
     if len(found) > 1:
         places = "; ".join(f"{s.text!r}" + (f" (under {where})" if (where := under(text, s)) else "") for s in found)
-        raise ToolFailure(f"old_content is empty, and {path.name} sets that key in {len(found)} places: {places}. "
+        raise ToolFailure(f"{why}, and {path.name} sets that key in {len(found)} places: {places}. "
                           "Call edit_file again with the one to change as old_content",
                           closest_lines=[s.text for s in found])
     raise _not_in_file(path, text, new, empty=True)

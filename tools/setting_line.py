@@ -17,13 +17,14 @@ if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
     from gaia_lite.registry.spec import Redirect
 
-__all__ = ["Setting", "setting_of", "lines_setting", "key_set_to", "restyled", "replaced", "under",
+__all__ = ["Setting", "setting_of", "lines_setting", "key_set_to", "restyled", "key_alone", "replaced", "under",
            "MAX_SET_BYTES", "config_text", "set_line_call"]
 
 MAX_SET_BYTES = 64_000  # a config file whose one line another tool's call may stand for
 
 _SETTING = re.compile(r"""^(?P<indent>\s*)["']?(?P<key>[\w.-]+)["']?\s*[:=]""")
 _SECTION = re.compile(r"^\s*\[[^\]]+\]\s*$")
+_KEY_ALONE = re.compile(r"""^["']?(?P<key>[\w.-]+)["']?\s*[:=]?$""")
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,18 @@ def restyled(text: str, old: str, new: str) -> str | None:
     if key is None or m is None or setting_of(new.strip()) != key:
         return None
     return key_set_to(text, key, new.strip()[m.end():].strip().strip("\"'"))
+
+
+def key_alone(text: str, old: str, new: str) -> str | None:
+    """``new`` in the file's own style, when ``old`` is nothing but a key (``host``, ``"theme":``, ``port =``) that
+    ``text`` sets and ``new`` is a line setting that same key; else None. Given old_content "host" and new_content
+    "host = 0.0.0.0", a replace of the text would write "host = 0.0.0.0 = localhost": the key stands for its line.
+    A key set in several places gives ``new`` as written, so the caller can say where."""
+    m = _KEY_ALONE.match(old.strip())
+    key = m.group("key").casefold() if m else None
+    if key is None or setting_of(new.strip()) != key or not _setting_key(text, key):
+        return None
+    return restyled(text, f"{key}:", new) or new.strip()
 
 
 def replaced(text: str, at: Setting, new: str) -> tuple[str, str]:

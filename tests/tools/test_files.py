@@ -646,6 +646,38 @@ def test_a_setting_written_in_another_style_edits_the_files_line_for_that_key(to
     assert (tmp_path / "settings.json").read_text().count('"dark"') == 1
 
 
+def test_an_old_content_that_is_only_the_key_stands_for_the_line_setting_it(tool_ctx, tmp_path: Path) -> None:
+    # a replace of the text "host" with "host = 0.0.0.0" wrote "host = 0.0.0.0 = localhost" into the INI file
+    ini = tmp_path / "app.ini"
+    ini.write_text("[server]\nport = 8080\nhost = localhost\n")
+    result = edit_file(tool_ctx, "app.ini", "host", "host = 0.0.0.0")
+    assert result["status"] == "success", result
+    assert ini.read_text() == "[server]\nport = 8080\nhost = 0.0.0.0\n"
+    assert result["note"] == ("old_content 'host' is only the key: the one line setting that key, 'host = localhost', "
+                              "is now 'host = 0.0.0.0'")
+    # the key with its separator, the new line in another style: written in the file's own
+    assert edit_file(tool_ctx, "app.ini", "port:", "port: 9090")["status"] == "success"
+    assert ini.read_text() == "[server]\nport = 9090\nhost = 0.0.0.0\n"
+    (tmp_path / "s.json").write_text('{\n  "theme": "light",\n  "size": 14\n}\n')
+    assert edit_file(tool_ctx, "s.json", '"theme"', '"theme": "dark"')["status"] == "success"
+    assert (tmp_path / "s.json").read_text() == '{\n  "theme": "dark",\n  "size": 14\n}\n'
+
+
+def test_a_key_alone_set_in_two_sections_is_an_error_naming_both(tool_ctx, tmp_path: Path) -> None:
+    db = tmp_path / "db.ini"
+    db.write_text("[primary]\nport = 5432\n[replica]\nport = 5433\n")
+    result = edit_file(tool_ctx, "db.ini", "port", "port = 6000")
+    assert result["status"] == "error" and result["closest_lines"] == ["port = 5432", "port = 5433"], result
+    assert result["error"] == ("old_content 'port' is only the key, and db.ini sets that key in 2 places: 'port = 5432' "
+                               "(under [primary]); 'port = 5433' (under [replica]). Call edit_file again with the one "
+                               "to change as old_content")
+    assert db.read_text() == "[primary]\nport = 5432\n[replica]\nport = 5433\n"
+    # a word that is no key of the file, or a new line for another key, is a plain replace as before
+    (tmp_path / "notes.txt").write_text("host the party on friday\n")
+    assert edit_file(tool_ctx, "notes.txt", "host", "plan")["status"] == "success"
+    assert (tmp_path / "notes.txt").read_text() == "plan the party on friday\n"
+
+
 def test_an_edit_that_would_change_nothing_is_an_error_not_a_success(tool_ctx, tmp_path: Path) -> None:
     # "settings.json - switch the theme to dark pls": the 0.5B swapped the values, old_content "theme = 'dark'" and
     # new_content "theme = 'light'"; the line was set to what it already said and reported as updated (probe42)
@@ -694,7 +726,7 @@ def test_an_edit_without_old_content_of_a_key_set_twice_names_each_with_its_sect
     ini.write_text("[primary]\nhost = db1\nmax_connections = 100\n\n[replica]\nhost = db2\nmax_connections = 50\n")
     result = edit_file(tool_ctx, "db.ini", "", "max_connections = 200")
     assert result["status"] == "error" and result["closest_lines"] == ["max_connections = 100", "max_connections = 50"]
-    assert result["error"] == ("old_content is empty, and db.ini sets that key in 2 places: 'max_connections = 100' "
+    assert result["error"] == ("old_content was empty, and db.ini sets that key in 2 places: 'max_connections = 100' "
                                "(under [primary]); 'max_connections = 50' (under [replica]). Call edit_file again "
                                "with the one to change as old_content")
     assert "200" not in ini.read_text()
