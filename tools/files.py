@@ -26,7 +26,7 @@ from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, open_regular, python_outline,
                         text_head)
-from .list_entry import added_entry, list_entries, repeated_lines
+from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
 from .setting_line import config_text, key_alone, lines_setting, replaced, restyled, set_line_call, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, none_of_kind,
                          split_folder, tree_tally)
@@ -789,15 +789,16 @@ def _entry_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: 
     bread to my shopping list" written as "bread" over the whole list): the entry goes at the end of the file's last
     list and the rest is kept (list_entry.added_entry decides, as for an edit)."""
     line = content.strip() if isinstance(content, str) else ""
-    if not line or "\n" in line or not isinstance(file_path, str) or (read := config_text(ctx, file_path)) is None:
+    if not line or line.count("\n") >= MAX_ADDED or not isinstance(file_path, str) \
+            or (read := config_text(ctx, file_path)) is None:
         return None
     text = read[1]
     last = next((row for row in reversed(text.splitlines()) if row.strip()), None)
-    if last is None or len(text.strip().splitlines()) < 2 or \
-            added_entry(ctx.request.message, text, last, line, read[0].name) is None:
+    if last is None or len(text.strip().splitlines()) < 2 or _added(ctx, text, last, line, read[0].name) is None:
         return None
+    what = "those entries: edit_file added them" if "\n" in line else "that entry: edit_file added it"
     return Redirect("edit_file", {"file_path": file_path, "old_content": last, "new_content": line},
-                    f"{read[0].name} holds more than that entry: edit_file added it and kept the rest.", stands=True)
+                    f"{read[0].name} holds more than {what} and kept the rest.", stands=True)
 
 
 def _write_meant(ctx: ToolContext, **kwargs: Any) -> Redirect | None:
@@ -842,8 +843,7 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     if isinstance(new_content, str) and (line := key_alone(text, old_content, new_content)) is not None:
         return _set_line(ctx, path, text, line, f"old_content {old_content.strip()[:80]!r} is only the key")
     count = text.count(old_content)
-    if count and isinstance(new_content, str) and (added := added_entry(ctx.request.message, text, old_content,
-                                                                          new_content, path.name)):
+    if count and isinstance(new_content, str) and (added := _added(ctx, text, old_content, new_content, path.name)):
         return _write_edit(ctx, path, text, added[0], 1, note=added[1])
     # two lines written again, or nothing but lines the file has: for "add piranesi to my to-read list" the 0.5B
     # also replaced the last entry with a copy of the first
@@ -863,6 +863,12 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     (start, end), how = loose  # "port=8080" for "port = 8080", "deadline: 1 march" for "Deadline: 1 March"
     return _write_edit(ctx, path, text, text[:start] + new_content + text[end:], 1,
                        note=f"old_content matched once {how}: {text[start:end]!r} was replaced")
+
+
+def _added(ctx: ToolContext, text: str, old: str, new: str, name: str) -> tuple[str, str] | None:
+    """The file with the entry, or entries, the request adds after ``old``, and a note; None for another edit."""
+    return added_entry(ctx.request.message, text, old, new, name) or added_entries(ctx.request.message, text, old,
+                                                                                   new, name)
 
 
 def _comma_kept(path: Path, text: str, old: str, new: str) -> str:

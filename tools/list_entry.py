@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-__all__ = ["list_entries", "added_entry", "entry_to_follow", "repeated_lines", "ADD_WORDS", "LIST_SUFFIXES"]
+__all__ = ["list_entries", "added_entry", "added_entries", "entry_to_follow", "repeated_lines", "ADD_WORDS", "LIST_SUFFIXES"]
 
 _ENTRY = re.compile(r"^(?P<lead>[ \t]*(?:(?P<bullet>[-*+\u2022])|(?P<number>\d{1,3})(?P<stop>[.)]))[ \t]+)"
                     r"(?:\[(?P<box>[ xX])\][ \t]*)?(?P<text>\S.*)$")
@@ -89,6 +89,26 @@ def added_entry(message: str, text: str, old: str, new: str, name: str = "") -> 
     updated = lines[:last + 1] + [entry] + lines[last + 1:]
     out = "\n".join(updated) + ("\n" if text.endswith("\n") else "")
     return out, f"the request adds an entry: {old.strip()!r} was kept and {entry.strip()!r} added at the end of its list"
+
+
+MAX_ADDED = 12  # entries one request adds at once; more is a new list, written as asked
+
+
+def added_entries(message: str, text: str, old: str, new: str, name: str = "") -> tuple[str, str] | None:
+    """As ``added_entry`` for a ``new`` of several lines, each an entry the message adds: "put eggs and flour on
+    the shopping list", written as "eggs\nflour" over the whole list, lost the list. They go at the end of
+    ``old``'s list, in its style; None unless ``added_entry`` would add each line after ``old``."""
+    news = [ln for ln in new.splitlines() if ln.strip()]
+    if not 2 <= len(news) <= MAX_ADDED or any(added_entry(message, text, old, ln, name) is None for ln in news):
+        return None
+    lines = text.splitlines()
+    last = _list_end(lines, next(i for i, line in enumerate(lines) if line.strip() == old.strip()))
+    entries = [lines[last]]
+    for line in news:
+        entries.append(_styled(entries[-1], _entry_text(line)))
+    out = "\n".join(lines[:last + 1] + entries[1:] + lines[last + 1:]) + ("\n" if text.endswith("\n") else "")
+    said = ", ".join(repr(e.strip()) for e in entries[1:])
+    return out, f"the request adds entries: {old.strip()!r} was kept and {said} added at the end of its list"
 
 
 def entry_to_follow(message: str, name: str, text: str) -> str | None:

@@ -111,3 +111,34 @@ def test_an_edit_that_writes_the_files_other_lines_again_is_not_written(tool_ctx
     # a block rewritten in place repeats only its own lines: written
     edit_file(ctx, "to-read.md", "- Klara and the Sun\n- The Dispossessed", "- Klara and the Sun\n- The Dispossessed (2)")
     assert "- The Dispossessed (2)\n" in (tmp_path / "to-read.md").read_text()
+
+
+def test_several_entries_written_over_a_list_are_added_after_it_each_in_its_style(tool_ctx, tmp_path: Path):
+    # "put eggs and flour on the shopping list" as write_file("eggs\nflour") lost the whole list
+    from gaia_lite.registry import ToolRegistry
+    from gaia_lite.registry.execute import Decision, ToolExecutor
+    from gaia_lite.tools.files import write_file
+
+    (tmp_path / "shopping.txt").write_text("- milk\n- bread\n")
+    ex = ToolExecutor(ToolRegistry([write_file, edit_file]), _asked(tool_ctx, "put eggs and flour on the shopping list"),
+                      approve=lambda *_: Decision.ALLOW)
+    result = ex.execute("write_file", {"file_path": "shopping.txt", "content": "eggs\nflour"})
+    assert result.ok and result.name == "edit_file", result.payload
+    assert (tmp_path / "shopping.txt").read_text() == "- milk\n- bread\n- eggs\n- flour\n"
+    assert result.payload["note"] == "shopping.txt holds more than those entries: edit_file added them and kept the rest."
+    # asked to replace the list, the write is written as asked
+    ex.ctx.request = TurnRequest(message="replace my shopping list with apples and pears")
+    assert ex.execute("write_file", {"file_path": "shopping.txt", "content": "apples\npears"}).name == "write_file"
+    assert (tmp_path / "shopping.txt").read_text() == "apples\npears"
+
+
+def test_several_entries_written_over_the_last_get_the_next_numbers(tool_ctx, tmp_path: Path):
+    (tmp_path / "steps.md").write_text("# Steps\n1. wet hands\n2. soap\n\nDone.\n")
+    ctx = _asked(tool_ctx, "add two steps to steps.md: rinse hands, dry hands")
+    result = edit_file(ctx, "steps.md", "2. soap", "rinse hands\ndry hands")
+    assert (tmp_path / "steps.md").read_text() == "# Steps\n1. wet hands\n2. soap\n3. rinse hands\n4. dry hands\n\nDone.\n"
+    assert result["note"] == ("the request adds entries: '2. soap' was kept and '3. rinse hands', '4. dry hands' added "
+                              "at the end of its list")
+    # one line the message does not add ("towel") makes it an edit as written
+    edit_file(_asked(tool_ctx, "add rinse to steps.md"), "steps.md", "4. dry hands", "rinse\ntowel")
+    assert "4. dry hands" not in (tmp_path / "steps.md").read_text()
