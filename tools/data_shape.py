@@ -402,14 +402,34 @@ def _within(said: str, rows: "_Frame", plan: Plan) -> list[str]:
     return mean + ends if plan.mean_first else ends + mean
 
 
-def _rows_line(frame: "_Frame", keep: list[bool], said: str, values: Sequence[str]) -> tuple[str, "_Frame"]:
-    """"Rows where <said>: <n> of <rows>: <their labels>. Total: <values>." and the rows it counts."""
+def _rows_line(frame: "_Frame", keep: list[bool], said: str, values: Sequence[str],
+              shown: Sequence[str] = ()) -> tuple[str, "_Frame"]:
+    """"Rows where <said>: <n> of <rows>: <their labels>. Total: <values>." and the rows it counts; where no
+    column labels the rows, each is named by ``_row_words`` with its figure of ``shown`` (else of ``values``)."""
     met = frame.select(keep)
     label = _label_column(frame)
-    names = [frame.text[label][i] for i in range(frame.rows) if keep[i]] if label else []
+    names = [frame.text[label][i] if label else _row_words(frame, i, [*shown, *values])
+             for i in range(frame.rows) if keep[i]]
+    names = [] if None in names else names
     listed = f": {', '.join(names)}" if names and len(names) <= 10 else ""
     totals = "; ".join(f"{c} {fmt(_sum(met, c))}" for c in values) if met.rows else ""
     return f"Rows where {said}: {met.rows} of {frame.rows}{listed}." + (f" Total: {totals}." if totals else ""), met
+
+
+def _row_words(frame: "_Frame", i: int, values: Sequence[str]) -> str | None:
+    """Row ``i`` as a person names it in a table whose names repeat (an expense log: "Groceries" twice): its most
+    varied text column's value, its date and its first measured figure, "Groceries (2026-03-03, amount 84.50)".
+    Asked "which expenses were over 80?", the rows were only counted ("3 of 7") where no column was all distinct.
+    None when no text column varies."""
+    words = max((n for n in frame.names if frame.types[n] == "text" and len(set(frame.text[n])) > 1),
+                key=lambda n: len(set(frame.text[n])), default=None)
+    if words is None:
+        return None
+    day = next(iter(frame.dates.values()))[i] if frame.dates else None
+    figure = next((f"{c} {fmt(v)}" for c in values if c in frame.numbers and (v := frame.numbers[c][i]) is not None),
+                  "")
+    said = ", ".join(x for x in (day.isoformat() if day else "", figure) if x)
+    return frame.text[words][i] + (f" ({said})" if said else "")
 
 
 def _cells_said(by_col: dict[str, set[str]]) -> list[str]:
@@ -425,7 +445,8 @@ def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
     assert plan.comparison is not None
     keep = [k and cells for k, cells in zip(plan.comparison.keep, _meets_cells(frame, by_col))]
     said = " and ".join([plan.comparison.said, *_cells_said(by_col)])
-    return _rows_line(frame, keep, said, [c for c in plan.values[:2] if c != plan.comparison.column])[0]
+    column = plan.comparison.column
+    return _rows_line(frame, keep, said, [c for c in plan.values[:2] if c != column], [column])[0]
 
 
 def named_lines(frame: "_Frame", plan: Plan) -> list[str]:

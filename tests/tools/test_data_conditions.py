@@ -170,3 +170,14 @@ def test_the_lowest_or_highest_of_a_column_gets_the_row_that_holds_it(tool_ctx: 
     grouped = _ask(tool_ctx, "priciest per category?", "products.csv", PRODUCTS,
                    query="SELECT MAX(price) FROM data GROUP BY category")
     assert "The row" not in grouped["message"], grouped["message"]
+
+
+def test_rows_meeting_a_bound_are_named_even_where_names_repeat(tool_ctx: ToolContext) -> None:
+    # an expense log names "Groceries" twice, so no column labels the rows: they were only counted ("3 of 7")
+    expenses = ("date,item,category,amount\n" "2026-03-01,Rent,housing,1200\n" "2026-03-03,Groceries,food,84.50\n"
+                "2026-03-07,Bus pass,transport,45\n" "2026-03-15,Electricity,utilities,90.10\n"
+                "2026-03-21,Groceries,food,71.80\n")
+    result = _ask(tool_ctx, "which expenses were over 80 dollars?", "expenses.csv", expenses)
+    assert result["message"].splitlines()[0] == ("Rows where amount is over 80: 3 of 5: Rent (2026-03-01, amount 1,200), "
+                                                 "Groceries (2026-03-03, amount 84.50), Electricity (2026-03-15, "
+                                                 "amount 90.10).")
