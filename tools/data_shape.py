@@ -220,10 +220,19 @@ class Plan:
     extreme_first: bool = False           # the message asks for the highest or lowest: a named value's extremes lead
     price_asked: bool = False             # "cheapest", "priciest": a price column's figures lead a named value's
     comparison: Comparison | None = None  # "fewer than 5 in stock": the column, bound and rows that meet it
+    grouping_named: bool = False          # the message names the first grouping column ("average ... per category")
 
 
 def _sum(frame: "_Frame", col: str) -> Decimal:
     return sum((v for v in frame.numbers[col] if v is not None), Decimal(0))
+
+
+def _counted(frame: "_Frame", col: str) -> int:
+    return sum(v is not None for v in frame.numbers[col])
+
+
+def _mean(frame: "_Frame", col: str) -> Decimal:
+    return _sum(frame, col) / _counted(frame, col)
 
 
 _CODE = re.compile(r"\S*\d\S*")   # "G-03", "T-101", "INV0001": a code, not what a person calls the row
@@ -265,6 +274,15 @@ def _groups(frame: "_Frame", by: str, values: Sequence[str]) -> list[tuple[str, 
     rank = values[0] if values else None
     order = sorted(counts, key=lambda k: (sums[k][rank] if rank else counts[k], counts[k]), reverse=True)
     return [(k, {c: sums[k][c] for c in values}, counts[k]) for k in order]
+
+
+def _means_line(by: str, groups: list[tuple[str, dict[str, Decimal], int]], value: str) -> str:
+    """"Average amount by category: housing 1,200; utilities 90.10; food 72.85 (+1 more)." for "average spend per
+    category?": the totals by category were there, and a mean per group is a division a small model gets wrong."""
+    means = sorted(((k, sums[value] / n) for k, sums, n in groups if n), key=lambda kv: kv[1], reverse=True)
+    shown = means if len(means) <= GROUP_LIMIT + 1 else means[:GROUP_LIMIT]
+    more = f" (+{len(means) - len(shown)} more)" if len(means) > len(shown) else ""
+    return f"Average {value} by {by}: " + "; ".join(f"{k} {fmt(round(m, 2))}" for k, m in shown) + more + "."
 
 
 def _group_line(groups: list[tuple[str, dict[str, Decimal], int]], limit: int) -> str:
@@ -496,6 +514,9 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         # and "Total over all 9 rows" for "the total of all orders placed from 1 March to 15 March 2025" (1.5B)
         named = _conditions_said(plan)
         lead = f"Every row, not only {' and '.join(named)}" if named and not plan.scope else "Total" + where
+        means = [f"{c} {fmt(round(_mean(frame, c), 2))}" for c in values[:4] if _counted(frame, c)]
+        if plan.mean_first and not named and means:   # "whats the average expense?" was led by the total alone
+            lines.append("Average" + where + ": " + "; ".join(means) + ".")
         lines.append(lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
     out: dict[str, Any] = {"status": "success", "message": ""}
     if value and _dated(frame) and not plan.scope:
@@ -507,6 +528,8 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         categories = plan.categories[:1]
     groups = {c: _groups(frame, c, values[:plan.group_values]) for c in categories}
     lines += [_top_sentence(c, groups[c], value, low_first=plan.low_first) for c in categories if groups[c]]
+    if plan.mean_first and plan.grouping_named and value and categories and groups[categories[0]]:
+        lines.insert(0, _means_line(categories[0], groups[categories[0]], value))   # what was asked, first
     if label:  # one row per name: "which region had the highest q2?" is answered by naming the row
         lines += [_extremes(frame, c, label, plan.stats, plan.low_first) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]

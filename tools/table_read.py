@@ -296,7 +296,8 @@ def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by:
                 group_values=max(1, min(2, len(focus))), columns_asked=asks_columns(message),
                 low_first=asks_lowest(message), mean_first=asks_mean(message),
                 extreme_first=asks_extreme(message), price_asked=asks_price(message),
-                comparison=stated_comparison(message, frame, said))
+                comparison=stated_comparison(message, frame, said),
+                grouping_named=bool(by) or any(n in groupable for n in said))
 
 
 MAX_NAMED_VALUES = 3  # rows of at most this many named values are shown first; more is a listing, not a condition

@@ -181,3 +181,17 @@ def test_rows_meeting_a_bound_are_named_even_where_names_repeat(tool_ctx: ToolCo
     assert result["message"].splitlines()[0] == ("Rows where amount is over 80: 3 of 5: Rent (2026-03-01, amount 1,200), "
                                                  "Groceries (2026-03-03, amount 84.50), Electricity (2026-03-15, "
                                                  "amount 90.10).")
+
+
+def test_an_average_asked_leads_with_the_mean_and_per_group_when_the_group_is_named(tool_ctx: ToolContext) -> None:
+    # "average spend per category?" got the totals by category; "whats the average expense" the total first
+    expenses = ("date,item,category,amount\n" "2026-03-01,Rent,housing,1200\n" "2026-03-03,Groceries,food,84.50\n"
+                "2026-03-07,Bus pass,transport,45\n" "2026-03-12,Dinner out,food,62.25\n"
+                "2026-03-28,Train,transport,23\n")
+    per_group = _ask(tool_ctx, "average spend per category?", "expenses.csv", expenses)["message"].splitlines()
+    assert per_group[:3] == ["Average amount by category: housing 1,200; food 73.38; transport 34.",
+                             "Average over all 5 rows: amount 282.95.", "Total over all 5 rows: amount 1,414.75."]
+    whole = _ask(tool_ctx, "whats the average expense", "expenses.csv", expenses)["message"].splitlines()
+    assert whole[:2] == ["Average over all 5 rows: amount 282.95.", "Total over all 5 rows: amount 1,414.75."]
+    # no average asked: no average line
+    assert _ask(tool_ctx, "total spend?", "expenses.csv", expenses)["message"].startswith("Total over all 5 rows")
