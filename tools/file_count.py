@@ -89,10 +89,14 @@ def _kind(glob: str, file_types: Optional[str], n: int) -> str:
 
 def count_message(ctx: ToolContext, paths: list[Path], roots: list[Path], glob: str,
                   file_types: Optional[str]) -> str:
-    """"12 .md files under docs/, subfolders included: docs/ 3, docs/api/ 5, docs/guides/how-to/ 4"."""
+    """"12 .md files under docs/, subfolders included: docs/ 3, docs/api/ 5, docs/guides/how-to/ 4"; a few files are
+    named instead, "2 .py files under app/, subfolders included: app/main.py, app/api/routes.py": asked to list
+    the pictures, the count by folder was the answer built from it, and no picture was named."""
     base = Path(ctx.workdir).resolve()
     by_folder = Counter(where(p.parent, base) for p in paths)
     parts = [f"{'./' if f == '.' else f + '/'} {n}" for f, n in sorted(by_folder.items())]
+    if len(paths) <= NAMED_FILES:
+        parts = [where(p, base) for p in sorted(paths)]
     more = f" (+{len(parts) - SHOWN_FOLDERS} more folders)" if len(parts) > SHOWN_FOLDERS else ""
     if len(roots) == 1:
         under = "the working folder" if roots[0] == base else where(roots[0], base) + "/"
@@ -101,6 +105,8 @@ def count_message(ctx: ToolContext, paths: list[Path], roots: list[Path], glob: 
     return (f"{len(paths)} {_kind(glob, file_types, len(paths))} under {under}, subfolders included: "
             + ", ".join(parts[:SHOWN_FOLDERS]) + more)
 
+
+NAMED_FILES = 6  # a count of at most this many files names them
 
 TALLY_LIMIT = 5000  # entries walked for a listing's tree tally; a bigger tree gets no tally (search_file counts it)
 TALLY_KINDS = 4  # extensions named in the tally, most common first

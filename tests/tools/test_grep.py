@@ -188,8 +188,8 @@ def holiday(tool_ctx: ToolContext, tmp_path: Path) -> Path:
     return tmp_path
 
 
-PHOTOS = ("6 photo files (.png, .jpg, .jpeg, .heic, .webp) under holiday/, subfolders included: holiday/ 2, "
-          "holiday/day1/ 2, holiday/day2/ 1, holiday/day2/raw/ 1")
+PHOTOS = ("6 photo files (.png, .jpg, .jpeg, .heic, .webp) under holiday/, subfolders included: holiday/a.jpg, "
+          "holiday/b.JPG, holiday/day1/c.png, holiday/day1/d.heic, holiday/day2/e.jpeg, holiday/day2/raw/f.jpg")
 
 
 @pytest.mark.parametrize("args", [
