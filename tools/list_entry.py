@@ -98,7 +98,9 @@ def added_entries(message: str, text: str, old: str, new: str, name: str = "") -
     """As ``added_entry`` for a ``new`` of several lines, each an entry the message adds: "put eggs and flour on
     the shopping list", written as "eggs\nflour" over the whole list, lost the list. They go at the end of
     ``old``'s list, in its style; None unless ``added_entry`` would add each line after ``old``."""
-    news = [ln for ln in new.splitlines() if ln.strip()]
+    headings = {ln.strip() for ln in text.splitlines() if _HEADING.match(ln)}
+    # the list's own heading written above the new entries is kept, not added ("# Shopping\n- eggs\n- flour")
+    news = [ln for ln in new.splitlines() if ln.strip() and ln.strip() not in headings]
     if not 2 <= len(news) <= MAX_ADDED or any(added_entry(message, text, old, ln, name) is None for ln in news):
         return None
     lines = text.splitlines()

@@ -142,3 +142,14 @@ def test_several_entries_written_over_the_last_get_the_next_numbers(tool_ctx, tm
     # one line the message does not add ("towel") makes it an edit as written
     edit_file(_asked(tool_ctx, "add rinse to steps.md"), "steps.md", "4. dry hands", "rinse\ntowel")
     assert "4. dry hands" not in (tmp_path / "steps.md").read_text()
+
+
+def test_the_lists_heading_written_above_new_entries_is_not_added(tool_ctx, tmp_path: Path):
+    (tmp_path / "shopping.md").write_text("# Shopping\n- milk\n- bread\n")
+    ctx = _asked(tool_ctx, "add eggs and flour to my shopping list")
+    edit_file(ctx, "shopping.md", "- bread", "# Shopping\n- eggs\n- flour")
+    assert (tmp_path / "shopping.md").read_text() == "# Shopping\n- milk\n- bread\n- eggs\n- flour\n"
+    # a list written again with an entry left out is a rewrite: written as asked
+    edit_file(_asked(tool_ctx, "drop bread and add jam to my shopping list"), "shopping.md",
+              "- milk\n- bread\n- eggs\n- flour", "- milk\n- eggs\n- flour\n- jam")
+    assert (tmp_path / "shopping.md").read_text() == "# Shopping\n- milk\n- eggs\n- flour\n- jam\n"
