@@ -276,10 +276,15 @@ def _groups(frame: "_Frame", by: str, values: Sequence[str]) -> list[tuple[str, 
     return [(k, {c: sums[k][c] for c in values}, counts[k]) for k in order]
 
 
-def _means_line(by: str, groups: list[tuple[str, dict[str, Decimal], int]], value: str) -> str:
+def _means_line(frame: "_Frame", by: str, value: str) -> str:
     """"Average amount by category: housing 1,200; utilities 90.10; food 72.85 (+1 more)." for "average spend per
-    category?": the totals by category were there, and a mean per group is a division a small model gets wrong."""
-    means = sorted(((k, sums[value] / n) for k, sums, n in groups if n), key=lambda kv: kv[1], reverse=True)
+    category?": the totals by category were there, and a mean per group is a division a small model gets wrong.
+    A blank figure is no figure: it counts in no group's mean."""
+    figures: dict[str, list[Decimal]] = defaultdict(list)
+    for key, v in zip(frame.text[by], frame.numbers[value]):
+        if v is not None:
+            figures[key or "(blank)"].append(v)
+    means = sorted(((k, sum(vs) / len(vs)) for k, vs in figures.items()), key=lambda kv: kv[1], reverse=True)
     shown = means if len(means) <= GROUP_LIMIT + 1 else means[:GROUP_LIMIT]
     more = f" (+{len(means) - len(shown)} more)" if len(means) > len(shown) else ""
     return f"Average {value} by {by}: " + "; ".join(f"{k} {fmt(round(m, 2))}" for k, m in shown) + more + "."
@@ -493,6 +498,22 @@ def _conditions_said(plan: Plan) -> list[str]:
         + ([plan.comparison.said] if plan.comparison else [])
 
 
+def _whole_lines(frame: "_Frame", plan: Plan) -> list[str]:
+    """The whole file's (or period's) total of each value column, after its mean when an average is asked."""
+    values = plan.values[:4]
+    where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else \
+        f" over all {frame.rows} rows"
+    # beside a condition's total, the whole file's reads as what it is, not as the total asked for
+    # "All rows together" was the line the 1.5B took for "how much did i spend on groceires altogether?"
+    # and "Total over all 9 rows" for "the total of all orders placed from 1 March to 15 March 2025" (1.5B)
+    named = _conditions_said(plan)
+    lead = f"Every row, not only {' and '.join(named)}" if named and not plan.scope else "Total" + where
+    means = [f"{c} {fmt(round(_mean(frame, c), 2))}" for c in values if _counted(frame, c)]
+    # "whats the average expense?" was led by the total alone
+    mean = ["Average" + where + ": " + "; ".join(means) + "."] if plan.mean_first and not named and means else []
+    return mean + [lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values) + "."]
+
+
 def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     """The result for ``frame`` (the rows analysed): ``message`` (plain sentences, what was asked first),
     then groups, rows and columns as short lines. ``kind`` adds trends (``trends``, ``full``), the
@@ -506,18 +527,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     # answered to "how many of those are left?" with 4)
     lines = named_lines(frame, plan)
     lines += [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
-    if values:
-        where = f" in {plan.scope} ({frame.rows} of {plan.rows_before} rows)" if plan.scope else \
-            f" over all {frame.rows} rows"
-        # beside a condition's total, the whole file's reads as what it is, not as the total asked for
-        # "All rows together" was the line the 1.5B took for "how much did i spend on groceires altogether?"
-        # and "Total over all 9 rows" for "the total of all orders placed from 1 March to 15 March 2025" (1.5B)
-        named = _conditions_said(plan)
-        lead = f"Every row, not only {' and '.join(named)}" if named and not plan.scope else "Total" + where
-        means = [f"{c} {fmt(round(_mean(frame, c), 2))}" for c in values[:4] if _counted(frame, c)]
-        if plan.mean_first and not named and means:   # "whats the average expense?" was led by the total alone
-            lines.append("Average" + where + ": " + "; ".join(means) + ".")
-        lines.append(lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values[:4]) + ".")
+    lines += _whole_lines(frame, plan) if values else []
     out: dict[str, Any] = {"status": "success", "message": ""}
     if value and _dated(frame) and not plan.scope:
         quarters = _by_period(frame, value, _quarter)
@@ -529,7 +539,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     groups = {c: _groups(frame, c, values[:plan.group_values]) for c in categories}
     lines += [_top_sentence(c, groups[c], value, low_first=plan.low_first) for c in categories if groups[c]]
     if plan.mean_first and plan.grouping_named and value and categories and groups[categories[0]]:
-        lines.insert(0, _means_line(categories[0], groups[categories[0]], value))   # what was asked, first
+        lines.insert(0, _means_line(frame, categories[0], value))   # what was asked, first
     if label:  # one row per name: "which region had the highest q2?" is answered by naming the row
         lines += [_extremes(frame, c, label, plan.stats, plan.low_first) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]

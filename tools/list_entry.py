@@ -13,7 +13,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-__all__ = ["list_entries", "added_entry", "added_entries", "entry_to_follow", "repeated_lines", "ADD_WORDS", "LIST_SUFFIXES"]
+__all__ = ["list_entries", "added_entry", "added_entries", "entry_to_follow", "repeated_lines", "ADD_WORDS",
+           "LIST_SUFFIXES", "MAX_ADDED"]
 
 _ENTRY = re.compile(r"^(?P<lead>[ \t]*(?:(?P<bullet>[-*+\u2022])|(?P<number>\d{1,3})(?P<stop>[.)]))[ \t]+)"
                     r"(?:\[(?P<box>[ xX])\][ \t]*)?(?P<text>\S.*)$")
