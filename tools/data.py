@@ -233,11 +233,12 @@ def _in_period(frame: _Frame, date_range: str) -> tuple[_Frame, str | None, str]
     that cannot apply (no date column, not understood) is left out with a note: every row is shown."""
     if not frame.dates:
         return frame, None, f"date_range {date_range.strip()!r} is left out: no column holds dates"
+    date_col = next(iter(frame.dates))
+    years = {d.year for d in frame.dates[date_col] if d is not None}
     try:
-        label, inside = parse_period(date_range)
+        label, inside = parse_period(date_range, years.pop() if len(years) == 1 else None)
     except ValueError as exc:
         return frame, None, f"date_range is left out: {exc}"
-    date_col = next(iter(frame.dates))
     return frame.select([d is not None and inside(d) for d in frame.dates[date_col]]), label, ""
 
 

@@ -36,7 +36,7 @@ _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 _DATE_SHAPE = re.compile(r"\d[-/. ,]|[-/. ,]\d")
 _DATE_FORMATS = ("%Y-%m-%d", "%Y/%m/%d", "%m/%d/%Y", "%m/%d/%y", "%d.%m.%Y", "%Y-%m-%d %H:%M:%S",
-                 "%Y-%m-%dT%H:%M:%S", "%b %d, %Y", "%B %d, %Y", "%d %b %Y", "%d %B %Y")
+                 "%Y-%m-%dT%H:%M:%S", "%b %d, %Y", "%B %d, %Y", "%d %b %Y", "%d %B %Y", "%b %d %Y", "%B %d %Y")
 
 
 
@@ -116,9 +116,18 @@ def _period_bounds(text: str) -> tuple[date, date] | None:
     return (day, day) if day else None
 
 
-def parse_period(text: str) -> tuple[str, Callable[[date], bool]]:
+def _bounds_in(text: str, year: int | None) -> tuple[date, date] | None:
+    """``_period_bounds`` of ``text``, or of ``text`` in ``year`` when it names no year of its own."""
+    found = _period_bounds(text)
+    if found is None and year is not None and not re.search(r"\d{4}", text):
+        found = _period_bounds(f"{text.strip()} {year}")
+    return found
+
+
+def parse_period(text: str, year: int | None = None) -> tuple[str, Callable[[date], bool]]:
     """Turn "2025-Q1", "Q1 2025", "2025-01", "January 2025", "2025", "Q1" or
-    "2025-01-01..2025-03-31" into (label, predicate). Raises ValueError."""
+    "2025-01-01..2025-03-31" into (label, predicate). Raises ValueError. ``year``: the one year of the file's
+    dates, for a day written without one ("March 5 to March 20" was left out, and every row totalled)."""
     t = text.strip()
     if len(t) > MAX_PERIOD_CHARS:  # the splitting regex is quadratic on long runs of spaces
         raise ValueError(f"date_range is {len(t)} characters; a period is at most {MAX_PERIOD_CHARS}, "
@@ -130,11 +139,15 @@ def parse_period(text: str) -> tuple[str, Callable[[date], bool]]:
     if len(parts) == 2:
         start, end = _period_bounds(parts[0]), _period_bounds(parts[1])
         if start is None and end is not None:   # "1 March to 15 March 2025": the start's year is the end's
-            start = _period_bounds(f"{parts[0]} {end[1].year}")
+            start = _bounds_in(parts[0], end[1].year)
+        elif end is None and start is not None:
+            end = _bounds_in(parts[1], start[0].year)
+        else:
+            start, end = start or _bounds_in(parts[0], year), end or _bounds_in(parts[1], year)
         if start and end:
             lo, hi = start[0], end[1]
             return f"{lo.isoformat()}..{hi.isoformat()}", lambda d: lo <= d <= hi
-    elif (bounds := _period_bounds(t)) is not None:
+    elif (bounds := _bounds_in(t, year)) is not None:
         lo, hi = bounds
         return f"{lo.isoformat()}..{hi.isoformat()}", lambda d: lo <= d <= hi
     raise ValueError(f"date_range {text!r} is not understood; use e.g. 2025-Q1, Q1 2025, 2025-01, "

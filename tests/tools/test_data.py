@@ -82,7 +82,10 @@ def test_group_by_is_matched_loosely_and_the_filter_changes_the_ranking(tool_ctx
 
 
 @pytest.mark.parametrize("period, total", [("2025-01", "100,000"), ("January 2025", "100,000"), ("Jan 2025", "100,000"),
-                                           ("2025-03-31", "30,000"), ("2025", "434,000")])
+                                           ("2025-03-31", "30,000"), ("2025", "434,000"),
+                                           # no year: the file's one year ("March 5 to March 20" was left out)
+                                           ("March 31", "30,000"), ("January", "100,000"),
+                                           ("Jan 1 to Jan 31", "100,000"), ("March 31 2025", "30,000")])
 def test_month_day_and_year_filters(tool_ctx, sales: str, period: str, total: str) -> None:
     assert lines(analyze(tool_ctx, sales, date_range=period))[0].split(": ")[1].startswith(f"revenue {total};")
 
@@ -163,6 +166,10 @@ def test_to_number(text, value) -> None:
 def test_parse_period_rejects_nonsense() -> None:
     with pytest.raises(ValueError):
         parse_period("sometime soon")
+    with pytest.raises(ValueError):   # a day without a year, and no year to read it in
+        parse_period("March 5 to March 20")
+    assert parse_period("March 5 to March 20", 2026)[0] == "2026-03-05..2026-03-20"
+    assert parse_period("March 5 2024 to March 20", 2026)[0] == "2024-03-05..2024-03-20"   # a year given is kept
     label, inside = parse_period("2025-02")
     assert label == "2025-02-01..2025-02-28"
     assert inside(datetime(2025, 2, 28).date()) and not inside(datetime(2025, 3, 1).date())
