@@ -427,32 +427,35 @@ def _within(said: str, rows: "_Frame", plan: Plan) -> list[str]:
 
 def _rows_line(frame: "_Frame", keep: list[bool], said: str, values: Sequence[str],
               shown: Sequence[str] = ()) -> tuple[str, "_Frame"]:
-    """"Rows where <said>: <n> of <rows>: <their labels>. Total: <values>." and the rows it counts; where no
-    column labels the rows, each is named by ``_row_words`` with its figure of ``shown`` (else of ``values``)."""
+    """"Rows where <said>: <n> of <rows>: <their names>. Total: <values>." and the rows it counts; up to 10 rows
+    are named (``_row_names``, with a figure of ``shown``, else of ``values``)."""
     met = frame.select(keep)
-    label = _label_column(frame)
-    names = [frame.text[label][i] if label else _row_words(frame, i, [*shown, *values])
-             for i in range(frame.rows) if keep[i]]
-    names = [] if None in names else names
-    listed = f": {', '.join(names)}" if names and len(names) <= 10 else ""
+    names = _row_names(frame, keep, [*shown, *values]) if 0 < met.rows <= 10 else []
+    listed = f": {', '.join(names)}" if names else ""
     totals = "; ".join(f"{c} {fmt(_sum(met, c))}" for c in values) if met.rows else ""
     return f"Rows where {said}: {met.rows} of {frame.rows}{listed}." + (f" Total: {totals}." if totals else ""), met
 
 
-def _row_words(frame: "_Frame", i: int, values: Sequence[str]) -> str | None:
-    """Row ``i`` as a person names it in a table whose names repeat (an expense log: "Groceries" twice): its most
-    varied text column's value, its date and its first measured figure, "Groceries (2026-03-03, amount 84.50)".
-    Asked "which expenses were over 80?", the rows were only counted ("3 of 7") where no column was all distinct.
-    None when no text column varies."""
+def _row_names(frame: "_Frame", keep: list[bool], figures: Sequence[str]) -> list[str]:
+    """The kept rows as a person names them: by the label column, or in a table whose names repeat (an expense log:
+    "Groceries" twice) by its most varied text column's value, its date and its first figure of ``figures``,
+    "Groceries (2026-03-03, amount 84.50)". Asked "which expenses were over 80?", the rows were only counted
+    ("3 of 7") where no column was all distinct. [] when no text column varies."""
+    rows = [i for i in range(frame.rows) if keep[i]]
+    if (label := _label_column(frame)) is not None:
+        return [frame.text[label][i] for i in rows]
     words = max((n for n in frame.names if frame.types[n] == "text" and len(set(frame.text[n])) > 1),
                 key=lambda n: len(set(frame.text[n])), default=None)
     if words is None:
-        return None
-    day = next(iter(frame.dates.values()))[i] if frame.dates else None
-    figure = next((f"{c} {fmt(v)}" for c in values if c in frame.numbers and (v := frame.numbers[c][i]) is not None),
-                  "")
-    said = ", ".join(x for x in (day.isoformat() if day else "", figure) if x)
-    return frame.text[words][i] + (f" ({said})" if said else "")
+        return []
+    days = next(iter(frame.dates.values())) if frame.dates else None
+    named = []
+    for i in rows:
+        figure = next((f"{c} {fmt(v)}" for c in figures
+                       if c in frame.numbers and (v := frame.numbers[c][i]) is not None), "")
+        said = ", ".join(x for x in (days[i].isoformat() if days and days[i] else "", figure) if x)
+        named.append(frame.text[words][i] + (f" ({said})" if said else ""))
+    return named
 
 
 def _cells_said(by_col: dict[str, set[str]]) -> list[str]:
@@ -508,9 +511,10 @@ def _whole_lines(frame: "_Frame", plan: Plan) -> list[str]:
     # and "Total over all 9 rows" for "the total of all orders placed from 1 March to 15 March 2025" (1.5B)
     named = _conditions_said(plan)
     lead = f"Every row, not only {' and '.join(named)}" if named and not plan.scope else "Total" + where
-    means = [f"{c} {fmt(round(_mean(frame, c), 2))}" for c in values if _counted(frame, c)]
     # "whats the average expense?" was led by the total alone
-    mean = ["Average" + where + ": " + "; ".join(means) + "."] if plan.mean_first and not named and means else []
+    means = [f"{c} {fmt(round(_mean(frame, c), 2))}" for c in values if _counted(frame, c)] \
+        if plan.mean_first and not named else []
+    mean = ["Average" + where + ": " + "; ".join(means) + "."] if means else []
     return mean + [lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values) + "."]
 
 

@@ -93,10 +93,11 @@ def count_message(ctx: ToolContext, paths: list[Path], roots: list[Path], glob: 
     named instead, "2 .py files under app/, subfolders included: app/main.py, app/api/routes.py": asked to list
     the pictures, the count by folder was the answer built from it, and no picture was named."""
     base = Path(ctx.workdir).resolve()
-    by_folder = Counter(where(p.parent, base) for p in paths)
-    parts = [f"{'./' if f == '.' else f + '/'} {n}" for f, n in sorted(by_folder.items())]
     if len(paths) <= NAMED_FILES:
         parts = [where(p, base) for p in sorted(paths)]
+    else:
+        by_folder = Counter(where(p.parent, base) for p in paths)
+        parts = [f"{'./' if f == '.' else f + '/'} {n}" for f, n in sorted(by_folder.items())]
     more = f" (+{len(parts) - SHOWN_FOLDERS} more folders)" if len(parts) > SHOWN_FOLDERS else ""
     if len(roots) == 1:
         under = "the working folder" if roots[0] == base else where(roots[0], base) + "/"
