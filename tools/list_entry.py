@@ -69,26 +69,10 @@ def added_entry(message: str, text: str, old: str, new: str, name: str = "") -> 
     saying so; None unless that is what was asked: ``message`` says a word of ``ADD_WORDS`` and most words of
     ``new``, and not ``old``'s; ``old`` and ``new`` are one line each; ``new`` does not hold ``old``'s entry (an
     edit that kept it is the model's own); ``name``, the file's, is a list file's (``LIST_SUFFIXES``)."""
-    if Path(name).suffix.lower() not in LIST_SUFFIXES:
-        return None
-    old, new = old.strip("\r\n"), new.strip()
-    if "\n" in old or "\n" in new or not old.strip() or not new:
-        return None
     lines = text.splitlines()
-    at = next((i for i, line in enumerate(lines) if line.strip() == old.strip()), None)
-    if at is None:
+    if (at := _entry_at(message, lines, old, new, name)) is None:
         return None
-    said = {w.casefold() for w in _WORD.findall(message)}
-    old_text, new_text = _entry_text(lines[at]), _entry_text(new)
-    new_words = [w.casefold() for w in _WORD.findall(new_text) if len(w) >= 3]
-    if not ADD_WORDS & said or not new_words or old_text.casefold() in new.casefold():
-        return None
-    if sum(w in said for w in new_words) * 2 < len(new_words) or _words_in(old_text, said):
-        return None
-    last = _list_end(lines, at)
-    entry = _styled(lines[last], new_text)
-    updated = lines[:last + 1] + [entry] + lines[last + 1:]
-    out = "\n".join(updated) + ("\n" if text.endswith("\n") else "")
+    out, (entry,) = _appended(text, lines, at, [new])
     return out, f"the request adds an entry: {old.strip()!r} was kept and {entry.strip()!r} added at the end of its list"
 
 
@@ -102,16 +86,45 @@ def added_entries(message: str, text: str, old: str, new: str, name: str = "") -
     headings = {ln.strip() for ln in text.splitlines() if _HEADING.match(ln)}
     # the list's own heading written above the new entries is kept, not added ("# Shopping\n- eggs\n- flour")
     news = [ln for ln in new.splitlines() if ln.strip() and ln.strip() not in headings]
-    if not 2 <= len(news) <= MAX_ADDED or any(added_entry(message, text, old, ln, name) is None for ln in news):
-        return None
     lines = text.splitlines()
-    last = _list_end(lines, next(i for i, line in enumerate(lines) if line.strip() == old.strip()))
+    if not 2 <= len(news) <= MAX_ADDED or (at := _entry_at(message, lines, old, news[0], name)) is None \
+            or any(_entry_at(message, lines, old, ln, name) is None for ln in news[1:]):
+        return None
+    out, entries = _appended(text, lines, at, news)
+    said = ", ".join(repr(e.strip()) for e in entries)
+    return out, f"the request adds entries: {old.strip()!r} was kept and {said} added at the end of its list"
+
+
+def _entry_at(message: str, lines: list[str], old: str, new: str, name: str) -> int | None:
+    """The index of ``old``'s line, when adding the one line ``new`` after its list is what ``message`` asks
+    (``added_entry``'s conditions); else None."""
+    if Path(name).suffix.lower() not in LIST_SUFFIXES:
+        return None
+    old, new = old.strip("\r\n"), new.strip()
+    if "\n" in old or "\n" in new or not old.strip() or not new:
+        return None
+    at = next((i for i, line in enumerate(lines) if line.strip() == old.strip()), None)
+    if at is None:
+        return None
+    said = {w.casefold() for w in _WORD.findall(message)}
+    old_text, new_text = _entry_text(lines[at]), _entry_text(new)
+    new_words = [w.casefold() for w in _WORD.findall(new_text) if len(w) >= 3]
+    if not ADD_WORDS & said or not new_words or old_text.casefold() in new.casefold():
+        return None
+    if sum(w in said for w in new_words) * 2 < len(new_words) or _words_in(old_text, said):
+        return None
+    return at
+
+
+def _appended(text: str, lines: list[str], at: int, news: list[str]) -> tuple[str, list[str]]:
+    """``text`` with ``news`` as entries after the end of the list the line ``at`` is in, each styled after the
+    one before it, and those entries as written."""
+    last = _list_end(lines, at)
     entries = [lines[last]]
     for line in news:
-        entries.append(_styled(entries[-1], _entry_text(line)))
+        entries.append(_styled(entries[-1], _entry_text(line.strip())))
     out = "\n".join(lines[:last + 1] + entries[1:] + lines[last + 1:]) + ("\n" if text.endswith("\n") else "")
-    said = ", ".join(repr(e.strip()) for e in entries[1:])
-    return out, f"the request adds entries: {old.strip()!r} was kept and {said} added at the end of its list"
+    return out, entries[1:]
 
 
 def entry_to_follow(message: str, name: str, text: str) -> str | None:
