@@ -30,6 +30,7 @@ from typing import Any, Callable, Sequence
 from gaia_lite.registry.failure import ToolFailure
 
 from .data_shape import match
+from .find import singular
 from .sql_dialect import PARTS, date_part, in_sqlite
 from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES, slip_of, to_date
 from .sql_text import (TABLE, Shape, Token, checked, extreme_row, grouped, one_table, quoted, repaired, respelled, shape_of,
@@ -334,7 +335,7 @@ def _tidy(value: Any, places: int) -> Any:
 
 # ---------------------------------------------------------------- the result, in words
 
-def query_result(frame: Any, query: str, said: Callable[[str], bool] | None = None) -> dict[str, Any]:
+def query_result(frame: Any, query: str, said: Callable[..., bool] | None = None) -> dict[str, Any]:
     """analyze_data_file's result for ``query``: ``message`` says the answer (one figure with the
     condition it answers, or the rows as a small table), then the rows, their count and the query run.
     ``said``: whether the conversation names a text value; a condition on one nobody named is left out, where
@@ -364,7 +365,7 @@ def _none_met(answer: Answer, shape: Shape) -> bool:
 
 
 def _on_the_named_column(frame: Any, answer: Answer, shape: Shape,
-                         said: Callable[[str], bool]) -> tuple[Answer, Shape]:
+                         said: Callable[..., bool]) -> tuple[Answer, Shape]:
     """The query with its condition on the number column the question names, when the condition met no row on a
     number column the question does not name, and only one such swap fits: for "total kwh on the days that used
     between 9 and 14 kwh" the 0.5B wrote WHERE day BETWEEN 9 AND 14 (probe_data3). As it ran, otherwise."""
@@ -372,8 +373,8 @@ def _on_the_named_column(frame: Any, answer: Answer, shape: Shape,
     at = next((i for i, t in enumerate(toks) if t.depth == 0 and t.lower == "where"), None)
     numbers = [n for n in frame.names if frame.types[n] == "number"]
     used = {t.inner.lower() for t in toks[at or 0:] if t.kind in ("word", "name")} if at is not None else set()
-    wrong = [n for n in numbers if n.lower() in used and not said(n)]   # "days" does not name day (said_in's STEM)
-    meant = [n for n in numbers if n.lower() not in used and said(n)]
+    wrong = [n for n in numbers if n.lower() in used and not said(n, plurals=False)]   # "days" does not name day
+    meant = [n for n in numbers if n.lower() not in used and said(n, plurals=False)]
     if at is None or len(wrong) != 1 or len(meant) != 1:
         return answer, shape
     moved = "".join(t.text for t in toks[:at]) + _renamed(toks[at:], wrong[0], meant[0])
@@ -403,14 +404,19 @@ def _share_of_all(frame: Any, answer: Answer, shape: Shape) -> tuple[Answer, Sha
     return replace(again, read_as="; ".join(n for n in (answer.read_as, note, again.read_as) if n)), reshaped
 
 
-def said_in(text: str) -> Callable[[str], bool]:
+def said_in(text: str) -> Callable[..., bool]:
     """Whether ``text`` (the conversation: the user's messages and the answers) names a value: the value, or one
-    of its words, as a word of the text or, from ``STEM`` letters, the start of a longer one ("bean" in "beans")."""
+    of its words, as a word of the text, in its plural ("pens" names "pen", "categories" "category") or, from
+    ``STEM`` letters, the start of a longer one ("bean" in "beans")."""
     words = words_of(text)
+    # "How many pens did north sell?": pen has 3 letters, under STEM. A column's name is not read so: "the days
+    # that used between 9 and 14 kwh" is about kwh, not the day column (``plurals=False``, _on_the_named_column)
+    plural_words = words | {singular(w) for w in words}
 
-    def said(value: str) -> bool:
+    def said(value: str, plurals: bool = True) -> bool:
         parts = words_of(value)
-        return not parts or any(p in words or (len(p) >= STEM and any(w.startswith(p) for w in words)) for p in parts)
+        heard = plural_words if plurals else words
+        return not parts or any(p in heard or (len(p) >= STEM and any(w.startswith(p) for w in words)) for p in parts)
     return said
 
 

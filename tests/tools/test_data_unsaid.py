@@ -70,3 +70,17 @@ def test_the_terms_read_are_equality_like_and_in_on_text(query: str, left: str) 
 def test_a_value_is_named_by_a_word_of_it_or_by_the_start_of_a_longer_word() -> None:
     said = said_in("and the beans at harbor?")
     assert said("bean") and said("Harbor Cafe") and not said("july") and not said("be")
+
+
+def test_a_short_value_is_named_by_its_plural() -> None:
+    said = said_in("How many pens and boxes, in which categories?")
+    assert said("pen") and said("box") and said("category") and not said("ink")
+
+
+def test_a_condition_on_a_short_value_said_in_its_plural_is_kept(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "sales.csv").write_text("month,region,product,units\nJan,north,pen,10\nJan,south,pen,5\n"
+                                        "Feb,north,pen,7\nFeb,north,ink,4\nMar,north,pen,3\n")
+    tool_ctx.request.message = "How many pens did the north region sell in total (sales.csv)?"
+    result = analyze(tool_ctx, "sales.csv",
+                     query="SELECT SUM(units) FROM data WHERE region = 'north' AND product = 'pen'")
+    assert result["rows"] == [[20]] and "Left out" not in result["message"], result
