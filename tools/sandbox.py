@@ -249,11 +249,24 @@ def resolve_user_path(ctx: "ToolContext", raw: str, *, write: bool = False, repa
     given = Path(os.path.expanduser(raw.strip()))
     p = given if given.is_absolute() else Path(ctx.workdir) / given
     inside = Path(ctx.workdir) / given.relative_to(given.anchor) if given.is_absolute() else None
-    if inside is not None and not _exists(given) and _exists(inside):
-        p = inside  # "/invoices/*" for the working folder's invoices (0.5B): no such folder at the root, one here
+    if inside is not None and _exists(inside) and (not _exists(given) or _relative_in_message(ctx, raw)):
+        # "/invoices/*" for the working folder's invoices (0.5B): no such folder at the root, one here. And
+        # "/var/" for "how many .log files under var/?": the system's /var exists, but the user named the one here
+        p = inside
     if (not write) if repair is None else repair:  # an edit of an existing file may be repaired too
         p = _repair(p, Path(ctx.workdir), absolute=given.is_absolute())
     return ctx.sandbox.check(p, write=write)
+
+
+def _relative_in_message(ctx: "ToolContext", raw: str) -> bool:
+    """Whether the user's message names the absolute path ``raw`` only without its leading slash ("var/" for
+    "/var/"): the model made it absolute. A message that names it as written keeps it as written."""
+    message = ctx.request.message
+    path = raw.strip().rstrip("/\\")
+    relative = path.lstrip("/\\")
+    if not message or not relative or path in message:
+        return False
+    return re.search(rf"(?<![\w/.-]){re.escape(relative)}(?![\w-])", message) is not None
 
 
 def _exists(path: Path) -> bool:

@@ -263,3 +263,17 @@ def test_a_path_from_the_root_that_is_only_in_the_workdir_is_read_there(tool_ctx
         resolve_user_path(tool_ctx, str(outside_dir))
     with pytest.raises(SandboxError):
         resolve_user_path(tool_ctx, "/no-such-folder-here")
+
+
+@pytest.mark.parametrize("message", ["How many .log files are there under var/ in total?",
+                                     "what's the biggest file anywhere under media?"])
+def test_a_path_the_model_made_absolute_is_the_folder_the_user_named_here(tool_ctx, tmp_path: Path,
+                                                                          message: str) -> None:
+    # the 0.5B searched "/var/" and "/media/": the system has both, the user meant the working folder's
+    name = "var" if "var/" in message else "media"
+    (tmp_path / name).mkdir()
+    tool_ctx.request.message = message
+    assert resolve_user_path(tool_ctx, f"/{name}/") == (tmp_path / name).resolve()
+    tool_ctx.request.message = f"how many .log files are in /{name}?"   # named from the root: that one, outside
+    with pytest.raises(SandboxError):
+        resolve_user_path(tool_ctx, f"/{name}/")
