@@ -16,12 +16,13 @@ from typing import Optional
 
 from gaia_lite.registry.context import ToolContext
 
-from .file_walk import ASKED_KINDS, kind_asked, kind_exts, walk_folders
+from .file_walk import ASKED_KINDS, KNOWN_EXTS as _KNOWN_EXTS, kind_asked, kind_exts, type_words, walk_folders
+from .find import request_words, words
 from .grep import where
 from .sandbox import SandboxError
 
 __all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally",
-           "count_asked", "none_of_kind", "kind_meant"]
+           "count_asked", "none_of_kind", "kind_meant", "exts_named", "lines_counted"]
 
 COUNT_GLOB = re.compile(r"\*(\.(\*|\w{1,10}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
 SHOWN_FOLDERS = 12
@@ -35,8 +36,8 @@ def split_folder(pattern: str) -> tuple[str, str]:
     """("docs", "*.md") for "docs/*.md" or "docs/**/*.md", ("", "*.md") for "**/*.md"; ("", pattern) for
     anything that does not end in a bare glob (a guessed path such as "reports/sales.csv" is a name)."""
     text = pattern.strip().replace("\\", "/")
-    while text.startswith("**/"):
-        text = text[3:]
+    while text.startswith(("**/", "*/")):   # "*/*" for "count all the files, subfolders too" (0.5B)
+        text = text.partition("/")[2]
     m = _FOLDER_GLOB.fullmatch(text)
     if m and COUNT_GLOB.fullmatch(m.group("glob")):
         return m.group("folder").rstrip("/"), m.group("glob")
@@ -66,6 +67,11 @@ def kind_meant(message: str, pattern: str, file_types: Optional[str]) -> tuple[s
     """(pattern, file_types) for a count: those given, or ("*", KIND) when the user's message asks a kind of file
     (file_walk.kind_asked) and the search names only that kind's extensions or the kind itself. Asked "how many
     photos are in my holiday folder?", a count of "*.jpg" leaves out the .jpeg, .png and .heic photos."""
+    if file_types and "/" in file_types and not _types_said(message, file_types):
+        file_types = None   # "text/csv" for "count all the files inside project" (0.5B): a type nobody asked for
+    named_exts = exts_named(message)
+    if len(named_exts) > 1 and _given_exts(pattern, file_types) <= set(named_exts):
+        return "*", ",".join(e.lstrip(".") for e in named_exts)   # "jpg or png" counted as "*.jpg": the png left out
     kind = kind_asked(message)
     if kind is None:
         return pattern, file_types
@@ -76,11 +82,45 @@ def kind_meant(message: str, pattern: str, file_types: Optional[str]) -> tuple[s
     return pattern, file_types
 
 
+def exts_named(message: str) -> list[str]:
+    """The file extensions ``message`` names together, in order: "how many jpg or PNG files" -> [".jpg", ".png"]
+    ("jpg/png", ".csv, .tsv and .xlsx" too); only extensions of a known kind of file (file_walk's kinds), and only
+    a run of them: in "the .jpg files, and is there an mp4?" each is its own question."""
+    text = message.lower()
+    for run in _EXT_RUN.finditer(text):
+        named = [f".{w}" for w in _EXT.findall(run.group(0)) if w not in ("or", "and")]
+        if len(named) > 1 and all(e in _KNOWN_EXTS for e in named):
+            return list(dict.fromkeys(named))
+    return []
+
+
+_EXT = re.compile(r"(?<!\w)\.?([a-z][a-z0-9]{1,4}?)s?\b")
+_EXT_RUN = re.compile(r"(?<![\w/])\.?[a-z][a-z0-9]{1,4}s?(?:\s*(?:,|/|&|\bor\b|\band\b|,\s*(?:or|and)\b)\s*"
+                      r"\.?[a-z][a-z0-9]{1,4}s?\b)+")
+
+
+def _types_said(message: str, file_types: str) -> bool:
+    """Whether ``message`` names one of ``file_types`` (MIME types read as extensions), or a kind of file it is."""
+    said = {w.rstrip("s") for w in re.findall(r"[a-z0-9]+", message.lower())}
+    exts = {"." + w.strip(" .*") for w in type_words(file_types)}
+    return any(e.lstrip(".") in said for e in exts) or any(k in said and exts & set(kind_exts(k)) for k in said)
+
+
+def _given_exts(pattern: str, file_types: Optional[str]) -> set[str]:
+    """The extensions a count search was given: the glob's and ``file_types``'s; {""} when it gave none."""
+    given = {pattern[1:].lower()} if pattern.startswith("*.") and COUNT_GLOB.fullmatch(pattern) else set()
+    given |= {"." + t.strip(" .*").lower() for t in (file_types or "").split(",") if t.strip(" .*")}
+    return given or {""}
+
+
 def _kind(glob: str, file_types: Optional[str], n: int) -> str:
     """".md files", "files of type csv,xlsx", "photo files (.png, .jpg, .jpeg, .heic, .webp)", "files"."""
     noun = "file" if n == 1 else "files"
     if file_types and file_types.strip() in ASKED_KINDS:
         return f"{file_types.strip()} {noun} ({', '.join(kind_exts(file_types.strip()))})"
+    types = [t.strip(" .*") for t in (file_types or "").split(",") if t.strip(" .*")]
+    if len(types) > 1:
+        return f"{', '.join('.' + t for t in types[:-1])} or .{types[-1]} {noun}"
     if file_types:
         return f"{noun} of type {file_types.strip()}"
     ext = glob[1:] if glob.startswith("*.") and glob != "*.*" else ""
@@ -192,3 +232,24 @@ def none_of_kind(ctx: ToolContext, roots: list[Path], glob: str, file_types: Opt
     # answered "no .pdf files; 3 .txt files and 1 .md file", no total
     return (f"{under} holds {total} file{'' if total == 1 else 's'}, subfolders included: "
             f"{_kinds_said(kinds)}. {none} among them.")
+
+
+def lines_counted(message: str, text: str, beyond: str, shown: int = 12) -> list[str]:
+    """For a message that asks how many, the lines of ``text`` that hold each of its words beyond those of
+    ``beyond`` (the file's name), counted: ["3 of the 7 lines hold 'error': lines 2, 4, 6"]. A word every line
+    holds, or none, counts nothing. Asked "How many ERROR lines are in server.log?", both models read the file
+    and counted wrong (4, and 7 of 7) (probe44)."""
+    if not _HOW_MANY.search(message):
+        return []
+    rows = text.splitlines()
+    named = set(words(beyond))
+    counted = []
+    for word in dict.fromkeys(w for w in request_words(message) if w not in named and len(w) > 1):
+        hits = [n for n, row in enumerate(rows, 1) if word in words(row)]
+        if 0 < len(hits) < len(rows):
+            more = f" (+{len(hits) - shown} more)" if len(hits) > shown else ""
+            counted.append(f"{len(hits)} of the {len(rows)} lines hold {word!r}: lines "
+                           f"{', '.join(map(str, hits[:shown]))}{more}")
+    if not counted and "line" in request_words(message):   # "how many lines does todo.txt have?": 0.5B said 62,
+        counted.append(f"the file has {len(rows)} lines")  # its size in bytes
+    return counted[:3]

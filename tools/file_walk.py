@@ -20,7 +20,7 @@ from gaia_lite.registry.context import ToolContext
 
 from .patterns import compile_user_regex
 
-__all__ = ["iso_time", "minute_time", "name_date", "name_when", "newest_version", "kind_asked", "kind_exts",
+__all__ = ["iso_time", "minute_time", "name_date", "name_when", "newest_version", "kind_asked", "kind_exts", "KNOWN_EXTS", "type_words",
            "ASKED_KINDS", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher",
            "glob_alternatives", "file_entry", "is_pattern"]
 
@@ -127,6 +127,7 @@ _KINDS = {
     "text": ".txt .md .markdown .rst .log .csv .tsv .json .yaml .yml .ini .toml .cfg .conf .xml .html",
     "document": ".pdf .docx .doc .odt .rtf .txt .md", "doc": ".pdf .docx .doc .odt .rtf .txt .md",
     "image": ".png .jpg .jpeg .gif .bmp .webp .tiff .svg", "picture": ".png .jpg .jpeg .gif .bmp .webp",
+    "pic": ".png .jpg .jpeg .gif .bmp .webp",
     "photo": ".png .jpg .jpeg .heic .webp", "spreadsheet": ".csv .tsv .xlsx .xls .ods",
     "table": ".csv .tsv .xlsx .xls .ods", "data": ".csv .tsv .xlsx .xls .json",
     "code": ".py .js .ts .java .c .cpp .h .go .rs .rb .sh",
@@ -140,7 +141,10 @@ _KINDS = {
 # The kinds a user's own words ask a count of ("how many photos are in my holiday folder?"): the model counted
 # one extension of them ("*.jpg"), and .jpeg, .png and .heic photos were left out of the answer. Words common in
 # other senses ("data", "table", "text", "code", "word") do not count here.
-ASKED_KINDS = ("photo", "picture", "image", "spreadsheet", "video")
+ASKED_KINDS = ("photo", "picture", "pic", "image", "spreadsheet", "video")
+
+# Every extension of a kind: the ones a message may name as a word ("jpg or png")
+KNOWN_EXTS = frozenset(e for exts in _KINDS.values() for e in exts.split())
 
 
 def kind_asked(message: str) -> str | None:
@@ -155,7 +159,7 @@ def kind_exts(kind: str) -> list[str]:
     return _KINDS.get(kind, "").split()
 
 
-def _type_words(file_types: str) -> list[str]:
+def type_words(file_types: str) -> list[str]:
     """The words of a ``file_types`` argument, a MIME type read as its extension ("text/csv" is csv): the 0.5B
     passed "text/csv", and its words became a name to search for."""
     out = []
@@ -170,7 +174,7 @@ def ext_filter(file_types: Optional[str]) -> Callable[[Path], bool]:
     if not file_types:
         return lambda p: True
     exts: set[str] = set()
-    for e in _type_words(file_types):
+    for e in type_words(file_types):
         e = e.strip().lstrip("*.")
         if "." in e:  # a file name ("budget.csv") where an extension belongs: its extension is meant
             e = e.rsplit(".", 1)[1]
@@ -185,7 +189,7 @@ def not_types(file_types: Optional[str]) -> str:
     if not file_types:
         return ""
     known = {e.lstrip(".") for e in mimetypes.types_map} | {e.lstrip(".") for k in _KINDS.values() for e in k.split()}
-    words = [w for w in _type_words(file_types) if w.strip("*.")]
+    words = [w for w in type_words(file_types) if w.strip("*.")]
     odd = [w for w in words if w.strip("*.") not in known and w.rstrip("s") not in _KINDS]
     return " ".join(odd) if odd and (len(odd) > 1 or len(words) == 1) else ""
 

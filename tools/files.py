@@ -14,6 +14,7 @@ import os
 import re
 import time
 import tomllib
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, Optional
@@ -28,7 +29,7 @@ from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hi
                         text_head)
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
 from .setting_line import config_text, key_alone, lines_setting, replaced, restyled, set_line_call, under
-from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, none_of_kind,
+from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, lines_counted, none_of_kind,
                          split_folder, tree_tally)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
                         not_types, sandbox_roots)
@@ -133,7 +134,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
         paths = sorted(f.path for f in strict)
         # "which file in reports is the largest?" got this list (probe42)
         largest = _clearly_largest([(p.stat().st_size, p) for p in paths[:SHOWN] if p.is_file()])
-        result.update(message=count_message(ctx, paths, roots, pattern, file_types),
+        biggest = f"; the largest is {_shown(ctx, largest[1])} ({largest[0]:,} B)" if largest else ""
+        result.update(message=count_message(ctx, paths, roots, pattern, file_types) + biggest,
                       files=[_shown(ctx, p) + (f" ({largest[0]:,} B, largest)" if p == largest[1] else "")
                              for p in paths[:SHOWN]] if largest else [_shown(ctx, p) for p in paths[:SHOWN]])
     elif counting and asks_count(ctx):  # a count found nothing: no look-alikes, but what is there, by type
@@ -305,8 +307,11 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
     if mentioned:  # "which file mentions a blue heron?" asked of the name search
         names = [_shown(ctx, p) for p in mentioned]
         what = f"{how} appear" if how.startswith("most") else f"the text {pattern!r} appears"
+        # "how many python files in src use requests?": the 0.5B answered with this line, so it says how many
+        many = f"at least {len(names)}" if len(names) >= 10 else str(len(names))
         return {"mentioned_in": names,
-                "message": f"No file is named like that, but {what} in: " + ", ".join(names)
+                "message": f"No file is named like that, but {what} in {many} file{'s' if len(names) > 1 else ''}: "
+                           + ", ".join(names)
                            + (f" ({how})" if how == "all of its words" else "")}
     pointed = _pointed(ctx)
     if pointed:  # the model's pattern was a guess ("*.csv", a made-up path): the user's own words decide
@@ -442,9 +447,14 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
               "count": len(folders), "truncated": len(folders) > SHOWN}
     if folders:
         one = lead or (clear_winner(folders) if not strict else (strict[0] if len(strict) == 1 else None))
-        result["message"] = (f"Folders named like {name!r}: " if strict else
-                             f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
-        result["message"] += f". {_shown(ctx, one.path)}: {_one_holds(ctx, one.path)}." if one else ""
+        if strict and len(folders) == 1:
+            # "Folders named like 'src': src/. src: it holds api/, core/, ui/ ..." was answered "1 folder is inside
+            # src" by the 1.5B (probe44): the one folder found leads, with what it holds
+            result["message"] = f"{_shown(ctx, one.path)}/ is the folder named like {name!r}; {_one_holds(ctx, one.path)}."
+        else:
+            result["message"] = (f"Folders named like {name!r}: " if strict else
+                                 f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
+            result["message"] += f". {_shown(ctx, one.path)}: {_one_holds(ctx, one.path)}." if one else ""
         # the lines asked for, from the one folder found, however close: "v2 project" found only mobile-app-v2
         # (2 of 3 name words), and the 1.5B answered "who owns it?" with its path (test split)
         alone = one or (folders[0] if len(folders) == 1 else None)
@@ -591,6 +601,8 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
         result.update(truncated=True,
                       hint=f"only the first {READ_CHAR_CAP} characters are shown; grep with search_file_content")
     result["content"] = text[:READ_CHAR_CAP]
+    if counted := lines_counted(ctx.request.message, text, f"{file_path} {path.name}"):
+        result["counted"] = counted   # after the text, where the 0.5B reads its answer
     if lines > REQUEST_LINES_FROM:
         found = request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)
         if found:
@@ -1083,7 +1095,7 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     # the entries was read as "the folder is empty"
     counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
     tally = tree_tally(ctx, folder, show_hidden) if dirs else ""
-    message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else "")
+    message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else _files_told(files))
     if only := _only_file(ctx, folder, dirs, files):
         message = f"{message}. {only}"
     note = {"note": f"{_shown(ctx, folder)} is the folder the message names, so it is listed."} if named else \
@@ -1163,6 +1175,22 @@ def _listing_message(ctx: ToolContext, folder: Path, dirs: list[dict], files: li
              _group(len(files), "file", names[len(dirs):limit])]
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
     return f"{where} holds " + " and ".join(p for p in parts if p) + more
+
+
+def _files_told(files: list[dict]) -> str:
+    """What the names of a folder without subfolders (with them, tree_tally counts the types) leave a small model
+    to work out, in words: how many of each type (". By type: 3 .png, 1 .svg, 1 .css") when some type repeats, and
+    which files are empty (". Empty (0 B): b.txt"). Asked "what
+    kinds of files are in assets, and how many of each?", the 1.5B listed the names; asked "any empty files in
+    tmpdata?", it said none without looking (probe44)."""
+    out = ""
+    types = Counter(Path(f["name"]).suffix.lower() or "(no extension)" for f in files)
+    if len(types) > 1 and max(types.values()) > 1 and len(files) <= 200:
+        out += ". By type: " + ", ".join(f"{n} {t}" for t, n in types.most_common(8))
+    empty = [f["name"] for f in files if f["size_bytes"] == 0]
+    if empty and len(empty) < len(files):
+        out += f". Empty (0 B): {', '.join(empty[:10])}" + (f" (+{len(empty) - 10} more)" if len(empty) > 10 else "")
+    return out
 
 
 def _group(n: int, noun: str, shown: list[str]) -> str:

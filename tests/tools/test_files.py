@@ -102,9 +102,9 @@ def test_search_file_names_the_files_that_mention_words_no_file_is_named_after(t
     (tmp_path / "field" / "day1.md").write_text("Saw two mallards.\n")
     (tmp_path / "field" / "day2.md").write_text("A Blue Heron stood by the reeds.\n")
     result = search_file(tool_ctx, "blue heron")
-    assert result["count"] == 0 and "appears in: field/day2.md" in result["message"]
+    assert result["count"] == 0 and "appears in 1 file: field/day2.md" in result["message"]
     assert "appears in" not in search_file(tool_ctx, "*heron*")["message"]   # a glob is a name search only
-    assert "appears in: field/day2.md" in search_file(tool_ctx, "blue heron.md")["message"]  # a guessed name
+    assert "appears in 1 file: field/day2.md" in search_file(tool_ctx, "blue heron.md")["message"]  # a guessed name
     found = search_file(tool_ctx, "day1")
     assert "appears in" not in found["message"] and found["hint"] == "read_file gives a file's text"
 
@@ -113,7 +113,7 @@ def test_words_wrapped_in_wildcards_are_still_looked_for_in_the_text(tool_ctx, t
     (tmp_path / "field").mkdir()
     (tmp_path / "field" / "day2.md").write_text("A Blue Heron stood by the reeds.\n")
     for pattern in (".*blue heron.*", "*blue heron*", "^.*blue heron.*$"):   # the 1.5B model sent the first
-        assert "appears in: field/day2.md" in search_file(tool_ctx, pattern)["message"], pattern
+        assert "appears in 1 file: field/day2.md" in search_file(tool_ctx, pattern)["message"], pattern
     assert "appears in" not in search_file(tool_ctx, "*heron*")["message"]   # one word in a glob: a name search
 
 
@@ -745,8 +745,11 @@ def test_a_folders_files_found_by_a_glob_flag_the_one_clearly_largest(tool_ctx, 
     found = search_file(tool_ctx, "/reports/*")
     assert found["files"] == ["reports/q1.txt", "reports/q2.txt (1,212 B, largest)", "reports/q3.txt"], found
     assert found["message"].startswith("3 files under reports/"), "the folder's words lead with no file's lines"
+    # the 1.5B read the flag on the list and named another file "2.8 MB" (probe44): the message says it too
+    assert found["message"].endswith("; the largest is reports/q2.txt (1,212 B)"), found["message"]
     (tmp_path / "reports" / "q1.txt").write_text("Q report. " * 70)   # 700 B: no file is twice the next
-    assert all("largest" not in f for f in search_file(tool_ctx, "/reports/*")["files"])
+    again = search_file(tool_ctx, "/reports/*")
+    assert all("largest" not in f for f in again["files"]) and "largest" not in again["message"]
 
 
 def test_an_edit_whose_new_text_is_the_request_itself_is_not_written(tool_ctx, tmp_path: Path) -> None:

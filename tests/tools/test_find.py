@@ -82,7 +82,7 @@ FORGIVING: list[tuple[str, Callable[..., dict], dict[str, Any], str, str]] = [
      f"{DEEP}/quarterly-forecast.csv", "quarter,revenue"),
     ("a folder's words asked of the file search", search_file, {"file_pattern": "website redesign"},
      "", "the folder clients/acme-corp/website-redesign matches"),
-    ("words only the text holds", search_file, {"file_pattern": "heron reeds"}, "", "appears in: field/day2.md"),
+    ("words only the text holds", search_file, {"file_pattern": "heron reeds"}, "", "appears in 1 file: field/day2.md"),
     ("a guessed path to read", read_file, {"file_path": "docs/handbook.txt"},
      "policies/employee-handbook.md", ""),
     ("a misspelled file to read", read_file, {"file_path": "policies/handbok.md"},
@@ -92,9 +92,9 @@ FORGIVING: list[tuple[str, Callable[..., dict], dict[str, Any], str, str]] = [
     ("a guessed file filter on a content search", search_file_content, {"pattern": "TODO", "file_pattern": "*todo*"},
      "src/app.py", "No file named like '*todo*' holds it; other files do. 1 matching line in 1 file: src/app.py (1)"),
     ("a question no line answers in its words", search_file, {"file_pattern": "Wi-Fi details for the home router"},
-     "", "most of its words (wi, fi, home, router) appear in: home/network/router_setup.txt"),
+     "", "most of its words (wi, fi, home, router) appear in 1 file: home/network/router_setup.txt"),
     ("the words put where the file types go", search_file, {"file_pattern": "*.csv", "file_types": "blue heron"},
-     "", "appears in: field/day2.md"),
+     "", "appears in 1 file: field/day2.md"),
     ("a file type guessed wrong", search_file, {"file_pattern": "handbook", "file_types": "pdf"},
      "policies/employee-handbook.md", "employee-handbook.md (name holds every word, but not of type pdf)"),
 ]
@@ -160,7 +160,7 @@ SHAPED: list[tuple[str, Callable[[Any], dict], str, str]] = [
     ("matching lines come before the search's settings", lambda ctx: search_file_content(ctx, "vacation days"),
      "count", "policies/employee-handbook.md:2: First-year employees get 25 vacation days."),
     ("folders found come before their count", lambda ctx: search_directory(ctx, "invoices"),
-     "directories", "Folders named like 'invoices': clients/acme-corp/invoices/"),
+     "directories", "clients/acme-corp/invoices/ is the folder named like 'invoices'"),
 ]
 
 

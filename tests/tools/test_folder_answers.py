@@ -134,8 +134,13 @@ def test_a_mime_type_as_file_types_is_its_extension(tool_ctx: ToolContext) -> No
     _files(root, {"invoices/inv-1.txt": "Invoice 1", "invoices/a.csv": "a\n1\n", "invoices/readme.md": "Scans."})
     tool_ctx.request.message = "hey how many files r in the invoices folder?"
     # the 0.5B's call: "text/csv" was read as words to search for, and the files the request pointed to came back
+    tool_ctx.request.message = "hey how many csv files r in the invoices folder?"
     result = as_called(search_file)(tool_ctx, "invoices/*", False, "text/csv")
     assert result["message"].startswith("1 file of type text/csv under invoices/"), result["message"]
+    # asked of every file, the MIME type is the model's guess, left out: the count is of all three
+    tool_ctx.request.message = "hey how many files r in the invoices folder?"
+    result = as_called(search_file)(tool_ctx, "invoices/*", False, "text/csv")
+    assert result["message"].startswith("3 files under invoices/"), result["message"]
 
 
 def test_a_table_found_alone_by_name_shows_its_figures_not_its_first_rows(tool_ctx: ToolContext) -> None:
@@ -175,3 +180,39 @@ def test_the_working_folder_listed_for_a_message_naming_a_subfolder_lists_that_s
     # a folder named by the model is listed as asked
     tool_ctx.request.message = "whats in docs/?"
     assert browse(tool_ctx, "files")["message"] == "files holds 1 file: a.txt"
+
+
+def test_a_listing_counts_each_type_and_names_the_empty_files(tool_ctx: ToolContext) -> None:
+    # "what kinds of files are in assets, and how many of each?" and "any empty files in tmpdata?" (probe44)
+    root = Path(tool_ctx.workdir)
+    _files(root, {"assets/a.png": "p", "assets/b.png": "p", "assets/c.svg": "s", "assets/d.png": "p",
+                  "assets/e.css": "", "assets/LICENSE": "MIT"})
+    message = browse(tool_ctx, "assets")["message"]
+    assert message == ("assets holds 6 files: a.png, b.png, c.svg, d.png, e.css, LICENSE. By type: 3 .png, 1 .svg, "
+                       "1 .css, 1 (no extension). Empty (0 B): e.css"), message
+
+
+def test_a_listing_of_one_type_or_of_nothing_but_empty_files_adds_nothing(tool_ctx: ToolContext) -> None:
+    root = Path(tool_ctx.workdir)
+    _files(root, {"logs/a.log": "", "logs/b.log": "", "mixed/x.txt": "", "mixed/y.md": "z"})
+    assert browse(tool_ctx, "logs")["message"] == "logs holds 2 files: a.log, b.log"
+    assert browse(tool_ctx, "mixed")["message"] == "mixed holds 2 files: x.txt, y.md. Empty (0 B): x.txt"
+
+
+def test_a_read_for_a_question_of_how_many_counts_the_lines_that_hold_its_words(tool_ctx: ToolContext) -> None:
+    # "How many ERROR lines are in server.log?": both models read the file and counted wrong (probe44)
+    from gaia_lite.tools.files import read_file
+    root = Path(tool_ctx.workdir)
+    _files(root, {"server.log": "INFO start\nERROR disk full\nINFO retry\nERROR disk full\nWARN slow\nERROR timeout\n"
+                                "INFO done\n", "todo.txt": "buy milk\ncall mom\nfix bike\n"})
+    tool_ctx.request.message = "How many ERROR lines are in server.log?"
+    read = as_called(read_file)
+    assert read(tool_ctx, "server.log")["counted"] == ["3 of the 7 lines hold 'error': lines 2, 4, 6"]
+    tool_ctx.request.message = "how many lines does todo.txt have?"
+    assert read(tool_ctx, "todo.txt")["counted"] == ["the file has 3 lines"]
+    tool_ctx.request.message = "what errors are in server.log?"   # no count asked
+    assert "counted" not in read(tool_ctx, "server.log")
+    tool_ctx.request.message = "how many INFO or ERROR or WARN lines in server.log?"   # a word every line... or none
+    assert read(tool_ctx, "server.log")["counted"] == ["3 of the 7 lines hold 'info': lines 1, 3, 7",
+                                                       "3 of the 7 lines hold 'error': lines 2, 4, 6",
+                                                       "1 of the 7 lines hold 'warn': lines 5"]

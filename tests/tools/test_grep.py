@@ -212,6 +212,29 @@ def test_a_count_the_message_asks_of_no_one_kind_keeps_the_calls_pattern(tool_ct
     assert search_file(tool_ctx, "*.jpg", search_root="holiday")["count"] == 3
 
 
+@pytest.mark.parametrize("args", [{"file_pattern": "*.jpg"}, {"file_pattern": "*.png", "search_root": "holiday"},
+                                  {"file_pattern": "*", "file_types": "jpg"}])
+def test_a_count_of_extensions_the_message_names_counts_all_of_them(tool_ctx, holiday: Path, args: dict) -> None:
+    tool_ctx.request.message = "how many pictures (jpg or PNG) do I have in holiday and everything below it"
+    result = search_file(tool_ctx, **args)
+    assert result["count"] == 4 and result["message"].startswith(
+        "4 .jpg or .png files under holiday/, subfolders included: holiday/a.jpg, holiday/b.JPG, "), result
+    tool_ctx.request.message = "how many .jpg files in holiday, and is there an mp4 too?"   # not the extension asked
+    assert search_file(tool_ctx, "*.mp4", search_root="holiday")["count"] == 1
+
+
+def test_a_count_of_every_file_written_as_a_glob_of_globs_or_with_a_mime_type_nobody_asked_counts_them_all(
+        tool_ctx, holiday: Path) -> None:
+    # "Count all the files inside holiday, including the ones in subdirectories.": the 0.5B searched "*/*" with
+    # file_types "text/csv", and found no file named so
+    tool_ctx.request.message = "Count all the files inside holiday, including the ones in subdirectories."
+    for args in ({"file_pattern": "*/*"}, {"file_pattern": "**/*", "file_types": "text/csv"},
+                 {"file_pattern": "*", "file_types": "image/jpeg", "search_root": "holiday"}):
+        assert search_file(tool_ctx, **args)["count"] == 8, args
+    tool_ctx.request.message = "how many jpg files are inside holiday?"   # a type the message names is kept
+    assert search_file(tool_ctx, "*", file_types="image/jpeg", search_root="holiday")["count"] == 3
+
+
 def test_a_listing_for_a_question_about_photos_adds_them_up(tool_ctx, holiday: Path) -> None:
     listing = files.browse_directory(tool_ctx, "holiday")
     assert listing["message"].endswith("(8 in all). 6 of them are photo files (.png, .jpg, .jpeg, .heic, .webp).")

@@ -286,7 +286,8 @@ def test_a_file_the_folder_search_finds_carries_its_lines_for_the_request(tool_c
 def test_a_folder_search_for_a_name_alone_says_no_more(tool_ctx: ToolContext, tmp_path: Path) -> None:
     _files(tmp_path, {"projects/website-redesign/plan.md": "Deadline: 14 November\n"},
            tool_ctx, "Where is the website redesign folder?")
-    assert as_called(search_directory)(tool_ctx, "website redesign")["message"].startswith("Folders named like")
+    assert as_called(search_directory)(tool_ctx, "website redesign")["message"].startswith(
+        "projects/website-redesign/ is the folder named like 'website redesign'; it holds")
 
 
 def test_a_folder_the_file_search_finds_carries_the_lines_of_its_files_for_the_request(tool_ctx: ToolContext,
