@@ -85,14 +85,15 @@ def _holds(folder: Path, limit: int = 8, ctx: Optional[ToolContext] = None, larg
     names = [c.name + ("/" if c.is_dir() else f" ({big[0]:,} B, largest)" if big and c == big[1] else "")
              for c in visible]
     more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
-    # the count beside the names: asked "how many files in the invoices folder?", the 0.5B was given the four
-    # names alone and answered with them
+    # each count right before the names it counts, as a listing says it: asked "how many files in the invoices
+    # folder?", the 0.5B was given the four names alone and answered with them; given "api/, core/, ui/, main.py
+    # (3 folders, 1 file)", the 1.5B said "1 folder is inside src" (probe44)
     n_dirs = sum(n.endswith("/") for n in names)
-    counts = [f"{n} {noun}{'' if n == 1 else 's'}" for n, noun in ((n_dirs, "folder"), (len(names) - n_dirs, "file")) if n]
+    shown = names[:limit]
+    parts = [_group(n_dirs, "folder", shown[:n_dirs]), _group(len(names) - n_dirs, "file", shown[n_dirs:])]
     # no "(7 in all)": the 1.5B answered "how many python files in app/?" with it, beside "5 .py files"
     tally = tree_tally(ctx, folder, total=False) if ctx is not None and n_dirs else ""
-    return ("it holds " + ", ".join(names[:limit]) + more + f" ({', '.join(counts)})"
-            + (f". {tally.rstrip('.')}" if tally else ""))
+    return "it holds " + " and ".join(p for p in parts if p) + more + (f". {tally.rstrip('.')}" if tally else "")
 
 
 @tool

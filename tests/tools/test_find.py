@@ -68,7 +68,7 @@ FORGIVING: list[tuple[str, Callable[..., dict], dict[str, Any], str, str]] = [
     ("a folder asked for in words", search_directory, {"directory_name": "the website redesign project"},
      "clients/acme-corp/website-redesign", "name words match 2/3 (website, redesign)"),
     ("a folder name guessed with underscores", search_directory, {"directory_name": "website_redesign_project"},
-     "clients/acme-corp/website-redesign", "it holds brief.md"),
+     "clients/acme-corp/website-redesign", "it holds 1 file: brief.md"),
     ("a client named in words", search_directory, {"directory_name": "the Acme Corp client"},
      "clients/acme-corp", "its folders hold client"),
     ("a misspelled folder", search_directory, {"directory_name": "recipies"}, "home/recipes", "spelled 'recipe'"),

@@ -79,7 +79,7 @@ def test_a_folder_named_as_the_pattern_is_counted_beside_its_names(tool_ctx: Too
     tool_ctx.request.message = "hey how many files r in the invoices folder?"
     # the 0.5B's call: a guessed glob, the folder's name as the types (which are read as the pattern)
     message = as_called(search_file)(tool_ctx, "*.csv", False, "invoices")["message"]
-    assert "it holds inv-1.txt, inv-2.txt, readme.md (3 files)" in message, message
+    assert "it holds 3 files: inv-1.txt, inv-2.txt, readme.md" in message, message
 
 
 def test_a_folder_found_by_name_flags_its_clearly_largest_file(tool_ctx: ToolContext) -> None:
@@ -88,7 +88,7 @@ def test_a_folder_found_by_name_flags_its_clearly_largest_file(tool_ctx: ToolCon
                   "band/setlists/wedding-gig.txt": "x" * 556})
     tool_ctx.request.message = "Which of the band's setlists is the biggest file?"
     message = as_called(search_file)(tool_ctx, "setlist")["message"]
-    assert "it holds open-mic.txt, pub-night.txt, wedding-gig.txt (556 B, largest) (3 files)" in message, message
+    assert "it holds 3 files: open-mic.txt, pub-night.txt, wedding-gig.txt (556 B, largest)" in message, message
     (root / "band/setlists/pub-night.txt").write_text("x" * 400)   # not twice the next: no file stands out
     assert "largest" not in as_called(search_file)(tool_ctx, "setlist")["message"]
 
@@ -115,7 +115,7 @@ def test_folders_found_alike_are_led_by_the_one_whose_path_holds_the_requests_wo
     tool_ctx.request.message = "Where did I save the wiring diagram for the shed lights?"
     result = find_folder(tool_ctx, "wiring diagrams")
     assert result["directories"][0].endswith("projects/shed/electrical/diagrams")
-    assert "projects/shed/electrical/diagrams: it holds lighting-circuit.svg (1 file)" in result["message"]
+    assert "projects/shed/electrical/diagrams: it holds 1 file: lighting-circuit.svg" in result["message"]
     tool_ctx.request.message = "Where did I save the wiring diagrams?"   # no word tells them apart
     assert "it holds" not in find_folder(tool_ctx, "wiring diagrams")["message"]
 

@@ -99,9 +99,9 @@ def test_the_search_root_as_the_name_means_the_folder_the_user_named(tool_ctx, p
     for name in (str(projects), "."):
         result = search_directory(tool_ctx, name)
         assert result["directories"][0] == str(projects / "projects/2025/mobile-app-v2"), result
-        assert "it holds README.md" in result["message"]
+        assert "it holds 1 file: README.md" in result["message"]
     whole = search_directory(tool_ctx, str(projects / "clients"))
-    assert whole["directories"] == [str(projects / "clients")] and "it holds acme-corp/" in whole["message"]
+    assert whole["directories"] == [str(projects / "clients")] and "it holds 1 folder: acme-corp/" in whole["message"]
 
 
 # ---------------------------------------------------------------- edits that nearly match
