@@ -28,7 +28,7 @@ from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, open_regular, python_outline,
                         text_head)
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
-from .setting_line import config_text, key_alone, lines_setting, replaced, restyled, set_line_call, under
+from .setting_line import config_text, key_alone, lines_setting, replaced, restyled, set_line_call, setting_of, under
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, lines_counted, none_of_kind,
                          split_folder, tree_tally)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
@@ -681,7 +681,10 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     cut = found.stopped or found.count > SHOWN_LINES
     more = f"\n(the first {SHOWN_LINES} lines are shown; narrow the search with directory or file_pattern)" if cut else ""
     files = per_file(found, base)
-    return {"status": "success", "message": how + counted(found, base) + "\n" + "\n".join(lines) + more,
+    # the one file closes the message too: asked "which file talks about the warranty?", both models answered with
+    # the last line's text alone, its path dropped (probe45)
+    last = f"\n(all in {where(found.hits[0].path, base)})" if len(files) == 1 and not cut else ""
+    return {"status": "success", "message": how + counted(found, base) + "\n" + "\n".join(lines) + more + last,
             "count": found.count, "files": files[:SHOWN], "truncated": cut}
 
 
@@ -865,6 +868,10 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
         raise ToolFailure(f"not written: new_content repeats {len(again)} line(s) {path.name} already holds "
                           f"({again[0].strip()!r}, ...). Write only the text that replaces old_content: the new or "
                           "changed lines, once")
+    if count and isinstance(new_content, str) and (every := _every_place(ctx, text, old_content, new_content)):
+        return _write_edit(ctx, path, text, every[0], 1, note=every[1])
+    if count == 1 and isinstance(new_content, str) and (moved := _in_named_section(ctx, text, old_content, new_content)):
+        return _write_edit(ctx, path, text, moved[0], 1, note=moved[1])
     if count:
         new_content = _comma_kept(path, text, old_content, new_content)
         return _write_edit(ctx, path, text, text.replace(old_content, new_content, 1), count)
@@ -882,6 +889,32 @@ def _added(ctx: ToolContext, text: str, old: str, new: str, name: str) -> tuple[
     """The file with the entry, or entries, the request adds after ``old``, and a note; None for another edit."""
     return added_entry(ctx.request.message, text, old, new, name) or added_entries(ctx.request.message, text, old,
                                                                                    new, name)
+
+
+_EVERY_PLACE = re.compile(r"\b(?:everywhere|throughout|all (?:of )?(?:the )?(?:places|occurrences|instances|mentions)|"
+                          r"every (?:place|occurrence|instance|mention|time))\b", re.IGNORECASE)
+_WORDS_AND_GAPS = re.compile(r"\w+|\W+")
+
+
+def _every_place(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, str] | None:
+    """(the text with one word swapped in every place, a note) when the edit swaps one word for another, the request
+    names both and says to change it everywhere, and the file has the word in more places than ``old``: for "in
+    invite.txt replace Sam with Alex everywhere" the 1.5B changed "Dear Sam," and left "Sam, bring snacks!" (probe45).
+    None otherwise: an edit replaces the text it was given, once."""
+    message = ctx.request.message
+    if not _EVERY_PLACE.search(message):
+        return None
+    a, b = _WORDS_AND_GAPS.findall(old), _WORDS_AND_GAPS.findall(new)
+    swapped = [(x, y) for x, y in zip(a, b) if x != y]
+    if len(a) != len(b) or len(swapped) != 1 or not swapped[0][0].strip() or not swapped[0][1].strip():
+        return None
+    word, other = swapped[0]
+    said = {w.lower() for w in re.findall(r"\w+", message)}
+    place = re.compile(rf"\b{re.escape(word)}\b")
+    places = len(place.findall(text))
+    if word.lower() not in said or other.lower() not in said or places <= len(place.findall(old)):
+        return None
+    return place.sub(other, text), f"{word!r} was replaced with {other!r} in all {places} places (the request says so)"
 
 
 def _comma_kept(path: Path, text: str, old: str, new: str) -> str:
@@ -942,9 +975,27 @@ def _set_line(ctx: ToolContext, path: Path, text: str, new: str, why: str = "old
 
 
 def _section_named(ctx: ToolContext, section: str) -> bool:
-    """Whether the user's message names ``section`` ("[primary]", "database:") as a word."""
+    """Whether the user's message names ``section`` ("[primary]", "database:", "[tool.ruff]" as "ruff") as a word."""
     name = section.strip("[]:{ ").casefold()
-    return bool(name) and name in set(re.findall(r"[\w.-]+", ctx.request.message.casefold()))
+    said = set(re.findall(r"[\w.-]+", ctx.request.message.casefold())) | set(re.findall(r"\w+", ctx.request.message.casefold()))
+    return bool(name) and (name in said or name.rpartition(".")[2] in said)
+
+
+def _in_named_section(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, str] | None:
+    """(the text with the key's line set in the section the request names, a note) when ``old`` is a line setting a
+    key that several sections set, ``new`` sets that key too, and the request names one section: not the one ``old``
+    is in. For "set ruff's line-length to 120 in pyproject.toml" the 0.5B replaced "line-length = 88", the line of
+    [tool.black] (probe45). None otherwise."""
+    key = setting_of(old.strip())
+    found = lines_setting(text, old.strip()) if key is not None and setting_of(new.strip()) == key else []
+    named = [f for f in found if _section_named(ctx, under(text, f))]
+    if len(found) < 2 or len(named) != 1 or named[0].text == old.strip():
+        return None
+    updated, written = replaced(text, named[0], new)
+    gave = next((f for f in found if f.text == old.strip()), None)
+    was = f" (under {under(text, gave)})" if gave is not None and under(text, gave) else ""
+    return updated, (f"old_content {old.strip()!r}{was} is not the line the request names: the line of "
+                     f"{under(text, named[0])}, {named[0].text!r}, is now {written!r}")
 
 
 def _not_in_file(path: Path, text: str, old: str, shown_lines: int = 3, *, empty: bool = False) -> ToolFailure:
@@ -1221,7 +1272,7 @@ def _folder_meant(ctx: ToolContext, given: str) -> tuple[Path, str]:
         return folder, ""
     best = None if folder.exists() else clear_winner(find(ctx, _shown(ctx, folder), "folder"))
     if best is None:
-        raise ToolFailure(f"{folder} is not an existing folder" + _folder_hint(ctx, given))
+        raise ToolFailure(f"{_shown(ctx, folder)} is not an existing folder" + _folder_hint(ctx, given))
     return best.path, f"{given.strip()} does not exist; this is {_shown(ctx, best.path)}, the closest folder ({best.reason})"
 
 
@@ -1244,7 +1295,12 @@ def _folder_hint(ctx: ToolContext, asked: Optional[str]) -> str:
     if not asked:
         return ""
     found = find(ctx, asked, "folder")
-    return f"; close folders: {_names(ctx, found, why=True)}" if found else ""
+    if found:
+        return f"; close folders: {_names(ctx, found, why=True)}"
+    # "wedding_pictures" for media/photos/wedding-2024: one word of two is no close name, but it is the folder meant
+    # (the 0.5B answered "the wedding pictures folder does not exist", probe45)
+    some = _folders_with_some_words(ctx, Path(asked.strip()).name, list(scan(ctx)))
+    return f"; folders named with some of its words: {', '.join(some)}" if some else ""
 
 
 @tool

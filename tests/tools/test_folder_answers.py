@@ -216,3 +216,45 @@ def test_a_read_for_a_question_of_how_many_counts_the_lines_that_hold_its_words(
     assert read(tool_ctx, "server.log")["counted"] == ["3 of the 7 lines hold 'info': lines 1, 3, 7",
                                                        "3 of the 7 lines hold 'error': lines 2, 4, 6",
                                                        "1 of the 7 lines hold 'warn': lines 5"]
+
+
+def test_an_edit_of_one_word_the_request_says_to_change_everywhere_changes_every_place(tool_ctx: ToolContext) -> None:
+    # "in invite.txt replace Sam with Alex everywhere": the 1.5B's edit was "Dear Sam," -> "Dear Alex," (probe45)
+    from gaia_lite.tools.files import edit_file
+    root = Path(tool_ctx.workdir)
+    _files(root, {"invite.txt": "Dear Sam,\nJoin us on Friday. Sam, bring snacks!\nBest,\nLee\nPS: Samuel too\n"})
+    edit = as_called(edit_file)
+    tool_ctx.request.message = "in invite.txt replace Sam with Alex everywhere"
+    result = edit(tool_ctx, "invite.txt", "Dear Sam,", "Dear Alex,")
+    assert (root / "invite.txt").read_text() == "Dear Alex,\nJoin us on Friday. Alex, bring snacks!\nBest,\nLee\nPS: Samuel too\n"
+    assert "'Sam' was replaced with 'Alex' in all 2 places" in result["note"], result
+    (root / "invite.txt").write_text("Dear Sam,\nSam, bring snacks!\n")
+    tool_ctx.request.message = "in invite.txt change the greeting to Alex"   # not everywhere: the edit as given
+    edit(tool_ctx, "invite.txt", "Dear Sam,", "Dear Alex,")
+    assert (root / "invite.txt").read_text() == "Dear Alex,\nSam, bring snacks!\n"
+
+
+def test_a_folder_that_does_not_exist_is_named_relative_with_the_folders_holding_some_of_its_words(
+        tool_ctx: ToolContext) -> None:
+    # "which folder has the wedding pictures?": the 0.5B listed "wedding_pictures" and answered that it does not exist
+    _files(Path(tool_ctx.workdir), {"media/photos/wedding-2024/a.jpg": "j", "media/videos/x.mp4": "v"})
+    result = browse(tool_ctx, str(Path(tool_ctx.workdir) / "wedding_pictures"))
+    assert result["error"] == ("wedding_pictures is not an existing folder; folders named with some of its words: "
+                               "media/photos/wedding-2024 (wedding)"), result
+
+
+def test_an_edit_of_a_key_several_sections_set_goes_to_the_section_the_request_names(tool_ctx: ToolContext) -> None:
+    # "set ruff's line-length to 120 in pyproject.toml": the 0.5B replaced the line of [tool.black] (probe45)
+    from gaia_lite.tools.files import edit_file
+    root = Path(tool_ctx.workdir)
+    toml = "[tool.black]\nline-length = 88\n\n[tool.ruff]\nline-length = 100\nselect = [\"E\"]\n"
+    _files(root, {"pyproject.toml": toml})
+    edit = as_called(edit_file)
+    tool_ctx.request.message = "set ruff's line-length to 120 in pyproject.toml"
+    result = edit(tool_ctx, "pyproject.toml", "line-length = 88", "line-length = 120")
+    assert (root / "pyproject.toml").read_text() == toml.replace("100", "120"), result
+    assert result["note"] == ("old_content 'line-length = 88' (under [tool.black]) is not the line the request names: "
+                              "the line of [tool.ruff], 'line-length = 100', is now 'line-length = 120'")
+    tool_ctx.request.message = "set black's line-length to 90 in pyproject.toml"   # the section of old_content
+    edit(tool_ctx, "pyproject.toml", "line-length = 88", "line-length = 90")
+    assert (root / "pyproject.toml").read_text().startswith("[tool.black]\nline-length = 90\n")

@@ -36,7 +36,15 @@ def notes(tool_ctx: ToolContext, tmp_path: Path) -> Path:
 
 
 def _lines(result: dict) -> list[str]:
-    return result["message"].splitlines()[1:]
+    """The hit lines of a search's message: after its count line, before the closing "(all in FILE)" of one file."""
+    lines = result["message"].splitlines()[1:]
+    return lines[:-1] if lines and lines[-1].startswith("(all in ") else lines
+
+
+def test_the_hits_of_one_file_close_with_its_name(tool_ctx, notes: Path) -> None:
+    # "which file talks about the warranty?": both models answered with the last line's text, its path dropped
+    assert search_file_content(tool_ctx, "TODO(")["message"].endswith("\n(all in notes/todo.md)")
+    assert "(all in" not in search_file_content(tool_ctx, "TODO")["message"]   # two files: the count line names them
 
 
 # ---------------------------------------------------------------- literal by default, regex on request
