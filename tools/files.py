@@ -132,13 +132,7 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     result["files"] = [{**file_entry(f.path), **({} if f.strict else {"why": f.reason})} for f in files[:SHOWN]]
     result.update(truncated=len(files) > SHOWN, searched=[str(r) for r in roots])
     if strict and counting:
-        paths = sorted(f.path for f in strict)
-        # "which file in reports is the largest?" got this list (probe42)
-        largest = _clearly_largest([(p.stat().st_size, p) for p in paths[:SHOWN] if p.is_file()])
-        biggest = f"; the largest is {_shown(ctx, largest[1])} ({largest[0]:,} B)" if largest else ""
-        result.update(message=count_message(ctx, paths, roots, pattern, file_types) + biggest,
-                      files=[_shown(ctx, p) + (f" ({largest[0]:,} B, largest)" if p == largest[1] else "")
-                             for p in paths[:SHOWN]] if largest else [_shown(ctx, p) for p in paths[:SHOWN]])
+        result.update(_counted_files(ctx, sorted(f.path for f in strict), roots, pattern, file_types))
     elif counting and asks_count(ctx):  # a count found nothing: no look-alikes, but what is there, by type
         # no "count: 0" beside it: asked "how many files r in the invoices folder?", the 1.5B counted
         # "invoices/*.pdf", was told the folder holds 4 files and no .pdf, and answered with the 0
@@ -186,6 +180,17 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def _counted_files(ctx: ToolContext, paths: list[Path], roots: list[Path], pattern: str,
+                   file_types: Optional[str]) -> dict:
+    """A count's message and files, the clearly largest flagged on its entry and said in the message: "which file in
+    reports is the largest?" got the list alone (probe42), and the 1.5B named another file "2.8 MB" (probe44)."""
+    largest = _clearly_largest([(p.stat().st_size, p) for p in paths[:SHOWN] if p.is_file()])
+    biggest = f"; the largest is {_shown(ctx, largest[1])} ({largest[0]:,} B)" if largest else ""
+    return {"message": count_message(ctx, paths, roots, pattern, file_types) + biggest,
+            "files": [_shown(ctx, p) + (f" ({largest[0]:,} B, largest)" if largest and p == largest[1] else "")
+                      for p in paths[:SHOWN]]}
 
 
 def _clearly_largest(sized: list[tuple[int, Any]]) -> tuple[int, Any] | None:
@@ -602,14 +607,19 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
         result.update(truncated=True,
                       hint=f"only the first {READ_CHAR_CAP} characters are shown; grep with search_file_content")
     result["content"] = text[:READ_CHAR_CAP]
+    return {**result, **_lines_asked(ctx, path, file_path, text, lines)}
+
+
+def _lines_asked(ctx: ToolContext, path: Path, file_path: str, text: str, lines: int) -> dict:
+    """What closes a read, after the text, where the 0.5B reads its answer: for "how many" its words' lines counted,
+    and in a longer text the lines that hold the request's words."""
+    out: dict = {}
     if counted := lines_counted(ctx.request.message, text, f"{file_path} {path.name}"):
-        result["counted"] = counted   # after the text, where the 0.5B reads its answer
-    if lines > REQUEST_LINES_FROM:
-        found = request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)
-        if found:
-            rows = text.splitlines()
-            result["lines_matching_request"] = [f"line {n}: {_with_its_end(rows, n, line)}" for n, line in found]
-    return result
+        out["counted"] = counted
+    if lines > REQUEST_LINES_FROM and (found := request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)):
+        rows = text.splitlines()
+        out["lines_matching_request"] = [f"line {n}: {_with_its_end(rows, n, line)}" for n, line in found]
+    return out
 
 
 OUTLINE_FROM_LINES = 60
