@@ -69,15 +69,13 @@ def kind_meant(message: str, pattern: str, file_types: Optional[str]) -> tuple[s
     photos are in my holiday folder?", a count of "*.jpg" leaves out the .jpeg, .png and .heic photos."""
     if file_types and "/" in file_types and not _types_said(message, file_types):
         file_types = None   # "text/csv" for "count all the files inside project" (0.5B): a type nobody asked for
-    named_exts = exts_named(message)
-    if len(named_exts) > 1 and _given_exts(pattern, file_types) <= set(named_exts):
+    given, named_exts = _given_exts(pattern, file_types), exts_named(message)
+    if given and len(named_exts) > 1 and given <= set(named_exts):
         return "*", ",".join(e.lstrip(".") for e in named_exts)   # "jpg or png" counted as "*.jpg": the png left out
     kind = kind_asked(message)
     if kind is None:
         return pattern, file_types
-    named = [pattern[1:].lower()] if pattern.startswith("*.") and COUNT_GLOB.fullmatch(pattern) else []
-    named += ["." + t.strip(" .*").lower() for t in (file_types or "").split(",") if t.strip(" .*")]
-    if (named and set(named) <= set(kind_exts(kind))) or pattern.strip("* ").lower().rstrip("s") == kind:
+    if (given and given <= set(kind_exts(kind))) or pattern.strip("* ").lower().rstrip("s") == kind:
         return "*", kind
     return pattern, file_types
 
@@ -107,10 +105,9 @@ def _types_said(message: str, file_types: str) -> bool:
 
 
 def _given_exts(pattern: str, file_types: Optional[str]) -> set[str]:
-    """The extensions a count search was given: the glob's and ``file_types``'s; {""} when it gave none."""
+    """The extensions a count search was given: the glob's and ``file_types``'s (empty when it gave none)."""
     given = {pattern[1:].lower()} if pattern.startswith("*.") and COUNT_GLOB.fullmatch(pattern) else set()
-    given |= {"." + t.strip(" .*").lower() for t in (file_types or "").split(",") if t.strip(" .*")}
-    return given or {""}
+    return given | {"." + t.strip(" .*").lower() for t in (file_types or "").split(",") if t.strip(" .*")}
 
 
 def _kind(glob: str, file_types: Optional[str], n: int) -> str:
@@ -242,14 +239,15 @@ def lines_counted(message: str, text: str, beyond: str, shown: int = 12) -> list
     if not _HOW_MANY.search(message):
         return []
     rows = text.splitlines()
-    named = set(words(beyond))
+    in_rows = [set(words(row)) for row in rows]   # each row split into words once, not once per asked word
+    named, asked = set(words(beyond)), request_words(message)
     counted = []
-    for word in dict.fromkeys(w for w in request_words(message) if w not in named and len(w) > 1):
-        hits = [n for n, row in enumerate(rows, 1) if word in words(row)]
+    for word in dict.fromkeys(w for w in asked if w not in named and len(w) > 1):
+        hits = [n for n, held in enumerate(in_rows, 1) if word in held]
         if 0 < len(hits) < len(rows):
             more = f" (+{len(hits) - shown} more)" if len(hits) > shown else ""
             counted.append(f"{len(hits)} of the {len(rows)} lines hold {word!r}: lines "
                            f"{', '.join(map(str, hits[:shown]))}{more}")
-    if not counted and "line" in request_words(message):   # "how many lines does todo.txt have?": 0.5B said 62,
+    if not counted and "line" in asked:   # "how many lines does todo.txt have?": 0.5B said 62,
         counted.append(f"the file has {len(rows)} lines")  # its size in bytes
     return counted[:3]

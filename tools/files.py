@@ -28,7 +28,8 @@ from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, open_regular, python_outline,
                         text_head)
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
-from .setting_line import config_text, key_alone, lines_setting, replaced, restyled, set_line_call, setting_of, under
+from .setting_line import (Setting, config_text, key_alone, lines_setting, replaced, restyled, set_line_call,
+                           setting_of, under)
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, lines_counted, none_of_kind,
                          split_folder, tree_tally)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
@@ -966,7 +967,7 @@ def _set_line(ctx: ToolContext, path: Path, text: str, new: str, why: str = "old
     replaces that line; a key set in several places is a failure naming each with its section. The 1.5B sent
     "" with "max_connections = 200" and, shown both lines of db.ini, asked the user which text to replace."""
     found = lines_setting(text, new)
-    named = [f for f in found if _section_named(ctx, under(text, f))]
+    named = _in_sections_named(ctx, text, found)
     found = named if len(named) == 1 else found   # "the primary db" of [primary] and [replica]
     if len(found) == 1:
         updated, written = replaced(text, found[0], new)
@@ -991,6 +992,11 @@ def _section_named(ctx: ToolContext, section: str) -> bool:
     return bool(name) and (name in said or name.rpartition(".")[2] in said)
 
 
+def _in_sections_named(ctx: ToolContext, text: str, found: list[Setting]) -> list[Setting]:
+    """The lines of ``found`` under a section the user's message names."""
+    return [f for f in found if _section_named(ctx, under(text, f))]
+
+
 def _in_named_section(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, str] | None:
     """(the text with the key's line set in the section the request names, a note) when ``old`` is a line setting a
     key that several sections set, ``new`` sets that key too, and the request names one section: not the one ``old``
@@ -998,12 +1004,12 @@ def _in_named_section(ctx: ToolContext, text: str, old: str, new: str) -> tuple[
     [tool.black] (probe45). None otherwise."""
     key = setting_of(old.strip())
     found = lines_setting(text, old.strip()) if key is not None and setting_of(new.strip()) == key else []
-    named = [f for f in found if _section_named(ctx, under(text, f))]
+    named = _in_sections_named(ctx, text, found)
     if len(found) < 2 or len(named) != 1 or named[0].text == old.strip():
         return None
     updated, written = replaced(text, named[0], new)
     gave = next((f for f in found if f.text == old.strip()), None)
-    was = f" (under {under(text, gave)})" if gave is not None and under(text, gave) else ""
+    was = f" (under {section})" if gave is not None and (section := under(text, gave)) else ""
     return updated, (f"old_content {old.strip()!r}{was} is not the line the request names: the line of "
                      f"{under(text, named[0])}, {named[0].text!r}, is now {written!r}")
 
@@ -1304,12 +1310,13 @@ def _folder_hint(ctx: ToolContext, asked: Optional[str]) -> str:
     """"; did you mean clients/acme-corp (reason)?" for a folder path that does not exist."""
     if not asked:
         return ""
-    found = find(ctx, asked, "folder")
+    entries = list(scan(ctx))   # walked once, for both kinds of hint
+    found = rank(asked, entries, "folder")
     if found:
         return f"; close folders: {_names(ctx, found, why=True)}"
     # "wedding_pictures" for media/photos/wedding-2024: one word of two is no close name, but it is the folder meant
     # (the 0.5B answered "the wedding pictures folder does not exist", probe45)
-    some = _folders_with_some_words(ctx, Path(asked.strip()).name, list(scan(ctx)))
+    some = _folders_with_some_words(ctx, Path(asked.strip()).name, entries)
     return f"; folders named with some of its words: {', '.join(some)}" if some else ""
 
 
