@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -22,7 +23,8 @@ from .grep import where
 from .sandbox import SandboxError
 
 __all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally",
-           "count_asked", "none_of_kind", "kind_meant", "exts_named", "lines_counted"]
+           "count_asked", "none_of_kind", "kind_meant", "exts_named", "lines_counted", "types_said",
+           "top_only", "top_count_message"]
 
 COUNT_GLOB = re.compile(r"\*(\.(\*|\w{1,10}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
 SHOWN_FOLDERS = 12
@@ -67,7 +69,7 @@ def kind_meant(message: str, pattern: str, file_types: Optional[str]) -> tuple[s
     """(pattern, file_types) for a count: those given, or ("*", KIND) when the user's message asks a kind of file
     (file_walk.kind_asked) and the search names only that kind's extensions or the kind itself. Asked "how many
     photos are in my holiday folder?", a count of "*.jpg" leaves out the .jpeg, .png and .heic photos."""
-    if file_types and "/" in file_types and not _types_said(message, file_types):
+    if file_types and "/" in file_types and not types_said(message, file_types):
         file_types = None   # "text/csv" for "count all the files inside project" (0.5B): a type nobody asked for
     given, named_exts = _given_exts(pattern, file_types), exts_named(message)
     if given and len(named_exts) > 1 and given <= set(named_exts):
@@ -97,7 +99,7 @@ _EXT_RUN = re.compile(r"(?<![\w/])\.?[a-z][a-z0-9]{1,4}s?(?:\s*(?:,|/|&|\bor\b|\
                       r"\.?[a-z][a-z0-9]{1,4}s?\b)+")
 
 
-def _types_said(message: str, file_types: str) -> bool:
+def types_said(message: str, file_types: str) -> bool:
     """Whether ``message`` names one of ``file_types`` (MIME types read as extensions), or a kind of file it is."""
     said = {w.rstrip("s") for w in re.findall(r"[a-z0-9]+", message.lower())}
     exts = {"." + w.strip(" .*") for w in type_words(file_types)}
@@ -124,6 +126,17 @@ def _kind(glob: str, file_types: Optional[str], n: int) -> str:
     return f"{ext} {noun}" if ext else noun
 
 
+_TOP_ONLY = re.compile(r"\bdirectly (?:in|inside|under)\b|\btop[- ]level\b|\b(?:not|don'?t|do not|without|excluding|"
+                       r"ignor(?:e|ing)|skip(?:ping)?)(?: count(?:ing)?| includ(?:e|ing)| look(?:ing)? in)?"
+                       r"(?: the| any| its)? sub-?(?:folders?|director(?:y|ies)|dirs?)\b", re.IGNORECASE)
+
+
+def top_only(ctx: ToolContext) -> bool:
+    """Whether the user's message asks for a folder's top level alone ("directly in notes", "don't count
+    subfolders"): a count then leaves the subfolders out."""
+    return bool(_TOP_ONLY.search(ctx.request.message))
+
+
 def count_message(ctx: ToolContext, paths: list[Path], roots: list[Path], glob: str,
                   file_types: Optional[str]) -> str:
     """"12 .md files under docs/, subfolders included: docs/ 3, docs/api/ 5, docs/guides/how-to/ 4"; a few files are
@@ -136,12 +149,32 @@ def count_message(ctx: ToolContext, paths: list[Path], roots: list[Path], glob: 
         by_folder = Counter(where(p.parent, base) for p in paths)
         parts = [f"{'./' if f == '.' else f + '/'} {n}" for f, n in sorted(by_folder.items())]
     more = f" (+{len(parts) - SHOWN_FOLDERS} more folders)" if len(parts) > SHOWN_FOLDERS else ""
-    if len(roots) == 1:
-        under = "the working folder" if roots[0] == base else where(roots[0], base) + "/"
-    else:
-        under = "the allowed folders"
+    under = _under(roots, base)
+    # the top level's share said when the files are named, not left to add up (by folder, "docs/ 3" says it): asked
+    # "how many .txt files are directly in notes? Don't count subfolders", the 1.5B gave the tree's 5 for 3 (probe46)
+    top = sum(p.parent == roots[0] for p in paths) if len(roots) == 1 else len(paths)
+    direct = f"; {top} of them directly in {under}" if top < len(paths) <= NAMED_FILES else ""
     return (f"{len(paths)} {_kind(glob, file_types, len(paths))} under {under}, subfolders included: "
-            + ", ".join(parts[:SHOWN_FOLDERS]) + more)
+            + ", ".join(parts[:SHOWN_FOLDERS]) + more + direct)
+
+
+def _under(roots: list[Path], base: Path) -> str:
+    if len(roots) == 1:
+        return "the working folder" if roots[0] == base else where(roots[0], base) + "/"
+    return "the allowed folders"
+
+
+def top_count_message(ctx: ToolContext, top: list[Path], paths: list[Path], root: Path, glob: str,
+                      file_types: Optional[str]) -> str:
+    """"3 .txt files directly in notes/, subfolders not counted (5 with them): notes/a.txt, ..." for a count the
+    message asks of the top level alone: told "5 .txt files under notes/, subfolders included: ...; 3 of them
+    directly in notes/", the 1.5B answered "How many .txt files are directly in notes? Don't count subfolders."
+    with the 5 (probe46)."""
+    base = Path(ctx.workdir).resolve()
+    names = [where(p, base) for p in sorted(top)[:NAMED_FILES]] + (
+        [f"(+{len(top) - NAMED_FILES} more)"] if len(top) > NAMED_FILES else [])
+    return (f"{len(top)} {_kind(glob, file_types, len(top))} directly in {_under([root], base)}, subfolders not "
+            f"counted ({len(paths)} with them)" + (f": {', '.join(names)}" if names else ""))
 
 
 NAMED_FILES = 6  # a count of at most this many files names them
@@ -156,15 +189,25 @@ def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False, total:
     that has none, or a tree over ``TALLY_LIMIT`` entries. Asked how many files of a kind sit under a folder,
     subfolders included, the 1.5B listed the folder and counted its top level: the listing now carries the
     tree's count, whatever words the question used. The tree is walked as search_file walks it (walk_folders:
-    no symlinks, no hidden or build folders), so the two counts agree."""
-    kinds, nested = _kinds(ctx, folder, show_hidden)
-    if kinds is None or not nested:
+    no symlinks, no hidden or build folders), so the two counts agree. Folders below its subfolders are counted
+    too ("7 folders at any depth"), and a few files are named by path: asked "how many folders are under projects,
+    at any depth?" and "show me everything in the website folder, subfolders too", the 1.5B had the top level's
+    folders and a count by type, and answered with those (probe46)."""
+    tree = _tree(ctx, folder, show_hidden)
+    if tree is None or not tree.nested:
         return ""
-    n = sum(kinds.values())
+    base = Path(ctx.workdir).resolve()
+    deeper = tree.folders > tree.top_folders   # the top level's folders are the listing's own
+    folders = f"{tree.folders} folders at any depth" + (
+        f" ({', '.join(where(d, base) + '/' for d in sorted(tree.folder_paths))})" if len(tree.folder_paths) == tree.folders
+        else "") + "; " if deeper else ""
+    n = sum(tree.kinds.values())
     if not n:
-        return "Its subfolders hold no files."
-    said = f"Counting its subfolders: {_kinds_said(kinds)}" + (f" ({n} in all)." if total else ".")
-    return said + _of_kind(ctx, kinds)
+        return f"Counting its subfolders: {folders}no files." if deeper else "Its subfolders hold no files."
+    named = f": {', '.join(where(f, base) for f in sorted(tree.file_paths))}" if len(tree.file_paths) == n else \
+        _per_top(tree)
+    said = f"Counting its subfolders: {folders}{_kinds_said(tree.kinds)}" + (f" ({n} in all)" if total else "")
+    return said + named + "." + _of_kind(ctx, tree.kinds)
 
 
 def _of_kind(ctx: ToolContext, kinds: Counter[str]) -> str:
@@ -172,10 +215,22 @@ def _of_kind(ctx: ToolContext, kinds: Counter[str]) -> str:
     (file_walk.kind_asked): a small model does not add up the extensions of a kind itself."""
     kind = kind_asked(ctx.request.message)
     if kind is None:
-        return ""
+        return _of_ext(ctx.request.message, kinds)
     n = sum(kinds[ext] for ext in kind_exts(kind))
     files = f"{kind} file{'' if n == 1 else 's'} ({', '.join(kind_exts(kind))})"
     return f" {n} of them {'is a' if n == 1 else 'are'} {files}."
+
+
+def _of_ext(message: str, kinds: Counter[str]) -> str:
+    """" 4 of them are .pdf files." when ``message`` names one extension the tree holds beside others ("hw many pdfs in
+    my docs folder"): given "4 .pdf files, 2 .docx files (6 in all)", the 1.5B answered "6 .pdf files" (probe46)."""
+    said = {w.rstrip("s") for w in re.findall(r"[a-z0-9]+", message.lower())} | set(re.findall(r"[a-z0-9]+",
+                                                                                               message.lower()))
+    asked = [ext for ext in kinds if ext.lstrip(".") in said and ext in _KNOWN_EXTS]
+    if len(asked) != 1 or len(kinds) < 2:
+        return ""
+    n = kinds[asked[0]]
+    return f" {n} of them {'is a' if n == 1 else 'are'} {asked[0]} file{'' if n == 1 else 's'}."
 
 
 def count_asked(ctx: ToolContext) -> str | None:
@@ -189,20 +244,48 @@ def count_asked(ctx: ToolContext) -> str | None:
     return f"Under {where(folder, Path(ctx.workdir).resolve())}/, {tally[0].lower()}{tally[1:]}"
 
 
-def _kinds(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> tuple[Counter[str] | None, bool]:
-    """The files under ``folder`` by extension, subfolders included, and whether it has subfolders; None
-    for a tree over ``TALLY_LIMIT`` entries."""
-    kinds: Counter[str] = Counter()
-    seen, nested = 0, False
-    for _, dirs, files in walk_folders(folder, TALLY_DEPTH, ctx):
+def _per_top(tree: _Tree, shown: int = 8) -> str:
+    """"; by subfolder: 2023/ 4, 2024/ 5" for a tree of two top-level subfolders or more: asked "how many photos
+    did i take in 2024? theyre in photos/2024", a listing of photos/ gave the total of every year (probe46)."""
+    if len(tree.per_top) < 2 or len(tree.per_top) > shown:
+        return ""
+    return "; by subfolder: " + ", ".join(f"{d}/ {n}" for d, n in sorted(tree.per_top.items()))
+
+
+@dataclass
+class _Tree:
+    """What a folder holds, subfolders included: files by extension, how many folders below it (and how many of
+    them at its top level), and the first few folders' and files' paths (all of them when the tree is small)."""
+    kinds: Counter[str] = field(default_factory=Counter)
+    folders: int = 0
+    top_folders: int = 0
+    folder_paths: list[Path] = field(default_factory=list)
+    file_paths: list[Path] = field(default_factory=list)
+    per_top: Counter[str] = field(default_factory=Counter)   # files under each top-level subfolder
+
+    @property
+    def nested(self) -> bool:
+        return self.folders > 0
+
+
+def _tree(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> _Tree | None:
+    """The tree under ``folder`` (walked as search_file walks it), or None for one over ``TALLY_LIMIT`` entries."""
+    tree, seen = _Tree(), 0
+    for here, dirs, files in walk_folders(folder, TALLY_DEPTH, ctx):
         seen += len(dirs) + len(files)
         if seen > TALLY_LIMIT:
-            return None, nested
-        nested = nested or bool(dirs)
+            return None
+        tree.folders += len(dirs)
+        tree.top_folders += len(dirs) if here == folder else 0
+        tree.folder_paths.extend(here / d for d in dirs[:max(0, NAMED_FILES - len(tree.folder_paths))])
         for name in files:
             if show_hidden or not name.startswith("."):
-                kinds[Path(name).suffix.lower() or "(no extension)"] += 1
-    return kinds, nested
+                tree.kinds[Path(name).suffix.lower() or "(no extension)"] += 1
+                if len(tree.file_paths) < NAMED_FILES:
+                    tree.file_paths.append(here / name)
+                if here != folder:
+                    tree.per_top[here.relative_to(folder).parts[0]] += 1
+    return tree
 
 
 def _kinds_said(kinds: Counter[str]) -> str:
@@ -221,7 +304,8 @@ def none_of_kind(ctx: ToolContext, roots: list[Path], glob: str, file_types: Opt
     under = "the working folder" if roots == [base] else where(roots[0], base) + "/" if len(roots) == 1 else \
         "the allowed folders"
     none = f"No {_kind(glob, file_types, 0)}"
-    kinds = _kinds(ctx, roots[0])[0] if len(roots) == 1 else None
+    tree = _tree(ctx, roots[0]) if len(roots) == 1 else None
+    kinds = tree.kinds if tree is not None else None
     if not kinds:
         return f"{none} under {under}, subfolders included."
     total = sum(kinds.values())
@@ -250,4 +334,6 @@ def lines_counted(message: str, text: str, beyond: str, shown: int = 12) -> list
                            f"{', '.join(map(str, hits[:shown]))}{more}")
     if not counted and "line" in asked:   # "how many lines does todo.txt have?": 0.5B said 62,
         counted.append(f"the file has {len(rows)} lines")  # its size in bytes
+    if not counted and "word" in asked:   # "how many words are in essay.txt?": the 1.5B said 168 for 30 (probe46)
+        counted.append(f"the file has {len(text.split())} words")
     return counted[:3]

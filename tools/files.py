@@ -30,8 +30,9 @@ from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hi
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
 from .setting_line import (Setting, config_text, key_alone, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
+from .file_sizes import asks_size, by_size, sized_files
 from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, lines_counted, none_of_kind,
-                         split_folder, tree_tally)
+                         split_folder, top_count_message, top_only, tree_tally, types_said)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
                         not_types, sandbox_roots)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
@@ -173,7 +174,13 @@ def _no_folder_named(ctx: ToolContext, folder: str) -> bool:
 def _one_holds(ctx: ToolContext, folder: Path) -> str:
     """What the one folder a search found holds, its tree counted and, for a question that is no count, its clearly
     largest file flagged."""
-    return _holds(folder, ctx=ctx, largest=not asks_count(ctx))
+    return _holds(folder, ctx=ctx, largest=not asks_count(ctx)) + _ranked(ctx, folder)
+
+
+def _ranked(ctx: ToolContext, folder: Path) -> str:
+    """"; by size, largest first: ..." for the files directly in ``folder`` when the request compares sizes."""
+    ranking = by_size(ctx.request.message, sized_files(folder))
+    return f"; {ranking[:1].lower()}{ranking[1:]}" if ranking else ""
 
 
 def _size(path: Path) -> int:
@@ -187,6 +194,11 @@ def _counted_files(ctx: ToolContext, paths: list[Path], roots: list[Path], patte
                    file_types: Optional[str]) -> dict:
     """A count's message and files, the clearly largest flagged on its entry and said in the message: "which file in
     reports is the largest?" got the list alone (probe42), and the 1.5B named another file "2.8 MB" (probe44)."""
+    top = [p for p in paths if p.parent == roots[0]]
+    # a top level of none is no answer when the folder was not the request's (the working folder by default)
+    if len(roots) == 1 and top_only(ctx) and len(top) < len(paths) and (top or roots[0] != Path(ctx.workdir).resolve()):
+        return {"message": top_count_message(ctx, top, paths, roots[0], pattern, file_types), "count": len(top),
+                "files": [_shown(ctx, p) for p in top[:SHOWN]]}
     largest = _clearly_largest([(p.stat().st_size, p) for p in paths[:SHOWN] if p.is_file()])
     biggest = f"; the largest is {_shown(ctx, largest[1])} ({largest[0]:,} B)" if largest else ""
     return {"message": count_message(ctx, paths, roots, pattern, file_types) + biggest,
@@ -308,7 +320,7 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
     if folders:
         best = folders[0]
         message = (f"No file is named like {pattern!r}, but the folder {_shown(ctx, best.path)} matches "
-                   f"({best.reason}); {_holds(best.path, largest=not asks_count(ctx))}.")
+                   f"({best.reason}); {_holds(best.path, largest=not asks_count(ctx))}{_ranked(ctx, best.path)}.")
         return {"folders": [_shown(ctx, best.path)], "message": _with_asked(ctx, pattern, _files_in(best.path), message)}
     mentioned, how = mentioned_in(ctx, pattern)
     if mentioned:  # "which file mentions a blue heron?" asked of the name search
@@ -617,10 +629,28 @@ def _lines_asked(ctx: ToolContext, path: Path, file_path: str, text: str, lines:
     out: dict = {}
     if counted := lines_counted(ctx.request.message, text, f"{file_path} {path.name}"):
         out["counted"] = counted
+    rows = text.splitlines()
+    if (n := line_number_asked(ctx.request.message)) and n <= len(rows):
+        # "whats on line 3 of poem.txt": the 1.5B answered "The poem has 4 lines." (probe46)
+        out["line_asked"] = f"line {n}: {rows[n - 1]}"
     if lines > REQUEST_LINES_FROM and (found := request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)):
-        rows = text.splitlines()
         out["lines_matching_request"] = [f"line {n}: {_with_its_end(rows, n, line)}" for n, line in found]
     return out
+
+
+_LINE_NUMBER = re.compile(r"\bline\s*(?:no\.?|number|#)?\s*(\d{1,6})\b|\b(\d{1,6})(?:st|nd|rd|th)\s+line\b|"
+                          r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+line\b", re.IGNORECASE)
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def line_number_asked(message: str) -> int | None:
+    """The line number ``message`` asks for ("line 3", "the 3rd line", "the third line"), or None."""
+    m = _LINE_NUMBER.search(message or "")
+    if m is None:
+        return None
+    digits = m.group(1) or m.group(2)
+    number = int(digits) if digits else _ORDINALS.index(m.group(3).lower()) + 1
+    return number if number > 0 else None
 
 
 OUTLINE_FROM_LINES = 60
@@ -1166,6 +1196,8 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else _files_told(files))
     if only := _only_file(ctx, folder, dirs, files):
         message = f"{message}. {only}"
+    if ranking := by_size(ctx.request.message, [(f["size_bytes"] or 0, f["name"]) for f in files]):
+        message = f"{message}. {ranking}"
     note = {"note": f"{_shown(ctx, folder)} is the folder the message names, so it is listed."} if named else \
         {"note": guessed} if guessed else {}
     return {"status": "success", "message": message, "entries": _marked(entries[:200], _largest_newest(files, stamps)),
@@ -1376,6 +1408,8 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
         roots = [_checked_file(ctx, location)]
         if not roots[0].is_dir():
             raise ToolFailure(f"{roots[0]} is not an existing folder; use \"all\" or a folder path")
+    if asks_size(ctx.request.message) and not _RECENT.search(ctx.request.message):
+        return _largest_instead(ctx, roots, file_types, limit)
     cutoff, keep = time.time() - days * 86400, ext_filter(file_types)
     recent, others = [], []
     for path in iter_files(roots, DEFAULT_DEPTH, ctx):
@@ -1404,6 +1438,25 @@ def list_recent_files(ctx: ToolContext, location: str = "all", file_types: Optio
             else f"No file{kinds}{where} changed in the last {days} days.")
     return {"status": "success", "message": said, "files": [file_entry(p, st) for p, st in recent[:limit]],
             "count": len(recent), "days": days, "truncated": len(recent) > limit, "searched": searched}
+
+
+_RECENT = re.compile(r"\b(?:recent(?:ly)?|latest|newest|new|changed|modified|edited|today|yesterday|this week|"
+                     r"last (?:few )?(?:days?|weeks?|months?))\b", re.IGNORECASE)
+
+
+def _largest_instead(ctx: ToolContext, roots: list[Path], file_types: Optional[str], limit: int) -> dict:
+    """For a request that compares sizes and says nothing of dates ("what are the 3 largest files in dl?"), the
+    files ranked by size under the folder it names, whatever the dates: the 1.5B listed recent files of four
+    document types nobody asked for, and named the newest three (probe46)."""
+    said = folder_in_request(ctx)
+    roots = [said] if said is not None and roots == sandbox_roots(ctx) else roots
+    keep = ext_filter(file_types if file_types and types_said(ctx.request.message, file_types) else None)
+    found = [(p.stat().st_size, p) for p in iter_files(roots, DEFAULT_DEPTH, ctx) if keep(p)]
+    ranking = by_size(ctx.request.message, [(size, _shown(ctx, p)) for size, p in found])
+    found.sort(key=lambda f: -f[0])
+    return {"status": "success", "message": ranking or f"{len(found)} files: " + ", ".join(_shown(ctx, p) for _, p in found[:limit]),
+            "files": [file_entry(p) for _, p in found[:limit]], "count": len(found),
+            "note": "ranked by size, as the request asks, not by date", "searched": [str(r) for r in roots]}
 
 
 def _dated(ctx: ToolContext, found: list[tuple[Path, os.stat_result]], shown: int = NAMED_IN_MESSAGE * 2) -> str:

@@ -57,7 +57,9 @@ def test_a_folder_found_by_name_carries_its_tree_count(tool_ctx: ToolContext) ->
     tool_ctx.request.message = "how many python files in app incl subfolders?"
     message = find_folder(tool_ctx, "app")["message"]
     # 4 .py files under app/, its top level holds 2 of them; scripts/deploy.py is outside it
-    assert "Counting its subfolders: 4 .py files, 1 .md file." in message and "in all" not in message, message
+    assert "Counting its subfolders: 2 folders at any depth (app/api/, app/api/v2/); 4 .py files, 1 .md file: " \
+           "app/README.md, app/api/routes.py, app/api/v2/routes.py, app/main.py, app/util.py." in message, message
+    assert "in all" not in message, message
 
 
 def test_a_count_that_finds_nothing_says_what_the_folder_holds(tool_ctx: ToolContext) -> None:
@@ -90,7 +92,10 @@ def test_a_folder_found_by_name_flags_its_clearly_largest_file(tool_ctx: ToolCon
     message = as_called(search_file)(tool_ctx, "setlist")["message"]
     assert "it holds 3 files: open-mic.txt, pub-night.txt, wedding-gig.txt (556 B, largest)" in message, message
     (root / "band/setlists/pub-night.txt").write_text("x" * 400)   # not twice the next: no file stands out
-    assert "largest" not in as_called(search_file)(tool_ctx, "setlist")["message"]
+    message = as_called(search_file)(tool_ctx, "setlist")["message"]
+    assert "B, largest)" not in message, message
+    # but a question of size gets the files ranked by it (probe46)
+    assert "by size, largest first: wedding-gig.txt (556 B), pub-night.txt (400 B), open-mic.txt (107 B)" in message
 
 
 def test_a_folder_named_like_nothing_offers_the_folders_named_with_some_of_its_words(tool_ctx: ToolContext) -> None:

@@ -197,7 +197,8 @@ def holiday(tool_ctx: ToolContext, tmp_path: Path) -> Path:
 
 
 PHOTOS = ("6 photo files (.png, .jpg, .jpeg, .heic, .webp) under holiday/, subfolders included: holiday/a.jpg, "
-          "holiday/b.JPG, holiday/day1/c.png, holiday/day1/d.heic, holiday/day2/e.jpeg, holiday/day2/raw/f.jpg")
+          "holiday/b.JPG, holiday/day1/c.png, holiday/day1/d.heic, holiday/day2/e.jpeg, holiday/day2/raw/f.jpg; "
+          "2 of them directly in holiday/")   # the top level's share, said when the files are named (probe46)
 
 
 @pytest.mark.parametrize("args", [
@@ -245,7 +246,8 @@ def test_a_count_of_every_file_written_as_a_glob_of_globs_or_with_a_mime_type_no
 
 def test_a_listing_for_a_question_about_photos_adds_them_up(tool_ctx, holiday: Path) -> None:
     listing = files.browse_directory(tool_ctx, "holiday")
-    assert listing["message"].endswith("(8 in all). 6 of them are photo files (.png, .jpg, .jpeg, .heic, .webp).")
+    assert listing["message"].endswith("(8 in all); by subfolder: day1/ 2, day2/ 3. 6 of them are photo files "
+                                       "(.png, .jpg, .jpeg, .heic, .webp)."), listing["message"]
     tool_ctx.request.message = "what is in my holiday folder?"
     assert "photo files" not in files.browse_directory(tool_ctx, "holiday")["message"]
 
@@ -295,6 +297,26 @@ def test_a_listing_of_a_folder_with_subfolders_counts_the_whole_tree(tool_ctx, d
     from gaia_lite.tools.files import browse_directory
 
     message = browse_directory(tool_ctx, "docs")["message"]
-    assert message.endswith("Counting its subfolders: 12 .md files, 1 .txt file (13 in all)."), message
+    assert message.endswith("Counting its subfolders: 3 folders at any depth (docs/api/, docs/guides/, "
+                            "docs/guides/how-to/); 12 .md files, 1 .txt file (13 in all); by subfolder: api/ 6, "
+                            "guides/ 4."), message
     flat = browse_directory(tool_ctx, "docs/guides/how-to")["message"]
     assert "Counting" not in flat     # no subfolders: the listing is the count
+
+
+def test_a_count_asked_of_an_empty_index_is_counted_over_the_files_lines(rag_ctx: ToolContext) -> None:
+    # "How many TODOs are there in total across src?": one passage of one file was indexed and given, and the 0.5B
+    # answered with it (probe46)
+    work = Path(rag_ctx.workdir)
+    _write(work, {"src/a.py": "# TODO: tidy\nx = 1\n# TODO: test\n", "src/b.py": "y = 2\n# TODO: rename\n",
+                  "src/util/c.py": "# TODO docs\n# TODO types\n", "src/d.py": "z = 3\n"})
+    rag_ctx.request.message = "How many TODOs are there in total across src, subfolders included?"
+    result = query_documents(rag_ctx, "TODO")
+    assert result["match"] == "file_search" and "note" not in result, result
+    assert "5 matching lines in 3 files: src/a.py (2), src/b.py (1), src/util/c.py (2)" in result["message"], result
+
+
+def test_a_question_of_an_empty_index_that_asks_no_count_gets_passages(rag_ctx: ToolContext) -> None:
+    _write(Path(rag_ctx.workdir), {"src/a.py": "# TODO: tidy\nx = 1\n", "src/b.py": "# TODO: rename\n"})
+    rag_ctx.request.message = "what do the TODOs in src say?"
+    assert "matching lines" not in query_documents(rag_ctx, "TODO")["message"]

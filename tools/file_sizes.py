@@ -1,0 +1,57 @@
+"""Files ranked by size, in words, for a request that compares sizes ("the 3 largest files in dl", "which is the
+smallest file in music?").
+
+A listing gives each file's size on its own entry, and a folder found by name gives its names alone; a small model
+then has to compare numbers, and it did not: asked for the smallest file in music, the 1.5B named the first one,
+and asked for the three largest in dl, it named three files by date (probe46). The ranking is written out, in the
+order the request asks for, so the answer is the first names of it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Sequence
+
+__all__ = ["asks_size", "by_size", "sized_files"]
+
+_BY_SIZE = re.compile(r"\b(?:biggest|largest|smallest|bigger|larger|smaller|tiniest|heaviest|lightest|"
+                      r"take[sn]? up the most|most (?:space|room))\b", re.IGNORECASE)
+_SMALL_FIRST = re.compile(r"\b(?:smallest|smaller|tiniest|lightest)\b", re.IGNORECASE)
+
+SHOWN = 8  # files named in a ranking
+
+
+def asks_size(message: str) -> bool:
+    """Whether ``message`` compares files by size."""
+    return bool(_BY_SIZE.search(message or ""))
+
+
+def by_size(message: str, sized: Sequence[tuple[int, str]], shown: int = SHOWN) -> str:
+    """"By size, largest first: movie.mkv (5,000 B), song.mp3 (3,000 B), ..." for two files or more when ``message``
+    compares sizes (smallest first when it asks for small ones); "" otherwise. ``sized`` holds (bytes, name)."""
+    if len(sized) < 2 or not asks_size(message):
+        return ""
+    small = bool(_SMALL_FIRST.search(message))
+    ranked = sorted(sized, key=lambda s: (s[0] if small else -s[0], s[1].lower()))
+    more = f" (+{len(ranked) - shown} more)" if len(ranked) > shown else ""
+    order = "smallest" if small else "largest"
+    return f"By size, {order} first: " + ", ".join(f"{name} ({size:,} B)" for size, name in ranked[:shown]) + more
+
+
+def sized_files(folder: Path, limit: int = 500) -> list[tuple[int, str]]:
+    """(bytes, name) of the visible files directly in ``folder`` (at most ``limit`` of them)."""
+    out: list[tuple[int, str]] = []
+    try:
+        children = list(folder.iterdir())
+    except OSError:
+        return out
+    for child in children[:limit]:
+        if child.name.startswith("."):
+            continue
+        try:
+            if child.is_file():
+                out.append((child.stat().st_size, child.name))
+        except OSError:
+            continue
+    return out
