@@ -21,7 +21,8 @@ from gaia_lite.registry.spec import Redirect, tool
 from gaia_lite.registry.failure import error_payload
 
 from .file_count import count_asked
-from .find import pointed_by_request, pointed_message
+from .find import pointed_by_request, pointed_message, rank, scan
+from .grep import where
 from .query_meant import sql_meant
 
 __all__ = ["TOOLS", "remember", "recall", "update_memory", "forget", "search_past_conversations"]
@@ -130,6 +131,11 @@ def recall(ctx: ToolContext, query: str = "", category: str = "", domain: str = 
                                   time_from=time_from, time_to=time_to)
     except ValueError as exc:
         return error_payload(str(exc))
+    if not found.facts and query.strip() and (files := _files_named(ctx, query) or
+                                              _files_pointed(ctx, "No saved memory matches")):
+        # "do i have a passport scan saved anywhere?" was asked of memory, and its empty result answered "no" (1.5B,
+        # probe46): a file named so was there
+        return {**files, "count": 0, "results": []}
     out = {"status": "found" if found.facts else "empty", "count": len(found.facts),
            "offset": max(0, _as_int(offset, "offset")), "has_more": found.has_more,
            "results": [_brief(f) for f in found.facts]}
@@ -284,7 +290,21 @@ def search_past_conversations(ctx: ToolContext, query: str = "", days: int = 0, 
     return _files_pointed(ctx) or {"status": "empty", "count": 0, "results": []}
 
 
-def _files_pointed(ctx: ToolContext) -> dict[str, Any]:
+def _files_named(ctx: ToolContext, query: str, shown: int = 5) -> dict[str, Any]:
+    """For a memory look-up that found nothing: the files named with every word of ``query`` ({} when none)."""
+    try:
+        named = [f.path for f in rank(query, scan(ctx, None), "file") if f.strict]
+    except OSError:
+        return {}
+    if not named:
+        return {}
+    base = Path(ctx.workdir).resolve()
+    names = [where(p, base) for p in named[:shown]] + ([f"(+{len(named) - shown} more)"] if len(named) > shown else [])
+    return {"status": "success", "message": f"No saved memory matches; files here are named like it: {', '.join(names)}",
+            "files": [str(p) for p in named[:shown]]}
+
+
+def _files_pointed(ctx: ToolContext, none: str = "No earlier chat matches") -> dict[str, Any]:
     """For a search of past chats that found nothing: the files the words of the user's request point to,
     with their matching lines ({} when none). "where did I put my passport notes?" and "what is the deadline
     for the website redesign project?" were searched in past chats (1.5B, 0.5B), and the turn ended there."""
@@ -294,11 +314,11 @@ def _files_pointed(ctx: ToolContext) -> dict[str, Any]:
     except OSError:
         return {}
     if counted:
-        return {"status": "success", "message": f"No earlier chat matches. {counted}"}
+        return {"status": "success", "message": f"{none}. {counted}"}
     if not found:
         return {}
     # the files' lines lead, with no "count: 0" before them: beside one, the 0.5B answered that nothing was found
-    return {"status": "success", "message": "No earlier chat matches; the files here do. " + pointed_message(ctx, found),
+    return {"status": "success", "message": f"{none}; the files here do. " + pointed_message(ctx, found),
             "files": [str(p.path) for p in found]}
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import ABOUT_FILES, ABOUT_ME, ASIDE, KEEP_FIRST, KEEP_LAST, QUESTION
+from .lexicon import ABOUT_FILES, ABOUT_ME, ASIDE, FIRST_PERSON, KEEP_FIRST, KEEP_LAST, QUESTION
 
-__all__ = ["in_user_words", "asked_to_keep", "asks_about_user"]
+__all__ = ["in_user_words", "asked_to_keep", "asks_about_user", "asks_in_first_person"]
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[\w'-]+")
@@ -65,3 +65,14 @@ def asks_about_user(message: str) -> bool:
     if not (text.endswith("?") or QUESTION.search(text)) or ABOUT_FILES.search(text):
         return False
     return ABOUT_ME.search(text) is not None
+
+
+def asks_in_first_person(message: str) -> bool:
+    """Is ``message`` a question in the first person ("what diet do i follow?", "is there anything i can't eat?")
+    that names no file or place the tools look in? Such a question may be about the user without the words
+    asks_about_user reads; the loop shows it the saved facts close enough to it (a lower bar than for any
+    message, a higher one than for a question about the user)."""
+    text = (message or "").strip()
+    if not (text.endswith("?") or QUESTION.search(text)) or ABOUT_FILES.search(text):
+        return False
+    return not FIRST_PERSON.words.isdisjoint(_words(text))

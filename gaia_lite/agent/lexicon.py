@@ -88,8 +88,7 @@ KEEP_FIRST = _phrase(
     "Don't forget I prefer dark mode", "note down my flight to lisbon: TP 1357 on 9 november")
 # At the end: "..., keep that in mind", "... - remember that"
 KEEP_LAST = _phrase("keep_last", r"[\s,;.!-]*(?:(?:please|pls)\s+)?(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+"
-                    r"mind|remember\s+(?:that|this|it))[\s.!]*$",
-                    "fyi i like my summaries as bullet points, keep that in mind")
+                    r"mind|remember\s+(?:that|this|it))[\s.!]*$", "fyi i like summaries as bullets, keep that in mind")
 ASIDE = _phrase("aside", r"^(?:fyi|btw|by the way|just so you know|for the record)[,:\s-]+",
                 "fyi i like my summaries as bullet points, keep that in mind")
 
@@ -115,8 +114,7 @@ SAYS_DONE = _phrase(
 # ---------------------------------------------------------------- word lists
 # The last word of a template slot, "[Number]" (judge.form's template): "[server]" of an INI file is no slot
 SLOT_WORDS = Words("slot_words", frozenset("name value number amount date total unit units location address price "
-                                           "count".split()),
-                   ("The customer on the invoice is [Customer Name].", "Your total is [Amount]."))
+                                           "count".split()), ("The customer is [Customer Name].", "Total: [Amount]."))
 # Capitalised words that open a sentence or a title, not a name (eval/grounding.specifics)
 NOT_NAMES = Words("not_names", frozenset(
     "the a an in on at to for from of and or but if this that these those there here it its he she they "
@@ -127,5 +125,7 @@ NOT_NAMES = Words("not_names", frozenset(
     ("The top seller was John Doe of Acme Corp, per The Handbook.", "On Monday the total was high."))
 # An answer of nothing, taken from the tool-first shape's "none" (empty_answer)
 EMPTY_ANSWERS = Words("empty_answers", frozenset({"", "none", "null", "n/a"}), ("none", "N/A."))
+# A question in the first person (facts.asks_in_first_person): "what diet do i follow?" asks after "I'm vegetarian"
+FIRST_PERSON = Words("first_person", frozenset({"i", "me", "i'm", "i've"}), ("what diet do i follow?", "can I eat it?"))
 
 LEXICON: dict[str, Phrase | Words] = {e.name: e for e in list(globals().values()) if isinstance(e, (Phrase, Words))}

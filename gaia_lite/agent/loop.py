@@ -34,7 +34,7 @@ from gaia_lite.registry.ports import MemoryPort
 from gaia_lite.registry.registry import ToolRegistry
 
 from .books import CallBook, Steer, TurnStats
-from .facts import asked_to_keep, asks_about_user, in_user_words
+from .facts import asked_to_keep, asks_about_user, asks_in_first_person, in_user_words
 from .fallback import answer_from_result, for_people, plain_name
 from .evidence import Lookups
 from .judge import Accept, Evidence, FromResults, RunCalls, Stage, Verdict, judge
@@ -77,6 +77,12 @@ SAVED_FACTS_MIN = 0.45
 # for them), so the 0.5B read notes.txt instead. A few lines at most, none on other turns or with an empty
 # memory.
 SAVED_FACTS_ABOUT_USER = 3
+# A question in the first person with none of those words (facts.asks_in_first_person) is shown the saved facts
+# at least this close: "what diet do i follow?" / "I'm vegetarian" 0.33 and "is there anything i can't eat?" /
+# "I'm allergic to peanuts" 0.44 fell under SAVED_FACTS_MIN, and the 1.5B said it knew nothing (probe45,
+# probe46); "how do I make pancakes", "am i free on friday?" and "what did I do yesterday?" were at most 0.20
+# from any of seven facts.
+SAVED_FACTS_FIRST_PERSON = 0.30
 # Under this cosine the closest fact is not said to answer the question when an answer is built from it: the
 # facts that answered "what did I tell you ..." questions measured 0.31-0.39, the others at most 0.25.
 SAVED_FACT_ANSWERS = 0.30
@@ -643,7 +649,8 @@ class Agent:
             if asks_about_user(query):
                 facts = self.memory.relevant_facts(query, limit=SAVED_FACTS_ABOUT_USER, min_similarity=-1.0)
             else:
-                facts = self.memory.relevant_facts(query, limit=SAVED_FACTS_LIMIT, min_similarity=SAVED_FACTS_MIN)
+                bar = SAVED_FACTS_FIRST_PERSON if asks_in_first_person(query) else SAVED_FACTS_MIN
+                facts = self.memory.relevant_facts(query, limit=SAVED_FACTS_LIMIT, min_similarity=bar)
         except Exception as exc:  # memory must never break a turn
             log.warning("saved-fact lookup failed: %s", exc)
             return (), 0.0, ()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_lite.agent.facts import asks_about_user
+from gaia_lite.agent.facts import asks_about_user, asks_in_first_person
 from gaia_lite.agent.loop import SAVED_FACTS_ABOUT_USER, SAVED_FACTS_HEADER, Agent, AgentOptions
 from gaia_lite.events import TurnFinished
 from gaia_lite.llm.client import ChatClient
@@ -150,3 +150,24 @@ def test_a_general_question_on_a_facts_topic_is_not_about_the_fact(tmp_path: Pat
     answer, requests = _run(tmp_path, minilm, "Are peanuts a kind of nut?", [refusal], FACTS)
     assert "I am allergic to peanuts" in requests[0]["messages"][-1]["content"]
     assert answer == refusal and len(requests) == 1
+
+
+# A first-person question whose words asks_about_user does not read, and the fact it asks for (probe45, probe46:
+# "what diet do i follow?" was answered "I don't have any information" by the 1.5B, no fact beside it)
+@pytest.mark.parametrize("question, fact", [
+    ("what diet do i follow?", "I'm vegetarian"),
+    ("is there anything i can't eat?", "I am allergic to peanuts"),
+])
+def test_a_first_person_question_is_shown_the_facts_close_to_it(tmp_path: Path, minilm, question: str,
+                                                                 fact: str) -> None:
+    assert not asks_about_user(question) and asks_in_first_person(question)
+    facts = (*(f for f in FACTS if "vegetarian" not in f), fact) if "vegetarian" in fact else FACTS
+    shown = _shown(tmp_path, minilm, question, facts)
+    assert SAVED_FACTS_HEADER in shown and f"- {fact}" in shown, shown
+
+
+# ("am i free on friday?" is shown "I work from home on Fridays", which it may well ask about)
+@pytest.mark.parametrize("question", ["how do I make pancakes?", "how do I convert celsius to fahrenheit?",
+                                      "can you tell me a joke?"])
+def test_a_first_person_question_on_something_else_is_shown_no_fact(tmp_path: Path, minilm, question: str) -> None:
+    assert SAVED_FACTS_HEADER not in _shown(tmp_path, minilm, question)

@@ -287,6 +287,26 @@ def test_a_search_of_past_chats_for_a_count_of_a_folder_gives_the_folders_count(
     mem_ctx.request.message = "count the csv files under data (all levels)"
     counted = call("search_past_conversations", query="csv files under data")
     assert counted == {"status": "success", "message": "No earlier chat matches. Under data/, counting its "
-                                                       "subfolders: 3 .csv files, 1 .txt file (4 in all)."}
+                                                       "subfolders: 3 folders at any depth (data/clean/, "
+                                                       "data/clean/2025/, data/raw/); 3 .csv files, 1 .txt file "
+                                                       "(4 in all): data/clean/2025/jan.csv, data/raw/feb.csv, "
+                                                       "data/raw/jan.csv, data/raw/notes.txt. 3 of them are "
+                                                       ".csv files."}
     mem_ctx.request.message = "what did we say about the data folder?"   # no count asked: no count given
     assert "counting" not in str(call("search_past_conversations", query="data folder"))
+
+
+def test_a_memory_look_up_that_finds_nothing_names_the_files_named_like_it(call, mem_ctx: ToolContext,
+                                                                           tmp_path: Path) -> None:
+    # "do i have a passport scan saved anywhere?" was asked of memory, and its empty result answered "no" (1.5B,
+    # probe46)
+    (tmp_path / "documents/id").mkdir(parents=True)
+    for name in ("passport_scan.png", "licence.png"):
+        (tmp_path / "documents/id" / name).write_text("png\n")
+    mem_ctx.request.message = "do i have a passport scan saved anywhere?"
+    found = call("recall", query="passport scan")
+    assert found["message"] == ("No saved memory matches; files here are named like it: "
+                                "documents/id/passport_scan.png"), found
+    assert found["count"] == 0 and found["results"] == []
+    assert call("recall", query="bike lock code") == {"status": "empty", "count": 0, "offset": 0,
+                                                      "has_more": False, "results": []}

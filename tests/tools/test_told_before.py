@@ -50,3 +50,13 @@ def test_with_no_fact_close_the_files_are_searched_as_before(ctx: ToolContext) -
     ctx.request = TurnRequest("which recipe uses carrots?")
     found = query(ctx, "carrots")
     assert found.get("match") != "saved_facts" and "soup.md" in str(found), found
+
+
+def test_a_query_in_the_facts_own_words_finds_it_when_the_question_is_far(ctx: ToolContext) -> None:
+    # "is there anything i can't eat?" is 0.44 from "I'm allergic to peanuts" (MiniLM), and the 0.5B queried the
+    # fact's own words (probe46)
+    ctx.memory.remember("I'm allergic to peanuts")
+    ctx.request = TurnRequest("is there anything i can't eat?")
+    told = query(ctx, "I'm allergic to peanuts")
+    assert told["message"] == "No documents are indexed here, but you told me: I'm allergic to peanuts", told
+    assert query(ctx, "what can't I eat").get("match") != "saved_facts"   # neither close: nothing told
