@@ -24,14 +24,14 @@ from .sandbox import SandboxError
 
 __all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally",
            "count_asked", "none_of_kind", "kind_meant", "exts_named", "lines_counted", "types_said",
-           "top_only", "top_count_message"]
+           "top_only", "top_count_message", "WHOLE_FILE"]
 
 COUNT_GLOB = re.compile(r"\*(\.(\*|\w{1,10}))?|\.\*|\*\.\*")  # "*", "*.csv", ".*": no name words in it
 SHOWN_FOLDERS = 12
 _FOLDER_GLOB = re.compile(r"(?P<folder>[^*?\[\]]+?)/(?:\*\*/)*(?P<glob>[^/]+)")
 _IN_FOLDER = re.compile(r"\b(?:under|in|inside|within|below|beneath)\s+(?:the\s+|my\s+|our\s+)?"
                         r"(?P<folder>[\w.~-]+(?:/[\w.~-]+)*)/?", re.IGNORECASE)
-_HOW_MANY = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\bho?w\s+many\b|\bnumber\s+of\b|\bcount\b", re.IGNORECASE)
 
 
 def split_folder(pattern: str) -> tuple[str, str]:
@@ -178,6 +178,7 @@ def top_count_message(ctx: ToolContext, top: list[Path], paths: list[Path], root
 
 
 NAMED_FILES = 6  # a count of at most this many files names them
+WHOLE_FILE = "the file has"  # how a count of the whole file's lines or words begins
 
 TALLY_LIMIT = 5000  # entries walked for a listing's tree tally; a bigger tree gets no tally (search_file counts it)
 TALLY_KINDS = 4  # extensions named in the tally, most common first
@@ -198,9 +199,9 @@ def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False, total:
         return ""
     base = Path(ctx.workdir).resolve()
     deeper = tree.folders > tree.top_folders   # the top level's folders are the listing's own
-    folders = f"{tree.folders} folders at any depth" + (
-        f" ({', '.join(where(d, base) + '/' for d in sorted(tree.folder_paths))})" if len(tree.folder_paths) == tree.folders
-        else "") + "; " if deeper else ""
+    paths = ", ".join(where(d, base) + "/" for d in sorted(tree.folder_paths))
+    folders = f"{tree.folders} folders at any depth" + (f" ({paths})" if len(tree.folder_paths) == tree.folders
+                                                         else "") + "; " if deeper else ""
     n = sum(tree.kinds.values())
     if not n:
         return f"Counting its subfolders: {folders}no files." if deeper else "Its subfolders hold no files."
@@ -238,10 +239,25 @@ def count_asked(ctx: ToolContext) -> str | None:
     many and names a folder here that has subfolders; else None. For a tool the model picked instead of a count:
     asked to "count the csv files under data (all levels)", the 0.5B searched past chats (probe42)."""
     folder = folder_in_request(ctx) if asks_count(ctx) else None
-    tally = tree_tally(ctx, folder) if folder is not None else ""
+    if folder is None:
+        return None
+    under = where(folder, Path(ctx.workdir).resolve())
+    if top_only(ctx):   # "how many .txt files are directly in notes?": the top level's, as a count would give
+        kinds = Counter(Path(c.name).suffix.lower() or "(no extension)" for c in _visible_files(folder))
+        n = sum(kinds.values())
+        return f"Directly in {under}/, subfolders not counted: {_kinds_said(kinds)} ({n} in all)." if n else \
+            f"No files directly in {under}/."
+    tally = tree_tally(ctx, folder)
     if not tally:
         return None
-    return f"Under {where(folder, Path(ctx.workdir).resolve())}/, {tally[0].lower()}{tally[1:]}"
+    return f"Under {under}/, {tally[0].lower()}{tally[1:]}"
+
+
+def _visible_files(folder: Path) -> list[Path]:
+    try:
+        return [c for c in folder.iterdir() if not c.name.startswith(".") and c.is_file()]
+    except OSError:
+        return []
 
 
 def _per_top(tree: _Tree, shown: int = 8) -> str:
@@ -333,7 +349,7 @@ def lines_counted(message: str, text: str, beyond: str, shown: int = 12) -> list
             counted.append(f"{len(hits)} of the {len(rows)} lines hold {word!r}: lines "
                            f"{', '.join(map(str, hits[:shown]))}{more}")
     if not counted and "line" in asked:   # "how many lines does todo.txt have?": 0.5B said 62,
-        counted.append(f"the file has {len(rows)} lines")  # its size in bytes
+        counted.append(f"{WHOLE_FILE} {len(rows)} lines")  # its size in bytes
     if not counted and "word" in asked:   # "how many words are in essay.txt?": the 1.5B said 168 for 30 (probe46)
-        counted.append(f"the file has {len(text.split())} words")
+        counted.append(f"{WHOLE_FILE} {len(text.split())} words")
     return counted[:3]

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["asks_size", "by_size", "sized_files"]
+__all__ = ["asks_size", "asks_small", "by_size", "sized_files"]
 
 _BY_SIZE = re.compile(r"\b(?:biggest|largest|smallest|bigger|larger|smaller|tiniest|heaviest|lightest|"
                       r"take[sn]? up the most|most (?:space|room))\b", re.IGNORECASE)
@@ -27,12 +27,17 @@ def asks_size(message: str) -> bool:
     return bool(_BY_SIZE.search(message or ""))
 
 
+def asks_small(message: str) -> bool:
+    """Whether ``message`` asks for the small end ("the smallest file"): a ranking then starts there."""
+    return bool(_SMALL_FIRST.search(message or ""))
+
+
 def by_size(message: str, sized: Sequence[tuple[int, str]], shown: int = SHOWN) -> str:
     """"By size, largest first: movie.mkv (5,000 B), song.mp3 (3,000 B), ..." for two files or more when ``message``
     compares sizes (smallest first when it asks for small ones); "" otherwise. ``sized`` holds (bytes, name)."""
     if len(sized) < 2 or not asks_size(message):
         return ""
-    small = bool(_SMALL_FIRST.search(message))
+    small = asks_small(message)
     ranked = sorted(sized, key=lambda s: (s[0] if small else -s[0], s[1].lower()))
     more = f" (+{len(ranked) - shown} more)" if len(ranked) > shown else ""
     order = "smallest" if small else "largest"

@@ -30,9 +30,9 @@ from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hi
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
 from .setting_line import (Setting, config_text, key_alone, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
-from .file_sizes import asks_size, by_size, sized_files
-from .file_count import (COUNT_GLOB, asks_count, count_message, folder_in_request, kind_meant, lines_counted, none_of_kind,
-                         split_folder, top_count_message, top_only, tree_tally, types_said)
+from .file_sizes import asks_size, asks_small, by_size, sized_files
+from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
+                         lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
                         not_types, sandbox_roots)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
@@ -123,6 +123,9 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     pattern, file_types = kind_meant(ctx.request.message, pattern, file_types)   # "*.jpg" for "how many photos"
     counting = COUNT_GLOB.fullmatch(pattern) is not None          # "*.md": how many, and where
     roots = _search_roots(ctx, search_root or folder, counting)
+    if counting and asks_size(ctx.request.message) and _types_unasked(ctx, pattern, file_types):
+        # "*.txt" of types "text" for "what are the 3 largest files in dl?": the 0.5B named the one .txt (probe46)
+        return _largest_instead(ctx, roots, None, SHOWN)
     entries = list(scan(ctx, roots, depth=64 if deep_search or counting else DEFAULT_DEPTH))
     found = rank(pattern, entries, "file", keep=ext_filter(file_types))
     if not found and file_types:  # "employee_handbook.txt", types "txt": the types were a guess too
@@ -154,6 +157,14 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     return result
+
+
+def _types_unasked(ctx: ToolContext, pattern: str, file_types: Optional[str]) -> bool:
+    """Whether a search was given types (a glob like "*.txt", ``file_types``) the request names none of (nor a kind
+    of file they are)."""
+    ext = pattern[2:] if pattern.startswith("*.") and pattern != "*.*" else ""
+    given = ",".join(t for t in (ext, file_types or "") if t)
+    return bool(given) and not types_said(ctx.request.message, given)
 
 
 def _no_folder_named(ctx: ToolContext, folder: str) -> bool:
@@ -201,6 +212,9 @@ def _counted_files(ctx: ToolContext, paths: list[Path], roots: list[Path], patte
                 "files": [_shown(ctx, p) for p in top[:SHOWN]]}
     largest = _clearly_largest([(p.stat().st_size, p) for p in paths[:SHOWN] if p.is_file()])
     biggest = f"; the largest is {_shown(ctx, largest[1])} ({largest[0]:,} B)" if largest else ""
+    ranking = by_size(ctx.request.message, [(_size(p), _shown(ctx, p)) for p in paths[:500]])
+    if ranking:   # "what are the 3 largest files in dl?" counted "/dl/*", and the 0.5B listed all five (probe46)
+        biggest = f"; {ranking[:1].lower()}{ranking[1:]}"
     return {"message": count_message(ctx, paths, roots, pattern, file_types) + biggest,
             "files": [_shown(ctx, p) + (f" ({largest[0]:,} B, largest)" if largest and p == largest[1] else "")
                       for p in paths[:SHOWN]]}
@@ -523,12 +537,17 @@ def _folders_with_some_words(ctx: ToolContext, name: str, entries: list, limit: 
 def _folders_the_request_names(ctx: ToolContext, roots: list[Path], name: str) -> dict:
     """search_directory given the folder it searches as the name (the model copied the working folder):
     the folders whose names the user's message holds, else what the folder holds."""
+    if counted := count_asked(ctx):   # "how many folders are there under projects, at any depth?" (0.5B, probe46)
+        return {"status": "success", "message": counted, "directories": [str(r) for r in roots], "count": len(roots),
+                "truncated": False}
     found = [f for f in named_in(ctx, ctx.request.message, kind="folder", limit=SHOWN)
              if any(r == f.path or r in f.path.parents for r in roots)]
     if not found:
+        home = Path(ctx.workdir).resolve()
+        held = "; ".join(f"{'the working folder' if r == home else _shown(ctx, r)}: {_holds(r)}" for r in roots)
+        named = "the working folder" if resolved_or_none(ctx, name) == home else _shown(ctx, name)
         return {"status": "success", "directories": [str(r) for r in roots], "count": len(roots), "truncated": False,
-                "message": f"{name} is the folder searched, not a name to look for; "
-                           + "; ".join(f"{_shown(ctx, r)}: {_holds(r)}" for r in roots) + "."}
+                "message": f"{named} is the folder searched, not a name to look for; {held}."}
     one = found[0] if len(found) == 1 or found[0].score > found[1].score else None
     message = "Folders the request names: " + _names(ctx, found, why=True)
     message += f". {_shown(ctx, one.path)}: {_one_holds(ctx, one.path)}." if one else ""
@@ -619,8 +638,22 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     if len(text) > READ_CHAR_CAP:
         result.update(truncated=True,
                       hint=f"only the first {READ_CHAR_CAP} characters are shown; grep with search_file_content")
+    asked = _lines_asked(ctx, path, file_path, text, lines)
+    result = _whole_count_first(path, result, asked)
     result["content"] = text[:READ_CHAR_CAP]
-    return {**result, **_lines_asked(ctx, path, file_path, text, lines)}
+    return {**result, **asked}
+
+
+def _whole_count_first(path: Path, result: dict, asked: dict) -> dict:
+    """``result`` led by a count of the whole file's lines or words (taken out of ``asked``), when there is one: it is
+    the answer. After a one-sentence essay, both models gave the sentence for "how many words are in essay.txt?", and
+    the 1.5B did with the count in a key before the text (probe46)."""
+    whole = [c for c in asked.get("counted", []) if c.startswith(WHOLE_FILE)]
+    if not whole:
+        return result
+    asked.pop("counted")
+    return {"status": "success", "message": f"{path.name} has {whole[0][len(WHOLE_FILE):].strip()}.",
+            **{k: v for k, v in result.items() if k != "status"}}
 
 
 def _lines_asked(ctx: ToolContext, path: Path, file_path: str, text: str, lines: int) -> dict:
@@ -1453,8 +1486,9 @@ def _largest_instead(ctx: ToolContext, roots: list[Path], file_types: Optional[s
     keep = ext_filter(file_types if file_types and types_said(ctx.request.message, file_types) else None)
     found = [(p.stat().st_size, p) for p in iter_files(roots, DEFAULT_DEPTH, ctx) if keep(p)]
     ranking = by_size(ctx.request.message, [(size, _shown(ctx, p)) for size, p in found])
-    found.sort(key=lambda f: -f[0])
-    return {"status": "success", "message": ranking or f"{len(found)} files: " + ", ".join(_shown(ctx, p) for _, p in found[:limit]),
+    found.sort(key=lambda f: f[0] if asks_small(ctx.request.message) else -f[0])   # in the ranking's order
+    listed = ", ".join(_shown(ctx, p) for _, p in found[:limit])
+    return {"status": "success", "message": ranking or f"{len(found)} files: {listed}",
             "files": [file_entry(p) for _, p in found[:limit]], "count": len(found),
             "note": "ranked by size, as the request asks, not by date", "searched": [str(r) for r in roots]}
 

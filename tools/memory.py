@@ -300,7 +300,7 @@ def _files_named(ctx: ToolContext, query: str, shown: int = 5) -> dict[str, Any]
         return {}
     base = Path(ctx.workdir).resolve()
     names = [where(p, base) for p in named[:shown]] + ([f"(+{len(named) - shown} more)"] if len(named) > shown else [])
-    return {"status": "success", "message": f"No saved memory matches; files here are named like it: {', '.join(names)}",
+    return {"status": "success", "message": "No saved memory matches; files here are named like it: " + ", ".join(names),
             "files": [str(p) for p in named[:shown]]}
 
 

@@ -20,7 +20,8 @@ from gaia_lite.registry.failure import ToolFailure, error_payload
 from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
-from .file_count import asks_count
+from .file_count import asks_count, count_asked, exts_named
+from .file_walk import kind_asked
 from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
 from .find import (clear_winner, find, locate, named_in, pointed_by_request, pointed_message, rank, request_words,
@@ -424,6 +425,19 @@ def _files_say(ctx: ToolContext, query: str, why: str) -> dict[str, Any] | None:
             "message": f"{why} for {', '.join(terms)}: {counted(found, base)}\n" + "\n".join(hit_lines(found, base))}
 
 
+def _counted_instead(ctx: ToolContext, query: str) -> dict[str, Any] | None:
+    """A count asked with nothing indexed: of the files' lines that hold its words, else of the files in the folder
+    it names. "How many TODOs are there in total across src?" got one passage of one file indexed for it, and the
+    0.5B answered with that passage; "how many photos did i take in 2024? theyre in photos/2024" got "No documents
+    are indexed yet" (probe46)."""
+    counted = count_asked(ctx)
+    folder = {"status": "success", "match": "folder_count", "message": f"No documents were indexed here. {counted}"}
+    if counted and (kind_asked(ctx.request.message) or exts_named(ctx.request.message)):
+        return folder   # files of a kind are counted, not lines: "2024" also stood in reports' lines
+    said = _files_say(ctx, query, COUNTED_INSTEAD)
+    return folder if said is None and counted else said
+
+
 def _told_before(ctx: ToolContext, query: str) -> dict[str, Any] | None:
     """With no document indexed: the saved facts close in meaning to the question (MemoryStore.relevant_facts), or
     None. A question about the user sent here: asked "What did I tell you about my diet?" after "Keep in mind that
@@ -461,9 +475,7 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         return {**tables, "query": query, **({"note": note} if note else {})}
     if not named and (tables := _tables(ctx, _unindexable_tables(ctx, query))) is not None:
         return {**tables, "query": query, **({"note": note} if note else {})}
-    if not scope and asks_count(ctx) and (said := _files_say(ctx, query, COUNTED_INSTEAD)) is not None:
-        # "How many TODOs are there in total across src?" got one passage of one file indexed for it, and the 0.5B
-        # answered with that passage (probe46): nothing was indexed before, and a count is of every file's lines
+    if not scope and asks_count(ctx) and (said := _counted_instead(ctx, query)) is not None:
         return {**said, "query": query}   # no note of the files indexed on the way: they did not answer
     if not named and not scope and (told := _told_before(ctx, query)) is not None:   # what the user told us
         return {**told, **({"note": note} if note else {})}
@@ -624,7 +636,7 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
     except ToolFailure:
         folder = _folder_meant(ctx, file_path)   # "index the minutes folder", passed as a file
         if folder is None:
-            raise
+            return _named_like_it(ctx, file_path)
         return _index_folder(ctx, folder, recursive=False, note=f"{file_path.strip()} is no file; indexed the "
                              f"folder {shown(folder, ctx.workdir)}/, which the request names.")
     if note and "outside the allowed folders" not in note:
@@ -655,6 +667,22 @@ def index_document(ctx: ToolContext, file_path: str) -> dict[str, Any]:
     head = text_head(ctx, path)
     said += f". It begins:\n{head}" if head else "."
     return {"status": "success", "message": said, **info, **({"note": note} if note else {})}
+
+
+def _named_like_it(ctx: ToolContext, raw: str, shown_files: int = 5) -> dict[str, Any]:
+    """For a path to index that fits no document: the files of any type whose names hold every word of its name, as
+    the answer to where such a file is; re-raises locate's failure when there are none. "do i have a passport scan
+    saved anywhere?" was asked of the index, "passport scan.pdf" was not there, and the 0.5B answered that no file is
+    named like it, beside documents/id/passport_scan.png (probe46)."""
+    stem = Path(raw.strip().replace("\\", "/")).stem
+    named = [f.path for f in rank(stem, scan(ctx, None), "file") if f.strict and not ctx.rag.supports(f.path)] \
+        if words(stem) else []
+    if not named:
+        locate(ctx, raw, keep=ctx.rag.supports)   # raises the failure, with its close names
+    names = ", ".join(shown(p, ctx.workdir) for p in named[:shown_files])
+    given = shown(Path(raw.strip()), ctx.workdir)
+    return {"status": "not_indexed", "message": f"{given} does not exist. Named like it: {names} (not a document the "
+            "index reads, so not indexed).", "files": [str(p) for p in named[:shown_files]]}
 
 
 def _request_over_guess(ctx: ToolContext, raw: str, guess: Path, note: str) -> tuple[Path, str]:
@@ -953,10 +981,13 @@ def _index_folder(ctx: ToolContext, folder: Path, *, recursive: bool, note: str 
     # names that are not UTF-8, shown escaped; the key only when there are some (the model reads every key)
     bad_names = summary.pop("skipped", [])
     skipped = {"skipped": bad_names[:10]} if bad_names else {}
+    # a count asked of the folder is the answer, whatever was indexed: asked "hw many pdfs in my docs folder n its
+    # subfolders", the 1.5B indexed the working folder twice and answered from "No supported files here" (probe46)
+    counted = count_asked(ctx)
     if summary["files"] == 0:
+        none = "No supported files here" + ("" if recursive else "; try recursive=true") + "."
         return {"status": "no_files", "directory": str(folder),
-                "message": "No supported files here" + ("" if recursive else "; try recursive=true") + ".",
-                **skipped, **noted}
+                "message": f"{counted} ({none})" if counted else none, **skipped, **noted}
     status = "cancelled" if summary["cancelled"] else "success"
     out = {"status": status, "directory": str(folder), **summary, "failed": summary["failed"][:10], **skipped}
     asks = _request_question(ctx, folder.name)
@@ -971,6 +1002,8 @@ def _index_folder(ctx: ToolContext, folder: Path, *, recursive: bool, note: str 
         cited = list(dict.fromkeys(shown(Path(c["source_file"]), ctx.workdir) for c in found["chunks"]))
         out = {"status": status, "message": said + found["message"], "answered_from": cited,
                **{k: v for k, v in out.items() if k != "status"}}
+    if counted:
+        out["message"] = counted + (f"\n{out['message']}" if out.get("message") else "")
     return {**out, **noted}
 
 

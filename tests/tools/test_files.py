@@ -745,11 +745,15 @@ def test_a_folders_files_found_by_a_glob_flag_the_one_clearly_largest(tool_ctx, 
     found = search_file(tool_ctx, "/reports/*")
     assert found["files"] == ["reports/q1.txt", "reports/q2.txt (1,212 B, largest)", "reports/q3.txt"], found
     assert found["message"].startswith("3 files under reports/"), "the folder's words lead with no file's lines"
-    # the 1.5B read the flag on the list and named another file "2.8 MB" (probe44): the message says it too
-    assert found["message"].endswith("; the largest is reports/q2.txt (1,212 B)"), found["message"]
+    # the 1.5B read the flag on the list and named another file "2.8 MB" (probe44): the message says it too, as a
+    # ranking by size (the 0.5B listed all five files for "the 3 largest", probe46)
+    assert found["message"].endswith("; by size, largest first: reports/q2.txt (1,212 B), reports/q3.txt (252 B), "
+                                     "reports/q1.txt (10 B)"), found["message"]
     (tmp_path / "reports" / "q1.txt").write_text("Q report. " * 70)   # 700 B: no file is twice the next
     again = search_file(tool_ctx, "/reports/*")
-    assert all("largest" not in f for f in again["files"]) and "largest" not in again["message"]
+    assert all("largest" not in f for f in again["files"]), again
+    tool_ctx.request.message = "how many files are in reports?"   # no size asked: no ranking
+    assert "by size" not in search_file(tool_ctx, "/reports/*")["message"]
 
 
 def test_an_edit_whose_new_text_is_the_request_itself_is_not_written(tool_ctx, tmp_path: Path) -> None:

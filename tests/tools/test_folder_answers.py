@@ -214,7 +214,7 @@ def test_a_read_for_a_question_of_how_many_counts_the_lines_that_hold_its_words(
     read = as_called(read_file)
     assert read(tool_ctx, "server.log")["counted"] == ["3 of the 7 lines hold 'error': lines 2, 4, 6"]
     tool_ctx.request.message = "how many lines does todo.txt have?"
-    assert read(tool_ctx, "todo.txt")["counted"] == ["the file has 3 lines"]
+    assert read(tool_ctx, "todo.txt")["message"] == "todo.txt has 3 lines."   # the whole file's: said first (probe46)
     tool_ctx.request.message = "what errors are in server.log?"   # no count asked
     assert "counted" not in read(tool_ctx, "server.log")
     tool_ctx.request.message = "how many INFO or ERROR or WARN lines in server.log?"   # a word every line... or none

@@ -204,3 +204,47 @@ def test_of_files_named_alike_the_one_whose_folder_the_question_names_is_indexed
     result = call("query_documents", query="porto trip notes")
     assert "Azulejo" in result["message"] and "Lindenhof" not in result["message"], result["message"]
     assert "2024-porto/notes.md" in result["note"]
+
+
+def test_indexing_a_folder_asked_how_many_gives_the_count_first(call, rag_ctx: ToolContext, work: Path) -> None:
+    # "hw many pdfs in my docs folder n its subfolders": the 1.5B indexed the working folder twice and answered
+    # from "No supported files here" (probe46)
+    for name in ("docs/a.pdf", "docs/b.docx", "docs/tax/c.pdf", "docs/tax/2025/d.pdf", "docs/notes.md"):
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text("# notes\n\nkeep the receipts\n" if name.endswith(".md") else "x")
+    rag_ctx.request.message = "hw many pdfs in my docs folder n its subfolders"
+    result = call("index_directory", directory_path=str(work))
+    assert result["message"].startswith("Under docs/, counting its subfolders: 2 folders at any depth "
+                                        "(docs/tax/, docs/tax/2025/); 3 .pdf files, "), result
+    assert "3 of them are .pdf files." in result["message"]
+    rag_ctx.request.message = "index my docs folder"   # no count asked: none given
+    assert "counting" not in str(call("index_directory", directory_path="docs", recursive=True))
+
+
+def test_a_count_asked_of_an_empty_index_with_no_line_to_count_counts_the_named_folder(call, rag_ctx: ToolContext,
+                                                                                       work: Path) -> None:
+    # "how many photos did i take in 2024? theyre in photos/2024": "No documents are indexed yet" (0.5B, probe46)
+    for name in ("photos/2024/jan/p1.jpg", "photos/2024/jan/p2.jpg", "photos/2024/feb/p3.jpg", "photos/2023/q1.jpg"):
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_bytes(b"\xff\xd8\xff")
+    rag_ctx.request.message = "how many photos did i take in 2024? theyre in photos/2024 split by month"
+    result = call("query_documents", query="photos/2024 split by month")
+    assert result["match"] == "folder_count", result
+    assert result["message"].startswith("No documents were indexed here. Under photos/2024/, counting its subfolders: "
+                                        "3 .jpg files (3 in all)"), result["message"]
+    rag_ctx.request.message = "how many .jpg files are directly in photos/2024? not subfolders"
+    assert call("index_directory", directory_path="photos/2024")["message"].startswith(
+        "No files directly in photos/2024/.")
+
+
+def test_a_path_to_index_that_fits_no_document_names_the_files_named_like_it(call, rag_ctx: ToolContext,
+                                                                           work: Path) -> None:
+    # "do i have a passport scan saved anywhere?": the 0.5B tried to index "passport scan.pdf" and answered that no
+    # file is named like it, beside documents/id/passport_scan.png (probe46)
+    (work / "documents/id").mkdir(parents=True)
+    (work / "documents/id/passport_scan.png").write_bytes(b"\x89PNG")
+    result = call("index_document", file_path=str(work / "passport scan.pdf"))
+    assert result == {"status": "not_indexed", "message": "passport scan.pdf does not exist. Named like it: "
+                      "documents/id/passport_scan.png (not a document the index reads, so not indexed).",
+                      "files": [str(work / "documents/id/passport_scan.png")]}
+    assert call("index_document", file_path="visa letter.pdf")["status"] == "error"   # nothing named so

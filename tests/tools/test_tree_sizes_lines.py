@@ -136,6 +136,17 @@ def test_recent_files_asked_for_the_largest_rank_the_named_folder_by_size(tool_c
     assert "changed in the last 30 days" in as_called(list_recent_files)(tool_ctx)["message"]
 
 
+def test_a_count_search_asked_for_the_largest_ranks_the_named_folder_whatever_its_glob(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"dl/movie.mkv": "m" * 5000, "dl/note.txt": "n" * 100, "dl/pic.jpg": "p" * 800,
+                                    "logs/a.log": "a" * 10, "logs/b.log": "b" * 900})
+    tool_ctx.request.message = "what are the 3 largest files in dl?"
+    # the 0.5B's call: a glob and a type nobody named, over the working folder
+    result = as_called(search_file)(tool_ctx, "*.txt", file_types="text", search_root=str(tool_ctx.workdir))
+    assert result["message"] == "By size, largest first: dl/movie.mkv (5,000 B), dl/pic.jpg (800 B), dl/note.txt (100 B)"
+    tool_ctx.request.message = "which is the biggest .log file in logs?"   # the type asked: a count of it, as before
+    assert as_called(search_file)(tool_ctx, "*.log")["message"].startswith("2 .log files under logs/")
+
+
 # ---------------------------------------------------------------- a file's lines and words
 
 @pytest.mark.parametrize("message, number", [
@@ -154,4 +165,26 @@ def test_a_read_gives_the_line_asked_for_and_the_words_counted(tool_ctx: ToolCon
     tool_ctx.request.message = "whats on line 9 of poem.txt"   # past its end: nothing made up
     assert "line_asked" not in as_called(read_file)(tool_ctx, "poem.txt")
     tool_ctx.request.message = "how many words are in essay.txt?"
-    assert as_called(read_file)(tool_ctx, "essay.txt")["counted"] == ["the file has 11 words"]
+    read = as_called(read_file)(tool_ctx, "essay.txt")
+    assert read["message"] == "essay.txt has 11 words." and list(read)[:2] == ["status", "message"], read
+
+
+def test_a_folder_search_given_the_working_folder_gives_the_count_the_request_asks(tool_ctx: ToolContext) -> None:
+    # the 0.5B's call for "how many folders are there under projects, at any depth?" (probe46): the working folder's
+    # path as the name, and "1 folder: projects/" came back
+    _files(Path(tool_ctx.workdir), {"projects/alpha/src/main.py": "x", "projects/beta/readme.md": "x"})
+    tool_ctx.request.message = "how many folders are there under projects, at any depth?"
+    message = as_called(search_directory)(tool_ctx, str(tool_ctx.workdir))["message"]
+    assert message.startswith("Under projects/, counting its subfolders: 3 folders at any depth"), message
+    tool_ctx.request.message = "which folders are there?"   # no count: what the working folder holds
+    assert as_called(search_directory)(tool_ctx, str(tool_ctx.workdir))["message"] == (
+        "the working folder is the folder searched, not a name to look for; the working folder: it holds 1 folder: "
+        "projects/.")
+
+
+def test_files_ranked_smallest_first_are_listed_in_that_order(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"music/a.mp3": "a" * 500, "music/b.mp3": "b" * 120, "music/c.flac": "c" * 900})
+    tool_ctx.request.message = "which is the smallest file in music?"
+    result = as_called(search_file)(tool_ctx, "*.mp3", file_types="audio/mp3", search_root=str(tool_ctx.workdir))
+    assert result["message"].startswith("By size, smallest first: music/b.mp3 (120 B)"), result
+    assert [f["name"] for f in result["files"]] == ["b.mp3", "a.mp3", "c.flac"]
