@@ -139,7 +139,11 @@ def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str
         return "", []
     where = {u.source: shown(Path(u.source), ctx.workdir) for u in best}
     lines = _said_once(best, asks)
-    if len(where) == 1:
+    if len(where) == 1 and len(lines) == 1:
+        # the file on the line itself: given "From letters/to-landlord.txt:" above it, the 0.5B answered "which of my
+        # letters brings up the deposit?" with the line alone (probe46)
+        message = f"{where[best[0].source]} says: {lines[0]}"
+    elif len(where) == 1:
         message = f"From {where[best[0].source]}:\n" + "\n".join(f"- {line}" for line in lines)
     else:
         message = "\n".join(f"- {line} ({where[u.source]})" for u, line in zip(best, lines))

@@ -416,8 +416,26 @@ def said_in(text: str) -> Callable[..., bool]:
     def said(value: str, plurals: bool = True) -> bool:
         parts = words_of(value)
         heard = plural_words if plurals else words
-        return not parts or any(p in heard or (len(p) >= STEM and any(w.startswith(p) for w in words)) for p in parts)
+        return not parts or any(p in heard or (len(p) >= STEM and any(w.startswith(p) for w in words)) for p in parts) \
+            or _month_said(value, words)
     return said
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_ISO_MONTH = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})(?!\d)")
+
+
+def _month_said(value: str, words: set[str]) -> bool:
+    """Whether ``value`` is a date or a month of one ("2026-03%", "2026-03-14") whose month ``words`` name ("march",
+    "mar"), in its year when they name a year. Asked "what did I spend on takeaway in March?", the 1.5B's
+    ``date LIKE '2026-03%'`` was left out as a value nobody said, and all five takeaway rows were summed (probe47)."""
+    m = _ISO_MONTH.search(value)
+    if m is None or not 1 <= int(m.group(2)) <= 12:
+        return False
+    month = _MONTHS[int(m.group(2)) - 1]
+    years = {w for w in words if len(w) == 4 and w.isdigit() and w.startswith(("19", "20"))}
+    return bool({month, month[:3]} & words) and (not years or m.group(1) in years)
 
 
 def words_of(text: str) -> set[str]:
@@ -471,10 +489,25 @@ def _said_plainly(answer: Answer, shape: Shape, frame: Any) -> str:
     if answer.row_count == 0:
         return f"No rows{where}." + _values_hint(shape, frame)
     count = f"{answer.row_count} row{'s' if answer.row_count != 1 else ''}{where}"
+    if len(answer.columns) == 1 and answer.row_count <= SHOWN_ROWS:
+        # one column's values on the line that counts them: given "2 rows where watering = 'daily':" over a table of
+        # them, the 0.5B answered "which ones need watering every day?" with the count alone (probe47)
+        values = ", ".join(_shown(row[0], answer.places) for row in answer.rows)
+        return f"{count}, {answer.columns[0]}: {values}" + _summed(answer)
     head = f"{count}; the first {SHOWN_ROWS}:" if answer.row_count > SHOWN_ROWS else f"{count}:"
     table = [" | ".join(answer.columns)]
     table += [" | ".join(_shown(v, answer.places) for v in row) for row in answer.rows[:SHOWN_ROWS]]
     return "\n".join([head, *table])
+
+
+def _summed(answer: Answer) -> str:
+    """" (sum 49.50)" after the values of one column of numbers, all of them shown: asked "what did I spend on
+    takeaway in March?", the 1.5B selected the amounts and gave the first one (probe47)."""
+    values = [row[0] for row in answer.rows]
+    if len(answer.columns) != 1 or answer.truncated or len(values) < 2 or len(values) > SHOWN_ROWS or \
+            not all(isinstance(v, (int, float, Decimal)) and not isinstance(v, bool) for v in values):
+        return ""
+    return f" (sum {_shown(sum(values), answer.places)})"
 
 
 def _values_hint(shape: Shape, frame: Any, most: int = 8) -> str:

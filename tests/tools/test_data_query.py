@@ -101,7 +101,7 @@ def test_a_wrong_name_gets_one_line_naming_the_real_ones(tool_ctx, expenses: str
     # a name one column clearly fits is read as it, and the answer says so: told "did you mean start_date?"
     # for "started_at", the 1.5B read the whole file instead and summed every row (probe_data.json)
     near = analyze(tool_ctx, expenses, query="SELECT note FROM data WHERE amont > 5")
-    assert near["message"].startswith("7 rows where amount > 5:"), near
+    assert near["message"].startswith("7 rows where amount > 5, note: Aldi, January rent,"), near
     assert near["message"].endswith("('amont' read as amount, the closest column)"), near["message"]
     # in double quotes SQLite would read it as the text 'amt' and sum it to 0: refused the same way
     assert analyze(tool_ctx, expenses, query='SELECT SUM("amt") FROM data')["error"] == \

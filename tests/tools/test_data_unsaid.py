@@ -84,3 +84,25 @@ def test_a_condition_on_a_short_value_said_in_its_plural_is_kept(tool_ctx, tmp_p
     result = analyze(tool_ctx, "sales.csv",
                      query="SELECT SUM(units) FROM data WHERE region = 'north' AND product = 'pen'")
     assert result["rows"] == [[20]] and "Left out" not in result["message"], result
+
+
+def test_a_date_value_is_named_by_its_month_in_words() -> None:
+    said = said_in("what did I spend on takeaway in March?")
+    assert said("2026-03%") and said("2026-03-14") and not said("2026-04%")
+    assert said_in("takeaway in mar 2026?")("2026-03%") and not said_in("takeaway in March 2025?")("2026-03%")
+    assert not said_in("what did I spend on takeaway?")("2026-03%")
+
+
+SPENDING = ("date,category,amount\n2026-02-27,takeaway,18.50\n2026-03-02,takeaway,22.00\n2026-03-05,groceries,64.10\n"
+            "2026-03-14,takeaway,15.50\n2026-03-28,takeaway,12.00\n2026-04-01,takeaway,9.99\n")
+
+
+def test_a_month_said_in_words_keeps_its_date_condition_and_the_amounts_are_summed(tool_ctx, tmp_path: Path) -> None:
+    # the 1.5B's query for "what did I spend on takeaway in March?": the date condition was left out, and of the
+    # amounts it gave the first (probe47)
+    (tmp_path / "spending.csv").write_text(SPENDING)
+    tool_ctx.request.message = "what did I spend on takeaway in March? it's in spending.csv"
+    result = analyze(tool_ctx, "spending.csv",
+                     query="SELECT amount FROM data WHERE category = 'takeaway' AND date LIKE '2026-03%'")
+    assert result["message"] == ("3 rows where category = 'takeaway' AND date LIKE '2026-03%', amount: 22, 15.50, 12 "
+                                 "(sum 49.50)"), result["message"]

@@ -63,8 +63,9 @@ def test_the_sentence_that_answers_leads_not_the_first_of_the_chunk(call, ctx: T
     ctx.rag.index_file(work / "reports" / "acme_q3_report.md")
     ctx.request.message = "What was Acme's Q3 revenue according to reports/acme_q3_report.md?"
     result = call("query_documents", query="Q3 revenue")
-    assert result["message"].splitlines()[:2] == ["From reports/acme_q3_report.md:",
-                                                  "- Q3 revenue was $14.2 million, up 11 % from Q3 2024."]
+    # one line of one file: the file on the line (the 0.5B copied a line without the file above it, probe46)
+    assert result["message"].splitlines()[0] == \
+        "reports/acme_q3_report.md says: Q3 revenue was $14.2 million, up 11 % from Q3 2024."
     assert "Lisbon" not in result["message"]
     # a short document goes back whole, once, the section that answers first (a model copies from the
     # top: the 0.5B gave the handbook's first section for "sick days"; a follow-up may need the rest)
@@ -80,7 +81,7 @@ def test_an_unindexed_document_named_in_words_is_indexed_and_answered_in_one_cal
     ctx.request.message = "According to the employee handbook, are contractors eligible for company benefits?"
     result = call("query_documents", query="contractor")
     assert result["status"] == "success"
-    assert result["message"].splitlines()[1] == "- Contractors are not eligible for company benefits."
+    assert result["message"].endswith("says: Contractors are not eligible for company benefits."), result
     assert list(result)[-1] == "note" and "to the document index to answer this" in result["note"]
 
 
@@ -104,8 +105,8 @@ def test_index_and_ask_in_one_message_is_answered_by_the_index_call(call, ctx: T
     ctx.request.message = "index HR/Employee-Handbook.md and tell me whether contractors get benefits"
     result = call("index_document", file_path="HR/Employee-Handbook.md")
     assert result["status"] == "success" and result["outcome"] == "indexed"
-    assert result["message"].startswith("HR/Employee-Handbook.md is indexed (indexed). For your question, from "
-                                        "HR/Employee-Handbook.md:\n- Contractors are not eligible")
+    assert result["message"].startswith("HR/Employee-Handbook.md is indexed (indexed). For your question, "
+                                        "HR/Employee-Handbook.md says: Contractors are not eligible")
 
 
 def test_index_without_a_question_gives_the_files_first_lines(call, ctx: ToolContext) -> None:
@@ -176,7 +177,7 @@ def test_a_named_file_the_search_misses_is_read_through_not_nothing_found(call, 
     ctx.request.message = "According to HR/policy.md, what about contractor eligibility?"
     result = call("query_specific_file", file_path="HR/policy.md", query="contractor eligibility")
     assert result["status"] == "success", result
-    assert result["message"] == "From HR/policy.md:\n- Contractors are not eligible for company benefits."
+    assert result["message"] == "HR/policy.md says: Contractors are not eligible for company benefits."
     assert result["chunks"][0]["text"] == "## Benefits\n\nContractors are not eligible for company benefits."
 
 
@@ -188,7 +189,7 @@ def test_a_made_up_file_name_finds_the_document_the_user_names_in_words(call, ct
     ctx.request.message = "handbook says how many sick days?"
     result = call("query_specific_file", file_path="sick_days.txt", query="How many sick days?")
     assert result["status"] == "success", result
-    assert "10 paid sick days per year" in result["message"].splitlines()[1]
+    assert "10 paid sick days per year" in result["message"], result
     assert result["note"].startswith("sick_days.txt does not exist; this is company/people/handbook_v4.md "
                                      "(the request names handbook)")
 
