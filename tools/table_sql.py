@@ -493,7 +493,10 @@ def _said_plainly(answer: Answer, shape: Shape, frame: Any) -> str:
         # one column's values on the line that counts them: given "2 rows where watering = 'daily':" over a table of
         # them, the 0.5B answered "which ones need watering every day?" with the count alone (probe47)
         values = ", ".join(_shown(row[0], answer.places) for row in answer.rows)
-        return f"{count}, {answer.columns[0]}: {values}" + _summed(answer)
+        total = _summed(answer)
+        # numbers' sum first: after "amount: 22, 15.50, 12 (sum 49.50)" the 1.5B still answered with 22 (probe47)
+        return f"{count}, {answer.columns[0]} sums to {total} ({values})" if total else \
+            f"{count}, {answer.columns[0]}: {values}"
     head = f"{count}; the first {SHOWN_ROWS}:" if answer.row_count > SHOWN_ROWS else f"{count}:"
     table = [" | ".join(answer.columns)]
     table += [" | ".join(_shown(v, answer.places) for v in row) for row in answer.rows[:SHOWN_ROWS]]
@@ -501,13 +504,17 @@ def _said_plainly(answer: Answer, shape: Shape, frame: Any) -> str:
 
 
 def _summed(answer: Answer) -> str:
-    """" (sum 49.50)" after the values of one column of numbers, all of them shown: asked "what did I spend on
+    """"49.50", the sum of one column of numbers, all of them shown ("" otherwise): asked "what did I spend on
     takeaway in March?", the 1.5B selected the amounts and gave the first one (probe47)."""
     values = [row[0] for row in answer.rows]
     if len(answer.columns) != 1 or answer.truncated or len(values) < 2 or len(values) > SHOWN_ROWS or \
             not all(isinstance(v, (int, float, Decimal)) and not isinstance(v, bool) for v in values):
         return ""
-    return f" (sum {_shown(sum(values), answer.places)})"
+    # a sum of names that are numbers says nothing: ids, codes, years
+    name = answer.columns[0].lower()
+    if re.search(r"(?:^|_|\b)(?:id|no|code|year|zip|phone|number)s?$", name) or all(1900 <= v <= 2100 for v in values):
+        return ""
+    return _shown(sum(values), answer.places)
 
 
 def _values_hint(shape: Shape, frame: Any, most: int = 8) -> str:

@@ -104,5 +104,13 @@ def test_a_month_said_in_words_keeps_its_date_condition_and_the_amounts_are_summ
     tool_ctx.request.message = "what did I spend on takeaway in March? it's in spending.csv"
     result = analyze(tool_ctx, "spending.csv",
                      query="SELECT amount FROM data WHERE category = 'takeaway' AND date LIKE '2026-03%'")
-    assert result["message"] == ("3 rows where category = 'takeaway' AND date LIKE '2026-03%', amount: 22, 15.50, 12 "
-                                 "(sum 49.50)"), result["message"]
+    assert result["message"] == ("3 rows where category = 'takeaway' AND date LIKE '2026-03%', amount sums to 49.50 "
+                                 "(22, 15.50, 12)"), result["message"]
+
+
+def test_numbers_that_name_things_are_not_summed(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "orders.csv").write_text("order_id,year,total\n101,2024,30\n102,2025,45\n103,2025,12\n")
+    tool_ctx.request.message = "which orders in orders.csv were over 20?"
+    for column in ("order_id", "year"):
+        result = analyze(tool_ctx, "orders.csv", query=f"SELECT {column} FROM data WHERE total > 20")
+        assert "sums" not in result["message"] and result["message"].startswith(f"2 rows where total > 20, {column}: ")
