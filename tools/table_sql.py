@@ -423,7 +423,7 @@ def said_in(text: str) -> Callable[..., bool]:
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
-_ISO_MONTH = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})(?!\d)")
+_ISO_MONTH = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})(?!\d)(?:-(\d{1,2})(?!\d))?")
 
 
 def _month_said(value: str, words: set[str]) -> bool:
@@ -435,7 +435,9 @@ def _month_said(value: str, words: set[str]) -> bool:
         return False
     month = _MONTHS[int(m.group(2)) - 1]
     years = {w for w in words if len(w) == 4 and w.isdigit() and w.startswith(("19", "20"))}
-    return bool({month, month[:3]} & words) and (not years or m.group(1) in years)
+    day = m.group(3)   # a whole date is said with its day: "in March" says no "2026-03-05"
+    return bool({month, month[:3]} & words) and (not years or m.group(1) in years) and \
+        (day is None or str(int(day)) in {w.lstrip("0") for w in words} | {w[:-2] for w in words if w[:-2].isdigit()})
 
 
 def words_of(text: str) -> set[str]:

@@ -88,7 +88,8 @@ def test_a_condition_on_a_short_value_said_in_its_plural_is_kept(tool_ctx, tmp_p
 
 def test_a_date_value_is_named_by_its_month_in_words() -> None:
     said = said_in("what did I spend on takeaway in March?")
-    assert said("2026-03%") and said("2026-03-14") and not said("2026-04%")
+    assert said("2026-03%") and not said("2026-04%") and not said("2026-03-14")   # no day said
+    assert said_in("takeaway on 14 March?")("2026-03-14") and said_in("on march 14th?")("2026-03-14")
     assert said_in("takeaway in mar 2026?")("2026-03%") and not said_in("takeaway in March 2025?")("2026-03%")
     assert not said_in("what did I spend on takeaway?")("2026-03%")
 
