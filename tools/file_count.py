@@ -17,7 +17,8 @@ from typing import Optional
 
 from gaia_lite.registry.context import ToolContext
 
-from .file_walk import ASKED_KINDS, KNOWN_EXTS as _KNOWN_EXTS, kind_asked, kind_exts, type_words, walk_folders
+from .file_walk import (ASKED_KINDS, KNOWN_EXTS as _KNOWN_EXTS, kind_asked, kind_exts, type_key, type_words,
+                        visible_files, walk_folders)
 from .find import request_words, words
 from .grep import where
 from .sandbox import SandboxError
@@ -243,7 +244,7 @@ def count_asked(ctx: ToolContext) -> str | None:
         return None
     under = where(folder, Path(ctx.workdir).resolve())
     if top_only(ctx):   # "how many .txt files are directly in notes?": the top level's, as a count would give
-        kinds = Counter(Path(c.name).suffix.lower() or "(no extension)" for c in _visible_files(folder))
+        kinds = Counter(type_key(c.name) for c in visible_files(folder))
         n = sum(kinds.values())
         return f"Directly in {under}/, subfolders not counted: {_kinds_said(kinds)} ({n} in all)." if n else \
             f"No files directly in {under}/."
@@ -251,13 +252,6 @@ def count_asked(ctx: ToolContext) -> str | None:
     if not tally:
         return None
     return f"Under {under}/, {tally[0].lower()}{tally[1:]}"
-
-
-def _visible_files(folder: Path) -> list[Path]:
-    try:
-        return [c for c in folder.iterdir() if not c.name.startswith(".") and c.is_file()]
-    except OSError:
-        return []
 
 
 def _per_top(tree: _Tree, shown: int = 8) -> str:
@@ -296,7 +290,7 @@ def _tree(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> _Tree | 
         tree.folder_paths.extend(here / d for d in dirs[:max(0, NAMED_FILES - len(tree.folder_paths))])
         for name in files:
             if show_hidden or not name.startswith("."):
-                tree.kinds[Path(name).suffix.lower() or "(no extension)"] += 1
+                tree.kinds[type_key(name)] += 1
                 if len(tree.file_paths) < NAMED_FILES:
                     tree.file_paths.append(here / name)
                 if here != folder:

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, TypeVar
 
-__all__ = ["asks_size", "asks_small", "by_size", "sized_files"]
+from .file_walk import visible_files
+
+__all__ = ["asks_size", "asks_small", "by_size", "in_size_order", "sized_files"]
+
+T = TypeVar("T")
 
 _BY_SIZE = re.compile(r"\b(?:biggest|largest|smallest|bigger|larger|smaller|tiniest|heaviest|lightest|"
                       r"take[sn]? up the most|most (?:space|room))\b", re.IGNORECASE)
@@ -37,26 +41,26 @@ def by_size(message: str, sized: Sequence[tuple[int, str]], shown: int = SHOWN) 
     compares sizes (smallest first when it asks for small ones); "" otherwise. ``sized`` holds (bytes, name)."""
     if len(sized) < 2 or not asks_size(message):
         return ""
+    ranked = in_size_order(message, sized)
     small = asks_small(message)
-    ranked = sorted(sized, key=lambda s: (s[0] if small else -s[0], s[1].lower()))
     more = f" (+{len(ranked) - shown} more)" if len(ranked) > shown else ""
     order = "smallest" if small else "largest"
     return f"By size, {order} first: " + ", ".join(f"{name} ({size:,} B)" for size, name in ranked[:shown]) + more
 
 
+def in_size_order(message: str, sized: Sequence[tuple[int, T]]) -> list[tuple[int, T]]:
+    """``sized`` ((bytes, item)) in the order a ranking for ``message`` gives: smallest first when it asks for small
+    ones, else largest first; equal sizes by the item's name."""
+    small = asks_small(message)
+    return sorted(sized, key=lambda s: (s[0] if small else -s[0], str(s[1]).lower()))
+
+
 def sized_files(folder: Path, limit: int = 500) -> list[tuple[int, str]]:
     """(bytes, name) of the visible files directly in ``folder`` (at most ``limit`` of them)."""
     out: list[tuple[int, str]] = []
-    try:
-        children = list(folder.iterdir())
-    except OSError:
-        return out
-    for child in children[:limit]:
-        if child.name.startswith("."):
-            continue
+    for child in visible_files(folder)[:limit]:
         try:
-            if child.is_file():
-                out.append((child.stat().st_size, child.name))
-        except OSError:
+            out.append((child.stat().st_size, child.name))
+        except OSError:   # gone since it was listed
             continue
     return out

@@ -22,7 +22,7 @@ from .patterns import compile_user_regex
 
 __all__ = ["iso_time", "minute_time", "name_date", "name_when", "newest_version", "kind_asked", "kind_exts", "KNOWN_EXTS", "type_words",
            "ASKED_KINDS", "sandbox_roots", "walk_folders", "iter_files", "ext_filter", "not_types", "name_matcher",
-           "glob_alternatives", "file_entry", "is_pattern"]
+           "glob_alternatives", "file_entry", "is_pattern", "visible_files", "type_key"]
 
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
                         ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache", ".idea", ".vscode",
@@ -108,6 +108,19 @@ def walk_folders(root: Path, max_depth: int, ctx: ToolContext) -> Iterator[tuple
         dirs = sorted(dirs) if level < max_depth else []  # the last level's files are seen, not its folders
         yield here, dirs, sorted(files)
         stack.extend((here / d, level + 1) for d in reversed(dirs))  # ``dirs`` may be pruned, as with os.walk
+
+
+def visible_files(folder: Path) -> list[Path]:
+    """The files directly in ``folder``, by name, hidden ones left out ([] for a folder that cannot be read)."""
+    try:
+        return sorted(c for c in folder.iterdir() if c.is_file() and not c.name.startswith("."))
+    except OSError:
+        return []
+
+
+def type_key(name: str) -> str:
+    """What a count by type counts ``name`` as: its extension, lower-case, or "(no extension)"."""
+    return Path(name).suffix.lower() or "(no extension)"
 
 
 def iter_files(roots: list[Path], max_depth: int, ctx: ToolContext, limit: int = 200_000) -> Iterator[Path]:

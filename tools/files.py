@@ -30,11 +30,11 @@ from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hi
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
 from .setting_line import (Setting, config_text, key_alone, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
-from .file_sizes import asks_size, asks_small, by_size, sized_files
+from .file_sizes import asks_size, by_size, in_size_order, sized_files
 from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
                          lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
-                        not_types, sandbox_roots)
+                        not_types, sandbox_roots, type_key, visible_files)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, words, PATH_MENTION)
@@ -185,12 +185,12 @@ def _no_folder_named(ctx: ToolContext, folder: str) -> bool:
 def _one_holds(ctx: ToolContext, folder: Path) -> str:
     """What the one folder a search found holds, its tree counted and, for a question that is no count, its clearly
     largest file flagged."""
-    return _holds(folder, ctx=ctx, largest=not asks_count(ctx)) + _ranked(ctx, folder)
+    return _holds(folder, ctx=ctx, largest=not asks_count(ctx)) + _ranked(ctx, sized_files(folder))
 
 
-def _ranked(ctx: ToolContext, folder: Path) -> str:
-    """"; by size, largest first: ..." for the files directly in ``folder`` when the request compares sizes."""
-    ranking = by_size(ctx.request.message, sized_files(folder))
+def _ranked(ctx: ToolContext, sized: list[tuple[int, str]]) -> str:
+    """"; by size, largest first: ..." for ``sized`` ((bytes, name)) when the request compares sizes, else ""."""
+    ranking = by_size(ctx.request.message, sized)
     return f"; {ranking[:1].lower()}{ranking[1:]}" if ranking else ""
 
 
@@ -212,9 +212,8 @@ def _counted_files(ctx: ToolContext, paths: list[Path], roots: list[Path], patte
                 "files": [_shown(ctx, p) for p in top[:SHOWN]]}
     largest = _clearly_largest([(p.stat().st_size, p) for p in paths[:SHOWN] if p.is_file()])
     biggest = f"; the largest is {_shown(ctx, largest[1])} ({largest[0]:,} B)" if largest else ""
-    ranking = by_size(ctx.request.message, [(_size(p), _shown(ctx, p)) for p in paths[:500]])
-    if ranking:   # "what are the 3 largest files in dl?" counted "/dl/*", and the 0.5B listed all five (probe46)
-        biggest = f"; {ranking[:1].lower()}{ranking[1:]}"
+    # "what are the 3 largest files in dl?" counted "/dl/*", and the 0.5B listed all five (probe46)
+    biggest = _ranked(ctx, [(_size(p), _shown(ctx, p)) for p in paths[:500]]) or biggest
     return {"message": count_message(ctx, paths, roots, pattern, file_types) + biggest,
             "files": [_shown(ctx, p) + (f" ({largest[0]:,} B, largest)" if largest and p == largest[1] else "")
                       for p in paths[:SHOWN]]}
@@ -333,8 +332,9 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
     folders = rank(pattern, entries, "folder")
     if folders:
         best = folders[0]
+        holds = _holds(best.path, largest=not asks_count(ctx)) + _ranked(ctx, sized_files(best.path))
         message = (f"No file is named like {pattern!r}, but the folder {_shown(ctx, best.path)} matches "
-                   f"({best.reason}); {_holds(best.path, largest=not asks_count(ctx))}{_ranked(ctx, best.path)}.")
+                   f"({best.reason}); {holds}.")
         return {"folders": [_shown(ctx, best.path)], "message": _with_asked(ctx, pattern, _files_in(best.path), message)}
     mentioned, how = mentioned_in(ctx, pattern)
     if mentioned:  # "which file mentions a blue heron?" asked of the name search
@@ -423,10 +423,7 @@ def _with_asked(ctx: ToolContext, name: str, paths: list[Path], message: str) ->
 
 def _files_in(folder: Path, limit: int = 8) -> list[Path]:
     """The first few files directly in ``folder`` (by name; hidden ones left out)."""
-    try:
-        return sorted(c for c in folder.iterdir() if c.is_file() and not c.name.startswith("."))[:limit]
-    except OSError:
-        return []
+    return visible_files(folder)[:limit]
 
 
 @tool
@@ -1317,7 +1314,7 @@ def _files_told(files: list[dict]) -> str:
     kinds of files are in assets, and how many of each?", the 1.5B listed the names; asked "any empty files in
     tmpdata?", it said none without looking (probe44)."""
     out = ""
-    types = Counter(Path(f["name"]).suffix.lower() or "(no extension)" for f in files)
+    types = Counter(type_key(f["name"]) for f in files)
     if len(types) > 1 and max(types.values()) > 1 and len(files) <= 200:
         out += ". By type: " + ", ".join(f"{n} {t}" for t, n in types.most_common(8))
     empty = [f["name"] for f in files if f["size_bytes"] == 0]
@@ -1484,9 +1481,9 @@ def _largest_instead(ctx: ToolContext, roots: list[Path], file_types: Optional[s
     said = folder_in_request(ctx)
     roots = [said] if said is not None and roots == sandbox_roots(ctx) else roots
     keep = ext_filter(file_types if file_types and types_said(ctx.request.message, file_types) else None)
-    found = [(p.stat().st_size, p) for p in iter_files(roots, DEFAULT_DEPTH, ctx) if keep(p)]
+    files = [p for p in iter_files(roots, DEFAULT_DEPTH, ctx) if keep(p)]
+    found = in_size_order(ctx.request.message, [(_size(p), p) for p in files])
     ranking = by_size(ctx.request.message, [(size, _shown(ctx, p)) for size, p in found])
-    found.sort(key=lambda f: f[0] if asks_small(ctx.request.message) else -f[0])   # in the ranking's order
     listed = ", ".join(_shown(ctx, p) for _, p in found[:limit])
     return {"status": "success", "message": ranking or f"{len(found)} files: {listed}",
             "files": [file_entry(p) for _, p in found[:limit]], "count": len(found),

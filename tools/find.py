@@ -36,7 +36,7 @@ from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
-           "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines"]
+           "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -272,6 +272,14 @@ def find(ctx: ToolContext, query_text: str, kind: Kind = "any", *, roots: Sequen
     """Files and folders below ``roots`` (default: the sandbox roots) that match ``query_text``, best
     first (see ``rank``)."""
     return rank(query_text, scan(ctx, roots, depth), kind, keep=keep)
+
+
+def files_named(ctx: ToolContext, text: str, *, keep: Callable[[Path], bool] | None = None) -> list[Path]:
+    """The files under the allowed folders whose names hold every word of ``text`` (the plain matcher's strict
+    matches), best first; [] for text with no words."""
+    if not words(text):
+        return []
+    return [f.path for f in rank(text, scan(ctx, None), "file", keep=keep) if f.strict]
 
 
 def clear_winner(found: Sequence[Found], *, min_score: float = 0.75, margin: float = 0.1) -> Found | None:

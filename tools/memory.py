@@ -21,7 +21,7 @@ from gaia_lite.registry.spec import Redirect, tool
 from gaia_lite.registry.failure import error_payload
 
 from .file_count import count_asked
-from .find import pointed_by_request, pointed_message, rank, scan
+from .find import files_named, pointed_by_request, pointed_message
 from .grep import where
 from .query_meant import sql_meant
 
@@ -293,7 +293,7 @@ def search_past_conversations(ctx: ToolContext, query: str = "", days: int = 0, 
 def _files_named(ctx: ToolContext, query: str, shown: int = 5) -> dict[str, Any]:
     """For a memory look-up that found nothing: the files named with every word of ``query`` ({} when none)."""
     try:
-        named = [f.path for f in rank(query, scan(ctx, None), "file") if f.strict]
+        named = files_named(ctx, query)
     except OSError:
         return {}
     if not named:

@@ -24,8 +24,8 @@ from .file_count import asks_count, count_asked, exts_named
 from .file_walk import kind_asked
 from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
-from .find import (clear_winner, find, locate, named_in, pointed_by_request, pointed_message, rank, request_words,
-                   scan, shown, words)
+from .find import (clear_winner, files_named, find, locate, named_in, pointed_by_request, pointed_message, rank,
+                   request_words, scan, shown, words)
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
@@ -435,11 +435,11 @@ def _counted_instead(ctx: ToolContext, query: str) -> dict[str, Any] | None:
     0.5B answered with that passage; "how many photos did i take in 2024? theyre in photos/2024" got "No documents
     are indexed yet" (probe46)."""
     counted = count_asked(ctx)
-    folder = {"status": "success", "match": "folder_count", "message": f"No documents were indexed here. {counted}"}
-    if counted and (kind_asked(ctx.request.message) or exts_named(ctx.request.message)):
+    folder = {"status": "success", "match": "folder_count",
+              "message": f"No documents were indexed here. {counted}"} if counted else None
+    if folder and (kind_asked(ctx.request.message) or exts_named(ctx.request.message)):
         return folder   # files of a kind are counted, not lines: "2024" also stood in reports' lines
-    said = _files_say(ctx, query, COUNTED_INSTEAD)
-    return folder if said is None and counted else said
+    return _files_say(ctx, query, COUNTED_INSTEAD) or folder
 
 
 def _told_before(ctx: ToolContext, query: str) -> dict[str, Any] | None:
@@ -679,8 +679,7 @@ def _named_like_it(ctx: ToolContext, raw: str, shown_files: int = 5) -> dict[str
     saved anywhere?" was asked of the index, "passport scan.pdf" was not there, and the 0.5B answered that no file is
     named like it, beside documents/id/passport_scan.png (probe46)."""
     stem = Path(raw.strip().replace("\\", "/")).stem
-    named = [f.path for f in rank(stem, scan(ctx, None), "file") if f.strict and not ctx.rag.supports(f.path)] \
-        if words(stem) else []
+    named = files_named(ctx, stem, keep=lambda p: not ctx.rag.supports(p))
     if not named:
         locate(ctx, raw, keep=ctx.rag.supports)   # raises the failure, with its close names
     names = ", ".join(shown(p, ctx.workdir) for p in named[:shown_files])

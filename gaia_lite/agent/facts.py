@@ -62,9 +62,7 @@ def asks_about_user(message: str) -> bool:
     locker code again?")? A question with "my", "remember", "I told ..." or a closing "again" that names no
     file or other place the tools look in. The loop shows it the closest saved facts."""
     text = (message or "").strip()
-    if not (text.endswith("?") or QUESTION.search(text)) or ABOUT_FILES.search(text):
-        return False
-    return ABOUT_ME.search(text) is not None
+    return _question_not_of_files(text) and ABOUT_ME.search(text) is not None
 
 
 def asks_in_first_person(message: str) -> bool:
@@ -73,6 +71,9 @@ def asks_in_first_person(message: str) -> bool:
     asks_about_user reads; the loop shows it the saved facts close enough to it (a lower bar than for any
     message, a higher one than for a question about the user)."""
     text = (message or "").strip()
-    if not (text.endswith("?") or QUESTION.search(text)) or ABOUT_FILES.search(text):
-        return False
-    return not FIRST_PERSON.words.isdisjoint(_words(text))
+    return _question_not_of_files(text) and not FIRST_PERSON.words.isdisjoint(_words(text))
+
+
+def _question_not_of_files(text: str) -> bool:
+    """Is ``text`` a question that names no file, folder or other place the tools look in?"""
+    return bool(text.endswith("?") or QUESTION.search(text)) and ABOUT_FILES.search(text) is None
