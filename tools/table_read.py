@@ -31,7 +31,9 @@ _VALUE_NAMES = ("revenue", "sales", "amount", "total", "spend", "spent", "cost",
 # Per-unit or ratio columns: averaged in statistics, never summed unless asked for.
 _NOT_ADDITIVE = re.compile(r"price|rate|percent|pct|ratio|avg|average|mean|score", re.IGNORECASE)
 _CATEGORY_NAMES = ("category", "type", "merchant", "vendor", "payee", "department", "product", "description")
-_ID_LIKE = re.compile(r"(^|_)(id|year|month|day|zip|phone|code)$", re.IGNORECASE)
+# Numbers that name rows, not amounts: ids, codes, years ("Order ID", "invoice_no" and plurals too): never summed
+_ID_LIKE = re.compile(r"(^|[_\s-])(id|year|month|day|zip|phone|code|no|number|(?:id|year|zip|phone|code|number)s)$",
+                      re.IGNORECASE)
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 _DATE_SHAPE = re.compile(r"\d[-/. ,]|[-/. ,]\d")

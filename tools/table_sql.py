@@ -32,7 +32,7 @@ from gaia_lite.registry.failure import ToolFailure
 from .data_shape import match
 from .find import singular
 from .sql_dialect import PARTS, date_part, in_sqlite
-from .table_read import _ID_LIKE, _NOT_ADDITIVE, _VALUE_NAMES, slip_of, to_date
+from .table_read import _ID_LIKE, _MONTHS, _NOT_ADDITIVE, _VALUE_NAMES, slip_of, to_date
 from .sql_text import (TABLE, Shape, Token, checked, extreme_row, grouped, one_table, quoted, repaired, respelled, shape_of,
                        share_of_all, tokens, unknown_quoted, whole_row, without_unsaid)
 
@@ -421,8 +421,6 @@ def said_in(text: str) -> Callable[..., bool]:
     return said
 
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
 _ISO_MONTH = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})(?!\d)(?:-(\d{1,2})(?!\d))?")
 
 
@@ -433,10 +431,9 @@ def _month_said(value: str, words: set[str]) -> bool:
     m = _ISO_MONTH.search(value)
     if m is None or not 1 <= int(m.group(2)) <= 12:
         return False
-    month = _MONTHS[int(m.group(2)) - 1]
     years = {w for w in words if len(w) == 4 and w.isdigit() and w.startswith(("19", "20"))}
     day = m.group(3)   # a whole date is said with its day: "in March" says no "2026-03-05"
-    return bool({month, month[:3]} & words) and (not years or m.group(1) in years) and \
+    return any(_MONTHS.get(w) == int(m.group(2)) for w in words) and (not years or m.group(1) in years) and \
         (day is None or str(int(day)) in {w.lstrip("0") for w in words} | {w[:-2] for w in words if w[:-2].isdigit()})
 
 
@@ -512,9 +509,9 @@ def _summed(answer: Answer) -> str:
     if len(answer.columns) != 1 or answer.truncated or len(values) < 2 or len(values) > SHOWN_ROWS or \
             not all(isinstance(v, (int, float, Decimal)) and not isinstance(v, bool) for v in values):
         return ""
-    # a sum of names that are numbers says nothing: ids, codes, years
-    name = answer.columns[0].lower()
-    if re.search(r"(?:^|_|\b)(?:id|no|code|year|zip|phone|number)s?$", name) or all(1900 <= v <= 2100 for v in values):
+    # the rule the table's statistics follow: no sum of numbers that name rows (ids, codes, years) or of rates
+    name = answer.columns[0]
+    if _ID_LIKE.search(name) or _NOT_ADDITIVE.search(name) or all(1900 <= v <= 2100 for v in values):
         return ""
     return _shown(sum(values), answer.places)
 

@@ -115,3 +115,12 @@ def test_numbers_that_name_things_are_not_summed(tool_ctx, tmp_path: Path) -> No
     for column in ("order_id", "year"):
         result = analyze(tool_ctx, "orders.csv", query=f"SELECT {column} FROM data WHERE total > 20")
         assert "sums" not in result["message"] and result["message"].startswith(f"2 rows where total > 20, {column}: ")
+
+
+def test_a_column_the_tables_statistics_never_sum_is_not_summed_in_a_result_either(tool_ctx, tmp_path: Path) -> None:
+    (tmp_path / "shop.csv").write_text("Order ID,price,qty\n101,2.50,3\n102,4.00,1\n103,1.25,6\n")
+    tool_ctx.request.message = "which orders in shop.csv sold more than 2?"
+    for column in ('"Order ID"', "price"):
+        result = analyze(tool_ctx, "shop.csv", query=f"SELECT {column} FROM data WHERE qty > 2")
+        assert "sums" not in result["message"], result["message"]
+    assert "qty sums to 9" in analyze(tool_ctx, "shop.csv", query="SELECT qty FROM data WHERE qty > 2")["message"]
