@@ -179,6 +179,9 @@ def top_count_message(ctx: ToolContext, top: list[Path], paths: list[Path], root
 
 
 NAMED_FILES = 6  # a count of at most this many files names them
+STRUCTURE_FILES = 30  # paths a listing names when the request asks for the whole tree
+_WHOLE_TREE = re.compile(r"\b(?:structure|tree|layout|everything|all (?:the |of the )?(?:sub-?folders|files)|"
+                         r"(?:sub-?folders|folders) and (?:the )?files)\b", re.IGNORECASE)
 WHOLE_FILE = "the file has"  # how a count of the whole file's lines or words begins
 
 TALLY_LIMIT = 5000  # entries walked for a listing's tree tally; a bigger tree gets no tally (search_file counts it)
@@ -195,15 +198,18 @@ def tree_tally(ctx: ToolContext, folder: Path, show_hidden: bool = False, total:
     too ("7 folders at any depth"), and a few files are named by path: asked "how many folders are under projects,
     at any depth?" and "show me everything in the website folder, subfolders too", the 1.5B had the top level's
     folders and a count by type, and answered with those (probe46)."""
-    tree = _tree(ctx, folder, show_hidden)
+    # "show me the folder structure of website, all subfolders and files": every path, up to a screenful (probe48)
+    tree = _tree(ctx, folder, show_hidden, STRUCTURE_FILES if _WHOLE_TREE.search(ctx.request.message) else NAMED_FILES)
     if tree is None or not tree.nested:
         return ""
     base = Path(ctx.workdir).resolve()
     deeper = tree.folders > tree.top_folders   # the top level's folders are the listing's own
-    paths = ", ".join(where(d, base) + "/" for d in sorted(tree.folder_paths))
-    folders = f"{tree.folders} folders at any depth" + (f" ({paths})" if len(tree.folder_paths) == tree.folders
-                                                         else "") + "; " if deeper else ""
     n = sum(tree.kinds.values())
+    # the folders named unless every file is: the files' paths name them, and the 1.5B cut the last file's path
+    # off a listing that named them both (probe48)
+    paths = ", ".join(where(d, base) + "/" for d in sorted(tree.folder_paths))
+    shown = len(tree.folder_paths) == tree.folders and not (n and len(tree.file_paths) == n)
+    folders = f"{tree.folders} folders at any depth" + (f" ({paths})" if shown else "") + "; " if deeper else ""
     if not n:
         return f"Counting its subfolders: {folders}no files." if deeper else "Its subfolders hold no files."
     named = f": {', '.join(where(f, base) for f in sorted(tree.file_paths))}" if len(tree.file_paths) == n else \
@@ -278,8 +284,9 @@ class _Tree:
         return self.folders > 0
 
 
-def _tree(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> _Tree | None:
-    """The tree under ``folder`` (walked as search_file walks it), or None for one over ``TALLY_LIMIT`` entries."""
+def _tree(ctx: ToolContext, folder: Path, show_hidden: bool = False, named: int = NAMED_FILES) -> _Tree | None:
+    """The tree under ``folder`` (walked as search_file walks it), or None for one over ``TALLY_LIMIT`` entries;
+    the first ``named`` folders' and files' paths kept."""
     tree, seen = _Tree(), 0
     for here, dirs, files in walk_folders(folder, TALLY_DEPTH, ctx):
         seen += len(dirs) + len(files)
@@ -287,11 +294,11 @@ def _tree(ctx: ToolContext, folder: Path, show_hidden: bool = False) -> _Tree | 
             return None
         tree.folders += len(dirs)
         tree.top_folders += len(dirs) if here == folder else 0
-        tree.folder_paths.extend(here / d for d in dirs[:max(0, NAMED_FILES - len(tree.folder_paths))])
+        tree.folder_paths.extend(here / d for d in dirs[:max(0, named - len(tree.folder_paths))])
         for name in files:
             if show_hidden or not name.startswith("."):
                 tree.kinds[type_key(name)] += 1
-                if len(tree.file_paths) < NAMED_FILES:
+                if len(tree.file_paths) < named:
                     tree.file_paths.append(here / name)
                 if here != folder:
                     tree.per_top[here.relative_to(folder).parts[0]] += 1
@@ -346,4 +353,16 @@ def lines_counted(message: str, text: str, beyond: str, shown: int = 12) -> list
         counted.append(f"{WHOLE_FILE} {len(rows)} lines")  # its size in bytes
     if not counted and "word" in asked:   # "how many words are in essay.txt?": the 1.5B said 168 for 30 (probe46)
         counted.append(f"{WHOLE_FILE} {len(text.split())} words")
+    if not counted and (items := _list_items(rows)):
+        counted.append(f"{WHOLE_FILE} {len(items)} entries, one a line ({items[0]} ... {items[-1]})")
     return counted[:3]
+
+
+def _list_items(rows: list[str]) -> list[str]:
+    """The non-empty lines of a file that is a list, one short entry a line (a guest list, a packing list), else
+    []. Asked "how many people are on the guest list?", the 0.5B read the 13 names and answered with them (probe48):
+    no word of the question is in the file, so nothing else counted them."""
+    items = [r.strip() for r in rows if r.strip()]
+    if len(items) < 3 or any(len(r) > 60 or r.endswith((":", ".")) for r in items):
+        return []
+    return items

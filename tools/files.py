@@ -31,6 +31,7 @@ from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, rep
 from .setting_line import (Setting, config_text, key_alone, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
 from .file_sizes import asks_size, by_size, in_size_order, sized_files
+from .tree_asked import name_term, scope_of, tree_lead
 from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
                          lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
@@ -184,8 +185,10 @@ def _no_folder_named(ctx: ToolContext, folder: str) -> bool:
 
 def _one_holds(ctx: ToolContext, folder: Path) -> str:
     """What the one folder a search found holds, its tree counted and, for a question that is no count, its clearly
-    largest file flagged."""
-    return _holds(folder, ctx=ctx, largest=not asks_count(ctx)) + _ranked(ctx, sized_files(folder))
+    largest file flagged; what the request asks of its files at any depth (tree_lead) said after it."""
+    lead = tree_lead(ctx, scope_of(ctx, folder), top=top_only(ctx))
+    holds = _holds(folder, ctx=ctx, largest=not asks_count(ctx))
+    return f"{holds}. {lead.rstrip('.')}" if lead else holds + _ranked(ctx, sized_files(folder))
 
 
 def _ranked(ctx: ToolContext, sized: list[tuple[int, str]]) -> str:
@@ -738,9 +741,23 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         # filter that finds nothing does not end the search; the other text files are searched, and it says so
         found, how = _grep(ctx, text_files(ctx, target), pattern, case_sensitive, regex, context)
         how = f"No file named like {file_pattern!r} holds it; other files do. " + how if found.hits else how
-    if found.hits:
-        return _hits_result(ctx, found, how)
-    return {"status": "success", **_no_line_holds(ctx, pattern, target, files), "count": 0}
+    result = _hits_result(ctx, found, how) if found.hits else \
+        {"status": "success", **_no_line_holds(ctx, pattern, target, files), "count": 0}
+    return _names_first(ctx, target, result)
+
+
+def _names_first(ctx: ToolContext, target: Path, result: dict) -> dict:
+    """The result led by the files whose names hold what the request asks names to hold. Asked "find me all files
+    with draft in the name in my Writing folder", both models searched the files' text, and answered with the one
+    line that said "draft" (probe48)."""
+    if not target.is_dir() or name_term(ctx.request.message) is None:
+        return result
+    lead = tree_lead(ctx, scope_of(ctx, target))
+    if not lead or lead.startswith("0 "):
+        return result
+    # the names alone: given "In the files' text:" after them, the 1.5B put the file whose text said "draft" among
+    # the files named so (probe48)
+    return {"status": "success", "message": lead, "count": result.get("count", 0), "files": result.get("files", [])}
 
 
 def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
@@ -1198,8 +1215,10 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     if key is None:
         raise ToolFailure(f"sort_by must be one of {', '.join(_SORT_KEYS)}; got {sort_by!r}")
     folder, guessed = _folder_meant(ctx, directory_path or str(ctx.workdir))
-    named = _subfolder_named(ctx) if folder == Path(ctx.workdir).resolve() else None
-    folder = named or folder
+    named = (_subfolder_named(ctx) or folder_in_request(ctx) or _folder_said_before(ctx)) \
+        if folder == Path(ctx.workdir).resolve() else None
+    scope = scope_of(ctx, named or folder)
+    folder = scope.folder
     dirs, files, stamps = [], [], {}
     for child in folder.iterdir():
         if child.name.startswith(".") and not show_hidden:
@@ -1222,11 +1241,17 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     # the counts only when the listing is cut: otherwise the message says them, and "folders: 0" after
     # the entries was read as "the folder is empty"
     counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
-    tally = tree_tally(ctx, folder, show_hidden) if dirs else ""
+    top = top_only(ctx)   # "how many folders are directly inside Recipes?": the tree's count was answered (probe48)
+    tally = tree_tally(ctx, folder, show_hidden) if dirs and not top else ""
     message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else _files_told(files))
+    if lead := tree_lead(ctx, scope, top=top):
+        # the answer alone, the top level counted: given the lead and then the listing's names, the 1.5B answered
+        # "which files in downloads are pdfs?" with names from the listing (pdf-tips.txt), and added a .jpg of the
+        # tally to the lead's 4 .mp3 files (probe48); the names stay in the entries
+        message = f"{lead} ({_listing_message(ctx, folder, dirs, files, limit=0)} at its top level.)"
     if only := _only_file(ctx, folder, dirs, files):
         message = f"{message}. {only}"
-    if ranking := by_size(ctx.request.message, [(f["size_bytes"] or 0, f["name"]) for f in files]):
+    if not lead and (ranking := by_size(ctx.request.message, [(f["size_bytes"] or 0, f["name"]) for f in files])):
         message = f"{message}. {ranking}"
     note = {"note": f"{_shown(ctx, folder)} is the folder the message names, so it is listed."} if named else \
         {"note": guessed} if guessed else {}
@@ -1251,6 +1276,25 @@ def _subfolder_named(ctx: ToolContext) -> Optional[Path]:
         if path is not None and path.is_dir() and path != base and path.is_relative_to(base):
             found.add(path)
     return found.pop() if len(found) == 1 else None
+
+
+_THAT_FOLDER = re.compile(r"\b(?:that|the same|this|same)\s+(?:same\s+)?(?:folder|directory|dir|place|location)\b|"
+                          r"\bin there\b", re.IGNORECASE)
+
+
+def _folder_said_before(ctx: ToolContext) -> Optional[Path]:
+    """The folder the conversation last named, for a message that points back to it ("what else is in that same
+    folder?"); a file named last stands for its folder. Told where the passport scan was, the 1.5B listed the working
+    folder for "what else is in that same folder?" (probe48)."""
+    if not _THAT_FOLDER.search(ctx.request.message):
+        return None
+    base = Path(ctx.workdir).resolve()
+    for token in reversed(_TOKEN.findall(ctx.request.earlier)):
+        path = resolved_or_none(ctx, str(base / token.rstrip("/.")))
+        if "/" in token and path is not None and path.exists() and path.is_relative_to(base):
+            folder = path if path.is_dir() else path.parent
+            return folder if folder != base else None
+    return None
 
 
 def _largest_newest(files: list[dict], stamps: dict[str, float]) -> dict[str, str]:
@@ -1303,7 +1347,7 @@ def _listing_message(ctx: ToolContext, folder: Path, dirs: list[dict], files: li
     # as "0 files and 3 folders"
     parts = [_group(len(dirs), "folder", names[:min(len(dirs), limit)]),
              _group(len(files), "file", names[len(dirs):limit])]
-    more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
+    more = f" (+{len(names) - limit} more)" if len(names) > limit and limit else ""
     return f"{where} holds " + " and ".join(p for p in parts if p) + more
 
 

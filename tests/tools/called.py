@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
 from gaia_lite.registry.context import ToolContext
@@ -9,7 +10,7 @@ from gaia_lite.registry.execute import Decision, ToolExecutor
 from gaia_lite.registry.registry import ToolRegistry
 from gaia_lite.registry.spec import spec_of
 
-__all__ = ["as_called"]
+__all__ = ["as_called", "write_files"]
 
 
 def as_called(fn: Callable[..., Any]) -> Callable[..., dict]:
@@ -25,3 +26,10 @@ def as_called(fn: Callable[..., Any]) -> Callable[..., dict]:
 
     call.__name__ = spec.name
     return call
+
+
+def write_files(root: Path, files: dict[str, str]) -> None:
+    """Real files under ``root``: each relative path (its folders made) with its text."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)

@@ -15,16 +15,13 @@ from gaia_lite.agent.results import compact_result
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.files import browse_directory, search_directory, search_file
 
-from tests.tools.called import as_called
+from tests.tools.called import as_called, write_files
 
 browse = as_called(browse_directory)
 find_folder = as_called(search_directory)
 
 
-def _files(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+_files = write_files
 
 
 def test_a_listing_flags_the_largest_and_newest_file_on_its_entry(tool_ctx: ToolContext) -> None:
@@ -57,7 +54,7 @@ def test_a_folder_found_by_name_carries_its_tree_count(tool_ctx: ToolContext) ->
     tool_ctx.request.message = "how many python files in app incl subfolders?"
     message = find_folder(tool_ctx, "app")["message"]
     # 4 .py files under app/, its top level holds 2 of them; scripts/deploy.py is outside it
-    assert "Counting its subfolders: 2 folders at any depth (app/api/, app/api/v2/); 4 .py files, 1 .md file: " \
+    assert "Counting its subfolders: 2 folders at any depth; 4 .py files, 1 .md file: " \
            "app/README.md, app/api/routes.py, app/api/v2/routes.py, app/main.py, app/util.py." in message, message
     assert "in all" not in message, message
 

@@ -287,8 +287,8 @@ def test_a_search_of_past_chats_for_a_count_of_a_folder_gives_the_folders_count(
     mem_ctx.request.message = "count the csv files under data (all levels)"
     counted = call("search_past_conversations", query="csv files under data")
     assert counted == {"status": "success", "message": "No earlier chat matches. Under data/, counting its "
-                                                       "subfolders: 3 folders at any depth (data/clean/, "
-                                                       "data/clean/2025/, data/raw/); 3 .csv files, 1 .txt file "
+                                                       "subfolders: 3 folders at any depth; "
+                                                       "3 .csv files, 1 .txt file "
                                                        "(4 in all): data/clean/2025/jan.csv, data/raw/feb.csv, "
                                                        "data/raw/jan.csv, data/raw/notes.txt. 3 of them are "
                                                        ".csv files."}

@@ -1,0 +1,199 @@
+"""A listing leads with what the request asks of the files under the folder (issue 42, probe48).
+
+Asked how many photos and how many videos a holiday folder holds with its day subfolders, which files in an
+invoices folder (not its paid subfolder) are bigger than 200 bytes, how many minutes mention the budget, or for
+the files with "draft" in their names, both models listed a folder and answered from its top level, from the
+subfolder they were told to leave out, or with the list of names. Real folders in temp dirs, the tools called as
+the agent calls them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.files import browse_directory, read_file, search_directory, search_file_content
+from gaia_lite.tools.tree_asked import exts_asked, kinds_asked, mention_term, name_term, size_limit
+
+from tests.tools.called import as_called, write_files
+
+browse = as_called(browse_directory)
+grep_tool = as_called(search_file_content)
+
+
+_files = write_files
+
+
+def _asking(ctx: ToolContext, message: str, earlier: str = "") -> ToolContext:
+    ctx.request.message, ctx.request.earlier = message, earlier
+    return ctx
+
+
+# ---------------------------------------------------------------- what the words ask
+
+@pytest.mark.parametrize("message, kinds, exts", [
+    ("how many photos and how many videos are in trip?", ["photo", "video"], []),
+    ("which files in dl r pdfs?", [], [".pdf"]),
+    ("count the MP3 and flac files", [], [".mp3", ".flac"]),
+    ("where did the docs go?", [], []),        # "docs", "go": words before extensions
+    ("list the spreadsheets in taxes", ["spreadsheet"], []),
+])
+def test_kinds_and_extensions_are_read_from_the_request(message: str, kinds: list[str], exts: list[str]) -> None:
+    assert (kinds_asked(message), exts_asked(message)) == (kinds, exts)
+
+
+@pytest.mark.parametrize("message, limit", [
+    ("how many files r bigger than 200 bytes?", (">", 200, "bigger than 200 bytes")),
+    ("anything under 2 MB in there?", ("<", 2 * 1024 ** 2, "smaller than 2 MB")),
+    ("how many empty files are in app?", ("=", 0, "empty (0 bytes)")),
+    ("files with 0 bytes", ("=", 0, "empty (0 bytes)")),
+    ("what is the biggest file?", None),
+])
+def test_a_size_limit_is_read_with_its_unit(message: str, limit: tuple | None) -> None:
+    assert size_limit(message) == limit
+
+
+@pytest.mark.parametrize("message, term", [
+    ("How many of the minutes mention the budget?", "budget"),
+    ("which notes contain the word 'frost date'?", "frost date"),
+    ("does any file talk about refunds", "refunds"),
+    ("how many files are in notes?", None),
+])
+def test_what_files_should_mention_is_read(message: str, term: str | None) -> None:
+    assert mention_term(message) == term
+
+
+@pytest.mark.parametrize("message, term", [
+    ("find all files with draft in the name", "draft"),
+    ("files whose names contain backup", "backup"),
+    ('anything named "invoice" in there?', "invoice"),
+    ("find the draft of my essay", None),
+])
+def test_what_names_should_hold_is_read(message: str, term: str | None) -> None:
+    assert name_term(message) == term
+
+
+# ---------------------------------------------------------------- a listing leads with the answer
+
+def test_kinds_asked_are_counted_at_any_depth_in_any_case_and_compared(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"trip/d1/a.jpg": "j", "trip/d1/B.JPG": "j", "trip/d1/c.mp4": "v",
+                                    "trip/d2/d.heic": "j", "trip/d2/e.mov": "v", "trip/plan.pdf": "p"})
+    message = browse(_asking(tool_ctx, "how many photos and how many videos are in trip, day folders too? which "
+                                       "is there more of?"), "trip")["message"]
+    assert message.startswith(
+        "3 photo files (.heic, .jpeg, .jpg, .png, .webp) under trip/ (subfolders included): trip/d1/B.JPG, "
+        "trip/d1/a.jpg, trip/d2/d.heic. 2 video files (.avi, .mkv, .mov, .mp4, .webm) under trip/ (subfolders "
+        "included): trip/d1/c.mp4, trip/d2/e.mov. There are more photo files than video files (3 to 2). (trip holds "
+        "2 folders and 1 file at its top level.)"
+    ), message
+
+
+def test_a_listed_subfolder_the_request_leaves_out_stands_for_its_parent(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"inv/a.txt": "x" * 300, "inv/b.txt": "x" * 50, "inv/c.txt": "x" * 250,
+                                    "inv/paid/old.txt": "x" * 900})
+    result = browse(_asking(tool_ctx, "in the inv folder (not the paid subfolder), how many files r bigger than "
+                                      "200 bytes?"), "inv/paid")
+    assert result["message"].startswith(
+        "2 files are bigger than 200 bytes in inv/ (inv/paid/ left out): inv/a.txt (300 B), "
+        "inv/c.txt (250 B). (inv holds 1 folder and 3 files at its top level.)"), result["message"]
+    assert Path(result["path"]) == Path(tool_ctx.workdir) / "inv"
+
+
+def test_a_listed_subfolder_the_request_takes_in_stands_for_its_parent(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"dl/a.PDF": "%", "dl/b.txt": "t", "dl/old/c.pdf": "%"})
+    message = browse(_asking(tool_ctx, "which files in dl r pdfs? include the old subfolder"), "dl/old")["message"]
+    assert message.startswith("2 .pdf files under dl/ (subfolders included): dl/a.PDF, dl/old/c.pdf."), message
+
+
+def test_a_subfolder_listed_alone_stays_listed_when_the_request_does_not_name_its_parent(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"dl/a.pdf": "%", "dl/old/c.pdf": "%"})
+    message = browse(_asking(tool_ctx, "which pdfs are in the old folder, not counting anything else?"),
+                     "dl/old")["message"]
+    assert message.startswith("1 .pdf file in dl/old/: dl/old/c.pdf."), message
+
+
+def test_empty_files_are_found_at_any_depth_hidden_ones_too(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"app/main.py": "run()\n", "app/pkg/__init__.py": "", "app/logs/.keep": "",
+                                    "other/empty.txt": ""})
+    message = browse(_asking(tool_ctx, "how many empty files are there in app, counting every subfolder?"),
+                     ".")["message"]   # the working folder listed: the folder the request names is meant
+    assert message.startswith("2 files are empty (0 bytes) under app/ (subfolders included): app/logs/.keep, "
+                              "app/pkg/__init__.py."), message
+
+
+def test_files_that_mention_a_word_are_counted_any_case(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"club/m1.txt": "The Budget passed.\n", "club/m2.txt": "New logo.\n",
+                                    "club/m3.txt": "BUDGET cuts.\n", "club/photo.png": "budget"})
+    message = browse(_asking(tool_ctx, "How many of the minutes in club mention the budget?"), "club")["message"]
+    assert message.startswith("2 of the 3 files in club/ mention 'budget': club/m1.txt, club/m3.txt."), message
+
+
+def test_the_smallest_file_of_a_tree_is_ranked_at_any_depth(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"school/a.txt": "x" * 40, "school/bio/lab/ok.txt": "ok", "school/m/h.txt": "x" * 9})
+    message = search_directory(_asking(tool_ctx, "whats the smallest file in school? look in all the subfolders"),
+                               directory_name="school")["message"]
+    assert message.endswith("Under school/ (subfolders included): by size, smallest first: school/bio/lab/ok.txt "
+                            "(2 B), school/m/h.txt (9 B), school/a.txt (40 B)."), message
+
+
+def test_a_top_level_question_gets_no_count_of_deeper_folders(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"recipes/cakes/birthday/r.txt": "x", "recipes/soups/s.md": "x", "recipes/l.txt": "x"})
+    message = browse(_asking(tool_ctx, "how many folders are directly inside recipes? just the top level ones"),
+                     "recipes")["message"]
+    assert message == "recipes holds 2 folders: cakes/, soups/ and 1 file: l.txt", message
+
+
+def test_a_request_for_the_whole_structure_names_every_file(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {f"site/{d}/f{i}.css": "x" for i, d in enumerate(["css", "css/v", "js", "img",
+                                                                                      "img/icons", "img/icons"])})
+    _files(Path(tool_ctx.workdir), {"site/index.html": "x", "site/js/app.js": "x"})
+    message = browse(_asking(tool_ctx, "show me the folder structure of site, all subfolders and files"),
+                     "site")["message"]
+    assert "site/img/icons/f5.css" in message and "site/js/app.js" in message and "by subfolder" not in message
+
+
+def test_a_listing_for_a_request_that_asks_nothing_of_its_files_is_as_before(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"notes/a.txt": "x", "notes/old/b.txt": "y"})
+    message = browse(_asking(tool_ctx, "what's in notes?"), "notes")["message"]
+    assert message.startswith("notes holds 1 folder: old/ and 1 file: a.txt."), message
+
+
+# ---------------------------------------------------------------- the other tools
+
+def test_a_content_search_asked_for_names_leads_with_the_names(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"w/ch1_draft.docx": "x", "w/blog/Draft hike.md": "# Hike\n",
+                                    "w/cooking.md": "This was a draft once.\n"})
+    message = grep_tool(_asking(tool_ctx, "find me all files with draft in the name in w, any case"), pattern="draft",
+                        directory="w")["message"]
+    assert message == ("2 files have 'draft' in their name under w/ (subfolders included): w/blog/Draft hike.md, "
+                       "w/ch1_draft.docx."), message   # cooking.md's text says "draft": not what was asked
+
+
+def test_a_list_file_is_counted_by_its_entries(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"party/guests.txt": "Ann Lee\nBo Chan\n\nCy Diaz\nDee Fox\n"})
+    message = read_file(_asking(tool_ctx, "How many people are on the guest list in party/guests.txt?"),
+                        file_path="party/guests.txt")["message"]
+    assert message.startswith("guests.txt has 4 entries, one a line (Ann Lee ... Dee Fox)"), message
+
+
+def test_prose_is_not_counted_as_a_list(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"essay.txt": "It rained.\nWe stayed in.\nThe end.\n"})
+    result = read_file(_asking(tool_ctx, "how many chapters does essay.txt have?"), file_path="essay.txt")
+    assert "entries" not in str(result), result
+
+
+def test_that_same_folder_is_the_one_the_conversation_named_last(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"docs/travel/ids/passport.pdf": "%", "docs/travel/ids/visa.pdf": "%",
+                                    "docs/home/ins.pdf": "%"})
+    ctx = _asking(tool_ctx, "What else is in that same folder?",
+                  earlier="user: where is my passport scan?\nassistant: It is docs/travel/ids/passport.pdf.")
+    result = browse(ctx, ".")
+    assert result["message"].startswith("docs/travel/ids holds 2 files: passport.pdf, visa.pdf"), result["message"]
+
+
+def test_a_listing_of_the_working_folder_stays_so_without_a_pointer_back(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"docs/a.txt": "x"})
+    ctx = _asking(tool_ctx, "what's in here?", earlier="assistant: see docs/a.txt")
+    assert Path(browse(ctx, ".")["path"]) == Path(tool_ctx.workdir)

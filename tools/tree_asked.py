@@ -1,0 +1,272 @@
+"""What a request asks of the files under a folder, answered from the tree itself.
+
+Asked "how many photos and how many videos are in Holiday 2022, with its day subfolders?", "how many files in
+invoices (not the paid subfolder) are bigger than 200 bytes?" or "how many of the minutes in club/minutes mention
+the budget?", both models listed the folder and then had to pick a kind's extensions out of a tally, compare
+sizes entry by entry, or open six files: they answered with the top level's count, the subfolder they were told
+to leave out, or the list of names (probe48). A listing of the folder leads with the answer instead: the files of
+the kind asked, of the size asked, or that say the word asked, at any depth, with the subfolder the request
+leaves out left out, each named by its path.
+
+Each question is read from the words that make it one ("photos", "bigger than 200 bytes", "empty", "mention",
+"in the name"); a request that asks none of them gets nothing here, and the listing is as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from gaia_lite.registry.context import ToolContext
+
+from .file_sizes import asks_size, by_size
+from .file_walk import ASKED_KINDS, KNOWN_EXTS, kind_exts, type_key, walk_folders
+from .grep import grep, text_files, where
+from .patterns import compile_user_regex
+
+__all__ = ["Scope", "scope_of", "tree_lead", "kinds_asked", "exts_asked", "size_limit", "mention_term",
+           "name_term", "names_with"]
+
+NAMED = 12            # files a lead names by path; past it, the count alone
+WALKED = 5000         # entries walked; a bigger tree gets no lead (a count search serves it)
+_DEPTH = 64
+
+_FOLDER_WORD = r"\s+(?:sub-?)?(?:folder|dir(?:ectory)?)s?\b"
+_NAME = r"(?:the\s+|my\s+|its\s+|their\s+)?(?P<name>[\w.-]+(?:\s[\w.-]+)?)"
+_LEFT_OUT = re.compile(r"\b(?:not|excluding|except(?:\s+for)?|without|leav(?:e|ing)\s+out|ignor(?:e|ing)|"
+                       r"skip(?:ping)?|(?:not|don'?t|do\s+not)\s+count(?:ing)?)\s+(?:in\s+)?" + _NAME + _FOLDER_WORD,
+                       re.IGNORECASE)
+_TAKEN_IN = re.compile(r"\b(?:includ(?:e|ing)|plus|and\s+(?:also\s+)?|with|also)\s+(?:in\s+)?" + _NAME + _FOLDER_WORD,
+                       re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The folder a request asks about and the subfolders it leaves out ("not the paid subfolder")."""
+    folder: Path
+    left_out: tuple[Path, ...] = ()
+
+
+def _names_said(pattern: re.Pattern[str], message: str) -> set[str]:
+    """The folder names ``pattern`` finds in ``message``, lower case, each also as its last word ("the old")."""
+    out: set[str] = set()
+    for m in pattern.finditer(message):
+        name = m.group("name").lower()
+        out |= {name, name.split()[-1]}
+    return out
+
+
+def scope_of(ctx: ToolContext, folder: Path) -> Scope:
+    """The folder to answer for, given the one a tool was asked to list. Asked "which files in downloads are pdfs?
+    include the old subfolder" and "in the invoices folder (not the paid subfolder), how many ...", both models
+    listed the subfolder named (downloads/old, invoices/paid): a subfolder the request names as one to take in or
+    leave out, listed while the request names its parent too, stands for the parent. The subfolders the request
+    leaves out are found below the folder, at any depth."""
+    message = ctx.request.message
+    left, taken = _names_said(_LEFT_OUT, message), _names_said(_TAKEN_IN, message)
+    base = Path(ctx.workdir).resolve()
+    low = message.lower()
+    if (folder.name.lower() in left | taken and folder != base and folder.parent != base
+            and folder.parent.name.lower() in low):
+        folder = folder.parent
+    if not left:
+        return Scope(folder)
+    out = [here / d for here, dirs, _ in _walk(ctx, folder) for d in dirs if d.lower() in left]
+    return Scope(folder, tuple(out))
+
+
+def _walk(ctx: ToolContext, folder: Path, left_out: tuple[Path, ...] = ()):
+    """walk_folders below ``folder``, the left-out subfolders pruned, stopping after ``WALKED`` entries."""
+    seen = 0
+    for here, dirs, files in walk_folders(folder, _DEPTH, ctx):
+        dirs[:] = [d for d in dirs if here / d not in left_out]   # walk_folders descends into what is left
+        seen += len(dirs) + len(files)
+        if seen > WALKED:
+            return
+        yield here, dirs, files
+
+
+def _files(ctx: ToolContext, scope: Scope, top: bool, hidden: bool) -> tuple[list[Path], bool] | None:
+    """The files in the scope (its top level alone with ``top``; hidden ones only with ``hidden``) and whether it
+    has subfolders; None for a tree over ``WALKED`` entries."""
+    out, seen, nested = [], 0, False
+    for here, dirs, files in _walk(ctx, scope.folder, scope.left_out):
+        seen += len(dirs) + len(files)
+        nested = nested or bool(dirs)
+        out += [here / f for f in files if hidden or not f.startswith(".")]
+        if top:
+            break
+    return None if seen > WALKED else (out, nested)
+
+
+_NOT_EXTS = frozenset({".go", ".doc", ".c", ".h", ".rs", ".ts", ".sh", ".a", ".so", ".gz"})  # words first
+
+
+def exts_asked(message: str) -> list[str]:
+    """The extensions ``message`` names as kinds of file ("which files r pdfs?", "how many mp3 files"), in order."""
+    out = []
+    for word in re.findall(r"[a-z0-9]+", message.lower()):
+        ext = next((e for e in (f".{word}", f".{word.removesuffix('s')}") if e in KNOWN_EXTS), None)
+        if ext is not None and ext not in _NOT_EXTS:
+            out.append(ext)
+    return list(dict.fromkeys(out))
+
+
+def kinds_asked(message: str) -> list[str]:
+    """The kinds of file (file_walk.ASKED_KINDS) ``message`` names, in order: "photos and videos" -> both."""
+    said = [w.removesuffix("s") for w in re.findall(r"[a-z]+", message.lower())]
+    return list(dict.fromkeys(w for w in said if w in ASKED_KINDS))
+
+
+def _kinds_lead(message: str, files: list[Path], where_said: str, base: Path) -> list[str]:
+    """"5 photo files (.png, .jpg, ...) under Holiday 2022/, subfolders included: ..." for each kind or extension
+    asked, and which there are more of when two are."""
+    groups = [(f"{k} file", set(kind_exts(k))) for k in kinds_asked(message)] or \
+        [(f"{e} file", {e}) for e in exts_asked(message)]
+    out, counts = [], []
+    for label, exts in groups[:3]:
+        hits = [p for p in files if type_key(p.name) in exts]
+        kinds = f" ({', '.join(sorted(exts))})" if len(exts) > 1 else ""
+        counts.append((len(hits), label.split()[0]))
+        out.append(f"{len(hits)} {label}{'' if len(hits) == 1 else 's'}{kinds} {where_said}" + _named(hits, base))
+    if len(counts) == 2 and counts[0][0] != counts[1][0]:
+        (n1, k1), (n2, k2) = sorted(counts, reverse=True)
+        out.append(f"There are more {k1} files than {k2} files ({n1} to {n2})")
+    return out
+
+
+def _named(paths: list[Path], base: Path, sizes: bool = False) -> str:
+    if not paths or len(paths) > NAMED:
+        return ""
+    return ": " + ", ".join(where(p, base) + (f" ({_size(p):,} B)" if sizes else "") for p in sorted(paths))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+_UNITS = {"b": 1, "byte": 1, "bytes": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1024 ** 2, "mb": 1024 ** 2,
+          "mib": 1024 ** 2, "g": 1024 ** 3, "gb": 1024 ** 3, "gib": 1024 ** 3}
+_LIMIT = re.compile(r"\b(?P<side>bigger|larger|more|greater|over|above|heavier|smaller|less|under|below|lighter)"
+                    r"(?:\s+than)?\s+(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>bytes?|b|kib|kb|k|mib|mb|m|gib|gb|g)\b", re.I)
+_EMPTY = re.compile(r"\bempty\s+files?\b|\b(?:0|zero)\s*(?:bytes?|b)\b", re.IGNORECASE)
+
+
+def size_limit(message: str) -> tuple[str, int, str] | None:
+    """(">" or "<", bytes, as said) for "bigger than 200 bytes", "under 2 MB"; ("=", 0, "empty (0 bytes)") for
+    "empty files" and "0 bytes"; None for a message that sets no size."""
+    if _EMPTY.search(message):
+        return "=", 0, "empty (0 bytes)"
+    m = _LIMIT.search(message)
+    if m is None:
+        return None
+    big = m.group("side").lower() in ("bigger", "larger", "more", "greater", "over", "above", "heavier")
+    n = int(float(m.group("n")) * _UNITS[m.group("unit").lower()])
+    said = f"{'bigger' if big else 'smaller'} than {m.group('n')} {m.group('unit')}"
+    return (">" if big else "<"), n, said
+
+
+def _size_lead(message: str, files: list[Path], where_said: str, base: Path) -> list[str]:
+    limit = size_limit(message)
+    if limit is None:
+        return []
+    side, n, said = limit
+    keep = {"=": lambda s: s == 0, ">": lambda s: s > n, "<": lambda s: s < n}[side]
+    hits = [p for p in files if keep(_size(p))]
+    noun = "file is" if len(hits) == 1 else "files are"
+    return [f"{len(hits)} {noun} {said} {where_said}" + _named(hits, base, sizes=side != "=")]
+
+
+_MENTION = re.compile(r"\b(?:mention(?:s|ed|ing)?|contain(?:s|ing)?|talk(?:s|ing)?\s+about|refer(?:s|ring)?\s+to|"
+                      r"(?:say|says)\s+(?:anything\s+|something\s+)?about)\s+(?P<rest>.+)", re.IGNORECASE)
+_QUOTED = re.compile(r"[\"'“‘](?P<q>[^\"'”’]{2,60})[\"'”’]")
+_FILLER = frozenset("the a an any some word words term phrase text my our their its of".split())
+
+
+def mention_term(message: str) -> str | None:
+    """What a request asks files to mention: "mention the budget" -> "budget"; a quoted phrase as quoted."""
+    m = _MENTION.search(message)
+    if m is None:
+        return None
+    if (q := _QUOTED.search(m.group("rest"))) is not None:
+        return q.group("q").strip()
+    words = [w for w in re.findall(r"[\w-]+", m.group("rest")) if w.lower() not in _FILLER]
+    return words[0].lower() if words and len(words[0]) > 1 else None
+
+
+def _mention_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said: str, base: Path) -> list[str]:
+    term = mention_term(ctx.request.message)
+    if term is None:
+        return []
+    stem = term[:-1] if len(term) > 4 and term.endswith("s") else term
+    rx = compile_user_regex(stem, ignore_case=True, literal=True)
+    texts = set(text_files(ctx, scope.folder))   # binary files (a photo, a .docx) are not read for words
+    readable = [p for p in files if p in texts]
+    if rx is None or not readable:
+        return []
+    found = grep(ctx, readable, rx)
+    holding = sorted({h.path for h in found.hits})
+    verb = "mentions" if len(holding) == 1 else "mention"
+    return [f"{len(holding)} of the {len(readable)} files {where_said} {verb} {term!r}" + _named(holding, base)]
+
+
+_IN_NAME = re.compile(r"\b(?:with|having|has|have|contain(?:s|ing)?)\s+[\"'“]?(?P<a>[\w.-]+)[\"'”]?\s+in\s+"
+                      r"(?:the|their|its|his|her)\s+(?:file\s*)?names?\b|\bnames?\s+(?:has|have|contains?|includes?|"
+                      r"with)\s+[\"'“]?(?P<b>[\w.-]+)|\b(?:named|called)\s+(?:like\s+)?[\"'“](?P<c>[^\"'”]+)[\"'”]",
+                      re.IGNORECASE)
+
+
+def name_term(message: str) -> str | None:
+    """What a request asks file names to hold: "files with draft in the name" -> "draft"."""
+    m = _IN_NAME.search(message)
+    return None if m is None else next(g for g in m.groups() if g).lower()
+
+
+def names_with(paths: list[Path], term: str) -> list[Path]:
+    """The paths whose file names hold ``term``, any case."""
+    return [p for p in paths if term in p.name.lower()]
+
+
+def _name_lead(message: str, files: list[Path], where_said: str, base: Path) -> list[str]:
+    term = name_term(message)
+    if term is None:
+        return []
+    hits = names_with(files, term)
+    return [f"{len(hits)} file{' has' if len(hits) == 1 else 's have'} {term!r} in {'its' if len(hits) == 1 else 'their'}"
+            f" name {where_said}" + _named(hits, base)]
+
+
+def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:
+    """The sentences that answer what the request asks of the files under ``scope`` (see the module's
+    docstring), or "" when it asks none of it, or the tree is too big to walk here."""
+    message = ctx.request.message
+    asks = (kinds_asked(message) or exts_asked(message) or size_limit(message) or asks_size(message)
+            or mention_term(message) or name_term(message))
+    if not asks:
+        return ""
+    # an empty ".gitkeep" is an empty file to the person asking for the empty files (probe48)
+    walked = _files(ctx, scope, top, hidden=size_limit(message) is not None)
+    if walked is None:
+        return ""
+    files, nested = walked
+    base = Path(ctx.workdir).resolve()
+    where_said = _where_said(scope, base, top, nested)
+    said = (_kinds_lead(message, files, where_said, base) + _size_lead(message, files, where_said, base)
+            + _mention_lead(ctx, scope, files, where_said, base) + _name_lead(message, files, where_said, base))
+    if not said and nested and size_limit(message) is None and (ranking := by_size(message, [(_size(p), where(p, base))
+                                                                                   for p in files])):
+        said = [f"{where_said[0].upper()}{where_said[1:]}: {ranking[0].lower()}{ranking[1:]}"]
+    return ". ".join(said) + "." if said else ""
+
+
+def _where_said(scope: Scope, base: Path, top: bool, nested: bool) -> str:
+    """"under invoices/ (subfolders included, invoices/paid/ left out)", "directly in notes/", "in club/minutes/"."""
+    folder = "the working folder" if scope.folder == base else where(scope.folder, base) + "/"
+    left = f"{', '.join(where(p, base) + '/' for p in scope.left_out)} left out" if scope.left_out else ""
+    if top or not nested:
+        return f"{'directly in' if top else 'in'} {folder}" + (f" ({left})" if left and not top else "")
+    return f"under {folder} (subfolders included{', ' + left if left else ''})"
