@@ -23,7 +23,8 @@ from .find import locate, shown
 from .rag import locate_or_named
 from .passages import answer_first, question_parts, ranked, units
 from .passages import shown as shown_unit
-from .sandbox import SandboxError, resolve_user_path
+from .sandbox import SandboxError, resolve_user_path, resolved_or_none
+from .tree_asked import scope_of, tree_lead
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
                          _read_rows, _tabular, parse_period, to_date, to_number)
 from .table_facts import facts_block
@@ -102,6 +103,8 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
     if kind not in ANALYSIS_TYPES:
         notes.append(f"analysis_type {analysis_type!r} is not one of {', '.join(ANALYSIS_TYPES)}; this is a summary")
         kind = "summary"
+    if (folder := _folder_asked_of(ctx, file_path)) is not None:
+        return folder
     path, found_note = _locate(ctx, file_path)
     notes += [found_note] if found_note else []
     if path.suffix.lower() not in TABLE_SUFFIXES:
@@ -149,6 +152,17 @@ def _refuse_oversized(**args: Optional[str]) -> None:
             raise ToolFailure(f"{name} is {size:,} characters; the limit is {ARG_LIMITS[name]:,}{example}")
 
 
+def _folder_asked_of(ctx: ToolContext, file_path: str) -> dict | None:
+    """What the request asks of the files under a folder given as the table (tree_asked.tree_lead), or None. Asked
+    "how many empty files are there in myapp?", the 0.5B passed the folder to this tool (probe48)."""
+    folder = resolved_or_none(ctx, file_path)
+    if folder is None or not folder.is_dir():
+        return None
+    lead = tree_lead(ctx, scope_of(ctx, folder))
+    return {"status": "success", "message": f"{shown(folder, ctx.workdir)} is a folder, not a table. {lead}"} \
+        if lead else None
+
+
 def _unrun(query: Optional[str], path: Path) -> list[str]:
     return [f"the query was not run: {path.name} is not a table"] if query and query.strip() else []
 
@@ -164,8 +178,31 @@ def _queried(frame: _Frame, query: str, date_range: Optional[str], ignored: bool
         notes.append("columns and group_by are left out: the query says what to compute")
     said = said_in(f"{request.earlier}\n{request.message}") if request.message.strip() else None
     query, moved = _dates_named(query, frame, request.message)
+    query, kept = _this_turns_values(query, request)
     result = query_result(frame, query, said)
-    return {**result, "message": f"{result['message']} ({moved})"} if moved else result
+    said_how = "; ".join(n for n in (moved, kept) if n)
+    return {**result, "message": f"{result['message']} ({said_how})"} if said_how else result
+
+
+_IN_LIST = re.compile(r"(?i)\bIN\s*\((?P<items>\s*'[^']*'(?:\s*,\s*'[^']*')+\s*)\)")
+
+
+def _this_turns_values(query: str, request: TurnRequest) -> tuple[str, str]:
+    """(the query, a note) with an ``IN`` list cut to the values this message names, when it names some of them and
+    the others were named only earlier: asked "how much did the north region sell?" and then "ok and south?", the
+    1.5B queried ``Region IN ('South', 'North')`` (probe49). As given, with no note, otherwise."""
+    if not request.earlier.strip():
+        return query, ""
+    now = said_in(request.message)
+    for m in _IN_LIST.finditer(query):
+        values = re.findall(r"'([^']*)'", m.group("items"))
+        kept = [v for v in values if now(v)]
+        if kept and len(kept) < len(values):
+            cut = ", ".join(f"'{v}'" for v in kept)
+            dropped = ", ".join(v for v in values if v not in kept)
+            return (query[:m.start()] + (f"= {cut}" if len(kept) == 1 else f"IN ({cut})") + query[m.end():],
+                    f"{dropped} left out: named before, not in this question")
+    return query, ""
 
 
 _BETWEEN_DATES = re.compile(r"(?i)\bBETWEEN\s+'(\d{4}-\d{2}-\d{2})'\s+AND\s+'(\d{4}-\d{2}-\d{2})'")

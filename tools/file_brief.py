@@ -91,7 +91,7 @@ def edit_lines(path: Path, message: str = "") -> tuple[str, ...]:
     return tuple(holding) if holding else tuple(lines) if len(lines) <= MAX_EDIT_LINES else ()
 
 
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?!\w|\.\d)")   # "... to 100." ends a sentence
 
 
 def sets_new_value(path: Path, message: str) -> bool:

@@ -252,8 +252,13 @@ def count_asked(ctx: ToolContext) -> str | None:
     if top_only(ctx):   # "how many .txt files are directly in notes?": the top level's, as a count would give
         kinds = Counter(type_key(c.name) for c in visible_files(folder))
         n = sum(kinds.values())
-        return f"Directly in {under}/, subfolders not counted: {_kinds_said(kinds)} ({n} in all)." if n else \
-            f"No files directly in {under}/."
+        # the folders too: asked "how many folders are directly inside Recipes?", the 0.5B was told one .txt file
+        # and answered "1 folder" (probe48)
+        dirs = sorted(c.name + "/" for c in folder.iterdir() if c.is_dir() and not c.name.startswith("."))
+        folders = f"{len(dirs)} folder{'' if len(dirs) == 1 else 's'} ({', '.join(dirs[:SHOWN_FOLDERS])}) and " \
+            if dirs else ""
+        return f"Directly in {under}/, subfolders not counted: {folders}{_kinds_said(kinds)} ({n} in all)." \
+            if n else f"Directly in {under}/: {folders}no files."
     tally = tree_tally(ctx, folder)
     if not tally:
         return None

@@ -39,7 +39,8 @@ from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, words, PATH_MENTION)
-from .grep import SHOWN_LINES, Grep, counted, grep, hit_lines, per_file, text_files, where
+from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
+                   whole_word_regex, where)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
 from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 
@@ -772,8 +773,22 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     # the one file closes the message too: asked "which file talks about the warranty?", both models answered with
     # the last line's text alone, its path dropped (probe45)
     last = f"\n(all in {where(found.hits[0].path, base)})" if len(files) == 1 and not cut else ""
-    return {"status": "success", "message": how + counted(found, base) + "\n" + "\n".join(lines) + more + last,
+    return {"status": "success", "message": _which_files(ctx, found) + how + counted(found, base) + "\n"
+                                            + "\n".join(lines) + more + last,
             "count": found.count, "files": files[:SHOWN], "truncated": cut}
+
+
+_WHICH = re.compile(r"\b(?:which|what)\b(?:\s+(?:of\s+)?(?:my|the|these|those)?\s*[\w-]+)?|\blist\b|\bwhere\b",
+                    re.IGNORECASE)
+
+
+def _which_files(ctx: ToolContext, found: Grep) -> str:
+    """"The files: a, b, c.\n" for a request that asks which files hold something, when two or more do. Asked
+    "which of my meeting notes talk about henderson?", the 1.5B retold the lines and named no file (probe49)."""
+    names = list(dict.fromkeys(where(h.path, Path(ctx.workdir)) for h in found.hits))
+    if len(names) < 2 or len(names) > SHOWN or not _WHICH.search(ctx.request.message):
+        return ""
+    return f"The {len(names)} files: {', '.join(names)}.\n"
 
 
 def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str]:
@@ -822,7 +837,8 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
     with ``regex``); then, found nowhere, as a regular expression when it is written like one ("TODO|FIXME",
     "def \\w+"), and every word of it on one line, in any order: "//TODO" finds "# TODO"."""
     fold = not case_sensitive
-    tries = [(compile_user_regex(pattern, ignore_case=fold, literal=not regex), "")]
+    tries = [] if regex else _meant_first(ctx, files, pattern, fold)
+    tries.append((compile_user_regex(pattern, ignore_case=fold, literal=not regex), ""))
     if not regex and (is_pattern(pattern, regex_only=True) or ".*" in pattern):
         tries.append((compile_user_regex(pattern, ignore_case=fold),
                       f"No line holds {pattern!r} as text; as a regular expression: "))
@@ -837,11 +853,27 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
         for word in sorted(relaxed.words, key=len, reverse=True):
             tries.append((compile_user_regex(word, ignore_case=fold, literal=True),
                           f"No line holds {pattern!r} or all of its words; lines with {word!r} instead: "))
-    for rx, how in tries:
-        found = grep(ctx, files, rx, context) if rx is not None else Grep()
+    for rx, how, *among in tries:
+        found = grep(ctx, among[0] if among else files, rx, context) if rx is not None else Grep()
         if found.hits:
             return found, how
     return Grep(), ""
+
+
+def _meant_first(ctx: ToolContext, files: list[Path], pattern: str, fold: bool) -> list[tuple]:
+    """The readings of a text pattern tried before the text itself: a log level in the logs ("error": the lines
+    at level error), an import in every form ("import requests"), the text as whole words ("TODO", not
+    "todoSchema"). Each is tried only where the pattern is written so; the text as written comes after them."""
+    tries: list[tuple] = []
+    logs = log_files(files)
+    if (level := LogLevel.of(pattern)) is not None and logs:
+        tries.append((level, f"Lines at level {level.level.upper()} in the logs (a line's own level, not the word "
+                             f"anywhere in it): ", logs))
+    if (imports := import_regex(pattern)) is not None:
+        tries.append((compile_user_regex(imports), f"Lines that import {pattern.split()[-1]!r} (any form): "))
+    if (whole := whole_word_regex(pattern)) is not None:
+        tries.append((compile_user_regex(whole, ignore_case=fold), ""))
+    return tries
 
 
 @tool(gated=True)
@@ -942,6 +974,8 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     if isinstance(new_content, str) and _is_the_request(ctx, new_content):
         raise ToolFailure("new_content is the request itself, not the file's new text; write the line as the file "
                           "should read, e.g. 'replicas: 4'")
+    if isinstance(new_content, str) and (nested := _nested_set(text, new_content)) is not None:
+        return _write_edit(ctx, path, text, nested[0], 1, note=nested[1])
     if not old_content:  # the model did not know the text: the lines like the new one are what it may replace
         return _set_line(ctx, path, text, new_content if isinstance(new_content, str) else "")
     if isinstance(new_content, str) and (line := key_alone(text, old_content, new_content)) is not None:
@@ -973,6 +1007,31 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
                        note=f"old_content matched once {how}: {text[start:end]!r} was replaced")
 
 
+_FLAT_PATH = re.compile(r"^\s*(?P<parent>[\w.-]+):\s+(?P<key>[\w.-]+):\s*(?P<value>\S.*?)\s*$")
+
+
+def _nested_set(text: str, new: str) -> tuple[str, str] | None:
+    """(the text with a nested key set, a note) for new_content that writes a YAML key path on one line ("logging:
+    level: warning") where ``text`` has that key under that parent; else None. For "set the logging level to
+    warning in config.yaml" the 1.5B wrote that line in place of "logging:", and the edit broke the file (probe49)."""
+    m = _FLAT_PATH.match(new)
+    if m is None or "\n" in new.strip():
+        return None
+    rows = text.splitlines(keepends=True)
+    starts = [i for i, r in enumerate(rows) if r.rstrip() == f"{m.group('parent')}:"]
+    if len(starts) != 1:
+        return None
+    for i in range(starts[0] + 1, len(rows)):
+        row = rows[i]
+        if row.strip() and not row[0].isspace():
+            return None   # past the parent's block
+        child = re.match(rf"(\s+){re.escape(m.group('key'))}:\s*(.*?)(\s*)$", row)
+        if child is not None:
+            rows[i] = f"{child.group(1)}{m.group('key')}: {m.group('value')}{child.group(3)}"
+            return "".join(rows), f"read as {m.group('parent')}'s {m.group('key')}, set to {m.group('value')}"
+    return None
+
+
 def _added(ctx: ToolContext, text: str, old: str, new: str, name: str) -> tuple[str, str] | None:
     """The file with the entry, or entries, the request adds after ``old``, and a note; None for another edit."""
     return added_entry(ctx.request.message, text, old, new, name) or added_entries(ctx.request.message, text, old,
@@ -992,6 +1051,9 @@ def _every_place(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, 
     message = ctx.request.message
     if not _EVERY_PLACE.search(message):
         return None
+    if (n := text.count(old)) > 1 and old.strip() and new.strip():
+        # "replace Jordan Blake with Jordan Blake-Reyes everywhere": the text given, in each of its places (probe49)
+        return text.replace(old, new), f"{old!r} was replaced with {new!r} in all {n} places (the request says so)"
     a, b = _WORDS_AND_GAPS.findall(old), _WORDS_AND_GAPS.findall(new)
     swapped = [(x, y) for x, y in zip(a, b) if x != y]
     if len(a) != len(b) or len(swapped) != 1 or not swapped[0][0].strip() or not swapped[0][1].strip():

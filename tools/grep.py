@@ -32,7 +32,7 @@ from .patterns import compile_user_regex
 from .sandbox import SandboxError
 
 __all__ = ["Hit", "Grep", "text_files", "grep", "grep_words", "where", "hit_lines", "per_file", "counted",
-           "LINE_CHARS", "SHOWN_LINES"]
+           "LINE_CHARS", "SHOWN_LINES", "LogLevel", "log_files", "import_regex", "whole_word_regex"]
 
 LINE_CHARS = 160       # of a hit's text: enough for a line of code or a sentence, not a minified file
 MAX_HITS = 5_000       # matching lines counted; past it the count says "at least"
@@ -207,3 +207,60 @@ def counted(found: Grep, base: Path) -> str:
     lines = "line" if found.count == 1 else "lines"
     return f"{n} matching {lines} in {len(files)} file{'' if len(files) == 1 else 's'}: " \
            + ", ".join(files[:SHOWN_FILES]) + more
+
+
+_LEVELS = {"error": "error", "errors": "error", "err": "error", "warn": "warn", "warning": "warn", "warnings": "warn",
+           "info": "info", "debug": "debug", "fatal": "fatal", "critical": "critical", "crit": "critical",
+           "trace": "trace"}
+_LEVEL_WORD = re.compile(r"\b(?:level=)?(error|err|warning|warn|info|debug|fatal|critical|crit|trace)\b", re.IGNORECASE)
+_LOG_NAME = re.compile(r"\.log(?:\.\d+)?$|\.log\.", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LogLevel:
+    """Matches the lines of a log whose level is ``level``: the first level word of the line ("ERROR",
+    "level=error"), not the word anywhere ("INFO Retrying after error" is an info line). Asked "how many error
+    lines are there across the logs?", both models searched "error" and counted every line with the word (probe49)."""
+
+    level: str
+
+    @classmethod
+    def of(cls, pattern: str) -> "LogLevel | None":
+        level = _LEVELS.get(pattern.strip().lower())
+        return cls(level) if level else None
+
+    def search(self, line: str) -> bool:
+        m = _LEVEL_WORD.search(line)
+        return m is not None and _LEVELS[m.group(1).lower()] == self.level
+
+
+def log_files(files: Sequence[Path]) -> list[Path]:
+    """The logs among ``files``: named *.log, or rotated (app.log.1, app.log.2024-06-01)."""
+    return [p for p in files if _LOG_NAME.search(p.name)]
+
+
+_IMPORT = re.compile(r"^\s*(?:import|from)\s+(?P<module>[A-Za-z_][\w.]*)\s*$")
+
+
+def import_regex(pattern: str) -> str | None:
+    """A regular expression for every way a Python or JavaScript file imports the module of ``pattern`` ("import
+    requests"): "import requests", "import requests as r", "from requests import Session", "from requests.adapters
+    import ...", "require('requests')"; not "import requests_cache", and not a commented-out line. Asked which
+    files import requests, both models searched "import requests" and named a commented-out line and
+    requests_cache, and missed "from requests import Session" (probe49). None for another pattern."""
+    m = _IMPORT.match(pattern)
+    if m is None:
+        return None
+    mod = re.escape(m.group("module"))
+    return (rf"^\s*(?:import\s+(?:[\w.]+\s*,\s*)*{mod}(?:$|[\s,.;])|from\s+{mod}(?:\.[\w.]+)?\s+import\b)|"
+            rf"^[^#/]*\brequire\(\s*['\"]{mod}['\"]\s*\)|^\s*import\b[^#/]*\bfrom\s+['\"]{mod}['\"]")
+
+
+def whole_word_regex(pattern: str) -> str | None:
+    """``pattern`` as whole words (a plural too): "TODO" finds "# TODO:" but not "todoSchema" or "todo_items";
+    None for under 3 characters or when it does not begin and end with a letter or digit (it is searched as
+    written)."""
+    text = pattern.strip()
+    if len(text) < 3 or not (text[0].isalnum() and text[-1].isalnum()):   # "b" is searched as a letter
+        return None
+    return rf"\b{re.escape(text)}(?:s|es)?\b"

@@ -106,16 +106,20 @@ _NOT_EXTS = frozenset({".go", ".doc", ".c", ".h", ".rs", ".ts", ".sh", ".a", ".s
 def exts_asked(message: str) -> list[str]:
     """The extensions ``message`` names as kinds of file ("which files r pdfs?", "how many mp3 files"), in order."""
     out = []
-    for word in re.findall(r"[a-z0-9]+", message.lower()):
+    for word in re.findall(r"[a-z0-9]+", _FOLDER_NAMED.sub(" ", message.lower())):
         ext = next((e for e in (f".{word}", f".{word.removesuffix('s')}") if e in KNOWN_EXTS), None)
         if ext is not None and ext not in _NOT_EXTS:
             out.append(ext)
     return list(dict.fromkeys(out))
 
 
+_FOLDER_NAMED = re.compile(r"\b[\w.-]+\s+(?:folder|directory|dir)\b", re.IGNORECASE)
+
+
 def kinds_asked(message: str) -> list[str]:
-    """The kinds of file (file_walk.ASKED_KINDS) ``message`` names, in order: "photos and videos" -> both."""
-    said = [w.removesuffix("s") for w in re.findall(r"[a-z]+", message.lower())]
+    """The kinds of file (file_walk.ASKED_KINDS) ``message`` names, in order: "photos and videos" -> both; a folder's
+    name is none ("how big is my pics folder?")."""
+    said = [w.removesuffix("s") for w in re.findall(r"[a-z]+", _FOLDER_NAMED.sub(" ", message.lower()))]
     return list(dict.fromkeys(w for w in said if w in ASKED_KINDS))
 
 
@@ -184,18 +188,26 @@ def _size_lead(message: str, files: list[Path], where_said: str, base: Path) -> 
 _MENTION = re.compile(r"\b(?:mention(?:s|ed|ing)?|contain(?:s|ing)?|talk(?:s|ing)?\s+about|refer(?:s|ring)?\s+to|"
                       r"(?:say|says)\s+(?:anything\s+|something\s+)?about)\s+(?P<rest>.+)", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"'“‘](?P<q>[^\"'”’]{2,60})[\"'”’]")
+_NOT_TERMS = frozenset("most fewest least more fewer files file folders folder items things stuff space room".split())
 _FILLER = frozenset("the a an any some word words term phrase text my our their its of".split())
 
 
+_IN_THEM = re.compile(r"\b(?:have|has|with|use[sd]?|needs?|calls?\s+for|put)\s+(?P<rest>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                      r"in\s+(?:them|it)\b", re.IGNORECASE)
+
+
 def mention_term(message: str) -> str | None:
-    """What a request asks files to mention: "mention the budget" -> "budget"; a quoted phrase as quoted."""
-    m = _MENTION.search(message)
+    """What a request asks files to mention: "mention the budget" -> "budget", "which recipes have peanuts in them?"
+    -> "peanuts"; a quoted phrase as quoted."""
+    m = _MENTION.search(message) or _IN_THEM.search(message)
     if m is None:
         return None
     if (q := _QUOTED.search(m.group("rest"))) is not None:
         return q.group("q").strip()
     words = [w for w in re.findall(r"[\w-]+", m.group("rest")) if w.lower() not in _FILLER]
-    return words[0].lower() if words and len(words[0]) > 1 else None
+    if not words or len(words[0]) < 2 or words[0].lower() in _NOT_TERMS:
+        return None   # "which folder has the most files in it?" asks no word of the files
+    return words[0].lower()
 
 
 def _mention_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said: str, base: Path) -> list[str]:
@@ -240,12 +252,73 @@ def _name_lead(message: str, files: list[Path], where_said: str, base: Path) -> 
             f" name {where_said}" + _named(hits, base)]
 
 
+_MOST = re.compile(r"\b(?P<end>most|fewest|least)\s+(?:\w+\s+)?(?:files|things|stuff|items|in it)\b", re.IGNORECASE)
+
+
+def _most_lead(message: str, scope: Scope, files: list[Path], base: Path) -> list[str]:
+    """"Tournaments/ has the most files (5 at any depth): Finances/ 3, Members/ 2, Tournaments/ 5" for "which
+    folder inside Chess Club has the most files?" (the 0.5B echoed the call, probe48)."""
+    m = _MOST.search(message)
+    per = {}
+    for p in files:
+        if p.parent != scope.folder:
+            top = p.relative_to(scope.folder).parts[0]
+            per[top] = per.get(top, 0) + 1
+    if m is None or len(per) < 2:
+        return []
+    fewest = m.group("end").lower() != "most"
+    ranked = sorted(per.items(), key=lambda kv: (kv[1] if fewest else -kv[1], kv[0].lower()))
+    if ranked[0][1] == ranked[1][1]:
+        return []
+    said = ", ".join(f"{where(scope.folder / d, base)}/ {n}" for d, n in ranked)
+    end = "fewest" if fewest else "most"
+    return [f"{where(scope.folder / ranked[0][0], base)}/ has the {end} files ({ranked[0][1]} at any depth); by "
+            f"subfolder: {said}"]
+
+
+_TOTAL_SIZE = re.compile(r"\bhow (?:big|large|heavy)\b|\btotal (?:file )?size\b|\bhow much (?:space|room|disk|storage)\b|"
+                         r"\bsize of (?:the |my |this |that )?(?:whole )?(?:folder|directory)\b|\btake up\b",
+                         re.IGNORECASE)
+
+
+def _total_lead(message: str, files: list[Path], where_said: str) -> list[str]:
+    """"The 9 files under photos/ (subfolders included) take 1,234,567 B (1.2 MB) in all" for "how big is my photos
+    folder?": a listing gives each top-level file's size, and no model adds up a tree."""
+    if not _TOTAL_SIZE.search(message) or asks_size(message):
+        return []
+    total = sum(_size(p) for p in files)
+    return [f"The {len(files)} file{'' if len(files) == 1 else 's'} {where_said} take {total:,} B ({_human(total)}) "
+            f"in all"]
+
+
+def _human(n: int) -> str:
+    for unit, size in (("GB", 1024 ** 3), ("MB", 1024 ** 2), ("KB", 1024)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
+
+
+_EMPTY_FOLDERS = re.compile(r"\bempty (?:sub-?)?(?:folders?|director(?:y|ies)|dirs?)\b", re.IGNORECASE)
+
+
+def _empty_folders_lead(ctx: ToolContext, message: str, scope: Scope, where_said: str) -> list[str]:
+    """"2 empty folders under ...: a/, b/c/" for "are there any empty folders in projects?"."""
+    if not _EMPTY_FOLDERS.search(message):
+        return []
+    base = Path(ctx.workdir).resolve()
+    empty = [here for here, dirs, files in _walk(ctx, scope.folder, scope.left_out)
+             if not dirs and not files and here != scope.folder]
+    return [f"{len(empty)} empty folder{'' if len(empty) == 1 else 's'} {where_said}"
+            + (": " + ", ".join(where(p, base) + "/" for p in sorted(empty)[:NAMED]) if empty else "")]
+
+
 def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:
     """The sentences that answer what the request asks of the files under ``scope`` (see the module's
     docstring), or "" when it asks none of it, or the tree is too big to walk here."""
     message = ctx.request.message
     asks = (kinds_asked(message) or exts_asked(message) or size_limit(message) or asks_size(message)
-            or mention_term(message) or name_term(message))
+            or mention_term(message) or name_term(message) or _MOST.search(message) or _TOTAL_SIZE.search(message)
+            or _EMPTY_FOLDERS.search(message))
     if not asks:
         return ""
     # an empty ".gitkeep" is an empty file to the person asking for the empty files (probe48)
@@ -256,7 +329,9 @@ def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:
     base = Path(ctx.workdir).resolve()
     where_said = _where_said(scope, base, top, nested)
     said = (_kinds_lead(message, files, where_said, base) + _size_lead(message, files, where_said, base)
-            + _mention_lead(ctx, scope, files, where_said, base) + _name_lead(message, files, where_said, base))
+            + _mention_lead(ctx, scope, files, where_said, base) + _name_lead(message, files, where_said, base)
+            + _most_lead(message, scope, files, base) + _total_lead(message, files, where_said)
+            + _empty_folders_lead(ctx, message, scope, where_said))
     if not said and nested and size_limit(message) is None and (ranking := by_size(message, [(_size(p), where(p, base))
                                                                                    for p in files])):
         said = [f"{where_said[0].upper()}{where_said[1:]}: {ranking[0].lower()}{ranking[1:]}"]

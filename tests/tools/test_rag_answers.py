@@ -235,7 +235,7 @@ def test_a_count_asked_of_an_empty_index_with_no_line_to_count_counts_the_named_
                                         "3 .jpg files (3 in all)"), result["message"]
     rag_ctx.request.message = "how many .jpg files are directly in photos/2024? not subfolders"
     assert call("index_directory", directory_path="photos/2024")["message"].startswith(
-        "No files directly in photos/2024/.")
+        "Directly in photos/2024/: 2 folders (feb/, jan/) and no files.")
 
 
 def test_a_path_to_index_that_fits_no_document_names_the_files_named_like_it(call, rag_ctx: ToolContext,

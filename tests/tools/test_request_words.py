@@ -126,7 +126,8 @@ def test_content_hits_in_the_file_the_request_is_about_come_first_and_lead(tool_
 def test_content_hits_no_file_is_more_about_keep_their_order_and_no_lead(tool_ctx: ToolContext, tmp_path: Path) -> None:
     _files(tmp_path, CLIENTS, tool_ctx, "which files mention a phone number?")
     message = as_called(search_file_content)(tool_ctx, "phone")["message"].splitlines()
-    assert message[0].startswith("3 matching lines in 3 files: crm/acme-corp/details.md (1), crm/globex"), message
+    assert message[0] == "The 3 files: crm/acme-corp/details.md, crm/globex/details.md, crm/initech_llc/details.md."
+    assert message[1].startswith("3 matching lines in 3 files: crm/acme-corp/details.md (1), crm/globex"), message
 
 
 def test_reading_a_guessed_file_that_does_not_exist_reads_the_one_file_the_request_points_to(

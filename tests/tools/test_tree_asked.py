@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.data import analyze_data_file
 from gaia_lite.tools.files import browse_directory, read_file, search_directory, search_file_content
 from gaia_lite.tools.tree_asked import exts_asked, kinds_asked, mention_term, name_term, size_limit
 
@@ -138,6 +139,21 @@ def test_the_smallest_file_of_a_tree_is_ranked_at_any_depth(tool_ctx: ToolContex
                             "(2 B), school/m/h.txt (9 B), school/a.txt (40 B)."), message
 
 
+def test_a_tree_s_total_size_is_added_up(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"pics/a.jpg": "x" * 1000, "pics/2024/b.jpg": "x" * 1500, "pics/2024/c.txt": "x"})
+    message = browse(_asking(tool_ctx, "how much space does my pics folder take up?"), "pics")["message"]
+    assert message.startswith("The 3 files under pics/ (subfolders included) take 2,501 B (2.4 KB) in all."), message
+
+
+def test_empty_folders_are_named(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"proj/src/a.py": "x"})
+    for empty in ("proj/build_old", "proj/src/tmp"):
+        (Path(tool_ctx.workdir) / empty).mkdir(parents=True)
+    message = browse(_asking(tool_ctx, "are there any empty folders in proj?"), "proj")["message"]
+    assert message.startswith("2 empty folders under proj/ (subfolders included): proj/build_old/, proj/src/tmp/."), \
+        message
+
+
 def test_a_top_level_question_gets_no_count_of_deeper_folders(tool_ctx: ToolContext) -> None:
     _files(Path(tool_ctx.workdir), {"recipes/cakes/birthday/r.txt": "x", "recipes/soups/s.md": "x", "recipes/l.txt": "x"})
     message = browse(_asking(tool_ctx, "how many folders are directly inside recipes? just the top level ones"),
@@ -160,7 +176,23 @@ def test_a_listing_for_a_request_that_asks_nothing_of_its_files_is_as_before(too
     assert message.startswith("notes holds 1 folder: old/ and 1 file: a.txt."), message
 
 
+def test_the_subfolder_with_the_most_files_is_named(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"club/fin/a.txt": "x", "club/fin/b.txt": "x", "club/tour/2024/c.pgn": "x",
+                                    "club/tour/d.pgn": "x", "club/tour/e.pgn": "x", "club/flyer.png": "x"})
+    message = browse(_asking(tool_ctx, "which folder inside club has the most files in it?"), "club")["message"]
+    assert message.startswith("club/tour/ has the most files (3 at any depth); by subfolder: club/tour/ 3, "
+                              "club/fin/ 2."), message
+
+
 # ---------------------------------------------------------------- the other tools
+
+def test_a_top_level_count_from_another_tool_counts_the_folders_too(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"recipes/cakes/r.txt": "x", "recipes/soups/s.md": "x", "recipes/l.txt": "x"})
+    message = search_directory(_asking(tool_ctx, "how many folders are directly inside recipes? just the top level"),
+                               directory_name=str(tool_ctx.workdir), max_depth=1)["message"]
+    assert message == ("Directly in recipes/, subfolders not counted: 2 folders (cakes/, soups/) and 1 .txt file "
+                       "(1 in all)."), message
+
 
 def test_a_content_search_asked_for_names_leads_with_the_names(tool_ctx: ToolContext) -> None:
     _files(Path(tool_ctx.workdir), {"w/ch1_draft.docx": "x", "w/blog/Draft hike.md": "# Hike\n",
@@ -169,6 +201,13 @@ def test_a_content_search_asked_for_names_leads_with_the_names(tool_ctx: ToolCon
                         directory="w")["message"]
     assert message == ("2 files have 'draft' in their name under w/ (subfolders included): w/blog/Draft hike.md, "
                        "w/ch1_draft.docx."), message   # cooking.md's text says "draft": not what was asked
+
+
+def test_a_folder_given_as_a_table_gets_what_the_request_asks_of_its_files(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"app/main.py": "run()\n", "app/pkg/__init__.py": ""})
+    result = as_called(analyze_data_file)(_asking(tool_ctx, "how many empty files are in app?"), file_path="app")
+    assert result["message"] == ("app is a folder, not a table. 1 file is empty (0 bytes) under app/ (subfolders "
+                                 "included): app/pkg/__init__.py."), result
 
 
 def test_a_list_file_is_counted_by_its_entries(tool_ctx: ToolContext) -> None:

@@ -1,0 +1,148 @@
+"""A content search reads a pattern as a person means it; an edit reads a change as a person asks it (probe49).
+
+Asked how many error lines the logs hold, both models searched "error" and counted "INFO Retrying after error";
+asked for the TODO comments, "TODO" found "todoSchema"; asked which files import requests, "import requests"
+found a commented-out line and requests_cache, and missed "from requests import Session". Asked to set the logging
+level in a YAML file, the 1.5B wrote "logging: level: warning" over "logging:"; asked to replace a name
+"everywhere", it replaced one place of three. Real files in temp dirs, the tools called as the agent calls them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.file_brief import sets_new_value
+from gaia_lite.tools.files import edit_file, search_file_content
+from gaia_lite.tools.grep import LogLevel, import_regex, whole_word_regex
+from gaia_lite.tools.patterns import compile_user_regex
+from gaia_lite.tools.tree_asked import mention_term
+
+from tests.tools.called import as_called, write_files
+
+grep_tool = as_called(search_file_content)
+edit = as_called(edit_file)
+
+
+def _asking(ctx: ToolContext, message: str) -> ToolContext:
+    ctx.request.message = message
+    return ctx
+
+
+# ---------------------------------------------------------------- what a pattern means
+
+@pytest.mark.parametrize("line, level", [
+    ("2024-06-01 08:07:45 ERROR Database connection refused", "error"),
+    ("2024-06-01 08:07:46 INFO  Retrying after error, attempt 1", "info"),
+    ('[2024-06-01 08:01:14] level=error msg="queue timeout"', "error"),
+    ('[2024-06-01 08:30:00] level=info msg="processed 120 jobs, 0 errors"', "info"),
+    ("W: [warning] disk almost full", "warn"),
+])
+def test_a_log_line_s_level_is_its_first_level_word(line: str, level: str) -> None:
+    assert [name for name in ("error", "info", "warn") if LogLevel.of(name).search(line)] == [level]
+
+
+@pytest.mark.parametrize("line, imports", [
+    ("import requests", True), ("import json, requests", True), ("import requests as r", True),
+    ("from requests import Session", True), ("from requests.adapters import HTTPAdapter", True),
+    ("const r = require('requests')", True), ("import requests_cache", False),
+    ("# import requests  -- removed", False), ("requests==2.31.0", False),
+])
+def test_an_import_is_found_in_each_of_its_forms(line: str, imports: bool) -> None:
+    rx = compile_user_regex(import_regex("import requests"))
+    assert bool(rx.search(line)) is imports
+
+
+@pytest.mark.parametrize("line, found", [
+    ("# TODO: add parsing", True), ("// todos for later", True), ("const todoSchema = {}", False),
+    ("for item in todo_items:", False),
+])
+def test_a_word_is_searched_as_a_whole_word_first(line: str, found: bool) -> None:
+    assert bool(compile_user_regex(whole_word_regex("TODO"), ignore_case=True).search(line)) is found
+    assert whole_word_regex("b") is None and whole_word_regex("//TODO") is None
+
+
+def test_error_lines_are_the_logs_lines_at_level_error(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {
+        "logs/app.log": "08:00 INFO started\n08:07 ERROR refused\n08:08 INFO retrying after error\n",
+        "logs/old/app.log.1": "22:11 ERROR failed\n22:12 INFO error count reset\n22:15 ERROR aborted\n",
+        "logs/README.txt": "ERROR lines go to Slack.\n"})
+    message = grep_tool(_asking(tool_ctx, "how many error lines are in the logs?"), pattern="error",
+                        directory="logs")["message"]
+    assert message.startswith("Lines at level ERROR in the logs (a line's own level, not the word anywhere in it): 3 "
+                              "matching lines in 2 files: logs/app.log (1), logs/old/app.log.1 (2)"), message
+
+
+def test_a_folder_without_logs_is_searched_for_the_word(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"notes/a.md": "an error in the plan\n"})
+    message = grep_tool(_asking(tool_ctx, "any notes about an error?"), pattern="error", directory="notes")["message"]
+    assert message.startswith("1 matching line in 1 file: notes/a.md (1)"), message
+
+
+def test_which_files_import_a_module(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"src/fetch.py": "import json\nimport requests\n",
+                                         "src/http.py": "from requests import Session\n",
+                                         "src/old.py": "# import requests  -- removed\n",
+                                         "scripts/report.py": "import requests_cache\n"})
+    message = grep_tool(_asking(tool_ctx, "which python files import requests?"), pattern="import requests")["message"]
+    assert message.splitlines()[:2] == ["The 2 files: src/fetch.py, src/http.py.",
+                                        "Lines that import 'requests' (any form): 2 matching lines in 2 files: "
+                                        "src/fetch.py (1), src/http.py (1)"], message
+
+
+def test_a_which_question_over_one_file_gets_no_files_line(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"notes/a.md": "call Henderson\n", "notes/b.md": "lunch\n"})
+    message = grep_tool(_asking(tool_ctx, "which note talks about henderson?"), pattern="henderson")["message"]
+    assert message.startswith("1 matching line in 1 file: notes/a.md (1)"), message
+
+
+@pytest.mark.parametrize("message, term", [
+    ("which of my recipes have peanuts in them?", "peanuts"),
+    ("which scripts use requests in them", "requests"),
+    ("which folder has the most files in it?", None),
+])
+def test_what_files_should_hold_is_read_from_in_them(message: str, term: str | None) -> None:
+    assert mention_term(message) == term
+
+
+# ---------------------------------------------------------------- what a change means
+
+def test_a_yaml_key_path_on_one_line_sets_the_nested_key(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"config.yaml": "app:\n  level: keep\nlogging:\n  level: debug\n  file: x.log\n"})
+    result = edit(_asking(tool_ctx, "Set the logging level to warning in config.yaml."), file_path="config.yaml",
+                  old_content="logging:", new_content="logging: level: warning")
+    assert result["note"] == "read as logging's level, set to warning", result
+    assert (Path(tool_ctx.workdir) / "config.yaml").read_text() == \
+        "app:\n  level: keep\nlogging:\n  level: warning\n  file: x.log\n"
+
+
+def test_a_phrase_replaced_everywhere_is_replaced_in_every_place(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"c.md": "Jordan Blake signs.\nClient: Jordan Blake\nJordan Blake pays.\n"})
+    edit(_asking(tool_ctx, "replace Jordan Blake with Jordan Blake-Reyes everywhere in c.md"), file_path="c.md",
+         old_content="Jordan Blake", new_content="Jordan Blake-Reyes")
+    assert (Path(tool_ctx.workdir) / "c.md").read_text().count("Jordan Blake-Reyes") == 3
+
+
+def test_a_new_number_at_a_sentence_s_end_is_a_new_value(tmp_path: Path) -> None:
+    (tmp_path / "settings.ini").write_text("[server]\nmax_connections = 50\n")
+    assert sets_new_value(tmp_path / "settings.ini", "In settings.ini, raise max_connections to 100.")
+    assert not sets_new_value(tmp_path / "settings.ini", "what is max_connections? it was 50.")
+
+
+# ---------------------------------------------------------------- what a follow-up asks of a table
+
+def test_a_follow_up_s_query_keeps_the_value_it_names_not_the_one_before(tool_ctx: ToolContext) -> None:
+    from gaia_lite.tools.data import analyze_data_file
+
+    write_files(Path(tool_ctx.workdir), {"sales.csv": "Region,Amount\nNorth,250\nsouth,180.5\nNORTH,320\nSouth,220\n"})
+    tool_ctx.request.earlier = "user: how much did the north region sell? sales.csv\nassistant: 570"
+    result = as_called(analyze_data_file)(_asking(tool_ctx, "ok and south?"), file_path="sales.csv",
+                                          query="SELECT SUM(Amount) FROM data WHERE Region IN ('South', 'North')")
+    assert result["message"] == ("SUM(Amount) over the rows where Region = 'South': 400.50. (North left out: named "
+                                 "before, not in this question)"), result
+    tool_ctx.request.earlier = ""   # a first question asks what it names
+    both = as_called(analyze_data_file)(_asking(tool_ctx, "north and south together?"), file_path="sales.csv",
+                                        query="SELECT SUM(Amount) FROM data WHERE Region IN ('South', 'North')")
+    assert "970.50" in both["message"], both
