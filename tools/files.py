@@ -28,7 +28,7 @@ from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, open_regular, python_outline,
                         text_head)
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
-from .setting_line import (Setting, config_text, key_alone, lines_setting, replaced, restyled, set_line_call,
+from .setting_line import (Setting, config_text, key_alone, key_set_to, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
 from .file_sizes import asks_size, by_size, in_size_order, sized_files
 from .tree_asked import name_term, scope_of, tree_lead
@@ -773,7 +773,8 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     # the one file closes the message too: asked "which file talks about the warranty?", both models answered with
     # the last line's text alone, its path dropped (probe45)
     last = f"\n(all in {where(found.hits[0].path, base)})" if len(files) == 1 and not cut else ""
-    return {"status": "success", "message": _which_files(ctx, found) + how + counted(found, base) + "\n"
+    lead = _settings_said(found, base) or _which_files(ctx, found)   # a key's values say which files it is on in
+    return {"status": "success", "message": lead + how + counted(found, base) + "\n"
                                             + "\n".join(lines) + more + last,
             "count": found.count, "files": files[:SHOWN], "truncated": cut}
 
@@ -789,6 +790,36 @@ def _which_files(ctx: ToolContext, found: Grep) -> str:
     if len(names) < 2 or len(names) > SHOWN or not _WHICH.search(ctx.request.message):
         return ""
     return f"The {len(names)} files: {', '.join(names)}.\n"
+
+
+_ON = frozenset("true on yes 1 enabled enable y".split())
+_OFF = frozenset("false off no 0 disabled disable n none null".split())
+
+
+def _settings_said(found: Grep, base: Path) -> str:
+    """"debug is set in 4 places: on in a.ini (on), b.yaml (true); off in c.ini (off), d.yaml (false).\n" when the hits
+    set a switch (on/off, true/false, ...) in two files or more (the key most files set); a commented-out line sets
+    nothing. Asked which configs have
+    debug turned on, the 1.5B counted every line that said debug, a commented-out "; debug = on" among them
+    (probe49)."""
+    by_key: dict[str, list[tuple[str, str]]] = {}
+    for h in found.hits:
+        key = setting_of(h.text)
+        if key is not None:
+            value = re.split(r"[:=]", h.text, maxsplit=1)[1].split("#")[0].strip().strip("\"',")
+            by_key.setdefault(key, []).append((where(h.path, base), value))
+    if not by_key:
+        return ""
+    key, sets = max(by_key.items(), key=lambda kv: len({f for f, _ in kv[1]}))   # the key most files set
+    if len({f for f, _ in sets}) < 2:
+        return ""
+    on = [f"{f} ({v})" for f, v in sets if v.lower() in _ON]
+    off = [f"{f} ({v})" for f, v in sets if v.lower() in _OFF]
+    other = [f"{f} ({v})" for f, v in sets if v.lower() not in _ON | _OFF]
+    if not on and not off:
+        return ""   # no switch: "Phone: +1 555 0142" in three notes is said by the lines themselves
+    parts = [f"{label} in {', '.join(group)}" for label, group in (("on", on), ("off", off), ("set", other)) if group]
+    return f"{key} is set in {len(sets)} places: " + "; ".join(parts) + ".\n"
 
 
 def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str]:
@@ -971,6 +1002,38 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     if not path.exists():
         raise missing_file(ctx, file_path, path)  # an edit is never made to a guessed file: name them
     text = _load_text(path)
+    try:
+        return _edited(ctx, path, text, old_content, new_content)
+    except ToolFailure as exc:
+        if (asked := _asked_setting(ctx, text)) is None or "edit_file(" in exc.message:
+            raise
+        # the change the request names, as the call that makes it: the 0.5B, asked "Change MAX_RETRIES in
+        # scraper.py to 5.", replaced one unrelated line with another and was told only what was wrong (probe49)
+        raise ToolFailure(f"{exc.message}. The request asks for this call: edit_file(file_path={_shown(ctx, path)!r}, "
+                          f"old_content={asked[0]!r}, new_content={asked[1]!r})", **exc.details) from None
+
+
+_TO_VALUE = re.compile(r"\bto\s+(?P<value>[\w.:/@+-]*\w)", re.IGNORECASE)
+
+
+def _asked_setting(ctx: ToolContext, text: str) -> tuple[str, str] | None:
+    """(the line, the line as the request would have it) when the request names one key the file sets and a new
+    value for it ("Change MAX_RETRIES in scraper.py to 5"); else None."""
+    message = ctx.request.message
+    keys = {k for ln in text.splitlines() if (k := setting_of(ln)) is not None and len(k) > 2
+            and re.search(rf"(?<![\w.-]){re.escape(k)}(?![\w-])", message, re.IGNORECASE)}
+    if len(keys) != 1:
+        return None
+    key = keys.pop()
+    after = message[re.search(re.escape(key), message, re.IGNORECASE).end():]
+    m = _TO_VALUE.search(after)
+    lines = [ln.strip() for ln in text.splitlines() if setting_of(ln) == key]
+    new = key_set_to(text, key, m.group("value")) if m is not None and len(lines) == 1 else None
+    return (lines[0], new.strip()) if new is not None and new.strip() != lines[0] else None
+
+
+def _edited(ctx: ToolContext, path: Path, text: str, old_content: str, new_content: str) -> dict:
+    """edit_file's work on the file's ``text``, once it is found and read."""
     if isinstance(new_content, str) and _is_the_request(ctx, new_content):
         raise ToolFailure("new_content is the request itself, not the file's new text; write the line as the file "
                           "should read, e.g. 'replicas: 4'")

@@ -22,7 +22,7 @@ from gaia_lite.registry.context import ToolContext
 
 from .file_sizes import asks_size, by_size
 from .file_walk import ASKED_KINDS, KNOWN_EXTS, kind_exts, type_key, walk_folders
-from .grep import grep, text_files, where
+from .grep import LogLevel, grep, log_files, text_files, where, whole_word_regex
 from .patterns import compile_user_regex
 
 __all__ = ["Scope", "scope_of", "tree_lead", "kinds_asked", "exts_asked", "size_limit", "mention_term",
@@ -222,8 +222,16 @@ def _mention_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said:
         return []
     found = grep(ctx, readable, rx)
     holding = sorted({h.path for h in found.hits})
+    if _WHICH.search(ctx.request.message) and 0 < len(holding) <= NAMED:
+        # the names first: told "4 of the 8 files under recipes/ mention 'peanuts': ...", the 1.5B answered
+        # "which of my recipes have peanuts in them?" with "4 of them mention peanuts" (probe49)
+        return [f"The files {where_said} that mention {term!r}" + _named(holding, base)
+                + f" ({len(holding)} of the {len(readable)})"]
     verb = "mentions" if len(holding) == 1 else "mention"
     return [f"{len(holding)} of the {len(readable)} files {where_said} {verb} {term!r}" + _named(holding, base)]
+
+
+_WHICH = re.compile(r"\b(?:which|what)\b|\blist\b", re.IGNORECASE)
 
 
 _IN_NAME = re.compile(r"\b(?:with|having|has|have|contain(?:s|ing)?)\s+[\"'“]?(?P<a>[\w.-]+)[\"'”]?\s+in\s+"
@@ -312,13 +320,41 @@ def _empty_folders_lead(ctx: ToolContext, message: str, scope: Scope, where_said
             + (": " + ", ".join(where(p, base) + "/" for p in sorted(empty)[:NAMED]) if empty else "")]
 
 
+_LINES_OF = re.compile(r"\bhow\s+many\s+(?P<word>[\w-]+)\s+(?:lines|entries|messages)\b", re.IGNORECASE)
+
+
+def _lines_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said: str, base: Path) -> list[str]:
+    """"6 lines at level ERROR in the logs under logs/ (subfolders included): logs/app.log 2, ..." for "how many
+    error lines are there across the logs?" (a word's lines, as whole words, when it is no log level). The 0.5B
+    passed the logs folder to analyze_data_file (probe49)."""
+    m = _LINES_OF.search(ctx.request.message)
+    if m is None:
+        return []
+    word = m.group("word")
+    texts = set(text_files(ctx, scope.folder))
+    readable = [p for p in files if p in texts]
+    level, logs = LogLevel.of(word), log_files(readable)
+    if level is not None and logs:
+        rx, among, what = level, logs, f"at level {level.level.upper()} in the logs"
+    elif (whole := whole_word_regex(word)) is not None and (rx := compile_user_regex(whole, ignore_case=True)):
+        among, what = readable, f"with {word!r}"
+    else:
+        return []
+    found = grep(ctx, among, rx)
+    per: dict[Path, int] = {}
+    for h in found.hits:
+        per[h.path] = per.get(h.path, 0) + 1
+    counts = ", ".join(f"{where(p, base)} {n}" for p, n in per.items())
+    return [f"{found.count} line{'' if found.count == 1 else 's'} {what} {where_said}" + (f": {counts}" if counts else "")]
+
+
 def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:
     """The sentences that answer what the request asks of the files under ``scope`` (see the module's
     docstring), or "" when it asks none of it, or the tree is too big to walk here."""
     message = ctx.request.message
     asks = (kinds_asked(message) or exts_asked(message) or size_limit(message) or asks_size(message)
             or mention_term(message) or name_term(message) or _MOST.search(message) or _TOTAL_SIZE.search(message)
-            or _EMPTY_FOLDERS.search(message))
+            or _EMPTY_FOLDERS.search(message) or _LINES_OF.search(message))
     if not asks:
         return ""
     # an empty ".gitkeep" is an empty file to the person asking for the empty files (probe48)
@@ -328,10 +364,12 @@ def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:
     files, nested = walked
     base = Path(ctx.workdir).resolve()
     where_said = _where_said(scope, base, top, nested)
-    said = (_kinds_lead(message, files, where_said, base) + _size_lead(message, files, where_said, base)
+    # a count of lines is the question: "the logs" in "how many error lines across the logs" asks no count of .log files
+    kinds = [] if _LINES_OF.search(message) else _kinds_lead(message, files, where_said, base)
+    said = (kinds + _size_lead(message, files, where_said, base)
             + _mention_lead(ctx, scope, files, where_said, base) + _name_lead(message, files, where_said, base)
             + _most_lead(message, scope, files, base) + _total_lead(message, files, where_said)
-            + _empty_folders_lead(ctx, message, scope, where_said))
+            + _empty_folders_lead(ctx, message, scope, where_said) + _lines_lead(ctx, scope, files, where_said, base))
     if not said and nested and size_limit(message) is None and (ranking := by_size(message, [(_size(p), where(p, base))
                                                                                    for p in files])):
         said = [f"{where_said[0].upper()}{where_said[1:]}: {ranking[0].lower()}{ranking[1:]}"]

@@ -146,3 +146,42 @@ def test_a_follow_up_s_query_keeps_the_value_it_names_not_the_one_before(tool_ct
     both = as_called(analyze_data_file)(_asking(tool_ctx, "north and south together?"), file_path="sales.csv",
                                         query="SELECT SUM(Amount) FROM data WHERE Region IN ('South', 'North')")
     assert "970.50" in both["message"], both
+
+
+def test_a_failed_edit_shows_the_call_the_request_asks_for(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"scraper.py": "MAX_RETRIES = 3\nTIMEOUT = 10\n\ndef fetch(url):\n    return url\n"})
+    result = edit(_asking(tool_ctx, "Change MAX_RETRIES in scraper.py to 5."), file_path="scraper.py",
+                  old_content="def fetch(url):", new_content="    return url")
+    assert result["error"].endswith("The request asks for this call: edit_file(file_path='scraper.py', "
+                                    "old_content='MAX_RETRIES = 3', new_content='MAX_RETRIES = 5')"), result
+    assert (Path(tool_ctx.workdir) / "scraper.py").read_text().startswith("MAX_RETRIES = 3\n")   # nothing written
+
+
+def test_a_key_set_in_several_configs_is_said_with_its_values(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"dev/app.yaml": "app:\n  debug: true\n", "prod/app.yaml": "debug: false\n",
+                                         "svc/mail.ini": "[m]\ndebug = on\n", "svc/bill.ini": "debug = off\n; debug = on\n",
+                                         "svc/search.conf": "debug_log_path = /var/log/debug.log\n"})
+    message = grep_tool(_asking(tool_ctx, "which of my configs have debug turned on?"), pattern="debug")["message"]
+    assert message.splitlines()[0] == ("debug is set in 4 places: on in dev/app.yaml (true), svc/mail.ini (on); off in "
+                                       "prod/app.yaml (false), svc/bill.ini (off)."), message
+
+
+def test_which_recipes_have_a_word_in_them_get_the_files_first(tool_ctx: ToolContext) -> None:
+    from gaia_lite.tools.files import search_directory
+
+    write_files(Path(tool_ctx.workdir), {"recipes/a/cookies.txt": "1 cup peanut butter\n", "recipes/b/soup.txt": "lentils\n",
+                                         "recipes/b/noodles.txt": "crushed peanuts\n"})
+    message = search_directory(_asking(tool_ctx, "which of my recipes have peanuts in them?"),
+                               directory_name="recipes")["message"]
+    assert message.endswith("The files under recipes/ (subfolders included) that mention 'peanuts': "
+                            "recipes/a/cookies.txt, recipes/b/noodles.txt (2 of the 3)."), message
+
+
+def test_a_folder_asked_how_many_error_lines_counts_the_logs_lines_at_that_level(tool_ctx: ToolContext) -> None:
+    from gaia_lite.tools.data import analyze_data_file
+
+    write_files(Path(tool_ctx.workdir), {"logs/app.log": "1 ERROR a\n2 INFO retry after error\n",
+                                         "logs/w/app.log.1": "[t] level=error x\n[t] level=error y\n"})
+    result = as_called(analyze_data_file)(_asking(tool_ctx, "how many error lines are in the logs?"), file_path="logs")
+    assert result["message"] == ("logs is a folder, not a table. 3 lines at level ERROR in the logs under logs/ "
+                                 "(subfolders included): logs/app.log 1, logs/w/app.log.1 2."), result
