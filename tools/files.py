@@ -31,7 +31,7 @@ from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, rep
 from .setting_line import (Setting, config_text, key_alone, key_set_to, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
 from .file_sizes import asks_size, by_size, in_size_order, sized_files
-from .tree_asked import name_term, scope_of, tree_lead
+from .tree_asked import asks_which, name_term, scope_of, tree_lead
 from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
                          lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
@@ -779,15 +779,11 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
             "count": found.count, "files": files[:SHOWN], "truncated": cut}
 
 
-_WHICH = re.compile(r"\b(?:which|what)\b(?:\s+(?:of\s+)?(?:my|the|these|those)?\s*[\w-]+)?|\blist\b|\bwhere\b",
-                    re.IGNORECASE)
-
-
 def _which_files(ctx: ToolContext, found: Grep) -> str:
     """"The files: a, b, c.\n" for a request that asks which files hold something, when two or more do. Asked
     "which of my meeting notes talk about henderson?", the 1.5B retold the lines and named no file (probe49)."""
     names = list(dict.fromkeys(where(h.path, Path(ctx.workdir)) for h in found.hits))
-    if len(names) < 2 or len(names) > SHOWN or not _WHICH.search(ctx.request.message):
+    if len(names) < 2 or len(names) > SHOWN or not asks_which(ctx.request.message):
         return ""
     return f"The {len(names)} files: {', '.join(names)}.\n"
 
@@ -799,9 +795,8 @@ _OFF = frozenset("false off no 0 disabled disable n none null".split())
 def _settings_said(found: Grep, base: Path) -> str:
     """"debug is set in 4 places: on in a.ini (on), b.yaml (true); off in c.ini (off), d.yaml (false).\n" when the hits
     set a switch (on/off, true/false, ...) in two files or more (the key most files set); a commented-out line sets
-    nothing. Asked which configs have
-    debug turned on, the 1.5B counted every line that said debug, a commented-out "; debug = on" among them
-    (probe49)."""
+    nothing. Asked which configs have debug turned on, the 1.5B counted every line that said debug, a commented-out
+    "; debug = on" among them (probe49)."""
     by_key: dict[str, list[tuple[str, str]]] = {}
     for h in found.hits:
         key = setting_of(h.text)

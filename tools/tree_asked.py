@@ -25,7 +25,7 @@ from .file_walk import ASKED_KINDS, KNOWN_EXTS, kind_exts, type_key, walk_folder
 from .grep import LogLevel, grep, log_files, text_files, where, whole_word_regex
 from .patterns import compile_user_regex
 
-__all__ = ["Scope", "scope_of", "tree_lead", "kinds_asked", "exts_asked", "size_limit", "mention_term",
+__all__ = ["Scope", "scope_of", "tree_lead", "asks_which", "kinds_asked", "exts_asked", "size_limit", "mention_term",
            "name_term", "names_with"]
 
 NAMED = 12            # files a lead names by path; past it, the count alone
@@ -222,7 +222,7 @@ def _mention_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said:
         return []
     found = grep(ctx, readable, rx)
     holding = sorted({h.path for h in found.hits})
-    if _WHICH.search(ctx.request.message) and 0 < len(holding) <= NAMED:
+    if asks_which(ctx.request.message) and 0 < len(holding) <= NAMED:
         # the names first: told "4 of the 8 files under recipes/ mention 'peanuts': ...", the 1.5B answered
         # "which of my recipes have peanuts in them?" with "4 of them mention peanuts" (probe49)
         return [f"The files {where_said} that mention {term!r}" + _named(holding, base)
@@ -231,7 +231,12 @@ def _mention_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said:
     return [f"{len(holding)} of the {len(readable)} files {where_said} {verb} {term!r}" + _named(holding, base)]
 
 
-_WHICH = re.compile(r"\b(?:which|what)\b|\blist\b", re.IGNORECASE)
+_WHICH = re.compile(r"\b(?:which|what|where)\b|\blist\b", re.IGNORECASE)
+
+
+def asks_which(message: str) -> bool:
+    """Whether ``message`` asks which files (or where, or for a list): the files' names then come first."""
+    return bool(_WHICH.search(message))
 
 
 _IN_NAME = re.compile(r"\b(?:with|having|has|have|contain(?:s|ing)?)\s+[\"'“]?(?P<a>[\w.-]+)[\"'”]?\s+in\s+"
