@@ -1362,13 +1362,14 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     # the entries was read as "the folder is empty"
     counts = {"folders": len(dirs), "files": len(files), "truncated": True} if len(entries) > 200 else {}
     top = top_only(ctx)   # "how many folders are directly inside Recipes?": the tree's count was answered (probe48)
-    tally = tree_tally(ctx, folder, show_hidden) if dirs and not top else ""
-    message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else _files_told(files))
     if lead := tree_lead(ctx, scope, top=top):
         # the answer alone, the top level counted: given the lead and then the listing's names, the 1.5B answered
         # "which files in downloads are pdfs?" with names from the listing (pdf-tips.txt), and added a .jpg of the
         # tally to the lead's 4 .mp3 files (probe48); the names stay in the entries
         message = f"{lead} ({_listing_message(ctx, folder, dirs, files, limit=0)} at its top level.)"
+    else:
+        tally = tree_tally(ctx, folder, show_hidden) if dirs and not top else ""
+        message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else _files_told(files))
     if only := _only_file(ctx, folder, dirs, files):
         message = f"{message}. {only}"
     if not lead and (ranking := by_size(ctx.request.message, [(f["size_bytes"] or 0, f["name"]) for f in files])):

@@ -32,7 +32,7 @@ from .patterns import compile_user_regex
 from .sandbox import SandboxError
 
 __all__ = ["Hit", "Grep", "text_files", "grep", "grep_words", "where", "hit_lines", "per_file", "counted",
-           "LINE_CHARS", "SHOWN_LINES", "LogLevel", "log_files", "import_regex", "whole_word_regex"]
+           "LINE_CHARS", "SHOWN_LINES", "searchable", "LogLevel", "log_files", "import_regex", "whole_word_regex"]
 
 LINE_CHARS = 160       # of a hit's text: enough for a line of code or a sentence, not a minified file
 MAX_HITS = 5_000       # matching lines counted; past it the count says "at least"
@@ -72,7 +72,8 @@ class Grep:
         return len(self.hits)
 
 
-def _searchable(path: Path) -> bool:
+def searchable(path: Path) -> bool:
+    """Whether a content search reads ``path``: its extension is no binary one."""
     return path.suffix.lower() not in _BINARY_EXTS
 
 
@@ -84,8 +85,8 @@ def text_files(ctx: ToolContext, target: Path, file_pattern: Optional[str] = Non
         return [target]
     given = (file_pattern or "").lower()
     globs = [_glob(g) for g in glob_alternatives(given) or re.split(r"[,;]", given) if g.strip()]   # "*.py, *.md"
-    keep = (lambda p: any(fnmatch.fnmatch(p.name.lower(), g) for g in globs)) if globs else _searchable
-    return sorted(p for p in iter_files([target], DEPTH, ctx, limit=limit) if keep(p) and _searchable(p))
+    keep = (lambda p: any(fnmatch.fnmatch(p.name.lower(), g) for g in globs)) if globs else searchable
+    return sorted(p for p in iter_files([target], DEPTH, ctx, limit=limit) if keep(p) and searchable(p))
 
 
 def _glob(text: str) -> str:

@@ -22,7 +22,7 @@ from gaia_lite.registry.context import ToolContext
 
 from .file_sizes import asks_size, by_size
 from .file_walk import ASKED_KINDS, KNOWN_EXTS, kind_exts, type_key, walk_folders
-from .grep import LogLevel, grep, log_files, text_files, where, whole_word_regex
+from .grep import LogLevel, grep, log_files, searchable, where, whole_word_regex
 from .patterns import compile_user_regex
 
 __all__ = ["Scope", "scope_of", "tree_lead", "asks_which", "kinds_asked", "exts_asked", "size_limit", "mention_term",
@@ -72,32 +72,43 @@ def scope_of(ctx: ToolContext, folder: Path) -> Scope:
         folder = folder.parent
     if not left:
         return Scope(folder)
-    out = [here / d for here, dirs, _ in _walk(ctx, folder) for d in dirs if d.lower() in left]
+    out: list[Path] = []
+    try:
+        for here, dirs, _ in _walk(ctx, folder):
+            out += [here / d for d in dirs if d.lower() in left]
+    except _TooBig:   # the subfolders left out that were found before the walk stopped
+        pass
     return Scope(folder, tuple(out))
 
 
+class _TooBig(Exception):
+    """A tree over ``WALKED`` entries: what was walked of it would give a wrong count."""
+
+
 def _walk(ctx: ToolContext, folder: Path, left_out: tuple[Path, ...] = ()):
-    """walk_folders below ``folder``, the left-out subfolders pruned, stopping after ``WALKED`` entries."""
+    """walk_folders below ``folder``, the left-out subfolders pruned; raises _TooBig past ``WALKED`` entries."""
     seen = 0
     for here, dirs, files in walk_folders(folder, _DEPTH, ctx):
         dirs[:] = [d for d in dirs if here / d not in left_out]   # walk_folders descends into what is left
         seen += len(dirs) + len(files)
         if seen > WALKED:
-            return
+            raise _TooBig
         yield here, dirs, files
 
 
 def _files(ctx: ToolContext, scope: Scope, top: bool, hidden: bool) -> tuple[list[Path], bool] | None:
     """The files in the scope (its top level alone with ``top``; hidden ones only with ``hidden``) and whether it
     has subfolders; None for a tree over ``WALKED`` entries."""
-    out, seen, nested = [], 0, False
-    for here, dirs, files in _walk(ctx, scope.folder, scope.left_out):
-        seen += len(dirs) + len(files)
-        nested = nested or bool(dirs)
-        out += [here / f for f in files if hidden or not f.startswith(".")]
-        if top:
-            break
-    return None if seen > WALKED else (out, nested)
+    out, nested = [], False
+    try:
+        for here, dirs, files in _walk(ctx, scope.folder, scope.left_out):
+            nested = nested or bool(dirs)
+            out += [here / f for f in files if hidden or not f.startswith(".")]
+            if top:
+                break
+    except _TooBig:
+        return None
+    return out, nested
 
 
 _NOT_EXTS = frozenset({".go", ".doc", ".c", ".h", ".rs", ".ts", ".sh", ".a", ".so", ".gz"})  # words first
@@ -216,8 +227,7 @@ def _mention_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said:
         return []
     stem = term[:-1] if len(term) > 4 and term.endswith("s") else term
     rx = compile_user_regex(stem, ignore_case=True, literal=True)
-    texts = set(text_files(ctx, scope.folder))   # binary files (a photo, a .docx) are not read for words
-    readable = [p for p in files if p in texts]
+    readable = [p for p in files if searchable(p)]   # binary files (a photo, a .docx) are not read for words
     if rx is None or not readable:
         return []
     found = grep(ctx, readable, rx)
@@ -272,12 +282,14 @@ def _most_lead(message: str, scope: Scope, files: list[Path], base: Path) -> lis
     """"Tournaments/ has the most files (5 at any depth): Finances/ 3, Members/ 2, Tournaments/ 5" for "which
     folder inside Chess Club has the most files?" (the 0.5B echoed the call, probe48)."""
     m = _MOST.search(message)
-    per = {}
+    if m is None:
+        return []
+    per: dict[str, int] = {}
     for p in files:
         if p.parent != scope.folder:
             top = p.relative_to(scope.folder).parts[0]
             per[top] = per.get(top, 0) + 1
-    if m is None or len(per) < 2:
+    if len(per) < 2:
         return []
     fewest = m.group("end").lower() != "most"
     ranked = sorted(per.items(), key=lambda kv: (kv[1] if fewest else -kv[1], kv[0].lower()))
@@ -319,8 +331,11 @@ def _empty_folders_lead(ctx: ToolContext, message: str, scope: Scope, where_said
     if not _EMPTY_FOLDERS.search(message):
         return []
     base = Path(ctx.workdir).resolve()
-    empty = [here for here, dirs, files in _walk(ctx, scope.folder, scope.left_out)
-             if not dirs and not files and here != scope.folder]
+    try:
+        empty = [here for here, dirs, files in _walk(ctx, scope.folder, scope.left_out)
+                 if not dirs and not files and here != scope.folder]
+    except _TooBig:
+        return []
     return [f"{len(empty)} empty folder{'' if len(empty) == 1 else 's'} {where_said}"
             + (": " + ", ".join(where(p, base) + "/" for p in sorted(empty)[:NAMED]) if empty else "")]
 
@@ -336,8 +351,7 @@ def _lines_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said: s
     if m is None:
         return []
     word = m.group("word")
-    texts = set(text_files(ctx, scope.folder))
-    readable = [p for p in files if p in texts]
+    readable = [p for p in files if searchable(p)]
     level, logs = LogLevel.of(word), log_files(readable)
     if level is not None and logs:
         rx, among, what = level, logs, f"at level {level.level.upper()} in the logs"

@@ -170,6 +170,17 @@ def test_a_request_for_the_whole_structure_names_every_file(tool_ctx: ToolContex
     assert "site/img/icons/f5.css" in message and "site/js/app.js" in message and "by subfolder" not in message
 
 
+def test_a_tree_too_big_to_walk_gets_no_lead_rather_than_a_count_of_part_of_it(tool_ctx: ToolContext,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from gaia_lite.tools import tree_asked
+
+    _files(Path(tool_ctx.workdir), {f"pics/d{i}/p{i}.jpg": "j" for i in range(6)})
+    monkeypatch.setattr(tree_asked, "WALKED", 5)
+    message = browse(_asking(tool_ctx, "how many photos are in pics, subfolders too?"), "pics")["message"]
+    assert not message[0].isdigit(), message   # no "0 photo files" from the part walked
+    assert message.startswith("pics holds 6 folders"), message
+
+
 def test_a_listing_for_a_request_that_asks_nothing_of_its_files_is_as_before(tool_ctx: ToolContext) -> None:
     _files(Path(tool_ctx.workdir), {"notes/a.txt": "x", "notes/old/b.txt": "y"})
     message = browse(_asking(tool_ctx, "what's in notes?"), "notes")["message"]
