@@ -73,26 +73,24 @@ def scope_of(ctx: ToolContext, folder: Path) -> Scope:
     if not left:
         return Scope(folder)
     out: list[Path] = []
-    try:
-        for here, dirs, _ in _walk(ctx, folder):
-            out += [here / d for d in dirs if d.lower() in left]
-    except _TooBig:   # the subfolders left out that were found before the walk stopped
-        pass
+    for step in _walk(ctx, folder):
+        if step is None:   # the subfolders left out that were found before the walk stopped
+            break
+        here, dirs, _ = step
+        out += [here / d for d in dirs if d.lower() in left]
     return Scope(folder, tuple(out))
 
 
-class _TooBig(Exception):
-    """A tree over ``WALKED`` entries: what was walked of it would give a wrong count."""
-
-
 def _walk(ctx: ToolContext, folder: Path, left_out: tuple[Path, ...] = ()):
-    """walk_folders below ``folder``, the left-out subfolders pruned; raises _TooBig past ``WALKED`` entries."""
+    """walk_folders below ``folder``, the left-out subfolders pruned; past ``WALKED`` entries it yields None, once,
+    and stops: what was walked of such a tree would give a wrong count."""
     seen = 0
     for here, dirs, files in walk_folders(folder, _DEPTH, ctx):
         dirs[:] = [d for d in dirs if here / d not in left_out]   # walk_folders descends into what is left
         seen += len(dirs) + len(files)
         if seen > WALKED:
-            raise _TooBig
+            yield None
+            return
         yield here, dirs, files
 
 
@@ -100,14 +98,14 @@ def _files(ctx: ToolContext, scope: Scope, top: bool, hidden: bool) -> tuple[lis
     """The files in the scope (its top level alone with ``top``; hidden ones only with ``hidden``) and whether it
     has subfolders; None for a tree over ``WALKED`` entries."""
     out, nested = [], False
-    try:
-        for here, dirs, files in _walk(ctx, scope.folder, scope.left_out):
-            nested = nested or bool(dirs)
-            out += [here / f for f in files if hidden or not f.startswith(".")]
-            if top:
-                break
-    except _TooBig:
-        return None
+    for step in _walk(ctx, scope.folder, scope.left_out):
+        if step is None:
+            return None
+        here, dirs, files = step
+        nested = nested or bool(dirs)
+        out += [here / f for f in files if hidden or not f.startswith(".")]
+        if top:
+            break
     return out, nested
 
 
@@ -331,11 +329,10 @@ def _empty_folders_lead(ctx: ToolContext, message: str, scope: Scope, where_said
     if not _EMPTY_FOLDERS.search(message):
         return []
     base = Path(ctx.workdir).resolve()
-    try:
-        empty = [here for here, dirs, files in _walk(ctx, scope.folder, scope.left_out)
-                 if not dirs and not files and here != scope.folder]
-    except _TooBig:
+    steps = list(_walk(ctx, scope.folder, scope.left_out))
+    if None in steps:
         return []
+    empty = [here for here, dirs, files in steps if not dirs and not files and here != scope.folder]
     return [f"{len(empty)} empty folder{'' if len(empty) == 1 else 's'} {where_said}"
             + (": " + ", ".join(where(p, base) + "/" for p in sorted(empty)[:NAMED]) if empty else "")]
 
