@@ -1049,7 +1049,7 @@ def _edited(ctx: ToolContext, path: Path, text: str, old_content: str, new_conte
                           f"({again[0].strip()!r}, ...). Write only the text that replaces old_content: the new or "
                           "changed lines, once")
     if count and isinstance(new_content, str) and (every := _every_place(ctx, text, old_content, new_content)):
-        return _write_edit(ctx, path, text, every[0], 1, note=every[1])
+        return _write_edit(ctx, path, text, every[0], count, note=every[1], replaced=every[2])
     if count == 1 and isinstance(new_content, str) and (moved := _in_named_section(ctx, text, old_content, new_content)):
         return _write_edit(ctx, path, text, moved[0], 1, note=moved[1])
     if count:
@@ -1101,8 +1101,8 @@ _EVERY_PLACE = re.compile(r"\b(?:everywhere|throughout|all (?:of )?(?:the )?(?:p
 _WORDS_AND_GAPS = re.compile(r"\w+|\W+")
 
 
-def _every_place(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, str] | None:
-    """(the text with one word swapped in every place, a note) when the edit swaps one word for another, the request
+def _every_place(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, str, int] | None:
+    """(the text with one word swapped in every place, a note, the number of places) when the edit swaps one word for another, the request
     names both and says to change it everywhere, and the file has the word in more places than ``old``: for "in
     invite.txt replace Sam with Alex everywhere" the 1.5B changed "Dear Sam," and left "Sam, bring snacks!" (probe45).
     None otherwise: an edit replaces the text it was given, once."""
@@ -1111,7 +1111,7 @@ def _every_place(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, 
         return None
     if (n := text.count(old)) > 1 and old.strip() and new.strip():
         # "replace Jordan Blake with Jordan Blake-Reyes everywhere": the text given, in each of its places (probe49)
-        return text.replace(old, new), f"{old!r} was replaced with {new!r} in all {n} places (the request says so)"
+        return text.replace(old, new), f"{old!r} was replaced with {new!r} in all {n} places (the request says so)", n
     a, b = _WORDS_AND_GAPS.findall(old), _WORDS_AND_GAPS.findall(new)
     swapped = [(x, y) for x, y in zip(a, b) if x != y]
     if len(a) != len(b) or len(swapped) != 1 or not swapped[0][0].strip() or not swapped[0][1].strip():
@@ -1122,7 +1122,8 @@ def _every_place(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, 
     places = len(place.findall(text))
     if word.lower() not in said or other.lower() not in said or places <= len(place.findall(old)):
         return None
-    return place.sub(other, text), f"{word!r} was replaced with {other!r} in all {places} places (the request says so)"
+    return (place.sub(other, text), f"{word!r} was replaced with {other!r} in all {places} places (the request says so)",
+            places)
 
 
 def _comma_kept(path: Path, text: str, old: str, new: str) -> str:
@@ -1239,14 +1240,15 @@ def _not_in_file(path: Path, text: str, old: str, shown_lines: int = 3, *, empty
                        closest_lines=close)
 
 
-def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str = "") -> dict:
+def _write_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str = "",
+                replaced: int = 1) -> dict:
     if updated == text:  # reported as a success, an edit that changed nothing reads as done to the model and the user
         raise ToolFailure(f"nothing changed: new_content is the text {path.name} already has there. Call edit_file "
                           "again with new_content as the text should read after the change")
     if (broken := _breaks_format(path, text, updated)) is not None:
         raise ToolFailure(f"not written: the edit would make {path.name} invalid {broken}. Call edit_file again with "
                           "new_content written as the file writes it")
-    return _written_edit(ctx, path, text, updated, count, note)
+    return _written_edit(ctx, path, text, updated, count, note, replaced)
 
 
 def _breaks_format(path: Path, text: str, updated: str) -> str | None:
@@ -1281,11 +1283,12 @@ _FORMATS = {".json": ("JSON", json.loads), ".toml": ("TOML", tomllib.loads),
             ".yaml": ("YAML", _yaml_documents), ".yml": ("YAML", _yaml_documents)}
 
 
-def _written_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str) -> dict:
+def _written_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: int, note: str,
+                  replaced: int = 1) -> dict:
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), updated.splitlines(keepends=True),
                                         f"a/{path.name}", f"b/{path.name}"))
     backup = _write_text(ctx, path, updated)
-    result = {"status": "success", "file_path": str(path), "occurrences": count, "replaced": 1,
+    result = {"status": "success", "file_path": str(path), "occurrences": count, "replaced": replaced,
               "diff": diff[:5000], "backup_path": str(backup)}
     return {**result, "note": note} if note else result
 

@@ -22,7 +22,7 @@ from gaia_lite.registry.context import ToolContext
 
 from .file_sizes import asks_size, by_size
 from .file_walk import ASKED_KINDS, KNOWN_EXTS, kind_exts, type_key, walk_folders
-from .grep import LogLevel, grep, log_files, searchable, where, whole_word_regex
+from .grep import LogLevel, grep, log_files, per_file, searchable, where, whole_word_regex
 from .patterns import compile_user_regex
 
 __all__ = ["Scope", "scope_of", "tree_lead", "asks_which", "kinds_asked", "exts_asked", "size_limit", "mention_term",
@@ -341,7 +341,7 @@ _LINES_OF = re.compile(r"\bhow\s+many\s+(?P<word>[\w-]+)\s+(?:lines|entries|mess
 
 
 def _lines_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said: str, base: Path) -> list[str]:
-    """"6 lines at level ERROR in the logs under logs/ (subfolders included): logs/app.log 2, ..." for "how many
+    """"6 lines at level ERROR in the logs under logs/ (subfolders included): logs/app.log (2), ..." for "how many
     error lines are there across the logs?" (a word's lines, as whole words, when it is no log level). The 0.5B
     passed the logs folder to analyze_data_file (probe49)."""
     m = _LINES_OF.search(ctx.request.message)
@@ -357,10 +357,7 @@ def _lines_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said: s
     else:
         return []
     found = grep(ctx, among, rx)
-    per: dict[Path, int] = {}
-    for h in found.hits:
-        per[h.path] = per.get(h.path, 0) + 1
-    counts = ", ".join(f"{where(p, base)} {n}" for p, n in per.items())
+    counts = ", ".join(per_file(found, base))
     return [f"{found.count} line{'' if found.count == 1 else 's'} {what} {where_said}" + (f": {counts}" if counts else "")]
 
 

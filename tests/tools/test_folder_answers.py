@@ -230,6 +230,7 @@ def test_an_edit_of_one_word_the_request_says_to_change_everywhere_changes_every
     result = edit(tool_ctx, "invite.txt", "Dear Sam,", "Dear Alex,")
     assert (root / "invite.txt").read_text() == "Dear Alex,\nJoin us on Friday. Alex, bring snacks!\nBest,\nLee\nPS: Samuel too\n"
     assert "'Sam' was replaced with 'Alex' in all 2 places" in result["note"], result
+    assert result["replaced"] == 2, result   # the count says what the note says
     (root / "invite.txt").write_text("Dear Sam,\nSam, bring snacks!\n")
     tool_ctx.request.message = "in invite.txt change the greeting to Alex"   # not everywhere: the edit as given
     edit(tool_ctx, "invite.txt", "Dear Sam,", "Dear Alex,")

@@ -120,9 +120,10 @@ def test_a_yaml_key_path_on_one_line_sets_the_nested_key(tool_ctx: ToolContext) 
 
 def test_a_phrase_replaced_everywhere_is_replaced_in_every_place(tool_ctx: ToolContext) -> None:
     write_files(Path(tool_ctx.workdir), {"c.md": "Jordan Blake signs.\nClient: Jordan Blake\nJordan Blake pays.\n"})
-    edit(_asking(tool_ctx, "replace Jordan Blake with Jordan Blake-Reyes everywhere in c.md"), file_path="c.md",
-         old_content="Jordan Blake", new_content="Jordan Blake-Reyes")
+    result = edit(_asking(tool_ctx, "replace Jordan Blake with Jordan Blake-Reyes everywhere in c.md"), file_path="c.md",
+                  old_content="Jordan Blake", new_content="Jordan Blake-Reyes")
     assert (Path(tool_ctx.workdir) / "c.md").read_text().count("Jordan Blake-Reyes") == 3
+    assert (result["occurrences"], result["replaced"]) == (3, 3), result
 
 
 def test_a_new_number_at_a_sentence_s_end_is_a_new_value(tmp_path: Path) -> None:
@@ -184,4 +185,4 @@ def test_a_folder_asked_how_many_error_lines_counts_the_logs_lines_at_that_level
                                          "logs/w/app.log.1": "[t] level=error x\n[t] level=error y\n"})
     result = as_called(analyze_data_file)(_asking(tool_ctx, "how many error lines are in the logs?"), file_path="logs")
     assert result["message"] == ("logs is a folder, not a table. 3 lines at level ERROR in the logs under logs/ "
-                                 "(subfolders included): logs/app.log 1, logs/w/app.log.1 2."), result
+                                 "(subfolders included): logs/app.log (1), logs/w/app.log.1 (2)."), result
