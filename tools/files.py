@@ -38,7 +38,7 @@ from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files
                         not_types, sandbox_roots, type_key, visible_files)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
-                   request_words, scan, shown, words, PATH_MENTION)
+                   request_words, scan, shown, singled_out, words, PATH_MENTION)
 from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
                    whole_word_regex, where)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
@@ -118,6 +118,13 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     if search_root and (given := _file_at(ctx, search_root)) is not None:   # the file itself as the root: it is found
         return {"status": "success", "message": _one_file_message(ctx, given), "files": [file_entry(given)], "count": 1,
                 "truncated": False, "note": "search_root is a file, so it is the file found"}
+    if "/" in file_pattern.strip("/") and not is_pattern(file_pattern) and \
+            (given := _file_at(ctx, str(Path(search_root or ctx.workdir) / file_pattern.strip()))) is not None:
+        # "pets/biscuit/vet-notes.txt" is that file: its name alone matched pets/mochi/'s too (probe50)
+        asked = _asked_of_paths(ctx, file_pattern, [given])
+        return {"status": "success", "message": (asked + "\n" if asked else "") + _one_file_message(ctx, given),
+                "files": [file_entry(given)], "count": 1,
+                "truncated": False, "note": "file_pattern is the path of a file here, so it is the file found"}
     if not_types(file_types) and COUNT_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
         pattern, file_types = not_types(file_types), None        # are what was asked for
     if folder and _no_folder_named(ctx, folder):  # "/pancakes/*.txt": the name sought, of that type
@@ -411,6 +418,8 @@ def _asked_of_paths(ctx: ToolContext, pattern: str, paths: list[Path]) -> str:
     hits = [(p, lines) for p in paths if (lines := request_lines(ctx, p, beyond=pattern))]
     if not hits:
         return ""
+    if (pick := singled_out(ctx.request.message, [_shown(ctx, p) for p, _ in hits])) is not None:
+        hits = [hits[pick]]   # "biscuits next vet appt": pets/biscuit/vet-notes.txt's lines, not pets/mochi/'s too
     best = max(len(lines) for _, lines in hits)
     said = [f"{_shown(ctx, p)}: " + "; ".join(f"line {n}: {t}" for n, t in lines)
             for p, lines in hits[:3] if len(lines) == best or len(hits) == 1]
@@ -831,11 +840,14 @@ def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str]:
         if h.path not in held:  # the path's words once per file, not once per hit
             held[h.path] = asked & set(words(where(h.path, base)))
         held[h.path] |= asked & set(words(h.text))
-    order = sorted(held, key=lambda p: -len(held[p]))   # a stable sort: ties keep the order found
+    # the file whose path the request names above the others' comes first ("episode 12" for podcast/ep12/)
+    pick = singled_out(ctx.request.message, [where(p, base) for p in held])
+    named = list(held)[pick] if pick is not None else None
+    order = sorted(held, key=lambda p: (p != named, -len(held[p])))   # a stable sort: ties keep the order found
     rank = {p: i for i, p in enumerate(order)}
     hits = tuple(sorted(found.hits, key=lambda h: rank[h.path]))
     best, second = (len(held[p]) for p in order[:2])
-    if best <= second:
+    if best <= second and named is None:
         return replace(found, hits=hits), ""
     own = [h for h in hits if h.path == order[0]][:5]
     said = "; ".join(f"line {h.line}: {h.text.strip()}" for h in own)

@@ -16,6 +16,7 @@ text holds the words.
 
 from __future__ import annotations
 
+import calendar
 import math
 import os
 import re
@@ -36,7 +37,7 @@ from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
-           "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named"]
+           "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named", "singled_out"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -470,6 +471,12 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
                                               f"{shown(named, ctx.workdir)}, the file the request names.")
         found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file", keep=keep)
         best = clear_winner(found)
+        near = [f for f in found[:5] if best is None and f.score >= found[0].score - 0.1]
+        if (pick := singled_out(ctx.request.message, [shown(f.path, ctx.workdir) for f in near])) is not None:
+            # "vet-notes.txt" for "when is biscuits next vet appt": pets/biscuit/'s, the one the request names
+            return ctx.sandbox.check(near[pick].path), (f"{raw.strip()} does not exist; this is "
+                                                        f"{shown(near[pick].path, ctx.workdir)}, the one of the files "
+                                                        "named alike whose folders or name the request says.")
         others = pointed_by_request(ctx, keep=keep) if best is None and not found and pointed else []
         one = _one_pointed(others)
         if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
@@ -613,6 +620,46 @@ def request_words(text: str) -> list[str]:
     raw = [*_WORD.findall(_CAMEL.sub(" ", text).lower()), *_compounds(text)]
     kept = (singular(w) for w in raw if w not in _FILLER and singular(w) not in _FILLER)
     return [w for w in dict.fromkeys(kept) if len(w) >= 3 or _MIXED.fullmatch(w)]
+
+
+# Month names a request says a dated file by ("the march board minutes" for minutes/2025-03-board.md); "may" is
+# left out, as the verb it mostly is
+_MONTH_OF = {n.lower(): i for i, n in enumerate(calendar.month_name) if n and n != "May"}
+_YEAR_MONTH = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.]?(0[1-9]|1[0-2])(?!\d)")
+
+
+# what a request says to leave out names no file it means: "not the 2025 one", "dont count the archive folder"
+_LEFT_OUT = re.compile(r"(?i)\b(?:not|except|excluding|without|besides|other than|ignor(?:e|ing)|skip(?:ping)?|"
+                       r"(?:don'?t|do not) (?:count|include|use|look (?:in|at)))\b(?:\s+(?:the|a|an|my|any|anything|"
+                       r"in|from|counting|including|one|ones))*\s+[\w./-]+")
+
+
+def _said_tokens(message: str) -> set[str]:
+    """The request's words, its numbers (without leading zeros) and its months, as ``_path_tokens`` writes them;
+    not those of what it says to leave out."""
+    message = _LEFT_OUT.sub(" ", message)
+    ws = words(message)
+    return (set(request_words(message)) | {str(int(w)) for w in ws if w.isdigit() and len(w) <= 4}
+            | {f"month {_MONTH_OF[w]}" for w in ws if w in _MONTH_OF})
+
+
+def _path_tokens(rel: str) -> set[str]:
+    ws = words(rel)
+    return (set(ws) | {str(int(w)) for w in ws if w.isdigit() and len(w) <= 4}
+            | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)})
+
+
+def singled_out(message: str, rels: Sequence[str]) -> int | None:
+    """The index of the one path of ``rels`` (relative, as a person reads them) whose words the request says more
+    of than it says of any other's: its folders and name, a number ("episode 12" for podcast/ep12/) or a month
+    ("the march minutes" for 2025-03-board.md); None when no path or several tie. Asked "when is biscuits next vet
+    appt", the 1.5B got pets/mochi/vet-notes.txt's line before pets/biscuit/'s and answered with both (probe50)."""
+    if len(rels) < 2:
+        return None
+    said = _said_tokens(message)
+    held = [len(said & _path_tokens(r)) for r in rels]
+    best = max(held)
+    return held.index(best) if best and held.count(best) == 1 else None
 
 
 class _Bag:
