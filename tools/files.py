@@ -115,16 +115,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     """
     folder, pattern = split_folder(_required(file_pattern, "file_pattern is empty: give part of the file name, "
                                                             "e.g. 'report'"))
-    if search_root and (given := _file_at(ctx, search_root)) is not None:   # the file itself as the root: it is found
-        return {"status": "success", "message": _one_file_message(ctx, given), "files": [file_entry(given)], "count": 1,
-                "truncated": False, "note": "search_root is a file, so it is the file found"}
-    if "/" in file_pattern.strip("/") and not is_pattern(file_pattern) and \
-            (given := _file_at(ctx, str(Path(search_root or ctx.workdir) / file_pattern.strip()))) is not None:
-        # "pets/biscuit/vet-notes.txt" is that file: its name alone matched pets/mochi/'s too (probe50)
-        asked = _asked_of_paths(ctx, file_pattern, [given])
-        return {"status": "success", "message": (asked + "\n" if asked else "") + _one_file_message(ctx, given),
-                "files": [file_entry(given)], "count": 1,
-                "truncated": False, "note": "file_pattern is the path of a file here, so it is the file found"}
+    if (given := _file_given(ctx, file_pattern, search_root)) is not None:
+        return given
     if not_types(file_types) and COUNT_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
         pattern, file_types = not_types(file_types), None        # are what was asked for
     if folder and _no_folder_named(ctx, folder):  # "/pancakes/*.txt": the name sought, of that type
@@ -166,6 +158,21 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     return result
+
+
+def _file_given(ctx: ToolContext, file_pattern: str, search_root: Optional[str]) -> dict | None:
+    """The result for a search given a file itself, as its root or as its pattern; else None."""
+    if search_root and (given := _file_at(ctx, search_root)) is not None:   # the file itself as the root: it is found
+        return {"status": "success", "message": _one_file_message(ctx, given), "files": [file_entry(given)], "count": 1,
+                "truncated": False, "note": "search_root is a file, so it is the file found"}
+    if "/" in file_pattern.strip("/") and not is_pattern(file_pattern) and \
+            (given := _file_at(ctx, str(Path(search_root or ctx.workdir) / file_pattern.strip()))) is not None:
+        # "pets/biscuit/vet-notes.txt" is that file: its name alone matched pets/mochi/'s too (probe50)
+        asked = _asked_of_paths(ctx, file_pattern, [given])
+        return {"status": "success", "message": (asked + "\n" if asked else "") + _one_file_message(ctx, given),
+                "files": [file_entry(given)], "count": 1,
+                "truncated": False, "note": "file_pattern is the path of a file here, so it is the file found"}
+    return None
 
 
 def _types_unasked(ctx: ToolContext, pattern: str, file_types: Optional[str]) -> bool:
