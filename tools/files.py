@@ -31,7 +31,7 @@ from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, rep
 from .setting_line import (Setting, config_text, key_alone, key_set_to, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
 from .file_sizes import asks_size, by_size, in_size_order, sized_files
-from .tree_asked import asks_which, name_term, scope_of, tree_lead
+from .tree_asked import asks_of_tree, asks_which, name_term, scope_of, size_limit, tree_lead
 from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
                          lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
@@ -202,8 +202,10 @@ def _one_holds(ctx: ToolContext, folder: Path) -> str:
     """What the one folder a search found holds, its tree counted and, for a question that is no count, its clearly
     largest file flagged; what the request asks of its files at any depth (tree_lead) said after it."""
     lead = tree_lead(ctx, scope_of(ctx, folder), top=top_only(ctx))
-    holds = _holds(folder, ctx=ctx, largest=not asks_count(ctx))
-    return f"{holds}. {lead.rstrip('.')}" if lead else holds + _ranked(ctx, sized_files(folder))
+    if lead:   # the answer first, the top level after it: a tree's tally beside it said "8 pic files" to the
+        # lead's "6 .jpg files" for ".jpg pics, not .jpeg" (probe50)
+        return f"{lead.rstrip('.')} ({_holds(folder)} at its top level)"
+    return _holds(folder, ctx=ctx, largest=not asks_count(ctx)) + _ranked(ctx, sized_files(folder))
 
 
 def _ranked(ctx: ToolContext, sized: list[tuple[int, str]]) -> str:
@@ -497,10 +499,18 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
               "count": len(folders), "truncated": len(folders) > SHOWN}
     if folders:
         one = lead or (clear_winner(folders) if not strict else (strict[0] if len(strict) == 1 else None))
+        exact = [f for f in strict if words(f.path.name) == words(name)]
         if strict and len(folders) == 1:
             # "Folders named like 'src': src/. src: it holds api/, core/, ui/ ..." was answered "1 folder is inside
             # src" by the 1.5B (probe44): the one folder found leads, with what it holds
             result["message"] = f"{_shown(ctx, one.path)}/ is the folder named like {name!r}; {_one_holds(ctx, one.path)}."
+        elif len(exact) == 1 and not lead:
+            # "vacation" found vacation/ and vacation_old/, and the 1.5B counted neither's photos (probe50): the
+            # folder of that very name leads, the others named after it
+            one = exact[0]
+            others = _names(ctx, [f for f in folders if f is not one], why=False)
+            result["message"] = (f"{_shown(ctx, one.path)}/ is the folder named {name!r}; {_one_holds(ctx, one.path)}. "
+                                 f"Also named like it: {others}.")
         else:
             result["message"] = (f"Folders named like {name!r}: " if strict else
                                  f"No folder name holds {name!r} exactly. Closest: ") + _names(ctx, folders, why=not strict)
@@ -508,7 +518,8 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
         # the lines asked for, from the one folder found, however close: "v2 project" found only mobile-app-v2
         # (2 of 3 name words), and the 1.5B answered "who owns it?" with its path (test split)
         alone = one or (folders[0] if len(folders) == 1 else None)
-        result["message"] = _with_asked(ctx, name, _files_in(alone.path) if alone else [], result["message"])
+        if not (one and asks_of_tree(ctx.request.message)):   # the tree's answer said, no line of a file beside it
+            result["message"] = _with_asked(ctx, name, _files_in(alone.path) if alone else [], result["message"])
         return result if strict else {**result, "match": "close"}
     files = rank(name, entries, "file")  # a file name asked of the folder search
     if files:
@@ -1672,7 +1683,9 @@ def _largest_instead(ctx: ToolContext, roots: list[Path], file_types: Optional[s
     found = in_size_order(ctx.request.message, [(_size(p), p) for p in files])
     ranking = by_size(ctx.request.message, [(size, _shown(ctx, p)) for size, p in found])
     listed = ", ".join(_shown(ctx, p) for _, p in found[:limit])
-    return {"status": "success", "message": ranking or f"{len(found)} files: {listed}",
+    # "how many files in tax_docs are larger than 1 KB?": the count over the limit, not a ranking (probe50)
+    over = tree_lead(ctx, scope_of(ctx, roots[0])) if len(roots) == 1 and size_limit(ctx.request.message) else ""
+    return {"status": "success", "message": over or ranking or f"{len(found)} files: {listed}",
             "files": [file_entry(p) for _, p in found[:limit]], "count": len(found),
             "note": "ranked by size, as the request asks, not by date", "searched": [str(r) for r in roots]}
 

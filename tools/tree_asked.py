@@ -25,7 +25,7 @@ from .file_walk import ASKED_KINDS, KNOWN_EXTS, kind_exts, type_key, walk_folder
 from .grep import LogLevel, grep, log_files, per_file, searchable, where, whole_word_regex
 from .patterns import compile_user_regex
 
-__all__ = ["Scope", "scope_of", "tree_lead", "asks_which", "kinds_asked", "exts_asked", "size_limit", "mention_term",
+__all__ = ["Scope", "scope_of", "tree_lead", "asks_of_tree", "asks_which", "kinds_asked", "exts_asked", "size_limit", "mention_term",
            "name_term", "names_with"]
 
 NAMED = 12            # files a lead names by path; past it, the count alone
@@ -37,6 +37,10 @@ _NAME = r"(?:the\s+|my\s+|its\s+|their\s+)?(?P<name>[\w.-]+(?:\s[\w.-]+)?)"
 _LEFT_OUT = re.compile(r"\b(?:not|excluding|except(?:\s+for)?|without|leav(?:e|ing)\s+out|ignor(?:e|ing)|"
                        r"skip(?:ping)?|(?:not|don'?t|do\s+not)\s+count(?:ing)?)\s+(?:in\s+)?" + _NAME + _FOLDER_WORD,
                        re.IGNORECASE)
+# a path left out needs no "folder": "not counting anything in deploy/archive" (probe50)
+_LEFT_OUT_PATH = re.compile(r"\b(?:not|excluding|except(?:\s+for)?|without|ignor(?:e|ing)|skip(?:ping)?|"
+                            r"(?:not|don'?t|do\s+not)\s+count(?:ing)?)\s+(?:(?:counting|anything|everything|what'?s|"
+                            r"files?)\s+)*(?:in|under|inside|from)?\s*(?P<name>[\w.-]+(?:/[\w.-]+)+)/?", re.IGNORECASE)
 _TAKEN_IN = re.compile(r"\b(?:includ(?:e|ing)|plus|and\s+(?:also\s+)?|with|also)\s+(?:in\s+)?" + _NAME + _FOLDER_WORD,
                        re.IGNORECASE)
 
@@ -53,7 +57,7 @@ def _names_said(pattern: re.Pattern[str], message: str) -> set[str]:
     out: set[str] = set()
     for m in pattern.finditer(message):
         name = m.group("name").lower()
-        out |= {name, name.split()[-1]}
+        out |= {name, name.split()[-1], name.rstrip("/").rsplit("/", 1)[-1]}
     return out
 
 
@@ -64,7 +68,10 @@ def scope_of(ctx: ToolContext, folder: Path) -> Scope:
     leave out, listed while the request names its parent too, stands for the parent. The subfolders the request
     leaves out are found below the folder, at any depth."""
     message = ctx.request.message
-    left, taken = _names_said(_LEFT_OUT, message), _names_said(_TAKEN_IN, message)
+    if _OF_THOSE.search(message):   # "and how many of those have patch in the name": the set asked before
+        message = f"{ctx.request.earlier}\n{message}"
+    left = _names_said(_LEFT_OUT, message) | _names_said(_LEFT_OUT_PATH, message)
+    taken = _names_said(_TAKEN_IN, message)
     base = Path(ctx.workdir).resolve()
     low = message.lower()
     if (folder.name.lower() in left | taken and folder != base and folder.parent != base
@@ -79,6 +86,9 @@ def scope_of(ctx: ToolContext, folder: Path) -> Scope:
         here, dirs, _ = step
         out += [here / d for d in dirs if d.lower() in left]
     return Scope(folder, tuple(out))
+
+
+_OF_THOSE = re.compile(r"\b(?:of|among|in)\s+(?:those|these|them)\b", re.IGNORECASE)
 
 
 def _walk(ctx: ToolContext, folder: Path, left_out: tuple[Path, ...] = ()):
@@ -114,12 +124,19 @@ _NOT_EXTS = frozenset({".go", ".doc", ".c", ".h", ".rs", ".ts", ".sh", ".a", ".s
 
 def exts_asked(message: str) -> list[str]:
     """The extensions ``message`` names as kinds of file ("which files r pdfs?", "how many mp3 files"), in order."""
-    out = []
-    for word in re.findall(r"[a-z0-9]+", _FOLDER_NAMED.sub(" ", message.lower())):
+    out, low = [], _FOLDER_NAMED.sub(" ", message.lower())
+    refused = {f".{m.group(1)}" for m in _EXT_REFUSED.finditer(low)}   # "only .jpg, not .jpeg"
+    for chunk in re.findall(r"[\w./-]+", low):
+        word = chunk.rstrip(".").removeprefix(".")
+        if re.search(r"[^a-z0-9]", word):   # a name or a path: "observing_logs" asks for no .log file (probe50)
+            continue
         ext = next((e for e in (f".{word}", f".{word.removesuffix('s')}") if e in KNOWN_EXTS), None)
-        if ext is not None and ext not in _NOT_EXTS:
+        if ext is not None and ext not in _NOT_EXTS and ext not in refused:
             out.append(ext)
     return list(dict.fromkeys(out))
+
+
+_EXT_REFUSED = re.compile(r"\b(?:not|no|excluding|except|without)\s+(?:the\s+|any\s+)?\.([a-z0-9]+)\b")
 
 
 _FOLDER_NAMED = re.compile(r"\b[\w.-]+\s+(?:folder|directory|dir)\b", re.IGNORECASE)
@@ -135,8 +152,10 @@ def kinds_asked(message: str) -> list[str]:
 def _kinds_lead(message: str, files: list[Path], where_said: str, base: Path) -> list[str]:
     """"5 photo files (.png, .jpg, ...) under Holiday 2022/, subfolders included: ..." for each kind or extension
     asked, and which there are more of when two are."""
-    groups = [(f"{k} file", set(kind_exts(k))) for k in kinds_asked(message)] or \
-        [(f"{e} file", {e}) for e in exts_asked(message)]
+    exts = exts_asked(message)
+    dotted = [e for e in exts if e in message.lower()]   # ".jpg pics, not .jpeg": the extension written, not the kind
+    groups = ([] if dotted else [(f"{k} file", set(kind_exts(k))) for k in kinds_asked(message)]) or \
+        [(f"{e} file", {e}) for e in exts]
     out, counts = [], []
     for label, exts in groups[:3]:
         hits = [p for p in files if type_key(p.name) in exts]
@@ -361,14 +380,40 @@ def _lines_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said: s
     return [f"{found.count} line{'' if found.count == 1 else 's'} {what} {where_said}" + (f": {counts}" if counts else "")]
 
 
+def asks_of_tree(message: str) -> bool:
+    """Whether ``message`` asks something ``tree_lead`` answers."""
+    return bool(kinds_asked(message) or exts_asked(message) or size_limit(message) or asks_size(message)
+                or mention_term(message) or name_term(message) or _MOST.search(message) or _TOTAL_SIZE.search(message)
+                or _EMPTY_FOLDERS.search(message) or _LINES_OF.search(message) or _TIMES.search(message))
+
+
+_TIMES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+(?:does|do|did|is|are|was)\s+(?:the\s+(?:word|name|term)\s+)?"
+                    r"[\"'\u201c]?(?P<word>[\w-]+)[\"'\u201d]?\s+(?:appear|occur|show\s+up|come\s+up|(?:get\s+)?mentioned|used)",
+                    re.IGNORECASE)
+
+
+def _times_lead(ctx: ToolContext, files: list[Path], where_said: str, base: Path) -> list[str]:
+    """"'Kepler' appears 7 times under observing_logs/ (subfolders included), on 5 lines: ..." for "how many times does
+    the word Kepler appear across the files in observing_logs?": the 1.5B counted lines, or files (probe50)."""
+    m = _TIMES.search(ctx.request.message)
+    if m is None or (whole := whole_word_regex(m.group("word"))) is None or \
+            (rx := compile_user_regex(whole, ignore_case=True)) is None:
+        return []
+    found, word = grep(ctx, [p for p in files if searchable(p)], rx), re.compile(whole, re.IGNORECASE)
+    per: dict[Path, int] = {}
+    for h in found.hits:
+        per[h.path] = per.get(h.path, 0) + max(1, len(word.findall(h.text)))
+    total = sum(per.values())
+    counts = ", ".join(f"{where(p, base)} ({n})" for p, n in per.items())
+    return [f"{m.group('word')!r} appears {total} time{'' if total == 1 else 's'} {where_said}, on {found.count} "
+            f"line{'' if found.count == 1 else 's'}" + (f": {counts}" if counts else "")]
+
+
 def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:
     """The sentences that answer what the request asks of the files under ``scope`` (see the module's
     docstring), or "" when it asks none of it, or the tree is too big to walk here."""
     message = ctx.request.message
-    asks = (kinds_asked(message) or exts_asked(message) or size_limit(message) or asks_size(message)
-            or mention_term(message) or name_term(message) or _MOST.search(message) or _TOTAL_SIZE.search(message)
-            or _EMPTY_FOLDERS.search(message) or _LINES_OF.search(message))
-    if not asks:
+    if not asks_of_tree(message):
         return ""
     # an empty ".gitkeep" is an empty file to the person asking for the empty files (probe48)
     walked = _files(ctx, scope, top, hidden=size_limit(message) is not None)
@@ -378,11 +423,12 @@ def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:
     base = Path(ctx.workdir).resolve()
     where_said = _where_said(scope, base, top, nested)
     # a count of lines is the question: "the logs" in "how many error lines across the logs" asks no count of .log files
-    kinds = [] if _LINES_OF.search(message) else _kinds_lead(message, files, where_said, base)
+    kinds = [] if _LINES_OF.search(message) or _TIMES.search(message) else _kinds_lead(message, files, where_said, base)
     said = (kinds + _size_lead(message, files, where_said, base)
             + _mention_lead(ctx, scope, files, where_said, base) + _name_lead(message, files, where_said, base)
             + _most_lead(message, scope, files, base) + _total_lead(message, files, where_said)
-            + _empty_folders_lead(ctx, message, scope, where_said) + _lines_lead(ctx, scope, files, where_said, base))
+            + _empty_folders_lead(ctx, message, scope, where_said) + _lines_lead(ctx, scope, files, where_said, base)
+            + _times_lead(ctx, files, where_said, base))
     if not said and nested and size_limit(message) is None and (ranking := by_size(message, [(_size(p), where(p, base))
                                                                                    for p in files])):
         said = [f"{where_said[0].upper()}{where_said[1:]}: {ranking[0].lower()}{ranking[1:]}"]

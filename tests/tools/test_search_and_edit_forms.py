@@ -174,8 +174,8 @@ def test_which_recipes_have_a_word_in_them_get_the_files_first(tool_ctx: ToolCon
                                          "recipes/b/noodles.txt": "crushed peanuts\n"})
     message = search_directory(_asking(tool_ctx, "which of my recipes have peanuts in them?"),
                                directory_name="recipes")["message"]
-    assert message.endswith("The files under recipes/ (subfolders included) that mention 'peanuts': "
-                            "recipes/a/cookies.txt, recipes/b/noodles.txt (2 of the 3)."), message
+    assert ("The files under recipes/ (subfolders included) that mention 'peanuts': "
+            "recipes/a/cookies.txt, recipes/b/noodles.txt (2 of the 3)") in message, message
 
 
 def test_a_folder_asked_how_many_error_lines_counts_the_logs_lines_at_that_level(tool_ctx: ToolContext) -> None:

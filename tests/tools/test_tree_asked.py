@@ -15,7 +15,7 @@ import pytest
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.data import analyze_data_file
-from gaia_lite.tools.files import browse_directory, read_file, search_directory, search_file_content
+from gaia_lite.tools.files import browse_directory, read_file, search_directory, search_file, search_file_content
 from gaia_lite.tools.tree_asked import exts_asked, kinds_asked, mention_term, name_term, size_limit
 
 from tests.tools.called import as_called, write_files
@@ -135,8 +135,8 @@ def test_the_smallest_file_of_a_tree_is_ranked_at_any_depth(tool_ctx: ToolContex
     _files(Path(tool_ctx.workdir), {"school/a.txt": "x" * 40, "school/bio/lab/ok.txt": "ok", "school/m/h.txt": "x" * 9})
     message = search_directory(_asking(tool_ctx, "whats the smallest file in school? look in all the subfolders"),
                                directory_name="school")["message"]
-    assert message.endswith("Under school/ (subfolders included): by size, smallest first: school/bio/lab/ok.txt "
-                            "(2 B), school/m/h.txt (9 B), school/a.txt (40 B)."), message
+    assert ("Under school/ (subfolders included): by size, smallest first: school/bio/lab/ok.txt "
+            "(2 B), school/m/h.txt (9 B), school/a.txt (40 B)") in message, message
 
 
 def test_a_tree_s_total_size_is_added_up(tool_ctx: ToolContext) -> None:
@@ -247,3 +247,56 @@ def test_a_listing_of_the_working_folder_stays_so_without_a_pointer_back(tool_ct
     _files(Path(tool_ctx.workdir), {"docs/a.txt": "x"})
     ctx = _asking(tool_ctx, "what's in here?", earlier="assistant: see docs/a.txt")
     assert Path(browse(ctx, ".")["path"]) == Path(tool_ctx.workdir)
+
+
+# ---------------------------------------------------------------- probe50: left out by path, refused, said exactly
+
+@pytest.mark.parametrize("message, exts", [
+    ("how many .jpg pics are in my vacation folder incl subfolders? only .jpg, not .jpeg", [".jpg"]),
+    ("How many .yaml files are under deploy/? Only the .yaml extension, not .yml.", [".yaml"]),
+    ("How many times does the word Kepler appear across the files in observing_logs?", []),   # a name, no .log
+])
+def test_an_extension_refused_or_inside_a_name_is_not_asked_for(message: str, exts: list[str]) -> None:
+    assert exts_asked(message) == exts
+
+
+def test_a_folder_the_request_leaves_out_by_its_path_stands_for_its_parent(tool_ctx: ToolContext) -> None:
+    # both models listed deploy/archive, the one folder the request says not to count (probe50)
+    _files(Path(tool_ctx.workdir), {"deploy/base/a.yaml": "", "deploy/base/k.yml": "", "deploy/p/patch.yaml": "",
+                                    "deploy/archive/old.yaml": "", "deploy/archive/v1/patch.yaml": ""})
+    asked = "How many .yaml files are under deploy/, not counting anything in deploy/archive? Only .yaml, not .yml."
+    message = browse(_asking(tool_ctx, asked), "deploy/archive")["message"]
+    assert message.startswith("2 .yaml files under deploy/ (subfolders included, deploy/archive/ left out): "
+                              "deploy/base/a.yaml, deploy/p/patch.yaml."), message
+    # a follow-up about "those" keeps what the question before it left out
+    message = grep_tool(_asking(tool_ctx, "and how many of those have patch in the name", earlier=asked),
+                        pattern="patch", directory="deploy/archive")["message"]
+    assert message.startswith("1 file has 'patch' in its name under deploy/ (subfolders included, deploy/archive/ "
+                              "left out): deploy/p/patch.yaml."), message
+
+
+def test_the_folder_of_the_very_name_searched_for_leads_over_those_named_after_it(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"vacation/d1/a.jpg": "", "vacation/d1/b.jpeg": "", "vacation/d2/c/d.jpg": "",
+                                    "vacation_old/e.jpg": ""})
+    message = search_directory(_asking(tool_ctx, "how many .jpg pics in my vacation folder? not .jpeg"),
+                               directory_name="vacation")["message"]
+    assert message.startswith("vacation/ is the folder named 'vacation'; 2 .jpg files under vacation/ (subfolders "
+                              "included): vacation/d1/a.jpg, vacation/d2/c/d.jpg"), message
+    assert message.endswith("Also named like it: vacation_old/."), message
+
+
+def test_how_many_times_a_word_appears_counts_each_time_not_each_line(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"obs/a.txt": "Kepler and kepler again\nno\n", "obs/b.txt": "Kepler-22b\nKeplerian\n",
+                                    "obs_old/c.txt": "Kepler\n"})
+    message = browse(_asking(tool_ctx, 'How many times does the word "Kepler" appear in total across the files in obs?'),
+                     "obs")["message"]
+    assert message.startswith("'Kepler' appears 3 times in obs/, on 2 lines: obs/a.txt (2), obs/b.txt (1)."), message
+
+
+def test_a_count_over_a_size_is_answered_by_a_name_search_too(tool_ctx: ToolContext) -> None:
+    _files(Path(tool_ctx.workdir), {"tax/a.csv": "x" * 1500, "tax/sub/b.csv": "x" * 2000, "tax/c.txt": "x" * 90,
+                                    "tax_backup/d.csv": "x" * 3000})
+    result = as_called(search_file)(_asking(tool_ctx, "How many files in tax, including its subfolders, are larger "
+                                                      "than 1 KB?"), file_pattern="*.csv", search_root="tax")
+    assert result["message"].startswith("2 files are bigger than 1 KB under tax/ (subfolders included): tax/a.csv "
+                                        "(1,500 B), tax/sub/b.csv (2,000 B)."), result["message"]
