@@ -19,7 +19,7 @@ from gaia_lite.registry.context import ToolContext
 
 from .file_walk import (ASKED_KINDS, KNOWN_EXTS as _KNOWN_EXTS, kind_asked, kind_exts, type_key, type_words,
                         visible_files, walk_folders)
-from .find import request_words, words
+from .find import find, request_words, words
 from .grep import where
 from .sandbox import SandboxError
 
@@ -47,18 +47,28 @@ def split_folder(pattern: str) -> tuple[str, str]:
     return "", text if COUNT_GLOB.fullmatch(text) else pattern
 
 
-def folder_in_request(ctx: ToolContext) -> Optional[Path]:
-    """The existing folder the user's message puts the count in ("under docs", "in the notes folder",
-    "inside docs/api"), or None: it names none that exists here."""
-    for m in _IN_FOLDER.finditer(ctx.request.message):
-        name = m.group("folder")
+def folder_in_request(ctx: ToolContext, text: Optional[str] = None) -> Optional[Path]:
+    """The existing folder the user's message (or ``text``) puts the count in ("under docs", "in the notes folder",
+    "inside docs/api", "in my demos folder" for music/demos), or None: it names none that exists here."""
+    message = ctx.request.message if text is None else text
+    names = [m.group("folder") for m in _IN_FOLDER.finditer(message)]
+    for name in names:
         try:
             path = ctx.sandbox.check(Path(ctx.workdir) / name)
         except SandboxError:
             continue
         if path.is_dir() and path != Path(ctx.workdir).resolve():
             return path
+    for m in _FOLDER_CALLED.finditer(message):
+        # "in my demos folder" for music/demos: the one folder of that name, at any depth (probe50)
+        same = [f.path for f in find(ctx, m.group("folder"), "folder") if words(f.path.name) == words(m.group("folder"))]
+        if len(same) == 1:
+            return same[0]
     return None
+
+
+_FOLDER_CALLED = re.compile(r"\b(?:under|in|inside|within)\s+(?:the\s+|my\s+|our\s+)(?P<folder>[\w.-]+)\s+"
+                            r"(?:folder|directory|dir)\b", re.IGNORECASE)
 
 
 def asks_count(ctx: ToolContext) -> bool:

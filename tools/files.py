@@ -1546,7 +1546,11 @@ def _folder_meant(ctx: ToolContext, given: str) -> tuple[Path, str]:
     folder = _checked_file(ctx, given)
     if folder.is_dir():
         return folder, ""
-    best = None if folder.exists() else clear_winner(find(ctx, _shown(ctx, folder), "folder"))
+    found = [] if folder.exists() else find(ctx, _shown(ctx, folder), "folder")
+    best = clear_winner(found)
+    same = [f for f in found if words(f.path.name) == words(folder.name)]
+    if best is None and len(same) == 1:   # "demos" for music/demos beside music/demos_archive (probe50)
+        return same[0].path, f"{given.strip()} does not exist; this is {_shown(ctx, same[0].path)}, the folder of that name"
     if best is None:
         raise ToolFailure(f"{_shown(ctx, folder)} is not an existing folder" + _folder_hint(ctx, given))
     return best.path, f"{given.strip()} does not exist; this is {_shown(ctx, best.path)}, the closest folder ({best.reason})"
@@ -1672,11 +1676,16 @@ _RECENT = re.compile(r"\b(?:recent(?:ly)?|latest|newest|new|changed|modified|edi
                      r"last (?:few )?(?:days?|weeks?|months?))\b", re.IGNORECASE)
 
 
+_ONE_OF_THOSE = re.compile(r"\s*(?:and|ok|so|what about|how about)?[\s,]*(?:which|what)\s+(?:one|file)\b", re.IGNORECASE)
+
+
 def _largest_instead(ctx: ToolContext, roots: list[Path], file_types: Optional[str], limit: int) -> dict:
     """For a request that compares sizes and says nothing of dates ("what are the 3 largest files in dl?"), the
     files ranked by size under the folder it names, whatever the dates: the 1.5B listed recent files of four
     document types nobody asked for, and named the newest three (probe46)."""
     said = folder_in_request(ctx)
+    if said is None and _ONE_OF_THOSE.match(ctx.request.message):   # "and which one is the smallest?" after "the
+        said = folder_in_request(ctx, ctx.request.earlier)           # biggest file in my demos folder" (probe50)
     roots = [said] if said is not None and roots == sandbox_roots(ctx) else roots
     keep = ext_filter(file_types if file_types and types_said(ctx.request.message, file_types) else None)
     files = [p for p in iter_files(roots, DEFAULT_DEPTH, ctx) if keep(p)]

@@ -300,3 +300,18 @@ def test_a_count_over_a_size_is_answered_by_a_name_search_too(tool_ctx: ToolCont
                                                       "than 1 KB?"), file_pattern="*.csv", search_root="tax")
     assert result["message"].startswith("2 files are bigger than 1 KB under tax/ (subfolders included): tax/a.csv "
                                         "(1,500 B), tax/sub/b.csv (2,000 B)."), result["message"]
+
+
+def test_a_folder_named_by_its_last_name_alone_is_the_one_folder_of_that_name(tool_ctx: ToolContext) -> None:
+    # "whats the biggest file in my demos folder": music/demos, beside music/demos_archive (probe50)
+    _files(Path(tool_ctx.workdir), {"music/demos/lyrics.txt": "x" * 800, "music/demos/setlist.txt": "x" * 50,
+                                    "music/demos_archive/album.txt": "x" * 2900})
+    result = browse(_asking(tool_ctx, "whats the biggest file in my demos folder"), "demos")
+    assert result["path"].endswith("music/demos") and "the folder of that name" in result["note"], result
+    result = browse(_asking(tool_ctx, "whats the biggest file in my demos folder"), str(tool_ctx.workdir))
+    assert result["message"].endswith("By size, largest first: lyrics.txt (800 B), setlist.txt (50 B)"), result
+    # the follow-up names no folder: the one named before
+    result = as_called(search_file)(_asking(tool_ctx, "And which one is the smallest?",
+                                            earlier="whats the biggest file in my demos folder"), file_pattern="*.txt")
+    assert result["message"] == ("By size, smallest first: music/demos/setlist.txt (50 B), "
+                                 "music/demos/lyrics.txt (800 B)"), result["message"]
