@@ -37,7 +37,7 @@ from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
-           "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named", "singled_out"]
+           "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named", "singled_out", "superseded", "one_pointed"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -478,7 +478,7 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
                                                         f"{shown(near[pick].path, ctx.workdir)}, the one of the files "
                                                         "named alike whose folders or name the request says.")
         others = pointed_by_request(ctx, keep=keep) if best is None and not found and pointed else []
-        one = _one_pointed(others)
+        one = one_pointed(others, Path(ctx.workdir))
         if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
             return ctx.sandbox.check(one.path), (f"{raw.strip()} does not exist; this is {one.said(ctx.workdir)}, "
                                                  "the file the words of the request point to.")
@@ -495,13 +495,17 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
         raise ToolFailure(str(exc)) from None
 
 
-def _one_pointed(pointed: Sequence[Pointed]) -> Pointed | None:
+def one_pointed(pointed: Sequence[Pointed], base: Path) -> Pointed | None:
     """The one file the words of the request point to (``pointed``), when one stands out: the only one, or scored
     at least half again above the next. The 1.5B read "policy.txt" for "returns policy - can I get my money back on
     sale items?", got "does not exist ... point to: policies/returns.md (...)" and answered "The policy file
     does not exist" (test split)."""
-    if not pointed or (len(pointed) > 1 and pointed[0].score < 1.5 * pointed[1].score):
+    if not pointed:
         return None
+    if len(pointed) > 1 and pointed[0].score < 1.5 * pointed[1].score:
+        # alike but for an older copy ("todo.md", "todo-old.md"): the current one
+        current = [p for p in pointed if p.score >= pointed[0].score / 1.5 and not superseded(p.path, base)]
+        return current[0] if len(current) == 1 and current[0] is pointed[0] else None
     return pointed[0]
 
 
@@ -649,6 +653,16 @@ def _path_tokens(rel: str) -> set[str]:
             | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)})
 
 
+_SUPERSEDED = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete".split())
+
+
+def superseded(path: Path, base: Path) -> bool:
+    """Whether a file's name or its folders below ``base`` mark it as an older copy ("todo-old.md", "backup/",
+    "settings.ini.bak"): of files alike, the current one is meant first. Asked how many things were unchecked on the
+    garden todo list, the 1.5B was shown garden/todo-old.md before garden/todo.md (probe50)."""
+    return bool(_SUPERSEDED & set(words(shown(path, base))))
+
+
 def singled_out(message: str, rels: Sequence[str]) -> int | None:
     """The index of the one path of ``rels`` (relative, as a person reads them) whose words the request says more
     of than it says of any other's: its folders and name, a number ("episode 12" for podcast/ep12/) or a month
@@ -748,7 +762,7 @@ def pointed_by_request(ctx: ToolContext, text: str | None = None, *, keep: Calla
     best = max(s for s, *_ in scored)
     if best < POINTED_MIN:
         return []
-    scored.sort(key=lambda s: (-s[0], len(s[1].parts), str(s[1])))
+    scored.sort(key=lambda s: (-s[0], superseded(s[1], Path(ctx.workdir)), len(s[1].parts), str(s[1])))
     found = []
     for score, path, name, folder, body, raw in scored[:limit]:
         if score < 0.6 * best:   # far behind the best: another file that merely shares a common word

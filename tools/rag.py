@@ -24,7 +24,8 @@ from .file_count import asks_count, count_asked, exts_named
 from .file_walk import kind_asked
 from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
-from .find import (clear_winner, files_named, find, locate, named_in, pointed_by_request, pointed_message, rank,
+from .list_entry import list_entries
+from .find import (clear_winner, files_named, find, locate, named_in, one_pointed, pointed_by_request, pointed_message, rank,
                    request_words, scan, shown, words)
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
@@ -439,7 +440,21 @@ def _counted_instead(ctx: ToolContext, query: str) -> dict[str, Any] | None:
               "message": f"No documents were indexed here. {counted}"} if counted else None
     if folder and (kind_asked(ctx.request.message) or exts_named(ctx.request.message)):
         return folder   # files of a kind are counted, not lines: "2024" also stood in reports' lines
-    return _files_say(ctx, query, COUNTED_INSTEAD) or folder
+    return _list_counted(ctx) or _files_say(ctx, query, COUNTED_INSTEAD) or folder
+
+
+def _list_counted(ctx: ToolContext) -> dict[str, Any] | None:
+    """A count asked of the one list file the request points to, with nothing indexed: its entries counted, its text
+    after them. "how many things are still unchecked on my garden todo list" got the two lists' title lines, the
+    0.5B answered from them (probe50)."""
+    one = one_pointed(pointed_by_request(ctx), Path(ctx.workdir))
+    text = text_head(ctx, one.path, lines=120, chars=8_000) if one is not None else ""
+    entries = list_entries(text) if text else None
+    if one is None or entries is None:
+        return None
+    where = shown(one.path, ctx.workdir)
+    return {"status": "success", "match": "list_count", "file": where,
+            "message": f"No documents were indexed here. List entries in {where}: {entries}. Its text:\n{text}"}
 
 
 def _told_before(ctx: ToolContext, query: str) -> dict[str, Any] | None:

@@ -213,7 +213,7 @@ def test_read_says_a_lists_entries_by_heading_tick_and_nesting(tool_ctx, tmp_pat
                                       "## Car\n1. [ ] oil change\n2) [X] tyres\n3. wash\n"
                                       "```\n- not an entry: code\n```\n")
     assert read_file(tool_ctx, "todo.md")["list_entries"] == \
-        "5 (under House 2, under Car 3; 2 ticked, 2 open), and 1 nested under them"
+        "5 (under House 2, under Car 3; 2 ticked (checked), 2 open (unchecked)), and 1 nested under them"
 
 
 def test_read_of_text_with_one_bullet_or_none_gives_no_entry_count(tool_ctx, tmp_path: Path) -> None:

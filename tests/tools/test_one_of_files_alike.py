@@ -66,3 +66,28 @@ def test_a_guessed_path_reads_the_file_alike_whose_folder_the_request_names(tool
     # nothing in the request tells the two apart: both are offered, none is read
     result = as_called(read_file)(_asking(tool_ctx, "when is the next vet appt"), file_path="vet-notes.txt")
     assert result["status"] == "error" and len(result["candidates"]) == 2, result
+
+
+GARDEN = {"garden/todo-old.md": "# Garden to-do (last year)\n- [ ] Build cold frame\n- [ ] Move rhubarb\n- [x] Buy seeds\n",
+          "garden/todo.md": "# Garden to-do\n## Beds\n- [x] Turn compost\n- [ ] Order potatoes\n## Pests\n- [ ] Net strawberries\n"}
+
+
+def test_of_a_file_and_its_older_copy_the_current_one_is_shown_with_its_entries_counted(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), GARDEN)
+    result = as_called(search_file_content)(_asking(tool_ctx, "how many things are still unchecked on my garden todo "
+                                                              "list"), pattern="TODO")
+    assert result["files"][0]["name"] == "todo.md", result["files"]
+    assert result["garden/todo.md"].endswith("(list entries: 3 (under Beds 2, under Pests 1; 1 ticked (checked), "
+                                             "2 open (unchecked)))\n"), result
+
+
+def test_a_count_asked_of_documents_with_none_indexed_counts_the_list_the_request_points_to(
+        rag_ctx: ToolContext) -> None:
+    from gaia_lite.tools.rag import query_documents
+
+    write_files(Path(rag_ctx.workdir), GARDEN)
+    result = as_called(query_documents)(_asking(rag_ctx, "how many things are still unchecked on my garden todo list"),
+                                        query="is not checked")
+    assert result["message"].startswith("No documents were indexed here. List entries in garden/todo.md: 3 (under "
+                                        "Beds 2, under Pests 1; 1 ticked (checked), 2 open (unchecked)). Its text:\n"
+                                        "# Garden to-do\n"), result
