@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import errno
+import json
 import os
 import re
 import stat
@@ -20,7 +21,7 @@ from gaia_lite.registry.context import ToolContext
 from .sandbox import SandboxError
 
 __all__ = ["MAX_FILE_BYTES", "TEXT_EXTS", "not_text_hint", "text_head", "text_start", "is_binary", "python_outline",
-           "markdown_outline", "open_regular"]
+           "markdown_outline", "open_regular", "content_format", "format_note"]
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 SNIFF_BYTES = 8192  # a NUL byte in the first 8 KB marks a binary file (git's rule)
@@ -121,3 +122,52 @@ def text_start(ctx: ToolContext, path: Path, limit: int = 65536) -> str:
     except (SandboxError, OSError):
         return ""
     return "" if is_binary(data) else data.decode("utf-8", errors="replace")
+
+
+_EXT_FORMAT = {".json": "JSON", ".csv": "CSV", ".tsv": "TSV", ".xml": "XML", ".html": "HTML", ".htm": "HTML",
+               ".yaml": "YAML", ".yml": "YAML", ".ini": "INI", ".cfg": "INI", ".conf": "INI", ".env": "key=value"}
+_KEY_VALUE = re.compile(r"^\s*[\w.-]+\s*=")
+_YAML_KEY = re.compile(r"^\s*(?:- )?[\w. -]+:(?:\s|$)")
+
+
+def content_format(text: str) -> str:
+    """What a text is written in, read from the text itself: "JSON", "XML", "HTML", "INI", "CSV", "TSV", "YAML",
+    "key=value" or "plain text". A file's extension can say nothing of it: settings.dat held JSON, and asked what
+    format it was, the 1.5B answered "a text file with 183 bytes" (probe50)."""
+    t = text.strip()
+    if t[:1] in "{[":
+        try:
+            json.loads(t)
+            return "JSON"
+        except ValueError:
+            pass
+    if t.startswith("<"):
+        return "HTML" if re.match(r"<(?:!doctype html|html)\b", t, re.IGNORECASE) else "XML"
+    lines = [ln for ln in t.splitlines() if ln.strip() and not ln.lstrip().startswith(("#", ";"))][:20]
+    if not lines:
+        return "plain text"
+    if re.fullmatch(r"\[[^\]]+\]", lines[0].strip()) and any(_KEY_VALUE.match(ln) for ln in lines):
+        return "INI"
+    for sep, name in ((",", "CSV"), ("\t", "TSV")):
+        counts = {ln.count(sep) for ln in lines[:8]}
+        if len(lines) >= 2 and len(counts) == 1 and counts != {0}:
+            return name
+    if all(_KEY_VALUE.match(ln) for ln in lines):
+        return "key=value"
+    if all(_YAML_KEY.match(ln) or ln.lstrip().startswith("- ") for ln in lines):
+        return "YAML"
+    return "plain text"
+
+
+def format_note(path: Path, text: str) -> str | None:
+    """"JSON (from its content; the .dat extension does not say so)" when the text is written in a format its
+    extension does not name; None when the extension says it, or the text is plain."""
+    found = content_format(text)
+    ext = path.suffix.lower()
+    prose = ext in {".txt", ".log", ".text", ".md"}   # "Name: Bob" lines in notes.txt are notes, not YAML
+    if found == "plain text" or _EXT_FORMAT.get(ext) == found or (ext in TEXT_EXTS and ext not in _EXT_FORMAT
+                                                                   and not prose) \
+            or (prose and found in ("YAML", "key=value")):
+        return None
+    said = f"the {ext} extension does not say so" if ext else "its name has no extension"
+    return f"{found} (from its content; {said})"

@@ -25,8 +25,8 @@ from gaia_lite.registry.spec import Redirect, tool
 
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
-from .file_text import (MAX_FILE_BYTES, is_binary, markdown_outline, not_text_hint, open_regular, python_outline,
-                        text_head)
+from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, format_note, is_binary, markdown_outline, not_text_hint,
+                        open_regular, python_outline, text_head, text_start)
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
 from .setting_line import (Setting, config_text, key_alone, key_set_to, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
@@ -38,7 +38,7 @@ from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files
                         not_types, sandbox_roots, type_key, visible_files)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
-                   request_words, scan, shown, singled_out, words, PATH_MENTION)
+                   request_words, scan, shown, singled_out, superseded, words, PATH_MENTION)
 from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
                    whole_word_regex, where)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
@@ -331,6 +331,21 @@ def _only_file(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dic
     shown = glance.count("\n")
     later = [f"line {n}: {text}" for n, text in request_lines(ctx, path, limit=REQUEST_LINES_MAX) if n > shown]
     return glance + ("\nIts lines on the request:\n" + "\n".join(later) if later else "")
+
+
+def _file_named(ctx: ToolContext, folder: Path, files: list[dict]) -> str:
+    """For a listing one of whose files the request names by its whole name, that file's format (when its extension
+    does not say it) and glance. Asked "What format is the data in gym/backup/settings.dat?", the 1.5B listed
+    gym/backup and answered with the two files' sizes (probe50)."""
+    low = ctx.request.message.lower()
+    named = [f["name"] for f in files if re.search(rf"(?<![\w.-]){re.escape(f['name'].lower())}(?![\w-])", low)]
+    if len(named) != 1:
+        return ""
+    path = folder / named[0]
+    head = text_start(ctx, path, 4000) if not_text_hint(path) is None else ""   # a credential file is never read
+    written = format_note(path, head) if head else None
+    glance = _glance(ctx, path, named[0])
+    return (f"{named[0]} is written in {written}. " if written else "") + glance
 
 
 def _file_at(ctx: ToolContext, raw: str) -> Optional[Path]:
@@ -630,9 +645,11 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     except ToolFailure:
         if (named := _folder_named_so(ctx, file_path)) is None:
             raise
-        listing = browse_directory(ctx, str(named))
-        return {**listing, "note": f"{file_path.strip()} does not exist; {_shown(ctx, named)} is the folder named like it, "
-                                   "so this is its listing (browse_directory)"}
+        if (path := _current_file_in(ctx, named)) is None:
+            listing = browse_directory(ctx, str(named))
+            return {**listing, "note": f"{file_path.strip()} does not exist; {_shown(ctx, named)} is the folder named "
+                                       "like it, so this is its listing (browse_directory)"}
+        note = f"{file_path.strip()} does not exist; this is the one current file in {_shown(ctx, named)}"
     ext = path.suffix.lower()
     # a table's figures are computed, never left to the model's arithmetic: its columns, totals, means
     # and the rows with the highest and lowest values come before its text (table_facts)
@@ -650,6 +667,8 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
         result["note"] = "the path given is outside the allowed folders and was not read; this file inside them has its name"
     # the size stays among the short facts: "and how big is it?" follows a read, answered from this result
     result["size_bytes"], result["lines"] = path.stat().st_size, lines
+    if written := format_note(path, text):
+        result["format"] = written
     if entries := list_entries(text):
         result["list_entries"] = entries
     if spreadsheet:
@@ -671,6 +690,18 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     result = _whole_count_first(path, result, asked)
     result["content"] = text[:READ_CHAR_CAP]
     return {**result, **asked}
+
+
+def _current_file_in(ctx: ToolContext, folder: Path) -> Path | None:
+    """The one text file of ``folder`` that is no older copy of another, or None. "spectrometer_config.txt" for a
+    folder spectrometer/config holding settings.ini and settings.ini.bak got the listing, and the 1.5B answered that
+    the firmware version was not given (probe50)."""
+    try:
+        files = [c for c in folder.iterdir() if c.is_file() and not c.name.startswith(".")]
+    except OSError:
+        return None
+    current = [f for f in files if not superseded(f, folder) and f.suffix.lower() in TEXT_EXTS]
+    return ctx.sandbox.check(current[0]) if len(current) == 1 and len(files) <= 4 else None
 
 
 def _whole_count_first(path: Path, result: dict, asked: dict) -> dict:
@@ -1404,7 +1435,7 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     else:
         tally = tree_tally(ctx, folder, show_hidden) if dirs and not top else ""
         message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else _files_told(files))
-    if only := _only_file(ctx, folder, dirs, files):
+    if only := _only_file(ctx, folder, dirs, files) or _file_named(ctx, folder, files):
         message = f"{message}. {only}"
     if not lead and (ranking := by_size(ctx.request.message, [(f["size_bytes"] or 0, f["name"]) for f in files])):
         message = f"{message}. {ranking}"

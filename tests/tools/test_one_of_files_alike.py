@@ -91,3 +91,39 @@ def test_a_count_asked_of_documents_with_none_indexed_counts_the_list_the_reques
     assert result["message"].startswith("No documents were indexed here. List entries in garden/todo.md: 3 (under "
                                         "Beds 2, under Pests 1; 1 ticked (checked), 2 open (unchecked)). Its text:\n"
                                         "# Garden to-do\n"), result
+
+
+def test_a_guessed_name_for_a_folder_with_one_current_file_reads_that_file(tool_ctx: ToolContext) -> None:
+    # "spectrometer_config.txt" for spectrometer/config/{settings.ini, settings.ini.bak}: the listing was answered
+    # "the firmware version is not specified" (probe50)
+    write_files(Path(tool_ctx.workdir), {"lab/spectrometer/config/settings.ini": "[device]\nfirmware_version = 4.2.17\n",
+                                         "lab/spectrometer/config/settings.ini.bak": "[device]\nfirmware_version = 4.1.9\n"})
+    result = as_called(read_file)(_asking(tool_ctx, "What firmware version is configured for the spectrometer?"),
+                                  file_path="spectrometer_config.txt")
+    assert result["file_path"].endswith("config/settings.ini") and "4.2.17" in result["content"], result
+
+
+@pytest.mark.parametrize("name, text, said", [
+    ("settings.dat", '{\n "units": "metric"\n}\n', "JSON (from its content; the .dat extension does not say so)"),
+    ("export", "id,name\n1,ann\n2,bo\n", "CSV (from its content; its name has no extension)"),
+    ("feed.txt", "<rss><item/></rss>", "XML (from its content; the .txt extension does not say so)"),
+    ("notes.txt", "Name: Bob\nAge: 3\n", None),              # notes, not YAML
+    ("data.json", '{"a": 1}', None),                          # the extension says it
+    ("main.py", "x = 1\n", None),
+])
+def test_a_file_read_says_its_format_when_its_extension_does_not(tool_ctx: ToolContext, name: str, text: str,
+                                                                  said: str | None) -> None:
+    write_files(Path(tool_ctx.workdir), {name: text})
+    assert as_called(read_file)(tool_ctx, file_path=name).get("format") == said
+
+
+def test_a_listing_whose_request_names_one_of_its_files_says_that_file_s_format_and_start(
+        tool_ctx: ToolContext) -> None:
+    from gaia_lite.tools.files import browse_directory
+
+    write_files(Path(tool_ctx.workdir), {"gym/backup/settings.dat": '{\n  "units": "metric"\n}\n',
+                                         "gym/backup/workouts.dat": "date,lift,weight_lbs\n2025-01-02,squat,185\n"})
+    message = as_called(browse_directory)(_asking(tool_ctx, "What format is the data in gym/backup/settings.dat?"),
+                                          directory_path="gym/backup")["message"]
+    assert message.startswith("gym/backup holds 2 files: settings.dat, workouts.dat. settings.dat is written in JSON "
+                              "(from its content; the .dat extension does not say so). settings.dat begins:\n{\n"), message
