@@ -19,7 +19,7 @@ from gaia_lite.registry.failure import ToolFailure, error_payload
 
 from .data_shape import shaped
 from .file_text import TEXT_EXTS
-from .find import locate, shown
+from .find import locate, shown, singular
 from .rag import locate_or_named
 from .passages import answer_first, question_parts, ranked, units
 from .passages import shown as shown_unit
@@ -28,7 +28,7 @@ from .tree_asked import scope_of, tree_lead
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
                          _read_rows, _tabular, parse_period, to_date, to_number)
 from .table_facts import facts_block
-from .table_sql import MAX_QUERY_CHARS, QueryMistake, query_result, said_in, schema_fields
+from .table_sql import MAX_QUERY_CHARS, QueryMistake, query_result, said_in, schema_fields, words_of
 
 
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
@@ -179,8 +179,9 @@ def _queried(frame: _Frame, query: str, date_range: Optional[str], ignored: bool
     said = said_in(f"{request.earlier}\n{request.message}") if request.message.strip() else None
     query, moved = _dates_named(query, frame, request.message)
     query, kept = _this_turns_values(query, request)
+    query, named = _value_named(query, frame, f"{request.earlier}\n{request.message}")
     result = query_result(frame, query, said)
-    said_how = "; ".join(n for n in (moved, kept) if n)
+    said_how = "; ".join(n for n in (moved, kept, named) if n)
     return {**result, "message": f"{result['message']} ({said_how})"} if said_how else result
 
 
@@ -202,6 +203,38 @@ def _this_turns_values(query: str, request: TurnRequest) -> tuple[str, str]:
             dropped = ", ".join(v for v in values if v not in kept)
             return (query[:m.start()] + (f"= {cut}" if len(kept) == 1 else f"IN ({cut})") + query[m.end():],
                     f"{dropped} left out: named before, not in this question")
+    return query, ""
+
+
+_EQUALS_TEXT = re.compile(r"""(?P<col>"[^"]+"|`[^`]+`|\[[^\]]+\]|\b\w+\b)\s*=\s*'(?P<val>[^']*)'""")
+
+
+def _words_said(value: str, heard: set[str]) -> bool:
+    parts = words_of(value)
+    return bool(parts) and all(p in heard or singular(p) in heard for p in parts)
+
+
+def _value_named(query: str, frame: _Frame, said_text: str) -> tuple[str, str]:
+    """(the query, a note) with a ``column = 'value'`` condition whose value the conversation does not say in full
+    set to the one value of the table it does say in full and that shares a word with it, on that value's column:
+    "whats priya ramans email?" got ``name = 'Priya Ramanathan'`` from the 1.5B and ``role = 'Priya Ramanathan'``
+    from the 0.5B, beside a row for Priya Raman (probe50). As given, with no note, otherwise."""
+    heard = {w.removesuffix("s") for w in words_of(said_text)} | words_of(said_text)
+    heard |= {singular(w) for w in heard}
+    by_name = {n.lower(): n for n in frame.names}
+    for m in _EQUALS_TEXT.finditer(query):
+        value = m.group("val")
+        if _words_said(value, heard) or by_name.get(m.group("col").strip('"`[]').lower()) is None:
+            continue
+        shared = words_of(value)
+        meant = {(n, v) for n in frame.names if frame.types[n] == "text" for v in set(frame.text[n])
+                 if v and v.lower() != value.lower() and _words_said(v, heard) and shared & words_of(v)
+                 and not words_of(v) <= shared}   # "Coffee" said of "Coffee Beans 1kg" is the short of it, kept
+        if len(meant) == 1:
+            (column, found), = meant
+            swapped = f"\"{column}\" = '{found}'"
+            return (query[:m.start()] + swapped + query[m.end():],
+                    f"read as {column} = '{found}', the value the question names, not '{value}'")
     return query, ""
 
 

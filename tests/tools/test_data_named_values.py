@@ -44,3 +44,29 @@ def test_a_message_in_another_language_still_finds_the_cell(tool_ctx: ToolContex
     result = _ask(tool_ctx, "¿Cuánto gasté en transport según spending.csv?")
     assert result["message"].splitlines()[0] == "Total for transport: amount 2.40 (1 of 5 rows, category transport)."
     assert "Every row, not only transport: amount 911.60." in compact_result(result)
+
+
+CONTACTS = ("name,role,email\nPriya Ramanathan,Volunteer,pramanathan@mailbox.net\n"
+            "Priya Raman,Treasurer,priya.raman@brookfieldpta.org\nCoffee Beans 1kg,Supplies,orders@beans.example\n")
+
+
+def _query(ctx: ToolContext, message: str, query: str) -> dict:
+    (Path(ctx.workdir) / "contacts.csv").write_text(CONTACTS)
+    ctx.request.message = message
+    return analyze_data_file(ctx, "contacts.csv", query=query)
+
+
+def test_a_value_the_question_does_not_say_is_read_as_the_one_it_says_in_full(tool_ctx: ToolContext) -> None:
+    # "whats priya ramans email?": the 1.5B queried name = 'Priya Ramanathan', the 0.5B role = 'Priya Ramanathan'
+    for query in ("SELECT email FROM data WHERE name = 'Priya Ramanathan'",
+                  "SELECT email FROM data WHERE role = 'Priya Ramanathan'"):
+        result = _query(tool_ctx, "whats priya ramans email? its in the pta contacts", query)
+        assert result["rows"] == [["priya.raman@brookfieldpta.org"]], result
+        assert "read as name = 'Priya Raman', the value the question names, not 'Priya Ramanathan'" in result["message"]
+
+
+def test_a_value_said_in_full_or_said_short_is_left_as_the_query_has_it(tool_ctx: ToolContext) -> None:
+    said = _query(tool_ctx, "what is Priya Ramanathan's email?", "SELECT email FROM data WHERE name = 'Priya Ramanathan'")
+    assert said["rows"] == [["pramanathan@mailbox.net"]], said
+    short = _query(tool_ctx, "email for coffee?", "SELECT email FROM data WHERE name = 'Coffee Beans 1kg'")
+    assert short["rows"] == [["orders@beans.example"]], short
