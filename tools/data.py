@@ -105,7 +105,14 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
         kind = "summary"
     if (folder := _folder_asked_of(ctx, file_path)) is not None:
         return folder
-    path, found_note = _locate(ctx, file_path)
+    try:
+        path, found_note = _locate(ctx, file_path)
+    except ToolFailure as failure:
+        from .files import compared_files   # kept local, as in _as_text
+
+        if (each := compared_files(ctx, file_path, failure)) is not None:
+            return each
+        raise
     notes += [found_note] if found_note else []
     if path.suffix.lower() not in TABLE_SUFFIXES:
         if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for

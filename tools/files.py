@@ -642,7 +642,9 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
         return {**listing, "note": f"{_shown(ctx, folder)} is a folder, so this is its listing (browse_directory)"}
     try:
         path, note = locate(ctx, file_path, pointed=True)
-    except ToolFailure:
+    except ToolFailure as failure:
+        if (each := compared_files(ctx, file_path, failure)) is not None:
+            return each
         if (named := _folder_named_so(ctx, file_path)) is None:
             raise
         if (path := _current_file_in(ctx, named)) is None:
@@ -690,6 +692,30 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     result = _whole_count_first(path, result, asked)
     result["content"] = text[:READ_CHAR_CAP]
     return {**result, **asked}
+
+
+COMPARED_TEXT = 4000   # characters of each file compared, at most: two or three fit a small model's context
+_COMPARES = re.compile(r"\b(?:compare|comparison|both|the two|versus|vs\.?|difference between|cheaper|pricier|"
+                       r"more expensive|longer|shorter|bigger|smaller|higher|lower|better|worse)\b", re.IGNORECASE)
+
+
+def compared_files(ctx: ToolContext, raw: str, failure: ToolFailure) -> dict | None:
+    """For a path that does not exist, when the request compares things and two or three short text files are named
+    like it: each file's whole text, in place of the failure. "Compare the two roofing quotes" went to
+    "roofing_quotes.csv", beside home/roof/quote-apex.txt and quote-northline.txt; the 0.5B then read one of them
+    and answered from it (probe50)."""
+    candidates = [Path(c) for c in failure.details.get("candidates", [])]
+    if not _COMPARES.search(ctx.request.message) or not 2 <= len(candidates) <= 3:
+        return None
+    texts = {}
+    for path in candidates:
+        if path.suffix.lower() not in TEXT_EXTS or not path.is_file() or path.stat().st_size > COMPARED_TEXT:
+            return None
+        if not (text := text_start(ctx, path, COMPARED_TEXT)):
+            return None
+        texts[_shown(ctx, path)] = text
+    return {"status": "success", "message": f"{Path(raw.strip()).name} does not exist; the request compares, and {len(texts)} "
+            "files are named like it, so here is each whole: " + ", ".join(texts), **texts}
 
 
 def _current_file_in(ctx: ToolContext, folder: Path) -> Path | None:

@@ -127,3 +127,22 @@ def test_a_listing_whose_request_names_one_of_its_files_says_that_file_s_format_
                                           directory_path="gym/backup")["message"]
     assert message.startswith("gym/backup holds 2 files: settings.dat, workouts.dat. settings.dat is written in JSON "
                               "(from its content; the .dat extension does not say so). settings.dat begins:\n{\n"), message
+
+
+QUOTES = {"home/roof/quote-apex.txt": "APEX\nTOTAL: $12,450\nWorkmanship warranty: 10 years.\n",
+          "home/roof/quote-northline.txt": "NORTHLINE\nTotal price: $11,980\nWorkmanship warranty: 5 years.\n"}
+
+
+@pytest.mark.parametrize("tool, path", [("analyze_data_file", "roofing_quotes.csv"), ("read_file", "roofing_quotes.txt")])
+def test_a_missing_path_for_a_comparison_gives_each_file_named_like_it_whole(tool_ctx: ToolContext, tool: str,
+                                                                              path: str) -> None:
+    from gaia_lite.tools.data import analyze_data_file
+
+    write_files(Path(tool_ctx.workdir), QUOTES)
+    called = as_called({"analyze_data_file": analyze_data_file, "read_file": read_file}[tool])
+    result = called(_asking(tool_ctx, "Compare the two roofing quotes: which one is cheaper in total?"), file_path=path)
+    assert result["message"] == (f"{path} does not exist; the request compares, and 2 files are named like it, so "
+                                 "here is each whole: home/roof/quote-apex.txt, home/roof/quote-northline.txt"), result
+    assert result["home/roof/quote-northline.txt"] == QUOTES["home/roof/quote-northline.txt"]
+    # no comparison asked: the failure names the candidates, as before
+    assert called(_asking(tool_ctx, "what does the roofing quote say?"), file_path=path)["status"] == "error"
