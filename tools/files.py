@@ -636,22 +636,10 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     Args:
         file_path: Path of the file, e.g. "notes/plan.md".
     """
-    folder = _folder_at(ctx, _required(file_path, "file_path is empty: give the file's path"))
-    if folder is not None:   # a folder read is its listing: "read_file wiki" for "how many .md files in wiki?" (0.5B)
-        listing = browse_directory(ctx, str(folder))
-        return {**listing, "note": f"{_shown(ctx, folder)} is a folder, so this is its listing (browse_directory)"}
-    try:
-        path, note = locate(ctx, file_path, pointed=True)
-    except ToolFailure as failure:
-        if (each := compared_files(ctx, file_path, failure)) is not None:
-            return each
-        if (named := _folder_named_so(ctx, file_path)) is None:
-            raise
-        if (path := _current_file_in(ctx, named)) is None:
-            listing = browse_directory(ctx, str(named))
-            return {**listing, "note": f"{file_path.strip()} does not exist; {_shown(ctx, named)} is the folder named "
-                                       "like it, so this is its listing (browse_directory)"}
-        note = f"{file_path.strip()} does not exist; this is the one current file in {_shown(ctx, named)}"
+    target = _read_target(ctx, file_path)
+    if isinstance(target, dict):
+        return target
+    path, note = target
     ext = path.suffix.lower()
     # a table's figures are computed, never left to the model's arithmetic: its columns, totals, means
     # and the rows with the highest and lowest values come before its text (table_facts)
@@ -716,6 +704,27 @@ def compared_files(ctx: ToolContext, raw: str, failure: ToolFailure) -> dict | N
         texts[_shown(ctx, path)] = text
     return {"status": "success", "message": f"{Path(raw.strip()).name} does not exist; the request compares, and {len(texts)} "
             "files are named like it, so here is each whole: " + ", ".join(texts), **texts}
+
+
+def _read_target(ctx: ToolContext, file_path: str) -> tuple[Path, str] | dict:
+    """(the file read_file reads, a note), or the result that stands in for a read: a folder's listing, the files a
+    comparison asks for."""
+    folder = _folder_at(ctx, _required(file_path, "file_path is empty: give the file's path"))
+    if folder is not None:   # a folder read is its listing: "read_file wiki" for "how many .md files in wiki?" (0.5B)
+        listing = browse_directory(ctx, str(folder))
+        return {**listing, "note": f"{_shown(ctx, folder)} is a folder, so this is its listing (browse_directory)"}
+    try:
+        return locate(ctx, file_path, pointed=True)
+    except ToolFailure as failure:
+        if (each := compared_files(ctx, file_path, failure)) is not None:
+            return each
+        if (named := _folder_named_so(ctx, file_path)) is None:
+            raise
+        if (path := _current_file_in(ctx, named)) is None:
+            listing = browse_directory(ctx, str(named))
+            return {**listing, "note": f"{file_path.strip()} does not exist; {_shown(ctx, named)} is the folder named "
+                                       "like it, so this is its listing (browse_directory)"}
+        return path, f"{file_path.strip()} does not exist; this is the one current file in {_shown(ctx, named)}"
 
 
 def _current_file_in(ctx: ToolContext, folder: Path) -> Path | None:

@@ -180,4 +180,7 @@ def test_a_guessed_path_reads_the_file_the_users_message_names(tool_ctx, home: P
     assert result["status"] == "success" and result["content"] == "Launch date: March 3.\n", result
     assert "note" not in result and list(result)[-1] == "content"   # file_path says which file; a note was copied
     tool_ctx.request.message = "Compare policies/employee-handbook.md and policies/travel-policy.md."
-    assert read_file(tool_ctx, "launch_date.txt")["status"] == "error"   # two files named: no guess which one
+    both = read_file(tool_ctx, "launch_date.txt")   # two files named: no guess which one; compared, both are given
+    assert "file_path" not in both and {"policies/employee-handbook.md", "policies/travel-policy.md"} <= set(both), both
+    tool_ctx.request.message = "Summarize policies/employee-handbook.md and policies/travel-policy.md."
+    assert read_file(tool_ctx, "launch_date.txt")["status"] == "error"
