@@ -186,7 +186,8 @@ def _queried(frame: _Frame, query: str, date_range: Optional[str], ignored: bool
     said = said_in(f"{request.earlier}\n{request.message}") if request.message.strip() else None
     query, moved = _dates_named(query, frame, request.message)
     query, kept = _this_turns_values(query, request)
-    query, named = _value_named(query, frame, f"{request.earlier}\n{request.message}")
+    # the user's words alone: an answer that echoed the model's guess ("Priya Ramanathan's phone ...") says nothing
+    query, named = _value_named(query, frame, f"{request.asked_before}\n{request.message}")
     result = query_result(frame, query, said)
     said_how = "; ".join(n for n in (moved, kept, named) if n)
     return {**result, "message": f"{result['message']} ({said_how})"} if said_how else result

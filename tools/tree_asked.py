@@ -393,7 +393,7 @@ _TIMES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+(?:does|do|did|is|are|was
 
 
 def _times_lead(ctx: ToolContext, files: list[Path], where_said: str, base: Path) -> list[str]:
-    """"'Kepler' appears 7 times under observing_logs/ (subfolders included), on 5 lines: ..." for "how many times does
+    """"In observing_logs/, the word 'Kepler' appears 7 times in all, on 5 lines: ..." for "how many times does
     the word Kepler appear across the files in observing_logs?": the 1.5B counted lines, or files (probe50)."""
     m = _TIMES.search(ctx.request.message)
     if m is None or (whole := whole_word_regex(m.group("word"))) is None or \
@@ -405,8 +405,10 @@ def _times_lead(ctx: ToolContext, files: list[Path], where_said: str, base: Path
         per[h.path] = per.get(h.path, 0) + max(1, len(word.findall(h.text)))
     total = sum(per.values())
     counts = ", ".join(f"{where(p, base)} ({n})" for p, n in per.items())
-    return [f"{m.group('word')!r} appears {total} time{'' if total == 1 else 's'} {where_said}, on {found.count} "
-            f"line{'' if found.count == 1 else 's'}" + (f": {counts}" if counts else "")]
+    # the count before the word: led by "'Kepler' appears 7 times", the 1.5B answered "Kepler" (probe50)
+    return [f"{where_said[0].upper()}{where_said[1:]}, the word {m.group('word')!r} appears {total} "
+            f"time{'' if total == 1 else 's'} in all, on {found.count} line{'' if found.count == 1 else 's'}"
+            + (f": {counts}" if counts else "")]
 
 
 def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:

@@ -248,6 +248,7 @@ class Agent:
         answers = [m["content"] for m in self.history if m["role"] == "assistant" and not m.get("tool_calls")]
         # the user's own words, not the turns' messages (a table shown beside one holds its first rows)
         self.executor.ctx.request.earlier = "\n".join([*self.user_messages[:-1], *map(str, answers)])
+        self.executor.ctx.request.asked_before = "\n".join(self.user_messages[:-1])
         facts, closest, saved = self._saved_facts(query)
         stats, book = self._turn_stats(query, facts, closest), CallBook()
         in_words = in_words_once(query, self.executor.ctx)  # one look at the files it names in words, if needed

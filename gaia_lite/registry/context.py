@@ -121,6 +121,8 @@ class TurnRequest:
     message: str = ""
     # the conversation before it, the user's messages and the answers: what a follow-up ("and beans?") points back to
     earlier: str = ""
+    # the user's messages before it alone: what the user said, where an answer may have echoed a tool's wrong guess
+    asked_before: str = ""
 
 
 @dataclass

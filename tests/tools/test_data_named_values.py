@@ -70,3 +70,10 @@ def test_a_value_said_in_full_or_said_short_is_left_as_the_query_has_it(tool_ctx
     assert said["rows"] == [["pramanathan@mailbox.net"]], said
     short = _query(tool_ctx, "email for coffee?", "SELECT email FROM data WHERE name = 'Coffee Beans 1kg'")
     assert short["rows"] == [["orders@beans.example"]], short
+
+
+def test_a_follow_up_reads_the_value_the_user_said_not_one_an_answer_echoed(tool_ctx: ToolContext) -> None:
+    tool_ctx.request.asked_before = "whats priya ramans email? its in the pta contacts"
+    tool_ctx.request.earlier = tool_ctx.request.asked_before + "\nPriya Ramanathan's email is priya.raman@x.org"
+    result = _query(tool_ctx, "What is her phone number?", "SELECT email FROM data WHERE name = 'Priya Ramanathan'")
+    assert result["rows"] == [["priya.raman@brookfieldpta.org"]], result

@@ -77,8 +77,9 @@ def test_of_a_file_and_its_older_copy_the_current_one_is_shown_with_its_entries_
     result = as_called(search_file_content)(_asking(tool_ctx, "how many things are still unchecked on my garden todo "
                                                               "list"), pattern="TODO")
     assert result["files"][0]["name"] == "todo.md", result["files"]
-    assert result["garden/todo.md"].endswith("(list entries: 3 (under Beds 2, under Pests 1; 1 ticked (checked), "
-                                             "2 open (unchecked)))\n"), result
+    assert result["message"].startswith("List entries in garden/todo.md: 3 (under Beds 2, under Pests 1; 1 ticked "
+                                        "(checked), 2 open (unchecked)).\nFor the request: garden/todo.md"), result
+    assert result["garden/todo.md"] == GARDEN["garden/todo.md"], result
 
 
 def test_a_count_asked_of_documents_with_none_indexed_counts_the_list_the_request_points_to(

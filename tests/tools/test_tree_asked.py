@@ -290,7 +290,8 @@ def test_how_many_times_a_word_appears_counts_each_time_not_each_line(tool_ctx: 
                                     "obs_old/c.txt": "Kepler\n"})
     message = browse(_asking(tool_ctx, 'How many times does the word "Kepler" appear in total across the files in obs?'),
                      "obs")["message"]
-    assert message.startswith("'Kepler' appears 3 times in obs/, on 2 lines: obs/a.txt (2), obs/b.txt (1)."), message
+    assert message.startswith("In obs/, the word 'Kepler' appears 3 times in all, on 2 lines: obs/a.txt (2), "
+                              "obs/b.txt (1)."), message
 
 
 def test_a_count_over_a_size_is_answered_by_a_name_search_too(tool_ctx: ToolContext) -> None:
