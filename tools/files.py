@@ -839,7 +839,7 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         # the model guesses a file filter ("*api-key*", ".*todo.txt" for "which file has a TODO?"): a
         # filter that finds nothing does not end the search; the other text files are searched, and it says so
         found, how = _grep(ctx, text_files(ctx, target), pattern, case_sensitive, regex, context)
-        how = f"No file named like {file_pattern!r} holds it; other files do. " + how if found.hits else how
+        how = f"No file named like {Path(file_pattern.strip()).name!r} holds it; other files do. " + how if found.hits else how
     result = _hits_result(ctx, found, how) if found.hits else \
         {"status": "success", **_no_line_holds(ctx, pattern, target, files), "count": 0}
     return _names_first(ctx, target, result)
@@ -983,8 +983,17 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
     for rx, how, *among in tries:
         found = grep(ctx, among[0] if among else files, rx, context) if rx is not None else Grep()
         if found.hits:
-            return found, how
+            return found, _absent_words(ctx, files, relaxed, fold) + how if "instead: " in how else how
     return Grep(), ""
+
+
+def _absent_words(ctx: ToolContext, files: list[Path], relaxed: AllWords | None, fold: bool) -> str:
+    """"No line holds 'towing' at all. " for the words of a pattern found nowhere, said before the lines of the words
+    that were: told only "lines with 'capacity' instead: Oil capacity ... 4.4 quarts" for "does it say anything about
+    towing capacity", the 1.5B answered with the oil capacity (probe50)."""
+    absent = [w for w in (relaxed.words if relaxed is not None else ())
+              if not grep(ctx, files, compile_user_regex(w, ignore_case=fold, literal=True)).hits]
+    return f"No line holds {' or '.join(repr(w) for w in absent)} at all. " if absent else ""
 
 
 def _meant_first(ctx: ToolContext, files: list[Path], pattern: str, fold: bool) -> list[tuple]:

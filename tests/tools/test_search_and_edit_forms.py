@@ -186,3 +186,14 @@ def test_a_folder_asked_how_many_error_lines_counts_the_logs_lines_at_that_level
     result = as_called(analyze_data_file)(_asking(tool_ctx, "how many error lines are in the logs?"), file_path="logs")
     assert result["message"] == ("logs is a folder, not a table. 3 lines at level ERROR in the logs under logs/ "
                                  "(subfolders included): logs/app.log (1), logs/w/app.log.1 (2)."), result
+
+
+def test_a_word_of_the_pattern_found_nowhere_is_said_before_the_lines_of_another(tool_ctx: ToolContext) -> None:
+    # "does it say anything about towing capacity": told only of "Oil capacity ... 4.4 quarts", the 1.5B answered
+    # with the oil capacity (probe50)
+    write_files(Path(tool_ctx.workdir), {"car/manual.txt": "Tire pressure: 36 psi\nOil capacity with filter: 4.4 quarts.\n"})
+    message = grep_tool(_asking(tool_ctx, "does it say anything about towing capacity"),
+                        pattern="towing capacity", file_pattern=str(Path(tool_ctx.workdir) / "car_manual.pdf"))["message"]
+    assert "No line holds 'towing' at all. No line holds 'towing capacity' or all of its words; lines with " \
+           "'capacity' instead: " in message, message
+    assert str(tool_ctx.workdir) not in message, message   # no absolute path shown
