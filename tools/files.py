@@ -862,9 +862,11 @@ def _names_first(ctx: ToolContext, target: Path, result: dict) -> dict:
 def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     """The result for lines found: the count and the files first, then the lines as ``path:line: text``."""
     base = Path(ctx.workdir)
-    found, lead = _by_request(ctx, found)
+    found, lead, named = _by_request(ctx, found)
     how = lead + how
-    lines = hit_lines(found, base)
+    # the lines of the file the request names alone: shown episode 12's author first and 11's and 13's after, the
+    # 0.5B answered with 11's (probe50); the count still names every file
+    lines = hit_lines(replace(found, hits=tuple(h for h in found.hits if h.path == named)) if named else found, base)
     cut = found.stopped or found.count > SHOWN_LINES
     more = f"\n(the first {SHOWN_LINES} lines are shown; narrow the search with directory or file_pattern)" if cut else ""
     files = per_file(found, base)
@@ -915,14 +917,15 @@ def _settings_said(found: Grep, base: Path) -> str:
     return f"{key} is set in {len(sets)} places: " + "; ".join(parts) + ".\n"
 
 
-def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str]:
+def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str, Path | None]:
     """The hits with the files that hold the most of the request's words (in their path or their lines) first,
     and, when one file holds more of them than any other, its lines as a lead ("For the request: ...").
     "the initech client - whats their phone number?" searched "(initech|phone)": the three clients' phone
-    lines came in folder order, and the 0.5B answered with the count line."""
+    lines came in folder order, and the 0.5B answered with the count line. Third, the file whose path the request
+    names above the others' (singled_out), or None."""
     asked = set(request_words(ctx.request.message))
     if not asked or len({h.path for h in found.hits}) < 2:
-        return found, ""
+        return found, "", None
     base = Path(ctx.workdir)
     held: dict[Path, set[str]] = {}
     for h in found.hits:
@@ -937,10 +940,10 @@ def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str]:
     hits = tuple(sorted(found.hits, key=lambda h: rank[h.path]))
     best, second = (len(held[p]) for p in order[:2])
     if best <= second and named is None:
-        return replace(found, hits=hits), ""
+        return replace(found, hits=hits), "", None
     own = [h for h in hits if h.path == order[0]][:5]
     said = "; ".join(f"line {h.line}: {h.text.strip()}" for h in own)
-    return replace(found, hits=hits), f"For the request: {where(order[0], base)}: {said}\n"
+    return replace(found, hits=hits), f"For the request: {where(order[0], base)}: {said}\n", named
 
 
 def _no_line_holds(ctx: ToolContext, pattern: str, target: Path, files: list[Path]) -> dict:

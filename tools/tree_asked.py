@@ -255,7 +255,10 @@ def _mention_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said:
         return [f"The files {where_said} that mention {term!r}" + _named(holding, base)
                 + f" ({len(holding)} of the {len(readable)})"]
     verb = "mentions" if len(holding) == 1 else "mention"
-    return [f"{len(holding)} of the {len(readable)} files {where_said} {verb} {term!r}" + _named(holding, base)]
+    # the count alone before the names, the files read after them: "4 of the 8 files under recipes/ mention 'garlic'"
+    # was answered "8 recipes mention garlic" by the 0.5B (probe50)
+    return [f"{len(holding)} file{'' if len(holding) == 1 else 's'} {where_said} {verb} {term!r}"
+            + _named(holding, base) + f" ({len(readable)} files read)"]
 
 
 _WHICH = re.compile(r"\b(?:which|what|where)\b|\blist\b", re.IGNORECASE)
@@ -393,7 +396,7 @@ _TIMES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+(?:does|do|did|is|are|was
 
 
 def _times_lead(ctx: ToolContext, files: list[Path], where_said: str, base: Path) -> list[str]:
-    """"In observing_logs/, the word 'Kepler' appears 7 times in all, on 5 lines: ..." for "how many times does
+    """"In observing_logs/, the word 'Kepler' appears 7 times in all: ..." for "how many times does
     the word Kepler appear across the files in observing_logs?": the 1.5B counted lines, or files (probe50)."""
     m = _TIMES.search(ctx.request.message)
     if m is None or (whole := whole_word_regex(m.group("word"))) is None or \
@@ -407,8 +410,7 @@ def _times_lead(ctx: ToolContext, files: list[Path], where_said: str, base: Path
     counts = ", ".join(f"{where(p, base)} ({n})" for p, n in per.items())
     # the count before the word: led by "'Kepler' appears 7 times", the 1.5B answered "Kepler" (probe50)
     return [f"{where_said[0].upper()}{where_said[1:]}, the word {m.group('word')!r} appears {total} "
-            f"time{'' if total == 1 else 's'} in all, on {found.count} line{'' if found.count == 1 else 's'}"
-            + (f": {counts}" if counts else "")]
+            f"time{'' if total == 1 else 's'} in all" + (f": {counts}" if counts else "")]
 
 
 def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:

@@ -48,6 +48,7 @@ def test_a_content_search_leads_with_the_file_whose_folder_the_request_names(too
     assert result["message"].startswith('For the request: podcast/ep12/metadata.json: line 1: {"author": '
                                         '"Dana Whitfield"}'), result["message"]
     assert result["files"][0] == "podcast/ep12/metadata.json (1)", result["files"]
+    assert "Marcus Lee" not in result["message"] and "podcast/ep11/metadata.json (1)" in result["message"], result
 
 
 def test_a_search_for_a_path_that_exists_finds_that_file_and_its_lines_the_request_asks(tool_ctx: ToolContext) -> None:
