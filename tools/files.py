@@ -840,8 +840,10 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         # filter that finds nothing does not end the search; the other text files are searched, and it says so
         found, how = _grep(ctx, text_files(ctx, target), pattern, case_sensitive, regex, context)
         how = f"No file named like {Path(file_pattern.strip()).name!r} holds it; other files do. " + how if found.hits else how
-    result = _hits_result(ctx, found, how) if found.hits else \
-        {"status": "success", **_no_line_holds(ctx, pattern, target, files), "count": 0}
+    # no "count": 0 beside the files the request points to: shown the garden to-do list after it, the 1.5B answered
+    # that nothing on it was unchecked (probe50)
+    result = _hits_result(ctx, found, how) if found.hits else {"status": "success"} | \
+        _no_line_holds(ctx, pattern, target, files)
     return _names_first(ctx, target, result)
 
 
@@ -953,12 +955,12 @@ def _no_line_holds(ctx: ToolContext, pattern: str, target: Path, files: list[Pat
     head = text_head(ctx, named[0]) if len(named) == 1 else ""
     if head:  # "config.ini" searched for inside files: the model wanted that file
         return {"message": f"No file's text holds {pattern.strip()!r}, but a file has that name: "
-                           f"{_shown(ctx, named[0])}. It begins:\n{head}", "files": [_shown(ctx, named[0])]}
+                           f"{_shown(ctx, named[0])}. It begins:\n{head}", "files": [_shown(ctx, named[0])], "count": 0}
     pointed = _pointed(ctx)
     if pointed:  # an over-specific pattern ("//TODO", "api-key="): the request's words
         return {"message": pointed["message"] + f" (no line holds {pattern!r} or its words)",
                 **{k: v for k, v in pointed.items() if k not in ("message", "match", "count")}}
-    return {"message": f"No line holds {pattern!r} or its words. Try a shorter pattern or another folder."}
+    return {"message": f"No line holds {pattern!r} or its words. Try a shorter pattern or another folder.", "count": 0}
 
 
 def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: bool, regex: bool,
@@ -993,7 +995,8 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
 def _absent_words(ctx: ToolContext, files: list[Path], relaxed: AllWords | None, fold: bool) -> str:
     """"No line holds 'towing' at all. " for the words of a pattern found nowhere, said before the lines of the words
     that were: told only "lines with 'capacity' instead: Oil capacity ... 4.4 quarts" for "does it say anything about
-    towing capacity", the 1.5B answered with the oil capacity (probe50)."""
+    towing capacity", the 1.5B answered with the oil capacity (probe50). No more than that: "phone number" is
+    answered by "Phone: 07700 900873", with no "number" in it."""
     absent = [w for w in (relaxed.words if relaxed is not None else ())
               if not grep(ctx, files, compile_user_regex(w, ignore_case=fold, literal=True)).hits]
     return f"No line holds {' or '.join(repr(w) for w in absent)} at all. " if absent else ""

@@ -101,8 +101,9 @@ def test_a_short_file_the_request_points_to_comes_whole_when_no_line_holds_the_p
                       "big/servers.txt": "10.0.0.99 db99 server\n" * 200},
            tool_ctx, "hosts.txt - what's the db server's IP?")
     result = as_called(search_file_content)(tool_ctx, "db server's IP")
-    assert result["count"] == 0 and result["hosts.txt"] == "10.0.0.12 web01\n10.0.0.31 db01\n10.0.0.40 cache01\n"
-    assert compact_result(result).splitlines()[-5:-1] == ["hosts.txt:", "10.0.0.12 web01", "10.0.0.31 db01",
+    # no "count": 0 beside the file pointed to (the 1.5B read it as the answer: probe50)
+    assert "count" not in result and result["hosts.txt"] == "10.0.0.12 web01\n10.0.0.31 db01\n10.0.0.40 cache01\n"
+    assert compact_result(result).splitlines()[-4:] == ["hosts.txt:", "10.0.0.12 web01", "10.0.0.31 db01",
                                                         "10.0.0.40 cache01"], compact_result(result)
     # a file over SHORT_TEXT characters is pointed to, never pasted whole
     tool_ctx.request.message = "big/servers.txt - which is the db server?"
