@@ -978,6 +978,13 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
     if relaxed is not None:
         tries.append((relaxed, f"No line holds {pattern!r} as written; lines with its words "
                                f"({', '.join(relaxed.words)}) instead: "))
+    if relaxed is not None and len(relaxed.words) > 1:
+        # then the files that hold every word, on lines of their own: "wifi password cabin" is the cabin note's, whose
+        # "password" line says nothing of a cabin; shown the two notes' password lines, the 1.5B gave the home one's
+        # (probe51)
+        tries.append((relaxed.any_word(), f"No line holds all of {', '.join(map(repr, relaxed.words))}; the lines "
+                                          "with them in the files that hold every one of them: ",
+                      lambda: _holding_every_word(ctx, files, relaxed)))
     if relaxed is not None and len(relaxed.words) > 1 and not PATH_MENTION.search(ctx.request.message):
         # then one of its words alone, the longest first: "phone number" finds "Phone: 07700 900873" (the 1.5B,
         # asked for the phone number on a CV, was told no line held it and answered that none did: probe_files).
@@ -986,10 +993,22 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
             tries.append((compile_user_regex(word, ignore_case=fold, literal=True),
                           f"No line holds {pattern!r} or all of its words; lines with {word!r} instead: "))
     for rx, how, *among in tries:
-        found = grep(ctx, among[0] if among else files, rx, context) if rx is not None else Grep()
+        where_ = (among[0]() if callable(among[0]) else among[0]) if among else files
+        found = grep(ctx, where_, rx, context) if rx is not None and where_ else Grep()
         if found.hits:
             return found, _absent_words(ctx, files, relaxed, fold) + how if "instead: " in how else how
     return Grep(), ""
+
+
+def _holding_every_word(ctx: ToolContext, files: list[Path], words_: AllWords) -> list[Path]:
+    """The files among ``files`` whose text holds every word of ``words_``, anywhere in it."""
+    holding: set[Path] | None = None
+    for one in words_.each():
+        paths = {h.path for h in grep(ctx, files, one).hits}
+        holding = paths if holding is None else holding & paths
+        if not holding:
+            return []
+    return [p for p in files if p in (holding or set())]
 
 
 def _absent_words(ctx: ToolContext, files: list[Path], relaxed: AllWords | None, fold: bool) -> str:

@@ -66,8 +66,8 @@ def singular(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
-        return word[:-2]
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")) or (word.endswith("toes") and len(word) > 5):
+        return word[:-2]   # "tomatoes", "potatoes": the tomato, not "tomatoe"
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
@@ -300,25 +300,46 @@ def shown(path: Path, base: Path) -> str:
         return str(path)
 
 
+def _forms(word: str) -> list[str]:
+    """A word as a line may write it: as given, and in its singular ("tomatoes" finds "tomato leaves", "policies"
+    "policy"); each found as text, so the singular finds the plural too."""
+    low = word.lower()
+    one = singular(low)
+    return list(dict.fromkeys([low, one]))
+
+
 class AllWords:
     """Matches a line that holds every word of a phrase, in any order and any case (RE2 has no
     look-ahead, so this is one literal pattern per word)."""
 
     def __init__(self, found: Sequence[str]) -> None:
         self.words = tuple(found)
-        self._patterns = [compile_user_regex(w, ignore_case=True, literal=True) for w in self.words]
+        self._patterns = [compile_user_regex("|".join(re.escape(f) for f in _forms(w)), ignore_case=True)
+                          for w in self.words]
 
     @classmethod
     def of(cls, phrase: str, *, min_words: int = 1) -> "AllWords | None":
-        """The words of ``phrase`` (two letters or more, not "the", "file" ...) when there are at least
+        """The words of ``phrase`` (two letters or more, not "the", "file", "had" ...) when there are at least
         ``min_words`` and they are more than the phrase as written; else None (nothing to relax)."""
         found = list(dict.fromkeys(w for w in re.findall(r"\w{2,}", phrase) if w.lower() not in _STOP))
+        # "had" in "tomatoes had blight" is in no line that says so (probe51): words that say nothing are dropped,
+        # when two words or more are left
+        said = [w for w in found if w.lower() not in STOPWORDS]
+        found = said if len(said) >= 2 else found
         if len(found) < max(1, min_words) or [phrase.strip()] == found:
             return None
         return cls(found)
 
     def search(self, line: str) -> bool:
         return all(p is not None and p.search(line) for p in self._patterns)
+
+    def each(self) -> list["AllWords"]:
+        """One matcher per word: a line that holds that word."""
+        return [AllWords([w]) for w in self.words]
+
+    def any_word(self):
+        """A pattern for a line that holds any of the words, in any of their forms."""
+        return compile_user_regex("|".join(re.escape(f) for w in self.words for f in _forms(w)), ignore_case=True)
 
 
 def mentioned_in(ctx: ToolContext, text: str, *, roots: Sequence[Path] | None = None, limit: int = 10,

@@ -197,3 +197,26 @@ def test_a_word_of_the_pattern_found_nowhere_is_said_before_the_lines_of_another
     assert "No line holds 'towing' at all. No line holds 'towing capacity' or all of its words; lines with " \
            "'capacity' instead: " in message, message
     assert str(tool_ctx.workdir) not in message, message   # no absolute path shown
+
+
+def test_the_words_of_a_phrase_are_found_in_their_singular_and_without_words_that_say_nothing(
+        tool_ctx: ToolContext) -> None:
+    # "tomatoes had blight": no line says "had", and the one that says it has "tomato leaves ... late blight" (probe51)
+    write_files(Path(tool_ctx.workdir), {"log/e6.md": "Tomatoes fine.\n", "log/e8.md": "brown patches on the tomato "
+                                         "leaves, it's late blight.\n", "log/e7.md": "Potatoes: early blight.\n"})
+    message = grep_tool(_asking(tool_ctx, "In which garden log entry did I write that the tomatoes had blight?"),
+                        pattern="tomatoes had blight")["message"]
+    assert "lines with its words (tomatoes, blight) instead: 1 matching line in 1 file: log/e8.md (1)" in message, \
+        message
+
+
+def test_words_on_no_one_line_are_looked_for_in_the_files_that_hold_every_one(tool_ctx: ToolContext) -> None:
+    # "wifi password cabin": the home note's password line, or the cabin note, whose wifi line says no cabin (probe51)
+    write_files(Path(tool_ctx.workdir), {"notes/a.txt": "New wifi password for the home network: Maple-Street-2024\n",
+                                         "notes/b.txt": "Lakeview cabin check-in\n- wifi: LakeviewGuest, password "
+                                                        "PineCone_88\n", "notes/c.txt": "call the cabin owner\n"})
+    message = grep_tool(_asking(tool_ctx, "which note has the wifi password for the cabin? and whats the pw"),
+                        pattern="wifi password cabin")["message"]
+    assert message.startswith("No line holds all of 'wifi', 'password', 'cabin'; the lines with them in the files "
+                              "that hold every one of them: 2 matching lines in 1 file: notes/b.txt (2)"), message
+    assert "Maple-Street" not in message, message
