@@ -530,6 +530,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     # what was asked comes first; what the file is comes last ("inventory.csv: 4 rows" first was
     # answered to "how many of those are left?" with 4)
     lines = named_lines(frame, plan)
+    named = len(lines)
     lines += [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
     lines += _whole_lines(frame, plan) if values else []
     out: dict[str, Any] = {"status": "success", "message": ""}
@@ -543,7 +544,10 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     groups = {c: _groups(frame, c, values[:plan.group_values]) for c in categories}
     lines += [_top_sentence(c, groups[c], value, low_first=plan.low_first) for c in categories if groups[c]]
     if plan.mean_first and plan.grouping_named and value and categories and groups[categories[0]]:
-        lines.insert(0, _means_line(frame, categories[0], value))   # what was asked, first
+        # what was asked, first; after the rows of a cell of that grouping the message names: "average maths score
+        # for class B" led by each class's average over every subject was answered with class B's (probe51)
+        at = named if categories[0] in {c for c, _, _ in plan.named_values} else 0
+        lines.insert(at, _means_line(frame, categories[0], value))
     if label:  # one row per name: "which region had the highest q2?" is answered by naming the row
         lines += [_extremes(frame, c, label, plan.stats, plan.low_first) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]

@@ -330,7 +330,8 @@ def _named_values(message: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
             continue
         # one entry per value whatever its case, spelled as its first row spells it
         for key, value in {v.casefold(): v for v in reversed(frame.text[col])}.items():
-            if key not in said or len(key) < 3 or not any(c.isalpha() for c in key):
+            if key not in said or (len(key) < 3 and not _after_its_column(said, col, key)) or \
+                    not any(c.isalpha() for c in key):
                 continue  # the substring test first: a table may hold 100k distinct cells
             if not _find_column(frame.names, value) and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", said):
                 rows = frame.select([v.casefold() == key for v in frame.text[col]])
@@ -342,6 +343,12 @@ def _named_values(message: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
     keys = [value.casefold() for _, value, _ in found]
     found = [f for f, k in zip(found, keys) if not any(k in other and k != other for other in keys)]
     return found if len(found) <= MAX_NAMED_VALUES else []
+
+
+def _after_its_column(said: str, col: str, key: str) -> bool:
+    """Whether the message says a short cell right after its column's name: "class B" for class = B. Asked "What's
+    the average maths score for class B?", the 1.5B got the classes' averages over every subject (probe51)."""
+    return re.search(rf"(?<!\w){re.escape(col.casefold())}\s+{re.escape(key)}(?!\w)", said) is not None
 
 
 TYPO_RATIO = 0.85   # "groceires" is 0.89 of "groceries"; "transport" and "transfer" 0.71

@@ -77,3 +77,15 @@ def test_a_follow_up_reads_the_value_the_user_said_not_one_an_answer_echoed(tool
     tool_ctx.request.earlier = tool_ctx.request.asked_before + "\nPriya Ramanathan's email is priya.raman@x.org"
     result = _query(tool_ctx, "What is her phone number?", "SELECT email FROM data WHERE name = 'Priya Ramanathan'")
     assert result["rows"] == [["priya.raman@brookfieldpta.org"]], result
+
+
+def test_a_short_cell_said_after_its_column_is_a_condition_ahead_of_the_groups_averages(tool_ctx: ToolContext) -> None:
+    # "What's the average maths score for class B?": led by each class's average over every subject, the 1.5B
+    # answered class B's 77.50 (probe51)
+    grades = ("student,class,subject,score\nAna,A,Maths,78\nBen,B,Maths,85\nCara,B,Science,91\nDev,B,maths,72\n"
+              "Eve,A,Science,70\nFay,B,Maths,90\n")
+    (Path(tool_ctx.workdir) / "grades.csv").write_text(grades)
+    tool_ctx.request.message = "What's the average maths score for class B?"
+    result = analyze_data_file(tool_ctx, "grades.csv", columns="score", group_by="class")
+    first = result["message"].splitlines()[:2]
+    assert first[1] == "Average for class is b and subject is maths: score 82.33.", first
