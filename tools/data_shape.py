@@ -466,11 +466,28 @@ def _meets_cells(frame: "_Frame", by_col: dict[str, set[str]]) -> list[bool]:
     return [all(frame.text[c][i].casefold() in vals for c, vals in by_col.items()) for i in range(frame.rows)]
 
 
+def _in_named_period(frame: "_Frame", plan: Plan) -> list[bool] | None:
+    """Whether each row falls in the period the message names (Plan.named_period), or None when it names none."""
+    if not plan.named_period or not frame.dates or plan.scope:
+        return None
+    from .table_read import parse_period
+
+    try:
+        _, inside = parse_period(plan.named_period[0].split(" (")[0])
+    except ValueError:
+        return None
+    return [d is not None and inside(d) for d in next(iter(frame.dates.values()))]
+
+
 def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
     """The rows meeting the message's comparison (and the cells it names), listed by their label."""
     assert plan.comparison is not None
     keep = [k and cells for k, cells in zip(plan.comparison.keep, _meets_cells(frame, by_col))]
     said = " and ".join([plan.comparison.said, *_cells_said(by_col)])
+    if (within := _in_named_period(frame, plan)) is not None:
+        # "runs longer than 10km in june": the period too, not May's and July's runs beside June's (probe51)
+        keep = [k and w for k, w in zip(keep, within)]
+        said += f" in {plan.named_period[0].split(' (')[0]}"
     column = plan.comparison.column
     return _rows_line(frame, keep, said, [c for c in plan.values[:2] if c != column], [column])[0]
 

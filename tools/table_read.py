@@ -29,7 +29,8 @@ MAX_BYTES = 50 * 1024 * 1024
 TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm")
 _VALUE_NAMES = ("revenue", "sales", "amount", "total", "spend", "spent", "cost", "value", "profit")
 # Per-unit or ratio columns: averaged in statistics, never summed unless asked for.
-_NOT_ADDITIVE = re.compile(r"price|rate|percent|pct|ratio|avg|average|mean|score", re.IGNORECASE)
+# "rate" as a word of its own: "nitrate_mg_l" is a concentration, read as a rate it had no mean by site (probe51)
+_NOT_ADDITIVE = re.compile(r"price|(?<![a-z])rate|percent|pct|ratio|avg|average|mean|score", re.IGNORECASE)
 _CATEGORY_NAMES = ("category", "type", "merchant", "vendor", "payee", "department", "product", "description")
 # Numbers that name rows, not amounts: ids, codes, years ("Order ID", "invoice_no" and plurals too): never summed
 _ID_LIKE = re.compile(r"(^|[_\s-])(id|year|month|day|zip|phone|code|no|number|(?:id|year|zip|phone|code|number)s)$",
@@ -333,7 +334,8 @@ def _named_values(message: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
             if key not in said or (len(key) < 3 and not _after_its_column(said, col, key)) or \
                     not any(c.isalpha() for c in key):
                 continue  # the substring test first: a table may hold 100k distinct cells
-            if not _find_column(frame.names, value) and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", said):
+            # "runs" names the activity "run" (probe51)
+            if not _find_column(frame.names, value) and re.search(rf"(?<!\w){re.escape(key)}(?:e?s)?(?!\w)", said):
                 rows = frame.select([v.casefold() == key for v in frame.text[col]])
                 if rows.rows < frame.rows:
                     found.append((col, value, rows))
@@ -398,7 +400,29 @@ def _named_period(message: str, frame: _Frame) -> tuple[str, _Frame] | None:
         rows = frame.select([d is not None and inside(d) for d in next(iter(frame.dates.values()))])
         if rows.rows != frame.rows:   # "Q1 2025 (2025-01-01..2025-03-31)"; "Q1 (any year)" says itself
             return (label if label.lower().startswith(said.lower()) else f"{said} ({label})"), rows
-    return None
+    return _month_alone(message, frame)
+
+
+_MONTH_ALONE = re.compile(r"\b(?:in|during|for|of|from)\s+(?P<month>january|february|march|april|may|june|july|august|"
+                          r"september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b(?!\s*\d)",
+                          re.IGNORECASE)
+
+
+def _month_alone(message: str, frame: _Frame) -> tuple[str, _Frame] | None:
+    """A month said without its year ("how many runs did i do in june"), when the table's dates hold it in one year
+    only: that month of that year. The 1.5B's runs over 10 km were counted from May to July (probe51)."""
+    m = _MONTH_ALONE.search(message)
+    dates = next(iter(frame.dates.values()))
+    if m is None or (month := _MONTHS.get(m.group("month").lower().rstrip("t") if m.group("month").lower() == "sept"
+                                          else m.group("month").lower())) is None:
+        return None
+    years = {d.year for d in dates if d is not None and d.month == month}
+    if len(years) != 1:
+        return None
+    year = years.pop()
+    rows = frame.select([d is not None and d.year == year and d.month == month for d in dates])
+    name = calendar.month_name[month]
+    return (f"{name} {year}", rows) if rows.rows != frame.rows else None
 
 
 def _tabular(rows: list[list[Any]]) -> bool:

@@ -89,3 +89,23 @@ def test_a_short_cell_said_after_its_column_is_a_condition_ahead_of_the_groups_a
     result = analyze_data_file(tool_ctx, "grades.csv", columns="score", group_by="class")
     first = result["message"].splitlines()[:2]
     assert first[1] == "Average for class is b and subject is maths: score 82.33.", first
+
+
+WORKOUTS = ("date,activity,distance_km\n2024-05-30,Run,12.4\n2024-06-04,Ride,32.5\n2024-06-09,run,14.2\n"
+            "2024-06-12,Walk,11\n2024-06-14,Run,10.0\n2024-06-15,Run,10.6\n2024-07-01,Run,15\n")
+
+
+def test_a_comparison_keeps_the_cells_said_in_the_plural_and_the_month_said_without_its_year(
+        tool_ctx: ToolContext) -> None:
+    # "how many runs longer than 10km did i do in june": every activity of May to July over 10 was listed (probe51)
+    result = _ask(tool_ctx, "how many runs longer than 10km did i do in june", "workouts.csv", WORKOUTS)
+    assert result["message"].splitlines()[0] == ("Rows where distance_km is over 10 and activity is run in June 2024: "
+                                                 "2 of 7: run (2024-06-09, distance_km 14.20), Run (2024-06-15, "
+                                                 "distance_km 10.60)."), result["message"]
+
+
+def test_a_concentration_named_nitrate_is_averaged_by_group(tool_ctx: ToolContext) -> None:
+    water = "site,nitrate_mg_l\nNorth,3.2\nSouth,4.1\nNorth,3.0\nSouth,4.5\nPond,5.8\nPond,1.0\n"
+    result = _ask(tool_ctx, "Which sampling site has the highest average nitrate concentration?", "water.csv", water)
+    assert result["message"].splitlines()[0] == "Average nitrate_mg_l by site: South 4.30; Pond 3.40; North 3.10.", \
+        result["message"]
