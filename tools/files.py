@@ -134,6 +134,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
                  for f in rank(pattern, entries, "file")]
     strict = [f for f in found if f.strict]
     files = _newest_first_within_ties(strict or found)
+    if (pick := singled_out(ctx.request.message, [_shown(ctx, f.path) for f in files[:SHOWN]])) is not None:
+        files.insert(0, files.pop(pick))   # "invoice" for "the invoice from the plumber": plumbing_invoice first
     result: dict = {"status": "success", "message": "", "files": [], "count": len(files)}
     result["files"] = [{**file_entry(f.path), **({} if f.strict else {"why": f.reason})} for f in files[:SHOWN]]
     result.update(truncated=len(files) > SHOWN, searched=[str(r) for r in roots])
@@ -147,7 +149,7 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     elif strict:
         result["message"] = _found_files_message(ctx, pattern, strict)
     elif files:
-        result.update(match="close", message=f"No file name holds {pattern!r} exactly. Closest: "
+        result.update(match="close", message=f"No file name holds {_shown(ctx, Path(pattern)).strip()!r} exactly. Closest: "
                       + _names(ctx, files, why=True) + _head_of_winner(ctx, files))
     else:
         result.update(_nothing_named(ctx, pattern, entries))

@@ -692,9 +692,16 @@ def singled_out(message: str, rels: Sequence[str]) -> int | None:
     if len(rels) < 2:
         return None
     said = _said_tokens(message)
-    held = [len(said & _path_tokens(r)) for r in rels]
+    held = [_tokens_met(said, _path_tokens(r)) for r in rels]
     best = max(held)
     return held.index(best) if best and held.count(best) == 1 else None
+
+
+def _tokens_met(said: set[str], path: set[str]) -> int:
+    """How many of the request's tokens the path's meet: the same, or a word that starts alike for five letters or
+    more ("plumber" meets plumbing_invoice_june.txt)."""
+    return sum(1 for t in said if t in path or (len(t) >= 5 and t.isalpha()
+                                                and any(len(p) >= 5 and p.isalpha() and p[:5] == t[:5] for p in path)))
 
 
 class _Bag:

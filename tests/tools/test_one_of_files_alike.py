@@ -148,3 +148,15 @@ def test_a_missing_path_for_a_comparison_gives_each_file_named_like_it_whole(too
     assert result["home/roof/quote-northline.txt"] == QUOTES["home/roof/quote-northline.txt"]
     # no comparison asked: the failure names the candidates, as before
     assert called(_asking(tool_ctx, "what does the roofing quote say?"), file_path=path)["status"] == "error"
+
+
+def test_a_name_search_puts_first_the_file_a_word_of_the_request_starts_alike(tool_ctx: ToolContext) -> None:
+    # "where did i put the invoice from the plumber??" searched "invoice.txt": the roofer's came first (probe51)
+    write_files(Path(tool_ctx.workdir), {"house/2023/roofer_invoice_nov.txt": "Roof\n",
+                                         "house/2024/plumbing_invoice_june.txt": "Pipes\n",
+                                         "house/2024/electrician_invoice_may.txt": "Wires\n"})
+    result = as_called(search_file)(_asking(tool_ctx, "where did i put the invoice from the plumber??"),
+                                    file_pattern=str(Path(tool_ctx.workdir) / "invoice.txt"))
+    assert result["files"][0]["name"] == "plumbing_invoice_june.txt", result["files"]
+    assert result["message"].startswith("No file name holds 'invoice.txt' exactly. Closest: "
+                                        "house/2024/plumbing_invoice_june.txt"), result["message"]
