@@ -962,6 +962,11 @@ def _no_line_holds(ctx: ToolContext, pattern: str, target: Path, files: list[Pat
     if pointed:  # an over-specific pattern ("//TODO", "api-key="): the request's words
         return {"message": pointed["message"] + f" (no line holds {pattern!r} or its words)",
                 **{k: v for k, v in pointed.items() if k not in ("message", "match", "count")}}
+    from .memory import facts_told   # kept local, as rag's
+
+    if told := facts_told(ctx, pattern):
+        return {"message": f"No line holds {pattern!r} or its words, but you told me: " + "; ".join(told),
+                "match": "saved_facts"}
     return {"message": f"No line holds {pattern!r} or its words. Try a shorter pattern or another folder.", "count": 0}
 
 

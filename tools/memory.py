@@ -64,6 +64,23 @@ def saved_text(fact: str) -> str:
     return mask_credentials(fact.strip()[:MAX_FACT_CHARS])
 
 
+def facts_told(ctx: ToolContext, query: str = "") -> list[str]:
+    """The saved facts close in meaning to the user's message, else to ``query`` (MemoryStore.relevant_facts); []
+    without a memory, or when it cannot answer. A question about the user sent to a search of files or documents
+    gets what the user said: asked "whats the combo for my bike lock again" in a new conversation, the 1.5B searched
+    the files for "my bike lock code" and was told no line held it (probe51)."""
+    if ctx.memory is None:
+        return []
+    try:
+        # the model's query as well as the user's words: "is there anything i can't eat?" is 0.44 from "I'm allergic
+        # to peanuts", under the bar, and the 0.5B queried the fact's own words (probe46)
+        facts = ctx.memory.relevant_facts(ctx.request.message or query) or \
+            (ctx.memory.relevant_facts(query) if query else [])
+    except Exception:   # a memory that cannot answer leaves the search as it was
+        return []
+    return [f.content for f in facts]
+
+
 def _brief(fact: Any) -> dict[str, Any]:
     """A fact as the model sees it: empty fields left out to save tokens."""
     d = fact.to_dict()

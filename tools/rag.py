@@ -462,18 +462,13 @@ def _told_before(ctx: ToolContext, query: str) -> dict[str, Any] | None:
     None. A question about the user sent here: asked "What did I tell you about my diet?" after "Keep in mind that
     I'm vegetarian.", the 0.5B searched the empty index, then tried to index a diet.txt it made up (built-in test
     split; that pair is at cosine 0.365 in MiniLM, too far to be shown, "Do I prefer tea or coffee?" at 0.889)."""
-    if ctx.memory is None:
-        return None
-    try:
-        # the model's query as well as the user's words: "is there anything i can't eat?" is 0.44 from "I'm allergic
-        # to peanuts", under the bar, and the 0.5B queried the fact's own words (probe46)
-        facts = ctx.memory.relevant_facts(ctx.request.message or query) or ctx.memory.relevant_facts(query)
-    except Exception:   # a memory that cannot answer leaves the search as it was
-        return None
+    from .memory import facts_told   # kept local: memory's tools import the finders this module does
+
+    facts = facts_told(ctx, query)
     if not facts:
         return None
     return {"status": "success", "match": "saved_facts",
-            "message": "No documents are indexed here, but you told me: " + "; ".join(f.content for f in facts)}
+            "message": "No documents are indexed here, but you told me: " + "; ".join(facts)}
 
 
 @tool

@@ -60,3 +60,16 @@ def test_a_query_in_the_facts_own_words_finds_it_when_the_question_is_far(ctx: T
     told = query(ctx, "I'm allergic to peanuts")
     assert told["message"] == "No documents are indexed here, but you told me: I'm allergic to peanuts", told
     assert query(ctx, "what can't I eat").get("match") != "saved_facts"   # neither close: nothing told
+
+
+def test_a_content_search_no_line_answers_is_answered_from_a_saved_fact_close_to_it(ctx: ToolContext) -> None:
+    # "whats the combo for my bike lock again", in a new conversation: the 1.5B searched the files (probe51)
+    from gaia_lite.tools.files import search_file_content
+
+    ctx.memory.remember("my bike lock code is 4471")
+    ctx.request = TurnRequest("whats the code for my bike lock again")
+    told = as_called(search_file_content)(ctx, pattern="my bike lock code")
+    assert told["message"] == "No line holds 'my bike lock code' or its words, but you told me: my bike lock code is " \
+                              "4471", told
+    ctx.request = TurnRequest("which recipe uses leeks?")
+    assert "told me" not in as_called(search_file_content)(ctx, pattern="leeks")["message"]
