@@ -500,6 +500,12 @@ def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
     for col, value, _ in plan.named_values:
         by_col[col].add(value.casefold())
     lines: list[str] = [_compared(frame, plan, by_col)] if plan.comparison else []
+    if by_col and not plan.comparison and (within := _in_named_period(frame, plan)) is not None:
+        # the cells and the period together: "how much did i spend on groceries in march" got groceries over every
+        # month and March over every category, and the 0.5B answered neither (probe51)
+        keep = [k and w for k, w in zip(_meets_cells(frame, by_col), within)]
+        said = " and ".join(_cells_said(by_col)) + f" in {plan.named_period[0].split(' (')[0]}"
+        lines.append(_rows_line(frame, keep, said, plan.values[:2])[0])
     if len(by_col) > 1:
         said = " and ".join(_cells_said(by_col))
         line, both = _rows_line(frame, _meets_cells(frame, by_col), said, plan.values[:2])

@@ -499,7 +499,7 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
                                                         f"{shown(near[pick].path, ctx.workdir)}, the one of the files "
                                                         "named alike whose folders or name the request says.")
         others = pointed_by_request(ctx, keep=keep) if best is None and not found and pointed else []
-        one = one_pointed(others, Path(ctx.workdir))
+        one = one_pointed(others, Path(ctx.workdir)) or _the_table_asked(ctx, others)
         if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
             return ctx.sandbox.check(one.path), (f"{raw.strip()} does not exist; this is {one.said(ctx.workdir)}, "
                                                  "the file the words of the request point to.")
@@ -514,6 +514,19 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
                                               f"{shown(best.path, ctx.workdir)} ({best.reason}).")
     except SandboxError as exc:
         raise ToolFailure(str(exc)) from None
+
+
+_ASKS_FIGURE = re.compile(r"\bhow (?:much|many)\b|\b(?:total|sum|average|mean|most|least|highest|lowest|spent|spend)\b",
+                          re.IGNORECASE)
+_TABLES = frozenset({".csv", ".tsv", ".xlsx", ".xlsm"})
+
+
+def _the_table_asked(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
+    """Of the files the request points to, the one table, when the request asks a figure: "groceries.txt" for "how
+    much did i spend on groceries in march" pointed to money/expenses_2024.csv and money/notes.txt alike, and the
+    0.5B stopped at the failure (probe51)."""
+    tables = [p for p in pointed if p.path.suffix.lower() in _TABLES]
+    return tables[0] if len(tables) == 1 and _ASKS_FIGURE.search(ctx.request.message) else None
 
 
 def one_pointed(pointed: Sequence[Pointed], base: Path) -> Pointed | None:

@@ -109,3 +109,24 @@ def test_a_concentration_named_nitrate_is_averaged_by_group(tool_ctx: ToolContex
     result = _ask(tool_ctx, "Which sampling site has the highest average nitrate concentration?", "water.csv", water)
     assert result["message"].splitlines()[0] == "Average nitrate_mg_l by site: South 4.30; Pond 3.40; North 3.10.", \
         result["message"]
+
+
+def test_a_cell_and_a_month_said_together_are_one_condition(tool_ctx: ToolContext) -> None:
+    # "how much did i spend on groceries in march": groceries over every month and March over every category (probe51)
+    expenses = ("date,category,amount\n2024-02-24,Groceries,54.20\n2024-03-02,Groceries,82.45\n"
+                "2024-03-09,groceries,23.50\n2024-03-12,Transport,45.00\n2024-04-01,Groceries,59.60\n")
+    result = _ask(tool_ctx, "how much did i spend on groceries in march", "expenses.csv", expenses)
+    assert result["message"].splitlines()[0] == ("Rows where category is groceries in March 2024: 2 of 5: Groceries "
+                                                 "(2024-03-02, amount 82.45), groceries (2024-03-09, amount 23.50). "
+                                                 "Total: amount 105.95."), result["message"]
+
+
+def test_a_guessed_name_for_a_figure_reads_the_one_table_the_request_points_to(tool_ctx: ToolContext) -> None:
+    from gaia_lite.tools.files import read_file
+
+    (Path(tool_ctx.workdir) / "money").mkdir()
+    (Path(tool_ctx.workdir) / "money" / "expenses.csv").write_text("date,category,amount\n2024-03-02,Groceries,82\n"
+                                                                   "2024-03-05,Rent,900\n")
+    (Path(tool_ctx.workdir) / "money" / "notes.txt").write_text("Budget: groceries under 300 a month.\n")
+    tool_ctx.request.message = "how much did i spend on groceries in march"
+    assert read_file(tool_ctx, "groceries.txt")["file_path"].endswith("money/expenses.csv")
