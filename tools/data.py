@@ -26,7 +26,7 @@ from .passages import shown as shown_unit
 from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 from .tree_asked import scope_of, tree_lead
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
-                         _read_rows, _tabular, parse_period, to_date, to_number)
+                         _read_rows, _tabular, parse_period, table_question, to_date, to_number)
 from .table_facts import facts_block
 from .table_sql import MAX_QUERY_CHARS, QueryMistake, query_result, said_in, schema_fields, words_of
 
@@ -129,7 +129,7 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
         except QueryMistake as mistake:
             # after a query's error the models answered without a second query (6 dev turns of 6), "q2 total?"
             # after WHERE q2 = ? among them: the table's figures for the question come beside the error
-            figures = facts_block(path, ctx.request.message)
+            figures = facts_block(path, table_question(ctx.request.message, ctx.request.asked_before))
             if figures is None:
                 raise
             return error_payload(str(mistake), file=shown(path, ctx.workdir), figures=figures)
@@ -267,14 +267,15 @@ def _dates_named(query: str, frame: _Frame, message: str) -> tuple[str, str]:
 def _summary(ctx: ToolContext, frame: _Frame, name: str, kind: str, columns: Optional[str],
              group_by: Optional[str], date_range: Optional[str], notes: list[str]) -> dict[str, Any]:
     """The fixed summary of ``kind``: totals, groups and extremes, over the rows of ``date_range``."""
-    plan = _plan(ctx.request.message, frame, kind, columns, group_by)
+    message = table_question(ctx.request.message, ctx.request.asked_before)
+    plan = _plan(message, frame, kind, columns, group_by)
     notes += plan.notes
     if date_range and date_range.strip():
         plan.dated = _dates_of(frame)
         frame, plan.scope, said = _in_period(frame, date_range)
         notes += [said] if said else []
     if plan.scope is None:   # no date_range, or one not understood (">= 2025-03-01 AND < ...", 0.5B): the message's
-        plan.named_period = _named_period(ctx.request.message, frame)
+        plan.named_period = _named_period(message, frame)
     return shaped(frame, name, kind, plan)
 
 

@@ -217,6 +217,7 @@ class Plan:
     columns_asked: bool = False           # the message asks what the columns are: their line comes first
     low_first: bool = False               # the message asks for the lowest: each top/lowest says it first
     mean_first: bool = False              # the message asks for the average: a column's mean comes before its total
+    total_asked: bool = False             # the message asks a total: rows kept by a comparison say their column's
     extreme_first: bool = False           # the message asks for the highest or lowest: a named value's extremes lead
     price_asked: bool = False             # "cheapest", "priciest": a price column's figures lead a named value's
     comparison: Comparison | None = None  # "fewer than 5 in stock": the column, bound and rows that meet it
@@ -489,7 +490,10 @@ def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
         keep = [k and w for k, w in zip(keep, within)]
         said += f" in {plan.named_period[0].split(' (')[0]}"
     column = plan.comparison.column
-    return _rows_line(frame, keep, said, [c for c in plan.values[:2] if c != column], [column])[0]
+    # the compared column's own total only when a total is asked: "whats the total km for those" after "how many runs
+    # longer than 10km" (probe51); "which items have fewer than 5 in stock" gets no total of the stock
+    totals = plan.values[:2] if plan.total_asked else [c for c in plan.values[:2] if c != column]
+    return _rows_line(frame, keep, said, totals, [column])[0]
 
 
 def named_lines(frame: "_Frame", plan: Plan) -> list[str]:

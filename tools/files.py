@@ -25,6 +25,7 @@ from gaia_lite.registry.spec import Redirect, tool
 
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
+from .table_read import table_question
 from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, format_note, is_binary, markdown_outline, not_text_hint,
                         open_regular, python_outline, text_head, text_start)
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
@@ -649,7 +650,7 @@ def read_file(ctx: ToolContext, file_path: str) -> dict:
     ext = path.suffix.lower()
     # a table's figures are computed, never left to the model's arithmetic: its columns, totals, means
     # and the rows with the highest and lowest values come before its text (table_facts)
-    figures = facts_block(path, ctx.request.message)
+    figures = facts_block(path, table_question(ctx.request.message, ctx.request.asked_before))
     spreadsheet = figures is not None and ext in SPREADSHEETS   # no text to show: its figures are what is read
     text = "" if spreadsheet else _load_text(path)
     lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)

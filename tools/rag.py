@@ -184,7 +184,8 @@ def _small_text(ctx: ToolContext, path: str) -> str | None:
 def _tables(ctx: ToolContext, paths: list[str]) -> dict[str, Any] | None:
     """The figures of the tables among ``paths``, computed from every row (``table_facts``), else None."""
     from .table_facts import tables_result   # table_facts imports data.py, which imports this module
-    return tables_result(paths, ctx.request.message)
+    from .table_read import table_question
+    return tables_result(paths, table_question(ctx.request.message, ctx.request.asked_before))
 
 
 def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> dict[str, Any]:

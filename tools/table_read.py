@@ -310,10 +310,26 @@ def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by:
     return Plan(values, stats, categories, group_by=by, rows_before=frame.rows, notes=notes,
                 named_values=_named_values(message, frame),
                 group_values=max(1, min(2, len(focus))), columns_asked=asks_columns(message),
-                low_first=asks_lowest(message), mean_first=asks_mean(message),
+                low_first=asks_lowest(message), mean_first=asks_mean(message), total_asked=asks_total(message),
                 extreme_first=asks_extreme(message), price_asked=asks_price(message),
                 comparison=stated_comparison(message, frame, said),
                 grouping_named=bool(by) or any(n in groupable for n in said))
+
+
+_TOTAL = re.compile(r"\b(?:total|sum|altogether|in all|combined)\b", re.IGNORECASE)
+_BACK = re.compile(r"\b(?:those|these|them|that (?:class|team|month|site|group|category|one))\b", re.IGNORECASE)
+
+
+def asks_total(message: str) -> bool:
+    return _TOTAL.search(message) is not None
+
+
+def table_question(message: str, asked_before: str) -> str:
+    """The question a table is asked: the message, and the user's message before it when it points back to it ("whats
+    the total km for those" after "how many runs longer than 10km did i do in june": the 1.5B's follow-up got the
+    whole file's total, its conditions gone with the turn; probe51)."""
+    before = [m for m in asked_before.splitlines() if m.strip()]
+    return f"{before[-1]}\n{message}" if before and _BACK.search(message) else message
 
 
 MAX_NAMED_VALUES = 3  # rows of at most this many named values are shown first; more is a listing, not a condition

@@ -130,3 +130,12 @@ def test_a_guessed_name_for_a_figure_reads_the_one_table_the_request_points_to(t
     (Path(tool_ctx.workdir) / "money" / "notes.txt").write_text("Budget: groceries under 300 a month.\n")
     tool_ctx.request.message = "how much did i spend on groceries in march"
     assert read_file(tool_ctx, "groceries.txt")["file_path"].endswith("money/expenses.csv")
+
+
+def test_a_follow_up_that_points_back_keeps_the_question_before_it_and_gets_its_total(tool_ctx: ToolContext) -> None:
+    # "whats the total km for those" after "how many runs longer than 10km did i do in june" got every row's total
+    tool_ctx.request.asked_before = "how many runs longer than 10km did i do in june"
+    result = _ask(tool_ctx, "whats the total km for those", "workouts.csv", WORKOUTS)
+    assert result["message"].splitlines()[0].endswith("Total: distance_km 24.80."), result["message"]
+    tool_ctx.request.asked_before = ""   # no question before it: the whole file
+    assert not _ask(tool_ctx, "whats the total km for those", "workouts.csv", WORKOUTS)["message"].startswith("Rows")
