@@ -23,7 +23,7 @@ from .find import locate, shown, singular
 from .rag import locate_or_named
 from .passages import answer_first, question_parts, ranked, units
 from .passages import shown as shown_unit
-from .sandbox import SandboxError, resolve_user_path, resolved_or_none
+from .sandbox import SandboxError, SecretPathError, resolve_user_path, resolved_or_none
 from .tree_asked import scope_of, tree_lead
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
                          _read_rows, _tabular, parse_period, table_question, to_date, to_number)
@@ -287,8 +287,10 @@ def _locate(ctx: ToolContext, file_path: str) -> tuple[Path, str]:
         path = resolve_user_path(ctx, file_path)
         if not path.is_file() and (namesake := _indexed_namesake(ctx, file_path)) is not None:
             return namesake, ""
-    except SandboxError as exc:
+    except SecretPathError as exc:
         raise ToolFailure(str(exc)) from None
+    except SandboxError:   # outside the allowed folders: locate reads the file inside them it stands for, if any
+        pass
     try:
         return locate(ctx, file_path, keep=_is_table)
     except ToolFailure as first:

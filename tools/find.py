@@ -566,6 +566,12 @@ def _inside_instead(ctx: ToolContext, raw: str, refusal: str,
         find(ctx, "/".join(given.parts[-2:]), "file", keep=keep)
     winner = clear_winner(found)
     best = named or (winner.path if winner else None)
+    pointed = None
+    if best is None and not found:   # a made-up name outside ("data/nitrate_concentration.csv"): the one file the
+        # request's words point to, or its one table for a figure; the 1.5B answered "access restrictions" (probe51)
+        others = pointed_by_request(ctx, keep=keep)
+        pointed = one_pointed(others, Path(ctx.workdir)) or _the_table_asked(ctx, others)
+        best = pointed.path if pointed is not None else None
     if best is None:
         close = "; ".join(shown(f.path, ctx.workdir) for f in found[:5])
         raise ToolFailure(refusal + (f". Inside the allowed folders, close names: {close}" if close else ""),
@@ -574,7 +580,8 @@ def _inside_instead(ctx: ToolContext, raw: str, refusal: str,
         best = ctx.sandbox.check(best)
     except SandboxError:
         raise ToolFailure(refusal) from None
-    why = ", the file the request names." if named else f" inside them ({winner.reason})." if winner else "."
+    why = ", the file the request names." if named else f" inside them ({winner.reason})." if winner else \
+        ", the file the words of the request point to." if pointed else "."
     return best, f"{raw.strip()} is outside the allowed folders and was not read; this is {shown(best, ctx.workdir)}{why}"
 
 

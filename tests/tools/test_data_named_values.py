@@ -139,3 +139,15 @@ def test_a_follow_up_that_points_back_keeps_the_question_before_it_and_gets_its_
     assert result["message"].splitlines()[0].endswith("Total: distance_km 24.80."), result["message"]
     tool_ctx.request.asked_before = ""   # no question before it: the whole file
     assert not _ask(tool_ctx, "whats the total km for those", "workouts.csv", WORKOUTS)["message"].startswith("Rows")
+
+
+def test_a_made_up_path_outside_the_folders_reads_the_table_the_request_points_to(tool_ctx: ToolContext,
+                                                                                   outside_dir: Path) -> None:
+    # the 1.5B passed ".../data/nitrate_concentration.csv" beside the work folder and answered "access restrictions"
+    from gaia_lite.tools.data import analyze_data_file   # the package's sandbox errors, as the agent raises them
+
+    (Path(tool_ctx.workdir) / "lab").mkdir()
+    (Path(tool_ctx.workdir) / "lab" / "nitrate_2024.csv").write_text("site,nitrate_mg_l\nNorth,3.2\nSouth,4.1\n")
+    tool_ctx.request.message = "Which sampling site has the highest average nitrate concentration?"
+    result = analyze_data_file(tool_ctx, str(outside_dir / "nitrate_concentration.csv"))
+    assert result["file"] == "lab/nitrate_2024.csv" and "was not read" in result["note"], result
