@@ -469,15 +469,10 @@ def _meets_cells(frame: "_Frame", by_col: dict[str, set[str]]) -> list[bool]:
 
 def _in_named_period(frame: "_Frame", plan: Plan) -> list[bool] | None:
     """Whether each row falls in the period the message names (Plan.named_period), or None when it names none."""
-    if not plan.named_period or not frame.dates or plan.scope:
+    if not plan.named_period or plan.scope:
         return None
-    from .table_read import parse_period
-
-    try:
-        _, inside = parse_period(plan.named_period[0].split(" (")[0])
-    except ValueError:
-        return None
-    return [d is not None and inside(d) for d in next(iter(frame.dates.values()))]
+    kept = plan.named_period[1].kept   # the period's rows, selected from this frame
+    return kept if kept is not None and len(kept) == frame.rows else None
 
 
 def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:

@@ -238,6 +238,7 @@ class _Frame:
 
     def __init__(self, names: list[str], body: list[list[Any]], types: dict[str, str]) -> None:
         self.names, self.types, self.rows = names, types, len(body)
+        self.kept: list[bool] | None = None   # for a selection: which of its parent's rows it kept
         idx = {n: i for i, n in enumerate(names)}
         self.numbers = {n: [to_number(r[idx[n]]) for r in body] for n in names if types[n] == "number"}
         self.dates = {n: [to_date(r[idx[n]]) for r in body] for n in names if types[n] == "date"}
@@ -245,7 +246,7 @@ class _Frame:
 
     def select(self, keep: list[bool]) -> "_Frame":
         out = object.__new__(_Frame)
-        out.names, out.types, out.rows = self.names, self.types, sum(keep)
+        out.names, out.types, out.rows, out.kept = self.names, self.types, sum(keep), list(keep)
         for attr in ("numbers", "dates", "text"):
             setattr(out, attr, {k: [v for v, ok in zip(vs, keep) if ok] for k, vs in getattr(self, attr).items()})
         return out
