@@ -61,7 +61,8 @@ def folder_in_request(ctx: ToolContext, text: Optional[str] = None) -> Optional[
             return path
     for m in _FOLDER_CALLED.finditer(message):
         # "in my demos folder" for music/demos: the one folder of that name, at any depth (probe50)
-        same = [f.path for f in find(ctx, m.group("folder"), "folder") if words(f.path.name) == words(m.group("folder"))]
+        name = m.group("folder")
+        same = [f.path for f in find(ctx, name, "folder") if words(f.path.name) == words(name)]
         if len(same) == 1:
             return same[0]
     return None

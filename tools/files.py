@@ -150,7 +150,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     elif strict:
         result["message"] = _found_files_message(ctx, pattern, strict)
     elif files:
-        result.update(match="close", message=f"No file name holds {_shown(ctx, Path(pattern)).strip()!r} exactly. Closest: "
+        result.update(match="close", message=f"No file name holds {_shown(ctx, Path(pattern)).strip()!r} exactly. "
+                      "Closest: "
                       + _names(ctx, files, why=True) + _head_of_winner(ctx, files))
     else:
         result.update(_nothing_named(ctx, pattern, entries))
@@ -709,7 +710,8 @@ def compared_files(ctx: ToolContext, raw: str, failure: ToolFailure) -> dict | N
         if not (text := text_start(ctx, path, COMPARED_TEXT)):
             return None
         texts[_shown(ctx, path)] = text
-    return {"status": "success", "message": f"{Path(raw.strip()).name} does not exist; the request compares, and {len(texts)} "
+    return {"status": "success", "message": f"{Path(raw.strip()).name} does not exist; the request compares, and "
+            f"{len(texts)} "
             "files are named like it, so here is each whole: " + ", ".join(texts), **texts}
 
 
@@ -842,7 +844,8 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         # the model guesses a file filter ("*api-key*", ".*todo.txt" for "which file has a TODO?"): a
         # filter that finds nothing does not end the search; the other text files are searched, and it says so
         found, how = _grep(ctx, text_files(ctx, target), pattern, case_sensitive, regex, context)
-        how = f"No file named like {Path(file_pattern.strip()).name!r} holds it; other files do. " + how if found.hits else how
+        named = Path(file_pattern.strip()).name
+        how = f"No file named like {named!r} holds it; other files do. " + how if found.hits else how
     # no "count": 0 beside the files the request points to: shown the garden to-do list after it, the 1.5B answered
     # that nothing on it was unchecked (probe50)
     result = _hits_result(ctx, found, how) if found.hits else {"status": "success"} | \
@@ -1245,10 +1248,10 @@ _WORDS_AND_GAPS = re.compile(r"\w+|\W+")
 
 
 def _every_place(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, str, int] | None:
-    """(the text with one word swapped in every place, a note, the number of places) when the edit swaps one word for another, the request
-    names both and says to change it everywhere, and the file has the word in more places than ``old``: for "in
-    invite.txt replace Sam with Alex everywhere" the 1.5B changed "Dear Sam," and left "Sam, bring snacks!" (probe45).
-    None otherwise: an edit replaces the text it was given, once."""
+    """(the text with one word swapped in every place, a note, the number of places) when the edit swaps one word
+    for another, the request names both and says to change it everywhere, and the file has the word in more places
+    than ``old``: for "in invite.txt replace Sam with Alex everywhere" the 1.5B changed "Dear Sam," and left "Sam,
+    bring snacks!" (probe45). None otherwise: an edit replaces the text it was given, once."""
     message = ctx.request.message
     if not _EVERY_PLACE.search(message):
         return None
@@ -1265,7 +1268,8 @@ def _every_place(ctx: ToolContext, text: str, old: str, new: str) -> tuple[str, 
     places = len(place.findall(text))
     if word.lower() not in said or other.lower() not in said or places <= len(place.findall(old)):
         return None
-    return (place.sub(other, text), f"{word!r} was replaced with {other!r} in all {places} places (the request says so)",
+    return (place.sub(other, text),
+            f"{word!r} was replaced with {other!r} in all {places} places (the request says so)",
             places)
 
 
@@ -1663,7 +1667,8 @@ def _folder_meant(ctx: ToolContext, given: str) -> tuple[Path, str]:
     best = clear_winner(found)
     same = [f for f in found if words(f.path.name) == words(folder.name)]
     if best is None and len(same) == 1:   # "demos" for music/demos beside music/demos_archive (probe50)
-        return same[0].path, f"{given.strip()} does not exist; this is {_shown(ctx, same[0].path)}, the folder of that name"
+        return same[0].path, (f"{given.strip()} does not exist; this is {_shown(ctx, same[0].path)}, the folder of "
+                              "that name")
     if best is None:
         raise ToolFailure(f"{_shown(ctx, folder)} is not an existing folder" + _folder_hint(ctx, given))
     return best.path, f"{given.strip()} does not exist; this is {_shown(ctx, best.path)}, the closest folder ({best.reason})"
@@ -1789,7 +1794,8 @@ _RECENT = re.compile(r"\b(?:recent(?:ly)?|latest|newest|new|changed|modified|edi
                      r"last (?:few )?(?:days?|weeks?|months?))\b", re.IGNORECASE)
 
 
-_ONE_OF_THOSE = re.compile(r"\s*(?:and|ok|so|what about|how about)?[\s,]*(?:which|what)\s+(?:one|file)\b", re.IGNORECASE)
+_ONE_OF_THOSE = re.compile(r"\s*(?:and|ok|so|what about|how about)?[\s,]*(?:which|what)\s+(?:one|file)\b",
+                           re.IGNORECASE)
 
 
 def _largest_instead(ctx: ToolContext, roots: list[Path], file_types: Optional[str], limit: int) -> dict:

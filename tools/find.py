@@ -22,7 +22,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Literal, Sequence
+from typing import Any, Callable, Iterable, Iterator, Literal, Sequence
 
 from rapidfuzz import fuzz
 
@@ -37,7 +37,8 @@ from .patterns import MAX_PATTERN_CHARS, compile_user_regex
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
-           "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named", "singled_out", "superseded", "one_pointed"]
+           "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named",
+           "singled_out", "superseded", "one_pointed"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -337,8 +338,8 @@ class AllWords:
         """One matcher per word: a line that holds that word."""
         return [AllWords([w]) for w in self.words]
 
-    def any_word(self):
-        """A pattern for a line that holds any of the words, in any of their forms."""
+    def any_word(self) -> Any:
+        """A pattern for a line that holds any of the words, in any of their forms (an RE2 pattern, or None)."""
         return compile_user_regex("|".join(re.escape(f) for w in self.words for f in _forms(w)), ignore_case=True)
 
 

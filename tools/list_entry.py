@@ -29,9 +29,9 @@ LIST_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ""})
 def list_entries(text: str) -> str | None:
     """How many entries the lists of a text hold, when it holds two or more: "7 (under Groceries 4, under
     Hardware 3; 2 ticked (checked), 5 open (unchecked))". Entries are lines that start with a bullet or a number
-    ("- ", "* ", "3. "), outside code blocks; entries indented under another are said apart ("and 2 nested"). A file's line count
-    is no count of its entries: asked how many things were on a packing list, what a small model had to go on
-    was "lines: 9" for seven entries, a title and a blank line."""
+    ("- ", "* ", "3. "), outside code blocks; entries indented under another are said apart ("and 2 nested"). A
+    file's line count is no count of its entries: asked how many things were on a packing list, what a small model
+    had to go on was "lines: 9" for seven entries, a title and a blank line."""
     top: list[tuple[str, str | None]] = []   # (heading above it, box) for each entry at the outer level
     nested = 0
     heading, outer, in_code = "", None, False
