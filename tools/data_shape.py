@@ -467,12 +467,14 @@ def _meets_cells(frame: "_Frame", by_col: dict[str, set[str]]) -> list[bool]:
     return [all(frame.text[c][i].casefold() in vals for c, vals in by_col.items()) for i in range(frame.rows)]
 
 
-def _in_named_period(frame: "_Frame", plan: Plan) -> list[bool] | None:
-    """Whether each row falls in the period the message names (Plan.named_period), or None when it names none."""
+def _in_named_period(frame: "_Frame", plan: Plan) -> tuple[list[bool], str] | None:
+    """(whether each row falls in the period the message names, the period in its words: "in June 2024"), or None
+    when it names none (Plan.named_period)."""
     if not plan.named_period or plan.scope:
         return None
     kept = plan.named_period[1].kept   # the period's rows, selected from this frame
-    return kept if kept is not None and len(kept) == frame.rows else None
+    return (kept, f" in {plan.named_period[0].split(' (')[0]}") if kept is not None and len(kept) == frame.rows \
+        else None
 
 
 def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
@@ -480,10 +482,10 @@ def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
     assert plan.comparison is not None
     keep = [k and cells for k, cells in zip(plan.comparison.keep, _meets_cells(frame, by_col))]
     said = " and ".join([plan.comparison.said, *_cells_said(by_col)])
-    if (within := _in_named_period(frame, plan)) is not None:
+    if (period := _in_named_period(frame, plan)) is not None:
         # "runs longer than 10km in june": the period too, not May's and July's runs beside June's (probe51)
-        keep = [k and w for k, w in zip(keep, within)]
-        said += f" in {plan.named_period[0].split(' (')[0]}"
+        keep = [k and w for k, w in zip(keep, period[0])]
+        said += period[1]
     column = plan.comparison.column
     # the compared column's own total only when a total is asked: "whats the total km for those" after "how many runs
     # longer than 10km" (probe51); "which items have fewer than 5 in stock" gets no total of the stock
@@ -499,12 +501,11 @@ def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
     for col, value, _ in plan.named_values:
         by_col[col].add(value.casefold())
     lines: list[str] = [_compared(frame, plan, by_col)] if plan.comparison else []
-    if by_col and not plan.comparison and (within := _in_named_period(frame, plan)) is not None:
+    if by_col and not plan.comparison and (period := _in_named_period(frame, plan)) is not None:
         # the cells and the period together: "how much did i spend on groceries in march" got groceries over every
         # month and March over every category, and the 0.5B answered neither (probe51)
-        keep = [k and w for k, w in zip(_meets_cells(frame, by_col), within)]
-        said = " and ".join(_cells_said(by_col)) + f" in {plan.named_period[0].split(' (')[0]}"
-        lines.append(_rows_line(frame, keep, said, plan.values[:2])[0])
+        keep = [k and w for k, w in zip(_meets_cells(frame, by_col), period[0])]
+        lines.append(_rows_line(frame, keep, " and ".join(_cells_said(by_col)) + period[1], plan.values[:2])[0])
     if len(by_col) > 1:
         said = " and ".join(_cells_said(by_col))
         line, both = _rows_line(frame, _meets_cells(frame, by_col), said, plan.values[:2])

@@ -680,19 +680,22 @@ _LEFT_OUT = re.compile(r"(?i)\b(?:not|except|excluding|without|besides|other tha
                        r"in|from|counting|including|one|ones))*\s+[\w./-]+")
 
 
+def _numbers(ws: Iterable[str]) -> set[str]:
+    """The numbers among ``ws`` (of up to four digits) without their leading zeros: "03" and "3" alike."""
+    return {str(int(w)) for w in ws if w.isdigit() and len(w) <= 4}
+
+
 def _said_tokens(message: str) -> set[str]:
-    """The request's words, its numbers (without leading zeros) and its months, as ``_path_tokens`` writes them;
-    not those of what it says to leave out."""
+    """The request's words, its numbers and its months, as ``_path_tokens`` writes them; not those of what it says
+    to leave out."""
     message = _LEFT_OUT.sub(" ", message)
     ws = words(message)
-    return (set(request_words(message)) | {str(int(w)) for w in ws if w.isdigit() and len(w) <= 4}
-            | {f"month {_MONTH_OF[w]}" for w in ws if w in _MONTH_OF})
+    return set(request_words(message)) | _numbers(ws) | {f"month {_MONTH_OF[w]}" for w in ws if w in _MONTH_OF}
 
 
 def _path_tokens(rel: str) -> set[str]:
     ws = words(rel)
-    return (set(ws) | {str(int(w)) for w in ws if w.isdigit() and len(w) <= 4}
-            | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)})
+    return set(ws) | _numbers(ws) | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)}
 
 
 _SUPERSEDED = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete".split())

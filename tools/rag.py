@@ -25,8 +25,8 @@ from .file_walk import kind_asked
 from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
 from .list_entry import list_entries
-from .find import (clear_winner, files_named, find, locate, named_in, one_pointed, pointed_by_request, pointed_message, rank,
-                   request_words, scan, shown, words)
+from .find import (clear_winner, files_named, find, locate, named_in, one_pointed, pointed_by_request, pointed_message,
+                   rank, request_words, scan, shown, words)
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS

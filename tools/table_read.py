@@ -420,9 +420,7 @@ def _named_period(message: str, frame: _Frame) -> tuple[str, _Frame] | None:
     return _month_alone(message, frame)
 
 
-_MONTH_ALONE = re.compile(r"\b(?:in|during|for|of|from)\s+(?P<month>january|february|march|april|may|june|july|august|"
-                          r"september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b(?!\s*\d)",
-                          re.IGNORECASE)
+_MONTH_ALONE = re.compile(rf"\b(?:in|during|for|of|from)\s+(?P<month>{_MONTH_WORD})\b(?!\s*\d)", re.IGNORECASE)
 
 
 def _month_alone(message: str, frame: _Frame) -> tuple[str, _Frame] | None:
@@ -430,8 +428,7 @@ def _month_alone(message: str, frame: _Frame) -> tuple[str, _Frame] | None:
     only: that month of that year. The 1.5B's runs over 10 km were counted from May to July (probe51)."""
     m = _MONTH_ALONE.search(message)
     dates = next(iter(frame.dates.values()))
-    if m is None or (month := _MONTHS.get(m.group("month").lower().rstrip("t") if m.group("month").lower() == "sept"
-                                          else m.group("month").lower())) is None:
+    if m is None or (month := _MONTHS.get(m.group("month").lower()[:3])) is None:   # "sept", "june": "sep", "jun"
         return None
     years = {d.year for d in dates if d is not None and d.month == month}
     if len(years) != 1:

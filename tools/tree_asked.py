@@ -25,8 +25,8 @@ from .file_walk import ASKED_KINDS, KNOWN_EXTS, kind_exts, type_key, walk_folder
 from .grep import LogLevel, grep, log_files, per_file, searchable, where, whole_word_regex
 from .patterns import compile_user_regex
 
-__all__ = ["Scope", "scope_of", "tree_lead", "asks_of_tree", "asks_which", "kinds_asked", "exts_asked", "size_limit", "mention_term",
-           "name_term", "names_with"]
+__all__ = ["Scope", "scope_of", "tree_lead", "asks_of_tree", "asks_which", "kinds_asked", "exts_asked", "size_limit",
+           "mention_term", "name_term", "names_with"]
 
 NAMED = 12            # files a lead names by path; past it, the count alone
 WALKED = 5000         # entries walked; a bigger tree gets no lead (a count search serves it)
@@ -380,7 +380,8 @@ def _lines_lead(ctx: ToolContext, scope: Scope, files: list[Path], where_said: s
         return []
     found = grep(ctx, among, rx)
     counts = ", ".join(per_file(found, base))
-    return [f"{found.count} line{'' if found.count == 1 else 's'} {what} {where_said}" + (f": {counts}" if counts else "")]
+    return [f"{found.count} line{'' if found.count == 1 else 's'} {what} {where_said}"
+            + (f": {counts}" if counts else "")]
 
 
 def asks_of_tree(message: str) -> bool:
@@ -391,7 +392,8 @@ def asks_of_tree(message: str) -> bool:
 
 
 _TIMES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+(?:does|do|did|is|are|was)\s+(?:the\s+(?:word|name|term)\s+)?"
-                    r"[\"'\u201c]?(?P<word>[\w-]+)[\"'\u201d]?\s+(?:appear|occur|show\s+up|come\s+up|(?:get\s+)?mentioned|used)",
+                    r"[\"'\u201c]?(?P<word>[\w-]+)[\"'\u201d]?\s+"
+                    r"(?:appear|occur|show\s+up|come\s+up|(?:get\s+)?mentioned|used)",
                     re.IGNORECASE)
 
 
