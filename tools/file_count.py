@@ -20,7 +20,8 @@ from gaia_lite.registry.context import ToolContext
 from .file_walk import (ASKED_KINDS, KNOWN_EXTS as _KNOWN_EXTS, kind_asked, kind_exts, type_key, type_words,
                         visible_files, walk_folders)
 from .find import find, request_words, words
-from .grep import where
+from .grep import LEVEL_WORD, LogLevel, where
+from .list_entry import list_entries
 from .sandbox import SandboxError
 
 __all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally",
@@ -358,8 +359,12 @@ def lines_counted(message: str, text: str, beyond: str, shown: int = 12) -> list
     rows = text.splitlines()
     in_rows = [set(words(row)) for row in rows]   # each row split into words once, not once per asked word
     named, asked = set(words(beyond)), request_words(message)
-    counted = []
+    counted = _boxes_counted(message, rows)
+    tags = _tags(rows)
     for word in dict.fromkeys(w for w in asked if w not in named and len(w) > 1):
+        if said := _as_tag(word, tags) or _at_level(word, rows):
+            counted.append(said)
+            continue
         hits = [n for n, held in enumerate(in_rows, 1) if word in held]
         if 0 < len(hits) < len(rows):
             more = f" (+{len(hits) - shown} more)" if len(hits) > shown else ""
@@ -369,9 +374,78 @@ def lines_counted(message: str, text: str, beyond: str, shown: int = 12) -> list
         counted.append(f"{WHOLE_FILE} {len(rows)} lines")  # its size in bytes
     if not counted and "word" in asked:   # "how many words are in essay.txt?": the 1.5B said 168 for 30 (probe46)
         counted.append(f"{WHOLE_FILE} {len(text.split())} words")
+    if not counted and (entries := list_entries(text)):   # headings and blank lines are no entries
+        counted.append(f"{WHOLE_FILE} {entries} list entries")
     if not counted and (items := _list_items(rows)):
         counted.append(f"{WHOLE_FILE} {len(items)} entries, one a line ({items[0]} ... {items[-1]})")
     return counted[:3]
+
+
+_LINES_SHOWN = 12
+_TAG = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+\[(?P<tag>[^\]\sxX][^\]]{0,24}|[xX][^\]]{1,24})\]")
+_BOX = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+\[(?P<box>[ xX])\]\s*(?P<text>.*)$")
+_OPEN_ASKED = re.compile(r"\b(?:not|n't|never)\s+(?:yet\s+)?(?:been\s+)?(?:checked|ticked|done|packed|bought|finished|"
+                         r"completed?)|\bun(?:checked|ticked|done|finished)\b|\bstill\b|\bleft\b|\bremaining\b|"
+                         r"\boutstanding\b|\bopen\b|\bto\s*do\b", re.IGNORECASE)
+_DONE_ASKED = re.compile(r"\b(?:checked|ticked|done|packed|bought|finished|completed?)\b", re.IGNORECASE)
+
+
+def _lines_said(hits: list[int]) -> str:
+    more = f" (+{len(hits) - _LINES_SHOWN} more)" if len(hits) > _LINES_SHOWN else ""
+    return ", ".join(map(str, hits[:_LINES_SHOWN])) + more
+
+
+def _boxes_counted(message: str, rows: list[str]) -> list[str]:
+    """The open or the ticked entries of a checklist, named, for a message that asks of either: "7 of the 18 list
+    entries are open (not checked off): Sleeping pads, ...". Told "23 entries, one a line" before the 7 open of 18,
+    the 1.5B answered "18 ... still not checked off" (probe52)."""
+    boxes = [(m.group("box") in "xX", m.group("text").strip()) for row in rows if (m := _BOX.match(row))]
+    if len(boxes) < 2:
+        return []
+    ticked = [t for done, t in boxes if done]
+    open_ = [t for done, t in boxes if not done]
+    if _OPEN_ASKED.search(message):
+        return [f"{len(open_)} of the {len(boxes)} list entries are open (not checked off): "
+                + ", ".join(open_[:_LINES_SHOWN]) + f"; {len(ticked)} are ticked"]
+    if _DONE_ASKED.search(message):
+        return [f"{len(ticked)} of the {len(boxes)} list entries are ticked (checked off): "
+                + ", ".join(ticked[:_LINES_SHOWN]) + f"; {len(open_)} are open"]
+    return []
+
+
+def _tags(rows: list[str]) -> dict[str, list[int]]:
+    """The lines of each bracketed tag that list entries start with ("- [finished] Piranesi"), by tag."""
+    out: dict[str, list[int]] = {}
+    for n, row in enumerate(rows, 1):
+        if m := _TAG.match(row):
+            out.setdefault(m.group("tag").strip().lower(), []).append(n)
+    return out if len(out) > 1 or sum(map(len, out.values())) > 1 else {}
+
+
+def _as_tag(word: str, tags: dict[str, list[int]]) -> str:
+    """"6 of the 13 list entries are tagged [finished]: lines 2, 3, ..." when ``word`` is a tag's; "" otherwise. The
+    word counted anywhere counted "never finished it" and "Unfinished Tales" too, 8 for 6 (probe52)."""
+    tag = next((t for t in tags if word in words(t)), None)
+    if tag is None:
+        return ""
+    entries = sum(map(len, tags.values()))
+    others = "; ".join(f"[{t}] {len(ns)}" for t, ns in tags.items() if t != tag)
+    return (f"{len(tags[tag])} of the {entries} list entries are tagged [{tag}]: lines {_lines_said(tags[tag])}"
+            + (f" (the others: {others})" if others else ""))
+
+
+def _at_level(word: str, rows: list[str]) -> str:
+    """"4 of the 14 lines are at level ERROR: lines 4, 6, 10, 13" when ``word`` is a log level and ``rows`` are a log
+    (most lines say a level as logs do: "ERROR", "level=error"); "" otherwise. A log's "WARN ... retrying after error" is no error (probe52)."""
+    level = LogLevel.of(word)
+    if level is None:
+        return ""
+    said = [bool(m := LEVEL_WORD.search(r)) and (m.group(1).isupper() or "=" in m.group(0)) for r in rows if r.strip()]
+    if not said or sum(said) * 2 < len(said):
+        return ""
+    hits = [n for n, row in enumerate(rows, 1) if level.search(row)]
+    return f"{len(hits)} of the {len(rows)} lines are at level {level.level.upper()}: lines {_lines_said(hits)}" \
+        if hits else f"No line of the {len(rows)} is at level {level.level.upper()}"
 
 
 def _list_items(rows: list[str]) -> list[str]:

@@ -32,7 +32,7 @@ from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, rep
 from .setting_line import (Setting, config_text, key_alone, key_set_to, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
 from .file_sizes import asks_size, by_size, in_size_order, sized_files
-from .tree_asked import asks_of_tree, asks_which, name_term, scope_of, size_limit, tree_lead
+from .tree_asked import asks_folders, asks_of_tree, asks_which, name_term, scope_of, size_limit, tree_lead
 from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
                          lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
 from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
@@ -118,11 +118,7 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
                                                             "e.g. 'report'"))
     if (given := _file_given(ctx, file_pattern, search_root)) is not None:
         return given
-    if not_types(file_types) and COUNT_GLOB.fullmatch(pattern):  # "*.csv", types "blue heron": the words
-        pattern, file_types = not_types(file_types), None        # are what was asked for
-    if folder and _no_folder_named(ctx, folder):  # "/pancakes/*.txt": the name sought, of that type
-        folder, pattern, file_types = "", Path(folder).name, file_types or pattern.partition("*.")[2] or None
-    pattern, file_types = kind_meant(ctx.request.message, pattern, file_types)   # "*.jpg" for "how many photos"
+    folder, pattern, file_types = _what_is_sought(ctx, folder, pattern, file_types)
     counting = COUNT_GLOB.fullmatch(pattern) is not None          # "*.md": how many, and where
     roots = _search_roots(ctx, search_root or folder, counting)
     if counting and asks_size(ctx.request.message) and _types_unasked(ctx, pattern, file_types):
@@ -162,6 +158,17 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     if 0 < len(files) <= 3:  # found is half the job: the 1.5B model answered "who is the customer?" unread
         result["hint"] = "read_file gives a file's text"
     return result
+
+
+def _what_is_sought(ctx: ToolContext, folder: str, pattern: str,
+                    file_types: Optional[str]) -> tuple[str, str, Optional[str]]:
+    """(folder, pattern, file_types) of a name search as the request means them."""
+    # "*.csv", types "blue heron": the words are what was asked for; "*.stl", types "stl" is one type said twice
+    if not_types(file_types) and COUNT_GLOB.fullmatch(pattern) and not_types(file_types) != pattern[2:].lower():
+        pattern, file_types = not_types(file_types), None
+    if folder and _no_folder_named(ctx, folder):  # "/pancakes/*.txt": the name sought, of that type
+        folder, pattern, file_types = "", Path(folder).name, file_types or pattern.partition("*.")[2] or None
+    return folder, *kind_meant(ctx.request.message, pattern, file_types)   # "*.jpg" for "how many photos"
 
 
 def _file_given(ctx: ToolContext, file_pattern: str, search_root: Optional[str]) -> dict | None:
@@ -229,6 +236,7 @@ def _counted_files(ctx: ToolContext, paths: list[Path], roots: list[Path], patte
                    file_types: Optional[str]) -> dict:
     """A count's message and files, the clearly largest flagged on its entry and said in the message: "which file in
     reports is the largest?" got the list alone (probe42), and the 1.5B named another file "2.8 MB" (probe44)."""
+    paths, left = _left_out(ctx, paths, roots)
     top = [p for p in paths if p.parent == roots[0]]
     # a top level of none is no answer when the folder was not the request's (the working folder by default)
     if len(roots) == 1 and top_only(ctx) and len(top) < len(paths) and (top or roots[0] != Path(ctx.workdir).resolve()):
@@ -238,9 +246,24 @@ def _counted_files(ctx: ToolContext, paths: list[Path], roots: list[Path], patte
     biggest = f"; the largest is {_shown(ctx, largest[1])} ({largest[0]:,} B)" if largest else ""
     # "what are the 3 largest files in dl?" counted "/dl/*", and the 0.5B listed all five (probe46)
     biggest = _ranked(ctx, [(_size(p), _shown(ctx, p)) for p in paths[:500]]) or biggest
-    return {"message": count_message(ctx, paths, roots, pattern, file_types) + biggest,
+    return {"message": count_message(ctx, paths, roots, pattern, file_types) + left + biggest,
             "files": [_shown(ctx, p) + (f" ({largest[0]:,} B, largest)" if largest and p == largest[1] else "")
                       for p in paths[:SHOWN]]}
+
+
+def _left_out(ctx: ToolContext, paths: list[Path], roots: list[Path]) -> tuple[list[Path], str]:
+    """``paths`` without those in the subfolders the request leaves out, and what it says of them. Asked "how many stl
+    files do i have under printing/models incl the subfolders? dont count whats in the archive folder", the 1.5B
+    answered with the 7 the count gave, archive's 2 among them (probe52)."""
+    scope = scope_of(ctx, roots[0]) if len(roots) == 1 else None
+    if scope is None or not scope.left_out:
+        return paths, ""
+    kept = [p for p in paths if not any(p.is_relative_to(out) for out in scope.left_out)]
+    if len(kept) == len(paths):
+        return paths, ""
+    base = Path(ctx.workdir).resolve()
+    outs = ", ".join(f"{where(out, base)}/" for out in scope.left_out)
+    return kept, f" ({outs} left out, as asked: {len(paths) - len(kept)} more there)"
 
 
 def _clearly_largest(sized: list[tuple[int, Any]]) -> tuple[int, Any] | None:
@@ -1516,7 +1539,9 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
         # the answer alone, the top level counted: given the lead and then the listing's names, the 1.5B answered
         # "which files in downloads are pdfs?" with names from the listing (pdf-tips.txt), and added a .jpg of the
         # tally to the lead's 4 .mp3 files (probe48); the names stay in the entries
-        message = f"{lead} ({_listing_message(ctx, folder, dirs, files, limit=0)} at its top level.)"
+        # the listing's own count of folders would contradict a count of folders that leaves some out
+        message = lead if asks_folders(ctx.request.message) else \
+            f"{lead} ({_listing_message(ctx, folder, dirs, files, limit=0)} at its top level.)"
     else:
         tally = tree_tally(ctx, folder, show_hidden) if dirs and not top else ""
         message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else _files_told(files))

@@ -33,7 +33,7 @@ from gaia_lite.registry.failure import ToolFailure
 from .file_text import TEXT_EXTS, text_start
 from .grep import grep
 from .file_walk import is_pattern, name_matcher, name_when, newest_version, sandbox_roots, walk_folders
-from .patterns import MAX_PATTERN_CHARS, compile_user_regex
+from .patterns import MAX_PATTERN_CHARS, compile_user_regex, singular
 
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
@@ -58,20 +58,6 @@ _GENERIC_WEIGHT = 0.5
 _PATH_WEIGHT = 0.75        # a word found in an entry's folders counts less than one in its own name
 _FUZZY_MIN = 0.8           # similarity from which two spellings are the same word ("handbok", "handbook")
 MIN_SCORE = 0.55
-
-
-def singular(word: str) -> str:
-    """``policies`` -> ``policy``, ``invoices`` -> ``invoice``, ``boxes`` -> ``box``; short words and
-    ``-ss``/``-us``/``-is`` endings stay as they are."""
-    if len(word) <= 3 or word.isdigit():
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes", "zes")) or (word.endswith("toes") and len(word) > 5):
-        return word[:-2]   # "tomatoes", "potatoes": the tomato, not "tomatoe"
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")

@@ -28,11 +28,12 @@ from gaia_lite.registry.context import ToolContext
 
 from .file_text import MAX_FILE_BYTES, SNIFF_BYTES, is_binary, open_regular
 from .file_walk import glob_alternatives, iter_files
-from .patterns import compile_user_regex
+from .patterns import compile_user_regex, singular
 from .sandbox import SandboxError
 
 __all__ = ["Hit", "Grep", "text_files", "grep", "grep_words", "where", "hit_lines", "per_file", "counted",
-           "LINE_CHARS", "SHOWN_LINES", "searchable", "LogLevel", "log_files", "import_regex", "whole_word_regex"]
+           "LINE_CHARS", "SHOWN_LINES", "searchable", "LogLevel", "LEVEL_WORD", "log_files", "import_regex",
+           "whole_word_regex"]
 
 LINE_CHARS = 160       # of a hit's text: enough for a line of code or a sentence, not a minified file
 MAX_HITS = 5_000       # matching lines counted; past it the count says "at least"
@@ -213,7 +214,7 @@ def counted(found: Grep, base: Path) -> str:
 _LEVELS = {"error": "error", "errors": "error", "err": "error", "warn": "warn", "warning": "warn", "warnings": "warn",
            "info": "info", "debug": "debug", "fatal": "fatal", "critical": "critical", "crit": "critical",
            "trace": "trace"}
-_LEVEL_WORD = re.compile(r"\b(?:level=)?(error|err|warning|warn|info|debug|fatal|critical|crit|trace)\b", re.IGNORECASE)
+LEVEL_WORD = re.compile(r"\b(?:level=)?(error|err|warning|warn|info|debug|fatal|critical|crit|trace)\b", re.IGNORECASE)
 _LOG_NAME = re.compile(r"\.log(?:\.\d+)?$|\.log\.", re.IGNORECASE)
 
 
@@ -231,7 +232,7 @@ class LogLevel:
         return cls(level) if level else None
 
     def search(self, line: str) -> bool:
-        m = _LEVEL_WORD.search(line)
+        m = LEVEL_WORD.search(line)
         return m is not None and _LEVELS[m.group(1).lower()] == self.level
 
 
@@ -258,10 +259,16 @@ def import_regex(pattern: str) -> str | None:
 
 
 def whole_word_regex(pattern: str) -> str | None:
-    """``pattern`` as whole words (a plural too): "TODO" finds "# TODO:" but not "todoSchema" or "todo_items";
+    """``pattern`` as whole words (a plural and a singular too): "TODO" finds "# TODO:" but not "todoSchema" or "todo_items";
     None for under 3 characters or when it does not begin and end with a letter or digit (it is searched as
     written)."""
     text = pattern.strip()
     if len(text) < 3 or not (text[0].isalnum() and text[-1].isalnum()):   # "b" is searched as a letter
         return None
-    return rf"\b{re.escape(text)}(?:s|es)?\b"
+    # a plural finds its singular too: "peanuts" found the allergy form alone, not the menu's and the roster's
+    # "peanut" (probe53)
+    one = singular(text) if text.isalpha() and text.islower() else text
+    forms = [re.escape(text) + "(?:s|es)?"] + ([re.escape(one) + "(?:s|es)?"] if one != text else [])
+    if one.endswith("y") and one.isalpha():   # "policy" finds "policies"
+        forms.append(re.escape(one[:-1]) + "ies")
+    return rf"\b{forms[0]}\b" if len(forms) == 1 else rf"\b(?:{'|'.join(forms)})\b"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["compile_user_regex", "regex_error", "MAX_PATTERN_CHARS"]
+__all__ = ["compile_user_regex", "regex_error", "singular", "MAX_PATTERN_CHARS"]
 
 MAX_PATTERN_CHARS = 1000
 _MAX_MEM = 8 << 20  # bytes RE2 may use for one compiled pattern
@@ -49,3 +49,17 @@ def _compile(pattern: str, *, ignore_case: bool, literal: bool) -> tuple[Any, st
     except re2.error as exc:
         said = exc.args[0] if exc.args else exc
         return None, said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
+
+
+def singular(word: str) -> str:
+    """``policies`` -> ``policy``, ``invoices`` -> ``invoice``, ``boxes`` -> ``box``; short words and
+    ``-ss``/``-us``/``-is`` endings stay as they are."""
+    if len(word) <= 3 or word.isdigit():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")) or (word.endswith("toes") and len(word) > 5):
+        return word[:-2]   # "tomatoes", "potatoes": the tomato, not "tomatoe"
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word

@@ -222,13 +222,13 @@ def _path_after(toks: Sequence[Token], i: int) -> list[int]:
     return out
 
 
-def whole_row(toks: Sequence[Token]) -> str | None:
-    """``SELECT * FROM ...`` for a query that picks rows by ORDER BY ... LIMIT and shows only some of their
-    columns ("SELECT price FROM data WHERE category = 'garden' ORDER BY price LIMIT 1"), else None: a
-    total, a grouping, DISTINCT or a compound query has no one row to show."""
+def whole_row(toks: Sequence[Token], ranked: bool = True) -> str | None:
+    """``SELECT * FROM ...`` for a query that picks rows by ORDER BY ... LIMIT (any rows, without ``ranked``) and
+    shows only some of their columns ("SELECT price FROM data WHERE category = 'garden' ORDER BY price LIMIT 1"),
+    else None: a total, a grouping, DISTINCT or a compound query has no one row to show."""
     top = [t for t in toks if t.depth == 0 and t.kind not in ("space", "comment")]
     said = [t.lower if t.kind == "word" else "" for t in top]
-    if said[:1] != ["select"] or "from" not in said or not {"order", "limit"} <= set(said):
+    if said[:1] != ["select"] or "from" not in said or (ranked and not {"order", "limit"} <= set(said)):
         return None
     if {"group", "distinct", "union", "intersect", "except", "having"} & set(said):
         return None

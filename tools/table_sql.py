@@ -342,6 +342,7 @@ def query_result(frame: Any, query: str, said: Callable[..., bool] | None = None
     the query keeps one that was (sql_text.without_unsaid)."""
     ran, left = without_unsaid(checked(query), said) if said and len(query) <= MAX_QUERY_CHARS else (query, [])
     answer, shape = run_query(frame, ran)
+    answer, shape = _whole_rows_if_fixed(frame, answer, shape)
     if said is not None and _none_met(answer, shape):
         answer, shape = _on_the_named_column(frame, answer, shape, said)
     answer, shape = _share_of_all(frame, answer, shape)
@@ -354,6 +355,21 @@ def query_result(frame: Any, query: str, said: Callable[..., bool] | None = None
         out["query"] = answer.sql  # as it ran, when not as written: the 0.5B answered with its own query, copied
     row = _the_row(frame, answer) if answer.row_count == 1 else None
     return {**out, "message": f"{out['message']} The row: {row}."} if row else out
+
+
+def _whole_rows_if_fixed(frame: Any, answer: Answer, shape: Shape) -> tuple[Answer, Shape]:
+    """The rows whole when the columns a query shows hold one value each, the one its condition fixed: asked which
+    flights leave from PDX, the 1.5B wrote SELECT origin ... WHERE origin = 'PDX', got "PDX, PDX, PDX", and made up
+    the flight numbers (probe53)."""
+    if answer.row_count < 2 or any(len({row[i] for row in answer.rows}) > 1 for i in range(len(answer.columns))):
+        return answer, shape
+    star = whole_row(tokens(answer.sql), ranked=False)
+    if star is None:
+        return answer, shape
+    try:
+        return run_query(frame, star)
+    except ToolFailure:
+        return answer, shape
 
 
 def _none_met(answer: Answer, shape: Shape) -> bool:

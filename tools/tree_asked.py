@@ -25,8 +25,8 @@ from .file_walk import ASKED_KINDS, KNOWN_EXTS, kind_exts, type_key, walk_folder
 from .grep import LogLevel, grep, log_files, per_file, searchable, where, whole_word_regex
 from .patterns import compile_user_regex
 
-__all__ = ["Scope", "scope_of", "tree_lead", "asks_of_tree", "asks_which", "kinds_asked", "exts_asked", "size_limit",
-           "mention_term", "name_term", "names_with"]
+__all__ = ["Scope", "scope_of", "tree_lead", "asks_of_tree", "asks_folders", "asks_which", "kinds_asked", "exts_asked",
+           "size_limit", "mention_term", "name_term", "names_with"]
 
 NAMED = 12            # files a lead names by path; past it, the count alone
 WALKED = 5000         # entries walked; a bigger tree gets no lead (a count search serves it)
@@ -35,7 +35,8 @@ _DEPTH = 64
 _FOLDER_WORD = r"\s+(?:sub-?)?(?:folder|dir(?:ectory)?)s?\b"
 _NAME = r"(?:the\s+|my\s+|its\s+|their\s+)?(?P<name>[\w.-]+(?:\s[\w.-]+)?)"
 _LEFT_OUT = re.compile(r"\b(?:not|excluding|except(?:\s+for)?|without|leav(?:e|ing)\s+out|ignor(?:e|ing)|"
-                       r"skip(?:ping)?|(?:not|don'?t|do\s+not)\s+count(?:ing)?)\s+(?:in\s+)?" + _NAME + _FOLDER_WORD,
+                       r"skip(?:ping)?|(?:not|don'?t|do\s+not)\s+count(?:ing)?)\s+(?:(?:what'?s|anything|everything|"
+                       r"stuff|files?)\s+)?(?:(?:in|inside|under|from)\s+)?" + _NAME + _FOLDER_WORD,
                        re.IGNORECASE)
 # a path left out needs no "folder": "not counting anything in deploy/archive" (probe50)
 _LEFT_OUT_PATH = re.compile(r"\b(?:not|excluding|except(?:\s+for)?|without|ignor(?:e|ing)|skip(?:ping)?|"
@@ -359,6 +360,36 @@ def _empty_folders_lead(ctx: ToolContext, message: str, scope: Scope, where_said
             + (": " + ", ".join(where(p, base) + "/" for p in sorted(empty)[:NAMED]) if empty else "")]
 
 
+_FOLDERS_COUNT = re.compile(r"\bhow\s+many\s+(?:[\w'-]+\s+){0,2}?(?:sub-?)?(?:folders|directories|dirs)\b", re.IGNORECASE)
+
+
+def asks_folders(message: str) -> bool:
+    """Whether ``message`` asks how many folders there are ("how many client folders r there in clients?")."""
+    return bool(_FOLDERS_COUNT.search(message)) and not _EMPTY_FOLDERS.search(message)
+
+
+def _folders_lead(ctx: ToolContext, message: str, scope: Scope) -> list[str]:
+    """"translation/clients/ holds 5 folders (_archive/ left out, as asked): ..." for "how many client folders r
+    there in translation/clients? dont count the _archive folder": told the listing's 6, the 1.5B answered 6
+    (probe52). The folders directly inside, when the request leaves one of them out; else the listing says it."""
+    if not asks_folders(message):
+        return []
+    base = Path(ctx.workdir).resolve()
+    try:
+        subs = sorted(p for p in scope.folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:
+        return []
+    kept = [p for p in subs if p not in scope.left_out]
+    left = [p for p in subs if p in scope.left_out]
+    if not left:   # the listing's count is the answer
+        return []
+    folder = "The working folder" if scope.folder == base else where(scope.folder, base) + "/"
+    said = ", ".join(f"{p.name}/" for p in left)
+    return [f"{folder} holds {len(kept)} folder{'' if len(kept) == 1 else 's'} directly"
+            + (f" ({said} left out, as asked)" if left else "") + ": " + ", ".join(f"{p.name}/" for p in kept[:NAMED])
+            + (f" (+{len(kept) - NAMED} more)" if len(kept) > NAMED else "")]
+
+
 _LINES_OF = re.compile(r"\bhow\s+many\s+(?P<word>[\w-]+)\s+(?:lines|entries|messages)\b", re.IGNORECASE)
 
 
@@ -388,7 +419,7 @@ def asks_of_tree(message: str) -> bool:
     """Whether ``message`` asks something ``tree_lead`` answers."""
     return bool(kinds_asked(message) or exts_asked(message) or size_limit(message) or asks_size(message)
                 or mention_term(message) or name_term(message) or _MOST.search(message) or _TOTAL_SIZE.search(message)
-                or _EMPTY_FOLDERS.search(message) or _LINES_OF.search(message) or _TIMES.search(message))
+                or _EMPTY_FOLDERS.search(message) or _FOLDERS_COUNT.search(message) or _LINES_OF.search(message) or _TIMES.search(message))
 
 
 _TIMES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+(?:does|do|did|is|are|was)\s+(?:the\s+(?:word|name|term)\s+)?"
@@ -433,7 +464,7 @@ def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:
     said = (kinds + _size_lead(message, files, where_said, base)
             + _mention_lead(ctx, scope, files, where_said, base) + _name_lead(message, files, where_said, base)
             + _most_lead(message, scope, files, base) + _total_lead(message, files, where_said)
-            + _empty_folders_lead(ctx, message, scope, where_said) + _lines_lead(ctx, scope, files, where_said, base)
+            + _empty_folders_lead(ctx, message, scope, where_said) + _folders_lead(ctx, message, scope) + _lines_lead(ctx, scope, files, where_said, base)
             + _times_lead(ctx, files, where_said, base))
     if not said and nested and size_limit(message) is None and (ranking := by_size(message, [(_size(p), where(p, base))
                                                                                    for p in files])):

@@ -424,3 +424,15 @@ def test_dates_between_that_are_not_the_days_the_question_names_are_read_as_them
     tool_ctx.request.message = "total of the orders in spring?"
     wide = analyze(tool_ctx, "orders.csv", query=same.replace("03-15", "05-31"))
     assert wide["rows"] == [[250.5]] and "read as" not in wide["message"], wide
+
+
+def test_columns_the_condition_fixes_come_back_as_whole_rows(tool_ctx, expenses: str) -> None:
+    # "which flights leave from PDX?" as SELECT origin ... WHERE origin = 'PDX' gave "PDX, PDX, PDX", and the 1.5B
+    # made up the flights (probe53)
+    tool_ctx.request.message = "which of my expenses were groceries?"
+    result = analyze(tool_ctx, expenses, query="SELECT category FROM data WHERE category = 'groceries'")
+    assert result["message"].startswith("3 rows where category = 'groceries':\ndate | category | amount | note")
+    assert "Lidl" in result["message"]
+    # a column with values of its own stays as asked
+    result = analyze(tool_ctx, expenses, query="SELECT note FROM data WHERE category = 'groceries'")
+    assert result["columns"] == ["note"]

@@ -209,15 +209,15 @@ def test_a_read_for_a_question_of_how_many_counts_the_lines_that_hold_its_words(
                                 "INFO done\n", "todo.txt": "buy milk\ncall mom\nfix bike\n"})
     tool_ctx.request.message = "How many ERROR lines are in server.log?"
     read = as_called(read_file)
-    assert read(tool_ctx, "server.log")["counted"] == ["3 of the 7 lines hold 'error': lines 2, 4, 6"]
+    assert read(tool_ctx, "server.log")["counted"] == ["3 of the 7 lines are at level ERROR: lines 2, 4, 6"]
     tool_ctx.request.message = "how many lines does todo.txt have?"
     assert read(tool_ctx, "todo.txt")["message"] == "todo.txt has 3 lines."   # the whole file's: said first (probe46)
     tool_ctx.request.message = "what errors are in server.log?"   # no count asked
     assert "counted" not in read(tool_ctx, "server.log")
     tool_ctx.request.message = "how many INFO or ERROR or WARN lines in server.log?"   # a word every line... or none
-    assert read(tool_ctx, "server.log")["counted"] == ["3 of the 7 lines hold 'info': lines 1, 3, 7",
-                                                       "3 of the 7 lines hold 'error': lines 2, 4, 6",
-                                                       "1 of the 7 lines hold 'warn': lines 5"]
+    assert read(tool_ctx, "server.log")["counted"] == ["3 of the 7 lines are at level INFO: lines 1, 3, 7",
+                                                       "3 of the 7 lines are at level ERROR: lines 2, 4, 6",
+                                                       "1 of the 7 lines are at level WARN: lines 5"]
 
 
 def test_an_edit_of_one_word_the_request_says_to_change_everywhere_changes_every_place(tool_ctx: ToolContext) -> None:

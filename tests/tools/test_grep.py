@@ -320,3 +320,16 @@ def test_a_question_of_an_empty_index_that_asks_no_count_gets_passages(rag_ctx: 
     _write(Path(rag_ctx.workdir), {"src/a.py": "# TODO: tidy\nx = 1\n", "src/b.py": "# TODO: rename\n"})
     rag_ctx.request.message = "what do the TODOs in src say?"
     assert "matching lines" not in query_documents(rag_ctx, "TODO")["message"]
+
+
+def test_a_plural_searched_finds_its_singular_too(tool_ctx: ToolContext) -> None:
+    # "peanuts" found the allergy form alone, not the roster's and the menu's "peanut" (probe53)
+    _write(Path(tool_ctx.workdir), {"camp/roster.csv": "name,allergies\nAva,peanut\nBen,none\n",
+                                    "camp/form.txt": "list allergies (e.g. peanuts)\n",
+                                    "camp/menu.txt": "Tue: peanut butter\nWed: pasta\n",
+                                    "camp/policy.txt": "see the policies page\n"})
+    grep = as_called(files.search_file_content)
+    result = grep(tool_ctx, "peanuts", directory="camp")
+    assert result["count"] == 3, result["message"]
+    assert grep(tool_ctx, "policy", directory="camp")["count"] == 1   # and a singular its plural
+    assert grep(tool_ctx, "policies", directory="camp")["count"] == 1

@@ -1,0 +1,78 @@
+"""Counts that take the request's own limits: a subfolder it leaves out, a checklist's open entries, a list's tags, a
+log's levels (issue 42, probe52).
+
+Written blind by a helper, probe52 asked how many .stl files sit under printing/models "dont count whats in the
+archive folder", how many client folders there are without _archive, how many books on a reading list are
+"[finished]", how many packing-list entries are "still not checked off" and how many errors a backup log holds;
+the 1.5B answered 7 of 5, 6 of 5, 7 of 6, 18 of 7 and 7 of 4 from what the tools gave it. Real files in temp
+dirs, the tools called as the agent calls them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.files import browse_directory, read_file, search_file
+
+from tests.tools.called import as_called, write_files
+
+browse, find, read = as_called(browse_directory), as_called(search_file), as_called(read_file)
+
+
+def _asking(ctx: ToolContext, message: str) -> ToolContext:
+    ctx.request.message = message
+    return ctx
+
+
+def test_a_count_of_files_leaves_out_the_subfolder_the_request_does_not_count(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"models/a.stl": "s", "models/minis/b.stl": "s", "models/minis/c.3mf": "s",
+                                         "models/archive/old.stl": "s", "models/archive/v.stl": "s"})
+    ctx = _asking(tool_ctx, "how many stl files do i have under models incl the subfolders? dont count whats in the "
+                            "archive folder")
+    message = find(ctx, "models/*.stl", deep_search=True, file_types="stl")["message"]
+    assert message.startswith("2 files of type stl under models/"), message   # "stl" is a type, not a word sought
+    assert "models/archive/ left out, as asked: 2 more there" in message
+    assert "old.stl" not in message
+
+
+def test_a_count_of_folders_says_the_one_left_out(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"clients/acme/x.txt": "x", "clients/bolt/2024/y.txt": "y",
+                                         "clients/_archive/old/z.txt": "z"})
+    ctx = _asking(tool_ctx, "how many client folders r there in clients? dont count the _archive folder")
+    message = browse(ctx, "clients/_archive")["message"]
+    assert message == "clients/ holds 2 folders directly (_archive/ left out, as asked): acme/, bolt/.", message
+    # nothing left out: the listing's own count, as before
+    assert browse(_asking(tool_ctx, "how many folders are in clients?"), "clients")["message"].startswith(
+        "clients holds 3 folders")
+
+
+def test_a_list_whose_entries_carry_tags_is_counted_by_tag(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"reading.md": "# 2024\n- [finished] A\n- [abandoned] B (never finished)\n"
+                                                       "- [finished] C\n- [to-read] Unfinished Tales\n"})
+    counted = read(_asking(tool_ctx, "How many books on my reading list have I actually finished?"),
+                   "reading.md")["counted"]
+    assert counted == ["2 of the 4 list entries are tagged [finished]: lines 2, 4 (the others: [abandoned] 1; "
+                       "[to-read] 1)"]
+
+
+def test_a_checklist_question_about_what_is_left_gets_the_open_entries(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"packing.md": "# Trip\n## Shelter\n- [x] Tent\n- [ ] Pads\n## Misc\n"
+                                                       "- [ ] Map\n- [x] Lamp\n- [x] Bags\n"})
+    result = read(_asking(tool_ctx, "how many things on my packing list are still not checked off"), "packing.md")
+    assert result["counted"] == ["2 of the 5 list entries are open (not checked off): Pads, Map; 3 are ticked"]
+    assert "one a line" not in result.get("message", "")   # headings are no entries
+    result = read(_asking(tool_ctx, "how many items have i packed already"), "packing.md")
+    assert result["counted"] == ["3 of the 5 list entries are ticked (checked off): Tent, Lamp, Bags; 2 are open"]
+
+
+def test_errors_in_a_log_are_the_lines_at_that_level(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"backup.log": "02:00 INFO start\n02:04 WARN slow read, retrying after error\n"
+                                                       "02:05 ERROR read failed\n02:11 ERROR denied\n"
+                                                       "02:55 INFO finished with errors\n"})
+    counted = read(_asking(tool_ctx, "How many errors did last night's backup log?"), "backup.log")["counted"]
+    assert counted == ["2 of the 5 lines are at level ERROR: lines 3, 4"]
+    # a text that is no log: the word, wherever it stands
+    write_files(Path(tool_ctx.workdir), {"notes.txt": "an error here\nall fine\nanother error\n"})
+    assert read(_asking(tool_ctx, "how many errors are in notes.txt?"), "notes.txt")["counted"] == [
+        "2 of the 3 lines hold 'error': lines 1, 3"]
