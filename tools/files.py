@@ -39,7 +39,7 @@ from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files
                         not_types, sandbox_roots, type_key, visible_files)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
-                   request_words, scan, shown, singled_out, superseded, words, PATH_MENTION)
+                   request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION)
 from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
                    whole_word_regex, where)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
@@ -1169,7 +1169,8 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     try:
         return _edited(ctx, path, text, old_content, new_content)
     except ToolFailure as exc:
-        if (asked := _asked_setting(ctx, text)) is None or "edit_file(" in exc.message:
+        if (asked := _asked_rename(ctx, text) or _asked_setting(ctx, text, path)) is None or \
+                "edit_file(" in exc.message:
             raise
         # the change the request names, as the call that makes it: the 0.5B, asked "Change MAX_RETRIES in
         # scraper.py to 5.", replaced one unrelated line with another and was told only what was wrong (probe49)
@@ -1180,11 +1181,32 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
 _TO_VALUE = re.compile(r"\bto\s+(?P<value>[\w.:/@+-]*\w)", re.IGNORECASE)
 
 
-def _asked_setting(ctx: ToolContext, text: str) -> tuple[str, str] | None:
+_RENAME = re.compile(r"\b(?:rename|change|replace|switch|swap)\s+(?:the\s+|all\s+|every\s+)?[\"'\u201c]?(?P<old>[^\"'\u201d]"
+                     r"+?)[\"'\u201d]?\s+(?:to|with|into|for|->)\s+(?:the\s+)?[\"'\u201c]?(?P<new>[^\"'\u201d]+?)[\"'\u201d]?"
+                     r"\s*(?:[.?!,;]|\bin\b|\beverywhere\b|\bplease\b|\bpls\b|$)", re.IGNORECASE)
+
+
+def _asked_rename(ctx: ToolContext, text: str) -> tuple[str, str] | None:
+    """(the old text as the file writes it, the new) when the request renames text the file holds ("in the teams
+    file rename the Red Dragons to Crimson Dragons"); else None. The 1.5B replaced '"teams": [' with itself, and was
+    offered a change of the key "teams", the file's own name (probe53)."""
+    m = _RENAME.search(ctx.request.message)
+    if m is None or len(m.group("old").strip()) < 2:
+        return None
+    at = text.lower().find(m.group("old").strip().lower())
+    if at < 0:
+        return None
+    return text[at:at + len(m.group("old").strip())], m.group("new").strip()
+
+
+def _asked_setting(ctx: ToolContext, text: str, path: Path) -> tuple[str, str] | None:
     """(the line, the line as the request would have it) when the request names one key the file sets and a new
-    value for it ("Change MAX_RETRIES in scraper.py to 5"); else None."""
+    value for it ("Change MAX_RETRIES in scraper.py to 5"); else None. A key that is a word of the file's name is the
+    file named ("in the teams file")."""
     message = ctx.request.message
+    named = set(words(path.name))
     keys = {k for ln in text.splitlines() if (k := setting_of(ln)) is not None and len(k) > 2
+            and singular(k.lower()) not in named
             and re.search(rf"(?<![\w.-]){re.escape(k)}(?![\w-])", message, re.IGNORECASE)}
     if len(keys) != 1:
         return None
@@ -1458,9 +1480,31 @@ def _written_edit(ctx: ToolContext, path: Path, text: str, updated: str, count: 
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), updated.splitlines(keepends=True),
                                         f"a/{path.name}", f"b/{path.name}"))
     backup = _write_text(ctx, path, updated)
-    result = {"status": "success", "file_path": str(path), "occurrences": count, "replaced": replaced,
-              "diff": diff[:5000], "backup_path": str(backup)}
+    result = {"status": "success", "message": _edit_said(ctx, path, text, updated), "file_path": str(path),
+              "occurrences": count, "replaced": replaced, "diff": diff[:5000], "backup_path": str(backup)}
     return {**result, "note": note} if note else result
+
+
+def _edit_said(ctx: ToolContext, path: Path, text: str, updated: str) -> str:
+    """"Edited running/races.txt: added 'Oct 12 - Riverside 5k'." or ": 'port = 80' is now 'port = 9090'.": the
+    change in words. Given the diff alone, the 1.5B answered "The line has been successfully added", the line
+    itself unsaid (probe53)."""
+    old = text.splitlines()
+    new = updated.splitlines()
+    gone, came = [], []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            gone += [ln.strip() for ln in old[i1:i2] if ln.strip()]
+            came += [ln.strip() for ln in new[j1:j2] if ln.strip()]
+    cut = (lambda s: s if len(s) <= 100 else s[:97] + "...")
+    more = (lambda lines: f" (+{len(lines) - 1} more lines)" if len(lines) > 1 else "")
+    if gone and came:
+        said = f"{cut(gone[0])!r} is now {cut(came[0])!r}" + more(came)
+    elif came:
+        said = f"added {cut(came[0])!r}" + more(came)
+    else:
+        said = f"removed {cut(gone[0])!r}" + more(gone) if gone else "whitespace changed"
+    return f"Edited {_shown(ctx, path)}: {said}."
 
 
 def _loose_match(text: str, old: str) -> tuple[tuple[int, int], str] | None:

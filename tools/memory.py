@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from gaia_lite.registry.spec import Redirect, tool
 from gaia_lite.registry.failure import error_payload
 
 from .file_count import count_asked
-from .find import files_named, pointed_by_request, pointed_message
+from .find import files_named, pointed_by_request, pointed_message, scan
 from .grep import where
 from .query_meant import sql_meant
 
@@ -197,10 +198,32 @@ def update_memory(ctx: ToolContext, knowledge_id: str, content: str = "", catego
         fact = ctx.memory.update(str(knowledge_id).strip(), **fields)
     except ValueError as exc:
         return error_payload(str(exc))
+    said = ""
+    if fact is None and "content" in fields and (close := _closest_fact(ctx, fields["content"])) is not None:
+        fact = ctx.memory.update(close.id, **fields)
+        said = f"No memory has the id {str(knowledge_id).strip()!r}; the one it stands for was updated: " \
+               f"{saved_text(close.content)!r} now reads {saved_text(fields['content'])!r}."
     if fact is None:
         return _not_a_memory(ctx, str(knowledge_id).strip())
-    out = {"status": "updated", "knowledge_id": fact.id, "memory": _brief(fact)}
+    out = {"status": "updated", **({"message": said} if said else {}), "knowledge_id": fact.id,
+           "memory": _brief(fact)}
     return {**out, "note": note} if note else out
+
+
+def _closest_fact(ctx: ToolContext, content: str) -> Any:
+    """The one saved fact that the new ``content`` is a change of: the best match sharing two or more words of four
+    letters or more with it, and more than any other; else None. Told Zoe's swim practice had moved, the 1.5B
+    called update_memory("my_daughter_zoe_swim_practice", ...), an id it made up, and the old day stayed (probe53)."""
+    new = set(re.findall(r"[a-z]{4,}", content.lower()))
+    try:
+        found = ctx.memory.recall(content, limit=3, count_use=False).facts
+    except Exception:   # a memory that cannot answer: not found, as before
+        return None
+    shared = sorted(((len(new & set(re.findall(r"[a-z]{4,}", f.content.lower()))), i) for i, f in enumerate(found)),
+                    reverse=True)
+    if not shared or shared[0][0] < 2 or (len(shared) > 1 and shared[1][0] == shared[0][0]):
+        return None
+    return found[shared[0][1]]
 
 
 def _not_a_memory(ctx: ToolContext, knowledge_id: str) -> dict[str, Any]:
@@ -259,6 +282,51 @@ def _edit_meant(ctx: ToolContext, knowledge_id: str, content: str = "", **_: obj
 
 
 update_memory.redirect = _edit_meant  # type: ignore[attr-defined]
+
+
+_FILE_TO_WRITE = re.compile(r"\b(?:save|write|create|make|start|put)\b[^.?!]*?\b(?P<name>[\w-]+\.(?:md|txt|markdown|"
+                            r"json|csv|ya?ml|ini|toml|py|html?|org|rst|log))\b(?:\s+(?:that|which)\s+(?:says?|reads?)|"
+                            r"\s+saying|\s+with|\s+containing)?\s*:?\s*(?P<content>.*)$",
+                            re.IGNORECASE | re.DOTALL)
+
+
+def _write_instead(ctx: ToolContext, fact: str = "", **_: object) -> Redirect | None:
+    """write_file's call, when the request asks to save a named file that is not here and the fact is that request:
+    "save a note called reading.md that says: finished Dune on Sunday" came as remember("Save a note called
+    reading.md that says: ...") from the 1.5B, and no file was written (probe53). The file goes in the one folder
+    here that a saved preference names ("put notes in the journal folder"), else in the working folder."""
+    m = _FILE_TO_WRITE.search(ctx.request.message)
+    if m is None or not isinstance(fact, str) or m.group("name").lower() not in fact.lower() \
+            or not m.group("content").strip():
+        return None
+    name = m.group("name")
+    if any(e.path.name.lower() == name.lower() for e in scan(ctx, [Path(ctx.workdir)])):
+        return None
+    folder = _folder_told(ctx)
+    path = f"{folder}/{name}" if folder else name
+    where_ = f", in {folder}/ as you told me to" if folder else ""
+    return Redirect("write_file", {"file_path": path, "content": m.group("content").strip() + "\n"},
+                    f"{name} is a file to write, not a fact to remember: write_file wrote it{where_}.")
+
+
+def _folder_told(ctx: ToolContext) -> str:
+    """The one folder here that the saved facts sharing a word with the request ("save", "note") name by its exact
+    name, else ""."""
+    if ctx.memory is None:
+        return ""
+    asked = {w for w in re.findall(r"[a-z]{4,}", ctx.request.message.lower())}
+    try:
+        found = ctx.memory.recall(ctx.request.message, limit=5, count_use=False).facts
+    except Exception:   # a memory that cannot answer: the working folder
+        return ""
+    said = {w for f in found if asked & set(re.findall(r"[a-z]{4,}", f.content.lower()))
+            for w in re.findall(r"[\w.-]+", f.content.lower())}
+    folders = {where(e.path, Path(ctx.workdir)) for e in scan(ctx, [Path(ctx.workdir)])
+               if e.is_dir and e.path.name.lower() in said}
+    return folders.pop() if len(folders) == 1 else ""
+
+
+remember.redirect = _write_instead  # type: ignore[attr-defined]
 
 
 @tool
