@@ -38,7 +38,7 @@ class _Frame(Protocol):
 
     def select(self, keep: list[bool]) -> "_Frame": ...
 
-__all__ = ["fmt", "match", "split_names", "named_in", "named_lines", "Plan", "shaped"]
+__all__ = ["fmt", "match", "split_names", "named_in", "named_lines", "all_met", "Plan", "shaped"]
 
 # Words that say how to combine a column, not which column ("total sales", "sum of revenue")
 _AGGREGATE_WORDS = frozenset("total sum avg average mean count number num of per by the".split())
@@ -518,6 +518,22 @@ def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
     return lines + (within + totals if plan.mean_first or plan.extreme_first else totals + within)
 
 
+def _met_alone(frame: "_Frame", name: str, line: str) -> dict[str, Any]:
+    return {"status": "success", "message": "\n".join([line, f"Columns: {columns_said(frame.names)}.",
+                                                      f"({name}: {frame.rows} rows{_span(frame)}.)"]),
+            "columns": ", ".join(frame.names)}
+
+
+def all_met(plan: Plan, lines: list[str]) -> bool:
+    """Whether ``lines`` (``named_lines``) begin with the rows that meet both the cells and the period the message
+    names, some row meets them, and nothing else is asked of those rows (a comparison, a mean, an extreme). After
+    "Rows where groceries in march 2024: 4 of 20 ... Total: amount 234.20." came "Total for groceries: amount
+    620.25", and the 1.5B answered 620.25 (probe52)."""
+    return bool(lines and plan.named_values and plan.named_period) and plan.comparison is None \
+        and not plan.mean_first and not plan.extreme_first and lines[0].startswith("Rows where") \
+        and not re.search(r": 0 of \d", lines[0])
+
+
 def _conditions_said(plan: Plan) -> list[str]:
     """The conditions the message names, in words: its cells, its period, its comparison."""
     return [v for _, v, _ in plan.named_values] + ([plan.named_period[0].split(" (")[0]] if plan.named_period else []) \
@@ -553,6 +569,8 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     # what was asked comes first; what the file is comes last ("inventory.csv: 4 rows" first was
     # answered to "how many of those are left?" with 4)
     lines = named_lines(frame, plan)
+    if kind == "summary" and all_met(plan, lines):   # the rows that meet every condition are the answer, alone
+        return _met_alone(frame, name, lines[0])
     named = len(lines)
     lines += [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
     lines += _whole_lines(frame, plan) if values else []

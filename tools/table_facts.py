@@ -15,13 +15,17 @@ figures do not answer (the total of one category) can be asked of analyze_data_f
 
 from __future__ import annotations
 
+import os
+
+
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .table_read import TABLE_SUFFIXES, _frame, _named_period, _plan, _read_rows, _tabular
-from .data_shape import asked_first, columns_said, named_lines, shaped
+from .find import superseded
+from .data_shape import all_met, asked_first, columns_said, named_lines, shaped
 from .table_sql import schema_fields, schema_lines
 from gaia_lite.registry.failure import ToolFailure
 
@@ -64,6 +68,7 @@ class _Read:
     lines: list[str]
     frame: Any
     answered: bool   # a stated comparison's rows lead: the sample rows are left out (the 0.5B answered with one)
+    met: bool = False   # its lead is the rows that meet every condition the message names
 
     def schema(self) -> dict[str, str]:
         fields = schema_fields(self.frame)
@@ -98,6 +103,10 @@ def _facts_and_frame(path: Path, message: str) -> _Read | None:
     # cheapest in the garden category" put "Lowest category by total stock" above the garden rows' lowest
     # price, and the 1.5B answered from it
     lead = figures[:len(named_lines(frame, plan))]
+    if all_met(plan, lead):
+        # the rows that meet every condition answer it alone: after "Rows where groceries in march 2024: 4 of 20 ...
+        # Total: amount 234.20." came "Total for groceries: amount 620.25", and the 1.5B answered 620.25 (probe52)
+        return _Read(lead[:1] + about, frame, True, met=True)
     if plan.comparison is not None:
         # the rows the stated comparison keeps answer it: the 0.5B copied the whole block after them, the
         # whole file's "Highest qty: stapler" with them (probe_data.json, "fewer than 5 in stock")
@@ -129,7 +138,7 @@ def tables_result(paths: list[str], message: str) -> dict[str, Any] | None:
     in place of retrieved chunks of CSV text (which a small model cannot add up); None when none is a
     table. One table's block is the message itself: a name heading it was copied as the answer. The
     tables' schemas follow the message, apart from it: the message is what the user may be shown."""
-    read = [(p, r) for p in dict.fromkeys(paths) if (r := _facts_and_frame(Path(p), message))]
+    read = _answering([(p, r) for p in dict.fromkeys(paths) if (r := _facts_and_frame(Path(p), message))])
     if not read:
         return None
     if len(read) == 1:
@@ -138,3 +147,15 @@ def tables_result(paths: list[str], message: str) -> dict[str, Any] | None:
     return {"status": "success", "message": "\n\n".join(f"{Path(p).name}:\n" + "\n".join(r.lines) for p, r in read),
             "source_files": [p for p, _ in read],
             "schema": "\n".join(f"{Path(p).name}: {r.schema()['schema']}" for p, r in read)}
+
+
+def _answering(read: list[tuple[str, _Read]]) -> list[tuple[str, _Read]]:
+    """Of several tables, those whose rows meet every condition the message names, when some do; and of those, the
+    current ones before an older copy (find.superseded). Beside expenses_2024.csv's groceries in March came
+    backup/expenses_2024_feb.csv's 0 rows and its own totals, a block as long as the answer (probe52)."""
+    if len(read) < 2:
+        return read
+    read = [pr for pr in read if pr[1].met] or read
+    base = Path(os.path.commonpath([p for p, _ in read])) if len(read) > 1 else Path("/")
+    current = [pr for pr in read if not superseded(Path(pr[0]), base)]
+    return current or read

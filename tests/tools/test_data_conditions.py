@@ -195,3 +195,31 @@ def test_an_average_asked_leads_with_the_mean_and_per_group_when_the_group_is_na
     assert whole[:2] == ["Average over all 5 rows: amount 282.95.", "Total over all 5 rows: amount 1,414.75."]
     # no average asked: no average line
     assert _ask(tool_ctx, "total spend?", "expenses.csv", expenses)["message"].startswith("Total over all 5 rows")
+
+
+SPENDING = ("date,category,amount\n" "2024-02-03,groceries,50.00\n" "2024-03-02,groceries,102.80\n"
+            "2024-03-10,dining,27.35\n" "2024-03-18,groceries,15.95\n" "2024-04-01,groceries,40.00\n")
+
+
+def test_a_cell_and_a_month_together_are_answered_by_their_rows_alone(tool_ctx: ToolContext) -> None:
+    # after the rows of groceries in March came "Total for groceries: amount 620.25", and the 1.5B answered 620.25
+    # (probe52)
+    result = _ask(tool_ctx, "how much did we spend on groceries in march 2024", "spend.csv", SPENDING)
+    lines = result["message"].splitlines()
+    assert lines[0].startswith("Rows where category is groceries in march 2024: 2 of 5") and \
+        lines[0].endswith("Total: amount 118.75."), result["message"]
+    assert "208.75" not in result["message"] and "by category" not in str(result)   # groceries over every month
+    assert lines[1:] == ["Columns: date, category, amount.", "(spend.csv: 5 rows, dated 2024-02-03 to 2024-04-01.)"]
+
+
+def test_of_two_tables_the_document_tools_keep_the_current_one_whose_rows_answer(rag_ctx: ToolContext) -> None:
+    from gaia_lite.tools.rag import query_documents
+
+    root = Path(rag_ctx.workdir)
+    (root / "backup").mkdir()
+    (root / "spend_2024.csv").write_text(SPENDING)
+    (root / "backup" / "spend_2024_feb.csv").write_text("date,category,amount\n2024-02-03,groceries,50.00\n"
+                                                       "2024-02-09,groceries,20.00\n")
+    rag_ctx.request.message = "how much did we spend on groceries in march 2024"
+    result = as_called(query_documents)(rag_ctx, "groceries march 2024 spend")
+    assert "118.75" in result["message"] and "spend_2024_feb" not in result["message"], result["message"]
