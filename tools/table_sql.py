@@ -533,10 +533,14 @@ def _summed(answer: Answer) -> str:
 
 
 def _values_hint(shape: Shape, frame: Any, most: int = 8) -> str:
-    """For a condition no row meets: the values of the text columns it names ("category holds: ...")."""
-    named = [n for n in frame.names if frame.types[n] == "text" and shape.where
-             and any(t.kind in ("word", "name") and t.inner.lower() == n.lower() for t in tokens(shape.where))]
-    said = []
+    """For a condition no row meets: the values of the text columns it names ("category holds: ..."), the range of
+    its number columns ("stock runs from 0 to 45"): asked how many plants were out of stock, the 1.5B wrote stock < 0,
+    was told no row met it, and answered none (probe52)."""
+    in_where = {t.inner.lower() for t in tokens(shape.where) if t.kind in ("word", "name")} if shape.where else set()
+    named = [n for n in frame.names if frame.types[n] == "text" and n.lower() in in_where]
+    said = [f"{n} runs from {_shown(min(vs), 0)} to {_shown(max(vs), 0)}; {sum(v == min(vs) for v in vs)} rows hold "
+            f"{_shown(min(vs), 0)}." for n in frame.names if frame.types[n] == "number" and n.lower() in in_where
+            and (vs := [v for v in frame.numbers[n] if v is not None])][:2]
     for name in named[:2]:
         counts: dict[str, int] = {}
         for v in frame.text[name]:

@@ -436,3 +436,17 @@ def test_columns_the_condition_fixes_come_back_as_whole_rows(tool_ctx, expenses:
     # a column with values of its own stays as asked
     result = analyze(tool_ctx, expenses, query="SELECT note FROM data WHERE category = 'groceries'")
     assert result["columns"] == ["note"]
+
+
+def test_a_value_nobody_said_is_left_out_beside_a_condition_on_a_number(tool_ctx, tmp_path: Path) -> None:
+    # "how many plants r out of stock right now" came as type = 'perennial' AND stock = 0 from both models,
+    # "perennial" from the first rows (probe52)
+    (tmp_path / "stock.csv").write_text("plant,type,stock\nsalvia,perennial,0\naster,perennial,4\n"
+                                        "petunia,annual,0\nlilac,shrub,0\n")
+    tool_ctx.request.message = "how many plants r out of stock right now"
+    result = analyze(tool_ctx, "stock.csv", query="SELECT COUNT(*) FROM data WHERE type = 'perennial' AND stock = 0")
+    assert result["message"] == ("COUNT(*) over the rows where stock = 0: 3. (Left out type = 'perennial': the "
+                                 "question does not name that value.)"), result["message"]
+    # a condition on a number no row meets says the column's range
+    result = analyze(tool_ctx, "stock.csv", query="SELECT COUNT(*) FROM data WHERE stock < 0")
+    assert result["message"].endswith("stock runs from 0 to 4; 3 rows hold 0."), result["message"]
