@@ -292,7 +292,7 @@ def _locate(ctx: ToolContext, file_path: str) -> tuple[Path, str]:
     except SandboxError:   # outside the allowed folders: locate reads the file inside them it stands for, if any
         pass
     try:
-        return locate(ctx, file_path, keep=_is_table)
+        return locate(ctx, file_path, keep=_is_table, pointed=True)
     except ToolFailure as first:
         try:  # not a table: a report sent here for its figures is read as text (below)
             return locate_or_named(ctx, file_path, keep=lambda p: _is_table(p) or p.suffix.lower() in TEXT_EXTS)

@@ -486,7 +486,7 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
                                                         f"{shown(near[pick].path, ctx.workdir)}, the one of the files "
                                                         "named alike whose folders or name the request says.")
         others = pointed_by_request(ctx, keep=keep) if best is None and not found and pointed else []
-        one = one_pointed(others, Path(ctx.workdir)) or _the_table_asked(ctx, others)
+        one = one_pointed(others, Path(ctx.workdir)) or _the_table_asked(ctx, others) or _said_of(ctx, others)
         if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
             return ctx.sandbox.check(one.path), (f"{raw.strip()} does not exist; this is {one.said(ctx.workdir)}, "
                                                  "the file the words of the request point to.")
@@ -514,6 +514,16 @@ def _the_table_asked(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | 
     0.5B stopped at the failure (probe51)."""
     tables = [p for p in pointed if p.path.suffix.lower() in _TABLES]
     return tables[0] if len(tables) == 1 and _ASKS_FIGURE.search(ctx.request.message) else None
+
+
+def _said_of(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
+    """Of the files the request points to alike, the one whose folders, number or month it says (singled_out):
+    "class_7b_scores.txt" for "the average score for class 7B on the October maths test" pointed to
+    math_test_oct.tsv and math_test_sep.tsv alike (probe52)."""
+    if len(PATH_MENTION.findall(ctx.request.message)) > 1:   # files named by path: the request's to choose among
+        return None
+    pick = singled_out(ctx.request.message, [shown(p.path, ctx.workdir) for p in pointed[:5]])
+    return pointed[pick] if pick is not None else None
 
 
 def one_pointed(pointed: Sequence[Pointed], base: Path) -> Pointed | None:
@@ -657,6 +667,9 @@ def request_words(text: str) -> list[str]:
 # Month names a request says a dated file by ("the march board minutes" for minutes/2025-03-board.md); "may" is
 # left out, as the verb it mostly is
 _MONTH_OF = {n.lower(): i for i, n in enumerate(calendar.month_name) if n and n != "May"}
+# in a path, a month's short name too ("math_test_oct.tsv"); in a request "jan" may be a person
+_MONTH_IN_PATH = {**_MONTH_OF, **{n.lower(): i for i, n in enumerate(calendar.month_abbr) if n and n != "May"},
+                  "sept": 9}
 _YEAR_MONTH = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.]?(0[1-9]|1[0-2])(?!\d)")
 
 
@@ -681,7 +694,9 @@ def _said_tokens(message: str) -> set[str]:
 
 def _path_tokens(rel: str) -> set[str]:
     ws = words(rel)
-    return set(ws) | _numbers(ws) | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)}
+    # a month by its name too: "math_test_oct.tsv" is October's (probe52)
+    return set(ws) | _numbers(ws) | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)} \
+        | {f"month {_MONTH_IN_PATH[w]}" for w in ws if w in _MONTH_IN_PATH}
 
 
 _SUPERSEDED = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete".split())

@@ -184,3 +184,20 @@ def test_a_guessed_path_reads_the_file_the_users_message_names(tool_ctx, home: P
     assert "file_path" not in both and {"policies/employee-handbook.md", "policies/travel-policy.md"} <= set(both), both
     tool_ctx.request.message = "Summarize policies/employee-handbook.md and policies/travel-policy.md."
     assert read_file(tool_ctx, "launch_date.txt")["status"] == "error"
+
+
+def test_a_made_up_table_path_reads_the_table_whose_month_the_request_says(tool_ctx) -> None:
+    # "class_7b_scores.txt" for "the average score for class 7B on the October maths test" pointed to math_test_oct.tsv
+    # and math_test_sep.tsv alike, and analyze_data_file read classes.md for the word "class" (probe52)
+    from gaia_lite.tools.data import analyze_data_file
+
+    root = Path(tool_ctx.workdir)
+    (root / "school" / "grades").mkdir(parents=True)
+    for month, scores in (("oct", (70, 75)), ("sep", (60, 77))):
+        (root / "school" / "grades" / f"math_test_{month}.tsv").write_text(
+            "student\tclass\tscore\n" + "".join(f"s{i}\t7B\t{s}\n" for i, s in enumerate(scores)) + "t\t7A\t90\n")
+    (root / "school" / "classes.md").write_text("# Year 7\n7A: Mon\n7B: Tue\n")
+    tool_ctx.request.message = "What was the average score for class 7B on the October maths test?"
+    result = as_called(analyze_data_file)(tool_ctx, "class_7B_oct_math_test_scores.csv")
+    assert result["file"] == "school/grades/math_test_oct.tsv" and "72.50" in result["message"], result
+    assert read_file(tool_ctx, "class_7b_scores.txt")["file_path"].endswith("math_test_oct.tsv")
