@@ -33,7 +33,8 @@ SHOWN_FOLDERS = 12
 _FOLDER_GLOB = re.compile(r"(?P<folder>[^*?\[\]]+?)/(?:\*\*/)*(?P<glob>[^/]+)")
 _IN_FOLDER = re.compile(r"\b(?:under|in|inside|within|below|beneath)\s+(?:the\s+|my\s+|our\s+)?"
                         r"(?P<folder>[\w.~-]+(?:/[\w.~-]+)*)/?", re.IGNORECASE)
-_HOW_MANY = re.compile(r"\bho?w\s+many\b|\bnumber\s+of\b|\bcount\b", re.IGNORECASE)
+# "the number of files", not "the version number of the frontend package" (probe52)
+_HOW_MANY = re.compile(r"\bho?w\s+many\b|(?:^|\b(?:the|a|total)\s+)number\s+of\b|\bcount\b", re.IGNORECASE)
 
 
 def split_folder(pattern: str) -> tuple[str, str]:

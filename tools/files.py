@@ -39,7 +39,7 @@ from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files
                         not_types, sandbox_roots, type_key, visible_files)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
-                   request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION)
+                   request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION, SUPERSEDED_WORDS)
 from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
                    whole_word_regex, where)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
@@ -746,7 +746,8 @@ def _read_target(ctx: ToolContext, file_path: str) -> tuple[Path, str] | dict:
         listing = browse_directory(ctx, str(folder))
         return {**listing, "note": f"{_shown(ctx, folder)} is a folder, so this is its listing (browse_directory)"}
     try:
-        return locate(ctx, file_path, pointed=True)
+        path, note = locate(ctx, file_path, pointed=True)
+        return _current_instead(ctx, path) or (path, note)
     except ToolFailure as failure:
         if (each := compared_files(ctx, file_path, failure)) is not None:
             return each
@@ -757,6 +758,26 @@ def _read_target(ctx: ToolContext, file_path: str) -> tuple[Path, str] | dict:
             return {**listing, "note": f"{file_path.strip()} does not exist; {_shown(ctx, named)} is the folder named "
                                        "like it, so this is its listing (browse_directory)"}
         return path, f"{file_path.strip()} does not exist; this is the one current file in {_shown(ctx, named)}"
+
+
+def _current_instead(ctx: ToolContext, path: Path) -> tuple[Path, str] | None:
+    """(the current file, a note) for a read of an older copy ("backup/", "_old", ".bak") that the request does not
+    ask for, when one current file of its kind holds its name's words and the request singles it out or it is the
+    only one; else None. Asked the frontend package's version, the 1.5B read webshop/backup/frontend_package.json
+    and answered 2.3.0, the current packages/frontend/package.json saying 2.4.1 (probe52)."""
+    base = Path(ctx.workdir).resolve()
+    if not superseded(path, base) or set(words(ctx.request.message)) & SUPERSEDED_WORDS:
+        return None
+    need = {w for w in words(path.name) if w not in SUPERSEDED_WORDS and not w.isdigit()}
+    alike = [e.path for e in scan(ctx, [base]) if not e.is_dir and e.path.suffix == path.suffix and e.path != path
+             and not superseded(e.path, base) and need <= set(words(_shown(ctx, e.path)))]
+    if not alike or len(alike) > 5:
+        return None
+    pick = singled_out(ctx.request.message, [_shown(ctx, p) for p in alike]) if len(alike) > 1 else 0
+    if pick is None:
+        return None
+    return alike[pick], (f"{_shown(ctx, path)} is an older copy, so this is {_shown(ctx, alike[pick])}, the current "
+                         "one; name the older copy to read it")
 
 
 def _current_file_in(ctx: ToolContext, folder: Path) -> Path | None:

@@ -38,7 +38,7 @@ from .patterns import MAX_PATTERN_CHARS, compile_user_regex, singular
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
            "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named",
-           "singled_out", "superseded", "one_pointed"]
+           "singled_out", "superseded", "one_pointed", "SUPERSEDED_WORDS"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -699,14 +699,14 @@ def _path_tokens(rel: str) -> set[str]:
         | {f"month {_MONTH_IN_PATH[w]}" for w in ws if w in _MONTH_IN_PATH}
 
 
-_SUPERSEDED = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete".split())
+SUPERSEDED_WORDS = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete".split())
 
 
 def superseded(path: Path, base: Path) -> bool:
     """Whether a file's name or its folders below ``base`` mark it as an older copy ("todo-old.md", "backup/",
     "settings.ini.bak"): of files alike, the current one is meant first. Asked how many things were unchecked on the
     garden todo list, the 1.5B was shown garden/todo-old.md before garden/todo.md (probe50)."""
-    return bool(_SUPERSEDED & set(words(shown(path, base))))
+    return bool(SUPERSEDED_WORDS & set(words(shown(path, base))))
 
 
 def singled_out(message: str, rels: Sequence[str]) -> int | None:

@@ -201,3 +201,19 @@ def test_a_made_up_table_path_reads_the_table_whose_month_the_request_says(tool_
     result = as_called(analyze_data_file)(tool_ctx, "class_7B_oct_math_test_scores.csv")
     assert result["file"] == "school/grades/math_test_oct.tsv" and "72.50" in result["message"], result
     assert read_file(tool_ctx, "class_7b_scores.txt")["file_path"].endswith("math_test_oct.tsv")
+
+
+def test_a_read_of_an_older_copy_the_request_does_not_ask_for_reads_the_current_one(tool_ctx) -> None:
+    # the 1.5B read webshop/backup/frontend_package.json and answered its 2.3.0 (probe52)
+    root = Path(tool_ctx.workdir)
+    for rel, version in (("webshop/packages/frontend/package.json", "2.4.1"), ("webshop/backup/frontend_package.json",
+                                                                              "2.3.0"),
+                         ("webshop/packages/backend/package.json", "1.9.0")):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(f'{{"version": "{version}"}}\n')
+    tool_ctx.request.message = "whats the version number of the frontend package in the webshop repo"
+    result = read_file(tool_ctx, "webshop/backup/frontend_package.json")
+    assert result["file_path"].endswith("packages/frontend/package.json") and "2.4.1" in result["content"], result
+    assert "counted" not in result   # "version number of" asks no count
+    tool_ctx.request.message = "what version did the backup of the frontend package say?"
+    assert "2.3.0" in read_file(tool_ctx, "webshop/backup/frontend_package.json")["content"]
