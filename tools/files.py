@@ -35,7 +35,7 @@ from .file_sizes import asks_size, by_size, in_size_order, sized_files
 from .tree_asked import asks_folders, asks_of_tree, asks_which, name_term, scope_of, size_limit, tree_lead
 from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
                          lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
-from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, minute_time, name_date,
+from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, kind_exts, minute_time, name_date,
                         not_types, sandbox_roots, type_key, visible_files)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
@@ -914,6 +914,7 @@ def _names_first(ctx: ToolContext, target: Path, result: dict) -> dict:
 def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     """The result for lines found: the count and the files first, then the lines as ``path:line: text``."""
     base = Path(ctx.workdir)
+    found, prose = _in_code(ctx, found)
     found, lead, named = _by_request(ctx, found)
     how = lead + how
     # the lines of the file the request names alone: shown episode 12's author first and 11's and 13's after, the
@@ -927,8 +928,29 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     last = f"\n(all in {where(found.hits[0].path, base)})" if len(files) == 1 and not cut else ""
     lead = _settings_said(found, base) or _which_files(ctx, found)   # a key's values say which files it is on in
     return {"status": "success", "message": lead + how + counted(found, base) + "\n"
-                                            + "\n".join(lines) + more + last,
+                                            + "\n".join(lines) + more + last + prose,
             "count": found.count, "files": files[:SHOWN], "truncated": cut}
+
+
+_ASKS_CODE = re.compile(r"\b(?:code|comments?|source)\b", re.IGNORECASE)
+_CODE_EXTS = frozenset(kind_exts("code")) | {".jsx", ".tsx", ".cs", ".kt", ".swift", ".php", ".hpp", ".cc", ".scala",
+                                              ".lua", ".pl", ".r", ".m", ".sql", ".css", ".scss", ".vue", ".dart"}
+
+
+def _in_code(ctx: ToolContext, found: Grep) -> tuple[Grep, str]:
+    """The hits in code files alone, and a line on the others, when the request asks of the code ("the FIXME
+    comments in the code") and the lines are in code and in other files; else the hits as found and "". A README's
+    "please mark known bugs with FIXME comments" was counted among three FIXME comments, and the 1.5B said 4
+    (probe53)."""
+    if not _ASKS_CODE.search(ctx.request.message):
+        return found, ""
+    code = tuple(h for h in found.hits if h.path.suffix.lower() in _CODE_EXTS)
+    if not code or len(code) == len(found.hits):
+        return found, ""
+    base = Path(ctx.workdir)
+    other = [h for h in found.hits if h not in code]
+    said = "; ".join(f"{where(h.path, base)}:{h.line}: {h.text.strip()}" for h in other[:3])
+    return replace(found, hits=code), f"\n(Not code, so not counted: {said})"
 
 
 def _which_files(ctx: ToolContext, found: Grep) -> str:
@@ -987,12 +1009,17 @@ def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str, Path | None]:
     # the file whose path the request names above the others' comes first ("episode 12" for podcast/ep12/)
     pick = singled_out(ctx.request.message, [where(p, base) for p in held])
     named = list(held)[pick] if pick is not None else None
-    order = sorted(held, key=lambda p: (p != named, -len(held[p])))   # a stable sort: ties keep the order found
+    # a stable sort: ties keep the order found; an older copy after the current file ("backup/server.properties.bak"
+    # came first, and the 1.5B gave its port, probe53)
+    order = sorted(held, key=lambda p: (p != named, superseded(p, base), -len(held[p])))
     rank = {p: i for i, p in enumerate(order)}
     hits = tuple(sorted(found.hits, key=lambda h: rank[h.path]))
     best, second = (len(held[p]) for p in order[:2])
     if best <= second and named is None:
-        return replace(found, hits=hits), "", None
+        # said where a value is asked, not a count (every rotated log's lines count)
+        old = [where(p, base) for p in order if superseded(p, base)] if not asks_count(ctx) else []
+        return replace(found, hits=hits), (f"Older copies, after the current: {', '.join(old)}\n" if old and
+                                           len(old) < len(order) else ""), None
     own = [h for h in hits if h.path == order[0]][:5]
     said = "; ".join(f"line {h.line}: {h.text.strip()}" for h in own)
     return replace(found, hits=hits), f"For the request: {where(order[0], base)}: {said}\n", named

@@ -220,3 +220,27 @@ def test_words_on_no_one_line_are_looked_for_in_the_files_that_hold_every_one(to
     assert message.startswith("No line holds all of 'wifi', 'password', 'cabin'; the lines with them in the files "
                               "that hold every one of them: 2 matching lines in 1 file: notes/b.txt (2)"), message
     assert "Maple-Street" not in message, message
+
+
+def test_comments_in_the_code_are_counted_in_code_files_alone(tool_ctx: ToolContext) -> None:
+    # a README's "mark known bugs with FIXME comments" was counted among three FIXME comments, the 1.5B said 4
+    # (probe53)
+    write_files(Path(tool_ctx.workdir), {"src/auth.py": "x = 1\n# FIXME: expiry never checked\n",
+                                         "src/cache.py": "# FIXME: grows forever\ny = 2  # FIXME: not thread safe\n",
+                                         "README.md": "Please mark known bugs with FIXME comments.\n"})
+    message = grep_tool(_asking(tool_ctx, "find all the FIXME comments in the code and tell me how many there are"),
+                        pattern="FIXME")["message"]
+    assert message.startswith("3 matching lines in 2 files: src/auth.py (1), src/cache.py (2)"), message
+    assert message.endswith("(Not code, so not counted: README.md:1: Please mark known bugs with FIXME comments.)")
+    # asked of every file, the README's line counts
+    message = grep_tool(_asking(tool_ctx, "which files mention FIXME?"), pattern="FIXME")["message"]
+    assert "3 files" in message and "Not code" not in message, message
+
+
+def test_a_value_in_an_older_copy_comes_after_the_current_files(tool_ctx: ToolContext) -> None:
+    # mc/backup/.../server.properties.bak's port came first, and the 1.5B gave it (probe53)
+    write_files(Path(tool_ctx.workdir), {"mc/backup/2024/server.properties.bak": "server-port=25566\n",
+                                         "mc/server/server.properties": "server-port=25565\n"})
+    message = grep_tool(_asking(tool_ctx, "what port is the minecraft server on?"), pattern="server-port")["message"]
+    assert message.index("mc/server/server.properties:1: server-port=25565") < message.index("25566"), message
+    assert "Older copies, after the current: mc/backup/2024/server.properties.bak" in message
