@@ -35,8 +35,8 @@ from .file_sizes import asks_size, by_size, in_size_order, sized_files
 from .tree_asked import asks_folders, asks_of_tree, asks_which, name_term, scope_of, size_limit, tree_lead
 from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
                          lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
-from .file_walk import (ext_filter, file_entry, is_pattern, iso_time, iter_files, kind_exts, minute_time, name_date,
-                        not_types, sandbox_roots, type_key, visible_files)
+from .file_walk import (KNOWN_EXTS, ext_filter, file_entry, is_pattern, iso_time, iter_files, kind_exts, minute_time,
+                        name_date, not_types, sandbox_roots, type_key, visible_files)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION, SUPERSEDED_WORDS)
@@ -882,8 +882,12 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     if not target.exists():   # a guessed folder: the one clearly closest, else the files named so, else an error
         target, named = _searched_meant(ctx, directory)
     context = max(0, min(5, int(context_lines or 0)))
+    file_pattern, unasked = _filter_asked(ctx, file_pattern)
     files = named or text_files(ctx, target, file_pattern)
     found, how = _grep(ctx, files, pattern, case_sensitive, regex, context)
+    if found.hits and how and (instead := _named_instead(ctx, pattern, target)) is not None:   # (none: _no_line_holds)
+        return instead
+    how = unasked + how if found.hits else how
     if not found.hits and file_pattern and target.is_dir():
         # the model guesses a file filter ("*api-key*", ".*todo.txt" for "which file has a TODO?"): a
         # filter that finds nothing does not end the search; the other text files are searched, and it says so
@@ -895,6 +899,35 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     result = _hits_result(ctx, found, how) if found.hits else {"status": "success"} | \
         _no_line_holds(ctx, pattern, target, files)
     return _names_first(ctx, target, result)
+
+
+_FILE_NAME = re.compile(r"[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,5}")
+
+
+def _named_instead(ctx: ToolContext, pattern: str, target: Path) -> dict | None:
+    """The files named like ``pattern`` when it is a file's name that no line holds as written, only its words:
+    "Find the Python
+    script that resizes images. I think it's called resize.py" was searched in the files' text, and the 0.5B
+    answered with an old shell script whose lines held "resize" (probe53). None otherwise."""
+    if not _FILE_NAME.fullmatch(pattern.strip()) or Path(pattern.strip()).suffix.lower() not in KNOWN_EXTS:
+        return None
+    found = rank(pattern.strip(), list(scan(ctx, [target] if target.is_dir() else None)), "file")[:SHOWN]
+    if not found:
+        return None
+    named = ", ".join(_shown(ctx, f.path) + ("" if f.strict else f" ({f.reason})") for f in found[:5])
+    return {"status": "success", "message": f"No line holds {pattern.strip()!r}: it is a file's name, and the files "
+            f"named like it are: {named}", "files": [_shown(ctx, f.path) for f in found], "count": len(found)}
+
+
+def _filter_asked(ctx: ToolContext, file_pattern: Optional[str]) -> tuple[Optional[str], str]:
+    """(the file filter to search with, a note): a "*.txt" the request names no such file for is dropped ("which of
+    the meeting notes mentions the new kiln?" searched "*.txt" found the kiln manual, the notes being .md: probe53),
+    and a code filter stays where the request asks of the code."""
+    m = re.fullmatch(r"\*\.([A-Za-z0-9]{1,5})", (file_pattern or "").strip())
+    if m is None or not ctx.request.message.strip() or types_said(ctx.request.message, m.group(1)) or \
+            (f".{m.group(1).lower()}" in _CODE_EXTS and _ASKS_CODE.search(ctx.request.message)):
+        return file_pattern, ""
+    return None, f"(every file searched: the request names no {file_pattern.strip()} file) "
 
 
 def _names_first(ctx: ToolContext, target: Path, result: dict) -> dict:
@@ -1056,6 +1089,11 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
     if not regex and (is_pattern(pattern, regex_only=True) or ".*" in pattern):
         tries.append((compile_user_regex(pattern, ignore_case=fold),
                       f"No line holds {pattern!r} as text; as a regular expression: "))
+    # a dotted part whole before the words: "ip 192.168.1.50" found the line that said "ip" and all four numbers,
+    # not the two that held the address alone (probe53)
+    tries += [(compile_user_regex(tok, ignore_case=fold, literal=True),
+               f"No line holds {pattern!r} as written; lines with {tok!r}: ")
+              for tok in re.findall(r"\w+(?:[.:@/]\w+)+", pattern) if tok != pattern.strip() and len(tok) >= 5]
     relaxed = AllWords.of(pattern)
     if relaxed is not None:
         tries.append((relaxed, f"No line holds {pattern!r} as written; lines with its words "

@@ -706,7 +706,15 @@ def superseded(path: Path, base: Path) -> bool:
     """Whether a file's name or its folders below ``base`` mark it as an older copy ("todo-old.md", "backup/",
     "settings.ini.bak"): of files alike, the current one is meant first. Asked how many things were unchecked on the
     garden todo list, the 1.5B was shown garden/todo-old.md before garden/todo.md (probe50)."""
-    return bool(SUPERSEDED_WORDS & set(words(shown(path, base))))
+    rel = Path(shown(path, base))
+    if SUPERSEDED_WORDS & {w for part in rel.parts[:-1] for w in words(part)}:
+        return True
+    # in the name, beside words of its own: "settings_backup.json", "todo-old.md", ".bak"; "backup.sh" and
+    # "archive.py" do a job of that name (probe53)
+    if rel.suffix.lower() in (".bak", ".orig", ".old"):
+        return True
+    named = set(words(rel.stem))
+    return bool(SUPERSEDED_WORDS & named and named - SUPERSEDED_WORDS)
 
 
 def singled_out(message: str, rels: Sequence[str]) -> int | None:

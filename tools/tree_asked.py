@@ -22,6 +22,7 @@ from gaia_lite.registry.context import ToolContext
 
 from .file_sizes import asks_size, by_size
 from .file_walk import ASKED_KINDS, KNOWN_EXTS, kind_exts, type_key, walk_folders
+from .find import request_words, words
 from .grep import LogLevel, grep, log_files, per_file, searchable, where, whole_word_regex
 from .patterns import compile_user_regex
 
@@ -163,10 +164,18 @@ def _kinds_lead(message: str, files: list[Path], where_said: str, base: Path) ->
         kinds = f" ({', '.join(sorted(exts))})" if len(exts) > 1 else ""
         counts.append((len(hits), label.split()[0]))
         out.append(f"{len(hits)} {label}{'' if len(hits) == 1 else 's'}{kinds} {where_said}" + _named(hits, base))
-    if len(counts) == 2 and counts[0][0] != counts[1][0]:
+    if len(counts) == 2 and counts[0][0] != counts[1][0] and _COMPARES.search(message):
         (n1, k1), (n2, k2) = sorted(counts, reverse=True)
         out.append(f"There are more {k1} files than {k2} files ({n1} to {n2})")
+    asked = set(request_words(message))
+    named = [p for p in files if type_key(p.name) in {e for _, es in groups for e in es} and asked & set(words(p.stem))]
+    if len(named) == 1:   # "a knitting pattern for a cardigan, its a md or txt file": the one named so (probe53)
+        out.insert(0, f"{where(named[0], base)} is the one whose name holds what the request says")
     return out
+
+
+# "which are there more of", not "its a md or txt file i think" (probe53)
+_COMPARES = re.compile(r"\b(?:more|fewer|less|than|most|fewest|compare[sd]?|vs|versus)\b", re.IGNORECASE)
 
 
 def _named(paths: list[Path], base: Path, sizes: bool = False) -> str:

@@ -244,3 +244,38 @@ def test_a_value_in_an_older_copy_comes_after_the_current_files(tool_ctx: ToolCo
     message = grep_tool(_asking(tool_ctx, "what port is the minecraft server on?"), pattern="server-port")["message"]
     assert message.index("mc/server/server.properties:1: server-port=25565") < message.index("25566"), message
     assert "Older copies, after the current: mc/backup/2024/server.properties.bak" in message
+
+
+def test_a_file_name_searched_in_the_text_finds_the_files_named_like_it(tool_ctx: ToolContext) -> None:
+    # "I think it's called resize.py" searched in the text found an old shell script whose lines said "resize" (probe53)
+    write_files(Path(tool_ctx.workdir), {"scripts/media/img_resize.py": "from PIL import Image\n",
+                                         "scripts/old/resize_images.sh": "# replaced by the python script\n"
+                                                                         "convert -resize 1200x1200 a.jpg\n"})
+    result = grep_tool(_asking(tool_ctx, "Find the Python script that resizes images. I think it's called resize.py"),
+                       pattern="resize.py")
+    assert result["message"].startswith("No line holds 'resize.py': it is a file's name, and the files named like it "
+                                        "are: scripts/media/img_resize.py"), result["message"]
+
+
+def test_a_file_filter_the_request_does_not_ask_for_is_dropped(tool_ctx: ToolContext) -> None:
+    # "*.txt" for "which of the meeting notes mentions the new kiln?" found the kiln manual, the notes being .md
+    # (probe53)
+    write_files(Path(tool_ctx.workdir), {"notes/meeting_03.md": "The new kiln arrives April 2.\n",
+                                         "equipment/kiln_manual.txt": "Fire the kiln slowly.\n"})
+    message = grep_tool(_asking(tool_ctx, "Which of the meeting notes mentions the new kiln?"), pattern="kiln",
+                        file_pattern="*.txt")["message"]
+    assert "notes/meeting_03.md" in message and "the request names no *.txt file" in message, message
+    message = grep_tool(_asking(tool_ctx, "which txt file mentions the kiln?"), pattern="kiln",
+                        file_pattern="*.txt")["message"]
+    assert "meeting_03" not in message, message
+
+
+def test_an_address_in_a_pattern_is_searched_whole_before_its_words(tool_ctx: ToolContext) -> None:
+    # "ip 192.168.1.50" found the one line that said "ip" and the four numbers, not the others (probe53)
+    write_files(Path(tool_ctx.workdir), {"src/lights.py": 'BRIDGE_IP = "192.168.1.50"\n',
+                                         "scripts/backup.sh": "rsync -a data/ pi@192.168.1.50:/srv/backup/\n",
+                                         "src/printer.py": 'HOST = "192.168.1.5"\n'})
+    result = grep_tool(_asking(tool_ctx, "find every file where the ip 192.168.1.50 shows up"),
+                       pattern="ip 192.168.1.50", regex=True)
+    assert result["count"] == 2 and "printer" not in result["message"], result["message"]
+    assert "Older copies" not in result["message"]   # backup.sh is a script of that job, not an older copy
