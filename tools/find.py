@@ -473,6 +473,9 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
             raise ToolFailure(f"{path} is a folder, not a file; use browse_directory to list it")
         if path.is_file():
             return path, ""
+        if (typed := _of_the_type_said(ctx, path)) is not None:
+            return ctx.sandbox.check(typed), (f"{raw.strip()} does not exist; this is {shown(typed, ctx.workdir)}, "
+                                              f"the one {typed.suffix} file here, the type the request says.")
         named = named_by_user(ctx, keep=keep)
         if named is not None:  # the model's path is a guess; the user's message names a file that exists
             return ctx.sandbox.check(named), (f"{raw.strip()} does not exist; this is "
@@ -514,6 +517,21 @@ def _the_table_asked(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | 
     0.5B stopped at the failure (probe51)."""
     tables = [p for p in pointed if p.path.suffix.lower() in _TABLES]
     return tables[0] if len(tables) == 1 and _ASKS_FIGURE.search(ctx.request.message) else None
+
+
+_DOTTED_EXT = re.compile(r"(?<![\w/])\.([a-z][a-z0-9]{1,11})\b")
+
+
+def _of_the_type_said(ctx: ToolContext, path: Path) -> Path | None:
+    """The one current file of the extension a made-up path and the request both say: "config.properties" for "the
+    config file for my minecraft server ..., i think its .properties" read config.yml, named "config" by the user,
+    and server.properties was the one (probe53)."""
+    ext = path.suffix.lower()
+    if not ext or ext not in {f".{e}" for e in _DOTTED_EXT.findall(ctx.request.message.lower())}:
+        return None
+    base = Path(ctx.workdir).resolve()
+    typed = [e.path for e in scan(ctx) if not e.is_dir and e.path.suffix.lower() == ext and not superseded(e.path, base)]
+    return typed[0] if len(typed) == 1 else None
 
 
 def _said_of(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:

@@ -254,7 +254,9 @@ def resolve_user_path(ctx: "ToolContext", raw: str, *, write: bool = False, repa
         # "/var/" for "how many .log files under var/?": the system's /var exists, but the user named the one here
         p = inside
     if (not write) if repair is None else repair:  # an edit of an existing file may be repaired too
-        p = _repair(p, Path(ctx.workdir), absolute=given.is_absolute())
+        # an extension the user wrote is no guess: "i think its .properties" is not config.yml (probe53)
+        said = bool(p.suffix) and re.search(rf"(?<![\w/]){re.escape(p.suffix)}\b", ctx.request.message, re.IGNORECASE)
+        p = _repair(p, Path(ctx.workdir), absolute=given.is_absolute(), other_ext=not said)
     return ctx.sandbox.check(p, write=write)
 
 
@@ -288,7 +290,7 @@ def resolved_or_none(ctx: "ToolContext", raw: str) -> Path | None:
         return None
 
 
-def _repair(path: Path, workdir: Path, *, absolute: bool) -> Path:
+def _repair(path: Path, workdir: Path, *, absolute: bool, other_ext: bool = True) -> Path:
     """``path``, or the one file of the same name in ``workdir`` when ``path`` does not exist.
 
     Small models copy the working directory into a path and drop or add a folder on the way
@@ -296,7 +298,8 @@ def _repair(path: Path, workdir: Path, *, absolute: bool) -> Path:
     workdir's parent for the workdir). Only a path inside the working directory, or an absolute
     one next to it, is repaired, only when exactly one file there has its name, and never for a
     write; anything else is left for the sandbox and the tool to refuse as before. With no file of that
-    name, the one file whose name differs only by its extension is taken (the model guessed ``.txt``)."""
+    name, the one file whose name differs only by its extension is taken (the model guessed ``.txt``), unless
+    ``other_ext`` is False (the user wrote that extension)."""
     try:
         if path.exists():
             return path
@@ -320,4 +323,4 @@ def _repair(path: Path, workdir: Path, *, absolute: bool) -> Path:
             return path
     if len(found) == 1:
         return found[0]
-    return kin[0] if not found and len(kin) == 1 and stem else path
+    return kin[0] if not found and len(kin) == 1 and stem and other_ext else path

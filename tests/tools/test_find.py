@@ -217,3 +217,18 @@ def test_a_read_of_an_older_copy_the_request_does_not_ask_for_reads_the_current_
     assert "counted" not in result   # "version number of" asks no count
     tool_ctx.request.message = "what version did the backup of the frontend package say?"
     assert "2.3.0" in read_file(tool_ctx, "webshop/backup/frontend_package.json")["content"]
+
+
+def test_a_made_up_name_of_the_extension_the_user_wrote_reads_the_one_file_of_it(tool_ctx) -> None:
+    # "config.properties" for "the config file for my minecraft server ..., i think its .properties" read config.yml,
+    # named "config" by the user and of the same stem (probe53)
+    root = Path(tool_ctx.workdir)
+    for rel, text in (("mc/server/server.properties", "server-port=25565\n"),
+                      ("mc/backup/server.properties.bak", "server-port=25566\n"),
+                      ("mc/plugins/config.yml", "spawn-on-join: true\n")):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    tool_ctx.request.message = "wheres the config file for my minecraft server with the port in it, i think its .properties"
+    assert read_file(tool_ctx, "config.properties")["file_path"].endswith("mc/server/server.properties")
+    tool_ctx.request.message = "what does my server config say?"   # no extension written: the name's kin, as before
+    assert read_file(tool_ctx, "config.properties")["file_path"].endswith("mc/plugins/config.yml")
