@@ -38,7 +38,7 @@ from .patterns import MAX_PATTERN_CHARS, compile_user_regex, singular
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
            "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named",
-           "singled_out", "superseded", "one_pointed", "SUPERSEDED_WORDS"]
+           "singled_out", "superseded", "one_pointed", "table_asked", "SUPERSEDED_WORDS"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -489,7 +489,7 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
                                                         f"{shown(near[pick].path, ctx.workdir)}, the one of the files "
                                                         "named alike whose folders or name the request says.")
         others = pointed_by_request(ctx, keep=keep) if best is None and not found and pointed else []
-        one = one_pointed(others, Path(ctx.workdir)) or _the_table_asked(ctx, others) or _said_of(ctx, others)
+        one = one_pointed(others, Path(ctx.workdir)) or table_asked(ctx, others) or _said_of(ctx, others)
         if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
             return ctx.sandbox.check(one.path), (f"{raw.strip()} does not exist; this is {one.said(ctx.workdir)}, "
                                                  "the file the words of the request point to.")
@@ -511,11 +511,13 @@ _ASKS_FIGURE = re.compile(r"\bhow (?:much|many)\b|\b(?:total|sum|average|mean|mo
 _TABLES = frozenset({".csv", ".tsv", ".xlsx", ".xlsm"})
 
 
-def _the_table_asked(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
+def table_asked(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
     """Of the files the request points to, the one table, when the request asks a figure: "groceries.txt" for "how
     much did i spend on groceries in march" pointed to money/expenses_2024.csv and money/notes.txt alike, and the
     0.5B stopped at the failure (probe51)."""
     tables = [p for p in pointed if p.path.suffix.lower() in _TABLES]
+    base = Path(ctx.workdir).resolve()
+    tables = [p for p in tables if not superseded(p.path, base)] or tables   # not its older copy beside it (probe52)
     return tables[0] if len(tables) == 1 and _ASKS_FIGURE.search(ctx.request.message) else None
 
 
@@ -585,7 +587,7 @@ def _inside_instead(ctx: ToolContext, raw: str, refusal: str,
     if best is None and not found:   # a made-up name outside ("data/nitrate_concentration.csv"): the one file the
         # request's words point to, or its one table for a figure; the 1.5B answered "access restrictions" (probe51)
         others = pointed_by_request(ctx, keep=keep)
-        pointed = one_pointed(others, Path(ctx.workdir)) or _the_table_asked(ctx, others)
+        pointed = one_pointed(others, Path(ctx.workdir)) or table_asked(ctx, others)
         best = pointed.path if pointed is not None else None
     if best is None:
         close = "; ".join(shown(f.path, ctx.workdir) for f in found[:5])

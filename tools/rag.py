@@ -26,7 +26,7 @@ from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
 from .list_entry import list_entries
 from .find import (clear_winner, files_named, find, locate, named_in, one_pointed, pointed_by_request, pointed_message,
-                   rank, request_words, scan, shown, words)
+                   rank, request_words, scan, shown, table_asked, words)
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
@@ -490,6 +490,11 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         return {**tables, "query": query, **({"note": note} if note else {})}
     if not named and (tables := _tables(ctx, _unindexable_tables(ctx, query))) is not None:
         return {**tables, "query": query, **({"note": note} if note else {})}
+    if not scope and count_asked(ctx) is None and (one := table_asked(ctx, pointed_by_request(ctx))) is not None \
+            and (tables := _tables(ctx, [str(one.path)])) is not None:
+        # a figure asked of the one table the words point to: "How many hours did I log for Harbor & Finch in April
+        # 2024?" got the lines of four files that held its words, and both models answered a figure of none (probe52)
+        return {**tables, "query": query}
     if not scope and asks_count(ctx) and (said := _counted_instead(ctx, query)) is not None:
         return {**said, "query": query}   # no note of the files indexed on the way: they did not answer
     if not named and not scope and (told := _told_before(ctx, query)) is not None:   # what the user told us

@@ -106,7 +106,7 @@ def _facts_and_frame(path: Path, message: str) -> _Read | None:
     if all_met(plan, lead):
         # the rows that meet every condition answer it alone: after "Rows where groceries in march 2024: 4 of 20 ...
         # Total: amount 234.20." came "Total for groceries: amount 620.25", and the 1.5B answered 620.25 (probe52)
-        return _Read(lead[:1] + about, frame, True, met=True)
+        return _Read(said[:1] + about, frame, True, met=True)   # whole: its total comes after the rows it names
     if plan.comparison is not None:
         # the rows the stated comparison keeps answer it: the 0.5B copied the whole block after them, the
         # whole file's "Highest qty: stapler" with them (probe_data.json, "fewer than 5 in stock")

@@ -358,10 +358,36 @@ def _named_values(message: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
                     found.append((col, value, rows))
         if not any(c == col for c, _, _ in found) and (near := _misspelt(said, frame.text[col])) is not None:
             found.append((col, near, frame.select([v.casefold() == near.casefold() for v in frame.text[col]])))
+    found += [f for f in _yes_no_named(said, frame) if not any(c == f[0] for c, _, _ in found)]
     # a longer value that holds a shorter one ("Sarah Chen" and "Chen") stands for it
     keys = [value.casefold() for _, value, _ in found]
     found = [f for f, k in zip(found, keys) if not any(k in other and k != other for other in keys)]
     return found if len(found) <= MAX_NAMED_VALUES else []
+
+
+_YES = frozenset({"yes", "y", "true", "t", "1", "x"})
+_NO = frozenset({"no", "n", "false", "f", "0", ""})
+
+
+def _yes_no_named(said: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
+    """A yes/no column the message names as a condition: "how many of those were billable?" is billable = yes, "not
+    billable" or "non-billable" billable = no. The 1.5B and the 0.5B answered with every hour (probe52)."""
+    out = []
+    for col in frame.names:
+        values = {v.casefold().strip() for v in frame.text[col]}
+        if frame.types[col] not in ("text", "number") or not values <= _YES | _NO or not values & _YES \
+                or not values - _YES:
+            continue
+        m = re.search(rf"(?<!\w)(?P<neg>(?:not|non|un|isn't|wasn't|weren't|aren't)[\s-]*)?{re.escape(col.casefold())}"
+                      rf"(?!\w)", said)
+        if m is None:
+            continue
+        want = _NO if m.group("neg") else _YES
+        keep = [v.casefold().strip() in want for v in frame.text[col]]
+        value = next(v for v, k in zip(frame.text[col], keep) if k) if any(keep) else ""
+        if value and 0 < sum(keep) < frame.rows:
+            out.append((col, value, frame.select(keep)))
+    return out
 
 
 def _after_its_column(said: str, col: str, key: str) -> bool:

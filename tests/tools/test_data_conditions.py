@@ -223,3 +223,33 @@ def test_of_two_tables_the_document_tools_keep_the_current_one_whose_rows_answer
     rag_ctx.request.message = "how much did we spend on groceries in march 2024"
     result = as_called(query_documents)(rag_ctx, "groceries march 2024 spend")
     assert "118.75" in result["message"] and "spend_2024_feb" not in result["message"], result["message"]
+
+
+TIMELOG = ("date,client,hours,billable\n" "2024-03-28,Harbor & Finch,4.0,yes\n" "2024-04-02,Harbor & Finch,3.5,yes\n"
+           "2024-04-05,Harbor & Finch,2.0,no\n" "2024-04-09,Nordlicht,5.0,yes\n" "2024-04-23,Harbor & Finch,2.75,yes\n"
+           "2024-05-02,Harbor & Finch,3.0,yes\n")
+
+
+def test_a_yes_no_column_the_question_names_is_its_condition(tool_ctx: ToolContext) -> None:
+    # "and how many of those were billable?" got every hour from both models (probe52)
+    tool_ctx.request.asked_before = "How many hours did I log for Harbor & Finch in April 2024?"
+    result = _ask(tool_ctx, "and how many of those were billable?", "timelog.csv", TIMELOG)
+    assert "billable is yes" in result["message"] and "Total: hours 6.25." in result["message"], result["message"]
+    result = _ask(tool_ctx, "and how many of those were not billable?", "timelog.csv", TIMELOG)
+    assert "billable is no" in result["message"] and "Total: hours 2." in result["message"], result["message"]
+
+
+def test_a_figure_asked_with_nothing_indexed_is_read_from_the_one_table_it_points_to(rag_ctx: ToolContext) -> None:
+    # "How many hours did I log for Harbor & Finch in April 2024?" got the lines of four files that held its words
+    # (probe52); the rows that meet both conditions come whole, their total after the rows they name
+    from gaia_lite.tools.rag import query_documents
+
+    root = Path(rag_ctx.workdir)
+    (root / "old").mkdir()
+    (root / "timelog_2024.csv").write_text(TIMELOG)
+    (root / "old" / "timelog_2024_q1.csv").write_text("date,client,hours,billable\n2024-03-12,Harbor & Finch,6,yes\n")
+    (root / "proposal_harbor_finch.md").write_text("Estimate: 40 hours\n")
+    rag_ctx.request.message = "How many hours did I log for Harbor & Finch in April 2024?"
+    message = as_called(query_documents)(rag_ctx, "Harbor & Finch April 2024 hours logged")["message"]
+    assert message.startswith("Rows where client is harbor & finch in April 2024: 3 of 6") and \
+        "Total: hours 8.25." in message, message
