@@ -26,7 +26,8 @@ from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
 from .list_entry import list_entries
 from .find import (clear_winner, files_named, find, locate, named_in, one_pointed, pointed_by_request, pointed_message,
-                   rank, request_words, scan, shown, table_asked, words)
+                   rank, request_words, scan, shown, superseded, table_asked, words)
+from .setting_paths import flat_settings
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .patterns import MAX_PATTERN_CHARS
@@ -199,8 +200,9 @@ def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> d
     if tables is not None and hits[0].source_file in (tables.get("source_file"), *tables.get("source_files", ())):
         return tables   # the best passage is a table's: its figures answer, not a few of its rows
     sources, plain = [], []
-    for file, its_hits in by_file.items():
+    for file, its_hits in _current_first(ctx, by_file).items():
         whole = _small_text(ctx, file)
+        whole = flat_settings(file, whole) or whole if whole is not None else None   # each value under its keys
         if whole is not None:
             sources.append((file, 0, whole))
             plain.append({"source_file": file, "text": whole})
@@ -212,6 +214,14 @@ def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> d
         c["relevance_score"] = max(h.score for h in by_file[c["source_file"]]
                                    if not c.get("page") or h.page == c["page"])
     return {"status": "success", "message": message or _best_passage(ctx, hits), "chunks": cited or plain}
+
+
+def _current_first(ctx: ToolContext, by_file: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """The files a search found, without their older copies (find.superseded) when a current file is among them:
+    a heating schedule's backup/ copy led with its 06:45, the current file's 06:15 after it (probe52)."""
+    base = Path(ctx.workdir).resolve()
+    current = {f: hits for f, hits in by_file.items() if not superseded(Path(f), base)}
+    return current or by_file
 
 
 def _read_through(ctx: ToolContext, query: str, paths: list[str]) -> dict[str, Any] | None:

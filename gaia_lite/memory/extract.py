@@ -27,7 +27,10 @@ __all__ = [
     "iter_files", "is_supported", "looks_binary", "BINARY_SNIFF_BYTES", "BAD_NAME", "has_utf8_name", "shown",
 ]
 
-TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".csv", ".json",
+# settings files are documents too: "what time does the bedroom heating come on?" is answered by schedules.yaml, and
+# the index, blind to it, answered from a note that said "6:45" (probe52)
+TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown", ".rst", ".csv", ".tsv", ".json", ".yaml", ".yml", ".toml",
+                             ".ini", ".cfg", ".conf", ".properties", ".xml", ".html", ".htm",
                              ".py", ".js", ".ts", ".java", ".c", ".cpp", ".h", ".go", ".rs", ".sh"})
 SUPPORTED_EXTENSIONS = TEXT_EXTENSIONS | {".pdf"}
 MAX_FILE_BYTES = 100 * 1024 * 1024

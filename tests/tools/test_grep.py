@@ -256,27 +256,28 @@ def test_a_listing_for_a_question_about_photos_adds_them_up(tool_ctx, holiday: P
 
 def test_an_empty_index_falls_through_to_the_lines_of_the_files(rag_ctx: ToolContext) -> None:
     work = Path(rag_ctx.workdir)
-    _write(work, {"config/app.yaml": "server:\n  port: 8080\n  retry_limit: 5\n", "config/log.yaml": "level: info\n",
+    # .hcl: a settings file the index cannot take (YAML it can: tests/tools/test_setting_paths.py)
+    _write(work, {"config/app.hcl": "server {\n  port = 8080\n  retry_limit = 5\n}\n", "config/log.hcl": "level = info\n",
                   ".env": "RETRY_LIMIT=9\n"})
     rag_ctx.request.message = "which config file sets the retry limit?"
     result = query_documents(rag_ctx, "retry limit")
     assert result["status"] == "success" and result["match"] == "file_search", result
     assert result["message"] == ("No documents are indexed here yet, so the files were searched instead for config, "
-                                 "set, retry, limit: 1 matching line in 1 file: config/app.yaml (1)\n"
-                                 "config/app.yaml:3: retry_limit: 5")
+                                 "set, retry, limit: 1 matching line in 1 file: config/app.hcl (1)\n"
+                                 "config/app.hcl:3: retry_limit = 5")
     assert rag_ctx.rag.list_documents() == []
     assert answer_from_result("query_documents", result) == result["message"]
 
 
 def test_no_close_chunk_in_the_index_falls_through_to_the_lines_of_the_files(rag_ctx: ToolContext) -> None:
     work = Path(rag_ctx.workdir)
-    _write(work, {"recipes/soup.md": "Leek soup with potatoes.\n", "ops/deploy.yaml": "deploy_window: friday 18:00\n"})
+    _write(work, {"recipes/soup.md": "Leek soup with potatoes.\n", "ops/deploy.hcl": "deploy_window = friday 18:00\n"})
     query_documents(rag_ctx, "leek soup")   # indexes the recipe on demand
     rag_ctx.request.message = "when is the deploy window?"
     result = query_documents(rag_ctx, "deploy window")
     assert result["status"] == "success" and result["match"] == "file_search", result
     assert result["message"].startswith("No indexed passage answers this, so the files were searched instead")
-    assert result["message"].endswith("ops/deploy.yaml:1: deploy_window: friday 18:00")
+    assert result["message"].endswith("ops/deploy.hcl:1: deploy_window = friday 18:00")
 
 
 def test_the_todo_list_on_a_fresh_home_comes_back_with_its_lines_and_a_true_note(rag_ctx: ToolContext) -> None:

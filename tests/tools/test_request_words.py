@@ -242,13 +242,13 @@ def test_an_index_answer_keeps_the_distinct_best_line_without_the_competing_fact
 
 def test_a_question_about_files_the_index_cannot_take_says_where_they_are(call, rag_ctx: ToolContext,
                                                                           work: Path) -> None:
-    _files(work, {"config/settings.yaml": "service:\n  api_key: abc\n", "config/logging.yaml": "level: info\n"},
+    _files(work, {"config/settings.hcl": "service {\n  api_key = abc\n}\n", "config/logging.hcl": "level = info\n"},
            rag_ctx, "any file in here mention an API key? which one")
     result = call("query_documents", query="API key")
     assert result["status"] == "success" and result["match"] == "file_search", result
     assert result["message"].startswith("No documents are indexed here yet, so the files were searched instead "
-                                        "for api, key: 1 matching line in 1 file: config/settings.yaml (1)")
-    assert "config/settings.yaml:2: api_key: abc" in result["message"] and "logging" not in result["message"]
+                                        "for api, key: 1 matching line in 1 file: config/settings.hcl (1)")
+    assert "config/settings.hcl:2: api_key = abc" in result["message"] and "logging" not in result["message"]
     assert rag_ctx.rag.list_documents() == []
 
 

@@ -1,0 +1,39 @@
+"""Settings files are documents the index takes, each value read under the whole path of its keys (issue 42,
+probe52).
+
+Asked "What time does the bedroom heating come on during weekdays?", the index, blind to schedules.yaml, answered
+from a note that said 6:45; a nested file read line by line loses the keys above each line. Real files, a real
+RagIndex (hashing embedder), query_documents called as the agent calls it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.rag import query_documents
+from gaia_lite.tools.setting_paths import flat_settings
+
+from tests.tools.called import as_called, write_files
+
+SCHEDULE = ("heating:\n  living_room:\n    weekdays: {start: \"06:30\"}\n  bedroom:\n    weekdays: {start: \"06:15\"}\n"
+            "    weekends: {start: \"08:00\"}\n")
+
+
+def test_a_settings_file_is_one_line_per_value_under_its_keys() -> None:
+    assert flat_settings("schedules.yaml", SCHEDULE).splitlines() == [
+        "heating living_room weekdays start: 06:30", "heating bedroom weekdays start: 06:15",
+        "heating bedroom weekends start: 08:00"]
+    assert flat_settings("app.ini", "[db]\nport = 5433\n") == "db port: 5433"
+    assert flat_settings("app.toml", "[uploads]\nmax_upload_mb = 25\n") == "uploads max_upload_mb: 25"
+    assert flat_settings("notes.md", "# x\n") is None and flat_settings("bad.yaml", "a: [b\n") is None
+
+
+def test_a_question_about_a_setting_is_answered_from_the_current_settings_file(rag_ctx: ToolContext) -> None:
+    write_files(Path(rag_ctx.workdir), {"smarthome/schedules.yaml": SCHEDULE,
+                                        "smarthome/backup/schedules_2023.yaml": SCHEDULE.replace("06:15", "06:45"),
+                                        "smarthome/notes.md": "Moved bedroom heating earlier, it was too cold at 6:45.\n"})
+    rag_ctx.request.message = "What time does the bedroom heating come on during weekdays?"
+    result = as_called(query_documents)(rag_ctx, "bedroom heating weekdays")
+    assert "heating bedroom weekdays start: 06:15" in result["message"], result["message"]
+    assert "06:45" not in result["message"] and "backup" not in result["message"]
