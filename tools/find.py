@@ -745,7 +745,9 @@ def singled_out(message: str, rels: Sequence[str]) -> int | None:
     if len(rels) < 2:
         return None
     said = _said_tokens(message)
-    held = [_tokens_met(said, _path_tokens(r)) for r in rels]
+    # a path holding a word the request leaves out is not the one: "the final one not the draft" (probe52)
+    left = {w for m in _LEFT_OUT.finditer(message) for w in words(m.group(0))[1:]} - said
+    held = [_tokens_met(said, tokens) - (2 if left & tokens else 0) for tokens in map(_path_tokens, rels)]
     best = max(held)
     return held.index(best) if best and held.count(best) == 1 else None
 

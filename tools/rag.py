@@ -20,13 +20,13 @@ from gaia_lite.registry.failure import ToolFailure, error_payload
 from gaia_lite.registry.spec import tool
 
 from .backup import backup_file
-from .file_count import asks_count, count_asked, exts_named
+from .file_count import asks_count, count_asked, exts_named, lines_counted
 from .file_walk import kind_asked
 from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
 from .list_entry import list_entries
 from .find import (clear_winner, files_named, find, locate, named_in, one_pointed, pointed_by_request, pointed_message,
-                   rank, request_words, scan, shown, superseded, table_asked, words)
+                   rank, request_words, scan, shown, singled_out, superseded, table_asked, words)
 from .setting_paths import flat_settings
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
@@ -451,7 +451,26 @@ def _counted_instead(ctx: ToolContext, query: str) -> dict[str, Any] | None:
               "message": f"No documents were indexed here. {counted}"} if counted else None
     if folder and (kind_asked(ctx.request.message) or exts_named(ctx.request.message)):
         return folder   # files of a kind are counted, not lines: "2024" also stood in reports' lines
-    return _list_counted(ctx) or _files_say(ctx, query, COUNTED_INSTEAD) or folder
+    return _list_counted(ctx) or _lines_counted_in(ctx) or _files_say(ctx, query, COUNTED_INSTEAD) or folder
+
+
+def _lines_counted_in(ctx: ToolContext) -> dict[str, Any] | None:
+    """A count asked of the one file the request singles out among those its words point to (its folders, month, a
+    word it leaves out), nothing indexed: the lines that hold each of its words, counted (file_count.lines_counted).
+    "how many shifts is priya down for in the march roster? the final one not the draft" got the header lines of
+    both rosters, and the 1.5B answered that none were listed (probe52)."""
+    pointed = pointed_by_request(ctx)
+    pick = singled_out(ctx.request.message, [shown(p.path, ctx.workdir) for p in pointed[:5]])
+    if pick is None:
+        return None
+    path = pointed[pick].path
+    text = text_head(ctx, path, lines=400, chars=40_000)
+    counted = lines_counted(ctx.request.message, text, shown(path, ctx.workdir)) if text else []
+    if not counted:
+        return None
+    where_ = shown(path, ctx.workdir)
+    return {"status": "success", "match": "lines_counted", "file": where_,
+            "message": f"No documents were indexed here. In {where_}, " + "; ".join(counted) + "."}
 
 
 def _list_counted(ctx: ToolContext) -> dict[str, Any] | None:

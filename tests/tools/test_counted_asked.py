@@ -76,3 +76,17 @@ def test_errors_in_a_log_are_the_lines_at_that_level(tool_ctx: ToolContext) -> N
     write_files(Path(tool_ctx.workdir), {"notes.txt": "an error here\nall fine\nanother error\n"})
     assert read(_asking(tool_ctx, "how many errors are in notes.txt?"), "notes.txt")["counted"] == [
         "2 of the 3 lines hold 'error': lines 1, 3"]
+
+
+def test_a_count_asked_of_documents_reads_the_one_file_the_request_singles_out(rag_ctx: ToolContext) -> None:
+    # "how many shifts is priya down for in the march roster? the final one not the draft" got both rosters' title
+    # lines, and the 1.5B answered that none were listed (probe52); "Priyanka" is no Priya
+    from gaia_lite.tools.rag import query_documents
+
+    write_files(Path(rag_ctx.workdir), {
+        "rosters/march_2024.txt": "# March 2024 (FINAL)\nSat 02 | Priya, Tom\nWed 06 | Priyanka\nWed 13 | Priya, Dev\n",
+        "rosters/march_2024_draft.txt": "# March 2024 DRAFT\nSat 02 | Priya\nWed 06 | Priya\nWed 13 | Priya\n"})
+    rag_ctx.request.message = "how many shifts is priya down for in the march roster? the final one not the draft"
+    result = as_called(query_documents)(rag_ctx, "March roster Priya")
+    assert result["file"] == "rosters/march_2024.txt", result
+    assert "2 of the 4 lines hold 'priya': lines 2, 4" in result["message"], result["message"]

@@ -32,7 +32,8 @@ def _asking(ctx: ToolContext, message: str) -> ToolContext:
     ("who is the author of episode 12?", ["podcast/ep11/meta.json", "podcast/ep12/meta.json", "podcast/ep13/meta.json"], 1),
     ("in the march board minutes, who gets the quotes?", ["minutes/2025-02-board.md", "minutes/2025-03-board.md"], 1),
     ("what did the notes say?", ["a/notes.md", "b/notes.md"], None),                       # nothing tells them apart
-    ("how big is my starter log? not the 2025 one", ["log.txt", "log-2025.txt"], None),   # left out, not named
+    ("how big is my starter log? not the 2025 one", ["log.txt", "log-2025.txt"], 0),      # the one not left out
+    ("how many shifts in the march roster? the final one not the draft", ["r/march.txt", "r/march_draft.txt"], 0),
     ("what may the lease allow?", ["2025-04/lease.txt", "2025-05/lease.txt"], None),      # "may" the verb
     ("open notes.md", ["notes.md"], None),                                                 # one path: nothing to pick
 ])
