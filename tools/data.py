@@ -24,6 +24,8 @@ from .rag import locate_or_named
 from .passages import answer_first, question_parts, ranked, units
 from .passages import shown as shown_unit
 from .sandbox import SandboxError, SecretPathError, resolve_user_path, resolved_or_none
+from .file_count import top_only
+from .file_sizes import asks_size
 from .tree_asked import scope_of, tree_lead
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
                          _read_rows, _tabular, parse_period, table_question, to_date, to_number)
@@ -162,6 +164,15 @@ def _refuse_oversized(**args: Optional[str]) -> None:
 def _folder_asked_of(ctx: ToolContext, file_path: str) -> dict | None:
     """What the request asks of the files under a folder given as the table (tree_asked.tree_lead), or None. Asked
     "how many empty files are there in myapp?", the 0.5B passed the folder to this tool (probe48)."""
+    given = Path(file_path.strip())
+    given = given if given.is_absolute() else Path(ctx.workdir) / given
+    if asks_size(ctx.request.message) and not given.exists() and (parent := resolved_or_none(ctx, str(given.parent))) \
+            is not None and parent.is_dir():
+        # a made-up table in a folder, asked which file is the biggest: "lab/data/summary.csv" for "which CSV file
+        # directly in lab/data is the biggest in size?" read summary.json's text (probe52)
+        lead = tree_lead(ctx, scope_of(ctx, parent), top=top_only(ctx))
+        return {"status": "success", "message": f"{shown(given, ctx.workdir)} does not exist; of the files in "
+                f"{shown(parent, ctx.workdir)}: {lead}"} if lead else None
     folder = resolved_or_none(ctx, file_path)
     if folder is None or not folder.is_dir():
         return None

@@ -240,7 +240,8 @@ def _counted_files(ctx: ToolContext, paths: list[Path], roots: list[Path], patte
     top = [p for p in paths if p.parent == roots[0]]
     # a top level of none is no answer when the folder was not the request's (the working folder by default)
     if len(roots) == 1 and top_only(ctx) and len(top) < len(paths) and (top or roots[0] != Path(ctx.workdir).resolve()):
-        return {"message": top_count_message(ctx, top, paths, roots[0], pattern, file_types), "count": len(top),
+        return {"message": top_count_message(ctx, top, paths, roots[0], pattern, file_types)
+                + _ranked(ctx, [(_size(p), _shown(ctx, p)) for p in top[:500]]), "count": len(top),
                 "files": [_shown(ctx, p) for p in top[:SHOWN]]}
     largest = _clearly_largest([(p.stat().st_size, p) for p in paths[:SHOWN] if p.is_file()])
     biggest = f"; the largest is {_shown(ctx, largest[1])} ({largest[0]:,} B)" if largest else ""

@@ -163,7 +163,10 @@ def _kinds_lead(message: str, files: list[Path], where_said: str, base: Path) ->
         hits = [p for p in files if type_key(p.name) in exts]
         kinds = f" ({', '.join(sorted(exts))})" if len(exts) > 1 else ""
         counts.append((len(hits), label.split()[0]))
-        out.append(f"{len(hits)} {label}{'' if len(hits) == 1 else 's'}{kinds} {where_said}" + _named(hits, base))
+        # "which CSV file directly in lab/data is the biggest in size?": the count alone named no file (probe52)
+        ranked = by_size(message, [(_size(p), where(p, base)) for p in hits])
+        out.append(f"{len(hits)} {label}{'' if len(hits) == 1 else 's'}{kinds} {where_said}"
+                   + (f". {ranked}" if ranked else _named(hits, base)))
     if len(counts) == 2 and counts[0][0] != counts[1][0] and _COMPARES.search(message):
         (n1, k1), (n2, k2) = sorted(counts, reverse=True)
         out.append(f"There are more {k1} files than {k2} files ({n1} to {n2})")

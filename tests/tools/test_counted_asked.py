@@ -90,3 +90,19 @@ def test_a_count_asked_of_documents_reads_the_one_file_the_request_singles_out(r
     result = as_called(query_documents)(rag_ctx, "March roster Priya")
     assert result["file"] == "rosters/march_2024.txt", result
     assert "2 of the 4 lines hold 'priya': lines 2, 4" in result["message"], result["message"]
+
+
+def test_the_biggest_file_of_a_kind_in_a_folder_is_ranked_by_size(tool_ctx: ToolContext) -> None:
+    # "Which CSV file directly in lab/data (not in the raw or old subfolders) is the biggest in size?": the count named
+    # no file, and a made-up lab/data/summary.csv read summary.json's text (probe52)
+    from gaia_lite.tools.data import analyze_data_file
+
+    write_files(Path(tool_ctx.workdir), {"lab/data/run_01.csv": "a\n1\n", "lab/data/run_02.csv": "a\n" + "1\n" * 40,
+                                         "lab/data/summary.json": '{"runs": 2}', "lab/data/raw/run_02_raw.csv": "a\n" * 99})
+    ctx = _asking(tool_ctx, "Which CSV file directly in lab/data (not in the raw subfolder) is the biggest in size?")
+    assert "By size, largest first: lab/data/run_02.csv (82 B), lab/data/run_01.csv (4 B)" in \
+        browse(ctx, "lab/data")["message"]
+    assert "by size, largest first: lab/data/run_02.csv (82 B)" in find(ctx, "*.csv", search_root="lab/data")["message"]
+    message = as_called(analyze_data_file)(ctx, "lab/data/summary.csv")["message"]
+    assert message.startswith("lab/data/summary.csv does not exist; of the files in lab/data:") and \
+        "run_02.csv (82 B)" in message, message
