@@ -350,13 +350,16 @@ def _declined_ev(tmp_path, question: str, results=()) -> Evidence:
     return Evidence(TOOLS, tuple(results), last, user_messages=(question,), pointed=lambda: pointed_files(question, ctx))
 
 
-def test_i_dont_know_beside_a_file_the_question_points_to_is_asked_again_once(tmp_path) -> None:
+def test_an_answer_with_no_look_at_the_file_the_question_points_to_is_asked_again_once(tmp_path) -> None:
     question = "returns policy - can I get my money back on sale items?"
     declined = "I'm sorry, but I don't have enough information to determine that."   # 1.5B, test split
     asked = judge(Reply((), declined), _declined_ev(tmp_path, question), Stage.DRAFT)
-    assert asked == AskAgain("declined_unread", "You said you do not know, but policies/returns.md may hold it: look "
-                                                f"at it with a tool, then answer from what it holds. My question: {question}")
+    assert asked == AskAgain("answered_unread", "policies/returns.md may hold the answer: look at it with a tool, "
+                                                f"then answer from what it holds. My question: {question}")
     assert judge(Reply((), declined), _declined_ev(tmp_path, question), Stage.FINAL) == Accept(declined)
+    # an answer made up in words of its own, no refusal in it, is asked again the same (probe52, probe53)
+    made_up = "Yes, sale items can always be refunded within 30 days."
+    assert judge(Reply((), made_up), _declined_ev(tmp_path, question), Stage.DRAFT).guard == "answered_unread"
     # no file holds the question's words, or a tool already answered: "I don't know" stands
     assert judge(Reply((), "I don't know."), _declined_ev(tmp_path, "who won the 1954 world cup?"),
                  Stage.DRAFT) == Accept("I don't know.")

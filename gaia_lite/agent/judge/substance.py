@@ -46,10 +46,10 @@ def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
     return SAYS_DONE.found(reply.text)
 
 
-def _declined_unread(reply: Reply, ev: Evidence) -> str | None:
-    """A refusal while the question's words point to a file here (one the message names is unread_file's)."""
-    refused = not ev.named and ev.pointed is not None and _unread(ev) and DECLINES.search(reply.text)
-    return ev.pointed() if refused else None  # the look last: it reads the files
+def _answered_unread(reply: Reply, ev: Evidence) -> str | None:
+    """Any answer with no look while the question's words point to a file here (not only "I don't know": probe52)."""
+    unread = not ev.named and not ev.facts and ev.pointed is not None and _unread(ev) and not ev.results
+    return ev.pointed() if unread else None  # the look last: it reads the files
 
 
 def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
@@ -66,8 +66,8 @@ SHORTFALL_GUARDS: tuple[Guard, ...] = (
     Guard("claimed_change", _claimed_change, OnDraft.ASK, OnFinal.KEEP, "You said \"{slot}\", but no tool changed "
           "anything yet. Make the change with a tool now, then answer: {query}",
           amend=lambda reply, ev: "I have not made this change: no tool changed anything this turn."),
-    Guard("declined_unread", _declined_unread, OnDraft.ASK, OnFinal.KEEP, "You said you do not know, but {slot} "
-          "may hold it: look at it with a tool, then answer from what it holds. My question: {query}"),
+    Guard("answered_unread", _answered_unread, OnDraft.ASK, OnFinal.KEEP, "{slot} may hold the answer: look at it "
+          "with a tool, then answer from what it holds. My question: {query}"),
     Guard("compared_unseen", _compared_unseen, OnDraft.ASK, OnFinal.KEEP,
           "{slot}: you have not looked at it yet. Look at it with a tool too, then compare and answer: {query}"),
     Guard("unread_file", lambda reply, ev: " and ".join(ev.named) if ev.named and _unread(ev) else None,
