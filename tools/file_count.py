@@ -437,7 +437,8 @@ def _as_tag(word: str, tags: dict[str, list[int]]) -> str:
 
 def _at_level(word: str, rows: list[str]) -> str:
     """"4 of the 14 lines are at level ERROR: lines 4, 6, 10, 13" when ``word`` is a log level and ``rows`` are a log
-    (most lines say a level as logs do: "ERROR", "level=error"); "" otherwise. A log's "WARN ... retrying after error" is no error (probe52)."""
+    (most lines say a level as logs do: "ERROR", "level=error"); "" otherwise. A log's "WARN ... retrying after
+    error" is no error (probe52)."""
     level = LogLevel.of(word)
     if level is None:
         return ""

@@ -1269,9 +1269,10 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
 _TO_VALUE = re.compile(r"\bto\s+(?P<value>[\w.:/@+-]*\w)", re.IGNORECASE)
 
 
-_RENAME = re.compile(r"\b(?:rename|change|replace|switch|swap)\s+(?:the\s+|all\s+|every\s+)?[\"'\u201c]?(?P<old>[^\"'\u201d]"
-                     r"+?)[\"'\u201d]?\s+(?:to|with|into|for|->)\s+(?:the\s+)?[\"'\u201c]?(?P<new>[^\"'\u201d]+?)[\"'\u201d]?"
-                     r"\s*(?:[.?!,;]|\bin\b|\beverywhere\b|\bplease\b|\bpls\b|$)", re.IGNORECASE)
+_RENAME = re.compile(r"\b(?:rename|change|replace|switch|swap)\s+(?:the\s+|all\s+|every\s+)?[\"'\u201c]?"
+                     r"(?P<old>[^\"'\u201d]+?)[\"'\u201d]?\s+(?:to|with|into|for|->)\s+(?:the\s+)?[\"'\u201c]?"
+                     r"(?P<new>[^\"'\u201d]+?)[\"'\u201d]?\s*(?:[.?!,;]|\bin\b|\beverywhere\b|\bplease\b|\bpls\b|$)",
+                     re.IGNORECASE)
 
 
 def _asked_rename(ctx: ToolContext, text: str) -> tuple[str, str] | None:

@@ -532,7 +532,8 @@ def _of_the_type_said(ctx: ToolContext, path: Path) -> Path | None:
     if not ext or ext not in {f".{e}" for e in _DOTTED_EXT.findall(ctx.request.message.lower())}:
         return None
     base = Path(ctx.workdir).resolve()
-    typed = [e.path for e in scan(ctx) if not e.is_dir and e.path.suffix.lower() == ext and not superseded(e.path, base)]
+    typed = [e.path for e in scan(ctx)
+             if not e.is_dir and e.path.suffix.lower() == ext and not superseded(e.path, base)]
     return typed[0] if len(typed) == 1 else None
 
 

@@ -259,7 +259,8 @@ def import_regex(pattern: str) -> str | None:
 
 
 def whole_word_regex(pattern: str) -> str | None:
-    """``pattern`` as whole words (a plural and a singular too): "TODO" finds "# TODO:" but not "todoSchema" or "todo_items";
+    """``pattern`` as whole words (a plural and a singular too): "TODO" finds "# TODO:" but not "todoSchema" or
+    "todo_items";
     None for under 3 characters or when it does not begin and end with a letter or digit (it is searched as
     written)."""
     text = pattern.strip()

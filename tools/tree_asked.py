@@ -372,7 +372,8 @@ def _empty_folders_lead(ctx: ToolContext, message: str, scope: Scope, where_said
             + (": " + ", ".join(where(p, base) + "/" for p in sorted(empty)[:NAMED]) if empty else "")]
 
 
-_FOLDERS_COUNT = re.compile(r"\bhow\s+many\s+(?:[\w'-]+\s+){0,2}?(?:sub-?)?(?:folders|directories|dirs)\b", re.IGNORECASE)
+_FOLDERS_COUNT = re.compile(r"\bhow\s+many\s+(?:[\w'-]+\s+){0,2}?(?:sub-?)?(?:folders|directories|dirs)\b",
+                            re.IGNORECASE)
 
 
 def asks_folders(message: str) -> bool:
@@ -431,7 +432,8 @@ def asks_of_tree(message: str) -> bool:
     """Whether ``message`` asks something ``tree_lead`` answers."""
     return bool(kinds_asked(message) or exts_asked(message) or size_limit(message) or asks_size(message)
                 or mention_term(message) or name_term(message) or _MOST.search(message) or _TOTAL_SIZE.search(message)
-                or _EMPTY_FOLDERS.search(message) or _FOLDERS_COUNT.search(message) or _LINES_OF.search(message) or _TIMES.search(message))
+                or _EMPTY_FOLDERS.search(message) or _FOLDERS_COUNT.search(message) or _LINES_OF.search(message)
+                or _TIMES.search(message))
 
 
 _TIMES = re.compile(r"\bhow\s+(?:many\s+times|often)\s+(?:does|do|did|is|are|was)\s+(?:the\s+(?:word|name|term)\s+)?"
@@ -476,7 +478,8 @@ def tree_lead(ctx: ToolContext, scope: Scope, top: bool = False) -> str:
     said = (kinds + _size_lead(message, files, where_said, base)
             + _mention_lead(ctx, scope, files, where_said, base) + _name_lead(message, files, where_said, base)
             + _most_lead(message, scope, files, base) + _total_lead(message, files, where_said)
-            + _empty_folders_lead(ctx, message, scope, where_said) + _folders_lead(ctx, message, scope) + _lines_lead(ctx, scope, files, where_said, base)
+            + _empty_folders_lead(ctx, message, scope, where_said) + _folders_lead(ctx, message, scope)
+            + _lines_lead(ctx, scope, files, where_said, base)
             + _times_lead(ctx, files, where_said, base))
     if not said and nested and size_limit(message) is None and (ranking := by_size(message, [(_size(p), where(p, base))
                                                                                    for p in files])):
