@@ -134,7 +134,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     if (pick := singled_out(ctx.request.message, [_shown(ctx, f.path) for f in files[:SHOWN]])) is not None:
         files.insert(0, files.pop(pick))   # "invoice" for "the invoice from the plumber": plumbing_invoice first
     result: dict = {"status": "success", "message": "", "files": [], "count": len(files)}
-    result["files"] = [{**file_entry(f.path), **({} if f.strict else {"why": f.reason})} for f in files[:SHOWN]]
+    files.sort(key=lambda f: superseded(f.path, Path(ctx.workdir).resolve()))   # an older copy after the current
+    result["files"] = [{**_entry(ctx, f.path), **({} if f.strict else {"why": f.reason})} for f in files[:SHOWN]]
     result.update(truncated=len(files) > SHOWN, searched=[str(r) for r in roots])
     if strict and counting:
         result.update(_counted_files(ctx, sorted(f.path for f in strict), roots, pattern, file_types))
@@ -169,6 +170,13 @@ def _what_is_sought(ctx: ToolContext, folder: str, pattern: str,
     if folder and _no_folder_named(ctx, folder):  # "/pancakes/*.txt": the name sought, of that type
         folder, pattern, file_types = "", Path(folder).name, file_types or pattern.partition("*.")[2] or None
     return folder, *kind_meant(ctx.request.message, pattern, file_types)   # "*.jpg" for "how many photos"
+
+
+def _entry(ctx: ToolContext, path: Path) -> dict:
+    """A found file's entry; its time only when the request asks about times: asked "which file has the deadline
+    for this year's seed grant, and what's the date?", the 1.5B gave the files' modified times (probe53)."""
+    entry = file_entry(path)
+    return entry if _RECENT.search(ctx.request.message) else {k: v for k, v in entry.items() if k != "modified"}
 
 
 def _file_given(ctx: ToolContext, file_pattern: str, search_root: Optional[str]) -> dict | None:
@@ -1183,7 +1191,10 @@ def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool
         path.parent.mkdir(parents=True, exist_ok=True)
     existed = path.exists()
     backup = _write_text(ctx, path, content)
-    return {"status": "success", "file_path": str(path), "bytes_written": len(content.encode("utf-8")),
+    lines = len(content.splitlines())
+    # the path said: "Note saved successfully." named no file (probe53)
+    said = f"{'Wrote' if existed else 'Created'} {_shown(ctx, path)} ({lines} line{'' if lines == 1 else 's'})."
+    return {"status": "success", "message": said, "file_path": str(path), "bytes_written": len(content.encode("utf-8")),
             "created": not existed, "backup_path": str(backup) if backup else None}
 
 

@@ -36,3 +36,26 @@ def test_a_failed_rename_is_offered_the_rename_not_a_key_named_like_the_file(too
     error = edit(tool_ctx, "teams.json", '"teams": [', '"teams": [')["error"]
     assert error.endswith("The request asks for this call: edit_file(file_path='teams.json', "
                           "old_content='Red Dragons', new_content='Crimson Dragons')"), error
+
+
+def test_a_written_file_is_said_by_its_path(tool_ctx: ToolContext) -> None:
+    # "Note saved successfully." named no file (probe53)
+    from gaia_lite.tools.files import write_file
+
+    tool_ctx.request.message = "save a note called reading.md in journal that says: finished Dune"
+    result = as_called(write_file)(tool_ctx, "journal/reading.md", "finished Dune\nstarting Piranesi\n")
+    assert result["message"] == "Created journal/reading.md (2 lines).", result
+
+
+def test_found_files_carry_no_times_unless_the_request_asks_about_times(tool_ctx: ToolContext) -> None:
+    # asked for the seed grant's deadline, the 1.5B gave the files' modified times as the date (probe53)
+    from gaia_lite.tools.files import search_file
+
+    write_files(Path(tool_ctx.workdir), {"grants/old/seed_grant_2024.md": "Due Nov 8\n",
+                                         "grants/seed_grant_2025.md": "Due Nov 14\n"})
+    tool_ctx.request.message = "which file has the deadline for this year's seed grant, and what's the date?"
+    files = as_called(search_file)(tool_ctx, "seed_grant_*.pdf")["files"]
+    assert [f["name"] for f in files] == ["seed_grant_2025.md", "seed_grant_2024.md"]   # the older copy after
+    assert all("modified" not in f for f in files)
+    tool_ctx.request.message = "which seed grant file did i change most recently?"
+    assert all("modified" in f for f in as_called(search_file)(tool_ctx, "seed_grant_*.md")["files"])
