@@ -483,6 +483,9 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
         found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file", keep=keep)
         best = clear_winner(found)
         near = [f for f in found[:5] if best is None and f.score >= found[0].score - 0.1]
+        if (current := _the_current(ctx, near)) is not None:   # the letter, not its draft (probe53)
+            return ctx.sandbox.check(current), (f"{raw.strip()} does not exist; this is {shown(current, ctx.workdir)}, "
+                                                "the current one of the files named alike.")
         if (pick := singled_out(ctx.request.message, [shown(f.path, ctx.workdir) for f in near])) is not None:
             # "vet-notes.txt" for "when is biscuits next vet appt": pets/biscuit/'s, the one the request names
             return ctx.sandbox.check(near[pick].path), (f"{raw.strip()} does not exist; this is "
@@ -535,6 +538,14 @@ def _of_the_type_said(ctx: ToolContext, path: Path) -> Path | None:
     typed = [e.path for e in scan(ctx)
              if not e.is_dir and e.path.suffix.lower() == ext and not superseded(e.path, base)]
     return typed[0] if len(typed) == 1 else None
+
+
+def _the_current(ctx: ToolContext, near: Sequence[Found]) -> Path | None:
+    """Of files found alike for a made-up name, the one that is no older copy or draft, when the request asks for
+    none: "fourth_field_trip_letter.txt" found letters/field_trip_letter.md and its drafts/ copy alike (probe53)."""
+    base = Path(ctx.workdir).resolve()
+    current = [f.path for f in near if not superseded(f.path, base)] if len(near) > 1 else []
+    return current[0] if len(current) == 1 and not set(words(ctx.request.message)) & SUPERSEDED_WORDS else None
 
 
 def _said_of(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
@@ -720,7 +731,7 @@ def _path_tokens(rel: str) -> set[str]:
         | {f"month {_MONTH_IN_PATH[w]}" for w in ws if w in _MONTH_IN_PATH}
 
 
-SUPERSEDED_WORDS = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete".split())
+SUPERSEDED_WORDS = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete draft".split())
 
 
 def superseded(path: Path, base: Path) -> bool:

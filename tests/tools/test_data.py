@@ -192,9 +192,9 @@ def test_a_bare_name_falls_back_to_the_one_indexed_file_of_that_name(tool_ctx, t
         out = analyze(tool_ctx, "sales_data_2025.csv", date_range="2025-Q1", columns="revenue")
         assert out["status"] == "success" and out["file"] == "data/sales_data_2025.csv"
         # a second namesake makes the bare name ambiguous: the candidates are named
-        (tmp_path / "old").mkdir()
-        shutil.copy(FIXTURE, tmp_path / "old" / "sales_data_2025.csv")
-        tool_ctx.rag.index_file(tmp_path / "old" / "sales_data_2025.csv")
+        (tmp_path / "team").mkdir()
+        shutil.copy(FIXTURE, tmp_path / "team" / "sales_data_2025.csv")
+        tool_ctx.rag.index_file(tmp_path / "team" / "sales_data_2025.csv")
         ambiguous = analyze(tool_ctx, "sales_data_2025.csv")
         assert ambiguous["status"] == "error" and "data/sales_data_2025.csv" in ambiguous["error"]
     finally:

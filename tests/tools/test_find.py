@@ -232,3 +232,16 @@ def test_a_made_up_name_of_the_extension_the_user_wrote_reads_the_one_file_of_it
     assert read_file(tool_ctx, "config.properties")["file_path"].endswith("mc/server/server.properties")
     tool_ctx.request.message = "what does my server config say?"   # no extension written: the name's kin, as before
     assert read_file(tool_ctx, "config.properties")["file_path"].endswith("mc/plugins/config.yml")
+
+
+def test_a_made_up_name_like_a_file_and_its_draft_reads_the_file(tool_ctx) -> None:
+    # "fourth_field_trip_letter.txt" found letters/field_trip_letter.md and its drafts/ copy alike, and the 1.5B
+    # answered that no letter was found (probe53)
+    root = Path(tool_ctx.workdir)
+    for rel in ("letters/field_trip_letter.md", "letters/drafts/field_trip_letter_draft.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(f"{rel}\n")
+    tool_ctx.request.message = "can u summarize the field trip letter for me, short pls"
+    assert read_file(tool_ctx, "fourth_field_trip_letter.txt")["file_path"].endswith("letters/field_trip_letter.md")
+    tool_ctx.request.message = "what did the draft of the field trip letter say?"   # the draft asked for: no guess
+    assert read_file(tool_ctx, "fourth_field_trip_letter.txt")["status"] == "error"
