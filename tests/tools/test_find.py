@@ -243,5 +243,5 @@ def test_a_made_up_name_like_a_file_and_its_draft_reads_the_file(tool_ctx) -> No
         (root / rel).write_text(f"{rel}\n")
     tool_ctx.request.message = "can u summarize the field trip letter for me, short pls"
     assert read_file(tool_ctx, "fourth_field_trip_letter.txt")["file_path"].endswith("letters/field_trip_letter.md")
-    tool_ctx.request.message = "what did the draft of the field trip letter say?"   # the draft asked for: no guess
-    assert read_file(tool_ctx, "fourth_field_trip_letter.txt")["status"] == "error"
+    tool_ctx.request.message = "what did the draft of the field trip letter say?"   # the draft, when asked for
+    assert read_file(tool_ctx, "fourth_field_trip_letter.txt")["file_path"].endswith("field_trip_letter_draft.md")
