@@ -29,7 +29,7 @@ from .file_sizes import asks_size
 from .tree_asked import scope_of, tree_lead
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
                          _read_rows, _tabular, parse_period, table_question, to_date, to_number)
-from .table_facts import facts_block
+from .table_facts import facts_block, json_records
 from .table_sql import MAX_QUERY_CHARS, QueryMistake, query_result, said_in, schema_fields, words_of
 
 
@@ -116,13 +116,9 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
             return each
         raise
     notes += [found_note] if found_note else []
-    if path.suffix.lower() not in TABLE_SUFFIXES:
-        if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
-            return _as_text(ctx, path, notes + _unrun(query, path))
-        raise ToolFailure(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
-    rows = _read_rows(path)
-    if not _tabular(rows):
-        return _as_text(ctx, path, notes + _unrun(query, path))
+    rows = _table_rows(ctx, path, notes, query)
+    if isinstance(rows, dict):   # not a table: its text
+        return rows
     frame = _frame(rows)
     asked = bool(query and query.strip())
     if asked:
@@ -159,6 +155,19 @@ def _refuse_oversized(**args: Optional[str]) -> None:
         if size > ARG_LIMITS[name]:
             example = "; a period is e.g. 2025-Q1 or 2025-01-01..2025-03-31" if name == "date_range" else ""
             raise ToolFailure(f"{name} is {size:,} characters; the limit is {ARG_LIMITS[name]:,}{example}")
+
+
+def _table_rows(ctx: ToolContext, path: Path, notes: list[str], query: Optional[str]) -> list[list[Any]] | dict:
+    """The rows of the table at ``path``, or the result for a file that is no table (its text)."""
+    # a JSON array of records is a table too: readings_may_2024.json came back as text, and the 1.5B gave the
+    # hilltop station's mean for its highest (probe52)
+    rows = json_records(path) if path.suffix.lower() == ".json" else None
+    if rows is None and path.suffix.lower() not in TABLE_SUFFIXES:
+        if path.suffix.lower() in TEXT_EXTS:  # a report, notes: its text holds the figures asked for
+            return _as_text(ctx, path, notes + _unrun(query, path))
+        raise ToolFailure(f"{path.name} is not a table file; supported: .csv, .tsv, .xlsx (save .xls as .xlsx)")
+    rows = rows if rows is not None else _read_rows(path)
+    return rows if _tabular(rows) else _as_text(ctx, path, notes + _unrun(query, path))
 
 
 def _folder_asked_of(ctx: ToolContext, file_path: str) -> dict | None:

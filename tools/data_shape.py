@@ -109,12 +109,17 @@ def named_in(names: Sequence[str], text: str) -> list[str]:
     found: list[tuple[int, str]] = []
     for name in names:
         own = [w for w in words(name) if w not in _AGGREGATE_WORDS] or words(name)
+        own = [w for w in own if w not in _UNITS] or own   # "temp" names temp_c, "rain" rain_mm (probe52)
         if not own:
             continue
         at = [i for i in range(len(said) - len(own) + 1) if said[i:i + len(own)] == own]
         if at:
             found.append((at[0], name))
     return [n for _, n in sorted(found)]
+
+
+# a column name's unit, which a question leaves out ("the highest temp" for temp_c)
+_UNITS = frozenset("c f k mm cm km m mi kg g lb lbs oz usd eur gbp pct ms sec min h hr hrs l ml kwh".split())
 
 
 # the measures a question can ask of a table, by the words people use for them; a result's line that
@@ -418,7 +423,10 @@ def _within(said: str, rows: "_Frame", plan: Plan) -> list[str]:
     means = "; ".join(f"{c} {fmt(round(_sum(rows, c) / sum(v is not None for v in rows.numbers[c]), 2))}"
                       for c in cols)
     mean = [f"Average for {said}: {means}."]
-    label = _label_column(rows)
+    # rows without a name are told apart by their dates: the hilltop station's highest reading went unsaid, its
+    # mean given, and the 1.5B answered the mean (probe52)
+    label = _label_column(rows) or next((n for n in rows.names if rows.types[n] == "date" and all(rows.text[n])
+                                         and len(set(rows.text[n])) == rows.rows), None)
     if not plan.extreme_first:
         return mean
     ends = [_extremes(rows, c, label, [], plan.low_first).replace(f" {c}:", f" {c} for {said}:", 2)

@@ -29,7 +29,7 @@ from .data_shape import all_met, asked_first, columns_said, named_lines, shaped
 from .table_sql import schema_fields, schema_lines
 from gaia_lite.registry.failure import ToolFailure
 
-__all__ = ["FACTS_BYTES", "SCHEMA_LINES", "SPREADSHEETS", "facts_block", "table_facts", "tables_result"]
+__all__ = ["FACTS_BYTES", "SCHEMA_LINES", "SPREADSHEETS", "facts_block", "json_records", "table_facts", "tables_result"]
 
 FACTS_BYTES = 5 * 1024 * 1024   # a bigger table is left to analyze_data_file: typing every cell takes seconds
 MAX_LINES = 14
@@ -41,7 +41,7 @@ SPREADSHEETS = frozenset({".xlsx", ".xlsm"})   # binary: read_file has no text o
 _TABLE_EXTS = frozenset(s for s in TABLE_SUFFIXES if s != ".txt") | {".json"}
 
 
-def _records(path: Path) -> list[list[Any]] | None:
+def json_records(path: Path) -> list[list[Any]] | None:
     """A JSON array of records (objects) as rows under a header of their keys; None for any other JSON."""
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig", errors="replace"))
@@ -80,7 +80,7 @@ def _facts_and_frame(path: Path, message: str) -> _Read | None:
     if ext not in _TABLE_EXTS or not path.is_file() or path.stat().st_size > FACTS_BYTES:
         return None
     try:
-        rows = _records(path) if ext == ".json" else _read_rows(path)
+        rows = json_records(path) if ext == ".json" else _read_rows(path)
     except ToolFailure:
         return None
     if not rows or not _tabular(rows):

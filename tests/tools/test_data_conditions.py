@@ -253,3 +253,17 @@ def test_a_figure_asked_with_nothing_indexed_is_read_from_the_one_table_it_point
     message = as_called(query_documents)(rag_ctx, "Harbor & Finch April 2024 hours logged")["message"]
     assert message.startswith("Rows where client is harbor & finch in April 2024: 3 of 6") and \
         "Total: hours 8.25." in message, message
+
+
+READINGS = json.dumps([{"station": s, "date": d, "temp_c": t} for s, d, t in (
+    ("hilltop", "2024-05-03", 14.2), ("valley", "2024-05-03", 18.9), ("hilltop", "2024-05-19", 21.3),
+    ("valley", "2024-05-19", 24.7), ("hilltop", "2024-05-31", 12.9))])
+
+
+def test_a_json_array_of_records_is_a_table_and_its_highest_row_is_told_by_its_date(tool_ctx: ToolContext) -> None:
+    # readings_may_2024.json came back as text, and read whole the 1.5B gave the hilltop station's mean (16.98) for
+    # its highest; "temp" names temp_c (probe52)
+    result = _ask(tool_ctx, "whats the highest temp the hilltop station recorded in may", "readings.json", READINGS)
+    assert result["message"].startswith("Highest temp_c for hilltop: 2024-05-19 (21.30)"), result["message"]
+    query = analyze(tool_ctx, "readings.json", query="SELECT MAX(temp_c) FROM data WHERE station = 'hilltop'")
+    assert "21.3" in query["message"], query
