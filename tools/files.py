@@ -29,6 +29,7 @@ from .table_read import table_question
 from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, format_note, is_binary, markdown_outline, not_text_hint,
                         open_regular, python_outline, text_head, text_start)
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
+from .setting_paths import flat_settings
 from .setting_line import (Setting, config_text, key_alone, key_set_to, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
 from .file_sizes import asks_size, by_size, in_size_order, sized_files
@@ -826,7 +827,22 @@ def _lines_asked(ctx: ToolContext, path: Path, file_path: str, text: str, lines:
         out["line_asked"] = f"line {n}: {rows[n - 1]}"
     if lines > REQUEST_LINES_FROM and (found := request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)):
         out["lines_matching_request"] = [f"line {n}: {_with_its_end(rows, n, line)}" for n, line in found]
+    if said := _settings_asked(ctx, path, text):
+        out["settings_matching_request"] = said
     return out
+
+
+def _settings_asked(ctx: ToolContext, path: Path, text: str) -> list[str]:
+    """The values of a settings file under the whole path of their keys (setting_paths.flat_settings) that hold the
+    most of the request's words, best first, at most 5. Read schedules.yaml whole, the 1.5B gave the living room's
+    and the weekend's times for "What time does the bedroom heating come on during weekdays?" (probe52)."""
+    flat = flat_settings(path.name, text)
+    asked = set(request_words(ctx.request.message))
+    if not flat or not asked:
+        return []
+    scored = [(len(asked & set(words(line.split(":")[0]))), line) for line in flat.splitlines()]
+    best = max((s for s, _ in scored), default=0)
+    return [line for s, line in scored if s == best][:5] if best >= 2 else []
 
 
 _LINE_NUMBER = re.compile(r"\bline\s*(?:no\.?|number|#)?\s*(\d{1,6})\b|\b(\d{1,6})(?:st|nd|rd|th)\s+line\b|"

@@ -37,3 +37,13 @@ def test_a_question_about_a_setting_is_answered_from_the_current_settings_file(r
     result = as_called(query_documents)(rag_ctx, "bedroom heating weekdays")
     assert "heating bedroom weekdays start: 06:15" in result["message"], result["message"]
     assert "06:45" not in result["message"] and "backup" not in result["message"]
+
+
+def test_a_read_of_a_settings_file_gives_the_values_the_request_asks_under_their_keys(tool_ctx: ToolContext) -> None:
+    # read whole, schedules.yaml got "6:30 AM" (the living room's) from the 1.5B (probe52)
+    from gaia_lite.tools.files import read_file
+
+    write_files(Path(tool_ctx.workdir), {"schedules.yaml": SCHEDULE})
+    tool_ctx.request.message = "What time does the bedroom heating come on during weekdays?"
+    result = as_called(read_file)(tool_ctx, "schedules.yaml")
+    assert result["settings_matching_request"] == ["heating bedroom weekdays start: 06:15"], result
