@@ -779,7 +779,8 @@ def _current_instead(ctx: ToolContext, path: Path) -> tuple[Path, str] | None:
     base = Path(ctx.workdir).resolve()
     if not superseded(path, base) or set(words(ctx.request.message)) & SUPERSEDED_WORDS:
         return None
-    need = {w for w in words(path.name) if w not in SUPERSEDED_WORDS and not w.isdigit()}
+    # "onboarding_guide_v3.md" needs "onboarding" and "guide", not its version's "v" (probe53)
+    need = {w for w in words(path.stem) if w not in SUPERSEDED_WORDS and not w.isdigit() and len(w) > 1}
     alike = [e.path for e in scan(ctx, [base]) if not e.is_dir and e.path.suffix == path.suffix and e.path != path
              and not superseded(e.path, base) and need <= set(words(_shown(ctx, e.path)))]
     if not alike or len(alike) > 5:

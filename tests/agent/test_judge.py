@@ -360,6 +360,10 @@ def test_an_answer_with_no_look_at_the_file_the_question_points_to_is_asked_agai
     # an answer made up in words of its own, no refusal in it, is asked again the same (probe52, probe53)
     made_up = "Yes, sale items can always be refunded within 30 days."
     assert judge(Reply((), made_up), _declined_ev(tmp_path, question), Stage.DRAFT).guard == "answered_unread"
+    # an instruction asks no look: "remember ..." beside a file of its words was sent to read it, and the next turn
+    # edited that file instead of the memory (probe53)
+    told = "remember that returns on sale items are exchange only"
+    assert judge(Reply((), "Got it."), _declined_ev(tmp_path, told), Stage.DRAFT) == Accept("Got it.")
     # no file holds the question's words, or a tool already answered: "I don't know" stands
     assert judge(Reply((), "I don't know."), _declined_ev(tmp_path, "who won the 1954 world cup?"),
                  Stage.DRAFT) == Accept("I don't know.")

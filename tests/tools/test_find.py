@@ -245,3 +245,14 @@ def test_a_made_up_name_like_a_file_and_its_draft_reads_the_file(tool_ctx) -> No
     assert read_file(tool_ctx, "fourth_field_trip_letter.txt")["file_path"].endswith("letters/field_trip_letter.md")
     tool_ctx.request.message = "what did the draft of the field trip letter say?"   # the draft, when asked for
     assert read_file(tool_ctx, "fourth_field_trip_letter.txt")["file_path"].endswith("field_trip_letter_draft.md")
+
+
+def test_an_older_copy_with_a_version_in_its_name_gives_way_to_the_current(tool_ctx) -> None:
+    # the 1.5B read docs/old/onboarding_guide_v3.md and answered its $300 for the current guide's $400 (probe53)
+    root = Path(tool_ctx.workdir)
+    for rel, text in (("docs/onboarding_guide.md", "Home office budget: $400\n"),
+                      ("docs/old/onboarding_guide_v3.md", "Home office budget: $300\n")):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    tool_ctx.request.message = "and whats the home office budget"
+    assert "$400" in read_file(tool_ctx, "docs/old/onboarding_guide_v3.md")["content"]

@@ -48,8 +48,8 @@ def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
 
 def _answered_unread(reply: Reply, ev: Evidence) -> str | None:
     """Any answer with no look while the question's words point to a file here (not only "I don't know": probe52)."""
-    unread = not ev.named and not ev.facts and ev.pointed is not None and _unread(ev) and not ev.results
-    return ev.pointed() if unread else None  # the look last: it reads the files
+    unread = (QUESTION.search(ev.query) or "?" in ev.query) and not (ev.named or ev.facts or ev.results)  # a question
+    return ev.pointed() if unread and ev.pointed is not None and ev.tool_names else None  # the look last: reads files
 
 
 def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
