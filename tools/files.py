@@ -40,7 +40,8 @@ from .file_walk import (KNOWN_EXTS, ext_filter, file_entry, is_pattern, iso_time
                         name_date, not_types, sandbox_roots, type_key, visible_files)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
-                   request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION, SUPERSEDED_WORDS)
+                   request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION, SUPERSEDED_WORDS,
+                   asks_old)
 from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
                    whole_word_regex, where)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
@@ -135,7 +136,8 @@ def search_file(ctx: ToolContext, file_pattern: str, deep_search: bool = False,
     if (pick := singled_out(ctx.request.message, [_shown(ctx, f.path) for f in files[:SHOWN]])) is not None:
         files.insert(0, files.pop(pick))   # "invoice" for "the invoice from the plumber": plumbing_invoice first
     result: dict = {"status": "success", "message": "", "files": [], "count": len(files)}
-    files.sort(key=lambda f: superseded(f.path, Path(ctx.workdir).resolve()))   # an older copy after the current
+    base = Path(ctx.workdir).resolve()
+    files.sort(key=lambda f: superseded(f.path, base))   # an older copy after the current
     result["files"] = [{**_entry(ctx, f.path), **({} if f.strict else {"why": f.reason})} for f in files[:SHOWN]]
     result.update(truncated=len(files) > SHOWN, searched=[str(r) for r in roots])
     if strict and counting:
@@ -777,7 +779,7 @@ def _current_instead(ctx: ToolContext, path: Path) -> tuple[Path, str] | None:
     only one; else None. Asked the frontend package's version, the 1.5B read webshop/backup/frontend_package.json
     and answered 2.3.0, the current packages/frontend/package.json saying 2.4.1 (probe52)."""
     base = Path(ctx.workdir).resolve()
-    if not superseded(path, base) or set(words(ctx.request.message)) & SUPERSEDED_WORDS:
+    if not superseded(path, base) or asks_old(ctx.request.message):
         return None
     # "onboarding_guide_v3.md" needs "onboarding" and "guide", not its version's "v" (probe53)
     need = {w for w in words(path.stem) if w not in SUPERSEDED_WORDS and not w.isdigit() and len(w) > 1}
@@ -932,9 +934,8 @@ _FILE_NAME = re.compile(r"[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,5}")
 
 
 def _named_instead(ctx: ToolContext, pattern: str, target: Path) -> dict | None:
-    """The files named like ``pattern`` when it is a file's name that no line holds as written, only its words:
-    "Find the Python
-    script that resizes images. I think it's called resize.py" was searched in the files' text, and the 0.5B
+    """The files named like ``pattern`` when it is a file's name that no line holds as written, only its words: "Find
+    the Python script that resizes images. I think it's called resize.py" was searched in the files' text, and the 0.5B
     answered with an old shell script whose lines held "resize" (probe53). None otherwise."""
     if not _FILE_NAME.fullmatch(pattern.strip()) or Path(pattern.strip()).suffix.lower() not in KNOWN_EXTS:
         return None

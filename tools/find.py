@@ -22,7 +22,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Literal, Sequence
+from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
 
 from rapidfuzz import fuzz
 
@@ -38,7 +38,8 @@ from .patterns import MAX_PATTERN_CHARS, compile_user_regex, singular
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
            "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named",
-           "singled_out", "superseded", "one_pointed", "table_asked", "SUPERSEDED_WORDS"]
+           "singled_out", "singled_pointed", "superseded", "current_ones", "asks_old", "one_pointed", "table_asked",
+           "SUPERSEDED_WORDS"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -520,7 +521,7 @@ def table_asked(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
     0.5B stopped at the failure (probe51)."""
     tables = [p for p in pointed if p.path.suffix.lower() in _TABLES]
     base = Path(ctx.workdir).resolve()
-    tables = [p for p in tables if not superseded(p.path, base)] or tables   # not its older copy beside it (probe52)
+    tables = current_ones(tables, base, lambda p: p.path)   # not its older copy beside it (probe52)
     return tables[0] if len(tables) == 1 and _ASKS_FIGURE.search(ctx.request.message) else None
 
 
@@ -545,7 +546,7 @@ def _the_current(ctx: ToolContext, near: Sequence[Found]) -> Path | None:
     none: "fourth_field_trip_letter.txt" found letters/field_trip_letter.md and its drafts/ copy alike (probe53)."""
     base = Path(ctx.workdir).resolve()
     current = [f.path for f in near if not superseded(f.path, base)] if len(near) > 1 else []
-    return current[0] if len(current) == 1 and not set(words(ctx.request.message)) & SUPERSEDED_WORDS else None
+    return current[0] if len(current) == 1 and not asks_old(ctx.request.message) else None
 
 
 def _said_of(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
@@ -554,6 +555,11 @@ def _said_of(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
     math_test_oct.tsv and math_test_sep.tsv alike (probe52)."""
     if len(PATH_MENTION.findall(ctx.request.message)) > 1:   # files named by path: the request's to choose among
         return None
+    return singled_pointed(ctx, pointed)
+
+
+def singled_pointed(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
+    """The one of the first five files the request points to that it singles out (``singled_out``), or None."""
     pick = singled_out(ctx.request.message, [shown(p.path, ctx.workdir) for p in pointed[:5]])
     return pointed[pick] if pick is not None else None
 
@@ -732,6 +738,19 @@ def _path_tokens(rel: str) -> set[str]:
 
 
 SUPERSEDED_WORDS = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete draft".split())
+
+
+T = TypeVar("T")
+
+
+def current_ones(items: Sequence[T], base: Path, path: Callable[[T], Path]) -> list[T]:
+    """The items whose file (``path`` of each) is no older copy (``superseded``), or all of them when none is."""
+    return [i for i in items if not superseded(path(i), base)] or list(items)
+
+
+def asks_old(message: str) -> bool:
+    """Whether ``message`` asks for an older copy itself ("what did the backup say?", "the draft of the letter")."""
+    return bool(set(words(message)) & SUPERSEDED_WORDS)
 
 
 def superseded(path: Path, base: Path) -> bool:

@@ -26,7 +26,7 @@ from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
 from .list_entry import list_entries
 from .find import (clear_winner, files_named, find, locate, named_in, one_pointed, pointed_by_request, pointed_message,
-                   rank, request_words, scan, shown, singled_out, superseded, table_asked, words)
+                   rank, request_words, scan, shown, current_ones, singled_pointed, table_asked, words)
 from .setting_paths import flat_settings
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
@@ -219,9 +219,7 @@ def _found(ctx: ToolContext, query: str, hits: list[Any], naming: str = "") -> d
 def _current_first(ctx: ToolContext, by_file: dict[str, list[Any]]) -> dict[str, list[Any]]:
     """The files a search found, without their older copies (find.superseded) when a current file is among them:
     a heating schedule's backup/ copy led with its 06:45, the current file's 06:15 after it (probe52)."""
-    base = Path(ctx.workdir).resolve()
-    current = {f: hits for f, hits in by_file.items() if not superseded(Path(f), base)}
-    return current or by_file
+    return dict(current_ones(list(by_file.items()), Path(ctx.workdir).resolve(), lambda item: Path(item[0])))
 
 
 def _read_through(ctx: ToolContext, query: str, paths: list[str]) -> dict[str, Any] | None:
@@ -459,11 +457,10 @@ def _lines_counted_in(ctx: ToolContext) -> dict[str, Any] | None:
     word it leaves out), nothing indexed: the lines that hold each of its words, counted (file_count.lines_counted).
     "how many shifts is priya down for in the march roster? the final one not the draft" got the header lines of
     both rosters, and the 1.5B answered that none were listed (probe52)."""
-    pointed = pointed_by_request(ctx)
-    pick = singled_out(ctx.request.message, [shown(p.path, ctx.workdir) for p in pointed[:5]])
-    if pick is None:
+    one = singled_pointed(ctx, pointed_by_request(ctx))
+    if one is None:
         return None
-    path = pointed[pick].path
+    path = one.path
     text = text_head(ctx, path, lines=400, chars=40_000)
     counted = lines_counted(ctx.request.message, text, shown(path, ctx.workdir)) if text else []
     if not counted:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .table_read import TABLE_SUFFIXES, _frame, _named_period, _plan, _read_rows, _tabular
-from .find import superseded
+from .find import current_ones
 from .data_shape import all_met, asked_first, columns_said, named_lines, shaped
 from .table_sql import schema_fields, schema_lines
 from gaia_lite.registry.failure import ToolFailure
@@ -157,5 +157,4 @@ def _answering(read: list[tuple[str, _Read]]) -> list[tuple[str, _Read]]:
         return read
     read = [pr for pr in read if pr[1].met] or read
     base = Path(os.path.commonpath([p for p, _ in read])) if len(read) > 1 else Path("/")
-    current = [pr for pr in read if not superseded(Path(pr[0]), base)]
-    return current or read
+    return current_ones(read, base, lambda pr: Path(pr[0]))

@@ -171,7 +171,8 @@ def _kinds_lead(message: str, files: list[Path], where_said: str, base: Path) ->
         (n1, k1), (n2, k2) = sorted(counts, reverse=True)
         out.append(f"There are more {k1} files than {k2} files ({n1} to {n2})")
     asked = set(request_words(message))
-    named = [p for p in files if type_key(p.name) in {e for _, es in groups for e in es} and asked & set(words(p.stem))]
+    of_kinds = {e for _, es in groups for e in es}   # once, not once per file of the tree
+    named = [p for p in files if type_key(p.name) in of_kinds and asked & set(words(p.stem))]
     if len(named) == 1:   # "a knitting pattern for a cardigan, its a md or txt file": the one named so (probe53)
         out.insert(0, f"{where(named[0], base)} is the one whose name holds what the request says")
     return out
