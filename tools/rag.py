@@ -7,6 +7,8 @@ anything is read or written.
 
 from __future__ import annotations
 
+import functools
+
 import re
 import threading
 import time
@@ -439,7 +441,7 @@ def _files_say(ctx: ToolContext, query: str, why: str) -> dict[str, Any] | None:
             "message": f"{why} for {', '.join(terms)}: {counted(found, base)}\n" + "\n".join(hit_lines(found, base))}
 
 
-def _counted_instead(ctx: ToolContext, query: str) -> dict[str, Any] | None:
+def _counted_instead(ctx: ToolContext, query: str, pointed: list[Any]) -> dict[str, Any] | None:
     """A count asked with nothing indexed: of the files' lines that hold its words, else of the files in the folder
     it names. "How many TODOs are there in total across src?" got one passage of one file indexed for it, and the
     0.5B answered with that passage; "how many photos did i take in 2024? theyre in photos/2024" got "No documents
@@ -449,15 +451,16 @@ def _counted_instead(ctx: ToolContext, query: str) -> dict[str, Any] | None:
               "message": f"No documents were indexed here. {counted}"} if counted else None
     if folder and (kind_asked(ctx.request.message) or exts_named(ctx.request.message)):
         return folder   # files of a kind are counted, not lines: "2024" also stood in reports' lines
-    return _list_counted(ctx) or _lines_counted_in(ctx) or _files_say(ctx, query, COUNTED_INSTEAD) or folder
+    return _list_counted(ctx, pointed) or _lines_counted_in(ctx, pointed) or _files_say(ctx, query, COUNTED_INSTEAD) \
+        or folder
 
 
-def _lines_counted_in(ctx: ToolContext) -> dict[str, Any] | None:
+def _lines_counted_in(ctx: ToolContext, pointed: list[Any]) -> dict[str, Any] | None:
     """A count asked of the one file the request singles out among those its words point to (its folders, month, a
     word it leaves out), nothing indexed: the lines that hold each of its words, counted (file_count.lines_counted).
     "how many shifts is priya down for in the march roster? the final one not the draft" got the header lines of
     both rosters, and the 1.5B answered that none were listed (probe52)."""
-    one = singled_pointed(ctx, pointed_by_request(ctx))
+    one = singled_pointed(ctx, pointed)
     if one is None:
         return None
     path = one.path
@@ -470,11 +473,11 @@ def _lines_counted_in(ctx: ToolContext) -> dict[str, Any] | None:
             "message": f"No documents were indexed here. In {where_}, " + "; ".join(counted) + "."}
 
 
-def _list_counted(ctx: ToolContext) -> dict[str, Any] | None:
+def _list_counted(ctx: ToolContext, pointed: list[Any]) -> dict[str, Any] | None:
     """A count asked of the one list file the request points to, with nothing indexed: its entries counted, its text
     after them. "how many things are still unchecked on my garden todo list" got the two lists' title lines, the
     0.5B answered from them (probe50)."""
-    one = one_pointed(pointed_by_request(ctx), Path(ctx.workdir))
+    one = one_pointed(pointed, Path(ctx.workdir))
     text = text_head(ctx, one.path, lines=120, chars=8_000) if one is not None else ""
     entries = list_entries(text) if text else None
     if one is None or entries is None:
@@ -516,12 +519,14 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         return {**tables, "query": query, **({"note": note} if note else {})}
     if not named and (tables := _tables(ctx, _unindexable_tables(ctx, query))) is not None:
         return {**tables, "query": query, **({"note": note} if note else {})}
-    if not scope and count_asked(ctx) is None and (one := table_asked(ctx, pointed_by_request(ctx))) is not None \
+    # the files the request's words point to, looked for once: the branches below ask it up to four times
+    pointed = functools.cache(lambda: pointed_by_request(ctx))
+    if not scope and count_asked(ctx) is None and (one := table_asked(ctx, pointed())) is not None \
             and (tables := _tables(ctx, [str(one.path)])) is not None:
         # a figure asked of the one table the words point to: "How many hours did I log for Harbor & Finch in April
         # 2024?" got the lines of four files that held its words, and both models answered a figure of none (probe52)
         return {**tables, "query": query}
-    if not scope and asks_count(ctx) and (said := _counted_instead(ctx, query)) is not None:
+    if not scope and asks_count(ctx) and (said := _counted_instead(ctx, query, pointed())) is not None:
         return {**said, "query": query}   # no note of the files indexed on the way: they did not answer
     if not named and not scope and (told := _told_before(ctx, query)) is not None:   # what the user told us
         return {**told, **({"note": note} if note else {})}
@@ -529,10 +534,10 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         said = _files_say(ctx, query, "No documents are indexed here yet, so the files were searched instead")
         if said is not None:
             return {**said, **({"note": note} if note else {})}
-        pointed = pointed_by_request(ctx)   # files named like the question's words: where they are
-        if pointed:
-            return {"status": "success", "match": "request", "message": pointed_message(ctx, pointed),
-                    "files": [str(p.path) for p in pointed], **({"note": note} if note else {})}
+        found = pointed()   # files named like the question's words: where they are
+        if found:
+            return {"status": "success", "match": "request", "message": pointed_message(ctx, found),
+                    "files": [str(p.path) for p in found], **({"note": note} if note else {})}
         return {"status": "no_documents", "message": (note + " " if note else "") + NO_DOCS_HINT}
     total = ctx.rag.chunk_count()
     started = time.monotonic()
