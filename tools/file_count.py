@@ -21,7 +21,7 @@ from .file_walk import (ASKED_KINDS, KNOWN_EXTS as _KNOWN_EXTS, kind_asked, kind
                         visible_files, walk_folders)
 from .find import find, request_words, words
 from .grep import LEVEL_WORD, LogLevel, where
-from .list_entry import list_entries
+from .list_entry import entry, list_entries
 from .sandbox import SandboxError
 
 __all__ = ["COUNT_GLOB", "split_folder", "folder_in_request", "asks_count", "count_message", "tree_tally",
@@ -383,8 +383,7 @@ def lines_counted(message: str, text: str, beyond: str, shown: int = 12) -> list
 
 
 _LINES_SHOWN = 12
-_TAG = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+\[(?P<tag>[^\]\sxX][^\]]{0,24}|[xX][^\]]{1,24})\]")
-_BOX = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+\[(?P<box>[ xX])\]\s*(?P<text>.*)$")
+_TAG = re.compile(r"\[(?P<tag>[^\]\s][^\]]{0,24})\]")  # at an entry's start: "- [finished] Piranesi"
 _OPEN_ASKED = re.compile(r"\b(?:not|n't|never)\s+(?:yet\s+)?(?:been\s+)?(?:checked|ticked|done|packed|bought|finished|"
                          r"completed?)|\bun(?:checked|ticked|done|finished)\b|\bstill\b|\bleft\b|\bremaining\b|"
                          r"\boutstanding\b|\bopen\b|\bto\s*do\b", re.IGNORECASE)
@@ -400,7 +399,8 @@ def _boxes_counted(message: str, rows: list[str]) -> list[str]:
     """The open or the ticked entries of a checklist, named, for a message that asks of either: "7 of the 18 list
     entries are open (not checked off): Sleeping pads, ...". Told "23 entries, one a line" before the 7 open of 18,
     the 1.5B answered "18 ... still not checked off" (probe52)."""
-    boxes = [(m.group("box") in "xX", m.group("text").strip()) for row in rows if (m := _BOX.match(row))]
+    entries = [e for row in rows if (e := entry(row))]
+    boxes = [(box in "xX", text) for box, text in entries if box is not None]
     if len(boxes) < 2:
         return []
     ticked = [t for done, t in boxes if done]
@@ -418,7 +418,7 @@ def _tags(rows: list[str]) -> dict[str, list[int]]:
     """The lines of each bracketed tag that list entries start with ("- [finished] Piranesi"), by tag."""
     out: dict[str, list[int]] = {}
     for n, row in enumerate(rows, 1):
-        if m := _TAG.match(row):
+        if (e := entry(row)) and e[0] is None and (m := _TAG.match(e[1])):
             out.setdefault(m.group("tag").strip().lower(), []).append(n)
     return out if len(out) > 1 or sum(map(len, out.values())) > 1 else {}
 

@@ -13,11 +13,12 @@ import re
 from collections import Counter
 from pathlib import Path
 
-__all__ = ["list_entries", "added_entry", "added_entries", "entry_to_follow", "repeated_lines", "ADD_WORDS",
+__all__ = ["list_entries", "entry", "added_entry", "added_entries", "entry_to_follow", "repeated_lines", "ADD_WORDS",
            "LIST_SUFFIXES", "MAX_ADDED"]
 
 _ENTRY = re.compile(r"^(?P<lead>[ \t]*(?:(?P<bullet>[-*+\u2022])|(?P<number>\d{1,3})(?P<stop>[.)]))[ \t]+)"
                     r"(?:\[(?P<box>[ xX])\][ \t]*)?(?P<text>\S.*)$")
+_BARE_BOX = re.compile(r"\[[ xX]\]\s*")
 _HEADING = re.compile(r"^#{1,6}[ \t]+(?P<title>.+?)[ \t#]*$")
 # the words that ask for an entry more, not a change of one (tools may read the request; the judge may not)
 ADD_WORDS = frozenset("add adding append insert include put stick".split())
@@ -149,6 +150,13 @@ def repeated_lines(text: str, old: str, new: str) -> list[str]:
     elsewhere = Counter(_entry_text(ln).casefold() for ln in text.splitlines() if ln.strip())
     elsewhere.subtract(_entry_text(ln).casefold() for ln in old.splitlines() if ln.strip())
     return [ln for ln in new.splitlines() if ln.strip() and elsewhere[_entry_text(ln).casefold()] > 0]
+
+
+def entry(line: str) -> tuple[str | None, str] | None:
+    """The box (" ", "x" or None) and the text of a list entry ("- [x] Tent" -> ("x", "Tent")); None for a line that
+    is no entry. An entry is text after a bullet or a number: a bare "- [ ]" has no text, so it is none."""
+    m = _ENTRY.match(line)
+    return (m.group("box"), m.group("text").strip()) if m and not _BARE_BOX.fullmatch(m.group("text")) else None
 
 
 def _entry_text(line: str) -> str:

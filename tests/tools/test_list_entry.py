@@ -8,7 +8,7 @@ import pytest
 
 from gaia_lite.registry.context import TurnRequest
 from gaia_lite.tools.files import edit_file
-from gaia_lite.tools.list_entry import added_entry
+from gaia_lite.tools.list_entry import added_entry, entry
 
 READING = "# To read\n\n- The Overstory - Richard Powers\n- Klara and the Sun\n- The Dispossessed\n\n## Maybe\n- Dune\n"
 
@@ -153,3 +153,11 @@ def test_the_lists_heading_written_above_new_entries_is_not_added(tool_ctx, tmp_
     edit_file(_asked(tool_ctx, "drop bread and add jam to my shopping list"), "shopping.md",
               "- milk\n- bread\n- eggs\n- flour", "- milk\n- eggs\n- flour\n- jam")
     assert (tmp_path / "shopping.md").read_text() == "# Shopping\n- milk\n- eggs\n- flour\n- jam\n"
+
+
+def test_an_entry_is_its_box_and_text_and_a_bare_box_is_no_entry() -> None:
+    assert entry("- [x] Tent") == ("x", "Tent")
+    assert entry("  3. [ ] Pads ") == (" ", "Pads")
+    assert entry("* [finished] Piranesi") == (None, "[finished] Piranesi")   # a tag, not a box
+    assert entry("- [ ]") is None and entry("- [x] ") is None                # nothing to do, nothing done
+    assert entry("# Shelter") is None and entry("plain line") is None
