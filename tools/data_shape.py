@@ -393,6 +393,11 @@ def _period_sentence(said: str, rows: "_Frame", plan: Plan) -> str:
     # "Total in Q1 2025": the words of "total revenue in Q1 2025" on the line with its figure; the 0.5B
     # and the 1.5B both answered that question from a whole-file line that began "Total:"
     line = f"Total in {said}: {totals} ({rows.rows} rows)." if totals else f"{said}: {rows.rows} rows."
+    if plan.mean_first and plan.values:
+        # "the average greenhouse temperature from June 1 to June 7": told the week's total alone, a small model
+        # divides, or gives the whole file's mean (probe54)
+        means = "; ".join(f"{c} {fmt(_mean(rows, c))}" for c in plan.values[:2])
+        line = f"Average in {said}: {means} ({rows.rows} rows). " + line
     cats = [c for c in plan.categories if c in rows.text][:1]
     if cats and plan.values:
         line += " " + _top_sentence(cats[0], _groups(rows, cats[0], plan.values[:1]), plan.values[0],
@@ -485,8 +490,10 @@ def _in_named_period(frame: "_Frame", plan: Plan) -> tuple[list[bool], str] | No
         else None
 
 
-def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
-    """The rows meeting the message's comparison (and the cells it names), listed by their label."""
+def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> list[str]:
+    """The rows meeting the message's comparison (and the cells it names), listed by their label; their mean and
+    extremes after them when asked: "which of those had the most elevation gain?" after "how many hikes in 2024
+    were longer than 10 km" got the whole log's highest, a hike of 2023 (probe54)."""
     assert plan.comparison is not None
     keep = [k and cells for k, cells in zip(plan.comparison.keep, _meets_cells(frame, by_col))]
     said = " and ".join([plan.comparison.said, *_cells_said(by_col)])
@@ -498,7 +505,8 @@ def _compared(frame: "_Frame", plan: Plan, by_col: dict[str, set[str]]) -> str:
     # the compared column's own total only when a total is asked: "whats the total km for those" after "how many runs
     # longer than 10km" (probe51); "which items have fewer than 5 in stock" gets no total of the stock
     totals = plan.values[:2] if plan.total_asked else [c for c in plan.values[:2] if c != column]
-    return _rows_line(frame, keep, said, totals, [column])[0]
+    line, met = _rows_line(frame, keep, said, totals, [column])
+    return [line, *(_within(said, met, plan) if plan.extreme_first or plan.mean_first else [])]
 
 
 def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
@@ -508,7 +516,7 @@ def named_lines(frame: "_Frame", plan: Plan) -> list[str]:
     by_col: dict[str, set[str]] = defaultdict(set)
     for col, value, _ in plan.named_values:
         by_col[col].add(value.casefold())
-    lines: list[str] = [_compared(frame, plan, by_col)] if plan.comparison else []
+    lines: list[str] = _compared(frame, plan, by_col) if plan.comparison else []
     if by_col and not plan.comparison and (period := _in_named_period(frame, plan)) is not None:
         # the cells and the period together: "how much did i spend on groceries in march" got groceries over every
         # month and March over every category, and the 0.5B answered neither (probe51)

@@ -66,13 +66,16 @@ class Comparison:
     bound: Decimal
     by_year: bool
     keep: tuple[bool, ...]
+    unit: str = ""   # a time's unit as said ("min"), for a column of "24:59" times
 
     @property
     def said(self) -> str:
         """The condition in words: "qty is under 5", "start_date is in 2023 or later"."""
         if self.by_year:
             return f"{self.column} {_SAID_YEAR[self.op].format(int(self.bound))}"
-        return f"{self.column} {_SAID[self.op].format(format(self.bound, ','))}"
+        unit = f" {self.unit}" if self.unit else ""
+        bound = self.bound.quantize(Decimal(1)) if self.bound == self.bound.to_integral() else self.bound.normalize()
+        return f"{self.column} {_SAID[self.op].format(format(bound, ','))}{unit}"
 
 
 def stated_comparison(message: str, frame: _Frame, named: list[str]) -> Comparison | None:
@@ -87,11 +90,56 @@ def stated_comparison(message: str, frame: _Frame, named: list[str]) -> Comparis
         bound = Decimal(raw.replace(",", ""))
     except InvalidOperation:
         return None
+    unit = next((_unit_seconds(message[m.end():]) for m, _ in found), None)
+    if unit is not None and (timed := _by_duration(frame, op, bound, unit)) is not None:
+        return timed
     number = _by_number(frame, op, bound, named)
     if bound == bound.to_integral() and 1900 <= bound <= 2100 and frame.dates:  # a year, unless a named
         year = _by_year(frame, op, bound, named)                              # number column says otherwise
         return number if number is not None and number.column in named else year or number
     return number
+
+
+_UNIT = re.compile(r"\s*(?P<unit>h(?:ours?|rs?)?|min(?:ute)?s?|s(?:ec(?:ond)?s?)?)\b", re.IGNORECASE)
+_DURATION = re.compile(r"(?:(?P<a>\d{1,2}):)?(?P<b>\d{1,2}):(?P<c>\d{2})(?:\.\d+)?")
+_SECONDS_IN = {"h": 3600, "m": 60, "s": 1}
+# number columns whose name says their unit: finish_seconds, time_min, duration_h
+_COLUMN_UNIT = re.compile(r"(?:^|_|\b)(?P<unit>h(?:ours?|rs?)?|min(?:ute)?s?|s(?:ec(?:ond)?s?)?)$", re.IGNORECASE)
+
+
+def _unit_seconds(after: str) -> int | None:
+    """The seconds in the unit of time said right after a bound ("25 min", "2 hours"), or None."""
+    m = _UNIT.match(after)
+    return _SECONDS_IN[m.group("unit")[0].lower()] if m else None
+
+
+def _seconds(cell: str) -> int | None:
+    """A race or lap time's seconds: "24:59" (minutes and seconds), "1:02:10" (hours too); None for any other."""
+    m = _DURATION.fullmatch(cell.strip())
+    return None if m is None else int(m.group("a") or 0) * 3600 + int(m.group("b")) * 60 + int(m.group("c"))
+
+
+def _by_duration(frame: _Frame, op: str, bound: Decimal, unit: int) -> Comparison | None:
+    """A bound said in a unit of time ("ran under 25 min") held to the column of times: one whose name says its
+    unit (finish_seconds), else one of "24:59" times. The count of runners under 25 minutes went unanswered, the
+    times being seconds and "mm:ss" text (probe54)."""
+    limit = bound * unit
+    for column, values in frame.numbers.items():
+        if (m := _COLUMN_UNIT.search(column)) is not None:
+            per = _SECONDS_IN[m.group("unit")[0].lower()]
+            keep = tuple(v is not None and _OPS[op](v * per, limit) for v in values)
+            if 0 < sum(keep) < frame.rows:
+                return Comparison(column, op, limit / per, False, keep)
+    for column, cells in frame.text.items():
+        times = [_seconds(c) for c in cells]
+        if frame.types.get(column) == "text" and sum(t is not None for t in times) > frame.rows / 2:
+            keep = tuple(t is not None and _OPS[op](Decimal(t), limit) for t in times)
+            if 0 < sum(keep) < frame.rows:
+                return Comparison(column, op, bound, False, keep, _UNIT_SAID[unit])
+    return None
+
+
+_UNIT_SAID = {3600: "h", 60: "min", 1: "s"}
 
 
 def _by_year(frame: _Frame, op: str, year: Decimal, named: list[str]) -> Comparison | None:
@@ -119,5 +167,5 @@ def without_comparisons(text: str) -> str:
     """``text`` with each stated comparison blanked out: "at least 9 in stock" sets a bound and asks for no
     lowest, "more than 5" for no highest."""
     for pattern, _op in _COMPILED:
-        text = pattern.sub(" ", text)
+        text = re.sub(f"{pattern.pattern}(?:{_UNIT.pattern})?", " ", text, flags=re.IGNORECASE)  # "under 25 min": no min
     return text

@@ -42,18 +42,28 @@ _TABLE_EXTS = frozenset(s for s in TABLE_SUFFIXES if s != ".txt") | {".json"}
 
 
 def json_records(path: Path) -> list[list[Any]] | None:
-    """A JSON array of records (objects) as rows under a header of their keys; None for any other JSON."""
+    """A JSON array of records (objects) as rows under a header of their keys; None for any other JSON. An object
+    that holds one such array beside scalars ({"exported": ..., "bookmarks": [...]}, an export's usual shape) is
+    that array: read as text, its Woodworking bookmarks were counted by the lines that say "woodworking", a title
+    in another folder among them (probe54)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig", errors="replace"))
     except (ValueError, OSError):
         return None
-    if not isinstance(data, list) or len(data) < 2 or not all(isinstance(r, dict) for r in data):
+    if isinstance(data, dict):
+        arrays = [v for v in data.values() if _records(v)]
+        data = arrays[0] if len(arrays) == 1 else None
+    if not _records(data):
         return None
     names = list(dict.fromkeys(str(k) for r in data for k in r))[:MAX_RECORDS_COLUMNS]
 
     def cell(value: Any) -> Any:
         return json.dumps(value) if isinstance(value, (dict, list)) else value
     return [names] + [[cell(r.get(k)) for k in names] for r in data]
+
+
+def _records(data: Any) -> bool:
+    return isinstance(data, list) and len(data) >= 2 and all(isinstance(r, dict) for r in data)
 
 
 def table_facts(path: Path, message: str) -> list[str] | None:

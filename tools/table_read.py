@@ -138,7 +138,12 @@ def parse_period(text: str, year: int | None = None) -> tuple[str, Callable[[dat
     if m := re.fullmatch(r"q([1-4])", t.lower()):
         months = range(3 * int(m.group(1)) - 2, 3 * int(m.group(1)) + 1)
         return f"Q{m.group(1)} (any year)", lambda d: d.month in months
+    t = re.sub(r"(?<=\d)(?:st|nd|rd|th)\b", "", t)
+    t = re.sub(r"^([a-z]+\.?\s+\d{1,2})\s*-\s*(?=\d)", r"\1 to ", t, flags=re.IGNORECASE)   # "June 1-7, 2024"
     parts = re.split(r"\s*\.\.\s*|\s+to\s+|\s+-\s+", t, maxsplit=1, flags=re.IGNORECASE)
+    if len(parts) == 2 and (m := re.match(r"[a-z]+\.?\s", parts[0], re.IGNORECASE)) and parts[1][:1].isdigit() \
+            and not re.match(r"\d{4}\b", parts[1]):
+        parts[1] = m.group(0) + parts[1]   # "June 1 - 7, 2024": the end's month is the start's
     if len(parts) == 2:
         start, end = _period_bounds(parts[0]), _period_bounds(parts[1])
         if start is None and end is not None:   # "1 March to 15 March 2025": the start's year is the end's
@@ -261,7 +266,10 @@ _MONTH_WORD = (r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january
                r"august|september|october|november|december)\.?")
 # "1 March to 15 March 2025", "2025-03-01 to 2025-03-15": a range of days, before the month it ends in
 _DAYS_SAID = (rf"\b\d{{1,2}}\s+{_MONTH_WORD}(?:\s+\d{{4}})?\s+(?:to|until|through|-)\s+\d{{1,2}}\s+{_MONTH_WORD}\s+\d{{4}}\b"
-              r"|\b\d{4}-\d{2}-\d{2}\s*(?:\.\.|to|until|through|-)\s*\d{4}-\d{2}-\d{2}\b")
+              r"|\b\d{4}-\d{2}-\d{2}\s*(?:\.\.|to|until|through|-)\s*\d{4}-\d{2}-\d{2}\b"
+              # "June 1 to June 7, 2024", "june 1-7 2024": the month first, as US dates are said (probe54)
+              rf"|\b{_MONTH_WORD}\s+\d{{1,2}}(?:st|nd|rd|th)?\s*(?:to|until|through|-)\s*(?:{_MONTH_WORD}\s+)?"
+              r"\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b")
 _PERIOD_SAID = re.compile(f"{_DAYS_SAID}|{_QUARTER_SAID}|{_MONTH_SAID}", re.IGNORECASE)
 
 
@@ -348,7 +356,7 @@ def _named_values(message: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
             continue
         # one entry per value whatever its case, spelled as its first row spells it
         for key, value in {v.casefold(): v for v in reversed(frame.text[col])}.items():
-            if key not in said or (len(key) < 3 and not _after_its_column(said, col, key)) or \
+            if key not in said or (len(key) < 3 and not _after_its_column(said, col, key) and not _code_said(said, key)) or \
                     not any(c.isalpha() for c in key):
                 continue  # the substring test first: a table may hold 100k distinct cells
             # "runs" names the activity "run" (probe51)
@@ -359,6 +367,11 @@ def _named_values(message: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
         if not any(c == col for c, _, _ in found) and (near := _misspelt(said, frame.text[col])) is not None:
             found.append((col, near, frame.select([v.casefold() == near.casefold() for v in frame.text[col]])))
     found += [f for f in _yes_no_named(said, frame) if not any(c == f[0] for c, _, _ in found)]
+    # "for nordlicht in april? not nordlicht events": a value the message rules out is no condition (probe54)
+    ruled = {f[1].casefold() for f in found
+             if re.search(rf"\b{_RULED_OUT}\s+(?:the\s+|any\s+)?{re.escape(f[1].casefold())}(?!\w)", said)}
+    ruled = {r for r in ruled if not any(r in other and r != other for other in ruled)}   # the longest said
+    found = [f for f in found if f[1].casefold() not in ruled]
     # a longer value that holds a shorter one ("Sarah Chen" and "Chen") stands for it
     keys = [value.casefold() for _, value, _ in found]
     found = [f for f, k in zip(found, keys) if not any(k in other and k != other for other in keys)]
@@ -388,6 +401,15 @@ def _yes_no_named(said: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
         if value and 0 < sum(keep) < frame.rows:
             out.append((col, value, frame.select(keep)))
     return out
+
+
+_RULED_OUT = r"(?:not|excluding|except|without|but\s+not|other\s+than)"
+
+
+def _code_said(said: str, key: str) -> bool:
+    """Whether a two-character cell of a letter and a digit ("9b", "a4") stands as a word of the message: "how many
+    kids in 9B got more than 80 in maths" counted every class's (probe54)."""
+    return bool(re.fullmatch(r"\d[a-z]|[a-z]\d", key)) and re.search(rf"(?<!\w){key}(?!\w)", said) is not None
 
 
 def _after_its_column(said: str, col: str, key: str) -> bool:
@@ -443,7 +465,23 @@ def _named_period(message: str, frame: _Frame) -> tuple[str, _Frame] | None:
         rows = frame.select([d is not None and inside(d) for d in next(iter(frame.dates.values()))])
         if rows.rows != frame.rows:   # "Q1 2025 (2025-01-01..2025-03-31)"; "Q1 (any year)" says itself
             return (label if label.lower().startswith(said.lower()) else f"{said} ({label})"), rows
-    return _month_alone(message, frame)
+    return _month_alone(message, frame) or _year_alone(message, frame)
+
+
+_YEAR_ALONE = re.compile(r"\b(?:in|during|for|of|from|since)\s+(?:the\s+year\s+)?(?P<year>(?:19|20)\d\d)\b(?![-/.]\d)"
+                         r"(?!\s+or\s+(?:later|after|newer|earlier|before|older|more|less|up|over|under|above|below))",
+                         re.IGNORECASE)
+
+
+def _year_alone(message: str, frame: _Frame) -> tuple[str, _Frame] | None:
+    """A year said alone ("how many hikes in 2024 were longer than 10 km") over dates of more years: its rows. The
+    hikes of 2023 were counted too (probe54)."""
+    m = _YEAR_ALONE.search(message)
+    if m is None:
+        return None
+    year, dates = int(m.group("year")), next(iter(frame.dates.values()))
+    rows = frame.select([d is not None and d.year == year for d in dates])
+    return (str(year), rows) if 0 < rows.rows < frame.rows else None
 
 
 _MONTH_ALONE = re.compile(rf"\b(?:in|during|for|of|from)\s+(?P<month>{_MONTH_WORD})\b(?!\s*\d)", re.IGNORECASE)

@@ -39,10 +39,12 @@ _LEFT_OUT = re.compile(r"\b(?:not|excluding|except(?:\s+for)?|without|leav(?:e|i
                        r"skip(?:ping)?|(?:not|don'?t|do\s+not)\s+count(?:ing)?)\s+(?:(?:what'?s|anything|everything|"
                        r"stuff|files?)\s+)?(?:(?:in|inside|under|from)\s+)?" + _NAME + _FOLDER_WORD,
                        re.IGNORECASE)
-# a path left out needs no "folder": "not counting anything in deploy/archive" (probe50)
+# a path left out needs no "folder": "not counting anything in deploy/archive" (probe50); nor does a subfolder's
+# name ("not counting _unsorted", probe54): only the names of subfolders found below are left out
 _LEFT_OUT_PATH = re.compile(r"\b(?:not|excluding|except(?:\s+for)?|without|ignor(?:e|ing)|skip(?:ping)?|"
                             r"(?:not|don'?t|do\s+not)\s+count(?:ing)?)\s+(?:(?:counting|anything|everything|what'?s|"
-                            r"files?)\s+)*(?:in|under|inside|from)?\s*(?P<name>[\w.-]+(?:/[\w.-]+)+)/?", re.IGNORECASE)
+                            r"files?)\s+)*(?:in|under|inside|from)?\s*(?:the\s+|my\s+)?(?P<name>[\w.-]+(?:/[\w.-]+)*)/?",
+                            re.IGNORECASE)
 _TAKEN_IN = re.compile(r"\b(?:includ(?:e|ing)|plus|and\s+(?:also\s+)?|with|also)\s+(?:in\s+)?" + _NAME + _FOLDER_WORD,
                        re.IGNORECASE)
 

@@ -42,6 +42,11 @@ def test_a_count_of_folders_says_the_one_left_out(tool_ctx: ToolContext) -> None
     ctx = _asking(tool_ctx, "how many client folders r there in clients? dont count the _archive folder")
     message = browse(ctx, "clients/_archive")["message"]
     assert message == "clients/ holds 2 folders directly (_archive/ left out, as asked): acme/, bolt/.", message
+    # a subfolder's bare name is enough; a word that names no subfolder leaves nothing out (probe54)
+    ctx = _asking(tool_ctx, "How many folders are directly inside clients, not counting _archive?")
+    assert browse(ctx, "clients")["message"].startswith("clients/ holds 2 folders directly (_archive/ left out")
+    ctx = _asking(tool_ctx, "How many folders are in clients, not counting empty ones?")
+    assert browse(ctx, "clients")["message"].startswith("clients holds 3 folders")
     # nothing left out: the listing's own count, as before
     assert browse(_asking(tool_ctx, "how many folders are in clients?"), "clients")["message"].startswith(
         "clients holds 3 folders")
@@ -106,3 +111,14 @@ def test_the_biggest_file_of_a_kind_in_a_folder_is_ranked_by_size(tool_ctx: Tool
     message = as_called(analyze_data_file)(ctx, "lab/data/summary.csv")["message"]
     assert message.startswith("lab/data/summary.csv does not exist; of the files in lab/data:") and \
         "run_02.csv (82 B)" in message, message
+
+
+def test_the_words_of_a_vocab_list_are_its_entries_not_every_word_in_it(tool_ctx: ToolContext) -> None:
+    write_files(Path(tool_ctx.workdir), {"vocab3.txt": "# Unit 3 vocab\n# quiz friday\n\n## Food\nla manzana - apple\n"
+                                                       "el pan - bread\n\n## Travel\nel billete - ticket\n"
+                                                       "la maleta - suitcase\n",
+                                         "essay.txt": "The sea - grey and wide - rolled in.\nWe watched it go.\n"})
+    result = read(_asking(tool_ctx, "how many vocab words r in my unit 3 list"), "vocab3.txt")
+    assert result["message"] == "vocab3.txt has 4 entries, one a line (la manzana - apple ... la maleta - suitcase)."
+    # prose is no list of pairs: its words are counted, a dash none
+    assert read(_asking(tool_ctx, "how many words are in essay.txt?"), "essay.txt")["message"] == "essay.txt has 11 words."

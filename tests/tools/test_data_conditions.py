@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.data import analyze_data_file
+from gaia_lite.tools.files import read_file
 from gaia_lite.tools.rag import query_specific_file
 
 from tests.tools.called import as_called
@@ -267,3 +268,86 @@ def test_a_json_array_of_records_is_a_table_and_its_highest_row_is_told_by_its_d
     assert result["message"].startswith("Highest temp_c for hilltop: 2024-05-19 (21.30)"), result["message"]
     query = analyze(tool_ctx, "readings.json", query="SELECT MAX(temp_c) FROM data WHERE station = 'hilltop'")
     assert "21.3" in query["message"], query
+
+
+BOOKMARKS = json.dumps({"exported": "2024-10-02", "bookmarks": [
+    {"title": t, "folder": f} for t, f in (("Dovetail jig", "Woodworking"), ("Local news", "News"),
+                                            ("Workbench plans", "Woodworking"), ("Woodworking forum", "Forums"),
+                                            ("Wood species", "Woodworking"))]}, indent=1)
+
+
+def test_an_export_holding_one_array_of_records_is_that_table(tool_ctx: ToolContext) -> None:
+    # read as text, the Woodworking bookmarks were counted by the lines saying "woodworking": the forum in another
+    # folder among them (probe54)
+    result = _ask(tool_ctx, "How many bookmarks are in the Woodworking folder?", "bookmarks.json", BOOKMARKS)
+    assert result["message"].startswith("Woodworking: 3 of 5 rows"), result["message"]
+    read = as_called(read_file)(tool_ctx, file_path="bookmarks.json")
+    assert read["figures"].startswith("Woodworking: 3 of 5 rows") and "counted" not in read, read
+    query = analyze(tool_ctx, "bookmarks.json", query="SELECT COUNT(*) AS n FROM data WHERE folder = 'Woodworking'")
+    assert query["message"] == "n over the rows where folder = 'Woodworking': 3.", query
+
+
+RESULTS = "position\tname\ttime\tfinish_seconds\n" + "".join(
+    f"{i}\t{n}\t{t}\t{int(t[:2]) * 60 + int(t[3:])}\n" for i, (n, t) in enumerate(
+        [("Lukas", "19:02"), ("Nora", "24:15"), ("Mia", "24:59"), ("Paul", "25:00"), ("Ida", "35:45")], 1))
+
+
+def test_a_bound_in_minutes_holds_for_a_column_of_seconds_and_one_of_times(tool_ctx: ToolContext) -> None:
+    # "ran under 25 min" over finish_seconds and "24:59" times went unanswered, and "min" asked for a minimum
+    # (probe54)
+    result = _ask(tool_ctx, "how many ppl ran under 25 min?", "results.tsv", RESULTS)
+    assert result["message"].startswith("Rows where finish_seconds is under 1,500: 3 of 5: Lukas, Nora, Mia."), \
+        result["message"]
+    assert "Lowest" not in result["message"].split("\n")[1]
+    times = "\n".join(row.rsplit("\t", 1)[0] for row in RESULTS.splitlines()) + "\n"
+    result = _ask(tool_ctx, "who finished in under 25 minutes", "times.tsv", times)
+    assert result["message"].startswith("Rows where time is under 25 min: 3 of 5: Lukas, Nora, Mia."), result["message"]
+
+
+HIKES = json.dumps({"hiker": "T", "units": {"distance": "km"}, "hikes": [
+    {"date": d, "trail": t, "distance_km": k, "gain_m": g} for d, t, k, g in (
+        ("2023-08-12", "Zugspitze", 14.2, 1450), ("2024-03-16", "Meadows", 9.4, 120),
+        ("2024-04-13", "Kanzel", 12.6, 780), ("2024-06-01", "Three peaks", 17.3, 1120),
+        ("2024-09-09", "Moor", 10.6, 310))]})
+
+
+def test_a_year_said_alone_keeps_its_rows_and_those_rows_have_their_own_highest(tool_ctx: ToolContext) -> None:
+    # the hikes of 2023 were counted too, and "which of those had the most gain" got 2023's Zugspitze (probe54)
+    result = _ask(tool_ctx, "How many hikes in 2024 were longer than 10 km?", "hikes.json", HIKES)
+    assert result["message"].startswith("Rows where distance_km is over 10 in 2024: 3 of 5: Kanzel, Three peaks, "
+                                        "Moor."), result["message"]
+    tool_ctx.request.asked_before = "How many hikes in 2024 were longer than 10 km?"
+    result = _ask(tool_ctx, "Which of those had the most elevation gain?", "hikes.json", HIKES)
+    assert "Highest gain_m for distance_km is over 10 in 2024: Three peaks (1,120)" in result["message"], \
+        result["message"]
+
+
+GREENHOUSE = "date,temp_c\n" + "".join(f"2024-06-{d:02d},{t}\n" for d, t in enumerate([20, 22, 24, 30, 31], 1))
+
+
+def test_days_said_month_first_are_a_period_and_its_average_leads(tool_ctx: ToolContext) -> None:
+    for said in ("June 1 to June 3, 2024", "june 1-3 2024", "June 1st to 3rd, 2024"):
+        result = _ask(tool_ctx, f"What was the average temperature from {said}?", "gh.csv", GREENHOUSE)
+        assert result["message"].startswith(f"Average in {said} (2024-06-01..2024-06-03): temp_c 22"), \
+            result["message"]
+
+
+SCORES = "student\tclass\tmaths\n" + "".join(f"{s}\t{c}\t{m}\n" for s, c, m in (
+    ("Ben", "9B", 84), ("Cem", "9B", 76), ("Dana", "9C", 91), ("Eli", "9B", 92), ("Fia", "9A", 67)))
+
+
+def test_a_short_class_code_is_a_condition(tool_ctx: ToolContext) -> None:
+    result = _ask(tool_ctx, "how many kids in 9B got more than 80 in maths", "scores.tsv", SCORES)
+    assert result["message"].startswith("Rows where maths is over 80 and class is 9b: 2 of 5: Ben, Eli."), \
+        result["message"]
+
+
+HOURS = "date,client,hours\n2024-04-02,Nordlicht,4\n2024-04-08,Nordlicht,6\n2024-04-29,Nordlicht Events,2\n" \
+        "2024-04-10,Baumhaus,1.5\n2024-05-02,Nordlicht,5\n"
+
+
+def test_a_value_the_message_rules_out_is_no_condition(tool_ctx: ToolContext) -> None:
+    # "not nordlicht events" made Nordlicht Events the condition (probe54)
+    result = _ask(tool_ctx, "how many hours did i log for nordlicht in april? not nordlicht events", "t.csv", HOURS)
+    assert result["message"].startswith("Rows where client is nordlicht in April 2024: 2 of 5"), result["message"]
+    assert "Total: hours 10." in result["message"].splitlines()[0]
