@@ -282,9 +282,15 @@ def _short_names_read(spec: ToolSpec, args: dict[str, Any]) -> dict[str, Any]:
     out = dict(args)
     for name in [k for k in args if k not in spec.param_names]:
         fits = [p for p in spec.param_names if p not in out and (p.endswith("_" + name) or p.startswith(name + "_"))]
+        if not fits and name in _PLACES:
+            # "path" for search_file_content's directory: the 1.5B's grep of "src" failed on it (probe55)
+            fits = [p for p in spec.param_names if p not in out and p in _PLACES]
         if len(fits) == 1:
             out[fits[0]] = out.pop(name)
     return out
+
+
+_PLACES = frozenset({"path", "file_path", "directory", "directory_path", "folder", "folder_path", "dir"})
 
 
 def _suggest_tools(spec: ToolSpec, args: dict[str, Any], registry: ToolRegistry) -> str:

@@ -162,6 +162,16 @@ def test_a_short_name_two_parameters_share_stays_unknown():
     assert "unknown argument(s) 'path'" in error
 
 
+def test_a_place_named_path_is_read_as_the_one_place_parameter():
+    # search_file_content takes a directory; the 1.5B wrote "path" (probe55)
+    spec = _registry()["read_file"]
+    grep = replace(spec, params=(replace(spec.params[0], name="pattern"), replace(spec.params[0], name="directory")))
+    kwargs, error = validate_arguments(grep, {"pattern": "TODO", "path": "src"})
+    assert error is None and kwargs == {"pattern": "TODO", "directory": "src"}
+    given = validate_arguments(grep, {"pattern": "TODO", "directory": "src", "folder": "lib"})[1]
+    assert "unknown argument(s) 'folder'" in given   # the place is given already: no second one
+
+
 def test_numeric_and_bool_strings_are_coerced():
     kwargs, error = validate_arguments(_registry()["read_file"],
                                        {"file_path": "a", "max_lines": "25", "strict": "yes"})
