@@ -30,6 +30,7 @@ from .file_text import MAX_FILE_BYTES, SNIFF_BYTES, is_binary, open_regular
 from .file_walk import glob_alternatives, iter_files
 from .patterns import compile_user_regex, singular
 from .sandbox import SandboxError
+from .setting_paths import keys_above
 
 __all__ = ["Hit", "Grep", "text_files", "grep", "grep_words", "where", "hit_lines", "per_file", "counted",
            "LINE_CHARS", "SHOWN_LINES", "searchable", "LogLevel", "LEVEL_WORD", "log_files", "import_regex",
@@ -59,6 +60,7 @@ class Hit:
     text: str
     before: tuple[tuple[int, str], ...] = ()
     after: tuple[tuple[int, str], ...] = ()
+    keys: str = ""   # in a settings file, the keys the line is nested under ("sensors > outdoor")
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ def grep(ctx: ToolContext, files: Sequence[Path], rx: Any, context: int = 0, lim
                 return Grep(tuple(hits), stopped=True)
             before = tuple((n + 1, _trim(lines[n])) for n in range(max(0, i - context), i))
             after = tuple((n + 1, _trim(lines[n])) for n in range(i + 1, min(len(lines), i + 1 + context)))
-            hits.append(Hit(path, i + 1, _trim(line), before, after))
+            hits.append(Hit(path, i + 1, _trim(line), before, after, keys_above(path.name, lines, i)))
     return Grep(tuple(hits))
 
 
@@ -196,7 +198,8 @@ def hit_lines(found: Grep, base: Path, shown: int = SHOWN_LINES) -> list[str]:
         if (h.before or h.after) and out and rows[0][0] > done + 1:
             out.append("--")
         name = where(h.path, base)
-        out += [f"{name}{sep}{n}{sep} {t}".rstrip() for n, t in rows for sep in [":" if (h.path, n) in matched else "-"]]
+        out += [f"{name}{sep}{n}{sep} {t}".rstrip() + (f" (under {h.keys})" if n == h.line and h.keys else "")
+                for n, t in rows for sep in [":" if (h.path, n) in matched else "-"]]
         printed[h.path] = rows[-1][0]
     return out
 

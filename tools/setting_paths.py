@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import configparser
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
-__all__ = ["flat_settings", "SETTINGS_SUFFIXES"]
+__all__ = ["flat_settings", "keys_above", "SETTINGS_SUFFIXES"]
 
 SETTINGS_SUFFIXES = frozenset({".yaml", ".yml", ".toml", ".ini", ".cfg", ".json"})
 MAX_LINES = 400   # a larger file stays as written: its lines are not all settings a person asks about
@@ -35,6 +36,50 @@ def flat_settings(name: str, text: str) -> str | None:
         return None
     lines = [f"{' '.join(path)}: {value}" for path, value in _leaves(data, ())]
     return "\n".join(lines) if 0 < len(lines) <= MAX_LINES else None
+
+
+_KEY_LINE = re.compile(r"""^(?P<indent>[ \t]*)(?:-[ \t]+)?["']?(?P<key>[\w.-][\w .-]{0,40}?)["']?[ \t]*[:=]""")
+_SECTION = re.compile(r"^\s*\[+(?P<name>[^\]]{1,60})\]+\s*$")
+
+
+def keys_above(name: str, lines: list[str], at: int) -> str:
+    """The keys a settings file nests line ``at`` (from 0) under, outer first ("sensors > outdoor"), by the
+    indentation of the lines above it and the [section] it is in; "" for a line at the top or another file. A grep
+    of a JSON config for "humidity" gave three "humidity_offset_pct" lines, and not which sensor each was (probe54)."""
+    if Path(name).suffix.lower() not in SETTINGS_SUFFIXES or at >= len(lines):
+        return ""
+    width = len(lines[at]) - len(lines[at].lstrip())
+    label = _label_beside(lines, at, width)
+    keys: list[str] = [label] if label else []
+    for line in reversed(lines[:at]):
+        if (section := _SECTION.match(line)) is not None:
+            keys.append(section.group("name").strip())
+            break
+        indent = len(line) - len(line.lstrip())
+        if line.strip() and indent < width and (m := _KEY_LINE.match(line)) is not None:
+            if not line.lstrip().startswith("- "):   # a list item's first key is no key above it
+                keys.append(m.group("key").strip())
+            width = indent
+    return " > ".join(reversed(keys))
+
+
+_LABEL = re.compile(r"""^\s*(?:-\s+)?["']?(?:name|id|title|label)["']?\s*[:=]\s*["']?(?P<value>[^"',{}\[\]]{1,40})""")
+
+
+def _label_beside(lines: list[str], at: int, width: int) -> str:
+    """The name of the list item line ``at`` is in ({"name": "outdoor", ...}): a name, id, title or label key
+    beside it at its indentation; "" when there is none or the line is no item's."""
+    for step in (-1, 1):
+        i = at + step
+        while 0 <= i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) >= width
+                                       or (step < 0 and lines[i].lstrip().startswith("- ")
+                                           and len(lines[i]) - len(lines[i].lstrip()) + 2 == width)):
+            line = lines[i]
+            indent = len(line) - len(line.lstrip()) + (2 if line.lstrip().startswith("- ") else 0)   # "- name: x"
+            if indent == width and (m := _LABEL.match(line)) is not None and i != at:
+                return m.group("value").strip()
+            i += step
+    return ""
 
 
 def _parsed(suffix: str, text: str) -> Any:

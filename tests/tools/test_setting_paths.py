@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gaia_lite.registry.context import ToolContext
 from gaia_lite.tools.rag import query_documents
-from gaia_lite.tools.setting_paths import flat_settings
+from gaia_lite.tools.setting_paths import flat_settings, keys_above
 
 from tests.tools.called import as_called, write_files
 
@@ -47,3 +47,41 @@ def test_a_read_of_a_settings_file_gives_the_values_the_request_asks_under_their
     tool_ctx.request.message = "What time does the bedroom heating come on during weekdays?"
     result = as_called(read_file)(tool_ctx, "schedules.yaml")
     assert result["settings_matching_request"] == ["heating bedroom weekdays start: 06:15"], result
+
+
+CONFIG = """{
+  "station_id": "WS-1",
+  "sensors": [
+    {
+      "name": "indoor",
+      "humidity_offset_pct": 1.5
+    },
+    {
+      "name": "outdoor",
+      "type": "SHT31",
+      "humidity_offset_pct": -3.2
+    }
+  ],
+  "upload": {"every_min": 10}
+}
+"""
+LIST_YAML = "sensors:\n  - name: indoor\n    humidity: 1.5\n  - name: outdoor\n    type: x\n    humidity: -3.2\n"
+
+
+def test_a_line_of_a_settings_file_is_told_by_the_keys_and_item_above_it() -> None:
+    lines = CONFIG.splitlines()
+    assert [keys_above("config.json", lines, i) for i in (5, 10, 14)] == ["sensors > indoor", "sensors > outdoor", ""]
+    rows = LIST_YAML.splitlines()
+    assert [keys_above("s.yaml", rows, i) for i in (2, 5)] == ["sensors > indoor", "sensors > outdoor"]
+    ini = ["[database]", "host = db", "port = 5433", "[tests]", "port = 1"]
+    assert [keys_above("settings.ini", ini, i) for i in (2, 4)] == ["database", "tests"]
+    assert keys_above("notes.md", ["a:", "  b: 1"], 1) == ""   # no settings file
+
+
+def test_a_grep_of_a_settings_file_says_what_each_line_is_under(tool_ctx: ToolContext) -> None:
+    # three "humidity_offset_pct" lines, and not which sensor each was (probe54)
+    from gaia_lite.tools.files import search_file_content
+
+    write_files(Path(tool_ctx.workdir), {"station/config.json": CONFIG})
+    message = as_called(search_file_content)(tool_ctx, "humidity_offset")["message"]
+    assert 'station/config.json:11: "humidity_offset_pct": -3.2 (under sensors > outdoor)' in message, message
