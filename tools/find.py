@@ -38,7 +38,7 @@ from .patterns import MAX_PATTERN_CHARS, compile_user_regex, singular
 __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "find", "rank", "mentioned_in",
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
            "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named",
-           "singled_out", "singled_pointed", "superseded", "current_ones", "asks_old", "one_pointed", "table_asked",
+           "singled_out", "singled_pointed", "superseded", "current_ones", "not_ruled_out", "asks_old", "one_pointed", "table_asked",
            "SUPERSEDED_WORDS"]
 
 Kind = Literal["file", "folder", "any"]
@@ -777,10 +777,27 @@ def singled_out(message: str, rels: Sequence[str]) -> int | None:
         return None
     said = _said_tokens(message)
     # a path holding a word the request leaves out is not the one: "the final one not the draft" (probe52)
-    left = {w for m in _LEFT_OUT.finditer(message) for w in words(m.group(0))[1:]} - said
+    left = _left_words(message, said)
     held = [_tokens_met(said, tokens) - (2 if left & tokens else 0) for tokens in map(_path_tokens, rels)]
     best = max(held)
     return held.index(best) if best and held.count(best) == 1 else None
+
+
+def _left_words(message: str, said: set[str]) -> set[str]:
+    return {w for m in _LEFT_OUT.finditer(message) for w in words(m.group(0))[1:]} - said - _LEFT_FILLER
+
+
+_LEFT_FILLER = frozenset("the a an my any one ones in from counting including anything".split())
+
+
+def not_ruled_out(message: str, items: Sequence[T], base: Path, path: Callable[[T], Path]) -> list[T]:
+    """The items whose file's path holds no word the request leaves out ("not the legacy one" for
+    packages/telemetry_legacy/), or all of them when every one does. Asked the telemetry package's minimum Python
+    "not the legacy one", the legacy package's pyproject led the passages (probe54)."""
+    left = _left_words(message, _said_tokens(message))
+    if not left:
+        return list(items)
+    return [i for i in items if not left & _path_tokens(shown(path(i), base))] or list(items)
 
 
 def _tokens_met(said: set[str], path: set[str]) -> int:
@@ -837,7 +854,9 @@ def pointed_by_request(ctx: ToolContext, text: str | None = None, *, keep: Calla
     its folders, the words fewer files hold counting more. A file must hold a word of the request; one far
     below the best is left out. Each comes with its lines that hold the words (the answer, when the
     request asks something of the file). [] when the request has no such words or no file holds them."""
-    asked = request_words(ctx.request.message if text is None else text)
+    said = ctx.request.message if text is None else text
+    left = _left_words(said, _said_tokens(said))   # "not the legacy one" points away from legacy/ (probe54)
+    asked = [w for w in request_words(said) if w not in left]
     if not asked:
         return []
     seen: list[tuple[Path, _Bag, _Bag, _Bag, str]] = []
@@ -876,7 +895,9 @@ def pointed_by_request(ctx: ToolContext, text: str | None = None, *, keep: Calla
     best = max(s for s, *_ in scored)
     if best < POINTED_MIN:
         return []
-    scored.sort(key=lambda s: (-s[0], superseded(s[1], Path(ctx.workdir)), len(s[1].parts), str(s[1])))
+    base = Path(ctx.workdir)
+    scored.sort(key=lambda s: (bool(left & _path_tokens(shown(s[1], base))), -s[0], superseded(s[1], base),
+                               len(s[1].parts), str(s[1])))
     found = []
     for score, path, name, folder, body, raw in scored[:limit]:
         if score < 0.6 * best:   # far behind the best: another file that merely shares a common word

@@ -28,7 +28,7 @@ from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
 from .list_entry import list_entries
 from .find import (clear_winner, files_named, find, locate, named_in, one_pointed, pointed_by_request, pointed_message,
-                   rank, request_words, scan, shown, current_ones, singled_pointed, table_asked, words)
+                   rank, request_words, scan, shown, current_ones, not_ruled_out, singled_pointed, table_asked, words)
 from .setting_paths import flat_settings
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
@@ -135,6 +135,8 @@ def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str
     file (the result's message: what the user asked for), and the passages they stand in (its
     ``chunks``: the sections, not the whole document, so a model that copies from the top copies the
     answer). ("", []) when no sentence holds the asks' words (or means what they ask)."""
+    # not the files the request leaves out ("not the legacy one"), when others are there (probe54)
+    sources = not_ruled_out(ctx.request.message, sources, Path(ctx.workdir).resolve(), lambda s: Path(s[0]))
     found = [u for path, page, text in sources for u in units(text, path, page)]
     found = list({(u.source, u.text): u for u in found}.values())   # overlapping chunks repeat sentences
     titles = " ".join([naming, *(Path(p).stem for p, _, _ in sources), *(u.heading for u in found[:1])])

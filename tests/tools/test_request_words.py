@@ -313,3 +313,13 @@ def test_the_one_folder_a_search_finds_however_close_carries_the_lines_for_the_r
     result = as_called(search_directory)(tool_ctx, "v2 project")
     assert result["count"] == 1 and result["message"].startswith("For the request: teams/product/mobile-app-v2/README.md")
     assert "Owner: Tomasz Wojcik" in result["message"].splitlines()[0]
+
+
+def test_a_file_the_request_leaves_out_comes_last_and_its_word_points_nowhere(tool_ctx: ToolContext) -> None:
+    # "not the legacy one": the legacy package's pyproject led the passages (probe54)
+    _files(Path(tool_ctx.workdir), {"packages/telemetry_legacy/pyproject.toml": "requires-python = '>=3.8'\n",
+                                    "packages/telemetry/pyproject.toml": "requires-python = '>=3.11'\n"})
+    tool_ctx.request.message = "whats the min python version the telemetry package needs? not the legacy one"
+    found = [p.path.relative_to(tool_ctx.workdir).as_posix() for p in pointed_by_request(tool_ctx)]
+    assert found[0] == "packages/telemetry/pyproject.toml", found
+    assert "legacy" not in pointed_by_request(tool_ctx)[0].reason
