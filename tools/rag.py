@@ -28,7 +28,7 @@ from .file_text import text_head
 from .grep import counted, grep_words, hit_lines, text_files
 from .list_entry import list_entries
 from .find import (clear_winner, files_named, find, locate, named_in, one_pointed, pointed_by_request, pointed_message,
-                   rank, request_words, scan, shown, current_ones, not_ruled_out, singled_pointed, table_asked, words)
+                   rank, request_words, scan, shown, current_ones, not_ruled_out, singled_out, singled_pointed, table_asked, words)
 from .setting_paths import flat_settings
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
@@ -143,6 +143,7 @@ def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str
     best = ranked(asks, found, embedder=_embedder(ctx) if meaning else None, limit=ANSWER_LINES, title=titles)
     if not best:
         return "", []
+    best = _singled_first(ctx, best)
     where = {u.source: shown(Path(u.source), ctx.workdir) for u in best}
     lines = _said_once(best, asks)
     if len(where) == 1 and len(lines) == 1:
@@ -161,6 +162,16 @@ def _answer(ctx: ToolContext, asks: list[str], sources: list[tuple[str, int, str
     cited += [{"source_file": path, "text": answer_first(text, [u for u in best if u.source == path])}
               for path, text in wholes.items() if any(u.source == path for u in best)]
     return message, cited
+
+
+def _singled_first(ctx: ToolContext, best: list[Any]) -> list[Any]:
+    """``best`` (ranked units) with those of the one current file the request singles out first (find.singled_out:
+    its folders, name, number or month). For "the march 2024 meeting", the February meeting's "Marta recommended the
+    Cedar Marsh boardwalk" came before the March one's Alder Creek (probe54)."""
+    base = Path(ctx.workdir).resolve()
+    files = current_ones(list(dict.fromkeys(u.source for u in best)), base, Path)
+    pick = singled_out(ctx.request.message, [shown(Path(f), base) for f in files])
+    return best if pick is None else sorted(best, key=lambda u: u.source != files[pick])
 
 
 def _said_once(best: list[Any], asks: list[str]) -> list[str]:
@@ -386,8 +397,11 @@ def _question_documents(ctx: ToolContext, query: str, scope: list[Any]) -> tuple
                 continue
             notes.append(_added(f"{shown(found.path, ctx.workdir)} ({found.reason})"))
             break
-    if not docs and not mentions:
-        docs, more = _pointed_documents(ctx, scope)
+    if not mentions and (not docs or not scope):
+        # a guess by a name's one word ("trails.md" for "which trail did marta recommend at the march 2024
+        # meeting") is weighed beside the files the request's words point to: the meeting's notes (probe54)
+        more_docs, more = _pointed_documents(ctx, scope or docs)   # the guess held: one file clearly better
+        docs += more_docs
         notes += [more] if more else []
     return docs, " ".join(notes)
 

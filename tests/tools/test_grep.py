@@ -334,3 +334,17 @@ def test_a_plural_searched_finds_its_singular_too(tool_ctx: ToolContext) -> None
     assert result["count"] == 3, result["message"]
     assert grep(tool_ctx, "policy", directory="camp")["count"] == 1   # and a singular its plural
     assert grep(tool_ctx, "policies", directory="camp")["count"] == 1
+
+
+def test_a_guess_by_one_word_of_a_name_is_weighed_beside_the_file_the_words_point_to(rag_ctx: ToolContext) -> None:
+    # "trail" named trails.md, and the March meeting's notes, where Marta's pick was, were never read (probe54)
+    _write(Path(rag_ctx.workdir), {
+        "club/trails.md": "# Local trails\n\n- Alder Creek loop - 6 km\n- Fox Hollow trail - 4 km\n",
+        "club/meetings/2024-02-08_meeting.txt": "Club meeting - 8 February 2024\nMarta recommended Fox Hollow.\n",
+        "club/meetings/2024-03-14_meeting.txt": "Club meeting - 14 March 2024\nMarta recommended the Alder Creek "
+                                                "loop for early warblers.\n"})
+    rag_ctx.request.message = "which trail did marta recommend at the march 2024 meeting"
+    result = query_documents(rag_ctx, "trail marta recommended march 2024 meeting")
+    first = result["message"].split("\n")[:3]
+    assert any("Marta recommended the Alder Creek loop" in line for line in first), result["message"]
+    assert "Fox Hollow" not in "\n".join(first[:2]), result["message"]
