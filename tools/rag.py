@@ -32,7 +32,7 @@ from .find import (clear_winner, files_named, find, locate, named_in, one_pointe
 from .setting_paths import flat_settings
 from .passages import answer_first, asked_words, beyond, passages, question_parts, ranked, units
 from .passages import shown as shown_unit
-from .patterns import MAX_PATTERN_CHARS
+from .patterns import MAX_PATTERN_CHARS, singular
 from .query_meant import sql_meant
 from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 from .skip import skip_reason
@@ -457,6 +457,22 @@ def _files_say(ctx: ToolContext, query: str, why: str) -> dict[str, Any] | None:
             "message": f"{why} for {', '.join(terms)}: {counted(found, base)}\n" + "\n".join(hit_lines(found, base))}
 
 
+_COUNTED_NOUN = re.compile(r"\bho?w\s+many\s+(?:[\w-]+\s+){0,2}?(?P<noun>[a-z][\w-]{2,})\s+(?:do|does|did|are|is|can|will|"
+                           r"should|must|have|has|were|was|would)\b", re.IGNORECASE)
+
+
+def _stated_figure(ctx: ToolContext, pointed: list[Any]) -> bool:
+    """Whether "how many" asks a figure a file the request points to states ("8 paid sick days"), not a count of
+    lines or files: "How many paid sick days do part-time staff get" was answered with lines counted over every
+    file, the handbook's sentence cut short (probe55)."""
+    m = _COUNTED_NOUN.search(ctx.request.message)
+    if m is None:
+        return False
+    stated = re.compile(rf"\b\d+(?:[.,]\d+)?\s+(?:[\w-]+\s+){{0,2}}{re.escape(singular(m.group('noun').lower()))}",
+                        re.IGNORECASE)
+    return any(stated.search(line) for p in pointed[:3] for _, line in p.lines)
+
+
 def _counted_instead(ctx: ToolContext, query: str, pointed: list[Any]) -> dict[str, Any] | None:
     """A count asked with nothing indexed: of the files' lines that hold its words, else of the files in the folder
     it names. "How many TODOs are there in total across src?" got one passage of one file indexed for it, and the
@@ -542,7 +558,8 @@ def query_documents(ctx: ToolContext, query: str, debug: bool = False) -> dict[s
         # a figure asked of the one table the words point to: "How many hours did I log for Harbor & Finch in April
         # 2024?" got the lines of four files that held its words, and both models answered a figure of none (probe52)
         return {**tables, "query": query}
-    if not scope and asks_count(ctx) and (said := _counted_instead(ctx, query, pointed())) is not None:
+    if not scope and asks_count(ctx) and not _stated_figure(ctx, pointed()) \
+            and (said := _counted_instead(ctx, query, pointed())) is not None:
         return {**said, "query": query}   # no note of the files indexed on the way: they did not answer
     if not named and not scope and (told := _told_before(ctx, query)) is not None:   # what the user told us
         return {**told, **({"note": note} if note else {})}

@@ -348,3 +348,16 @@ def test_a_guess_by_one_word_of_a_name_is_weighed_beside_the_file_the_words_poin
     first = result["message"].split("\n")[:3]
     assert any("Marta recommended the Alder Creek loop" in line for line in first), result["message"]
     assert "Fox Hollow" not in "\n".join(first[:2]), result["message"]
+
+
+def test_how_many_of_a_figure_the_handbook_states_is_answered_from_it_not_counted(rag_ctx: ToolContext) -> None:
+    # "How many paid sick days do part-time staff get" got lines counted over every file, the handbook's sentence
+    # cut short (probe55)
+    _write(Path(rag_ctx.workdir), {
+        "docs/staff_handbook_2024.md": "# Staff handbook\n\n## Sick leave\n\nFull-time staff get 8 paid sick days a "
+                                       "year.\nPart-time staff (under 30 hours a week) get 4 paid sick days a year.\n",
+        "docs/archive/staff_handbook_2021.md": "Part-time staff get 3 paid sick days per year.\n"})
+    rag_ctx.request.message = "How many paid sick days do part-time staff get?"
+    result = query_documents(rag_ctx, "paid sick days part-time staff")
+    assert "get 4 paid sick days" in result["message"].split("\n")[0], result["message"]
+    assert "count" not in result["message"]
