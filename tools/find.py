@@ -730,6 +730,12 @@ def _said_tokens(message: str) -> set[str]:
     return set(request_words(message)) | _numbers(ws) | {f"month {_MONTH_OF[w]}" for w in ws if w in _MONTH_OF}
 
 
+def _months_named(stem: str) -> str:
+    """The names of the months a file's dated name holds: "june" for 2025-06-12_minutes. Asked to sum up "the june
+    meeting notes", the May minutes that say "Next meeting: 12 June" were read instead (probe55)."""
+    return " ".join(calendar.month_name[int(m.group(1))].lower() for m in _YEAR_MONTH.finditer(stem))
+
+
 def _path_tokens(rel: str) -> set[str]:
     ws = words(rel)
     # a month by its name too: "math_test_oct.tsv" is October's (probe52)
@@ -871,7 +877,7 @@ def pointed_by_request(ctx: ToolContext, text: str | None = None, *, keep: Calla
             continue
         body = text_start(ctx, e.path, 32_768)
         stem = os.path.splitext(e.path.name)[0]
-        seen.append((e.path, _bag(stem), _bag(" ".join(e.parents)), _bag(body), body))
+        seen.append((e.path, _bag(f"{stem} {_months_named(stem)}"), _bag(" ".join(e.parents)), _bag(body), body))
     held = [[max(_NAME_HIT * name.holds(w), _FOLDER_HIT * folder.holds(w), _TEXT_HIT * body.holds(w))
              for w in asked] for _, name, folder, body, _ in seen]
     if not held:

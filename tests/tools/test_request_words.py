@@ -323,3 +323,12 @@ def test_a_file_the_request_leaves_out_comes_last_and_its_word_points_nowhere(to
     found = [p.path.relative_to(tool_ctx.workdir).as_posix() for p in pointed_by_request(tool_ctx)]
     assert found[0] == "packages/telemetry/pyproject.toml", found
     assert "legacy" not in pointed_by_request(tool_ctx)[0].reason
+
+
+def test_a_month_said_points_to_the_file_dated_in_it(tool_ctx: ToolContext) -> None:
+    # "the june meeting notes" read the May minutes that say "Next meeting: 12 June" (probe55)
+    _files(Path(tool_ctx.workdir), {"meetings/2025-05-08_minutes.md": "Next meeting: 12 June.\n",
+                                    "meetings/2025-06-12_minutes.md": "Street party approved.\n"})
+    tool_ctx.request.message = "can u summarize the june meeting notes"
+    found = {p.path.name: p.reason for p in pointed_by_request(tool_ctx)}
+    assert found["2025-06-12_minutes.md"].startswith("name holds june"), found
