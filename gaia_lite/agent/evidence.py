@@ -1,6 +1,6 @@
-"""The judge's looks at the user's files: does a file a call names exist or look like one here (``invented``),
-which files do the message's words point to (``pointed``). Each walks the allowed folders or scans up to 300 files'
-text, so ``Lookups`` makes each look once a step, when a guard first asks; most steps need none."""
+"""The judge's look at the user's files: does a file a call names exist or look like one here (``invented``). It
+walks the allowed folders or scans up to 300 files' text, so ``Lookups`` makes each look once a step, when a guard
+first asks; most steps need none."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .named import inside, named_in_message
 if TYPE_CHECKING:
     from gaia_lite.registry.context import ToolContext
 
-__all__ = ["Lookups", "invented_file", "pointed_files"]
+__all__ = ["Lookups", "invented_file"]
 
 _FILE_ARG = re.compile(r"(?:^|_)(?:path|file)$")  # arguments that name a file: file_path, image_path, path
 
@@ -28,18 +28,13 @@ class Lookups:
 
     ctx: ToolContext
     user_messages: tuple[str, ...]  # the conversation's, the current one last
-    _found: dict[str, str | None] = field(default_factory=dict, repr=False)  # by call ("" for pointed)
+    _found: dict[str, str | None] = field(default_factory=dict, repr=False)  # by call
 
     def invented(self, call: ToolCall) -> str | None:
         key = call.name + json.dumps(call.arguments, sort_keys=True, default=str)
         if key not in self._found:
             self._found[key] = invented_file(call.arguments, self.ctx, self.user_messages)
         return self._found[key]
-
-    def pointed(self) -> str | None:
-        if "" not in self._found:
-            self._found[""] = pointed_files((self.user_messages or ("",))[-1], self.ctx)
-        return self._found[""]
 
 
 def invented_file(arguments: dict[str, object], ctx: ToolContext, user_messages: Sequence[str]) -> str | None:
@@ -73,14 +68,3 @@ def _as_run(ctx: ToolContext, raw: str) -> str:
     from gaia_lite.tools.file_walk import sandbox_roots
 
     return beside_workdir(raw, Path(ctx.workdir), sandbox_roots(ctx)) or raw
-
-
-def pointed_files(message: str, ctx: ToolContext) -> str | None:
-    """The files here that the words of ``message`` point to, as the user reads them, or None."""
-    from gaia_lite.tools.find import pointed_by_request, shown
-
-    try:
-        found = pointed_by_request(ctx, message, files_scanned=300)
-    except OSError:  # a look that fails must never break a turn
-        return None
-    return " or ".join(shown(p.path, Path(ctx.workdir).resolve()) for p in found[:2]) or None

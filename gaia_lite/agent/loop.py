@@ -390,7 +390,7 @@ class Agent:
         facts = stats.facts if self._about_user(stats) else ()  # a refusal beside them is declined_fact's
         return Evidence(tuple(self.registry.names()), tuple(stats.results), stats.last_result,
                         tuple(self.user_messages), facts, self._own_lines(), seen, stats.named,
-                        invented=looks.invented, pointed=looks.pointed, skip=self.options.judge_skip)
+                        invented=looks.invented, skip=self.options.judge_skip)
 
     def _after_result(self) -> str:
         """The line the text path writes after each tool result."""

@@ -27,17 +27,6 @@ def test_a_lookup_is_made_once_a_step_and_the_next_step_looks_again(tmp_path: Pa
     assert Lookups(ctx, (POEM,)).invented(WRITE) is None  # the next step sees the file
 
 
-def test_each_kind_of_lookup_is_kept_apart_and_by_call(tmp_path: Path) -> None:
-    (tmp_path / "notes.md").write_text("buy milk\ncall the plumber\nrenew passport\nwater the plants\n")
-    (tmp_path / "policies").mkdir()
-    (tmp_path / "policies" / "returns.md").write_text("# Returns\nSale items: store credit only, no money back.\n")
-    question = "returns policy - can I get my money back on sale items?"
-    looks = Lookups(_ctx(tmp_path), ("tidy up my notes", question))
-    assert looks.pointed() == "policies/returns.md"
-    (tmp_path / "policies" / "returns.md").unlink()
-    assert looks.pointed() == "policies/returns.md"
-
-
 def test_each_call_is_looked_up_on_its_own(tmp_path: Path) -> None:
     (tmp_path / "notes.md").write_text("buy milk\n")
     looks = Lookups(_ctx(tmp_path), (POEM,))

@@ -337,39 +337,6 @@ def test_a_call_to_a_tool_that_does_not_exist_is_asked_again_then_never_shown() 
     assert unknown_call('users.json has {"name": "ada_lovelace", "role": "admin"}.', ["read_file"]) is None
 
 
-def _declined_ev(tmp_path, question: str, results=()) -> Evidence:
-    from gaia_lite.agent.evidence import pointed_files
-    from gaia_lite.registry.context import ToolContext
-    from gaia_lite.tools.sandbox import Sandbox
-
-    (tmp_path / "policies").mkdir(exist_ok=True)
-    (tmp_path / "policies" / "returns.md").write_text("# Returns policy\n\nSale items can be exchanged but not "
-                                                      "refunded.\n")
-    ctx = ToolContext(workdir=tmp_path, sandbox=Sandbox([tmp_path]), data_dir=tmp_path)
-    last = results[-1] if results else None
-    return Evidence(TOOLS, tuple(results), last, user_messages=(question,), pointed=lambda: pointed_files(question, ctx))
-
-
-def test_an_answer_with_no_look_at_the_file_the_question_points_to_is_asked_again_once(tmp_path) -> None:
-    question = "returns policy - can I get my money back on sale items?"
-    declined = "I'm sorry, but I don't have enough information to determine that."   # 1.5B, test split
-    asked = judge(Reply((), declined), _declined_ev(tmp_path, question), Stage.DRAFT)
-    assert asked == AskAgain("answered_unread", "policies/returns.md may hold the answer: look at it with a tool, "
-                                                f"then answer from what it holds. My question: {question}")
-    assert judge(Reply((), declined), _declined_ev(tmp_path, question), Stage.FINAL) == Accept(declined)
-    # an answer made up in words of its own, no refusal in it, is asked again the same (probe52, probe53)
-    made_up = "Yes, sale items can always be refunded within 30 days."
-    assert judge(Reply((), made_up), _declined_ev(tmp_path, question), Stage.DRAFT).guard == "answered_unread"
-    # an instruction asks no look: "remember ..." beside a file of its words was sent to read it, and the next turn
-    # edited that file instead of the memory (probe53)
-    told = "remember that returns on sale items are exchange only"
-    assert judge(Reply((), "Got it."), _declined_ev(tmp_path, told), Stage.DRAFT) == Accept("Got it.")
-    # no file holds the question's words, or a tool already answered: "I don't know" stands
-    assert judge(Reply((), "I don't know."), _declined_ev(tmp_path, "who won the 1954 world cup?"),
-                 Stage.DRAFT) == Accept("I don't know.")
-    assert not isinstance(judge(Reply((), declined), _declined_ev(tmp_path, question, (READ,)), Stage.DRAFT), AskAgain)
-
-
 def test_a_made_up_file_beside_the_working_directory_is_judged_where_it_would_be_written(tmp_path) -> None:
     # the 1.5B wrote <task>-on/poem.txt for <task>-on/work; the executor puts it under work/, so it is judged there
     work = tmp_path / "work"

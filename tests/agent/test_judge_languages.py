@@ -108,8 +108,7 @@ def _evidence(ctx: ToolContext, turn: Turn, results: tuple[ToolResult, ...]) -> 
     looks = Lookups(ctx, messages)
     last = next((r for r in reversed(results) if r.ok), results[-1] if results else None)
     return Evidence(TOOLS, results, last, user_messages=messages, facts=turn.facts, seen_results=seen,
-                    named=named_in_message(turn.message, ctx), invented=looks.invented,
-                    pointed=looks.pointed)
+                    named=named_in_message(turn.message, ctx), invented=looks.invented)
 
 
 def _caught(reply: Reply, ev: Evidence) -> list[str]:

@@ -15,7 +15,7 @@ from gaia_lite.agent.judge.substance import CALL_GUARDS, SHORTFALL_GUARDS
 ORDER = [
     "invented_file", "called_after_stop", "result_echo", "bare_tool_name", "empty_answer", "menu_copy", "narrated",
     "format_only", "copied_format", "template", "written_call", "unknown_call", "declined_fact", "claimed_change",
-    "answered_unread", "compared_unseen", "unread_file",
+    "compared_unseen", "unread_file",
 ]
 
 

@@ -25,7 +25,6 @@ class Evidence:
     seen_results: tuple[str, ...] = ()  # every tool result of the conversation as the model read it
     named: tuple[str, ...] = ()  # what the current message names that exists (named.named_in_message)
     invented: Callable[[ToolCall], str | None] | None = None  # a file a call names that nothing backs
-    pointed: Callable[[], str | None] | None = None  # the files the message's words point to
     skip: frozenset[str] = frozenset()  # guards turned off (GAIA_JUDGE_SKIP), so each can be measured without it
 
     @property

@@ -46,12 +46,6 @@ def _claimed_change(reply: Reply, ev: Evidence) -> str | None:
     return SAYS_DONE.found(reply.text)
 
 
-def _answered_unread(reply: Reply, ev: Evidence) -> str | None:
-    """Any answer with no look while the question's words point to a file here (not only "I don't know": probe52)."""
-    unread = (QUESTION.search(ev.query) or "?" in ev.query) and not (ev.named or ev.facts or ev.results)  # a question
-    return ev.pointed() if unread and ev.pointed is not None and ev.tool_names else None  # the look last: reads files
-
-
 def _compared_unseen(reply: Reply, ev: Evidence) -> str | None:
     """The files a comparison names that no call looked at while one looked at another ("small.log", one read)."""
     files = [n for n in ev.named if names_file(n)] if COMPARES.search(ev.query) else []
@@ -66,8 +60,6 @@ SHORTFALL_GUARDS: tuple[Guard, ...] = (
     Guard("claimed_change", _claimed_change, OnDraft.ASK, OnFinal.KEEP, "You said \"{slot}\", but no tool changed "
           "anything yet. Make the change with a tool now, then answer: {query}",
           amend=lambda reply, ev: "I have not made this change: no tool changed anything this turn."),
-    Guard("answered_unread", _answered_unread, OnDraft.ASK, OnFinal.KEEP, "{slot} may hold the answer: look at it "
-          "with a tool, then answer from what it holds. My question: {query}"),
     Guard("compared_unseen", _compared_unseen, OnDraft.ASK, OnFinal.KEEP,
           "{slot}: you have not looked at it yet. Look at it with a tool too, then compare and answer: {query}"),
     Guard("unread_file", lambda reply, ev: " and ".join(ev.named) if ev.named and _unread(ev) else None,
