@@ -785,9 +785,11 @@ def _current_instead(ctx: ToolContext, path: Path) -> tuple[Path, str] | None:
     base = Path(ctx.workdir).resolve()
     if not superseded(path, base) or asks_old(ctx.request.message):
         return None
-    # "onboarding_guide_v3.md" needs "onboarding" and "guide", not its version's "v" (probe53)
-    need = {w for w in words(path.stem) if w not in SUPERSEDED_WORDS and not w.isdigit() and len(w) > 1}
-    alike = [e.path for e in scan(ctx, [base]) if not e.is_dir and e.path.suffix == path.suffix and e.path != path
+    # "onboarding_guide_v3.md" needs "onboarding" and "guide", not its version's "v" (probe53); settings.ini.orig
+    # is an .ini file (probe54)
+    real = Path(path.stem) if path.suffix.lower() in (".bak", ".orig", ".old") else path
+    need = {w for w in words(real.stem) if w not in SUPERSEDED_WORDS and not w.isdigit() and len(w) > 1}
+    alike = [e.path for e in scan(ctx, [base]) if not e.is_dir and e.path.suffix == real.suffix and e.path != path
              and not superseded(e.path, base) and need <= set(words(_shown(ctx, e.path)))]
     if not alike or len(alike) > 5:
         return None
@@ -910,6 +912,11 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     if regex and (why := regex_error(pattern)):
         raise ToolFailure(f"pattern {pattern!r} is not a regular expression RE2 can run ({why}); fix it, "
                           "or pass regex=false to search for the text as written")
+    if (ext := _EXT_PATTERN.fullmatch(pattern.strip())) and asks_count(ctx):
+        # ".*\.py$" searched in the files' text for "how many Python files are under budget_tracker/src": a README
+        # line that said "cli.py" was the one hit (probe54); a pattern of a file type asks for files, counted
+        root = directory if directory and directory.strip() not in (".", "./") else None
+        return search_file(ctx, f"*.{ext.group('ext')}", search_root=root)
     target = _checked_file(ctx, directory or ".")
     named: list[Path] = []
     if not target.exists():   # a guessed folder: the one clearly closest, else the files named so, else an error
@@ -935,6 +942,7 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
 
 
 _FILE_NAME = re.compile(r"[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,5}")
+_EXT_PATTERN = re.compile(r"(?:\^?\.\*|\*)?\\?\.(?P<ext>[A-Za-z0-9]{1,5})\$?")   # "*.py", ".*\.py$", "\.py$"
 
 
 def _named_instead(ctx: ToolContext, pattern: str, target: Path) -> dict | None:

@@ -484,14 +484,8 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
         found = find(ctx, shown(path, Path(ctx.workdir).resolve()), "file", keep=keep)
         best = clear_winner(found)
         near = [f for f in found[:5] if best is None and f.score >= found[0].score - 0.1]
-        if (current := _the_current(ctx, near)) is not None:   # the letter, not its draft (probe53)
-            return ctx.sandbox.check(current), (f"{raw.strip()} does not exist; this is {shown(current, ctx.workdir)}, "
-                                                "the current one of the files named alike.")
-        if (pick := singled_out(ctx.request.message, [shown(f.path, ctx.workdir) for f in near])) is not None:
-            # "vet-notes.txt" for "when is biscuits next vet appt": pets/biscuit/'s, the one the request names
-            return ctx.sandbox.check(near[pick].path), (f"{raw.strip()} does not exist; this is "
-                                                        f"{shown(near[pick].path, ctx.workdir)}, the one of the files "
-                                                        "named alike whose folders or name the request says.")
+        if (alike := _one_alike(ctx, near, keep, pointed)) is not None:
+            return ctx.sandbox.check(alike[0]), f"{raw.strip()} does not exist; this is {alike[1]}"
         others = pointed_by_request(ctx, keep=keep) if best is None and not found and pointed else []
         one = one_pointed(others, Path(ctx.workdir)) or table_asked(ctx, others) or _said_of(ctx, others)
         if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
@@ -545,8 +539,36 @@ def _the_current(ctx: ToolContext, near: Sequence[Found]) -> Path | None:
     """Of files found alike for a made-up name, the one that is no older copy or draft, when the request asks for
     none: "fourth_field_trip_letter.txt" found letters/field_trip_letter.md and its drafts/ copy alike (probe53)."""
     base = Path(ctx.workdir).resolve()
+    near = not_ruled_out(ctx.request.message, near, base, lambda f: f.path)   # "not the test fixture" (probe54)
     current = [f.path for f in near if not superseded(f.path, base)] if len(near) > 1 else []
     return current[0] if len(current) == 1 and not asks_old(ctx.request.message) else None
+
+
+def _one_alike(ctx: ToolContext, near: Sequence[Found], keep: Callable[[Path], bool] | None,
+               pointed: bool) -> tuple[Path, str] | None:
+    """(the one of files found alike for a made-up name that is meant, why), or None: the current one (the letter,
+    not its draft: probe53), the one whose folders or name the request says ("vet-notes.txt" for "when is biscuits
+    next vet appt": pets/biscuit/'s), or, for a read, the one the request's words point to."""
+    if (current := _the_current(ctx, near)) is not None:
+        return current, f"{shown(current, ctx.workdir)}, the current one of the files named alike."
+    if (pick := singled_out(ctx.request.message, [shown(f.path, ctx.workdir) for f in near])) is not None:
+        return near[pick].path, (f"{shown(near[pick].path, ctx.workdir)}, the one of the files named alike whose "
+                                 "folders or name the request says.")
+    if pointed and (said := _said_inside(ctx, near, keep)) is not None:
+        return said.path, f"{said.said(ctx.workdir)}, the one of the files named alike the words of the request point to."
+    return None
+
+
+def _said_inside(ctx: ToolContext, near: Sequence[Found], keep: Callable[[Path], bool] | None) -> Pointed | None:
+    """Of files found alike for a made-up name, the one the words of the request point to clearly (one_pointed), its
+    text or folders: three tank.yaml files (config/, config/backup/, quarantine/config/) for "the current config for
+    my main display tank", whose own first line says "Main display tank" (probe54)."""
+    if len(near) < 2:
+        return None
+    paths = {f.path for f in near}
+    base = Path(ctx.workdir)
+    alike = [p for p in pointed_by_request(ctx, keep=keep, limit=5) if p.path in paths]
+    return one_pointed(current_ones(alike, base.resolve(), lambda p: p.path), base)
 
 
 def _said_of(ctx: ToolContext, pointed: Sequence[Pointed]) -> Pointed | None:
@@ -738,12 +760,15 @@ def _months_named(stem: str) -> str:
 
 def _path_tokens(rel: str) -> set[str]:
     ws = words(rel)
-    # a month by its name too: "math_test_oct.tsv" is October's (probe52)
-    return set(ws) | _numbers(ws) | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)} \
+    # a month by its name too: "math_test_oct.tsv" is October's (probe52); a word as the request's words are, in the
+    # singular: "not the test fixture" leaves out tests/fixtures/ (probe54)
+    return set(ws) | {singular(w) for w in ws if w.isalpha()} | _numbers(ws) | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)} \
         | {f"month {_MONTH_IN_PATH[w]}" for w in ws if w in _MONTH_IN_PATH}
 
 
-SUPERSEDED_WORDS = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete draft".split())
+# an example or template of a config is no more the live file than its backup is (settings.example.ini, probe54)
+SUPERSEDED_WORDS = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete draft "
+                             "example template".split())
 
 
 T = TypeVar("T")
@@ -960,4 +985,6 @@ def pointed_message(ctx: ToolContext, found: Sequence[Pointed]) -> str:
     request (initech, client, phone, number) point to: ... (content matches ...)" was copied whole by the 0.5B."""
     if not found:
         return ""
+    if (one := singled_pointed(ctx, found)) is not None:   # "the telemetry package": its own pyproject first
+        found = [one, *(p for p in found if p is not one)]   # (ingest's, naming telemetry, led; probe54)
     return "For the request: " + " | ".join(p.said(ctx.workdir) for p in found)

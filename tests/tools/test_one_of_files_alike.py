@@ -161,3 +161,42 @@ def test_a_name_search_puts_first_the_file_a_word_of_the_request_starts_alike(to
     assert result["files"][0]["name"] == "plumbing_invoice_june.txt", result["files"]
     assert result["message"].startswith("No file name holds 'invoice.txt' exactly. Closest: "
                                         "house/2024/plumbing_invoice_june.txt"), result["message"]
+
+
+TANKS = {"aquarium/config/tank.yaml": "# Main display tank - current settings\nheater:\n  target_temp_c: 25.5\n",
+         "aquarium/config/backup/tank.yaml": "# Main display tank - backup\nheater:\n  target_temp_c: 24.0\n",
+         "aquarium/quarantine/config/tank.yaml": "# Quarantine tank\nheater:\n  target_temp_c: 26\n"}
+
+
+def test_a_made_up_name_reads_the_file_alike_whose_words_the_request_says(tool_ctx: ToolContext) -> None:
+    # three tank.yaml files for "the current config for my main display tank"; the 1.5B's made-up name got an error
+    # listing all three (probe54)
+    write_files(Path(tool_ctx.workdir), TANKS)
+    ctx = _asking(tool_ctx, "What temperature is the heater set to in the current config for my main display tank?")
+    assert as_called(read_file)(ctx, "config/main_display_tank_config.txt")["file_path"].endswith(
+        "aquarium/config/tank.yaml")
+
+
+SETTINGS = {"app/config/settings.ini": "[database]\nport = 5433\n", "app/config/settings.ini.orig": "[database]\nport = 5432\n",
+            "app/tests/fixtures/settings.ini": "[database]\nport = 6543\n",
+            "app/docker/settings.example.ini": "[database]\nport = 5440\n"}
+
+
+def test_the_real_config_is_read_not_its_original_example_or_the_fixture_left_out(tool_ctx: ToolContext) -> None:
+    # the 1.5B read settings.ini.orig and answered 5432 (probe54)
+    write_files(Path(tool_ctx.workdir), SETTINGS)
+    ctx = _asking(tool_ctx, "What database port does the app use according to its settings.ini? The real config, "
+                            "not the test fixture.")
+    for asked in ("settings.ini", "app/config/settings.ini.orig"):
+        read = as_called(read_file)(ctx, asked)
+        assert read["file_path"].endswith("app/config/settings.ini") and "5433" in read["content"], (asked, read)
+
+
+def test_a_pattern_of_a_file_type_searched_in_text_is_a_count_of_those_files(tool_ctx: ToolContext) -> None:
+    # ".*\.py$" in the files' text found a README line saying "cli.py" (probe54)
+    write_files(Path(tool_ctx.workdir), {"src/pkg/a.py": "x\n", "src/pkg/io/b.py": "y\n", "src/pkg/c.py.bak": "z\n",
+                                         "src/pkg/README.md": "Entry point: a.py\n"})
+    ctx = _asking(tool_ctx, "How many Python files are there under src, including all subfolders?")
+    for pattern in (r".*\.py$", "*.py", r"\.py"):
+        message = as_called(search_file_content)(ctx, pattern, "src")["message"]
+        assert message.startswith("2 .py files under src/, subfolders included"), (pattern, message)
