@@ -41,7 +41,7 @@ from .file_walk import (KNOWN_EXTS, ext_filter, file_entry, is_pattern, iso_time
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION, SUPERSEDED_WORDS,
-                   asks_old)
+                   asks_old, current_ones)
 from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
                    whole_word_regex, where)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
@@ -1719,14 +1719,25 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
     else:
         tally = tree_tally(ctx, folder, show_hidden) if dirs and not top else ""
         message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else _files_told(files))
-    if only := _only_file(ctx, folder, dirs, files) or _file_named(ctx, folder, files):
-        message = f"{message}. {only}"
+    message = _told_of(ctx, folder, dirs, files, message, bool(lead))
     if not lead and (ranking := by_size(ctx.request.message, [(f["size_bytes"] or 0, f["name"]) for f in files])):
         message = f"{message}. {ranking}"
     note = {"note": f"{_shown(ctx, folder)} is the folder the message names, so it is listed."} if named else \
         {"note": guessed} if guessed else {}
     return {"status": "success", "message": message, "entries": _marked(entries[:200], _largest_newest(files, stamps)),
             "path": str(folder), **counts, **note}
+
+
+def _told_of(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict], message: str, lead: bool) -> str:
+    """A listing's ``message`` with what the request asks of the folder's files: the one file, or the file it
+    names, after it; else the lines of its current files that hold the request's words first. Listed for "What
+    humidity offset is configured for the outdoor sensor in my weather station config?", the folder's names got
+    "The humidity offset is configured for the outdoor sensor" from the 1.5B (probe54)."""
+    if only := _only_file(ctx, folder, dirs, files) or _file_named(ctx, folder, files):
+        return f"{message}. {only}"
+    if lead or asks_count(ctx):
+        return message
+    return _with_asked(ctx, folder.name, current_ones(_files_in(folder), Path(ctx.workdir).resolve(), Path), message)
 
 
 _TOKEN = re.compile(r"[\w.~-]+(?:/[\w.~-]+)*/?")

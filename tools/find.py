@@ -32,6 +32,7 @@ from gaia_lite.registry.failure import ToolFailure
 
 from .file_text import TEXT_EXTS, text_start
 from .grep import grep
+from .setting_paths import SETTINGS_SUFFIXES, keys_above
 from .file_walk import is_pattern, name_matcher, name_when, newest_version, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, singular
 
@@ -977,7 +978,19 @@ def request_lines(ctx: ToolContext, path: Path, *, beyond: str = "", limit: int 
     asked = [w for w in request_words(ctx.request.message) if w not in named]
     if not asked:
         return []
-    return _lines_for(text_start(ctx, path), asked, {}, _bag(os.path.splitext(path.name)[0]), limit)
+    return _lines_for(_keyed(path, text_start(ctx, path)), asked, {}, _bag(os.path.splitext(path.name)[0]), limit)
+
+
+def _keyed(path: Path, text: str, most: int = 400) -> str:
+    """A settings file's ``text`` with each line's keys after it ("humidity_offset_pct": -3.2 (under sensors >
+    outdoor)), so a line is found by them too: three sensors' humidity offsets looked alike (probe54)."""
+    if path.suffix.lower() not in SETTINGS_SUFFIXES:
+        return text
+    lines = text.splitlines()
+    if len(lines) > most:
+        return text
+    return "\n".join(f"{line} (under {keys})" if line.strip() and (keys := keys_above(path.name, lines, i)) else line
+                     for i, line in enumerate(lines))
 
 
 def pointed_message(ctx: ToolContext, found: Sequence[Pointed]) -> str:

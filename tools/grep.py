@@ -16,6 +16,7 @@ version-control, dependency or cache folders), except
 
 from __future__ import annotations
 
+import csv
 import fnmatch
 import math
 import re
@@ -134,8 +135,38 @@ def grep(ctx: ToolContext, files: Sequence[Path], rx: Any, context: int = 0, lim
                 return Grep(tuple(hits), stopped=True)
             before = tuple((n + 1, _trim(lines[n])) for n in range(max(0, i - context), i))
             after = tuple((n + 1, _trim(lines[n])) for n in range(i + 1, min(len(lines), i + 1 + context)))
-            hits.append(Hit(path, i + 1, _trim(line), before, after, keys_above(path.name, lines, i)))
+            hits.append(Hit(path, i + 1, _trim(_row_said(path, lines, i) or line), before, after,
+                            keys_above(path.name, lines, i)))
     return Grep(tuple(hits))
+
+
+_MD_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _row_said(path: Path, lines: list[str], at: int) -> str | None:
+    """A table row found by a search, each cell after its column's name ("Song: Harbor Lights, Key: F# minor"), for
+    a row of a Markdown table or of a CSV/TSV file under its header; None for any other line. Found as
+    "| 3 | Harbor Lights | F# minor | 96 |", the key asked went unsaid (probe54)."""
+    line = lines[at]
+    if line.lstrip().startswith("|"):
+        top = at
+        while top > 0 and lines[top - 1].lstrip().startswith("|"):
+            top -= 1
+        if at < top + 2 or not _MD_RULE.match(lines[top + 1]):
+            return None
+        names, cells = _md_cells(lines[top]), _md_cells(line)
+    elif path.suffix.lower() in (".csv", ".tsv") and at > 0:
+        sep = "\t" if path.suffix.lower() == ".tsv" else ","
+        names, cells = next(csv.reader([lines[0]], delimiter=sep)), next(csv.reader([line], delimiter=sep))
+    else:
+        return None
+    if len(names) != len(cells) or len(names) < 2:
+        return None
+    return ", ".join(f"{n.strip()}: {c.strip()}" for n, c in zip(names, cells) if c.strip())
+
+
+def _md_cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
 
 
 def _stem(word: str) -> str:

@@ -361,3 +361,17 @@ def test_how_many_of_a_figure_the_handbook_states_is_answered_from_it_not_counte
     result = query_documents(rag_ctx, "paid sick days part-time staff")
     assert "get 4 paid sick days" in result["message"].split("\n")[0], result["message"]
     assert "count" not in result["message"]
+
+
+def test_a_table_row_found_says_each_cell_under_its_column(tool_ctx: ToolContext) -> None:
+    # found as "| 3 | Harbor Lights | F# minor | 96 |", the key asked went unsaid (probe54)
+    _write(Path(tool_ctx.workdir), {
+        "setlist.md": "# Autumn show\n\n| # | Song | Key | BPM |\n|---|------|-----|-----|\n| 1 | Open Road | A | 120 |\n"
+                      "| 3 | Harbor Lights | F# minor | 96 |\n",
+        "orders.csv": "order_no,customer,price\n58212,Ana Ruiz,20.00\n58213,Jonas Berg,55.00\n",
+        "notes.md": "| not a table row, Harbor Lights\n"})
+    message = search_file_content(tool_ctx, "Harbor Lights")["message"]
+    assert "setlist.md:6: #: 3, Song: Harbor Lights, Key: F# minor, BPM: 96" in message, message
+    assert "notes.md:1: | not a table row, Harbor Lights" in message
+    message = search_file_content(tool_ctx, "58213")["message"]
+    assert "orders.csv:3: order_no: 58213, customer: Jonas Berg, price: 55.00" in message, message

@@ -85,3 +85,18 @@ def test_a_grep_of_a_settings_file_says_what_each_line_is_under(tool_ctx: ToolCo
     write_files(Path(tool_ctx.workdir), {"station/config.json": CONFIG})
     message = as_called(search_file_content)(tool_ctx, "humidity_offset")["message"]
     assert 'station/config.json:11: "humidity_offset_pct": -3.2 (under sensors > outdoor)' in message, message
+
+
+def test_a_question_listed_as_a_folder_leads_with_the_settings_line_it_asks(tool_ctx: ToolContext) -> None:
+    # listed for "What humidity offset is configured for the outdoor sensor ...", the 1.5B answered that it "is
+    # configured" (probe54)
+    from gaia_lite.tools.files import browse_directory
+
+    write_files(Path(tool_ctx.workdir), {"station/config.json": CONFIG, "station/config.backup.json": CONFIG,
+                                         "station/README.md": "Weather station files.\n"})
+    tool_ctx.request.message = "What humidity offset is configured for the outdoor sensor in my station config?"
+    message = as_called(browse_directory)(tool_ctx, "station")["message"]
+    assert message.startswith('For the request: station/config.json: line 11: "humidity_offset_pct": -3.2 (under '
+                              'sensors > outdoor)'), message
+    tool_ctx.request.message = "what's in the station folder?"   # a listing asks nothing of the files
+    assert as_called(browse_directory)(tool_ctx, "station")["message"].startswith("station holds")
