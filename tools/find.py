@@ -769,7 +769,7 @@ def _path_tokens(rel: str) -> set[str]:
 
 # an example or template of a config is no more the live file than its backup is (settings.example.ini, probe54)
 SUPERSEDED_WORDS = frozenset("old older backup bak archive archived previous prev orig deprecated obsolete draft "
-                             "example template".split())
+                             "example template provisional preliminary".split())
 
 
 T = TypeVar("T")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .table_read import TABLE_SUFFIXES, _frame, _named_period, _plan, _read_rows, _tabular
-from .find import current_ones
+from .find import current_ones, singled_out
 from .data_shape import all_met, asked_first, columns_said, named_lines, shaped
 from .table_sql import schema_fields, schema_lines
 from gaia_lite.registry.failure import ToolFailure
@@ -148,7 +148,7 @@ def tables_result(paths: list[str], message: str) -> dict[str, Any] | None:
     in place of retrieved chunks of CSV text (which a small model cannot add up); None when none is a
     table. One table's block is the message itself: a name heading it was copied as the answer. The
     tables' schemas follow the message, apart from it: the message is what the user may be shown."""
-    read = _answering([(p, r) for p in dict.fromkeys(paths) if (r := _facts_and_frame(Path(p), message))])
+    read = _answering([(p, r) for p in dict.fromkeys(paths) if (r := _facts_and_frame(Path(p), message))], message)
     if not read:
         return None
     if len(read) == 1:
@@ -159,12 +159,16 @@ def tables_result(paths: list[str], message: str) -> dict[str, Any] | None:
             "schema": "\n".join(f"{Path(p).name}: {r.schema()['schema']}" for p, r in read)}
 
 
-def _answering(read: list[tuple[str, _Read]]) -> list[tuple[str, _Read]]:
+def _answering(read: list[tuple[str, _Read]], message: str) -> list[tuple[str, _Read]]:
     """Of several tables, those whose rows meet every condition the message names, when some do; and of those, the
-    current ones before an older copy (find.superseded). Beside expenses_2024.csv's groceries in March came
-    backup/expenses_2024_feb.csv's 0 rows and its own totals, a block as long as the answer (probe52)."""
+    current ones before an older copy (find.superseded); and of those, the one whose name or folders the message
+    says, when it singles one out. Beside expenses_2024.csv's groceries in March came backup/expenses_2024_feb.csv's
+    0 rows and its own totals, a block as long as the answer (probe52); "the june 15 results" got June 8's too
+    (probe54)."""
     if len(read) < 2:
         return read
     read = [pr for pr in read if pr[1].met] or read
     base = Path(os.path.commonpath([p for p, _ in read])) if len(read) > 1 else Path("/")
-    return current_ones(read, base, lambda pr: Path(pr[0]))
+    read = current_ones(read, base, lambda pr: Path(pr[0]))
+    pick = singled_out(message, [Path(p).relative_to(base).as_posix() for p, _ in read]) if len(read) > 1 else None
+    return read if pick is None else [read[pick]]

@@ -351,3 +351,20 @@ def test_a_value_the_message_rules_out_is_no_condition(tool_ctx: ToolContext) ->
     result = _ask(tool_ctx, "how many hours did i log for nordlicht in april? not nordlicht events", "t.csv", HOURS)
     assert result["message"].startswith("Rows where client is nordlicht in April 2024: 2 of 5"), result["message"]
     assert "Total: hours 10." in result["message"].splitlines()[0]
+
+
+def test_a_question_that_singles_out_one_of_several_tables_gets_its_figures_alone(rag_ctx: ToolContext) -> None:
+    tool_ctx = rag_ctx
+    # "the june 15 results" got June 8's runners beside June 15's, and a provisional copy is no current table (probe54)
+    from gaia_lite.tools.rag import query_documents
+
+    results = {"race/2024-06-08_results.tsv": RESULTS.replace("Lukas", "Anna"),
+               "race/2024-06-15_results.tsv": RESULTS,
+               "race/provisional/2024-06-15_results.tsv": RESULTS.replace("Nora", "Nils")}
+    for name, text in results.items():
+        (Path(tool_ctx.workdir) / name).parent.mkdir(parents=True, exist_ok=True)
+        (Path(tool_ctx.workdir) / name).write_text(text)
+    tool_ctx.request.message = "how many ppl ran under 25 min in the june 15 results?"
+    message = as_called(query_documents)(tool_ctx, "runners under 25 minutes june 15")["message"]
+    assert message.startswith("Rows where finish_seconds is under 1,500: 3 of 5: Lukas, Nora, Mia."), message
+    assert "Anna" not in message and "Nils" not in message
