@@ -37,7 +37,7 @@ from .tree_asked import asks_folders, asks_of_tree, asks_which, name_term, scope
 from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
                          lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
 from .file_walk import (KNOWN_EXTS, ext_filter, file_entry, is_pattern, iso_time, iter_files, kind_exts, minute_time,
-                        name_date, not_types, sandbox_roots, type_key, visible_files)
+                        name_date, not_types, sandbox_roots, type_key, visible_files, walk_folders)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION, SUPERSEDED_WORDS,
@@ -410,7 +410,7 @@ def _nothing_named(ctx: ToolContext, pattern: str, entries: list) -> dict:
         holds = _holds(best.path, largest=not asks_count(ctx)) + _ranked(ctx, sized_files(best.path))
         message = (f"No file is named like {pattern!r}, but the folder {_shown(ctx, best.path)} matches "
                    f"({best.reason}); {holds}.")
-        return {"folders": [_shown(ctx, best.path)], "message": _with_asked(ctx, pattern, _files_in(best.path), message)}
+        return {"folders": [_shown(ctx, best.path)], "message": _with_asked(ctx, pattern, _files_in(ctx, best.path), message)}
     mentioned, how = mentioned_in(ctx, pattern)
     if mentioned:  # "which file mentions a blue heron?" asked of the name search
         names = [_shown(ctx, p) for p in mentioned]
@@ -489,9 +489,12 @@ def _asked_of_paths(ctx: ToolContext, pattern: str, paths: list[Path]) -> str:
         return ""
     if (pick := singled_out(ctx.request.message, [_shown(ctx, p) for p, _ in hits])) is not None:
         hits = [hits[pick]]   # "biscuits next vet appt": pets/biscuit/vet-notes.txt's lines, not pets/mochi/'s too
-    best = max(len(lines) for _, lines in hits)
+    # the files whose lines hold the most of the request's words, not the most lines: three lines of a gear list
+    # that said "water" and "day" hid the guide's "leave the hut at 7:00" and its last refill (probe55)
+    asked = set(request_words(ctx.request.message))
+    held = [len(asked & {w for _, t in lines for w in words(t)}) for _, lines in hits]
     said = [f"{_shown(ctx, p)}: " + "; ".join(f"line {n}: {t}" for n, t in lines)
-            for p, lines in hits[:3] if len(lines) == best or len(hits) == 1]
+            for (p, lines), h in zip(hits, held) if h == max(held)][:3]
     return "For the request: " + " | ".join(said)
 
 
@@ -503,9 +506,16 @@ def _with_asked(ctx: ToolContext, name: str, paths: list[Path], message: str) ->
     return f"{asked}\n{message}" if asked else message
 
 
-def _files_in(folder: Path, limit: int = 8) -> list[Path]:
-    """The first few files directly in ``folder`` (by name; hidden ones left out)."""
-    return visible_files(folder)[:limit]
+def _files_in(ctx: ToolContext, folder: Path, limit: int = 30) -> list[Path]:
+    """The first files of ``folder`` (by name; hidden ones left out), then those of its subfolders: the HACK
+    comments asked of "the site folder" were in site/js/, below a listing of site/ (probe55)."""
+    found = visible_files(folder)[:limit]
+    for here, _dirs, names in walk_folders(folder, 4, ctx):
+        if len(found) >= limit:
+            break
+        if here != folder:
+            found += [here / n for n in sorted(names) if not n.startswith(".")][:limit - len(found)]
+    return found
 
 
 @tool
@@ -579,7 +589,7 @@ def _folders_found(ctx: ToolContext, name: str, entries: list) -> dict:
         # (2 of 3 name words), and the 1.5B answered "who owns it?" with its path (test split)
         alone = one or (folders[0] if len(folders) == 1 else None)
         if not (one and asks_of_tree(ctx.request.message)):   # the tree's answer said, no line of a file beside it
-            result["message"] = _with_asked(ctx, name, _files_in(alone.path) if alone else [], result["message"])
+            result["message"] = _with_asked(ctx, name, _files_in(ctx, alone.path) if alone else [], result["message"])
         return result if strict else {**result, "match": "close"}
     files = rank(name, entries, "file")  # a file name asked of the folder search
     if files:
@@ -1737,7 +1747,8 @@ def _told_of(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict]
         return f"{message}. {only}"
     if lead or asks_count(ctx):
         return message
-    return _with_asked(ctx, folder.name, current_ones(_files_in(folder), Path(ctx.workdir).resolve(), Path), message)
+    return _with_asked(ctx, folder.name, current_ones(_files_in(ctx, folder), Path(ctx.workdir).resolve(), Path),
+                       message)
 
 
 _TOKEN = re.compile(r"[\w.~-]+(?:/[\w.~-]+)*/?")

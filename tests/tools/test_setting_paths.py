@@ -100,3 +100,22 @@ def test_a_question_listed_as_a_folder_leads_with_the_settings_line_it_asks(tool
                               'sensors > outdoor)'), message
     tool_ctx.request.message = "what's in the station folder?"   # a listing asks nothing of the files
     assert as_called(browse_directory)(tool_ctx, "station")["message"].startswith("station holds")
+
+
+def test_a_folder_found_for_a_question_leads_with_the_lines_below_it_that_hold_most_of_its_words(
+        tool_ctx: ToolContext) -> None:
+    # the HACK comments of "the site folder" were in site/js/, and a gear list's three lines holding "water" and
+    # "day" hid the guide's answer (probe55)
+    from gaia_lite.tools.files import browse_directory, search_directory
+
+    write_files(Path(tool_ctx.workdir), {"site/index.html": "<p>hi</p>\n",
+                                         "site/js/standings.js": "// HACK: season start is hardcoded\nrun()\n",
+                                         "trip/gear_list.md": "- 2 L water\n- lunch for each day\n- hat for the day\n",
+                                         "trip/guide.md": "Day 2: we leave the hut at 7:00.\nLast water refill: "
+                                                          "Kessel Spring.\n"})
+    tool_ctx.request.message = "any HACK comments in the site folder?"
+    message = as_called(search_directory)(tool_ctx, "site")["message"]
+    assert message.startswith("For the request: site/js/standings.js: line 1: // HACK: season start"), message
+    tool_ctx.request.message = "what time do we leave the hut on day 2, and where is the last water refill?"
+    message = as_called(browse_directory)(tool_ctx, "trip")["message"]
+    assert message.startswith("For the request: trip/guide.md: "), message
