@@ -1010,11 +1010,16 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     # the last line's text alone, its path dropped (probe45)
     last = f"\n(all in {where(found.hits[0].path, base)})" if len(files) == 1 and not cut else ""
     lead = _settings_said(found, base) or _which_files(ctx, found)   # a key's values say which files it is on in
-    return {"status": "success", "message": lead + how + counted(found, base) + "\n"
-                                            + "\n".join(lines) + more + last + prose,
+    # asked to list the lines ("List all the TODO comments in src, and say which file each one is in"), the 1.5B
+    # answered with the count line's files and numbers: the lines lead, and the count closes them (probe55)
+    body = counted(found, base) + "\n" + "\n".join(lines) if asks_count(ctx) or not _LISTS.search(ctx.request.message) \
+        else "\n".join(lines) + "\n" + counted(found, base)
+    return {"status": "success", "message": lead + how + body + more + last + prose,
             "count": found.count, "files": files[:SHOWN], "truncated": cut}
 
 
+_LISTS = re.compile(r"\b(?:list|show|print|what\s+(?:do|does)\s+(?:they|it|each)\s+say|each\s+one|all\s+the)\b",
+                    re.IGNORECASE)
 _ASKS_CODE = re.compile(r"\b(?:code|comments?|source)\b", re.IGNORECASE)
 _CODE_EXTS = frozenset(kind_exts("code")) | {".jsx", ".tsx", ".cs", ".kt", ".swift", ".php", ".hpp", ".cc", ".scala",
                                               ".lua", ".pl", ".r", ".m", ".sql", ".css", ".scss", ".vue", ".dart"}

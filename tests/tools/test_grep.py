@@ -375,3 +375,16 @@ def test_a_table_row_found_says_each_cell_under_its_column(tool_ctx: ToolContext
     assert "notes.md:1: | not a table row, Harbor Lights" in message
     message = search_file_content(tool_ctx, "58213")["message"]
     assert "orders.csv:3: order_no: 58213, customer: Jonas Berg, price: 55.00" in message, message
+
+
+def test_lines_asked_to_be_listed_lead_and_their_count_closes(tool_ctx: ToolContext) -> None:
+    # "List all the TODO comments in src, and say which file each one is in": the 1.5B answered with the count
+    # line's files and numbers, no comment said (probe55)
+    _write(Path(tool_ctx.workdir), {"src/cli.py": "# TODO: add a --dry-run flag\n", "src/tags.py": "# TODO: ID3v1\n"})
+    tool_ctx.request.message = "List all the TODO comments in the src folder, and say which file each one is in."
+    message = search_file_content(tool_ctx, "TODO", "src")["message"]
+    assert message.splitlines()[1:] == ["src/cli.py:1: # TODO: add a --dry-run flag", "src/tags.py:1: # TODO: ID3v1",
+                                        "2 matching lines in 2 files: src/cli.py (1), src/tags.py (1)"], message
+    tool_ctx.request.message = "how many TODO comments are in src?"   # a count leads with the count
+    counted = search_file_content(tool_ctx, "TODO", "src")["message"]
+    assert counted.index("2 matching lines") < counted.index("src/cli.py:1:"), counted
