@@ -154,7 +154,7 @@ _KINDS = {
 # The kinds a user's own words ask a count of ("how many photos are in my holiday folder?"): the model counted
 # one extension of them ("*.jpg"), and .jpeg, .png and .heic photos were left out of the answer. Words common in
 # other senses ("data", "table", "text", "code", "word") do not count here.
-ASKED_KINDS = ("photo", "picture", "pic", "image", "spreadsheet", "video")
+ASKED_KINDS = ("photo", "picture", "pic", "image", "spreadsheet", "video", "markdown")   # "markdown notes": .md (probe54)
 
 # Every extension of a kind: the ones a message may name as a word ("jpg or png")
 KNOWN_EXTS = frozenset(e for exts in _KINDS.values() for e in exts.split())

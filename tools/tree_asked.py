@@ -123,7 +123,9 @@ def _files(ctx: ToolContext, scope: Scope, top: bool, hidden: bool) -> tuple[lis
     return out, nested
 
 
-_NOT_EXTS = frozenset({".go", ".doc", ".c", ".h", ".rs", ".ts", ".sh", ".a", ".so", ".gz"})  # words first
+# words first, unless written as an extension or said of files ("how many log files"): "this year's game night log"
+# asks for no .log file (probe54)
+_NOT_EXTS = frozenset({".go", ".doc", ".c", ".h", ".rs", ".ts", ".sh", ".a", ".so", ".gz", ".log"})
 
 
 def exts_asked(message: str) -> list[str]:
@@ -135,7 +137,9 @@ def exts_asked(message: str) -> list[str]:
         if re.search(r"[^a-z0-9]", word):   # a name or a path: "observing_logs" asks for no .log file (probe50)
             continue
         ext = next((e for e in (f".{word}", f".{word.removesuffix('s')}") if e in KNOWN_EXTS), None)
-        if ext is not None and ext not in _NOT_EXTS and ext not in refused:
+        if ext is None or ext in refused or word in ASKED_KINDS:   # "markdown" is a kind: .md too (probe54)
+            continue
+        if ext not in _NOT_EXTS or re.search(rf"\.{ext[1:]}\b|\b{ext[1:]}s?\s+files?\b", low):
             out.append(ext)
     return list(dict.fromkeys(out))
 

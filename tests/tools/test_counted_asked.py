@@ -122,3 +122,16 @@ def test_the_words_of_a_vocab_list_are_its_entries_not_every_word_in_it(tool_ctx
     assert result["message"] == "vocab3.txt has 4 entries, one a line (la manzana - apple ... la maleta - suitcase)."
     # prose is no list of pairs: its words are counted, a dash none
     assert read(_asking(tool_ctx, "how many words are in essay.txt?"), "essay.txt")["message"] == "essay.txt has 11 words."
+
+
+def test_markdown_said_as_a_word_is_md_files_and_a_log_said_of_game_nights_is_no_log_file(tool_ctx: ToolContext) -> None:
+    # "how many markdown notes": 0 .markdown files; "this year's game night log": 0 .log files (probe54, 0.5B)
+    write_files(Path(tool_ctx.workdir), {"novel/notes/a.md": "a", "novel/notes/people/b.md": "b",
+                                         "novel/notes/archive/c.md": "c", "games/logs/nights_2024.json": "[]",
+                                         "server/app.log": "x"})
+    ctx = _asking(tool_ctx, "how many markdown notes do i have in novel/notes? dont count the archive folder")
+    assert browse(ctx, "novel/notes")["message"].startswith("2 markdown files (.markdown, .md) under novel/notes/")
+    ctx = _asking(tool_ctx, "In this year's game night log (2024), what's Lena's highest score?")
+    assert ".log" not in browse(ctx, "games/logs")["message"]
+    ctx = _asking(tool_ctx, "how many log files are in server?")
+    assert browse(ctx, "server")["message"].startswith("1 .log file")

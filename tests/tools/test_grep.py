@@ -174,15 +174,15 @@ def test_a_type_named_by_its_format_counts_its_files(tool_ctx, docs: Path) -> No
     # "markdown" read as an extension, every .md file was "not of type markdown"
     tool_ctx.request.message = "how many markdown files are there under docs, counting subfolders?"
     result = search_file(tool_ctx, "*.md", deep_search=True, file_types="markdown", search_root="docs")
-    assert result["message"] == COUNTED.replace(".md files", "files of type markdown")
+    assert result["message"] == COUNTED.replace(".md files", "markdown files (.md, .markdown)")
     assert result["count"] == 12
 
 
 def test_a_glob_with_file_types_and_no_folder_counts_the_whole_working_folder(tool_ctx, docs: Path) -> None:
     tool_ctx.request.message = "how many markdown files are there?"
     result = search_file(tool_ctx, "*", file_types="md")
-    assert result["message"] == ("14 files of type md under the working folder, subfolders included: ./ 1, "
-                                 "docs/ 3, docs/api/ 5, docs/guides/how-to/ 4, src/ 1")
+    assert result["message"] == ("14 markdown files (.md, .markdown) under the working folder, subfolders included: "
+                                 "./ 1, docs/ 3, docs/api/ 5, docs/guides/how-to/ 4, src/ 1")
     missing = search_file(tool_ctx, "*.md", search_root="nowhere")
     assert missing["status"] == "error" and "is not an existing folder" in missing["error"]
 
