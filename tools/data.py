@@ -116,6 +116,10 @@ def analyze_data_file(ctx: ToolContext, file_path: str,
             return each
         raise
     notes += [found_note] if found_note else []
+    if (beside := _table_beside(ctx, path)) is not None:
+        notes.append(f"{path.name} is no table; {shown(beside, ctx.workdir)} beside it holds the columns the request "
+                     "names, so it is read")
+        path = beside
     rows = _table_rows(ctx, path, notes, query)
     if isinstance(rows, dict):   # not a table: its text
         return rows
@@ -155,6 +159,31 @@ def _refuse_oversized(**args: Optional[str]) -> None:
         if size > ARG_LIMITS[name]:
             example = "; a period is e.g. 2025-Q1 or 2025-01-01..2025-03-31" if name == "date_range" else ""
             raise ToolFailure(f"{name} is {size:,} characters; the limit is {ARG_LIMITS[name]:,}{example}")
+
+
+def _table_beside(ctx: ToolContext, path: Path) -> Path | None:
+    """For a text file that is no table, the one table in its folder whose header holds two or more columns the
+    request names ("how many kids in 9B got more than 80 in maths": scores.tsv's class and maths beside the
+    teacher's comments.txt the 0.5B gave; probe54), else None."""
+    if path.suffix.lower() not in TEXT_EXTS or path.suffix.lower() in (".csv", ".tsv", ".json") \
+            or _tabular(_read_rows(path)):
+        return None
+    from .data_shape import named_in
+
+    said = set(re.findall(r"[\w.-]+", ctx.request.message.casefold()))
+    fits = []
+    for other in sorted(path.parent.glob("*")):
+        if not (other.is_file() and other.suffix.lower() in (".csv", ".tsv")):
+            continue
+        try:
+            rows = _read_rows(other)
+        except (OSError, ValueError):
+            continue
+        named = named_in([str(c) for c in rows[0]], ctx.request.message) if rows else []
+        cells = {str(c).casefold() for row in rows[1:] for c in row if isinstance(c, str)} & said
+        if len(named) >= 2 or (named and cells):   # its columns, or a column and a cell ("maths", "9B")
+            fits.append(other)
+    return fits[0] if len(fits) == 1 else None
 
 
 def _table_rows(ctx: ToolContext, path: Path, notes: list[str], query: Optional[str]) -> list[list[Any]] | dict:

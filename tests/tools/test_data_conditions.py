@@ -368,3 +368,17 @@ def test_a_question_that_singles_out_one_of_several_tables_gets_its_figures_alon
     message = as_called(query_documents)(tool_ctx, "runners under 25 minutes june 15")["message"]
     assert message.startswith("Rows where finish_seconds is under 1,500: 3 of 5: Lukas, Nora, Mia."), message
     assert "Anna" not in message and "Nils" not in message
+
+
+def test_a_text_file_sent_for_a_figure_gives_way_to_the_table_beside_it_that_the_request_names(
+        tool_ctx: ToolContext) -> None:
+    # the 0.5B sent the teacher's comments.txt for "how many kids in 9B got more than 80 in maths" (probe54)
+    (Path(tool_ctx.workdir) / "autumn").mkdir()
+    (Path(tool_ctx.workdir) / "autumn" / "scores.tsv").write_text(SCORES)
+    (Path(tool_ctx.workdir) / "autumn" / "comments.txt").write_text("9B maths: big improvement since spring.\n")
+    result = _ask(tool_ctx, "how many kids in 9B got more than 80 in maths", "autumn/comments.txt",
+                  "9B maths: big improvement since spring.\n")
+    assert result["message"].startswith("Rows where maths is over 80 and class is 9b: 2 of 5: Ben, Eli."), result
+    # a question the note answers in words stays with the note: no column of the table is named
+    assert "Rows where" not in _ask(tool_ctx, "what did the teacher say about 9B?", "autumn/comments.txt",
+                                    "9B maths: big improvement since spring.\n").get("message", "")
