@@ -1310,6 +1310,7 @@ def edit_file(ctx: ToolContext, file_path: str, old_content: str, new_content: s
     if not path.exists():
         raise missing_file(ctx, file_path, path)  # an edit is never made to a guessed file: name them
     text = _load_text(path)
+    new_content = _not_the_request(ctx, text, old_content, new_content)
     try:
         return _edited(ctx, path, text, old_content, new_content)
     except ToolFailure as exc:
@@ -1331,11 +1332,30 @@ _RENAME = re.compile(r"\b(?:rename|change|replace|switch|swap)\s+(?:the\s+|all\s
                      re.IGNORECASE)
 
 
+_SHOULD_BE = re.compile(r"[\"'\u2018\u201c](?P<old>[^\"'\u2019\u201d]{1,60})[\"'\u2019\u201d]\s+(?:should|must)\s+"
+                        r"(?:be|read|say)\s+[\"'\u2018\u201c](?P<new>[^\"'\u2019\u201d]{1,60})[\"'\u2019\u201d]",
+                        re.IGNORECASE)
+
+
+def _not_the_request(ctx: ToolContext, text: str, old: str, new: str) -> str:
+    """``new``, unless it is the user's request copied ("Request: theres a typo in the march newsletter ..."): then
+    ``old`` with the change the request names made in it, else a failure saying what new_content is. Asked to write
+    the edit, the 0.5B wrote the request into the file (probe55)."""
+    message = ctx.request.message.strip()
+    if not message or not (new.lstrip().lower().startswith("request:") or message.lower() in new.lower()):
+        return new
+    asked = _asked_rename(ctx, text)
+    if asked is not None and asked[0] in old:
+        return old.replace(asked[0], asked[1])
+    raise ToolFailure("new_content is the request itself, not the text: write new_content as old_content should "
+                      "read after the change")
+
+
 def _asked_rename(ctx: ToolContext, text: str) -> tuple[str, str] | None:
     """(the old text as the file writes it, the new) when the request renames text the file holds ("in the teams
     file rename the Red Dragons to Crimson Dragons"); else None. The 1.5B replaced '"teams": [' with itself, and was
     offered a change of the key "teams", the file's own name (probe53)."""
-    m = _RENAME.search(ctx.request.message)
+    m = _SHOULD_BE.search(ctx.request.message) or _RENAME.search(ctx.request.message)   # "'recieve' should be 'receive'"
     if m is None or len(m.group("old").strip()) < 2:
         return None
     at = text.lower().find(m.group("old").strip().lower())
@@ -1641,7 +1661,11 @@ def _edit_said(ctx: ToolContext, path: Path, text: str, updated: str) -> str:
         if tag != "equal":
             gone += [ln.strip() for ln in old[i1:i2] if ln.strip()]
             came += [ln.strip() for ln in new[j1:j2] if ln.strip()]
-    cut = (lambda s: s if len(s) <= 100 else s[:97] + "...")
+    # no double quotes: copied into a JSON answer, '"max_players": 8' ended the 0.5B's answer at its first quote,
+    # "Updated boardgame_night/config.json: '" (probe55)
+    def cut(line: str) -> str:
+        line = line.replace('"', "").rstrip(",")
+        return line if len(line) <= 100 else line[:97] + "..."
     more = (lambda lines: f" (+{len(lines) - 1} more lines)" if len(lines) > 1 else "")
     if gone and came:
         said = f"{cut(gone[0])!r} is now {cut(came[0])!r}" + more(came)

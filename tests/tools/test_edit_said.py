@@ -29,6 +29,15 @@ def test_a_changed_line_is_said_before_and_after(tool_ctx: ToolContext) -> None:
     assert result["message"] == "Edited backup.ini: 'retention_days = 14' is now 'retention_days = 30'."
 
 
+def test_a_changed_line_is_said_without_double_quotes(tool_ctx: ToolContext) -> None:
+    # copied into a JSON answer, '"max_players": 8' ended the 0.5B's answer at its first quote (probe55)
+    write_files(Path(tool_ctx.workdir), {"config.json": '{\n  "max_players": 6,\n  "max_tables": 5\n}\n'})
+    tool_ctx.request.message = "bump max players from 6 to 8 in config.json"
+    result = edit(tool_ctx, "config.json", '"max_players": 6,', '"max_players": 8,')
+    assert result["message"] == "Edited config.json: 'max_players: 6' is now 'max_players: 8'.", result
+    assert '"max_players": 8,' in (Path(tool_ctx.workdir) / "config.json").read_text()
+
+
 def test_a_failed_rename_is_offered_the_rename_not_a_key_named_like_the_file(tool_ctx: ToolContext) -> None:
     # the 1.5B replaced '"teams": [' with itself and was offered a change of the key "teams" (probe53)
     write_files(Path(tool_ctx.workdir), {"teams.json": '{"teams": [\n  {"name": "Red Dragons", "captain": "Imani"}\n]}\n'})
@@ -59,3 +68,16 @@ def test_found_files_carry_no_times_unless_the_request_asks_about_times(tool_ctx
     assert all("modified" not in f for f in files)
     tool_ctx.request.message = "which seed grant file did i change most recently?"
     assert all("modified" in f for f in as_called(search_file)(tool_ctx, "seed_grant_*.md")["files"])
+
+
+def test_the_request_copied_as_new_content_becomes_the_change_it_names(tool_ctx: ToolContext) -> None:
+    # asked to write the edit, the 0.5B wrote "Request: theres a typo ..." into the newsletter (probe55)
+    write_files(Path(tool_ctx.workdir), {"news.txt": "Members will recieve the rota by email.\nOpen day: 26 April\n"})
+    tool_ctx.request.message = "theres a typo in news.txt, 'recieve' should be 'receive'. fix it pls"
+    result = edit(tool_ctx, "news.txt", "Members will recieve the rota by email.",
+                  f"Request: {tool_ctx.request.message}")
+    assert result["status"] == "success", result
+    assert (Path(tool_ctx.workdir) / "news.txt").read_text() == "Members will receive the rota by email.\nOpen day: 26 April\n"
+    tool_ctx.request.message = "tidy up news.txt please"   # no change named: the copy is refused, the file kept
+    result = edit(tool_ctx, "news.txt", "Open day: 26 April", "Request: tidy up news.txt please")
+    assert result["status"] == "error" and "new_content is the request itself" in result["error"]
