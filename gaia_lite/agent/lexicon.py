@@ -82,8 +82,9 @@ COMPARES = _phrase("compares", r"\b(?:bigger|larger|smaller|biggest|largest|smal
 # At the start. Not "save" or "store" (as often about files), nor "Note:" alone ("Note: the build failed")
 KEEP_FIRST = _phrase(
     "keep_first", r"^(?:(?:please|pls|hey|ok|okay|also|and)[,\s]+)*(?:(?:can|could|would|will) you\s+)?"
-    r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|(?<=you )note(?=\s*:)|"
-    r"jot down|make a note(?: that| of)?|don'?t forget|do not forget|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s*",
+    r"(?:please\s+)?(?:remember|keep in mind|bear in mind|note(?: down)? that|note down|(?<=you )note(?=\s*:)|jot down|"
+    r"make a note(?: that| of)?|don'?t forget|do not forget|memori[sz]e|(?:update|correction)(?=\s*:))(?:\s+(?:that|this))?"
+    r"\s*[:,]?\s*",
     "Please remember that my car's licence plate is KX-4821.", "Can you note: plate KX-4821 is my car.",
     "Don't forget I prefer dark mode", "note down my flight to lisbon: TP 1357 on 9 november")
 # At the end: "..., keep that in mind", "... - remember that"

@@ -11,7 +11,7 @@ from gaia_lite.agent.lexicon import LEXICON, Phrase
 AGENT = Path(__file__).resolve().parents[2] / "gaia_lite" / "agent"
 JUDGE_FILES = [*sorted((AGENT / "judge").glob("*.py")), AGENT / "lexicon.py", AGENT / "evidence.py"]
 TARGET_LINES = 600  # issue 43's acceptance
-LINES_NOW = 574  # a ratchet: lower it as the judge shrinks; raising it needs a reason in the commit
+LINES_NOW = 575  # a ratchet: lower it as the judge shrinks; raising it needs a reason in the commit
 MAX_PHRASES = 15
 
 

@@ -33,6 +33,9 @@ from tests.fakes.openai_server import FakeOpenAIServer, text_chunks, tool_call_c
     ("note down my flight to lisbon: TP 1357 on 9 november", "My flight to lisbon: TP 1357 on 9 november"),
     ("jot down that the spare key is under the blue pot", "The spare key is under the blue pot"),
     ("Can you note: plate KX-4821 is my car.", "Plate KX-4821 is my car"),  # "note:" after "can you", not alone
+    # told without a call, the 0.5B answered "My parking spot at work is now C7" and kept B12 (probe55)
+    ("update: they moved me, my parking spot is now C7", "They moved me, my parking spot is now C7"),
+    ("correction: my dentist is Dr Lee", "My dentist is Dr Lee"),
 ])
 def test_an_ask_to_keep_a_fact_gives_the_fact_in_the_users_words(message: str, fact: str) -> None:
     assert asked_to_keep(message) == fact
@@ -41,6 +44,7 @@ def test_an_ask_to_keep_a_fact_gives_the_fact_in_the_users_words(message: str, f
 @pytest.mark.parametrize("message", [
     "do you remember my locker code?", "remember to buy milk", "Save the summary to notes.md",
     "Note: the build failed", "what is in the notes folder", "stick 'call Sam at 5' into calls.txt",
+    "update the readme with the new port",
 ])
 def test_a_question_an_errand_or_a_file_request_is_no_fact_to_keep(message: str) -> None:
     assert asked_to_keep(message) is None
