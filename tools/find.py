@@ -488,7 +488,9 @@ def locate(ctx: ToolContext, raw: str, *, keep: Callable[[Path], bool] | None = 
         if (alike := _one_alike(ctx, near, keep, pointed)) is not None:
             return ctx.sandbox.check(alike[0]), f"{raw.strip()} does not exist; this is {alike[1]}"
         others = pointed_by_request(ctx, keep=keep) if best is None and not found and pointed else []
-        one = one_pointed(others, Path(ctx.workdir)) or table_asked(ctx, others) or _said_of(ctx, others)
+        # the file whose month, number or folders the request says first: "the june meeting notes" read the May
+        # minutes, whose text holds "June" and "decided" (probe55)
+        one = _said_of(ctx, others) or one_pointed(others, Path(ctx.workdir)) or table_asked(ctx, others)
         if one is not None:  # a made-up name ("policy.txt"); the request's words point to one file
             return ctx.sandbox.check(one.path), (f"{raw.strip()} does not exist; this is {one.said(ctx.workdir)}, "
                                                  "the file the words of the request point to.")

@@ -332,3 +332,12 @@ def test_a_month_said_points_to_the_file_dated_in_it(tool_ctx: ToolContext) -> N
     tool_ctx.request.message = "can u summarize the june meeting notes"
     found = {p.path.name: p.reason for p in pointed_by_request(tool_ctx)}
     assert found["2025-06-12_minutes.md"].startswith("name holds june"), found
+
+
+def test_a_made_up_name_reads_the_file_of_the_month_the_request_says(tool_ctx: ToolContext) -> None:
+    # "june_meeting_notes.txt" read the May minutes, whose text says "June" and "decided" (probe55, 0.5B)
+    _files(Path(tool_ctx.workdir), {"meetings/2025-05-08_minutes.md": "Next meeting: 12 June. Street party to be "
+                                                                      "decided in June.\n",
+                                    "meetings/2025-06-12_minutes.md": "Street party approved for 9 August.\n"})
+    tool_ctx.request.message = "can u summarize the june meeting notes for me? mainly what they decided"
+    assert read_file(tool_ctx, "june_meeting_notes.txt")["file_path"].endswith("2025-06-12_minutes.md")
