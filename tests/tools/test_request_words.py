@@ -338,6 +338,7 @@ def test_a_made_up_name_reads_the_file_of_the_month_the_request_says(tool_ctx: T
     # "june_meeting_notes.txt" read the May minutes, whose text says "June" and "decided" (probe55, 0.5B)
     _files(Path(tool_ctx.workdir), {"meetings/2025-05-08_minutes.md": "Next meeting: 12 June. Street party to be "
                                                                       "decided in June.\n",
-                                    "meetings/2025-06-12_minutes.md": "Street party approved for 9 August.\n"})
+                                    "meetings/2025-06-12_minutes.md": "Residents' meeting, 12 June 2025\nStreet "
+                                                                      "party approved for 9 August.\n"})
     tool_ctx.request.message = "can u summarize the june meeting notes for me? mainly what they decided"
     assert read_file(tool_ctx, "june_meeting_notes.txt")["file_path"].endswith("2025-06-12_minutes.md")
