@@ -925,7 +925,7 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     if (ext := _EXT_PATTERN.fullmatch(pattern.strip())) and asks_count(ctx):
         # ".*\.py$" searched in the files' text for "how many Python files are under budget_tracker/src": a README
         # line that said "cli.py" was the one hit (probe54); a pattern of a file type asks for files, counted
-        root = directory if directory and directory.strip() not in (".", "./") else None
+        root = ext.group("folder") or (directory if directory and directory.strip() not in (".", "./") else None)
         return search_file(ctx, f"*.{ext.group('ext')}", search_root=root)
     target = _checked_file(ctx, directory or ".")
     named: list[Path] = []
@@ -952,7 +952,8 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
 
 
 _FILE_NAME = re.compile(r"[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,5}")
-_EXT_PATTERN = re.compile(r"(?:\^?\.\*|\*)?\\?\.(?P<ext>[A-Za-z0-9]{1,5})\$?")   # "*.py", ".*\.py$", "\.py$"
+# "*.py", ".*\.py$", "\.py$", "novel/notes/*.md" (probe54)
+_EXT_PATTERN = re.compile(r"(?P<folder>[\w.-]+(?:/[\w.-]+)*/)?(?:\*\*/)?(?:\^?\.\*|\*)?\\?\.(?P<ext>[A-Za-z0-9]{1,5})\$?")
 
 
 def _named_instead(ctx: ToolContext, pattern: str, target: Path) -> dict | None:

@@ -139,6 +139,9 @@ def parse_period(text: str, year: int | None = None) -> tuple[str, Callable[[dat
         months = range(3 * int(m.group(1)) - 2, 3 * int(m.group(1)) + 1)
         return f"Q{m.group(1)} (any year)", lambda d: d.month in months
     t = re.sub(r"(?<=\d)(?:st|nd|rd|th)\b", "", t)
+    # an ISO interval with times: "2024-06-01T00:00:00.000Z/2024-06-07T23:59:59.999Z" was read as no period (probe54)
+    t = re.sub(r"(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?", r"\1", t)
+    t = re.sub(r"^(\d{4}-\d{2}-\d{2})\s*/\s*(\d{4}-\d{2}-\d{2})$", r"\1..\2", t)
     t = re.sub(r"^([a-z]+\.?\s+\d{1,2})\s*-\s*(?=\d)", r"\1 to ", t, flags=re.IGNORECASE)   # "June 1-7, 2024"
     parts = re.split(r"\s*\.\.\s*|\s+to\s+|\s+-\s+", t, maxsplit=1, flags=re.IGNORECASE)
     if len(parts) == 2 and (m := re.match(r"[a-z]+\.?\s", parts[0], re.IGNORECASE)) and parts[1][:1].isdigit() \

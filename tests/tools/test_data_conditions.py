@@ -382,3 +382,11 @@ def test_a_text_file_sent_for_a_figure_gives_way_to_the_table_beside_it_that_the
     # a question the note answers in words stays with the note: no column of the table is named
     assert "Rows where" not in _ask(tool_ctx, "what did the teacher say about 9B?", "autumn/comments.txt",
                                     "9B maths: big improvement since spring.\n").get("message", "")
+
+
+def test_an_iso_interval_with_times_is_a_period(tool_ctx: ToolContext) -> None:
+    # "2024-06-01T00:00:00.000Z/2024-06-07T23:59:59.999Z" was read as no period, and the whole file's mean given
+    # (probe54, 1.5B)
+    result = _ask(tool_ctx, "What was the average temperature from June 1 to June 3, 2024?", "gh.csv", GREENHOUSE,
+                  date_range="2024-06-01T00:00:00.000Z/2024-06-03T23:59:59.999Z")
+    assert result["message"].startswith("Average in 2024-06-01..2024-06-03 (3 of 5 rows): temp_c 22"), result

@@ -197,6 +197,6 @@ def test_a_pattern_of_a_file_type_searched_in_text_is_a_count_of_those_files(too
     write_files(Path(tool_ctx.workdir), {"src/pkg/a.py": "x\n", "src/pkg/io/b.py": "y\n", "src/pkg/c.py.bak": "z\n",
                                          "src/pkg/README.md": "Entry point: a.py\n"})
     ctx = _asking(tool_ctx, "How many Python files are there under src, including all subfolders?")
-    for pattern in (r".*\.py$", "*.py", r"\.py"):
+    for pattern in (r".*\.py$", "*.py", r"\.py", "src/*.py"):
         message = as_called(search_file_content)(ctx, pattern, "src")["message"]
         assert message.startswith("2 .py files under src/, subfolders included"), (pattern, message)
