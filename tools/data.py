@@ -161,10 +161,13 @@ def _refuse_oversized(**args: Optional[str]) -> None:
             raise ToolFailure(f"{name} is {size:,} characters; the limit is {ARG_LIMITS[name]:,}{example}")
 
 
+BESIDE_BYTES = 2 * 1024 * 1024   # a table beside a text file is read whole to see its cells: small ones only
+
+
 def _table_beside(ctx: ToolContext, path: Path) -> Path | None:
-    """For a text file that is no table, the one table in its folder whose header holds two or more columns the
-    request names ("how many kids in 9B got more than 80 in maths": scores.tsv's class and maths beside the
-    teacher's comments.txt the 0.5B gave; probe54), else None."""
+    """For a text file that is no table, the one table in its folder (CSV or TSV, up to BESIDE_BYTES) whose header
+    holds two columns the request names, or one and a cell it says ("how many kids in 9B got more than 80 in maths":
+    scores.tsv's maths and 9B beside the teacher's comments.txt the 0.5B gave; probe54), else None."""
     if path.suffix.lower() not in TEXT_EXTS or path.suffix.lower() in (".csv", ".tsv", ".json") \
             or _tabular(_read_rows(path)):
         return None
@@ -173,7 +176,7 @@ def _table_beside(ctx: ToolContext, path: Path) -> Path | None:
     said = set(re.findall(r"[\w.-]+", ctx.request.message.casefold()))
     fits = []
     for other in sorted(path.parent.glob("*")):
-        if not (other.is_file() and other.suffix.lower() in (".csv", ".tsv")):
+        if not (other.is_file() and other.suffix.lower() in (".csv", ".tsv")) or other.stat().st_size > BESIDE_BYTES:
             continue
         try:
             rows = _read_rows(other)

@@ -1343,7 +1343,9 @@ def _not_the_request(ctx: ToolContext, text: str, old: str, new: str) -> str:
     ``old`` with the change the request names made in it, else a failure saying what new_content is. Asked to write
     the edit, the 0.5B wrote the request into the file (probe55)."""
     message = ctx.request.message.strip()
-    if not message or not (new.lstrip().lower().startswith("request:") or message.lower() in new.lower()):
+    # a short request ("fix it") may well be in the text; only a whole sentence of it is a copy
+    copied = new.lstrip().lower().startswith("request:") or (len(message) >= 20 and message.lower() in new.lower())
+    if not message or not copied:
         return new
     asked = _asked_rename(ctx, text)
     if asked is not None and asked[0] in old:

@@ -78,6 +78,9 @@ def test_the_request_copied_as_new_content_becomes_the_change_it_names(tool_ctx:
                   f"Request: {tool_ctx.request.message}")
     assert result["status"] == "success", result
     assert (Path(tool_ctx.workdir) / "news.txt").read_text() == "Members will receive the rota by email.\nOpen day: 26 April\n"
+    tool_ctx.request.message = "fix it"   # a short request that the new text holds is no copy of it
+    assert edit(tool_ctx, "news.txt", "Open day: 26 April", "Open day: 26 April (we fix it on the day)")["status"] \
+        == "success"
     tool_ctx.request.message = "tidy up news.txt please"   # no change named: the copy is refused, the file kept
-    result = edit(tool_ctx, "news.txt", "Open day: 26 April", "Request: tidy up news.txt please")
+    result = edit(tool_ctx, "news.txt", "Open day: 26 April (we fix it on the day)", "Request: tidy up news.txt please")
     assert result["status"] == "error" and "new_content is the request itself" in result["error"]
