@@ -763,9 +763,9 @@ def _months_named(stem: str) -> str:
 
 def _path_tokens(rel: str) -> set[str]:
     ws = words(rel)
-    # a month by its name too: "math_test_oct.tsv" is October's (probe52); a word as the request's words are, in the
-    # singular: "not the test fixture" leaves out tests/fixtures/ (probe54)
-    return set(ws) | {singular(w) for w in ws if w.isalpha()} | _numbers(ws) | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)} \
+    # a month by its name too: "math_test_oct.tsv" is October's (probe52); words() gives each word in the singular
+    # already, as request_words does: "not the test fixture" leaves out tests/fixtures/ (probe54)
+    return set(ws) | _numbers(ws) | {f"month {int(m.group(1))}" for m in _YEAR_MONTH.finditer(rel)} \
         | {f"month {_MONTH_IN_PATH[w]}" for w in ws if w in _MONTH_IN_PATH}
 
 

@@ -48,14 +48,14 @@ def keys_above(name: str, lines: list[str], at: int) -> str:
     of a JSON config for "humidity" gave three "humidity_offset_pct" lines, and not which sensor each was (probe54)."""
     if Path(name).suffix.lower() not in SETTINGS_SUFFIXES or at >= len(lines):
         return ""
-    width = len(lines[at]) - len(lines[at].lstrip())
+    width = _indent(lines[at])
     label = _label_beside(lines, at, width)
     keys: list[str] = [label] if label else []
     for line in reversed(lines[:at]):
         if (section := _SECTION.match(line)) is not None:
             keys.append(section.group("name").strip())
             break
-        indent = len(line) - len(line.lstrip())
+        indent = _indent(line)
         if line.strip() and indent < width and (m := _KEY_LINE.match(line)) is not None:
             if not line.lstrip().startswith("- "):   # a list item's first key is no key above it
                 keys.append(m.group("key").strip())
@@ -71,15 +71,21 @@ def _label_beside(lines: list[str], at: int, width: int) -> str:
     beside it at its indentation; "" when there is none or the line is no item's."""
     for step in (-1, 1):
         i = at + step
-        while 0 <= i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) >= width
-                                       or (step < 0 and lines[i].lstrip().startswith("- ")
-                                           and len(lines[i]) - len(lines[i].lstrip()) + 2 == width)):
-            line = lines[i]
-            indent = len(line) - len(line.lstrip()) + (2 if line.lstrip().startswith("- ") else 0)   # "- name: x"
-            if indent == width and (m := _LABEL.match(line)) is not None and i != at:
+        while 0 <= i < len(lines) and (not lines[i].strip() or _indent(lines[i]) >= width
+                                       or (step < 0 and _item_indent(lines[i]) == width)):
+            if _item_indent(lines[i]) == width and (m := _LABEL.match(lines[i])) is not None and i != at:
                 return m.group("value").strip()
             i += step
     return ""
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _item_indent(line: str) -> int:
+    """A line's indentation, a list item's "- " counted in: "  - name: x" stands where its keys below it stand."""
+    return _indent(line) + (2 if line.lstrip().startswith("- ") else 0)
 
 
 def _parsed(suffix: str, text: str) -> Any:

@@ -100,11 +100,12 @@ def stated_comparison(message: str, frame: _Frame, named: list[str]) -> Comparis
     return number
 
 
-_UNIT = re.compile(r"\s*(?P<unit>h(?:ours?|rs?)?|min(?:ute)?s?|s(?:ec(?:ond)?s?)?)\b", re.IGNORECASE)
+_UNIT_WORD = r"(?P<unit>h(?:ours?|rs?)?|min(?:ute)?s?|s(?:ec(?:ond)?s?)?)"   # said after a bound, or ending a column
+_UNIT = re.compile(rf"\s*{_UNIT_WORD}\b", re.IGNORECASE)
 _DURATION = re.compile(r"(?:(?P<a>\d{1,2}):)?(?P<b>\d{1,2}):(?P<c>\d{2})(?:\.\d+)?")
 _SECONDS_IN = {"h": 3600, "m": 60, "s": 1}
 # number columns whose name says their unit: finish_seconds, time_min, duration_h
-_COLUMN_UNIT = re.compile(r"(?:^|_|\b)(?P<unit>h(?:ours?|rs?)?|min(?:ute)?s?|s(?:ec(?:ond)?s?)?)$", re.IGNORECASE)
+_COLUMN_UNIT = re.compile(rf"(?:^|_|\b){_UNIT_WORD}$", re.IGNORECASE)
 
 
 def _unit_seconds(after: str) -> int | None:
