@@ -24,6 +24,7 @@ from typing import Any, Protocol, Sequence
 
 from .find import PATH_MENTION, words
 from .table_compare import Comparison, without_comparisons
+from .table_periods import per_period
 
 class _Frame(Protocol):
     """The typed rows data.py reads (its ``_Frame``): named columns, their types, and per column the
@@ -227,6 +228,7 @@ class Plan:
     price_asked: bool = False             # "cheapest", "priciest": a price column's figures lead a named value's
     comparison: Comparison | None = None  # "fewer than 5 in stock": the column, bound and rows that meet it
     grouping_named: bool = False          # the message names the first grouping column ("average ... per category")
+    period_asked: str | None = None       # "which month was best": the period rows are grouped by (table_periods)
 
 
 def _sum(frame: "_Frame", col: str) -> Decimal:
@@ -556,6 +558,47 @@ def _conditions_said(plan: Plan) -> list[str]:
         + ([plan.comparison.said] if plan.comparison else [])
 
 
+MAX_PERIODS_SHOWN = 24  # periods listed one by one after the best and the lowest
+
+
+def _period_asked_line(frame: "_Frame", plan: Plan) -> str | None:
+    """The rows grouped by the period the message asks for, within the cells it names, best and lowest first:
+    "Best month by total honey_kg: July 2025 7.90; lowest: August 2025 1.20. Each month: ...". Asked "which month
+    was best for honey?", the result led with quarters and the top hive."""
+    dated, period = _dated(frame), plan.period_asked
+    if dated is None or period is None:
+        return None
+    by_col: dict[str, set[str]] = defaultdict(set)
+    for col, cell, _ in plan.named_values:
+        by_col[col].add(cell.casefold())
+    keep = _meets_cells(frame, by_col) if by_col else [True] * frame.rows
+    value = plan.values[0] if plan.values else None
+    numbers = frame.numbers[value] if value else [Decimal(1)] * frame.rows
+    days = [d if k else None for d, k in zip(dated[1], keep)]
+    figures = per_period(days, numbers, period, mean=bool(value) and plan.mean_first)
+    if not figures:
+        return None
+    what = (f"{'average' if plan.mean_first else 'total'} {value}" if value else "rows") \
+        + (f" ({' and '.join(_cells_said(by_col))})" if by_col else "")
+    if len(figures) == 1:
+        return f"Every row{' of ' + what.split('(')[-1].rstrip(')') if by_col else ''} falls in {figures[0][0]}: " \
+               f"{what.split(' (')[0]} {fmt(figures[0][1])}."
+    ranked = sorted(figures, key=lambda kv: kv[1])
+    best, low = ranked[-1][1], ranked[0][1]
+    tops = " and ".join(k for k, v in figures if v == best) + f" {fmt(best)}"
+    lows = " and ".join(k for k, v in figures if v == low) + f" {fmt(low)}"
+    head = f"Lowest {period} by {what}: {lows}; best: {tops}." if plan.low_first else \
+        f"Best {period} by {what}: {tops}; lowest: {lows}."
+    each = ", ".join(f"{k} {fmt(v)}" for k, v in figures[:MAX_PERIODS_SHOWN])
+    return f"{head} Each {period}: {each}{', ...' if len(figures) > MAX_PERIODS_SHOWN else ''}."
+
+
+def _asked_lines(frame: "_Frame", plan: Plan) -> list[str]:
+    """The lines of what the message asks: the period it ranks by, then the cells it names."""
+    period = _period_asked_line(frame, plan)
+    return ([period] if period else []) + named_lines(frame, plan)
+
+
 def _whole_lines(frame: "_Frame", plan: Plan) -> list[str]:
     """The whole file's (or period's) total of each value column, after its mean when an average is asked."""
     values = plan.values[:4]
@@ -584,7 +627,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     value = values[0] if values else None
     # what was asked comes first; what the file is comes last ("inventory.csv: 4 rows" first was
     # answered to "how many of those are left?" with 4)
-    lines = named_lines(frame, plan)
+    lines = _asked_lines(frame, plan)
     if kind == "summary" and all_met(plan, lines):   # the rows that meet every condition are the answer, alone
         return _met_alone(frame, name, lines[0])
     named = len(lines)

@@ -26,6 +26,7 @@ from gaia_lite.registry.spec import Redirect, tool
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .table_read import table_question
+from .table_rows import rows_added, rows_to_add
 from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, format_note, is_binary, markdown_outline, not_text_hint,
                         open_regular, python_outline, text_head, text_start)
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
@@ -1277,9 +1278,23 @@ def _entry_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: 
                     f"{read[0].name} holds more than {what} and kept the rest.", stands=True)
 
 
+def _rows_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: object) -> Redirect | None:
+    """edit_file's call, when write_file would replace a CSV or TSV file here with the rows the request adds ("log my
+    race in races_2025.csv: ..." written as that one row over the header and every race): they go after its last
+    row (table_rows decides, as for an edit)."""
+    if not isinstance(content, str) or not isinstance(file_path, str) or (read := config_text(ctx, file_path)) is None:
+        return None
+    path, text = read
+    if rows_to_add(ctx.request.message, text, content, path.name) is None:
+        return None
+    last = next(row for row in reversed(text.splitlines()) if row.strip())
+    return Redirect("edit_file", {"file_path": file_path, "old_content": last, "new_content": content},
+                    f"{path.name} holds more rows than that: edit_file added the new ones after them.", stands=True)
+
+
 def _write_meant(ctx: ToolContext, **kwargs: Any) -> Redirect | None:
-    """The edit a write over an existing file stands for: one setting's line, or one entry more."""
-    return _line_meant(ctx, **kwargs) or _entry_meant(ctx, **kwargs)
+    """The edit a write over an existing file stands for: one setting's line, one entry more, or rows more."""
+    return _line_meant(ctx, **kwargs) or _rows_meant(ctx, **kwargs) or _entry_meant(ctx, **kwargs)
 
 
 write_file.redirect = _write_meant  # type: ignore[attr-defined]
@@ -1451,8 +1466,9 @@ def _nested_set(text: str, new: str) -> tuple[str, str] | None:
 
 def _added(ctx: ToolContext, text: str, old: str, new: str, name: str) -> tuple[str, str] | None:
     """The file with the entry, or entries, the request adds after ``old``, and a note; None for another edit."""
-    return added_entry(ctx.request.message, text, old, new, name) or added_entries(ctx.request.message, text, old,
-                                                                                   new, name)
+    message = ctx.request.message
+    return added_entry(message, text, old, new, name) or added_entries(message, text, old, new, name) \
+        or rows_added(message, text, old, new, name)
 
 
 _EVERY_PLACE = re.compile(r"\b(?:everywhere|throughout|all (?:of )?(?:the )?(?:places|occurrences|instances|mentions)|"

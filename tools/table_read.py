@@ -21,6 +21,7 @@ from gaia_lite.registry.failure import ToolFailure
 from .data_shape import (Plan, asks_columns, asks_extreme, asks_lowest, asks_mean, asks_price, match, named_in,
                          split_names)
 from .find import PATH_MENTION, ratio, singular
+from .table_periods import asks_period
 from .table_compare import stated_comparison
 
 __all__ = ["MAX_BYTES", "TABLE_SUFFIXES", "parse_period", "to_date", "to_number"]
@@ -325,7 +326,7 @@ def _plan(message: str, frame: _Frame, kind: str, columns: str | None, group_by:
                 low_first=asks_lowest(message), mean_first=asks_mean(message), total_asked=asks_total(message),
                 extreme_first=asks_extreme(message), price_asked=asks_price(message),
                 comparison=stated_comparison(message, frame, said),
-                grouping_named=bool(by) or any(n in groupable for n in said))
+                grouping_named=bool(by) or any(n in groupable for n in said), period_asked=asks_period(message))
 
 
 _TOTAL = re.compile(r"\b(?:total|sum|altogether|in all|combined)\b", re.IGNORECASE)

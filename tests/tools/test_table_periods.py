@@ -1,0 +1,69 @@
+"""The period a question over a dated table asks for (tools/table_periods.py), through the real analyze_data_file.
+
+Asked "which month was best for honey?", the result led with quarters and the top hive; the month has to be the
+first line, named as a person says it.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from gaia_lite.registry.context import ToolContext
+from gaia_lite.tools.data import analyze_data_file
+from gaia_lite.tools.table_periods import asks_period, per_period
+
+from tests.tools.called import as_called
+
+HIVES = ("date,hive,honey_kg\n2025-06-02,A,3.1\n2025-06-20,B,2.4\n2025-07-05,A,4.0\n2025-07-22,B,3.9\n"
+         "2025-08-10,A,1.2\n")
+
+
+def _first_line(ctx: ToolContext, message: str) -> str:
+    (Path(ctx.workdir) / "hives.csv").write_text(HIVES)
+    ctx.request.message = message
+    return as_called(analyze_data_file)(ctx, "hives.csv")["message"].splitlines()[0]
+
+
+def test_the_month_asked_for_leads_with_the_best_and_the_lowest(tool_ctx: ToolContext) -> None:
+    assert _first_line(tool_ctx, "which month was best for honey?") == (
+        "Best month by total honey_kg: July 2025 7.90; lowest: August 2025 1.20. "
+        "Each month: June 2025 5.50, July 2025 7.90, August 2025 1.20.")
+
+
+def test_the_lowest_leads_when_asked_for_and_within_the_cell_named(tool_ctx: ToolContext) -> None:
+    assert _first_line(tool_ctx, "what was the worst month for hive A?").startswith(
+        "Lowest month by total honey_kg (hive is a): August 2025 1.20; best: July 2025 4.")
+    assert _first_line(tool_ctx, "which month had the lowest honey?").startswith(
+        "Lowest month by total honey_kg: August 2025 1.20; best: July 2025 7.90.")
+
+
+def test_an_average_asked_for_is_each_months_mean(tool_ctx: ToolContext) -> None:
+    assert _first_line(tool_ctx, "average honey per month?").startswith(
+        "Best month by average honey_kg: July 2025 3.95;")
+
+
+def test_a_question_without_a_period_keeps_its_usual_lead(tool_ctx: ToolContext) -> None:
+    assert not _first_line(tool_ctx, "how much honey did hive B make this year?").startswith("Best")
+
+
+@pytest.mark.parametrize("message,period", [
+    ("which month was best for honey?", "month"), ("busiest quarter?", "quarter"),
+    ("sales per week", "week"), ("what day of the week do I run most", None),
+    ("which weekday had the most orders", "weekday"), ("monthly totals please", "month"),
+    ("the year with the highest rainfall", "year"), ("how much did I spend this year?", None),
+    ("what did I spend in March 2025?", None),
+], ids=lambda v: str(v))
+def test_the_period_is_read_from_the_message(message: str, period: str | None) -> None:
+    assert asks_period(message) == period
+
+
+def test_periods_are_in_calendar_order_and_weekdays_from_monday() -> None:
+    days = [date(2025, 1, 8), date(2025, 1, 6), date(2024, 12, 31), "not a date"]
+    values = [Decimal(1), Decimal(2), Decimal(4), Decimal(8)]
+    assert per_period(days, values, "month") == [("December 2024", 4), ("January 2025", 3)]
+    assert per_period(days, values, "weekday") == [("Monday", 2), ("Tuesday", 4), ("Wednesday", 1)]
+    assert per_period(days, values, "week") == [("week of 30 Dec 2024", 4), ("week of 6 Jan 2025", 3)]

@@ -1,0 +1,97 @@
+"""Rows added to a CSV or TSV file without losing the rows it holds.
+
+"log my race in races_2025.csv: 2025-09-14, River Run, 5 km, 24:55" is a row more. Asked for a file's complete
+new text, a small model writes that one row, and the header and every earlier row are gone; asked for the text to
+replace, it replaces the last row with the new one. When the message asks to add and says the new row's values,
+and each row written has as many fields as the header, the rows go at the end of the table in the file's own
+style and the rows it held stay.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+from .list_entry import ADD_WORDS
+
+__all__ = ["rows_added", "rows_to_add", "TABLE_SUFFIXES"]
+
+TABLE_SUFFIXES = {".csv": ",", ".tsv": "\t"}
+MAX_ROWS_ADDED = 12  # rows one request adds at once; more is a new table, written as asked
+# a row is logged, recorded or entered as often as it is added
+_ROW_WORDS = ADD_WORDS | {"log", "record", "enter", "track", "note"}
+# words that ask for a table in place of the one there
+_REPLACE_WORDS = frozenset("replace overwrite only just clear reset wipe instead".split())
+_WORD = re.compile(r"[^\W_]+")
+_UNIT_AFTER = re.compile(r"^(?P<number>[-+]?\d+(?:[.,]\d+)?)\s*[^\W\d_]{1,12}\.?$")
+
+
+def rows_to_add(message: str, text: str, new: str, name: str) -> list[list[str]] | None:
+    """The rows of ``new`` to add at the end of the table ``text`` (file ``name``), in the file's own form; None
+    unless the message asks to add them and says most of their words, each has the header's number of fields, the
+    file has a header and a row, and ``new`` is not the table again with rows of its own (a complete rewrite)."""
+    sep = TABLE_SUFFIXES.get(Path(name).suffix.lower())
+    said = {w.casefold() for w in _WORD.findall(message)}
+    if sep is None or not _ROW_WORDS & said or _REPLACE_WORDS & said:
+        return None
+    table = _rows(text, sep)
+    if len(table) < 2:
+        return None
+    header, held = table[0], {_key(r) for r in table[1:]}
+    rows = [r for r in _rows(new, _separator_of(new, sep)) if _key(r) != _key(header)]
+    if not 1 <= len(rows) <= MAX_ROWS_ADDED or any(len(r) != len(header) or _key(r) in held for r in rows):
+        return None
+    words = [w.casefold() for r in rows for f in r for w in _WORD.findall(f)]
+    if not words or sum(w in said for w in words) * 2 < len(words):
+        return None
+    return [_fitted(r, table[1:]) for r in rows]
+
+
+def rows_added(message: str, text: str, old: str, new: str, name: str) -> tuple[str, str] | None:
+    """(``text`` with the rows of ``new`` after its last row, a note) when an edit that replaces ``old`` (a line of
+    the table, or nothing) with ``new`` adds rows (``rows_to_add``) and ``new`` does not keep ``old``; else None."""
+    sep = TABLE_SUFFIXES.get(Path(name).suffix.lower())
+    if sep is None or (old.strip() and (old.strip() not in text or old.strip() in new)):
+        return None
+    rows = rows_to_add(message, text, new, name)
+    if rows is None:
+        return None
+    out = io.StringIO()
+    csv.writer(out, delimiter=sep, lineterminator="\n").writerows(rows)
+    body = text if text.endswith("\n") or not text else text + "\n"
+    shown = ", ".join(repr(sep.join(r)) for r in rows)
+    return body + out.getvalue(), f"the request adds {'a row' if len(rows) == 1 else 'rows'}: {shown} went after " \
+                                  f"the last row and the {len(_rows(text, sep)) - 1} rows there were kept"
+
+
+def _rows(text: str, sep: str) -> list[list[str]]:
+    return [[f.strip() for f in r] for r in csv.reader(io.StringIO(text), delimiter=sep) if any(f.strip() for f in r)]
+
+
+def _separator_of(new: str, sep: str) -> str:
+    """The file's separator, or a comma for a TSV row the model wrote with commas."""
+    return sep if sep in new or "," not in new else ","
+
+
+def _key(row: list[str]) -> tuple[str, ...]:
+    return tuple(f.casefold() for f in row)
+
+
+def _fitted(row: list[str], held: list[list[str]]) -> list[str]:
+    """``row`` with a unit dropped from a number where its column holds bare numbers ("5 km" under distance_km)."""
+    out = []
+    for i, value in enumerate(row):
+        column = [r[i] for r in held if i < len(r) and r[i]]
+        m = _UNIT_AFTER.match(value)
+        out.append(m.group("number") if m and column and all(_is_number(v) for v in column) else value)
+    return out
+
+
+def _is_number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
