@@ -935,7 +935,9 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     context = max(0, min(5, int(context_lines or 0)))
     file_pattern, unasked = _filter_asked(ctx, file_pattern)
     files = named or text_files(ctx, target, file_pattern)
-    found, how = _grep(ctx, files, pattern, case_sensitive, regex, context)
+    found, how = _grep(ctx, files, pattern, case_sensitive or _marker_said(ctx, pattern), regex, context)
+    if not found.hits and not case_sensitive and _marker_said(ctx, pattern):
+        found, how = _grep(ctx, files, pattern, False, regex, context)
     if found.hits and how and (instead := _named_instead(ctx, pattern, target)) is not None:   # (none: _no_line_holds)
         return instead
     how = unasked + how if found.hits else how
@@ -955,6 +957,17 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
 _FILE_NAME = re.compile(r"[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,5}")
 # "*.py", ".*\.py$", "\.py$", "novel/notes/*.md" (probe54)
 _EXT_PATTERN = re.compile(r"(?P<folder>[\w.-]+(?:/[\w.-]+)*/)?(?:\*\*/)?(?:\^?\.\*|\*)?\\?\.(?P<ext>[A-Za-z0-9]{1,5})\$?")
+
+
+_MARKER = re.compile(r"[A-Z]{3,}")
+
+
+def _marker_said(ctx: ToolContext, pattern: str) -> bool:
+    """Whether ``pattern`` is a marker in capitals that the request writes so ("list the NOTE lines", "any HACK
+    comments"): its case is meant. "NOTE" searched in any case found "2. Note that the probe must be rinsed" beside
+    the notebook's NOTE lines (probe55)."""
+    word = pattern.strip().rstrip(":")
+    return _MARKER.fullmatch(word) is not None and re.search(rf"\b{word}\b", ctx.request.message) is not None
 
 
 def _named_instead(ctx: ToolContext, pattern: str, target: Path) -> dict | None:
@@ -1011,11 +1024,12 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     # the one file closes the message too: asked "which file talks about the warranty?", both models answered with
     # the last line's text alone, its path dropped (probe45)
     last = f"\n(all in {where(found.hits[0].path, base)})" if len(files) == 1 and not cut else ""
-    lead = _settings_said(found, base) or _which_files(ctx, found)   # a key's values say which files it is on in
     # asked to list the lines ("List all the TODO comments in src, and say which file each one is in"), the 1.5B
-    # answered with the count line's files and numbers: the lines lead, and the count closes them (probe55)
-    body = counted(found, base) + "\n" + "\n".join(lines) if asks_count(ctx) or not _LISTS.search(ctx.request.message) \
-        else "\n".join(lines) + "\n" + counted(found, base)
+    # answered with the count line's files and numbers, and with "The 3 files: ..." before them: the lines lead,
+    # each with its file, and the count closes them (probe55)
+    listed = not asks_count(ctx) and _LISTS.search(ctx.request.message) is not None
+    lead = _settings_said(found, base) or ("" if listed else _which_files(ctx, found))  # a key's values: which files
+    body = "\n".join(lines) + "\n" + counted(found, base) if listed else counted(found, base) + "\n" + "\n".join(lines)
     return {"status": "success", "message": lead + how + body + more + last + prose,
             "count": found.count, "files": files[:SHOWN], "truncated": cut}
 
@@ -1105,6 +1119,9 @@ def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str, Path | None]:
     rank = {p: i for i, p in enumerate(order)}
     hits = tuple(sorted(found.hits, key=lambda h: rank[h.path]))
     best, second = (len(held[p]) for p in order[:2])
+    if best <= second and named is None and (one := _current_alone(ctx, order, held, best)) is not None:
+        named = order[0] = one   # ("my soil experiment notebook" with its draft beside it: probe55)
+        best, second = 1, 0
     if best <= second and named is None:
         # said where a value is asked, not a count (every rotated log's lines count)
         old = [where(p, base) for p in order if superseded(p, base)] if not asks_count(ctx) else []
@@ -1113,6 +1130,22 @@ def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str, Path | None]:
     own = [h for h in hits if h.path == order[0]][:5]
     said = "; ".join(f"line {h.line}: {h.text.strip()}" for h in own)
     return replace(found, hits=hits), f"For the request: {where(order[0], base)}: {said}\n", named
+
+
+def _current_alone(ctx: ToolContext, order: list[Path], held: dict[Path, set[str]], best: int) -> Path | None:
+    """The one current file among the files that hold the most of the request's words, the others older copies of
+    it (superseded), when the request lists lines and asks for no count, no files and no older copy: its lines are
+    the answer. Listing "the NOTE lines from my soil experiment notebook", the 1.5B gave the draft's too (probe55)."""
+    message, base = ctx.request.message, Path(ctx.workdir)
+    top = [p for p in order if len(held[p]) == best]
+    current = [p for p in top if not superseded(p, base)]
+    if len(current) != 1 or len(top) < 2 or not _LISTS.search(message) or asks_count(ctx) or _ASKS_FILES.search(message) \
+            or asks_old(message):
+        return None
+    return current[0]
+
+
+_ASKS_FILES = re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:files?|notes|docs|documents)\b|\bwhere\b", re.IGNORECASE)
 
 
 def _no_line_holds(ctx: ToolContext, pattern: str, target: Path, files: list[Path]) -> dict:
@@ -1166,7 +1199,9 @@ def _grep(ctx: ToolContext, files: list[Path], pattern: str, case_sensitive: boo
         # then one of its words alone, the longest first: "phone number" finds "Phone: 07700 900873" (the 1.5B,
         # asked for the phone number on a CV, was told no line held it and answered that none did: probe_files).
         # A request that names a file gets that file's lines instead (_no_line_holds)
-        for word in sorted(relaxed.words, key=len, reverse=True):
+        # a number first ("order number 58213": a line with "order" was Mrs Hale's order 58123, and the 1.5B named
+        # her; probe55), then the longest
+        for word in sorted(relaxed.words, key=lambda w: (any(c.isdigit() for c in w), len(w)), reverse=True):
             tries.append((compile_user_regex(word, ignore_case=fold, literal=True),
                           f"No line holds {pattern!r} or all of its words; lines with {word!r} instead: "))
     for rx, how, *among in tries:

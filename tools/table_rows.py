@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .list_entry import ADD_WORDS
 
-__all__ = ["rows_added", "rows_to_add", "TABLE_SUFFIXES"]
+__all__ = ["rows_added", "rows_to_add", "row_to_follow", "TABLE_SUFFIXES"]
 
 TABLE_SUFFIXES = {".csv": ",", ".tsv": "\t"}
 MAX_ROWS_ADDED = 12  # rows one request adds at once; more is a new table, written as asked
@@ -64,6 +64,18 @@ def rows_added(message: str, text: str, old: str, new: str, name: str) -> tuple[
     shown = ", ".join(repr(sep.join(r)) for r in rows)
     return body + out.getvalue(), f"the request adds {'a row' if len(rows) == 1 else 'rows'}: {shown} went after " \
                                   f"the last row and the {len(_rows(text, sep)) - 1} rows there were kept"
+
+
+def row_to_follow(message: str, name: str, text: str) -> str | None:
+    """The last row of the table ``text`` (file ``name``), which rows the message adds go after; None unless the
+    file is a CSV or TSV with a header and a row and the message asks to add (log, record) without asking for a
+    table in its place. A held edit starts from it: held to a SQL query instead, the 1.5B looked for the race it
+    was asked to log and found none (probe55)."""
+    said = {w.casefold() for w in _WORD.findall(message)}
+    sep = TABLE_SUFFIXES.get(Path(name).suffix.lower())
+    if sep is None or not _ROW_WORDS & said or _REPLACE_WORDS & said or len(_rows(text, sep)) < 2:
+        return None
+    return next(row for row in reversed(text.splitlines()) if row.strip()).strip()
 
 
 def _rows(text: str, sep: str) -> list[list[str]]:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from gaia_lite.registry.execute import ToolResult
     from gaia_lite.tools.find import Found
 
-__all__ = ["HeldCall", "held_call", "read_first", "list_first", "example_first", "LOOKS_ONLY", "QUERY_REQUEST",
+__all__ = ["HeldCall", "held_call", "read_first", "list_first", "example_first", "pointed_look", "LOOKS_ONLY", "QUERY_REQUEST",
            "QUERY_ANSWER", "EDIT_REQUEST"]
 
 # Asked for off the record, in the words text-to-SQL prompts use: in the agent's own prompt alone, the 1.5B put the
@@ -82,6 +82,8 @@ def held_call(message: str, ctx: ToolContext, tool_names: Iterable[str],
         return edit
     if change:   # a change to no small file here: the model's to do
         return None
+    if not asks and "edit_file" in names and (rows := _rows_edit(message, ctx, in_words)):
+        return rows
     return _query(message, ctx, in_words, last_table) if "analyze_data_file" in names else None
 
 
@@ -109,6 +111,24 @@ def _edit(message: str, ctx: ToolContext, change_said: bool, in_words: Callable[
     return HeldCall("edit_file", _shown(path, ctx), ("old_content", "new_content"), "",
                     EDIT_REQUEST.format(brief=brief, request=message),
                     options=(follow,) if follow else edit_lines(path, message))
+
+
+def _rows_edit(message: str, ctx: ToolContext, in_words: Callable[[], Sequence[Found]]) -> HeldCall | None:
+    """edit_file's held call for rows a message adds to one small table it names ("log my race in
+    running/races_2025.csv: ..."), starting from the table's last row (table_rows.row_to_follow); the new rows go
+    after it. Held to a query, the 1.5B looked for the race it was asked to log (probe55)."""
+    from gaia_lite.tools.file_brief import edit_brief, named_file
+    from gaia_lite.tools.table_rows import TABLE_SUFFIXES, row_to_follow
+
+    path = named_file(ctx, message, keep=lambda p: p.suffix.lower() in TABLE_SUFFIXES, by_words=in_words)
+    brief = edit_brief(path, ctx.workdir) if path is not None else None
+    if path is None or brief is None:
+        return None
+    last = row_to_follow(message, path.name, path.read_text(encoding="utf-8", errors="replace"))
+    if last is None:
+        return None
+    return HeldCall("edit_file", _shown(path, ctx), ("old_content", "new_content"), "",
+                    EDIT_REQUEST.format(brief=brief, request=message), options=(last,))
 
 
 def _names_no_file(message: str, in_words: Callable[[], Sequence[Found]]) -> bool:
@@ -241,3 +261,31 @@ def example_first(message: str, sure: WorkedPick | None, tool_names: Iterable[st
     if not _no_path(message) or "/" in message or "\\" in message or in_words() or in_words.folders():
         return None
     return sure.example.tool, dict(sure.example.arguments)
+
+
+POINTED_LOOK_SCORE = 0.6   # a file the request points to this strongly holds what it asks (find.pointed_by_request)
+POINTED_FOLDER_SCORE = 0.45  # two files this strong, in one folder, point to it
+
+
+def pointed_look(message: str, ctx: ToolContext, tool_names: Iterable[str],
+                 seen: str = "") -> tuple[str, dict[str, object]] | None:
+    """The look a question's words point to: the file here that stands out (read_file), or the one folder the two
+    files it points to most sit in (browse_directory). The turn's first reply is then held to a call of the model's
+    choosing: asked "which trail did marta recommend at the march 2024 meeting" or for "the confirmation number for
+    my kyoto hotel", the 1.5B called nothing and said it had no access to the user's files (probe54, probe55). None
+    when the message asks no question or a change, no file stands out, or ``seen`` (the conversation's results so
+    far) names it."""
+    from gaia_lite.tools.find import current_ones, one_pointed, pointed_by_request, singled_pointed
+
+    if not _asks_plainly(message, "read_file", tool_names):
+        return None
+    base = Path(ctx.workdir).resolve()
+    pointed = pointed_by_request(ctx, message, limit=4, files_scanned=300)
+    one = one_pointed(pointed, base) or singled_pointed(ctx, current_ones(pointed, base, lambda p: p.path))
+    if one is not None and one.score >= POINTED_LOOK_SCORE:
+        shown = _shown(one.path, ctx)
+        return None if shown in seen else ("read_file", {"file_path": shown})
+    if len(pointed) > 1 and pointed[1].score >= POINTED_FOLDER_SCORE and pointed[0].path.parent == pointed[1].path.parent \
+            and "browse_directory" in set(tool_names) and (folder := _shown(pointed[0].path.parent, ctx)) not in seen:
+        return "browse_directory", {"directory_path": folder}
+    return None

@@ -46,7 +46,7 @@ from .prompt import RESPONSE_FORMAT, worked_block
 from .replies import FreeReplies, OwnLinesView, ReplyMode
 from .reply import Reply, without_own_lines, without_tool_names
 from .selection import SelectionState, ToolSelector
-from .held_call import HeldCall, example_first, held_call, list_first, read_first
+from .held_call import HeldCall, example_first, held_call, list_first, pointed_look, read_first
 from .window import TokenMeter, fit_history, is_context_overflow, split_turns
 
 if TYPE_CHECKING:  # type-only: skills sit beside the agent and are passed in
@@ -267,7 +267,7 @@ class Agent:
         if stats.held is None and self.options.held_calls:
             yield from self._read_first(query, in_words, stats, book, state.sure)
         answer: str | None = None
-        steer = Steer()
+        steer = self._first_steer(stats)
         while answer is None:
             if book.stop:  # the model kept repeating refused calls: end with what the tools returned
                 answer = yield from self._give_up(stats)
@@ -321,10 +321,26 @@ class Agent:
             name, arguments = example
         else:
             return
+        yield from self._agent_call(name, arguments, book, stats)
+
+    def _agent_call(self, name: str, arguments: dict[str, Any], book: CallBook,
+                    stats: TurnStats) -> Generator[Event, None, None]:
+        """A call the agent makes itself, shown and recorded as any call; the next reply chooses: answer, or call."""
         call = ToolCall(new_call_id(), name, arguments, source="agent")
         self.history.append({"role": "assistant", "content": None, "tool_calls": [call.wire()]})
         yield from self._call_tool(call, book, stats)
-        stats.opening = Opening.OPEN   # after a result the reply chooses: answer, or call
+        stats.opening = Opening.OPEN
+
+    def _first_steer(self, stats: TurnStats) -> Steer:
+        """The steer of a turn's first model call: held to a call (no answer yet) when the question's words point to
+        a file here that the conversation has not looked at (held_call.pointed_look), where the reply mode can hold
+        a reply so; else free to answer."""
+        if stats.held is not None or stats.results or stats.opening is not Opening.TOOL_FIRST \
+                or not self.options.held_calls or not self.replies.forces_calls:
+            return Steer()
+        seen = "\n".join(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
+        look = pointed_look(self.user_messages[-1], self.executor.ctx, self.registry.names(), seen)
+        return Steer(calls_only=look is not None)
 
     def _read_file(self, stats: TurnStats) -> Path | None:
         """The text file this turn's last successful call read or edited (read_file, edit_file), or None: "what temp

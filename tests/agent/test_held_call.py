@@ -435,3 +435,56 @@ def test_a_sure_example_is_no_call_of_the_agents_own_when(tmp_path: Path, tool: 
     here = WorkedPick(WorkedExample("show me what files are here", "browse_directory", {"directory_path": "."}), 0.7)
     assert example_first("show me what is here", here, names, in_words_once("show me what is here", ctx)) == \
         ("browse_directory", {"directory_path": "."})
+
+
+MEETING = "Minutes, 14 March 2024\nMarta recommended the Heron Loop trail for the spring count.\n"
+
+
+def _meetings(workdir: Path) -> None:
+    (workdir / "club" / "meetings").mkdir(parents=True)
+    (workdir / "club" / "meetings" / "2024-03-14_meeting.txt").write_text(MEETING)
+    (workdir / "club" / "meetings" / "2024-03-14_meeting_draft.txt").write_text(MEETING.replace("Heron", "Otter"))
+    (workdir / "club" / "meetings" / "2024-02-08_meeting.txt").write_text("Minutes, 8 February 2024\nDues.\n")
+
+
+def test_a_question_whose_words_point_to_a_file_here_is_held_to_a_call_at_first(tmp_path: Path) -> None:
+    # asked this with no file named, the 1.5B called nothing and said it had no access to the user's files (probe54)
+    _meetings(tmp_path)
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "read_file", "arguments": {"file_path": '
+                                   '"club/meetings/2024-03-14_meeting.txt"}}'),
+                       text_chunks('{"answer": "The Heron Loop."}')]
+        events = list(_agent(srv, tmp_path).run("which trail did marta recommend at the march 2024 meeting"))
+        first, second = srv.requests
+    assert "answer" not in first["grammar"], "the first reply is a call"
+    assert "answer" in second["grammar"], "after its result the reply may answer"
+    assert [e for e in events if isinstance(e, TurnFinished)][0].answer == "The Heron Loop."
+
+
+@pytest.mark.parametrize("message", ["what's the capital of france?", "when is the next club meeting?",
+                                     "remember that marta chairs the march 2024 meeting"],
+                         ids=["no-file", "no-file-stands-out", "a-fact-to-keep"])
+def test_a_question_no_file_here_answers_may_be_answered_at_once(tmp_path: Path, message: str) -> None:
+    _meetings(tmp_path)
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "ok"}'), text_chunks('{"answer": "ok"}')]
+        list(_agent(srv, tmp_path).run(message))
+    assert "answer" in srv.requests[0]["grammar"], "the first reply may answer"
+
+
+def test_a_row_to_log_in_a_table_is_held_to_an_edit_from_its_last_row(tmp_path: Path) -> None:
+    # held to a query, the 1.5B looked for the race it was asked to log and found none (probe55)
+    (tmp_path / "running").mkdir()
+    (tmp_path / "running" / "races.csv").write_text("date,race,km\n2025-03-09,Spring 10K,10\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('2025-03-09,Spring 10K,10", "new_content": "2025-05-18,City 10k,10"}}'),
+                       text_chunks('{"answer": "Logged."}')]
+        events = list(_agent(srv, tmp_path).run("log my race in running/races.csv: City 10k on 2025-05-18, 10 km"))
+        first = srv.requests[0]
+    assert first["messages"][-1]["content"].startswith('{"tool": "edit_file"'), first["messages"][-1]
+    assert first["grammar"] == open_string_grammar(("new_content",), ("2025-03-09,Spring 10K,10",)), \
+        "old_content is the table's last row"
+    call = [e for e in events if isinstance(e, ToolCallFinished)][0]
+    assert call.name == "edit_file" and call.result["status"] == "success", call.result
+    assert (tmp_path / "running" / "races.csv").read_text() == \
+        "date,race,km\n2025-03-09,Spring 10K,10\n2025-05-18,City 10k,10\n"

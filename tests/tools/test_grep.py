@@ -379,12 +379,47 @@ def test_a_table_row_found_says_each_cell_under_its_column(tool_ctx: ToolContext
 
 def test_lines_asked_to_be_listed_lead_and_their_count_closes(tool_ctx: ToolContext) -> None:
     # "List all the TODO comments in src, and say which file each one is in": the 1.5B answered with the count
-    # line's files and numbers, no comment said (probe55)
+    # line's files and numbers, no comment said; then, with "The 3 files: ..." first, with the files alone (probe55)
     _write(Path(tool_ctx.workdir), {"src/cli.py": "# TODO: add a --dry-run flag\n", "src/tags.py": "# TODO: ID3v1\n"})
     tool_ctx.request.message = "List all the TODO comments in the src folder, and say which file each one is in."
     message = search_file_content(tool_ctx, "TODO", "src")["message"]
-    assert message.splitlines()[1:] == ["src/cli.py:1: # TODO: add a --dry-run flag", "src/tags.py:1: # TODO: ID3v1",
+    assert message.splitlines() == ["src/cli.py:1: # TODO: add a --dry-run flag", "src/tags.py:1: # TODO: ID3v1",
                                         "2 matching lines in 2 files: src/cli.py (1), src/tags.py (1)"], message
     tool_ctx.request.message = "how many TODO comments are in src?"   # a count leads with the count
     counted = search_file_content(tool_ctx, "TODO", "src")["message"]
     assert counted.index("2 matching lines") < counted.index("src/cli.py:1:"), counted
+
+
+def test_a_marker_the_request_writes_in_capitals_is_searched_in_capitals(tool_ctx: ToolContext) -> None:
+    # "list the NOTE lines": "2. Note that the probe must be rinsed" was among the notebook's NOTE lines (probe55)
+    _write(Path(tool_ctx.workdir), {"notebook.md": "NOTE: jar B lid cracked\nplain line\n",
+                                    "procedure.txt": "2. Note that the probe must be rinsed\n"})
+    tool_ctx.request.message = "pls list the NOTE lines from my notebook"
+    result = search_file_content(tool_ctx, "NOTE")
+    assert result["count"] == 1 and "procedure.txt" not in result["message"], result
+    tool_ctx.request.message = "pls list the note lines"   # said in any case: found in any case
+    assert search_file_content(tool_ctx, "NOTE")["count"] == 2
+    tool_ctx.request.message = "list the NOTE lines in procedure.txt"   # none in capitals: any case, not nothing
+    assert search_file_content(tool_ctx, "NOTE", "procedure.txt")["count"] == 1
+
+
+def test_listed_lines_of_a_file_with_an_older_copy_beside_it_are_the_current_files(tool_ctx: ToolContext) -> None:
+    # "list the NOTE lines from my soil experiment notebook" got the draft's lines too (probe55)
+    _write(Path(tool_ctx.workdir), {"experiment/notebook.md": "NOTE: after rain\nNOTE: lid cracked\n",
+                                    "experiment/drafts/notebook_draft.md": "NOTE: lime dosage\n"})
+    tool_ctx.request.message = "pls list the NOTE lines from my soil experiment notebook"
+    message = search_file_content(tool_ctx, "NOTE")["message"]
+    assert message.startswith("For the request: experiment/notebook.md: line 1: NOTE: after rain; line 2: NOTE: "
+                              "lid cracked"), message
+    assert "lime dosage" not in message
+    tool_ctx.request.message = "which files have NOTE lines?"   # asked which files: every one
+    assert "notebook_draft.md" in search_file_content(tool_ctx, "NOTE")["message"]
+
+
+def test_a_number_of_the_pattern_is_searched_before_its_other_words(tool_ctx: ToolContext) -> None:
+    # "order number 58213": the line with "order" was Mrs Hale's order 58123, and the 1.5B named her (probe55)
+    _write(Path(tool_ctx.workdir), {"notes.txt": "Mrs Hale called about order 58123\n",
+                                    "orders.csv": "order_no,customer\n58213,Jonas Berg\n"})
+    tool_ctx.request.message = "Which file has order number 58213 in it, and who was the customer?"
+    message = search_file_content(tool_ctx, "order number 58213")["message"]
+    assert "orders.csv:2: order_no: 58213, customer: Jonas Berg" in message and "Hale" not in message, message
