@@ -40,7 +40,7 @@ from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_
 from .file_walk import (KNOWN_EXTS, ext_filter, file_entry, is_pattern, iso_time, iter_files, kind_exts, minute_time,
                         name_date, not_types, sandbox_roots, type_key, visible_files, walk_folders)
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
-                   missing_file, named_in, pointed_by_request, pointed_message, rank, ratio, request_lines,
+                   missing_file, named_in, not_ruled_out, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION, SUPERSEDED_WORDS,
                    asks_old, current_ones)
 from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
@@ -1028,10 +1028,24 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     # answered with the count line's files and numbers, and with "The 3 files: ..." before them: the lines lead,
     # each with its file, and the count closes them (probe55)
     listed = not asks_count(ctx) and _LISTS.search(ctx.request.message) is not None
-    lead = _settings_said(found, base) or ("" if listed else _which_files(ctx, found))  # a key's values: which files
+    lead = _settings_said(found, base) or ("" if listed else _which_files(ctx, found)) \
+        or _whole_file_counted(ctx, found)  # a key's values: which files
     body = "\n".join(lines) + "\n" + counted(found, base) if listed else counted(found, base) + "\n" + "\n".join(lines)
     return {"status": "success", "message": lead + how + body + more + last + prose,
             "count": found.count, "files": files[:SHOWN], "truncated": cut}
+
+
+def _whole_file_counted(ctx: ToolContext, found: Grep) -> str:
+    """The count of the one file's entries, lines or words the request asks for, when every hit is in that file:
+    "how many vocab words r in my spanish unit 3 list" found its title line alone with "vocab", and the 1.5B said
+    there was one (probe54)."""
+    paths = {h.path for h in found.hits}
+    if len(paths) != 1 or not asks_count(ctx):
+        return ""
+    path = paths.pop()
+    whole = [c for c in lines_counted(ctx.request.message, text_start(ctx, path, 1_000_000), path.name)
+             if c.startswith(WHOLE_FILE)]
+    return f"{where(path, Path(ctx.workdir))} has {whole[0][len(WHOLE_FILE):].strip()}.\n" if whole else ""
 
 
 _LISTS = re.compile(r"\b(?:list|show|print|what\s+(?:do|does)\s+(?:they|it|each)\s+say|each\s+one|all\s+the)\b",
@@ -1105,31 +1119,50 @@ def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str, Path | None]:
     if not asked or len({h.path for h in found.hits}) < 2:
         return found, "", None
     base = Path(ctx.workdir)
-    held: dict[Path, set[str]] = {}
-    for h in found.hits:
-        if h.path not in held:  # the path's words once per file, not once per hit
-            held[h.path] = asked & set(words(where(h.path, base)))
-        held[h.path] |= asked & set(words(h.text))
+    held, in_path = _held_words(ctx, found, asked)
     # the file whose path the request names above the others' comes first ("episode 12" for podcast/ep12/)
     pick = singled_out(ctx.request.message, [where(p, base) for p in held])
     named = list(held)[pick] if pick is not None else None
     # a stable sort: ties keep the order found; an older copy after the current file ("backup/server.properties.bak"
     # came first, and the 1.5B gave its port, probe53)
-    order = sorted(held, key=lambda p: (p != named, superseded(p, base), -len(held[p])))
+    # a file whose path holds a word the request leaves out, after the others ("not the legacy one": probe54)
+    kept = set(not_ruled_out(ctx.request.message, list(held), base, Path))
+    # of files that hold as many, the one whose path holds more: "the telemetry package" (probe54)
+    score = {p: (len(held[p]), len(in_path[p])) for p in held}
+    order = sorted(held, key=lambda p: (p != named, p not in kept, superseded(p, base), tuple(-n for n in score[p])))
     rank = {p: i for i, p in enumerate(order)}
     hits = tuple(sorted(found.hits, key=lambda h: rank[h.path]))
-    best, second = (len(held[p]) for p in order[:2])
-    if best <= second and named is None and (one := _current_alone(ctx, order, held, best)) is not None:
+    best, second = (score[p] for p in order[:2])
+    if best <= second and named is None and (one := _current_alone(ctx, order, held, best[0])) is not None:
         named = order[0] = one   # ("my soil experiment notebook" with its draft beside it: probe55)
-        best, second = 1, 0
+        best, second = (1, 0), (0, 0)
     if best <= second and named is None:
         # said where a value is asked, not a count (every rotated log's lines count)
         old = [where(p, base) for p in order if superseded(p, base)] if not asks_count(ctx) else []
         return replace(found, hits=hits), (f"Older copies, after the current: {', '.join(old)}\n" if old and
                                            len(old) < len(order) else ""), None
-    own = [h for h in hits if h.path == order[0]][:5]
-    said = "; ".join(f"line {h.line}: {h.text.strip()}" for h in own)
+    own = [(h.line, h.text.strip()) for h in hits if h.path == order[0]][:5]
+    # and its lines that hold the rest of the request: "min python version the telemetry package needs" found lines
+    # with "telemetry", and the one that answers is "requires-python" (probe54)
+    own += [(n, t) for n, t in request_lines(ctx, order[0]) if n not in {m for m, _ in own}][:5 - len(own)]
+    said = "; ".join(f"line {n}: {t}" for n, t in sorted(own))
     return replace(found, hits=hits), f"For the request: {where(order[0], base)}: {said}\n", named
+
+
+def _held_words(ctx: ToolContext, found: Grep, asked: set[str]) -> tuple[dict[Path, set[str]], dict[Path, set[str]]]:
+    """The request's words each file with hits holds (in its path, its hit lines, its other lines), and those in its
+    path alone."""
+    base = Path(ctx.workdir)
+    held: dict[Path, set[str]] = {}
+    in_path: dict[Path, set[str]] = {}
+    for h in found.hits:
+        if h.path not in held:  # the path's words once per file, not once per hit
+            in_path[h.path] = asked & set(words(where(h.path, base)))
+            held[h.path] = set(in_path[h.path])
+        held[h.path] |= asked & set(words(h.text))
+    for path in list(held)[:SHOWN]:   # and the rest of the request in its other lines ("requires-python": probe54)
+        held[path] |= asked & {w for _, text in request_lines(ctx, path) for w in words(text)}
+    return held, in_path
 
 
 def _current_alone(ctx: ToolContext, order: list[Path], held: dict[Path, set[str]], best: int) -> Path | None:
@@ -1826,12 +1859,36 @@ def _told_of(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict]
     names, after it; else the lines of its current files that hold the request's words first. Listed for "What
     humidity offset is configured for the outdoor sensor in my weather station config?", the folder's names got
     "The humidity offset is configured for the outdoor sensor" from the 1.5B (probe54)."""
+    beside = "" if lead or asks_count(ctx) else _said_beside(ctx, folder)
     if only := _only_file(ctx, folder, dirs, files) or _file_named(ctx, folder, files):
-        return f"{message}. {only}"
+        return (f"{beside}\n" if beside else "") + f"{message}. {only}"
     if lead or asks_count(ctx):
         return message
+    if beside:
+        return f"{beside}\n{message}"
     return _with_asked(ctx, folder.name, current_ones(_files_in(ctx, folder), Path(ctx.workdir).resolve(), Path),
                        message)
+
+
+def _said_beside(ctx: ToolContext, folder: Path, most: int = 5) -> str:
+    """What the request asks that no file of ``folder`` says and files of the folders beside it do, with their
+    lines: "which hive had chalkbrood this season?" listed apiary/2024/hive_A/, and the 1.5B answered hive A from its
+    inspection; hive_C's said chalkbrood (probe55). "" when the folder's files say every word, or none is said beside
+    it in at most ``most`` files."""
+    base = Path(ctx.workdir).resolve()
+    parent = folder.parent
+    if folder == base or not parent.is_relative_to(base):
+        return ""
+    asked = set(request_words(ctx.request.message)) - set(words(where(folder, base)))
+    inside = {w for p in _files_in(ctx, folder) for w in words(text_start(ctx, p, 32_768))}
+    beside = [p for p in current_ones(_files_in(ctx, parent, limit=60), base, Path) if not p.is_relative_to(folder)]
+    held = {p: asked & set(words(text_start(ctx, p, 32_768))) - inside for p in beside}
+    missing = {w for p in held for w in held[p] if sum(w in h for h in held.values()) <= most}
+    said = [f"{where(p, base)}: " + "; ".join(f"line {n}: {t}" for n, t in lines)
+            for p in beside if held[p] & missing and (lines := request_lines(ctx, p, beyond=" ".join(asked - missing)))]
+    if not said:
+        return ""
+    return f"No file in {where(folder, base)}/ says {', '.join(map(repr, sorted(missing)))}; beside it: " + " | ".join(said[:most])
 
 
 _TOKEN = re.compile(r"[\w.~-]+(?:/[\w.~-]+)*/?")

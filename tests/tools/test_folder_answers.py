@@ -261,3 +261,17 @@ def test_an_edit_of_a_key_several_sections_set_goes_to_the_section_the_request_n
     tool_ctx.request.message = "set black's line-length to 90 in pyproject.toml"   # the section of old_content
     edit(tool_ctx, "pyproject.toml", "line-length = 88", "line-length = 90")
     assert (root / "pyproject.toml").read_text().startswith("[tool.black]\nline-length = 90\n")
+
+
+def test_a_folder_whose_files_do_not_say_what_is_asked_is_told_which_files_beside_it_do(tool_ctx: ToolContext) -> None:
+    # "which hive had chalkbrood this season?" listed hive_A/, and the 1.5B answered hive A from its inspection
+    _files(Path(tool_ctx.workdir), {"apiary/2024/hive_A/inspection.md": "# Hive A\nBrood: solid\n",
+                                    "apiary/2024/hive_C/inspection.md": "# Hive C\nmummified larvae - chalkbrood.\n",
+                                    "apiary/2024/hive_D/inspection.md": "# Hive D\nBrood: solid\n"})
+    tool_ctx.request.message = "which hive had chalkbrood this season (2024)?"
+    message = browse(tool_ctx, "apiary/2024/hive_A")["message"]
+    assert message.startswith("No file in apiary/2024/hive_A/ says 'chalkbrood'; beside it: "
+                              "apiary/2024/hive_C/inspection.md: line 2: mummified larvae - chalkbrood."), message
+    assert "hive_D" not in message.splitlines()[0]
+    tool_ctx.request.message = "which hive had solid brood?"   # said in the folder listed: nothing beside it
+    assert not browse(tool_ctx, "apiary/2024/hive_A")["message"].startswith("No file in")

@@ -423,3 +423,26 @@ def test_a_number_of_the_pattern_is_searched_before_its_other_words(tool_ctx: To
     tool_ctx.request.message = "Which file has order number 58213 in it, and who was the customer?"
     message = search_file_content(tool_ctx, "order number 58213")["message"]
     assert "orders.csv:2: order_no: 58213, customer: Jonas Berg" in message and "Hale" not in message, message
+
+
+def test_the_file_led_with_is_not_one_the_request_leaves_out_and_shows_its_answering_lines(tool_ctx: ToolContext) -> None:
+    # "whats the min python version the telemetry package needs? not the legacy one": the legacy pyproject led,
+    # with lines that said "telemetry" and not its requires-python (probe54)
+    _write(Path(tool_ctx.workdir), {
+        "pk/telemetry_legacy/pyproject.toml": '[project]\nname = "telemetry-legacy"\nrequires-python = ">=3.8"\n',
+        "pk/telemetry/pyproject.toml": '[project]\nname = "telemetry"\nversion = "2.1.0"\nrequires-python = ">=3.11"\n',
+        "pk/ingest/pyproject.toml": '[project]\nname = "ingest"\nversion = "0.7"\nrequires-python = ">=3.10"\n'
+                                    'dependencies = ["telemetry"]\n'})
+    tool_ctx.request.message = "whats the min python version the telemetry package needs? not the legacy one"
+    message = search_file_content(tool_ctx, "min python version the telemetry package needs")["message"]
+    lead = message.splitlines()[0]
+    assert lead.startswith("For the request: pk/telemetry/pyproject.toml:") and '">=3.11"' in lead, message
+
+
+def test_a_count_asked_of_the_one_file_found_is_its_entries(tool_ctx: ToolContext) -> None:
+    # "how many vocab words r in my spanish unit 3 list": "vocab" found the title line alone, and the 1.5B said 1
+    _write(Path(tool_ctx.workdir), {"es/vocab_unit3.txt": "# Spanish - Unit 3 vocab\n\n## Food\nla manzana - apple\n"
+                                                          "el pan - bread\n\n## Travel\nel billete - ticket\n"})
+    tool_ctx.request.message = "how many vocab words r in my spanish unit 3 list"
+    message = search_file_content(tool_ctx, "vocab words")["message"]
+    assert message.startswith("es/vocab_unit3.txt has 3 entries, one a line"), message
