@@ -1028,7 +1028,10 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     # answered with the count line's files and numbers, and with "The 3 files: ..." before them: the lines lead,
     # each with its file, and the count closes them (probe55)
     listed = not asks_count(ctx) and _LISTS.search(ctx.request.message) is not None
-    lead = _settings_said(found, base) or ("" if listed else _which_files(ctx, found)) \
+    # one file singled out for the request answers "which email is it in": "The 4 files: ..." before it was read as
+    # the answer, and the 1.5B said the confirmation number was in none (probe55)
+    one = how.startswith("For the request:") and not _MANY_FILES.search(ctx.request.message)
+    lead = _settings_said(found, base) or ("" if listed or one else _which_files(ctx, found)) \
         or _whole_file_counted(ctx, found)  # a key's values: which files
     body = "\n".join(lines) + "\n" + counted(found, base) if listed else counted(found, base) + "\n" + "\n".join(lines)
     return {"status": "success", "message": lead + how + body + more + last + prose,
@@ -1048,6 +1051,7 @@ def _whole_file_counted(ctx: ToolContext, found: Grep) -> str:
     return f"{where(path, Path(ctx.workdir))} has {whole[0][len(WHOLE_FILE):].strip()}.\n" if whole else ""
 
 
+_MANY_FILES = re.compile(r"\b(?:files|notes|emails|documents|docs|all|every|each)\b", re.IGNORECASE)
 _LISTS = re.compile(r"\b(?:list|show|print|what\s+(?:do|does)\s+(?:they|it|each)\s+say|each\s+one|all\s+the)\b",
                     re.IGNORECASE)
 _ASKS_CODE = re.compile(r"\b(?:code|comments?|source)\b", re.IGNORECASE)

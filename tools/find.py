@@ -980,7 +980,19 @@ def request_lines(ctx: ToolContext, path: Path, *, beyond: str = "", limit: int 
     asked = [w for w in request_words(ctx.request.message) if w not in named]
     if not asked:
         return []
-    return _lines_for(_keyed(path, text_start(ctx, path)), asked, {}, _bag(os.path.splitext(path.name)[0]), limit)
+    text, name = _keyed(path, text_start(ctx, path)), _bag(os.path.splitext(path.name)[0])
+    parts = [[w for w in request_words(part) if w not in named] for part in _ASKED_APART.split(ctx.request.message)]
+    if len(parts) < 2 or any(len(part) < 2 for part in parts):
+        return _lines_for(text, asked, {}, name, limit)
+    # each question of "what time do we leave the hut on day 2, and where is the last place to refill water?" gets
+    # its own lines: the words of the whole found the water lines twice and not "We leave the hut at 7:00" (probe55)
+    found = [line for part in parts for line in _lines_for(text, part, {}, name, 2)]
+    return sorted(dict.fromkeys(found), key=found.index)[:limit + 1]
+
+
+# where one request asks two things: ", and where ...", "? And what ..."
+_ASKED_APART = re.compile(r"(?:,\s*|\?\s*|\s+)and\s+(?=(?:what|whats|what's|where|when|who|how|which|is|are|does|do)\b)",
+                          re.IGNORECASE)
 
 
 def _keyed(path: Path, text: str, most: int = 400) -> str:

@@ -335,12 +335,16 @@ class Agent:
         """The steer of a turn's first model call: held to a call (no answer yet) when the question's words point to
         a file here that the conversation has not looked at (held_call.pointed_look), where the reply mode can hold
         a reply so; else free to answer."""
-        if stats.held is not None or stats.results or stats.opening is not Opening.TOOL_FIRST \
+        if stats.held is not None or stats.results or stats.facts or stats.opening is Opening.OPEN \
                 or not self.options.held_calls or not self.replies.forces_calls:
             return Steer()
         seen = "\n".join(m["content"] for m in self.history if m["role"] == "tool" and isinstance(m.get("content"), str))
-        look = pointed_look(self.user_messages[-1], self.executor.ctx, self.registry.names(), seen)
-        return Steer(calls_only=look is not None)
+        if pointed_look(self.user_messages[-1], self.executor.ctx, self.registry.names(), seen) is None:
+            return Steer()
+        # unlike any tool, but about a file here: "whats the fine if someone leaves the laser cutter running
+        # unattended?" was held to an answer, and the 1.5B gave one of its own (probe55)
+        stats.opening = Opening.TOOL_FIRST
+        return Steer(calls_only=True)
 
     def _read_file(self, stats: TurnStats) -> Path | None:
         """The text file this turn's last successful call read or edited (read_file, edit_file), or None: "what temp

@@ -275,3 +275,17 @@ def test_a_folder_whose_files_do_not_say_what_is_asked_is_told_which_files_besid
     assert "hive_D" not in message.splitlines()[0]
     tool_ctx.request.message = "which hive had solid brood?"   # said in the folder listed: nothing beside it
     assert not browse(tool_ctx, "apiary/2024/hive_A")["message"].startswith("No file in")
+
+
+GUIDE = ("# Three Lakes - trip guide\n## Day 1 - to Greyrock Hut\nRefill water at Moor Creek; after that there is no "
+         "water until the hut. The last 3 km to the hut are rocky.\n## Day 2 - back via Long Lake\n"
+         "Breakfast from 6:15. We leave the hut at 7:00.\nThe last water refill before the finish is Kessel Spring.\n")
+
+
+def test_a_request_that_asks_two_things_gets_lines_for_each(tool_ctx: ToolContext) -> None:
+    # the words of the whole found the water lines twice and not "We leave the hut at 7:00" (probe55)
+    _files(Path(tool_ctx.workdir), {"trips/three_lakes/guide.md": GUIDE, "trips/three_lakes/gear.md": "- boots\n"})
+    tool_ctx.request.message = ("For the Three Lakes trip, what time do we leave the hut on day 2, and where is the "
+                                "last place to refill water before the finish?")
+    lead = browse(tool_ctx, "trips/three_lakes")["message"].splitlines()[0]
+    assert "We leave the hut at 7:00" in lead and "Kessel Spring" in lead, lead

@@ -446,3 +446,16 @@ def test_a_count_asked_of_the_one_file_found_is_its_entries(tool_ctx: ToolContex
     tool_ctx.request.message = "how many vocab words r in my spanish unit 3 list"
     message = search_file_content(tool_ctx, "vocab words")["message"]
     assert message.startswith("es/vocab_unit3.txt has 3 entries, one a line"), message
+
+
+def test_one_file_singled_out_for_the_request_is_not_led_by_every_file_found(tool_ctx: ToolContext) -> None:
+    # "whats the confirmation number for my kyoto hotel and which email is it in": "The 4 files: ..." led, and the
+    # 1.5B said the number was in no file (probe55)
+    _write(Path(tool_ctx.workdir), {"emails/2025-02-11_hotel_kyoto.txt": "Sakura Inn Kyoto\nConfirmation number: KX7\n",
+                                    "emails/kyoto_cancelled.txt": "Gion House Kyoto cancelled\n",
+                                    "itinerary.md": "- Kyoto, Sakura Inn\n"})
+    tool_ctx.request.message = "whats the confirmation number for my kyoto hotel and which email is it in"
+    message = search_file_content(tool_ctx, "Kyoto")["message"]
+    assert message.startswith("For the request: emails/2025-02-11_hotel_kyoto.txt:"), message
+    tool_ctx.request.message = "which files mention kyoto?"   # the files asked for: every one leads
+    assert search_file_content(tool_ctx, "Kyoto")["message"].startswith("The 3 files:")
