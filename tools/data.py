@@ -17,7 +17,8 @@ from gaia_lite.registry.context import ToolContext, TurnRequest
 from gaia_lite.registry.spec import tool
 from gaia_lite.registry.failure import ToolFailure, error_payload
 
-from .data_shape import shaped
+from .data_shape import period_asked_line, shaped
+from .table_periods import asks_period
 from .file_text import TEXT_EXTS
 from .find import locate, shown, singular
 from .rag import locate_or_named
@@ -242,7 +243,22 @@ def _queried(frame: _Frame, query: str, date_range: Optional[str], ignored: bool
     query, named = _value_named(query, frame, f"{request.asked_before}\n{request.message}")
     result = query_result(frame, query, said)
     said_how = "; ".join(n for n in (moved, kept, named) if n)
-    return {**result, "message": f"{result['message']} ({said_how})"} if said_how else result
+    result = {**result, "message": f"{result['message']} ({said_how})"} if said_how else result
+    return _by_period_asked(frame, query, request, result)
+
+
+_PERIOD_IN_QUERY = re.compile(r"strftime|substr|\bmonth\b|\byear\b|\bweek|quarter", re.IGNORECASE)
+
+
+def _by_period_asked(frame: _Frame, query: str, request: TurnRequest, result: dict[str, Any]) -> dict[str, Any]:
+    """The result led by the rows grouped by the period the question asks for, when the query groups by none:
+    asked "and which month was best for honey?", the 1.5B grouped by day and answered with the best day's month
+    (probe54)."""
+    question = table_question(request.message, request.asked_before)
+    if asks_period(question) is None or _PERIOD_IN_QUERY.search(query):
+        return result
+    line = period_asked_line(frame, _plan(question, frame, "summary", None, None))
+    return {**result, "message": f"{line}\n{result['message']}"} if line else result
 
 
 _IN_LIST = re.compile(r"(?i)\bIN\s*\((?P<items>\s*'[^']*'(?:\s*,\s*'[^']*')+\s*)\)")

@@ -39,7 +39,7 @@ class _Frame(Protocol):
 
     def select(self, keep: list[bool]) -> "_Frame": ...
 
-__all__ = ["fmt", "match", "split_names", "named_in", "named_lines", "all_met", "Plan", "shaped"]
+__all__ = ["fmt", "match", "split_names", "named_in", "named_lines", "all_met", "Plan", "shaped", "period_asked_line"]
 
 # Words that say how to combine a column, not which column ("total sales", "sum of revenue")
 _AGGREGATE_WORDS = frozenset("total sum avg average mean count number num of per by the".split())
@@ -561,7 +561,7 @@ def _conditions_said(plan: Plan) -> list[str]:
 MAX_PERIODS_SHOWN = 24  # periods listed one by one after the best and the lowest
 
 
-def _period_asked_line(frame: "_Frame", plan: Plan) -> str | None:
+def period_asked_line(frame: "_Frame", plan: Plan) -> str | None:
     """The rows grouped by the period the message asks for, within the cells it names, best and lowest first:
     "Best month by total honey_kg: July 2025 7.90; lowest: August 2025 1.20. Each month: ...". Asked "which month
     was best for honey?", the result led with quarters and the top hive."""
@@ -595,7 +595,7 @@ def _period_asked_line(frame: "_Frame", plan: Plan) -> str | None:
 
 def _asked_lines(frame: "_Frame", plan: Plan) -> list[str]:
     """The lines of what the message asks: the period it ranks by, then the cells it names."""
-    period = _period_asked_line(frame, plan)
+    period = period_asked_line(frame, plan)
     return ([period] if period else []) + named_lines(frame, plan)
 
 

@@ -141,7 +141,12 @@ def exts_asked(message: str) -> list[str]:
             continue
         if ext not in _NOT_EXTS or re.search(rf"\.{ext[1:]}\b|\b{ext[1:]}s?\s+files?\b", low):
             out.append(ext)
+    # a type we do not know, written as one: "how many .gpx files are in cycling/rides" (probe54)
+    out += [f".{m.group(1)}" for m in _DOTTED_TYPE.finditer(low) if f".{m.group(1)}" not in refused]
     return list(dict.fromkeys(out))
+
+
+_DOTTED_TYPE = re.compile(r"(?<![\w/.-])\.([a-z0-9]{2,5})\s+files?\b")
 
 
 _EXT_REFUSED = re.compile(r"\b(?:not|no|excluding|except|without)\s+(?:the\s+|any\s+)?\.([a-z0-9]+)\b")

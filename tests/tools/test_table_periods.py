@@ -67,3 +67,16 @@ def test_periods_are_in_calendar_order_and_weekdays_from_monday() -> None:
     assert per_period(days, values, "month") == [("December 2024", 4), ("January 2025", 3)]
     assert per_period(days, values, "weekday") == [("Monday", 2), ("Tuesday", 4), ("Wednesday", 1)]
     assert per_period(days, values, "week") == [("week of 30 Dec 2024", 4), ("week of 6 Jan 2025", 3)]
+
+
+def test_a_query_that_groups_by_day_is_led_by_the_month_asked_for(tool_ctx: ToolContext) -> None:
+    # "and which month was best for honey?": the 1.5B grouped by day and answered with the best day's month (probe54)
+    (Path(tool_ctx.workdir) / "hives.csv").write_text(HIVES)
+    tool_ctx.request.message = "and which month was best for hive B?"
+    query = "SELECT date, SUM(honey_kg) FROM data WHERE hive = 'B' GROUP BY date ORDER BY 2 DESC LIMIT 1"
+    message = as_called(analyze_data_file)(tool_ctx, "hives.csv", query=query)["message"]
+    assert message.startswith("Best month by total honey_kg (hive is b): July 2025 3.90; lowest: June 2025 2.40."), \
+        message
+    assert "2025-07-22 | 3.90" in message, "the query's own rows stay"
+    by_month = "SELECT strftime('%m', date) AS m, SUM(honey_kg) FROM data GROUP BY m"   # it groups by month itself
+    assert not as_called(analyze_data_file)(tool_ctx, "hives.csv", query=by_month)["message"].startswith("Best")

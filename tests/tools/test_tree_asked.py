@@ -40,6 +40,9 @@ def _asking(ctx: ToolContext, message: str, earlier: str = "") -> ToolContext:
     ("count the MP3 and flac files", [], [".mp3", ".flac"]),
     ("where did the docs go?", [], []),        # "docs", "go": words before extensions
     ("list the spreadsheets in taxes", ["spreadsheet"], []),
+    # a type written as one, known or not: "2" from the top level's two folders was the 1.5B's answer (probe54)
+    ("How many .gpx files are in the cycling/rides folder?", [], [".gpx"]),
+    ("open the notes.txt files", [], []),      # a name, not a type
 ])
 def test_kinds_and_extensions_are_read_from_the_request(message: str, kinds: list[str], exts: list[str]) -> None:
     assert (kinds_asked(message), exts_asked(message)) == (kinds, exts)
