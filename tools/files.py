@@ -1301,6 +1301,7 @@ def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool
         raise ToolFailure("content must be text")
     if len(content.encode("utf-8")) > MAX_FILE_BYTES:
         raise ToolFailure("content is larger than 10 MB; write a smaller file")
+    content, lines_note = _lines_asked_for(ctx, content)
     path = _checked_file(ctx, file_path, write=True)
     if path.is_dir():
         raise ToolFailure(f"{path} is a folder; give a file name")
@@ -1314,7 +1315,46 @@ def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool
     # the path said: "Note saved successfully." named no file (probe53)
     said = f"{'Wrote' if existed else 'Created'} {_shown(ctx, path)} ({lines} line{'' if lines == 1 else 's'})."
     return {"status": "success", "message": said, "file_path": str(path), "bytes_written": len(content.encode("utf-8")),
-            "created": not existed, "backup_path": str(backup) if backup else None}
+            "created": not existed, "backup_path": str(backup) if backup else None,
+            **({"note": lines_note} if lines_note else {})}
+
+
+def _new_file_named(ctx: ToolContext, file_path: str = "", **kwargs: Any) -> Redirect | None:
+    """write_file's call to the one file the request names by path, when it does not exist yet and the call
+    writes a file the request never names (run through its own approval). Asked to "Create a new file packing/tromso_list.txt with these four lines",
+    the 0.5B wrote thermal_base_layers_headlamp_ice_cleats_power_bank.txt (probe55). A file the request names that
+    exists is never written in place of another: "summarize report.txt into a new file" reads it."""
+    message = ctx.request.message
+    if not isinstance(file_path, str) or not file_path.strip() or Path(file_path.strip()).name.lower() in message.lower():
+        return None
+    named = {m.group(0).rstrip(".,") for m in PATH_MENTION.finditer(message)}
+    named = {n for n in named if Path(n).suffix}
+    if len(named) != 1 or (path := resolved_or_none(ctx, next(iter(named)))) is None or path.exists():
+        return None
+    meant = named.pop()
+    return Redirect("write_file", {**kwargs, "file_path": meant},
+                    f"written to {meant}, the file the request names (the call said {Path(file_path).name})", stands=True)
+
+
+_LINES_SAID = re.compile(r"\b(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+lines\b|\b(?:separate|own)\s+"
+                         r"lines?\b|\bone\s+(?:per|a)\s+line\b|\beach\s+on\s+(?:its|a)\s+(?:own|new)\s+line\b",
+                         re.IGNORECASE)
+_NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten".split())}
+
+
+def _lines_asked_for(ctx: ToolContext, content: str) -> tuple[str, str]:
+    """(the content, a note): one line of comma-separated items made one item a line, when the request asks for
+    lines ("with these four lines: thermal base layers, headlamp, ice cleats, power bank" was written as one line by
+    the 0.5B: probe55) and, for a number of lines, the items are that many."""
+    m = _LINES_SAID.search(ctx.request.message)
+    if m is None or "\n" in content.strip() or "," not in content:
+        return content, ""
+    items = [i.strip() for i in content.strip().split(",") if i.strip()]
+    n = m.group("n")
+    want = None if n is None else int(n) if n.isdigit() else _NUMBER_WORDS[n.lower()]
+    if len(items) < 2 or (want is not None and len(items) != want):
+        return content, ""
+    return "\n".join(items) + "\n", f"the request asks for lines: {len(items)} items, one a line"
 
 
 def _line_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: object) -> Redirect | None:
@@ -1366,7 +1406,8 @@ def _rows_meant(ctx: ToolContext, file_path: str = "", content: str = "", **_: o
 
 def _write_meant(ctx: ToolContext, **kwargs: Any) -> Redirect | None:
     """The edit a write over an existing file stands for: one setting's line, one entry more, or rows more."""
-    return _line_meant(ctx, **kwargs) or _rows_meant(ctx, **kwargs) or _entry_meant(ctx, **kwargs)
+    return _new_file_named(ctx, **kwargs) or _line_meant(ctx, **kwargs) or _rows_meant(ctx, **kwargs) \
+        or _entry_meant(ctx, **kwargs)
 
 
 write_file.redirect = _write_meant  # type: ignore[attr-defined]

@@ -382,7 +382,10 @@ class ToolExecutor:
             target: Redirect | None = redirect(self.ctx, **kwargs) if callable(redirect) else None
         except Exception:  # tool code, only a guess at a better call: when it breaks, the call runs as asked
             return None
-        if target is None or target.name == spec.name or target.name not in self.registry:
+        # the same tool again only with other arguments (write_file to the file the request names): its own
+        # redirect then finds nothing more to change
+        if target is None or target.name not in self.registry or \
+                (target.name == spec.name and target.arguments == kwargs):
             return None
         result = self.execute(target.name, target.arguments)
         if not result.ok and not target.stands:  # the stand-in failed too: the model hears about the tool it called

@@ -84,3 +84,29 @@ def test_the_request_copied_as_new_content_becomes_the_change_it_names(tool_ctx:
     tool_ctx.request.message = "tidy up news.txt please"   # no change named: the copy is refused, the file kept
     result = edit(tool_ctx, "news.txt", "Open day: 26 April (we fix it on the day)", "Request: tidy up news.txt please")
     assert result["status"] == "error" and "new_content is the request itself" in result["error"]
+
+
+def test_a_new_file_the_request_names_is_the_one_written(tool_ctx: ToolContext) -> None:
+    # "Create a new file packing/tromso_list.txt with these four lines: ...": the 0.5B wrote
+    # thermal_base_layers_headlamp_ice_cleats_power_bank.txt, one line of commas (probe55)
+    from gaia_lite.registry.execute import Decision, ToolExecutor
+    from gaia_lite.registry.registry import ToolRegistry
+    from gaia_lite.registry.spec import spec_of
+    from gaia_lite.tools.files import edit_file, write_file
+
+    root = Path(tool_ctx.workdir)
+    tool_ctx.request.message = ("Create a new file packing/tromso_list.txt with these four lines: thermal base layers, "
+                                "headlamp, ice cleats, power bank.")
+    executor = ToolExecutor(ToolRegistry([spec_of(write_file), spec_of(edit_file)]), tool_ctx,
+                            approve=lambda s, a: Decision.ALLOW)
+    made_up = "thermal_base_layers_headlamp_ice_cleats_power_bank.txt"
+    result = executor.execute("write_file", {"file_path": made_up,
+                                             "content": "thermal base layers, headlamp, ice cleats, power bank\n"})
+    assert result.payload["message"] == "Created packing/tromso_list.txt (4 lines).", result.payload
+    assert (root / "packing/tromso_list.txt").read_text() == "thermal base layers\nheadlamp\nice cleats\npower bank\n"
+    assert not (root / made_up).exists()
+    # a file the request names that exists is never written in place of another
+    (root / "report.txt").write_text("Q3 was good.\n")
+    tool_ctx.request.message = "summarize report.txt into a new file"
+    executor.execute("write_file", {"file_path": "summary.md", "content": "Q3: good\n"})
+    assert (root / "report.txt").read_text() == "Q3 was good.\n" and (root / "summary.md").exists()
