@@ -884,10 +884,14 @@ OUTLINE_FROM_LINES = 60
 # A longer text's lines that hold the words of the request close the result (read last, nearest the
 # answer): the 0.5B answered "What was Acme's revenue in Q3?" after reading the 35-line report with a
 # list of its headings, and "sick days, PTO carry-over, furniture allowance" after the 46-line handbook
-# with "the handbook covers working hours, PTO days, ...".
-REQUEST_LINES_FROM = 20
+# with "the handbook covers working hours, PTO days, ...". An 8-line note too: asked "whats our guest wifi called
+# again?", the 0.5B gave wifi_notes.txt's first line (probe54).
+REQUEST_LINES_FROM = 6
 REQUEST_LINES_MAX = 5
 RUN_ON_CHARS = 600  # a matching line with the line its sentence runs on into, at most
+
+
+_LABELLED = re.compile(r"[A-Z][\w ./()-]{0,30}:\s")
 
 
 def _with_its_end(rows: list[str], number: int, line: str) -> str:
@@ -896,7 +900,8 @@ def _with_its_end(rows: list[str], number: int, line: str) -> str:
     if line.rstrip().endswith((".", "!", "?", ":", "|")) or number >= len(rows):
         return line
     nxt = rows[number].strip()
-    if not nxt or nxt.startswith(("#", "|", "- ", "* ")):
+    # a line of its own label ("IoT devices:   Larkspur-IoT" after "Guest network: ...") starts another item
+    if not nxt or nxt.startswith(("#", "|", "- ", "* ")) or _LABELLED.match(nxt):
         return line
     return f"{line} {' '.join(nxt.split())}"[:RUN_ON_CHARS]
 
@@ -1925,7 +1930,10 @@ def _said_beside(ctx: ToolContext, folder: Path, most: int = 5) -> str:
     if folder == base or not parent.is_relative_to(base):
         return ""
     asked = set(request_words(ctx.request.message)) - set(words(where(folder, base)))
-    inside = {w for p in _files_in(ctx, folder) for w in words(text_start(ctx, p, 32_768))}
+    # a word of the folder's file names is said there ("game night log": game_nights_2024.json; probe54)
+    own = _files_in(ctx, folder)
+    inside = {form for p in own for w in words(f"{where(p, base)} {text_start(ctx, p, 32_768)}")
+              for form in (w, singular(w))}
     beside = [p for p in current_ones(_files_in(ctx, parent, limit=60), base, Path) if not p.is_relative_to(folder)]
     held = {p: asked & set(words(text_start(ctx, p, 32_768))) - inside for p in beside}
     missing = {w for p in held for w in held[p] if sum(w in h for h in held.values()) <= most}

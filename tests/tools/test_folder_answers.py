@@ -289,3 +289,24 @@ def test_a_request_that_asks_two_things_gets_lines_for_each(tool_ctx: ToolContex
                                 "last place to refill water before the finish?")
     lead = browse(tool_ctx, "trips/three_lakes")["message"].splitlines()[0]
     assert "We leave the hut at 7:00" in lead and "Kessel Spring" in lead, lead
+
+
+def test_a_word_of_the_folders_file_names_is_said_there(tool_ctx: ToolContext) -> None:
+    # "game night log": the logs' names say game_nights, and next_night.txt beside them was no answer (probe54)
+    _files(Path(tool_ctx.workdir), {"games/logs/game_nights_2024.json": '[{"player": "Lena", "score": 98}]\n',
+                                    "games/next_night.txt": "Next game night: Friday.\n"})
+    tool_ctx.request.message = "In this year's game night log, what's Lena's highest score?"
+    assert not browse(tool_ctx, "games/logs")["message"].startswith("No file in")
+
+
+def test_a_short_note_read_for_a_question_closes_with_the_lines_that_answer_it(tool_ctx: ToolContext) -> None:
+    # "whats our guest wifi called again?": the 0.5B gave wifi_notes.txt's first line (probe54)
+    from gaia_lite.tools.files import read_file
+
+    _files(Path(tool_ctx.workdir), {"wifi_notes.txt": "Wi-Fi notes (updated 2024-09-21)\n\nMain network:  Larkspur-5G\n"
+                                                      "Guest network: Larkspur-Visitors (2.4 GHz only)\n"
+                                                      "IoT devices:   Larkspur-IoT\n\nPasswords: not here.\n"})
+    tool_ctx.request.message = "whats our guest wifi called again?"
+    result = as_called(read_file)(tool_ctx, "wifi_notes.txt")
+    assert result["lines_matching_request"] == ["line 4: Guest network: Larkspur-Visitors (2.4 GHz only)"], result
+    assert list(result)[-1] == "lines_matching_request", "they close the result"
