@@ -891,7 +891,7 @@ REQUEST_LINES_MAX = 5
 RUN_ON_CHARS = 600  # a matching line with the line its sentence runs on into, at most
 
 
-_LABELLED = re.compile(r"[A-Z][\w ./()-]{0,30}:\s")
+_LABELLED = re.compile(r"[A-Za-z][\w ./()-]{0,30}\s*[:=]\s|\[")
 
 
 def _with_its_end(rows: list[str], number: int, line: str) -> str:

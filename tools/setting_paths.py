@@ -46,7 +46,7 @@ def keys_above(name: str, lines: list[str], at: int) -> str:
     """The keys a settings file nests line ``at`` (from 0) under, outer first ("sensors > outdoor"), by the
     indentation of the lines above it and the [section] it is in; "" for a line at the top or another file. A grep
     of a JSON config for "humidity" gave three "humidity_offset_pct" lines, and not which sensor each was (probe54)."""
-    if Path(name).suffix.lower() not in SETTINGS_SUFFIXES or at >= len(lines):
+    if Path(name).suffix.lower() not in SETTINGS_SUFFIXES or at >= len(lines) or _SECTION.match(lines[at]):
         return ""
     width = _indent(lines[at])
     label = _label_beside(lines, at, width)
@@ -69,9 +69,11 @@ _LABEL = re.compile(r"""^\s*(?:-\s+)?["']?(?:name|id|title|label)["']?\s*[:=]\s*
 def _label_beside(lines: list[str], at: int, width: int) -> str:
     """The name of the list item line ``at`` is in ({"name": "outdoor", ...}): a name, id, title or label key
     beside it at its indentation; "" when there is none or the line is no item's."""
+    if width == 0:   # a top-level line is no list item's: an INI's "name = inventory" named every section (probe54)
+        return ""
     for step in (-1, 1):
         i = at + step
-        while 0 <= i < len(lines) and (not lines[i].strip() or _indent(lines[i]) >= width
+        while 0 <= i < len(lines) and not _SECTION.match(lines[i]) and (not lines[i].strip() or _indent(lines[i]) >= width
                                        or (step < 0 and _item_indent(lines[i]) == width)):
             if _item_indent(lines[i]) == width and (m := _LABEL.match(lines[i])) is not None and i != at:
                 return m.group("value").strip()

@@ -119,3 +119,10 @@ def test_a_folder_found_for_a_question_leads_with_the_lines_below_it_that_hold_m
     tool_ctx.request.message = "what time do we leave the hut on day 2, and where is the last water refill?"
     message = as_called(browse_directory)(tool_ctx, "trip")["message"]
     assert message.startswith("For the request: trip/guide.md: "), message
+
+
+def test_an_ini_line_is_under_its_section_alone() -> None:
+    # "name = inventory" in [database] named every line of the file "inventory" (probe54)
+    lines = "[server]\nport = 8080\n\n[database]\nport = 5433\nname = inventory\n".splitlines()
+    assert [keys_above("settings.ini", lines, i) for i, line in enumerate(lines) if line] == \
+        ["", "server", "", "database", "database"]
