@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STOPWORDS", "words", "fts_query", "word_overlap"]
+__all__ = ["STOPWORDS", "words", "fts_query", "word_overlap", "shares_phrase"]
 
 STOPWORDS = frozenset(
     "a an and are as at be been but by can did do does for from had has have how i i'm in is it its "
@@ -32,3 +32,12 @@ def word_overlap(a: str, b: str) -> float:
     """Shared distinct words over the larger word set (1.0 = same words)."""
     wa, wb = set(words(a)), set(words(b))
     return len(wa & wb) / max(len(wa), len(wb)) if wa and wb else 0.0
+
+
+def shares_phrase(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` say the same two words in a row, stop words aside ("my parking spot at work is B12" and
+    "they moved me, my parking spot is now C7"): they speak of the same thing."""
+    def pairs(text: str) -> set[tuple[str, str]]:
+        kept = [w for w in words(text) if w not in STOPWORDS]
+        return set(zip(kept, kept[1:]))
+    return bool(pairs(a) & pairs(b))

@@ -10,7 +10,7 @@ from gaia_lite.errors import InputError
 from .credentials import mask_credentials
 
 __all__ = ["MemoryInputError", "CATEGORIES", "Fact", "Remembered", "RecallResult", "FACT_COLUMNS", "fact_from_row",
-           "IndexResult"]
+           "current_first", "IndexResult"]
 
 CATEGORIES = frozenset({"fact", "preference", "error", "skill", "note", "reminder",
                         "system", "profile", "permission"})
@@ -85,3 +85,17 @@ class IndexResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v != ""}
+
+
+def current_first(facts: Sequence[Fact]) -> list[Fact]:
+    """``facts`` (best first) with a fact saved later about the same thing as the best one (two words in a row in
+    common) before it: "update: they moved me, my parking spot is now C7" is the current answer to "which parking
+    spot do I have?" though "My parking spot at work is B12" is closer in words (probe55, both models)."""
+    from .keywords import shares_phrase
+
+    if len(facts) < 2:
+        return list(facts)
+    best = facts[0]
+    same = [f for f in facts if f is best or shares_phrase(f.content, best.content)]
+    newest = max(same, key=lambda f: f.updated_at or f.created_at)
+    return [newest, *(f for f in facts if f is not newest)]

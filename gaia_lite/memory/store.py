@@ -37,7 +37,7 @@ from .credentials import looks_like_credential, mask_credentials
 from .keywords import STOPWORDS, fts_query, word_overlap
 from .migrations import MEMORY_MIGRATIONS, Migration, apply_migrations, locked_transaction, open_database
 from .records import (CATEGORIES, FACT_COLUMNS, Fact, MemoryInputError, RecallResult, Remembered,
-                      fact_from_row)
+                      current_first, fact_from_row)
 from .times import now_iso, parse_time
 from .vectors import VectorIndex, decode_vector, encode_vector, load_vectors, reset_vectors_if_embedder_changed
 
@@ -272,7 +272,7 @@ class MemoryStore:
             rows = {r[0]: r for r in self._conn.execute(
                 f"SELECT {FACT_COLUMNS} FROM knowledge WHERE id IN ({','.join('?' * len(ids))})", ids)}
         facts = [fact_from_row(rows[key], score) for key, score in hits if key in rows]
-        return [f for f in facts if not f.sensitive][:limit]
+        return current_first([f for f in facts if not f.sensitive])[:limit]
 
     def _vector_candidates(self, query: str, pool: int, where: str, args: list[Any]) -> list[str] | None:
         """Ids by cosine (best first); None when vector search is unavailable."""

@@ -69,3 +69,27 @@ def test_the_agent_shows_saved_facts_beside_the_question_only_when_they_match(tm
     assert first.startswith(f"Who is my dentist?\n\n{SAVED_FACTS_HEADER}\n- My dentist is Dr. Okafor\n- ")
     assert first.count("\n- ") == SAVED_FACTS_ABOUT_USER
     assert second == "What is the capital of France?"
+
+
+def test_a_fact_saved_later_about_the_same_thing_comes_first(tmp_path: Path, minilm) -> None:
+    # "update: they moved me, my parking spot is now C7" after "My parking spot at work is B12": asked "Which parking
+    # spot do I have at work?", both models answered B12, the closer in words (probe55)
+    store = MemoryStore(tmp_path / "memory.db", minilm)
+    try:
+        store.remember("My parking spot at work is B12")
+        store.remember("My dentist is Dr. Okafor")
+        store.remember("They moved me, my parking spot is now C7")
+        facts = [f.content for f in store.relevant_facts("Which parking spot do I have at work?", min_similarity=0.3)]
+        assert facts[:2] == ["They moved me, my parking spot is now C7", "My parking spot at work is B12"], facts
+    finally:
+        store.close()
+
+
+def test_facts_of_different_things_keep_their_order() -> None:
+    from gaia_lite.memory.records import Fact, current_first
+
+    def fact(content: str, at: str) -> Fact:
+        return Fact("id-" + at, "fact", content, "", "", "", False, None, None, 1.0, "user", at, at, 0, 0.9)
+
+    older, newer = fact("My dentist is Dr. Okafor", "2025-01-01"), fact("My doctor is Dr. Lee", "2025-06-01")
+    assert current_first([older, newer]) == [older, newer]
