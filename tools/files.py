@@ -1909,13 +1909,14 @@ def _told_of(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict]
     names, after it; else the lines of its current files that hold the request's words first. Listed for "What
     humidity offset is configured for the outdoor sensor in my weather station config?", the folder's names got
     "The humidity offset is configured for the outdoor sensor" from the 1.5B (probe54)."""
-    beside = "" if lead or asks_count(ctx) else _said_beside(ctx, folder)
+    # what is asked, said only beside the folder: its own file's text after that was read as the answer ("Hive A had
+    # chalkbrood", from hive_C's line and hive_A's file: probe55)
+    if beside := "" if lead or asks_count(ctx) else _said_beside(ctx, folder):
+        return f"{beside}\n{message}"
     if only := _only_file(ctx, folder, dirs, files) or _file_named(ctx, folder, files):
-        return (f"{beside}\n" if beside else "") + f"{message}. {only}"
+        return f"{message}. {only}"
     if lead or asks_count(ctx):
         return message
-    if beside:
-        return f"{beside}\n{message}"
     return _with_asked(ctx, folder.name, current_ones(_files_in(ctx, folder), Path(ctx.workdir).resolve(), Path),
                        message)
 
