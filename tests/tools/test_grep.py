@@ -385,6 +385,7 @@ def test_lines_asked_to_be_listed_lead_and_their_count_closes(tool_ctx: ToolCont
     message = search_file_content(tool_ctx, "TODO", "src")["message"]
     assert message.splitlines() == ["src/cli.py:1: # TODO: add a --dry-run flag", "src/tags.py:1: # TODO: ID3v1",
                                         "2 matching lines in 2 files: src/cli.py (1), src/tags.py (1)"], message
+    assert "files" not in search_file_content(tool_ctx, "TODO", "src"), "listed, the lines name their files"
     tool_ctx.request.message = "how many TODO comments are in src?"   # a count leads with the count
     counted = search_file_content(tool_ctx, "TODO", "src")["message"]
     assert counted.index("2 matching lines") < counted.index("src/cli.py:1:"), counted
