@@ -26,7 +26,7 @@ from gaia_lite.registry.spec import Redirect, tool
 from .backup import backup_file
 from .table_facts import SPREADSHEETS, facts_block, table_facts
 from .table_read import table_question
-from .table_rows import rows_added, rows_to_add
+from .table_rows import row_misfit, rows_added, rows_to_add
 from .file_text import (MAX_FILE_BYTES, TEXT_EXTS, format_note, is_binary, markdown_outline, not_text_hint,
                         open_regular, python_outline, text_head, text_start)
 from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, repeated_lines
@@ -1535,6 +1535,9 @@ def _edited(ctx: ToolContext, path: Path, text: str, old_content: str, new_conte
     count = text.count(old_content)
     if count and isinstance(new_content, str) and (added := _added(ctx, text, old_content, new_content, path.name)):
         return _write_edit(ctx, path, text, added[0], 1, note=added[1])
+    if count and isinstance(new_content, str) and \
+            (misfit := row_misfit(ctx.request.message, text, old_content, new_content, path.name)):
+        raise ToolFailure(misfit)
     # two lines written again, or nothing but lines the file has: for "add piranesi to my to-read list" the 0.5B
     # also replaced the last entry with a copy of the first
     if count and isinstance(new_content, str) and (again := repeated_lines(text, old_content, new_content)) and \

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .list_entry import ADD_WORDS
 
-__all__ = ["rows_added", "rows_to_add", "row_to_follow", "TABLE_SUFFIXES"]
+__all__ = ["rows_added", "rows_to_add", "row_to_follow", "row_misfit", "TABLE_SUFFIXES"]
 
 TABLE_SUFFIXES = {".csv": ",", ".tsv": "\t"}
 MAX_ROWS_ADDED = 12  # rows one request adds at once; more is a new table, written as asked
@@ -76,6 +76,36 @@ def row_to_follow(message: str, name: str, text: str) -> str | None:
     if sep is None or not _ROW_WORDS & said or _REPLACE_WORDS & said or len(_rows(text, sep)) < 2:
         return None
     return next(row for row in reversed(text.splitlines()) if row.strip()).strip()
+
+
+def row_misfit(message: str, text: str, old: str, new: str, name: str) -> str | None:
+    """Why an edit that would put ``new`` in place of the table's row ``old`` is no row added, when the message asks
+    to add one and a line of ``new`` has another number of fields than the header: "2025-05-18,10 km,48:12" over
+    the last race of date,race,distance_km,time replaced that race (1.5B, probe55). None otherwise."""
+    sep = TABLE_SUFFIXES.get(Path(name).suffix.lower())
+    if sep is None or row_to_follow(message, name, text) is None or not old.strip() or old.strip() in new:
+        return None
+    table = _rows(text, sep)
+    if [f.strip() for f in old.strip().split(sep)] not in table[1:]:
+        return None
+    header, example, said = table[0], sep.join(table[-1]), {w.casefold() for w in _WORD.findall(message)}
+    how = (f"Write the new row with a value for each of {', '.join(header)}, in that order, like the last row "
+           f"{example!r}; it is added after the rows there")
+    for row in _rows(new, _separator_of(new, sep)):
+        if len(row) != len(header):
+            return f"not written: {sep.join(row)!r} has {len(row)} fields and the rows of {Path(name).name} have " \
+                   f"{len(header)}. {how}"
+        words = [w.casefold() for f in row for w in _WORD.findall(f)]
+        if sum(w in said for w in words) * 2 < len(words) and not _said_row(old, said):
+            # "23:48" made "23:49": no row the request logs (0.5B); a change of the row it names is a change
+            return f"not written: {sep.join(row)!r} is not the row the request adds (its values are not in it). {how}"
+    return None
+
+
+def _said_row(row: str, said: set[str]) -> bool:
+    """Whether the message names ``row`` (most of its words that are no number): a change of it, not a row more."""
+    own = [w.casefold() for w in _WORD.findall(row) if not w.isdigit()]
+    return bool(own) and sum(w in said for w in own) * 2 > len(own)
 
 
 def _rows(text: str, sep: str) -> list[list[str]]:

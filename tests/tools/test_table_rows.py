@@ -83,3 +83,26 @@ def test_the_whole_table_written_again_with_a_row_more_is_written_as_is() -> Non
 def test_a_row_the_table_holds_is_not_added_again() -> None:
     assert rows_to_add("add 2025-03-09 Spring 10K 10 52:10 to races.csv", RACES,
                        "2025-03-09,Spring 10K,10,52:10", "races.csv") is None
+
+
+@pytest.mark.parametrize("new,why", [
+    ("2025-09-14,River Run,24:55", "has 3 fields and the rows of races_2025.csv have 4"),
+    ("2025-05-18,Harbour Half,21.1,1:58:41", "is not the row the request adds"),
+], ids=["a-field-short", "the-last-row-changed"])
+def test_an_edit_that_would_put_no_row_of_the_request_over_the_last_is_refused(tool_ctx: ToolContext, tmp_path: Path,
+                                                                                new: str, why: str) -> None:
+    # held to an edit from the last row, the 1.5B wrote "2025-05-18,10 km,48:12" and the 0.5B changed 23:48 to 23:49;
+    # both replaced the last race (probe55)
+    (tmp_path / "races_2025.csv").write_text(RACES)
+    result = _call(tool_ctx, LOGGED, "edit_file", file_path="races_2025.csv",
+                   old_content="2025-05-18,Harbour Half,21.1,1:58:40", new_content=new)
+    assert result["status"] == "error" and why in result["error"], result
+    assert "like the last row '2025-05-18,Harbour Half,21.1,1:58:40'" in result["error"]
+    assert (tmp_path / "races_2025.csv").read_text() == RACES
+
+
+def test_a_change_of_the_row_the_request_names_is_made(tool_ctx: ToolContext, tmp_path: Path) -> None:
+    (tmp_path / "races_2025.csv").write_text(RACES)
+    _call(tool_ctx, "add a minute to my harbour half time in races_2025.csv", "edit_file", file_path="races_2025.csv",
+          old_content="2025-05-18,Harbour Half,21.1,1:58:40", new_content="2025-05-18,Harbour Half,21.1,1:59:40")
+    assert "1:59:40" in (tmp_path / "races_2025.csv").read_text()
