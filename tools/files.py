@@ -1018,7 +1018,7 @@ def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
     """The result for lines found: the count and the files first, then the lines as ``path:line: text``."""
     base = Path(ctx.workdir)
     found, prose = _in_code(ctx, found)
-    found, lead, named = _by_request(ctx, found)
+    found, lead, named = _by_request(ctx, found, loose="No line holds" in how)
     how = lead + how
     # the lines of the file the request names alone: shown episode 12's author first and 11's and 13's after, the
     # 0.5B answered with 11's (probe50); the count still names every file
@@ -1120,7 +1120,7 @@ def _settings_said(found: Grep, base: Path) -> str:
     return f"{key} is set in {len(sets)} places: " + "; ".join(parts) + ".\n"
 
 
-def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str, Path | None]:
+def _by_request(ctx: ToolContext, found: Grep, loose: bool = False) -> tuple[Grep, str, Path | None]:
     """The hits with the files that hold the most of the request's words (in their path or their lines) first,
     and, when one file holds more of them than any other, its lines as a lead ("For the request: ...").
     "the initech client - whats their phone number?" searched "(initech|phone)": the three clients' phone
@@ -1153,9 +1153,11 @@ def _by_request(ctx: ToolContext, found: Grep) -> tuple[Grep, str, Path | None]:
         return replace(found, hits=hits), (f"Older copies, after the current: {', '.join(old)}\n" if old and
                                            len(old) < len(order) else ""), None
     own = [(h.line, h.text.strip()) for h in hits if h.path == order[0]][:5]
-    # and its lines that hold the rest of the request: "min python version the telemetry package needs" found lines
-    # with "telemetry", and the one that answers is "requires-python" (probe54)
-    own += [(n, t) for n, t in request_lines(ctx, order[0]) if n not in {m for m, _ in own}][:5 - len(own)]
+    # and, when the pattern was not found as written (``loose``), its lines that hold the rest of the request: "min
+    # python version the telemetry package needs" found lines with "telemetry", and the one that answers is
+    # "requires-python" (probe54). Beside a hit of the whole pattern they are noise: the setlist's title line took
+    # the place of "Harbor Lights | F# minor" in the 1.5B's answer
+    own += [(n, t) for n, t in request_lines(ctx, order[0]) if loose and n not in {m for m, _ in own}][:5 - len(own)]
     said = "; ".join(f"line {n}: {t}" for n, t in sorted(own))
     return replace(found, hits=hits), f"For the request: {where(order[0], base)}: {said}\n", named
 
