@@ -578,11 +578,11 @@ def period_asked_line(frame: "_Frame", plan: Plan) -> str | None:
     figures = per_period(days, numbers, period, mean=bool(value) and plan.mean_first)
     if not figures:
         return None
-    what = (f"{'average' if plan.mean_first else 'total'} {value}" if value else "rows") \
-        + (f" ({' and '.join(_cells_said(by_col))})" if by_col else "")
+    measure = f"{'average' if plan.mean_first else 'total'} {value}" if value else "rows"
+    cells = " and ".join(_cells_said(by_col))
+    what = measure + (f" ({cells})" if cells else "")
     if len(figures) == 1:
-        return f"Every row{' of ' + what.split('(')[-1].rstrip(')') if by_col else ''} falls in {figures[0][0]}: " \
-               f"{what.split(' (')[0]} {fmt(figures[0][1])}."
+        return f"Every row{' of ' + cells if cells else ''} falls in {figures[0][0]}: {measure} {fmt(figures[0][1])}."
     ranked = sorted(figures, key=lambda kv: kv[1])
     best, low = ranked[-1][1], ranked[0][1]
     tops = " and ".join(k for k, v in figures if v == best) + f" {fmt(best)}"

@@ -940,8 +940,9 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     context = max(0, min(5, int(context_lines or 0)))
     file_pattern, unasked = _filter_asked(ctx, file_pattern)
     files = named or text_files(ctx, target, file_pattern)
-    found, how = _grep(ctx, files, pattern, case_sensitive or _marker_said(ctx, pattern), regex, context)
-    if not found.hits and not case_sensitive and _marker_said(ctx, pattern):
+    marker = _marker_said(ctx, pattern)
+    found, how = _grep(ctx, files, pattern, case_sensitive or marker, regex, context)
+    if not found.hits and marker and not case_sensitive:
         found, how = _grep(ctx, files, pattern, False, regex, context)
     if found.hits and how and (instead := _named_instead(ctx, pattern, target)) is not None:   # (none: _no_line_holds)
         return instead
@@ -1185,8 +1186,8 @@ def _current_alone(ctx: ToolContext, order: list[Path], held: dict[Path, set[str
     message, base = ctx.request.message, Path(ctx.workdir)
     top = [p for p in order if len(held[p]) == best]
     current = [p for p in top if not superseded(p, base)]
-    if len(current) != 1 or len(top) < 2 or not _LISTS.search(message) or asks_count(ctx) or _ASKS_FILES.search(message) \
-            or asks_old(message):
+    if len(current) != 1 or len(top) < 2 or not _LISTS.search(message) or asks_count(ctx) \
+            or _ASKS_FILES.search(message) or asks_old(message):
         return None
     return current[0]
 
@@ -1330,19 +1331,21 @@ def write_file(ctx: ToolContext, file_path: str, content: str, create_dirs: bool
 
 def _new_file_named(ctx: ToolContext, file_path: str = "", **kwargs: Any) -> Redirect | None:
     """write_file's call to the one file the request names by path, when it does not exist yet and the call
-    writes a file the request never names (run through its own approval). Asked to "Create a new file packing/tromso_list.txt with these four lines",
-    the 0.5B wrote thermal_base_layers_headlamp_ice_cleats_power_bank.txt (probe55). A file the request names that
-    exists is never written in place of another: "summarize report.txt into a new file" reads it."""
+    writes a file the request never names (run through its own approval). Asked to "Create a new file
+    packing/tromso_list.txt with these four lines", the 0.5B wrote thermal_base_layers_headlamp_ice_cleats_power_bank.txt
+    (probe55). A file the request names that exists is never written in place of another: "summarize report.txt into
+    a new file" reads it."""
     message = ctx.request.message
     if not isinstance(file_path, str) or not file_path.strip() or Path(file_path.strip()).name.lower() in message.lower():
         return None
     named = {m.group(0).rstrip(".,") for m in PATH_MENTION.finditer(message)}
     named = {n for n in named if Path(n).suffix}
-    if len(named) != 1 or (path := resolved_or_none(ctx, next(iter(named)))) is None or path.exists():
+    meant = next(iter(named)) if len(named) == 1 else None
+    if meant is None or (path := resolved_or_none(ctx, meant)) is None or path.exists():
         return None
-    meant = named.pop()
     return Redirect("write_file", {**kwargs, "file_path": meant},
-                    f"written to {meant}, the file the request names (the call said {Path(file_path).name})", stands=True)
+                    f"written to {meant}, the file the request names (the call said {Path(file_path).name})",
+                    stands=True)
 
 
 _LINES_SAID = re.compile(r"\b(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+lines\b|\b(?:separate|own)\s+"
@@ -1939,9 +1942,8 @@ def _said_beside(ctx: ToolContext, folder: Path, most: int = 5) -> str:
         return ""
     asked = set(request_words(ctx.request.message)) - set(words(where(folder, base)))
     # a word of the folder's file names is said there ("game night log": game_nights_2024.json; probe54)
-    own = _files_in(ctx, folder)
-    inside = {form for p in own for w in words(f"{where(p, base)} {text_start(ctx, p, 32_768)}")
-              for form in (w, singular(w))}
+    # (words() gives each word in the singular: "game_nights" says "night")
+    inside = {w for p in _files_in(ctx, folder) for w in words(f"{where(p, base)} {text_start(ctx, p, 32_768)}")}
     beside = [p for p in current_ones(_files_in(ctx, parent, limit=60), base, Path) if not p.is_relative_to(folder)]
     held = {p: asked & set(words(text_start(ctx, p, 32_768))) - inside for p in beside}
     missing = {w for p in held for w in held[p] if sum(w in h for h in held.values()) <= most}
@@ -1949,7 +1951,8 @@ def _said_beside(ctx: ToolContext, folder: Path, most: int = 5) -> str:
             for p in beside if held[p] & missing and (lines := request_lines(ctx, p, beyond=" ".join(asked - missing)))]
     if not said:
         return ""
-    return f"No file in {where(folder, base)}/ says {', '.join(map(repr, sorted(missing)))}; beside it: " + " | ".join(said[:most])
+    unsaid = ", ".join(map(repr, sorted(missing)))
+    return f"No file in {where(folder, base)}/ says {unsaid}; beside it: " + " | ".join(said[:most])
 
 
 _TOKEN = re.compile(r"[\w.~-]+(?:/[\w.~-]+)*/?")

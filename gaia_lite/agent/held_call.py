@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from gaia_lite.registry.execute import ToolResult
     from gaia_lite.tools.find import Found
 
-__all__ = ["HeldCall", "held_call", "read_first", "list_first", "example_first", "pointed_look", "LOOKS_ONLY", "QUERY_REQUEST",
-           "QUERY_ANSWER", "EDIT_REQUEST"]
+__all__ = ["HeldCall", "held_call", "read_first", "list_first", "example_first", "pointed_look", "LOOKS_ONLY",
+           "QUERY_REQUEST", "QUERY_ANSWER", "EDIT_REQUEST"]
 
 # Asked for off the record, in the words text-to-SQL prompts use: in the agent's own prompt alone, the 1.5B put the
 # file's path in FROM and a column's type into its query
@@ -285,7 +285,9 @@ def pointed_look(message: str, ctx: ToolContext, tool_names: Iterable[str],
     if one is not None and one.score >= POINTED_LOOK_SCORE:
         shown = _shown(one.path, ctx)
         return None if shown in seen else ("read_file", {"file_path": shown})
-    if len(pointed) > 1 and pointed[1].score >= POINTED_FOLDER_SCORE and pointed[0].path.parent == pointed[1].path.parent \
-            and "browse_directory" in set(tool_names) and (folder := _shown(pointed[0].path.parent, ctx)) not in seen:
+    two_in_one = len(pointed) > 1 and pointed[1].score >= POINTED_FOLDER_SCORE \
+        and pointed[0].path.parent == pointed[1].path.parent
+    if two_in_one and "browse_directory" in set(tool_names) \
+            and (folder := _shown(pointed[0].path.parent, ctx)) not in seen:
         return "browse_directory", {"directory_path": folder}
     return None
