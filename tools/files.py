@@ -901,9 +901,19 @@ def _with_its_end(rows: list[str], number: int, line: str) -> str:
         return line
     nxt = rows[number].strip()
     # a line of its own label ("IoT devices:   Larkspur-IoT" after "Guest network: ...") starts another item
-    if not nxt or nxt.startswith(("#", "|", "- ", "* ")) or _LABELLED.match(nxt):
+    if not nxt or nxt.startswith(("#", "|", "- ", "* ")) or _LABELLED.match(nxt) or _same_start(line, nxt):
         return line
     return f"{line} {' '.join(nxt.split())}"[:RUN_ON_CHARS]
+
+
+def _same_start(line: str, nxt: str) -> bool:
+    """Whether ``nxt`` starts as ``line`` does: a record of its own. Each line of a log starts with its time, and
+    "06:14 WARN PUMP STALL on line 2, retrying" ran on into "06:15 INFO pump line 2 running": the 1.5B gave 06:15
+    as a stall (probe56)."""
+    first, then = line.split(maxsplit=1)[:1], nxt.split(maxsplit=1)[:1]
+    if not first or not then:
+        return False
+    return (first[0][0].isdigit() and then[0][0].isdigit()) or first[0].lower() == then[0].lower()
 
 
 @tool

@@ -158,16 +158,23 @@ _FOLDER_NAMED = re.compile(r"\b[\w.-]+\s+(?:folder|directory|dir)\b", re.IGNOREC
 def kinds_asked(message: str) -> list[str]:
     """The kinds of file (file_walk.ASKED_KINDS) ``message`` names, in order: "photos and videos" -> both; a folder's
     name is none ("how big is my pics folder?")."""
-    said = [w.removesuffix("s") for w in re.findall(r"[a-z]+", _FOLDER_NAMED.sub(" ", message.lower()))]
+    # a path's words name a place, not a kind: "how many jpg pics are in photos/birds" asks no photo files (probe56)
+    low = _PATH.sub(" ", _FOLDER_NAMED.sub(" ", message.lower()))
+    said = [w.removesuffix("s") for w in re.findall(r"[a-z]+", low)]
     return list(dict.fromkeys(w for w in said if w in ASKED_KINDS))
+
+
+_PATH = re.compile(r"[\w.-]*(?:/[\w.-]*)+")
 
 
 def _kinds_lead(message: str, files: list[Path], where_said: str, base: Path) -> list[str]:
     """"5 photo files (.png, .jpg, ...) under Holiday 2022/, subfolders included: ..." for each kind or extension
     asked, and which there are more of when two are."""
     exts = exts_asked(message)
-    dotted = [e for e in exts if e in message.lower()]   # ".jpg pics, not .jpeg": the extension written, not the kind
-    groups = ([] if dotted else [(f"{k} file", set(kind_exts(k))) for k in kinds_asked(message)]) or \
+    kinds = kinds_asked(message)
+    # ".jpg pics, not .jpeg" or "jpg pics": the extension said, not every extension of its kind (probe56)
+    narrowed = [e for e in exts if e in message.lower() or any(e in kind_exts(k) for k in kinds)]
+    groups = ([] if narrowed else [(f"{k} file", set(kind_exts(k))) for k in kinds]) or \
         [(f"{e} file", {e}) for e in exts]
     out, counts = [], []
     for label, exts in groups[:3]:

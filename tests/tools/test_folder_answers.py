@@ -310,3 +310,18 @@ def test_a_short_note_read_for_a_question_closes_with_the_lines_that_answer_it(t
     result = as_called(read_file)(tool_ctx, "wifi_notes.txt")
     assert result["lines_matching_request"] == ["line 4: Guest network: Larkspur-Visitors (2.4 GHz only)"], result
     assert list(result)[-1] == "lines_matching_request", "they close the result"
+
+
+def test_a_log_line_read_for_a_question_does_not_run_on_into_the_next_record(tool_ctx: ToolContext) -> None:
+    # "06:14 WARN PUMP STALL ..., retrying" ran on into "06:15 INFO pump line 2 running": the 1.5B gave 06:15 (probe56)
+    from gaia_lite.tools.files import read_file
+
+    log = "".join(f"2024-05-12 {t} INFO temp=14C\n" for t in ("00:00", "03:00")) + \
+        "2024-05-12 06:14 WARN PUMP STALL on line 2, retrying\n2024-05-12 06:15 INFO pump line 2 running\n" + \
+        "2024-05-12 09:00 INFO temp=19C\n2024-05-12 19:52 WARN PUMP STALL on line 1, retrying\n" + \
+        "2024-05-12 23:00 INFO temp=15C\n"
+    _files(Path(tool_ctx.workdir), {"logs/gh.log": log})
+    tool_ctx.request.message = "At what times did the pump stall according to logs/gh.log?"
+    found = as_called(read_file)(tool_ctx, "logs/gh.log")["lines_matching_request"]
+    assert found[:2] == ["line 3: 2024-05-12 06:14 WARN PUMP STALL on line 2, retrying",
+                         "line 6: 2024-05-12 19:52 WARN PUMP STALL on line 1, retrying"], found

@@ -288,6 +288,21 @@ def test_the_folder_of_the_very_name_searched_for_leads_over_those_named_after_i
     assert message.endswith("Also named like it: vacation_old/."), message
 
 
+def test_an_extension_said_without_a_dot_narrows_its_kind_and_a_path_names_no_kind(tool_ctx: ToolContext) -> None:
+    # "jpg pics ... in photos/birds" counted every picture, owl.png too, twice over (pics, then photos/): probe56
+    _files(Path(tool_ctx.workdir), {"photos/birds/heron.jpg": "", "photos/birds/2024/robin.jpg": "",
+                                    "photos/birds/2024/spring/finch.jpg": "", "photos/birds/2023/owl.jpg": "",
+                                    "photos/birds/2023/owl.png": "", "photos/birds/list.txt": "x",
+                                    "photos/other/cat.jpg": ""})
+    asked = "how many jpg pics are in photos/birds, subfolders too?"
+    assert kinds_asked(asked) == ["pic"]
+    message = browse(_asking(tool_ctx, asked), "photos/birds")["message"]
+    assert message.startswith("4 .jpg files under photos/birds/ (subfolders included): photos/birds/2023/owl.jpg, "
+                              "photos/birds/2024/robin.jpg, photos/birds/2024/spring/finch.jpg, "
+                              "photos/birds/heron.jpg."), message
+    assert "photo file" not in message and "pic file" not in message, message
+
+
 def test_how_many_times_a_word_appears_counts_each_time_not_each_line(tool_ctx: ToolContext) -> None:
     _files(Path(tool_ctx.workdir), {"obs/a.txt": "Kepler and kepler again\nno\n", "obs/b.txt": "Kepler-22b\nKeplerian\n",
                                     "obs_old/c.txt": "Kepler\n"})
