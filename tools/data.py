@@ -31,7 +31,7 @@ from .tree_asked import scope_of, tree_lead
 from .table_read import (MAX_PERIOD_CHARS, TABLE_SUFFIXES, _Frame, _frame, _named_period, _plan,
                          _read_rows, _tabular, parse_period, table_question, to_date, to_number)
 from .table_facts import facts_block, json_records
-from .table_sql import MAX_QUERY_CHARS, QueryMistake, query_result, said_in, schema_fields, words_of
+from .table_sql import MAX_QUERY_CHARS, QueryMistake, query_result, run_query, said_in, schema_fields, words_of
 
 
 __all__ = ["TOOLS", "analyze_data_file", "parse_period", "to_number", "to_date"]
@@ -257,8 +257,28 @@ def _by_period_asked(frame: _Frame, query: str, request: TurnRequest, result: di
     question = table_question(request.message, request.asked_before)
     if asks_period(question) is None or _PERIOD_IN_QUERY.search(query):
         return result
-    line = period_asked_line(frame, _plan(question, frame, "summary", None, None))
+    kept = _rows_kept(frame, query)
+    line = period_asked_line(kept, _plan(question, kept, "summary", None, None))
     return {**result, "message": f"{line}\n{result['message']}"} if line else result
+
+
+_WHERE = re.compile(r"\bWHERE\b(?P<cond>.+?)(?=\bGROUP\s+BY\b|\bORDER\s+BY\b|\bHAVING\b|\bLIMIT\b|;|$)",
+                    re.IGNORECASE | re.DOTALL)
+
+
+def _rows_kept(frame: _Frame, query: str) -> _Frame:
+    """The rows of ``frame`` that the one ``WHERE`` of ``query`` keeps (all of them for a query with none, or with
+    more than one SELECT). Asked sourdough loaves per month, the 1.5B queried ``WHERE product = 'sourdough loaf'
+    GROUP BY date``, and the months led with every product's total (probe56)."""
+    m = _WHERE.search(query)
+    if m is None or len(re.findall(r"\bSELECT\b", query, re.IGNORECASE)) != 1:
+        return frame
+    try:
+        answer, _ = run_query(frame, f"SELECT group_concat(rowid) FROM data WHERE {m.group('cond')}")
+    except ToolFailure:
+        return frame
+    kept = {int(n) for n in str(answer.rows[0][0] or "").split(",") if n.strip().isdigit()} if answer.rows else set()
+    return frame.select([i + 1 in kept for i in range(frame.rows)])
 
 
 _IN_LIST = re.compile(r"(?i)\bIN\s*\((?P<items>\s*'[^']*'(?:\s*,\s*'[^']*')+\s*)\)")

@@ -128,8 +128,10 @@ _UNITS = frozenset("c f k mm cm km m mi kg g lb lbs oz usd eur gbp pct ms sec mi
 _MEASURES = {
     "total": "total sum altogether overall combined",
     "mean": "average mean avg typical",
-    "high": "highest most max maximum top biggest largest best greatest priciest costliest",
-    "low": "lowest least min minimum smallest fewest worst bottom cheapest",
+    # "whats my longest ride in june?" asked the highest km, and got the month's total first (probe56)
+    "high": "highest most max maximum top biggest largest best greatest priciest costliest longest tallest farthest "
+            "furthest heaviest hottest",
+    "low": "lowest least min minimum smallest fewest worst bottom cheapest shortest lightest coldest",
     "columns": "column field header heading",
     "rows": "row record entry line",
 }
@@ -404,6 +406,9 @@ def _period_sentence(said: str, rows: "_Frame", plan: Plan) -> str:
     if cats and plan.values:
         line += " " + _top_sentence(cats[0], _groups(rows, cats[0], plan.values[:1]), plan.values[0],
                                     f" in {said.split(' (')[0]}")
+    if plan.extreme_first and (ends := _within(said.split(" (")[0], rows, plan)):
+        # "whats my longest ride in june?": June's total led, and the 1.5B gave the file's longest, a May ride (probe56)
+        line = " ".join(ends) + " " + line
     return line
 
 

@@ -75,8 +75,33 @@ def test_a_query_that_groups_by_day_is_led_by_the_month_asked_for(tool_ctx: Tool
     tool_ctx.request.message = "and which month was best for hive B?"
     query = "SELECT date, SUM(honey_kg) FROM data WHERE hive = 'B' GROUP BY date ORDER BY 2 DESC LIMIT 1"
     message = as_called(analyze_data_file)(tool_ctx, "hives.csv", query=query)["message"]
-    assert message.startswith("Best month by total honey_kg (hive is b): July 2025 3.90; lowest: June 2025 2.40."), \
+    # over the query's rows (hive = 'B'), which the line after it says
+    assert message.startswith("Best month by total honey_kg: July 2025 3.90; lowest: June 2025 2.40."), \
         message
     assert "2025-07-22 | 3.90" in message, "the query's own rows stay"
     by_month = "SELECT strftime('%m', date) AS m, SUM(honey_kg) FROM data GROUP BY m"   # it groups by month itself
     assert not as_called(analyze_data_file)(tool_ctx, "hives.csv", query=by_month)["message"].startswith("Best")
+
+
+def test_the_months_led_by_a_query_are_over_the_rows_its_condition_keeps(tool_ctx: ToolContext) -> None:
+    # "how many sourdough loaves did we sell in each month?": the months summed every product (probe56)
+    (Path(tool_ctx.workdir) / "sales.csv").write_text(
+        "date,product,qty\n2024-01-02,sourdough loaf,35\n2024-01-02,rye loaf,19\n2024-01-20,sourdough loaf,37\n"
+        "2024-02-03,sourdough loaf,32\n2024-02-03,sourdough rolls (6pk),12\n2024-03-05,sourdough loaf,41\n")
+    tool_ctx.request.message = "how many sourdough loaves did we sell in each month?"
+    query = "SELECT date, SUM(qty) FROM data WHERE product = 'sourdough loaf' GROUP BY date"
+    message = as_called(analyze_data_file)(tool_ctx, "sales.csv", query=query)["message"]
+    assert message.startswith("Best month by total qty: January 2024 72; lowest: February 2024 32. Each month: "
+                              "January 2024 72, February 2024 32, March 2024 41."), message
+
+
+def test_the_longest_in_a_month_named_leads_over_the_month_total(tool_ctx: ToolContext) -> None:
+    # "whats my longest ride in june?": June's total led, and the 1.5B gave May's longer ride (probe56)
+    (Path(tool_ctx.workdir) / "rides.json").write_text(
+        '[{"date": "2024-05-18", "route": "Hill century", "km": 102.3},'
+        ' {"date": "2024-06-09", "route": "Commute loop", "km": 19.1},'
+        ' {"date": "2024-06-22", "route": "Lake loop", "km": 87.5},'
+        ' {"date": "2024-07-06", "route": "Coast ride", "km": 95.0}]')
+    tool_ctx.request.message = "whats my longest ride in june? data is in rides.json"
+    figures = as_called(analyze_data_file)(tool_ctx, "rides.json")["message"]
+    assert figures.startswith("Highest km for June 2024: Lake loop (87.50)"), figures
