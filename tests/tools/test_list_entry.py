@@ -40,6 +40,15 @@ def test_a_plain_list_of_lines_gets_a_plain_line(tool_ctx, tmp_path: Path):
     assert (tmp_path / "groceries.txt").read_text() == "oat milk\neggs\nspinach\nbread\n"
 
 
+def test_an_entry_sharing_words_with_the_last_one_is_added_after_it(tool_ctx, tmp_path: Path):
+    # "2024-08-03 tomatoes 2.4 kg" says "2024" and "tomatoes" of the last entry: still a new one (probe56)
+    (tmp_path / "harvest.md").write_text("# Harvest\n\n- 2024-07-28 beans 0.9 kg\n- 2024-07-30 tomatoes 1.1 kg\n")
+    ctx = _asked(tool_ctx, "add a line to harvest.md: 2024-08-03 tomatoes 2.4 kg")
+    edit_file(ctx, "harvest.md", "- 2024-07-30 tomatoes 1.1 kg", "- 2024-08-03 tomatoes 2.4 kg")
+    assert (tmp_path / "harvest.md").read_text() == \
+        "# Harvest\n\n- 2024-07-28 beans 0.9 kg\n- 2024-07-30 tomatoes 1.1 kg\n- 2024-08-03 tomatoes 2.4 kg\n"
+
+
 @pytest.mark.parametrize("message,old,new,after", [
     # a change of the entry the message names is a change
     ("change klara and the sun to klara and the sun (signed copy)", "- Klara and the Sun", "- Klara and the Moon",
