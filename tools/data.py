@@ -20,7 +20,7 @@ from gaia_lite.registry.failure import ToolFailure, error_payload
 from .data_shape import period_asked_line, shaped
 from .table_periods import asks_period
 from .file_text import TEXT_EXTS
-from .find import locate, shown, singular
+from .find import asks_summary, locate, shown, singular
 from .rag import locate_or_named
 from .passages import answer_first, question_parts, ranked, units
 from .passages import shown as shown_unit
@@ -68,7 +68,7 @@ def _as_text(ctx: ToolContext, path: Path, notes: list[str]) -> dict[str, Any]:
         return result
     message = ctx.request.message.strip()
     best = ranked(question_parts(message), units(str(result.get("content", "")), path.name),
-                  embedder=ctx.embedder, title=path.stem) if message else []
+                  embedder=ctx.embedder, title=path.stem) if message and not asks_summary(message) else []
     said = f"{path.name} is not a table, so this is its text (read_file or query_specific_file fit a document)"
     out: dict[str, Any] = {"status": "success"}
     if best:

@@ -40,7 +40,7 @@ __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
            "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named",
            "singled_out", "singled_pointed", "superseded", "current_ones", "not_ruled_out", "asks_old", "one_pointed", "table_asked",
-           "SUPERSEDED_WORDS"]
+           "SUPERSEDED_WORDS", "asks_summary"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -978,7 +978,7 @@ def request_lines(ctx: ToolContext, path: Path, *, beyond: str = "", limit: int 
     "Visitors park on level P2". [] when the request asks nothing more of it, or no line holds it."""
     named = set(request_words(beyond)) | set(words(beyond))
     asked = [w for w in request_words(ctx.request.message) if w not in named]
-    if not asked:
+    if not asked or asks_summary(ctx.request.message):
         return []
     text, name = _keyed(path, text_start(ctx, path)), _bag(os.path.splitext(path.name)[0])
     parts = [[w for w in request_words(part) if w not in named] for part in _ASKED_APART.split(ctx.request.message)]
@@ -988,6 +988,16 @@ def request_lines(ctx: ToolContext, path: Path, *, beyond: str = "", limit: int 
     # its own lines: the words of the whole found the water lines twice and not "We leave the hut at 7:00" (probe55)
     found = [line for part in parts for line in _lines_for(text, part, {}, name, 2)]
     return sorted(dict.fromkeys(found), key=found.index)[:limit + 1]
+
+
+def asks_summary(message: str) -> bool:
+    """Whether ``message`` asks for the whole of a text in short ("summarize the PTA minutes", "tl;dr"): no line of it
+    answers alone. The minutes' title line, the one line holding the request's words, led a read of them (probe56)."""
+    return bool(_SUMMARY.search(message))
+
+
+_SUMMARY = re.compile(r"\b(?:summar(?:y|ies|ise|ize|ised|ized|ising|izing)|tl;?dr|recap|gist|overview|sum\s+up)\b",
+                      re.IGNORECASE)
 
 
 # where one request asks two things: ", and where ...", "? And what ..."

@@ -325,3 +325,19 @@ def test_a_log_line_read_for_a_question_does_not_run_on_into_the_next_record(too
     found = as_called(read_file)(tool_ctx, "logs/gh.log")["lines_matching_request"]
     assert found[:2] == ["line 3: 2024-05-12 06:14 WARN PUMP STALL on line 2, retrying",
                          "line 6: 2024-05-12 19:52 WARN PUMP STALL on line 1, retrying"], found
+
+
+def test_a_summary_asked_of_a_text_gets_the_text_without_its_title_as_the_answer(tool_ctx: ToolContext) -> None:
+    # "Please summarize the PTA minutes from 12 March 2024": the title line, the one holding the request's words, led
+    # the text and closed it, and the 1.5B went on to search its memory (probe56)
+    from gaia_lite.tools.data import analyze_data_file
+    from gaia_lite.tools.files import read_file
+
+    minutes = "PTA - Minutes, 12 March 2024\n\n1. Bake sale\n   Raised $1,240.\n2. Field trip\n   Museum on May 9.\n" \
+        "3. Traffic\n   A crossing guard starts after spring break.\n"
+    _files(Path(tool_ctx.workdir), {"pta/minutes_2024-03-12.txt": minutes})
+    tool_ctx.request.message = "Please summarize the PTA minutes from 12 March 2024 in the pta folder."
+    read = as_called(read_file)(tool_ctx, "pta/minutes_2024-03-12.txt")
+    assert "lines_matching_request" not in read and read["content"] == minutes, read
+    as_table = as_called(analyze_data_file)(tool_ctx, "pta/minutes_2024-03-12.txt")
+    assert "message" not in as_table and as_table["content"] == minutes, as_table
