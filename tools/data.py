@@ -343,6 +343,8 @@ def _dates_named(query: str, frame: _Frame, message: str) -> tuple[str, str]:
     they differ, and a note saying so; else as written and "". For "the total of all orders placed from 1 March to
     15 March 2025" the 0.5B wrote BETWEEN '2025-03-01' AND '2025-05-31' (probe42)."""
     found = _BETWEEN_DATES.findall(query)
+    if not found:
+        return _one_day_widened(query, frame, message)
     period = _named_period(message, frame) if len(found) == 1 else None
     days = _ISO_RANGE.search(period[0]) if period else None
     if days is None or found[0] == days.groups():
@@ -350,6 +352,25 @@ def _dates_named(query: str, frame: _Frame, message: str) -> tuple[str, str]:
     start, end = days.groups()
     fixed = _BETWEEN_DATES.sub(f"BETWEEN '{start}' AND '{end}'", query)
     return fixed, f"dates {found[0][0]} to {found[0][1]} read as {start} to {end}, the days the question names"
+
+
+_ONE_DAY = re.compile(r"(?P<col>\b\w+\b)\s*=\s*'(?P<day>\d{4}-\d{2}-\d{2})'")
+
+
+def _one_day_widened(query: str, frame: _Frame, message: str) -> tuple[str, str]:
+    """The query with its one ``date = 'day'`` set to the days of the wider period the message names, and a note;
+    else as written and "". "how much did i spend on groceries in march?" was queried ``date = '2024-03-01'`` by the
+    0.5B, and no row met it (probe56)."""
+    found = [m for m in _ONE_DAY.finditer(query) if frame.types.get(m.group("col")) == "date"]
+    period = _named_period(message, frame) if len(found) == 1 else None
+    inside = sorted(d for d in period[1].dates.get(found[0].group("col"), ()) if d is not None) if period else []
+    day = int(found[0].group("day")[8:]) if found else 0
+    if len(inside) < 2 or inside[0] == inside[-1] or re.search(rf"(?<![\w.-])0?{day}(?:st|nd|rd|th)?(?![\w.-])", message):
+        return query, ""   # "on the 1st of march" asks that day
+    # the first and last day of the period's rows: the rows BETWEEN them are the period's
+    start, end, m = inside[0].isoformat()[:10], inside[-1].isoformat()[:10], found[0]
+    fixed = query[:m.start()] + f"{m.group('col')} BETWEEN '{start}' AND '{end}'" + query[m.end():]
+    return fixed, f"{m.group('col')} = {m.group('day')} read as {start} to {end}, the days the question names"
 
 
 def _summary(ctx: ToolContext, frame: _Frame, name: str, kind: str, columns: Optional[str],

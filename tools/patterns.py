@@ -51,11 +51,19 @@ def _compile(pattern: str, *, ignore_case: bool, literal: bool) -> tuple[Any, st
         return None, said.decode("utf-8", "replace") if isinstance(said, bytes) else str(said)
 
 
+# the nouns whose plural ends in -ves for an -f or -fe ("olives", "drives", "archives" are no such plurals)
+_VES = {"loaves": "loaf", "halves": "half", "shelves": "shelf", "wolves": "wolf", "knives": "knife",
+        "wives": "wife", "calves": "calf", "thieves": "thief", "scarves": "scarf", "selves": "self",
+        "hooves": "hoof", "elves": "elf", "sheaves": "sheaf"}
+
+
 def singular(word: str) -> str:
     """``policies`` -> ``policy``, ``invoices`` -> ``invoice``, ``boxes`` -> ``box``; short words and
     ``-ss``/``-us``/``-is`` endings stay as they are."""
     if len(word) <= 3 or word.isdigit():
         return word
+    if (f := _VES.get(word.lower())) is not None:   # "sourdough loaves" for the value "sourdough loaf" (probe56)
+        return f
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("sses", "xes", "ches", "shes", "zes")) or (word.endswith("toes") and len(word) > 5):

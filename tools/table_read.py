@@ -354,6 +354,8 @@ def _named_values(message: str, frame: _Frame) -> list[tuple[str, str, _Frame]]:
     figures are shown first, beside the whole file's. A value matches as whole words in any case; a value
     that is a column's name, a number, shorter than 3 letters or in every row is no condition."""
     said = PATH_MENTION.sub(" ", message).casefold()
+    # "how many sourdough loaves" names the cell "sourdough loaf" (probe56): its words in the singular too
+    said = said + " | " + re.sub(r"[a-z]+", lambda m: singular(m.group(0)), said)
     found: list[tuple[str, str, _Frame]] = []
     for col in frame.names:
         if frame.types[col] != "text":

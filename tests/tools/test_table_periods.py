@@ -105,3 +105,37 @@ def test_the_longest_in_a_month_named_leads_over_the_month_total(tool_ctx: ToolC
     tool_ctx.request.message = "whats my longest ride in june? data is in rides.json"
     figures = as_called(analyze_data_file)(tool_ctx, "rides.json")["message"]
     assert figures.startswith("Highest km for June 2024: Lake loop (87.50)"), figures
+
+
+EXPENSES = ("date,category,amount\n2024-02-27,groceries,50.00\n2024-03-01,rent,900.00\n2024-03-04,groceries,84.20\n"
+            "2024-03-18,groceries,63.75\n2024-03-29,groceries,41.15\n2024-04-02,groceries,70.00\n")
+
+
+def test_one_day_queried_for_a_month_asked_is_read_as_the_month(tool_ctx: ToolContext) -> None:
+    # "how much did i spend on groceries in march?" queried date = '2024-03-01', and no row met it (0.5B, probe56)
+    (Path(tool_ctx.workdir) / "expenses.csv").write_text(EXPENSES)
+    query = "SELECT amount FROM data WHERE category = 'groceries' AND date = '2024-03-01'"
+    tool_ctx.request.message = "how much did i spend on groceries in march?"
+    message = as_called(analyze_data_file)(tool_ctx, "expenses.csv", query=query)["message"]
+    assert "amount sums to 189.10" in message and "read as 2024-03-01 to 2024-03-29" in message, message
+    tool_ctx.request.message = "how much went on groceries on the 1st of march?"   # that day is asked: as written
+    message = as_called(analyze_data_file)(tool_ctx, "expenses.csv", query=query)["message"]
+    assert message.startswith("No rows where category = 'groceries' AND date = '2024-03-01'"), message
+
+
+def test_a_cell_is_named_by_its_plural_in_ves() -> None:
+    from gaia_lite.tools.patterns import singular
+
+    assert [singular(w) for w in ("loaves", "shelves", "knives", "olives", "drives", "leaves")] == \
+        ["loaf", "shelf", "knife", "olive", "drive", "leave"]
+
+
+def test_the_months_asked_are_of_the_cell_the_question_names_in_the_plural(tool_ctx: ToolContext) -> None:
+    # "how many sourdough loaves ... each month?" summed every product (probe56)
+    (Path(tool_ctx.workdir) / "sales.csv").write_text(
+        "date,product,qty\n2024-01-02,sourdough loaf,35\n2024-01-02,rye loaf,19\n2024-02-03,sourdough loaf,32\n"
+        "2024-02-03,sourdough rolls,12\n")
+    tool_ctx.request.message = "how many sourdough loaves did we sell in each month?"
+    message = as_called(analyze_data_file)(tool_ctx, "sales.csv")["message"]
+    assert message.startswith("Best month by total qty (product is sourdough loaf): January 2024 35; lowest: "
+                              "February 2024 32."), message
