@@ -845,7 +845,9 @@ def _lines_asked(ctx: ToolContext, path: Path, file_path: str, text: str, lines:
     if (n := line_number_asked(ctx.request.message)) and n <= len(rows):
         # "whats on line 3 of poem.txt": the 1.5B answered "The poem has 4 lines." (probe46)
         out["line_asked"] = f"line {n}: {rows[n - 1]}"
-    if lines > REQUEST_LINES_FROM and (found := request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)):
+    # "whats the booking ref for my lisbon hotel?": the 0.5B described the 5-line hotel.txt instead (probe56)
+    asked_of = lines > REQUEST_LINES_FROM or (lines > REQUEST_LINES_ASKED_FROM and _ASKS.search(ctx.request.message))
+    if asked_of and (found := request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)):
         out["lines_matching_request"] = [f"line {n}: {_with_its_end(rows, n, line)}" for n, line in found]
     if said := _settings_asked(ctx, path, text):
         out["settings_matching_request"] = said
@@ -887,11 +889,16 @@ OUTLINE_FROM_LINES = 60
 # with "the handbook covers working hours, PTO days, ...". An 8-line note too: asked "whats our guest wifi called
 # again?", the 0.5B gave wifi_notes.txt's first line (probe54).
 REQUEST_LINES_FROM = 6
+REQUEST_LINES_ASKED_FROM = 3  # a shorter text's, when the request asks something of it
 REQUEST_LINES_MAX = 5
 RUN_ON_CHARS = 600  # a matching line with the line its sentence runs on into, at most
 
 
 _LABELLED = re.compile(r"[A-Za-z][\w ./()-]{0,30}\s*[:=]\s|\[")
+
+
+# a question asked of a text, not a request to show it ("read me soup.md", "open hotel.txt")
+_ASKS = re.compile(r"\?|^\s*(?:what|whats|what's|which|when|where|who|how|is|are|does|do|did)\b", re.IGNORECASE)
 
 
 def _with_its_end(rows: list[str], number: int, line: str) -> str:

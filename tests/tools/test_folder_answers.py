@@ -341,3 +341,17 @@ def test_a_summary_asked_of_a_text_gets_the_text_without_its_title_as_the_answer
     assert "lines_matching_request" not in read and read["content"] == minutes, read
     as_table = as_called(analyze_data_file)(tool_ctx, "pta/minutes_2024-03-12.txt")
     assert "message" not in as_table and as_table["content"] == minutes, as_table
+
+
+def test_a_question_asked_of_a_five_line_note_closes_with_its_line(tool_ctx: ToolContext) -> None:
+    # "whats the booking ref for my lisbon hotel?": the 0.5B described the hotel instead (probe56)
+    from gaia_lite.tools.files import read_file
+
+    hotel = "Hotel Alfama Terrace\nCheck-in: 2024-10-11 15:00\nCheck-out: 2024-10-15 11:00\n" \
+        "Booking reference: QX7-4419\nRoom: double, breakfast included\n"
+    _files(Path(tool_ctx.workdir), {"trips/lisbon/hotel.txt": hotel})
+    tool_ctx.request.message = "whats the booking ref for my lisbon hotel? trips/lisbon/hotel.txt"
+    read = as_called(read_file)(tool_ctx, "trips/lisbon/hotel.txt")
+    assert read["lines_matching_request"] == ["line 4: Booking reference: QX7-4419"], read
+    tool_ctx.request.message = "open the booking in trips/lisbon/hotel.txt for me"   # shown, not asked of
+    assert "lines_matching_request" not in as_called(read_file)(tool_ctx, "trips/lisbon/hotel.txt")
