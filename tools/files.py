@@ -42,9 +42,9 @@ from .file_walk import (KNOWN_EXTS, ext_filter, file_entry, is_pattern, iso_time
 from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, locate, mentioned_in,
                    missing_file, named_in, not_ruled_out, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION, SUPERSEDED_WORDS,
-                   asks_old, current_ones)
-from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
-                   whole_word_regex, where)
+                   asks_old, current_ones, denied_lines)
+from .grep import (SHOWN_LINES, Grep, LogLevel, counted, denies, grep, hit_lines, import_regex, log_files, per_file,
+                   text_files, whole_word_regex, where)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
 from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 
@@ -493,6 +493,7 @@ def _asked_of_paths(ctx: ToolContext, pattern: str, paths: list[Path]) -> str:
     # the files whose lines hold the most of the request's words, not the most lines: three lines of a gear list
     # that said "water" and "day" hid the guide's "leave the hut at 7:00" and its last refill (probe55)
     asked = set(request_words(ctx.request.message))
+    hits.sort(key=lambda h: denied_lines(h[1], sorted(asked)))   # "no tahini needed" after "3 tbsp tahini" (probe56)
     held = [len(asked & {w for _, t in lines for w in words(t)}) for _, lines in hits]
     said = [f"{_shown(ctx, p)}: " + "; ".join(f"line {n}: {t}" for n, t in lines)
             for (p, lines), h in zip(hits, held) if h == max(held)][:3]
@@ -972,7 +973,7 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
         how = f"No file named like {named!r} holds it; other files do. " + how if found.hits else how
     # no "count": 0 beside the files the request points to: shown the garden to-do list after it, the 1.5B answered
     # that nothing on it was unchecked (probe50)
-    result = _hits_result(ctx, found, how) if found.hits else {"status": "success"} | \
+    result = _hits_result(ctx, found, how, "" if regex else pattern) if found.hits else {"status": "success"} | \
         _no_line_holds(ctx, pattern, target, files)
     return _names_first(ctx, target, result)
 
@@ -1032,11 +1033,11 @@ def _names_first(ctx: ToolContext, target: Path, result: dict) -> dict:
     return {"status": "success", "message": lead, "count": result.get("count", 0), "files": result.get("files", [])}
 
 
-def _hits_result(ctx: ToolContext, found: Grep, how: str) -> dict:
+def _hits_result(ctx: ToolContext, found: Grep, how: str, pattern: str = "") -> dict:
     """The result for lines found: the count and the files first, then the lines as ``path:line: text``."""
     base = Path(ctx.workdir)
     found, prose = _in_code(ctx, found)
-    found, lead, named = _by_request(ctx, found, loose="No line holds" in how)
+    found, lead, named = _by_request(ctx, found, loose="No line holds" in how, pattern=pattern)
     how = lead + how
     # the lines of the file the request names alone: shown episode 12's author first and 11's and 13's after, the
     # 0.5B answered with 11's (probe50); the count still names every file
@@ -1138,7 +1139,8 @@ def _settings_said(found: Grep, base: Path) -> str:
     return f"{key} is set in {len(sets)} places: " + "; ".join(parts) + ".\n"
 
 
-def _by_request(ctx: ToolContext, found: Grep, loose: bool = False) -> tuple[Grep, str, Path | None]:
+def _by_request(ctx: ToolContext, found: Grep, loose: bool = False,
+                pattern: str = "") -> tuple[Grep, str, Path | None]:
     """The hits with the files that hold the most of the request's words (in their path or their lines) first,
     and, when one file holds more of them than any other, its lines as a lead ("For the request: ...").
     "the initech client - whats their phone number?" searched "(initech|phone)": the three clients' phone
@@ -1158,10 +1160,15 @@ def _by_request(ctx: ToolContext, found: Grep, loose: bool = False) -> tuple[Gre
     kept = set(not_ruled_out(ctx.request.message, list(held), base, Path))
     # of files that hold as many, the one whose path holds more: "the telemetry package" (probe54)
     score = {p: (len(held[p]), len(in_path[p])) for p in held}
-    order = sorted(held, key=lambda p: (p != named, p not in kept, superseded(p, base), tuple(-n for n in score[p])))
+    # a file whose every line found says the pattern is not there ("no tahini needed"), after those that say it is
+    denied = {p for p in held if pattern and all(denies(h.text, pattern) for h in found.hits if h.path == p)}
+    order = sorted(held, key=lambda p: (p != named, p not in kept, p in denied, superseded(p, base),
+                                        tuple(-n for n in score[p])))
     rank = {p: i for i, p in enumerate(order)}
     hits = tuple(sorted(found.hits, key=lambda h: rank[h.path]))
     best, second = (score[p] for p in order[:2])
+    if named is None and order[1] in denied and order[0] not in denied and len(order) - len(denied) == 1:
+        best, second = (1, 0), (0, 0)   # the one file that says it: its lines lead
     if best <= second and named is None and (one := _current_alone(ctx, order, held, best[0])) is not None:
         named = order[0] = one   # ("my soil experiment notebook" with its draft beside it: probe55)
         best, second = (1, 0), (0, 0)

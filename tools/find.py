@@ -31,7 +31,7 @@ from gaia_lite.registry.context import ToolContext
 from gaia_lite.registry.failure import ToolFailure
 
 from .file_text import TEXT_EXTS, text_start
-from .grep import grep
+from .grep import denies, grep
 from .setting_paths import SETTINGS_SUFFIXES, keys_above
 from .file_walk import is_pattern, name_matcher, name_when, newest_version, sandbox_roots, walk_folders
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, singular
@@ -40,7 +40,7 @@ __all__ = ["Query", "Found", "Entry", "AllWords", "words", "singular", "scan", "
            "locate", "missing_file", "named_in", "named_in_words", "named_by_user", "folder_named_by_user", "PATH_MENTION", "clear_winner", "shown", "ratio", "DEFAULT_DEPTH", "Similarity",
            "Pointed", "pointed_by_request", "pointed_message", "request_words", "request_lines", "files_named",
            "singled_out", "singled_pointed", "superseded", "current_ones", "not_ruled_out", "asks_old", "one_pointed", "table_asked",
-           "SUPERSEDED_WORDS", "asks_summary"]
+           "SUPERSEDED_WORDS", "asks_summary", "denied_lines"]
 
 Kind = Literal["file", "folder", "any"]
 Similarity = Callable[[str, str], float]
@@ -939,7 +939,14 @@ def pointed_by_request(ctx: ToolContext, text: str | None = None, *, keep: Calla
         by_weight = dict(zip(asked, weight))
         found.append(Pointed(path, score, _pointed_reason(asked, name, folder, body),
                              tuple(_lines_for(raw, asked, by_weight, name))))
-    return found
+    # a file whose lines say the thing asked is not there ("no tahini needed") after those that say it is (probe56)
+    return sorted(found, key=lambda p: denied_lines(p.lines, asked))
+
+
+def denied_lines(lines: Sequence[tuple[int, str]], asked: Sequence[str]) -> bool:
+    """Whether each of ``lines`` says every asked word it holds is not there."""
+    held = [[w for w in asked if w in t.lower()] for _, t in lines]
+    return bool(lines) and all(ws and all(denies(t, w) for w in ws) for (_, t), ws in zip(lines, held))
 
 
 def _pointed_reason(asked: list[str], name: _Bag, folder: _Bag, body: _Bag) -> str:

@@ -35,7 +35,7 @@ from .setting_paths import keys_above
 
 __all__ = ["Hit", "Grep", "text_files", "grep", "grep_words", "where", "hit_lines", "per_file", "counted",
            "LINE_CHARS", "SHOWN_LINES", "searchable", "LogLevel", "LEVEL_WORD", "log_files", "import_regex",
-           "whole_word_regex"]
+           "whole_word_regex", "denies"]
 
 LINE_CHARS = 160       # of a hit's text: enough for a line of code or a sentence, not a minified file
 MAX_HITS = 5_000       # matching lines counted; past it the count says "at least"
@@ -307,3 +307,19 @@ def whole_word_regex(pattern: str) -> str | None:
     if one.endswith("y") and one.isalpha():   # "policy" finds "policies"
         forms.append(re.escape(one[:-1]) + "ies")
     return rf"\b{forms[0]}\b" if len(forms) == 1 else rf"\b(?:{'|'.join(forms)})\b"
+
+
+# "no tahini needed", "without a hack", "never the west gate"; and after it "- none found", "not needed"
+_DENIED_BEFORE = re.compile(r"\b(?:no|not|without|never|none|nothing|non|free\s+of)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+_DENIED_AFTER = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:not\s+(?:needed|required|used|found|present|included)|"
+                           r"none\s+(?:found|seen|needed))\b", re.IGNORECASE)
+
+
+def denies(text: str, term: str) -> bool:
+    """Whether every place ``text`` says ``term`` says it is not there: "Sauce: garlic yogurt (no tahini needed)",
+    "checked the tray for chalkbrood mummies - none found". Asked which recipe calls for tahini, the falafel's "no
+    tahini needed" came first and was the 1.5B's answer (probe56)."""
+    low, term = text.lower(), term.lower().strip()
+    places = [m.start() for m in re.finditer(re.escape(term), low)] if term else []
+    return bool(places) and all(_DENIED_BEFORE.search(low[:i]) or _DENIED_AFTER.search(low[i + len(term):])
+                                for i in places)

@@ -355,3 +355,24 @@ def test_a_question_asked_of_a_five_line_note_closes_with_its_line(tool_ctx: Too
     assert read["lines_matching_request"] == ["line 4: Booking reference: QX7-4419"], read
     tool_ctx.request.message = "open the booking in trips/lisbon/hotel.txt for me"   # shown, not asked of
     assert "lines_matching_request" not in as_called(read_file)(tool_ctx, "trips/lisbon/hotel.txt")
+
+
+RECIPES = {"recipes/mains/falafel_wraps.md": "# Falafel wraps\n- chickpeas\nSauce: garlic yogurt (no tahini needed)\n",
+           "recipes/mains/hummus_bowl.md": "# Hummus bowl\n- chickpeas\n- 3 tbsp tahini\n",
+           "recipes/desserts/banana_bread.md": "# Banana bread\n- bananas\n"}
+
+
+def test_a_file_that_says_the_thing_is_not_there_comes_after_the_one_that_says_it_is(tool_ctx: ToolContext) -> None:
+    # "which of my recipes actually calls for tahini?": the falafel's "no tahini needed" led, and was the 1.5B's
+    # answer (probe56)
+    from gaia_lite.tools.files import search_directory, search_file_content
+    from gaia_lite.tools.grep import denies
+
+    _files(Path(tool_ctx.workdir), RECIPES)
+    tool_ctx.request.message = "which of my recipes actually calls for tahini? im out of it lol"
+    grep = as_called(search_file_content)(tool_ctx, "tahini")["message"]
+    assert grep.startswith("For the request: recipes/mains/hummus_bowl.md: line 3: - 3 tbsp tahini"), grep
+    folder = as_called(search_directory)(tool_ctx, "recipes")["message"]
+    assert folder.index("hummus_bowl.md") < folder.index("falafel_wraps.md"), folder
+    assert denies("tray checked for chalkbrood mummies - none found", "chalkbrood")
+    assert not denies("the ferry to Hvar was not cancelled", "ferry") and not denies("- 3 tbsp tahini", "tahini")
