@@ -39,7 +39,8 @@ class _Frame(Protocol):
 
     def select(self, keep: list[bool]) -> "_Frame": ...
 
-__all__ = ["fmt", "match", "split_names", "named_in", "named_lines", "all_met", "Plan", "shaped", "period_asked_line"]
+__all__ = ["fmt", "match", "split_names", "named_in", "named_lines", "all_met", "Plan", "shaped", "period_asked_line",
+           "Periods", "asked_periods"]
 
 # Words that say how to combine a column, not which column ("total sales", "sum of revenue")
 _AGGREGATE_WORDS = frozenset("total sum avg average mean count number num of per by the".split())
@@ -566,10 +567,21 @@ def _conditions_said(plan: Plan) -> list[str]:
 MAX_PERIODS_SHOWN = 24  # periods listed one by one after the best and the lowest
 
 
-def period_asked_line(frame: "_Frame", plan: Plan) -> str | None:
-    """The rows grouped by the period the message asks for, within the cells it names, best and lowest first:
-    "Best month by total honey_kg: July 2025 7.90; lowest: August 2025 1.20. Each month: ...". Asked "which month
-    was best for honey?", the result led with quarters and the top hive."""
+@dataclass(frozen=True)
+class Periods:
+    """The rows grouped by the period a message asks for: the period ("month"), the date column, the measure in
+    words ("total qty"), the cells kept, and each period's figure in calendar order."""
+
+    period: str
+    column: str
+    measure: str
+    cells: str
+    figures: list[tuple[str, Decimal]]
+
+
+def asked_periods(frame: "_Frame", plan: Plan) -> Periods | None:
+    """The rows grouped by the period the message asks for, within the cells it names; None when it asks none,
+    the table has no dates or no row has one."""
     dated, period = _dated(frame), plan.period_asked
     if dated is None or period is None:
         return None
@@ -581,10 +593,18 @@ def period_asked_line(frame: "_Frame", plan: Plan) -> str | None:
     numbers = frame.numbers[value] if value else [Decimal(1)] * frame.rows
     days = [d if k else None for d, k in zip(dated[1], keep)]
     figures = per_period(days, numbers, period, mean=bool(value) and plan.mean_first)
-    if not figures:
-        return None
     measure = f"{'average' if plan.mean_first else 'total'} {value}" if value else "rows"
-    cells = " and ".join(_cells_said(by_col))
+    return Periods(period, dated[0], measure, " and ".join(_cells_said(by_col)), figures) if figures else None
+
+
+def period_asked_line(frame: "_Frame", plan: Plan) -> str | None:
+    """The rows grouped by the period the message asks for, within the cells it names, best and lowest first:
+    "Best month by total honey_kg: July 2025 7.90; lowest: August 2025 1.20. Each month: ...". Asked "which month
+    was best for honey?", the result led with quarters and the top hive."""
+    asked = asked_periods(frame, plan)
+    if asked is None:
+        return None
+    period, measure, cells, figures = asked.period, asked.measure, asked.cells, asked.figures
     what = measure + (f" ({cells})" if cells else "")
     if len(figures) == 1:
         return f"Every row{' of ' + cells if cells else ''} falls in {figures[0][0]}: {measure} {fmt(figures[0][1])}."
@@ -621,6 +641,12 @@ def _whole_lines(frame: "_Frame", plan: Plan) -> list[str]:
     return mean + [lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values) + "."]
 
 
+def _every_row(plan: Plan) -> str:
+    """What begins the whole file's lines beside a period the message names: "whats my longest ride in june?" was
+    answered with the top route over every month, a May ride (1.5B, probe56)."""
+    return f"Every row, not only {plan.named_period[0]}: " if plan.named_period and not plan.scope else ""
+
+
 def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     """The result for ``frame`` (the rows analysed): ``message`` (plain sentences, what was asked first),
     then groups, rows and columns as short lines. ``kind`` adds trends (``trends``, ``full``), the
@@ -647,14 +673,14 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     if kind == "spending" and not categories:
         categories = plan.categories[:1]
     groups = {c: _groups(frame, c, values[:plan.group_values]) for c in categories}
-    lines += [_top_sentence(c, groups[c], value, low_first=plan.low_first) for c in categories if groups[c]]
+    lines += [_every_row(plan) + _top_sentence(c, groups[c], value, low_first=plan.low_first) for c in categories if groups[c]]
     if plan.mean_first and plan.grouping_named and value and categories and groups[categories[0]]:
         # what was asked, first; after the rows of a cell of that grouping the message names: "average maths score
         # for class B" led by each class's average over every subject was answered with class B's (probe51)
         at = named if categories[0] in {c for c, _, _ in plan.named_values} else 0
         lines.insert(at, _means_line(frame, categories[0], value))
     if label:  # one row per name: "which region had the highest q2?" is answered by naming the row
-        lines += [_extremes(frame, c, label, plan.stats, plan.low_first) for c in plan.stats[:4]
+        lines += [_every_row(plan) + _extremes(frame, c, label, plan.stats, plan.low_first) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]
     lines.append(f"({name}: {frame.rows} of {plan.rows_before} rows fall in {plan.scope}{_span(frame)}.)"
                  if plan.scope else f"({name}: {frame.rows} rows{_span(frame)}.)")
@@ -677,7 +703,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         top = sorted(range(frame.rows), key=lambda i: frame.numbers[value][i] or Decimal(0), reverse=True)[:5]
         out["largest rows"] = [{n: frame.text[n][i] for n in frame.names} for i in top]
     if plan.stats:
-        out["number columns"] = "\n".join(_column_line(frame, c, c in values, label, plan.categories, plan.mean_first)
-                                          for c in plan.stats)
+        out["number columns"] = "\n".join(_every_row(plan) + _column_line(frame, c, c in values, label, plan.categories,
+                                                                plan.mean_first) for c in plan.stats)
     out["columns"] = ", ".join(frame.names)
     return out

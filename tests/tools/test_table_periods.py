@@ -93,6 +93,10 @@ def test_the_months_led_by_a_query_are_over_the_rows_its_condition_keeps(tool_ct
     message = as_called(analyze_data_file)(tool_ctx, "sales.csv", query=query)["message"]
     assert message.startswith("Best month by total qty: January 2024 72; lowest: February 2024 32. Each month: "
                               "January 2024 72, February 2024 32, March 2024 41."), message
+    # the query's rows by day are re-grouped by the month asked: the 1.5B answered each month's first day
+    result = as_called(analyze_data_file)(tool_ctx, "sales.csv", query=query)
+    assert result["rows"] == [["January 2024", "72"], ["February 2024", "32"], ["March 2024", "41"]], result
+    assert result["columns"] == ["month", "total qty"] and "by month, as the question asks" in result["message"]
 
 
 def test_the_longest_in_a_month_named_leads_over_the_month_total(tool_ctx: ToolContext) -> None:
@@ -139,3 +143,14 @@ def test_the_months_asked_are_of_the_cell_the_question_names_in_the_plural(tool_
     message = as_called(analyze_data_file)(tool_ctx, "sales.csv")["message"]
     assert message.startswith("Best month by total qty (product is sourdough loaf): January 2024 35; lowest: "
                               "February 2024 32."), message
+
+
+def test_the_whole_files_lines_beside_a_named_month_say_they_are_of_every_row(tool_ctx: ToolContext) -> None:
+    # the top route over every month, a May ride, was the 1.5B's answer to "whats my longest ride in june?" (probe56)
+    (Path(tool_ctx.workdir) / "rides.csv").write_text("date,route,km\n2024-05-18,Hill century,102.3\n"
+                                                     "2024-06-09,Commute loop,19.1\n2024-06-22,Lake loop,87.5\n")
+    tool_ctx.request.message = "whats my longest ride in june?"
+    result = as_called(analyze_data_file)(tool_ctx, "rides.csv")
+    top = [line for line in result["message"].splitlines() if "Hill century" in line]
+    assert top and all(line.startswith("Every row, not only June 2024: ") for line in top), result["message"]
+    assert result["number columns"].startswith("Every row, not only June 2024: km:"), result
