@@ -848,6 +848,9 @@ def _lines_asked(ctx: ToolContext, path: Path, file_path: str, text: str, lines:
         out["line_asked"] = f"line {n}: {rows[n - 1]}"
     # "whats the booking ref for my lisbon hotel?": the 0.5B described the 5-line hotel.txt instead (probe56)
     asked_of = lines > REQUEST_LINES_FROM or (lines > REQUEST_LINES_ASKED_FROM and _ASKS.search(ctx.request.message))
+    # a count asked is answered by it: after "7 of the 11 list entries are ticked", the "## Finished" heading closed
+    # the read, and the 0.5B listed six titles for "how many books have I finished" (probe56)
+    asked_of = asked_of and "counted" not in out
     if asked_of and (found := request_lines(ctx, path, beyond=file_path, limit=REQUEST_LINES_MAX)):
         out["lines_matching_request"] = [f"line {n}: {_with_its_end(rows, n, line)}" for n, line in found]
     if said := _settings_asked(ctx, path, text):

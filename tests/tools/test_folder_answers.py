@@ -376,3 +376,15 @@ def test_a_file_that_says_the_thing_is_not_there_comes_after_the_one_that_says_i
     assert folder.index("hummus_bowl.md") < folder.index("falafel_wraps.md"), folder
     assert denies("tray checked for chalkbrood mummies - none found", "chalkbrood")
     assert not denies("the ferry to Hvar was not cancelled", "ferry") and not denies("- 3 tbsp tahini", "tahini")
+
+
+def test_a_count_asked_of_a_read_closes_it_without_a_heading_after(tool_ctx: ToolContext) -> None:
+    # "How many books have I finished so far?": "## Finished" closed the read after the count (0.5B, probe56)
+    from gaia_lite.tools.files import read_file
+
+    books = "# Reading\n\n## Finished\n- [x] Piranesi\n- [x] Educated\n- [x] Dune\n\n## Up next\n- [ ] Middlemarch\n"
+    _files(Path(tool_ctx.workdir), {"reading.md": books})
+    tool_ctx.request.message = "How many books have I finished so far according to reading.md?"
+    read = as_called(read_file)(tool_ctx, "reading.md")
+    assert read["counted"][0].startswith("3 of the 4 list entries are ticked"), read
+    assert "lines_matching_request" not in read and list(read)[-1] == "counted", read
