@@ -43,8 +43,8 @@ from .find import (DEFAULT_DEPTH, AllWords, Found, Query, clear_winner, find, lo
                    missing_file, named_in, not_ruled_out, pointed_by_request, pointed_message, rank, ratio, request_lines,
                    request_words, scan, shown, singled_out, singular, superseded, words, PATH_MENTION, SUPERSEDED_WORDS,
                    asks_old, current_ones, denied_lines)
-from .grep import (SHOWN_LINES, Grep, LogLevel, counted, denies, grep, hit_lines, import_regex, log_files, per_file,
-                   text_files, whole_word_regex, where)
+from .grep import (SHOWN_LINES, Grep, LogLevel, counted, grep, hit_lines, import_regex, log_files, per_file, text_files,
+                   whole_word_regex, where)
 from .patterns import MAX_PATTERN_CHARS, compile_user_regex, regex_error
 from .sandbox import SandboxError, resolve_user_path, resolved_or_none
 
@@ -1164,7 +1164,8 @@ def _by_request(ctx: ToolContext, found: Grep, loose: bool = False,
     # of files that hold as many, the one whose path holds more: "the telemetry package" (probe54)
     score = {p: (len(held[p]), len(in_path[p])) for p in held}
     # a file whose every line found says the pattern is not there ("no tahini needed"), after those that say it is
-    denied = {p for p in held if pattern and all(denies(h.text, pattern) for h in found.hits if h.path == p)}
+    denied = {p for p in held if pattern and denied_lines([(h.line, h.text) for h in found.hits if h.path == p],
+                                                          [pattern.lower()])}
     order = sorted(held, key=lambda p: (p != named, p not in kept, p in denied, superseded(p, base),
                                         tuple(-n for n in score[p])))
     rank = {p: i for i, p in enumerate(order)}
