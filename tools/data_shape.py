@@ -641,6 +641,15 @@ def _whole_lines(frame: "_Frame", plan: Plan) -> list[str]:
     return mean + [lead + ": " + "; ".join(f"{c} {fmt(_sum(frame, c))}" for c in values) + "."]
 
 
+def _period_alone(plan: Plan) -> bool:
+    """A period the message names and a measure it asks of it ("whats my longest ride in june?"): the whole
+    file's top rows, extremes and totals stay out of the message. Below June's longest ride, lines that began
+    "Every row, not only June 2024:" gave the file's longest, a May ride, and the 0.5B answered with the
+    file's total km as the ride's length (probe56)."""
+    return bool(plan.named_period and not plan.scope and plan.named_period[1].rows
+                and (plan.extreme_first or plan.mean_first or plan.total_asked))
+
+
 def _every_row(plan: Plan) -> str:
     """What begins the whole file's lines beside a period the message names: "whats my longest ride in june?" was
     answered with the top route over every month, a May ride (1.5B, probe56)."""
@@ -663,9 +672,10 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         return _met_alone(frame, name, lines[0])
     named = len(lines)
     lines += [_period_sentence(*plan.named_period, plan)] if plan.named_period and not plan.scope else []
-    lines += _whole_lines(frame, plan) if values else []
+    alone = _period_alone(plan)
+    lines += _whole_lines(frame, plan) if values and not alone else []
     out: dict[str, Any] = {"status": "success", "message": ""}
-    if value and _dated(frame) and not plan.scope:
+    if value and _dated(frame) and not plan.scope and not alone:
         quarters = _by_period(frame, value, _quarter)
         if len(quarters) > 1:  # "Q1 revenue" asked without a date_range still has its figure
             lines.append(f"{value} by quarter: " + ", ".join(f"{q} {fmt(v)}" for q, v in quarters.items()) + ".")
@@ -673,13 +683,14 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     if kind == "spending" and not categories:
         categories = plan.categories[:1]
     groups = {c: _groups(frame, c, values[:plan.group_values]) for c in categories}
-    lines += [_every_row(plan) + _top_sentence(c, groups[c], value, low_first=plan.low_first) for c in categories if groups[c]]
+    lines += [] if alone else [_every_row(plan) + _top_sentence(c, groups[c], value, low_first=plan.low_first)
+                               for c in categories if groups[c]]
     if plan.mean_first and plan.grouping_named and value and categories and groups[categories[0]]:
         # what was asked, first; after the rows of a cell of that grouping the message names: "average maths score
         # for class B" led by each class's average over every subject was answered with class B's (probe51)
         at = named if categories[0] in {c for c, _, _ in plan.named_values} else 0
         lines.insert(at, _means_line(frame, categories[0], value))
-    if label:  # one row per name: "which region had the highest q2?" is answered by naming the row
+    if label and not alone:  # one row per name: "which region had the highest q2?" is answered by naming the row
         lines += [_every_row(plan) + _extremes(frame, c, label, plan.stats, plan.low_first) for c in plan.stats[:4]
                   if sum(v is not None for v in frame.numbers[c]) > 1]
     lines.append(f"({name}: {frame.rows} of {plan.rows_before} rows fall in {plan.scope}{_span(frame)}.)"
@@ -689,7 +700,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     lines = [columns_line, *lines] if plan.columns_asked else [*lines[:-1], columns_line, lines[-1]]
     out["message"] = "\n".join(lines)
     shown_values = values[:plan.group_values]
-    for n, c in enumerate(categories):  # the first grouping (or the one asked for) in more depth
+    for n, c in enumerate(() if alone else categories):  # the first grouping (or the one asked for) in more depth
         key = f"{shown_values[0]} by {c}" if len(shown_values) == 1 else f"by {c}"
         out[key] = _group_line(groups[c], GROUP_LIMIT if c == plan.group_by else TOP_GROUPS if n == 0 else OTHER_GROUPS)
     months = _by_period(frame, value, _month) if value and _dated(frame) else {}
@@ -702,7 +713,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     elif kind == "spending" and value:
         top = sorted(range(frame.rows), key=lambda i: frame.numbers[value][i] or Decimal(0), reverse=True)[:5]
         out["largest rows"] = [{n: frame.text[n][i] for n in frame.names} for i in top]
-    if plan.stats:
+    if plan.stats and not alone:
         out["number columns"] = "\n".join(_every_row(plan) + _column_line(frame, c, c in values, label, plan.categories,
                                                                 plan.mean_first) for c in plan.stats)
     out["columns"] = ", ".join(frame.names)

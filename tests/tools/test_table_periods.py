@@ -145,11 +145,23 @@ def test_the_months_asked_are_of_the_cell_the_question_names_in_the_plural(tool_
                               "February 2024 32."), message
 
 
-def test_the_whole_files_lines_beside_a_named_month_say_they_are_of_every_row(tool_ctx: ToolContext) -> None:
-    # the top route over every month, a May ride, was the 1.5B's answer to "whats my longest ride in june?" (probe56)
+def test_a_measure_asked_of_a_named_month_shows_no_whole_file_lines(tool_ctx: ToolContext) -> None:
+    # the top route over every month, a May ride, was the 1.5B's answer to "whats my longest ride in june?", below
+    # lines that began "Every row, not only June 2024:", and the 0.5B gave the file's total km as the ride (probe56)
     (Path(tool_ctx.workdir) / "rides.csv").write_text("date,route,km\n2024-05-18,Hill century,102.3\n"
                                                      "2024-06-09,Commute loop,19.1\n2024-06-22,Lake loop,87.5\n")
     tool_ctx.request.message = "whats my longest ride in june?"
+    result = as_called(analyze_data_file)(tool_ctx, "rides.csv")
+    assert "Hill century" not in result["message"] and "208.90" not in result["message"], result["message"]
+    assert "number columns" not in result and "km by route" not in result, result
+    assert result["message"].startswith("Highest km for June 2024: Lake loop (87.50)"), result["message"]
+
+
+def test_the_whole_files_lines_beside_a_named_month_say_they_are_of_every_row(tool_ctx: ToolContext) -> None:
+    # no measure asked of the month: the whole file's lines stay, and say they are of every row
+    (Path(tool_ctx.workdir) / "rides.csv").write_text("date,route,km\n2024-05-18,Hill century,102.3\n"
+                                                     "2024-06-09,Commute loop,19.1\n2024-06-22,Lake loop,87.5\n")
+    tool_ctx.request.message = "what rides did i do in june?"
     result = as_called(analyze_data_file)(tool_ctx, "rides.csv")
     top = [line for line in result["message"].splitlines() if "Hill century" in line]
     assert top and all(line.startswith("Every row, not only June 2024: ") for line in top), result["message"]
