@@ -656,6 +656,16 @@ def _every_row(plan: Plan) -> str:
     return f"Every row, not only {plan.named_period[0]}: " if plan.named_period and not plan.scope else ""
 
 
+def _rows_shown(frame: "_Frame", kind: str, value: str | None) -> dict[str, Any]:
+    """A small table's rows, or the largest rows when spending is asked."""
+    if frame.rows <= SMALL_TABLE_ROWS:
+        return {"rows": [{n: frame.text[n][i] for n in frame.names} for i in range(frame.rows)]}
+    if kind == "spending" and value:
+        top = sorted(range(frame.rows), key=lambda i: frame.numbers[value][i] or Decimal(0), reverse=True)[:5]
+        return {"largest rows": [{n: frame.text[n][i] for n in frame.names} for i in top]}
+    return {}
+
+
 def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
     """The result for ``frame`` (the rows analysed): ``message`` (plain sentences, what was asked first),
     then groups, rows and columns as short lines. ``kind`` adds trends (``trends``, ``full``), the
@@ -708,11 +718,7 @@ def shaped(frame: "_Frame", name: str, kind: str, plan: Plan) -> dict[str, Any]:
         out[f"{value} by month"] = "\n".join(f"{m}: {fmt(v)}" for m, v in months.items())
     elif 1 < len(months) <= MAX_MONTHS and not plan.scope:  # "which month sold most?"
         out[f"{value} by month"] = ", ".join(f"{m} {fmt(v)}" for m, v in months.items())
-    if frame.rows <= SMALL_TABLE_ROWS:
-        out["rows"] = [{n: frame.text[n][i] for n in frame.names} for i in range(frame.rows)]
-    elif kind == "spending" and value:
-        top = sorted(range(frame.rows), key=lambda i: frame.numbers[value][i] or Decimal(0), reverse=True)[:5]
-        out["largest rows"] = [{n: frame.text[n][i] for n in frame.names} for i in top]
+    out.update(_rows_shown(frame, kind, value))
     if plan.stats and not alone:
         out["number columns"] = "\n".join(_every_row(plan) + _column_line(frame, c, c in values, label, plan.categories,
                                                                 plan.mean_first) for c in plan.stats)
