@@ -241,8 +241,9 @@ def _queried(frame: _Frame, query: str, date_range: Optional[str], ignored: bool
     query, kept = _this_turns_values(query, request)
     # the user's words alone: an answer that echoed the model's guess ("Priya Ramanathan's phone ...") says nothing
     query, named = _value_named(query, frame, f"{request.asked_before}\n{request.message}")
+    query, placed = _value_on_its_column(query, frame)
     result = query_result(frame, query, said)
-    said_how = "; ".join(n for n in (moved, kept, named) if n)
+    said_how = "; ".join(n for n in (moved, kept, named, placed) if n)
     result = {**result, "message": f"{result['message']} ({said_how})"} if said_how else result
     return _by_period_asked(frame, query, request, result)
 
@@ -343,6 +344,34 @@ def _value_named(query: str, frame: _Frame, said_text: str) -> tuple[str, str]:
             swapped = f"\"{column}\" = '{found}'"
             return (query[:m.start()] + swapped + query[m.end():],
                     f"read as {column} = '{found}', the value the question names, not '{value}'")
+    return query, ""
+
+
+def _value_on_its_column(query: str, frame: _Frame) -> tuple[str, str]:
+    """(the query, a note) with a ``column = 'value'`` condition whose value that column never holds moved to the one
+    other column that holds it, or left out when the query already asks that column for it: "how many km total did
+    i do on the gravel bike?" was queried ``WHERE route = 'gravel' AND bike = 'gravel'`` and no row met it (0.5B,
+    probe57). As given, with no note, otherwise."""
+    by_name = {n.lower(): n for n in frame.names}
+    for m in _EQUALS_TEXT.finditer(query):
+        column, value = by_name.get(m.group("col").strip('"`[]').lower()), m.group("val").lower()
+        if column is None or frame.types[column] != "text" or value in {v.lower() for v in frame.text[column]}:
+            continue
+        holders = [n for n in frame.names if n != column and frame.types[n] == "text"
+                   and value in {v.lower() for v in frame.text[n]}]
+        if len(holders) != 1:
+            continue
+        other = holders[0]
+        asked = re.search(rf"""(?i)["`\[]?\b{re.escape(other)}\b["`\]]?\s*=\s*'{re.escape(m.group('val'))}'""", query)
+        if asked is None:
+            return (query[:m.start()] + f"\"{other}\" = '{m.group('val')}'" + query[m.end():],
+                    f"read as {other} = '{m.group('val')}': {column} never holds it")
+        before = re.search(r"(?i)\s+AND\s+$", query[:m.start()])
+        after = re.match(r"(?i)\s+AND\s+", query[m.end():])
+        if before is None and after is None:
+            continue
+        cut = query[:before.start()] + query[m.end():] if before else query[:m.start()] + query[m.end() + after.end():]
+        return cut, f"{column} = '{m.group('val')}' left out: {column} never holds it, {other} does"
     return query, ""
 
 

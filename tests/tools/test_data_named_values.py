@@ -151,3 +151,32 @@ def test_a_made_up_path_outside_the_folders_reads_the_table_the_request_points_t
     tool_ctx.request.message = "Which sampling site has the highest average nitrate concentration?"
     result = analyze_data_file(tool_ctx, str(outside_dir / "nitrate_concentration.csv"))
     assert result["file"] == "lab/nitrate_2024.csv" and "was not read" in result["note"], result
+
+
+RIDES = ("date,route,distance_km,bike\n2024-03-02,canal loop,32.5,road\n2024-03-09,forest tracks,41.0,gravel\n"
+         "2024-04-06,old railway path,52.3,gravel\n2024-04-13,commute,11.2,commuter\n")
+
+
+def _rides(ctx: ToolContext, query: str) -> dict:
+    (Path(ctx.workdir) / "rides.csv").write_text(RIDES)
+    ctx.request.message = "how many km total did i do on the gravel bike? its in rides.csv"
+    return analyze_data_file(ctx, "rides.csv", query=query)
+
+
+def test_a_value_asked_of_a_column_that_never_holds_it_is_asked_of_the_one_that_does(tool_ctx: ToolContext) -> None:
+    # the 0.5B queried route = 'gravel' AND bike = 'gravel', and no row met it (probe57)
+    both = _rides(tool_ctx, "SELECT SUM(distance_km) FROM data WHERE route = 'gravel' AND bike = 'gravel'")
+    assert both["rows"] == [[93.3]], both
+    assert "route = 'gravel' left out: route never holds it, bike does" in both["message"], both["message"]
+    alone = _rides(tool_ctx, "SELECT SUM(distance_km) FROM data WHERE route = 'gravel'")
+    assert alone["rows"] == [[93.3]] and "read as bike = 'gravel': route never holds it" in alone["message"], alone
+    after = _rides(tool_ctx, "SELECT SUM(distance_km) FROM data WHERE bike = 'gravel' AND route = 'gravel'")
+    assert after["rows"] == [[93.3]], after
+
+
+def test_a_value_no_column_holds_or_two_columns_hold_is_left_as_asked(tool_ctx: ToolContext) -> None:
+    none = _rides(tool_ctx, "SELECT SUM(distance_km) FROM data WHERE bike = 'tandem'")
+    assert none["rows"] == [[None]] and "left out" not in none["message"] and "read as" not in none["message"], none
+    (Path(tool_ctx.workdir) / "kit.csv").write_text("a,b,c,n\nx,red,red,1\ny,blue,red,2\n")
+    two = analyze_data_file(tool_ctx, "kit.csv", query="SELECT SUM(n) FROM data WHERE a = 'red'")
+    assert two["rows"] == [[None]] and "read as" not in two["message"], two   # b or c: no guess
