@@ -608,14 +608,19 @@ def period_asked_line(frame: "_Frame", plan: Plan) -> str | None:
     what = measure + (f" ({cells})" if cells else "")
     if len(figures) == 1:
         return f"Every row{' of ' + cells if cells else ''} falls in {figures[0][0]}: {measure} {fmt(figures[0][1])}."
+    each = ", ".join(f"{k} {fmt(v)}" for k, v in figures[:MAX_PERIODS_SHOWN])
+    more = ", ..." if len(figures) > MAX_PERIODS_SHOWN else ""
+    if not (plan.extreme_first or plan.low_first):
+        # asked each month's figure, not which was best: led by the best and lowest, the 0.5B gave those two months
+        # and left out the third of "how many kg of tomatoes did we harvest in each month?" (probe57)
+        return f"{what[0].upper() + what[1:]} each {period}: {each}{more}."
     ranked = sorted(figures, key=lambda kv: kv[1])
     best, low = ranked[-1][1], ranked[0][1]
     tops = " and ".join(k for k, v in figures if v == best) + f" {fmt(best)}"
     lows = " and ".join(k for k, v in figures if v == low) + f" {fmt(low)}"
     head = f"Lowest {period} by {what}: {lows}; best: {tops}." if plan.low_first else \
         f"Best {period} by {what}: {tops}; lowest: {lows}."
-    each = ", ".join(f"{k} {fmt(v)}" for k, v in figures[:MAX_PERIODS_SHOWN])
-    return f"{head} Each {period}: {each}{', ...' if len(figures) > MAX_PERIODS_SHOWN else ''}."
+    return f"{head} Each {period}: {each}{more}."
 
 
 def _asked_lines(frame: "_Frame", plan: Plan) -> list[str]:

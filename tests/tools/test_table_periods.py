@@ -42,8 +42,14 @@ def test_the_lowest_leads_when_asked_for_and_within_the_cell_named(tool_ctx: Too
 
 
 def test_an_average_asked_for_is_each_months_mean(tool_ctx: ToolContext) -> None:
-    assert _first_line(tool_ctx, "average honey per month?").startswith(
-        "Best month by average honey_kg: July 2025 3.95;")
+    assert _first_line(tool_ctx, "average honey per month?") == \
+        "Average honey_kg each month: June 2025 2.75, July 2025 3.95, August 2025 1.20."
+
+
+def test_each_months_figure_asked_is_led_by_every_month_not_the_best(tool_ctx: ToolContext) -> None:
+    # led by the best and lowest months, the 0.5B gave those two and left out the third (probe57)
+    assert _first_line(tool_ctx, "how much honey did we get in each month?") == \
+        "Total honey_kg each month: June 2025 5.50, July 2025 7.90, August 2025 1.20."
 
 
 def test_a_question_without_a_period_keeps_its_usual_lead(tool_ctx: ToolContext) -> None:
@@ -91,8 +97,7 @@ def test_the_months_led_by_a_query_are_over_the_rows_its_condition_keeps(tool_ct
     tool_ctx.request.message = "how many sourdough loaves did we sell in each month?"
     query = "SELECT date, SUM(qty) FROM data WHERE product = 'sourdough loaf' GROUP BY date"
     message = as_called(analyze_data_file)(tool_ctx, "sales.csv", query=query)["message"]
-    assert message.startswith("Best month by total qty: January 2024 72; lowest: February 2024 32. Each month: "
-                              "January 2024 72, February 2024 32, March 2024 41."), message
+    assert message.startswith("Total qty each month: January 2024 72, February 2024 32, March 2024 41."), message
     # the query's rows by day are re-grouped by the month asked: the 1.5B answered each month's first day
     result = as_called(analyze_data_file)(tool_ctx, "sales.csv", query=query)
     assert result["rows"] == [["January 2024", "72"], ["February 2024", "32"], ["March 2024", "41"]], result
@@ -141,8 +146,8 @@ def test_the_months_asked_are_of_the_cell_the_question_names_in_the_plural(tool_
         "2024-02-03,sourdough rolls,12\n")
     tool_ctx.request.message = "how many sourdough loaves did we sell in each month?"
     message = as_called(analyze_data_file)(tool_ctx, "sales.csv")["message"]
-    assert message.startswith("Best month by total qty (product is sourdough loaf): January 2024 35; lowest: "
-                              "February 2024 32."), message
+    assert message.startswith("Total qty (product is sourdough loaf) each month: January 2024 35, February 2024 32."), \
+        message
 
 
 def test_a_measure_asked_of_a_named_month_shows_no_whole_file_lines(tool_ctx: ToolContext) -> None:
