@@ -460,3 +460,15 @@ def test_one_file_singled_out_for_the_request_is_not_led_by_every_file_found(too
     assert message.startswith("For the request: emails/2025-02-11_hotel_kyoto.txt:"), message
     tool_ctx.request.message = "which files mention kyoto?"   # the files asked for: every one leads
     assert search_file_content(tool_ctx, "Kyoto")["message"].startswith("The 3 files:")
+
+
+def test_code_asked_of_in_no_one_language_is_searched_in_every_code_file(tool_ctx, tmp_path: Path) -> None:
+    # "Find every code comment marked HACK in this project" searched "*.py" alone; the one in render.js was missed (probe57)
+    _write(tmp_path, {"src/parser.py": "# HACK: strip the BOM by hand\n", "src/render.js": "// HACK: wait one tick\n",
+                      "CONTRIBUTING.md": "- Please don't leave HACK comments in merged code.\n"})
+    tool_ctx.request.message = "Find every code comment marked HACK in this project. Which files are they in?"
+    result = search_file_content(tool_ctx, "HACK", file_pattern="*.py")
+    assert result["files"] == ["src/parser.py (1)", "src/render.js (1)"], result
+    assert "Not code, so not counted: CONTRIBUTING.md:1" in result["message"], result["message"]
+    tool_ctx.request.message = "Find the HACK comments in the python code"   # one language named: its filter stays
+    assert search_file_content(tool_ctx, "HACK", file_pattern="*.py")["files"] == ["src/parser.py (1)"]
