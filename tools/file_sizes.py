@@ -15,7 +15,7 @@ from typing import Sequence, TypeVar
 
 from .file_walk import visible_files
 
-__all__ = ["asks_size", "asks_small", "by_size", "in_size_order", "sized_files"]
+__all__ = ["asks_size", "asks_small", "by_size", "in_size_order", "size_answer", "sized_files"]
 
 T = TypeVar("T")
 
@@ -46,6 +46,20 @@ def by_size(message: str, sized: Sequence[tuple[int, str]], shown: int = SHOWN) 
     more = f" (+{len(ranked) - shown} more)" if len(ranked) > shown else ""
     order = "smallest" if small else "largest"
     return f"By size, {order} first: " + ", ".join(f"{name} ({size:,} B)" for size, name in ranked[:shown]) + more
+
+
+def size_answer(message: str, sized: Sequence[tuple[int, str]], place: str) -> str:
+    """"The largest file in notes is c.txt (2,422 B)." for two files or more when ``message`` compares sizes (the
+    smallest when it asks for small ones; every file of that size when several share it); "" otherwise. Given the
+    ranking after the folder's names, the 0.5B named the listing's first file (probe57)."""
+    if len(sized) < 2 or not asks_size(message):
+        return ""
+    ranked = in_size_order(message, sized)
+    ends = [name for size, name in ranked if size == ranked[0][0]]
+    which = "smallest" if asks_small(message) else "largest"
+    if len(ends) > 1:
+        return f"The {which} files in {place} are {', '.join(ends)} ({ranked[0][0]:,} B each)."
+    return f"The {which} file in {place} is {ends[0]} ({ranked[0][0]:,} B)."
 
 
 def in_size_order(message: str, sized: Sequence[tuple[int, T]]) -> list[tuple[int, T]]:

@@ -33,7 +33,7 @@ from .list_entry import MAX_ADDED, added_entries, added_entry, list_entries, rep
 from .setting_paths import flat_settings
 from .setting_line import (Setting, config_text, key_alone, key_set_to, lines_setting, replaced, restyled, set_line_call,
                            setting_of, under)
-from .file_sizes import asks_size, by_size, in_size_order, sized_files
+from .file_sizes import asks_size, by_size, in_size_order, size_answer, sized_files
 from .tree_asked import asks_folders, asks_of_tree, asks_which, name_term, scope_of, size_limit, tree_lead
 from .file_count import (COUNT_GLOB, WHOLE_FILE, asks_count, count_asked, count_message, folder_in_request, kind_meant,
                          lines_counted, none_of_kind, split_folder, top_count_message, top_only, tree_tally, types_said)
@@ -1939,8 +1939,9 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
         tally = tree_tally(ctx, folder, show_hidden) if dirs and not top else ""
         message = _listing_message(ctx, folder, dirs, files) + (f". {tally}" if tally else _files_told(files))
     message = _told_of(ctx, folder, dirs, files, message, bool(lead))
-    if not lead and (ranking := by_size(ctx.request.message, [(f["size_bytes"] or 0, f["name"]) for f in files])):
-        message = f"{message}. {ranking}"
+    sized = [(f["size_bytes"] or 0, f["name"]) for f in files]
+    if not lead and (ranking := by_size(ctx.request.message, sized)):
+        message = f"{size_answer(ctx.request.message, sized, _shown(ctx, folder))}\n{message}. {ranking}"
     note = {"note": f"{_shown(ctx, folder)} is the folder the message names, so it is listed."} if named else \
         {"note": guessed} if guessed else {}
     return {"status": "success", "message": message, "entries": _marked(entries[:200], _largest_newest(files, stamps)),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gaia_lite.registry.context import ToolContext
-from gaia_lite.tools.file_sizes import asks_size, by_size
+from gaia_lite.tools.file_sizes import asks_size, by_size, size_answer
 from gaia_lite.tools.files import (browse_directory, line_number_asked, list_recent_files, read_file, search_directory,
                                    search_file)
 
@@ -111,11 +111,22 @@ def test_sizes_are_ranked_in_the_order_the_request_asks() -> None:
     assert by_size("what's in music?", sized) == "" and by_size("the largest?", sized[:1]) == ""
 
 
+def test_the_size_answer_names_every_file_of_the_top_size() -> None:
+    sized = [(500, "a.mp3"), (900, "b.mp3"), (900, "c.flac")]
+    assert size_answer("which is the largest?", sized, "music") == \
+        "The largest files in music are b.mp3, c.flac (900 B each)."
+    assert size_answer("the smallest one?", sized, "music") == "The smallest file in music is a.mp3 (500 B)."
+    assert size_answer("what's in music?", sized, "music") == ""
+
+
 def test_a_listing_and_a_folder_found_rank_their_files_for_a_size_question(tool_ctx: ToolContext) -> None:
     _files(Path(tool_ctx.workdir), {"music/a.mp3": "a" * 500, "music/b.mp3": "b" * 120, "music/c.flac": "c" * 900})
     tool_ctx.request.message = "which is the smallest file in music?"
     ranked = "by size, smallest first: b.mp3 (120 B), a.mp3 (500 B), c.flac (900 B)"
     assert browse(tool_ctx, "music")["message"].endswith(ranked[:1].upper() + ranked[1:]), browse(tool_ctx, "music")
+    # the answer leads the listing: given the ranking after the folder's names, the 0.5B named a file of the
+    # listing (probe57)
+    assert browse(tool_ctx, "music")["message"].startswith("The smallest file in music is b.mp3 (120 B).\n")
     assert as_called(search_directory)(tool_ctx, "music")["message"].endswith(f"; {ranked}.")
     tool_ctx.request.message = "what's in music?"
     assert "by size" not in browse(tool_ctx, "music")["message"].lower()
