@@ -21,6 +21,7 @@ import numpy as np
 from gaia_lite.memory.keywords import STOPWORDS
 
 from .find import PATH_MENTION, singular
+from .grep import denies
 
 __all__ = ["Unit", "units", "question_parts", "ranked", "asked_words", "beyond", "shown", "passages",
            "answer_first"]
@@ -260,8 +261,16 @@ def ranked(asks: Sequence[str], found: Sequence[Unit], *, embedder: Any = None, 
             if i not in chosen:
                 chosen.append(i)
             if len(chosen) >= limit:
-                return [found[i] for i in chosen]
-    return [found[i] for i in chosen]
+                return _affirming_first([found[i] for i in chosen], asks)
+    return _affirming_first([found[i] for i in chosen], asks)
+
+
+def _affirming_first(units: list[Unit], asks: Sequence[str]) -> list[Unit]:
+    """``units`` with the ones that say an asked word is not so after the others: asked "which rehearsal did we
+    note the altos were flat?", "altos no longer flat" led "altos flat in bars 20-24", and the answer gave the later
+    date (0.5B, probe57)."""
+    words = {w for a in asks for w in asked_words(a)}
+    return sorted(units, key=lambda u: any(denies(u.text, w) for w in words if w in u.text.lower()))
 
 
 def _distinct(kept: list[tuple[float, int]], found: Sequence[Unit], bags: Sequence[tuple[set[str], set[str]]],

@@ -136,3 +136,11 @@ def test_short_lines_are_records_and_a_wrapped_paragraph_is_one_text() -> None:
                "for a full refund. Sale items can be exchanged but not refunded.\n")
     assert [u.text for u in units(wrapped)] == ["Customers may return unused items within 45 days of delivery for a "
                                                 "full refund.", "Sale items can be exchanged but not refunded."]
+
+
+def test_a_sentence_that_says_an_asked_word_is_not_so_comes_after_those_that_say_it_is() -> None:
+    # "altos no longer flat" led "altos flat in bars 20-24", and the 0.5B gave the later rehearsal's date (probe57)
+    found = units("Ave verum: altos no longer flat, bars 20-24 fixed after the sectional", "2024-03-18.txt") + \
+        units("Ave verum: altos flat in bars 20-24, go over it at sectional", "2024-03-11.txt")
+    best = ranked(["which rehearsal did we note the altos were flat?"], found)
+    assert [u.source for u in best] == ["2024-03-11.txt", "2024-03-18.txt"], best
