@@ -28,7 +28,7 @@ from .bridge import unwrap
 from .context import CallCancel, ToolContext, ToolReply
 from .failure import ToolFailure, error_payload
 from .paths import repair_path_arguments
-from .redact import redact_payload
+from .redact import asked_kinds, redact_payload
 from .registry import ToolRegistry
 from .spec import ParamSpec, Redirect, ToolSpec
 
@@ -370,7 +370,8 @@ class ToolExecutor:
         if self.on_invoke is not None:
             self.on_invoke(name)
         status, reply = self._run(spec, kwargs)
-        payload = redact_payload(reply.payload)  # every tool's output, MCP's too: secrets by shape (redact.py)
+        # every tool's output, MCP's too: secrets by shape (redact.py), but for a password the user asks for
+        payload = redact_payload(reply.payload, asked_kinds(self.ctx.request.message))
         return done(name, status, payload, kwargs, invoked=self.on_invoke is not None, loaded=reply.loaded)
 
     def _meant(self, spec: ToolSpec, kwargs: dict[str, Any]) -> ToolResult | None:

@@ -18,10 +18,11 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections import Counter
 from typing import Any, Iterator
 
-__all__ = ["redact_text", "redact_payload", "MARK", "KINDS"]
+__all__ = ["redact_text", "redact_payload", "asked_kinds", "MARK", "KINDS"]
 
 MARK = "[REDACTED:{}]"
 
@@ -104,8 +105,21 @@ _PLACEHOLDERS = frozenset({"true", "false", "null", "none", "changeme", "passwor
                            "redacted", "xxxxxxxx", "********"})
 
 
-def redact_text(text: str) -> tuple[str, Counter[str]]:
-    """``text`` with every secret replaced by ``[REDACTED:kind]``, and how many of each kind."""
+# The user's own words asking for a password: "whats the wifi pw for the lake cabin?", "the door passcode"
+_ASKS_PASSWORD = re.compile(r"(?i)\b(?:passw(?:or)?ds?|passwd|pws?|passcodes?|passphrases?|wi-?fi (?:key|code))\b")
+
+
+def asked_kinds(message: str) -> frozenset[str]:
+    """The kinds of secret the user's own message asks to see: a password it asks for by name ("theres a file w the
+    wifi pw for the lake cabin, can u find it and tell me the password") is shown; the mask stood in its place and
+    both models answered with it (probe57, and earlier the router notes). Tokens and keys of a known shape stay
+    hidden whatever is asked: they are what a planted instruction would be after."""
+    return frozenset({"password"}) if _ASKS_PASSWORD.search(message or "") else frozenset()
+
+
+def redact_text(text: str, shown: frozenset[str] = frozenset()) -> tuple[str, Counter[str]]:
+    """``text`` with every secret replaced by ``[REDACTED:kind]``, and how many of each kind; the kinds in ``shown``
+    stay as written."""
     found: Counter[str] = Counter()
     if len(text) < 8:
         return text, found
@@ -125,6 +139,8 @@ def redact_text(text: str) -> tuple[str, Counter[str]]:
             inner = pattern.search(value)  # a token of a known shape is named as such
             if inner is not None and inner.span() == (0, len(value)):
                 kind = next(g[0] for g in groups if inner.start(g[1]) != -1)
+        if kind in shown:
+            continue
         out += [data[last:start], MARK.format(kind).encode()]
         last = end
         found[kind] += 1
@@ -179,20 +195,20 @@ def _with(value: Any, changed: dict) -> Any:
     return type(value)(changed.get(i, item) for i, item in enumerate(value))
 
 
-def redact_payload(payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload with secrets in its strings replaced, plus a ``redacted`` note when any was
-    (the same object when there was nothing to hide)."""
+def redact_payload(payload: dict[str, Any], shown: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The payload with secrets in its strings replaced (but for the kinds in ``shown``), plus a ``redacted`` note
+    when any was (the same object when there was nothing to hide)."""
     strings: list[str] = []
     shaped = _leaves(payload, strings, 0)
     found: Counter[str] = Counter()
     if any(_SEP in s for s in strings):  # rare (binary text): one scan per string
         clean = []
         for s in strings:
-            text, hits = redact_text(s)
+            text, hits = redact_text(s, shown)
             clean.append(text)
             found += hits
     else:  # one scan of all strings joined: no pattern matches across the separator
-        text, found = redact_text(_SEP.join(strings))
+        text, found = redact_text(_SEP.join(strings), shown)
         # unchanged strings stay the same objects, so _rebuild copies only what holds a secret
         clean = [c if c != s else s for s, c in zip(strings, text.split(_SEP))] if found else strings
     if not found:

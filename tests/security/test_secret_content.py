@@ -66,6 +66,19 @@ def test_read_file_output_is_redacted_and_says_so(executor, root) -> None:
     assert "secret(s) hidden" in result.payload["redacted"]
 
 
+def test_a_password_the_users_message_asks_for_is_shown_and_tokens_and_keys_stay_hidden(executor, root, ctx) -> None:
+    # "theres a file somewhere w the wifi pw for the lake cabin, can u find it and tell me the password": the mask
+    # stood in the password's place and both models answered with it (probe57)
+    (root / "settings.yaml").write_text(_config_text())
+    ctx.request.message = "can u find the db pw in settings.yaml and tell me the password"
+    shown = str(executor.execute("read_file", {"file_path": "settings.yaml"}).payload)
+    assert _leaks(shown) == [PASSWORD], _leaks(shown)
+    for kind in (*TOKENS, "url-credentials", "private-key"):
+        assert f"[REDACTED:{kind}]" in shown, kind
+    ctx.request.message = "what does settings.yaml hold?"   # not asked for: hidden
+    assert _leaks(str(executor.execute("read_file", {"file_path": "settings.yaml"}).payload)) == []
+
+
 @pytest.mark.parametrize("command", ["cat settings.yaml", "grep -n value settings.yaml", "head -n 20 settings.yaml",
                                      "grep -rn password ."])
 def test_shell_output_is_redacted(executor, root, mode, command) -> None:
