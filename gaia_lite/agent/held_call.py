@@ -16,6 +16,8 @@ to see; elsewhere a table is shown beside the message and the model picks its fi
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
@@ -220,9 +222,26 @@ def read_first(message: str, ctx: ToolContext, tool_names: Iterable[str],
     # in words, a name of two words or more: a one-word name said in a sentence ("what time is it in Tokyo?" and a
     # time.md somewhere) is no sign the question is about that file
     path = named_file(ctx, message, keep=keep,
-                      by_words=lambda: [f for f in in_words() if len(_name_words(f.path)) >= 2])
+                      by_words=lambda: [f for f in in_words() if len(_name_words(f.path)) >= 2
+                                        and not _names_missed(message, f.path, ctx)])
     # small enough to show whole, as an edit's brief is: a long one is the model's to search
     return _shown(path, ctx) if path is not None and edit_brief(path, ctx.workdir) is not None else None
+
+
+_PROPER = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+
+
+def _names_missed(message: str, path: Path, ctx: ToolContext) -> bool:
+    """Whether ``message`` says a name (a capitalised word inside a sentence) that neither ``path`` nor its text
+    holds: "a packing list for my Iceland trip" named the Lisbon trip's packing_list.md in words, and both models
+    answered with its sandals (probe57)."""
+    from gaia_lite.tools.file_text import text_start
+
+    names = {m.group(0).lower() for m in _PROPER.finditer(message)} - {"i'm", "i've"}
+    if not names:
+        return False
+    held = f"{_shown(path, ctx)}\n{text_start(ctx, path, 32_768)}".lower()
+    return any(n not in held for n in names)
 
 
 def list_first(message: str, ctx: ToolContext, tool_names: Iterable[str],

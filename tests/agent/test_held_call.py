@@ -335,6 +335,20 @@ def test_a_one_word_file_name_said_in_a_question_is_not_read_first(tmp_path: Pat
     assert not [e for e in events if isinstance(e, ToolCallFinished)], "nothing read before the first reply"
 
 
+def test_a_file_named_in_words_that_never_says_a_name_the_question_says_is_not_read_first(tmp_path: Path) -> None:
+    # "a packing list for my Iceland trip": the Lisbon trip's packing_list.md was read first, and both models answered
+    # with its sandals; the Iceland list is gear.md (probe57)
+    (tmp_path / "travel" / "2022_lisbon").mkdir(parents=True)
+    (tmp_path / "travel" / "2022_lisbon" / "packing_list.md").write_text("# Lisbon packing list\n- sandals\n")
+    (tmp_path / "travel" / "2023_reykjavik").mkdir()
+    (tmp_path / "travel" / "2023_reykjavik" / "gear.md").write_text("# Gear - Iceland\n- hiking boots\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"tool": "none", "answer": "ok"}'), text_chunks('{"answer": "ok"}')]
+        events = list(_agent(srv, tmp_path).run("where's the packing list for my Iceland trip? what shoes did i pack?"))
+    first_call = next((e for e in events if isinstance(e, ToolCallFinished)), None)
+    assert first_call is None or first_call.arguments.get("file_path") != "travel/2022_lisbon/packing_list.md"
+
+
 def test_a_question_that_names_one_folder_by_its_paths_words_lists_it_before_the_first_reply(tmp_path: Path) -> None:
     # "what was my most recent garden journal entry about?": garden/journal holds dated entries; left to pick, the
     # 0.5B recalled memories and the 1.5B answered that no garden_journal.txt exists
