@@ -31,7 +31,11 @@ _IMAGES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tiff"}
 TEXT_EXTS = {".txt", ".md", ".rst", ".py", ".js", ".ts", ".tsx", ".jsx", ".java", ".c", ".h", ".cpp", ".hpp",
              ".cs", ".go", ".rs", ".rb", ".php", ".sh", ".bash", ".ps1", ".bat", ".html", ".htm", ".css",
              ".scss", ".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".xml", ".csv", ".tsv",
-             ".sql", ".log", ".tex", ".swift", ".kt", ".scala", ".lua", ".r", ".m", ".pl", ".vue", ".svelte"}
+             ".sql", ".log", ".tex", ".swift", ".kt", ".scala", ".lua", ".r", ".m", ".pl", ".vue", ".svelte",
+             # plain text under other names: "whats max players set to on my minecraft server? server.properties"
+             # was no text file, so no file the question named was read first (probe57)
+             ".properties", ".markdown", ".text", ".org", ".adoc", ".srt", ".vtt", ".ics", ".vcf", ".gradle",
+             ".tf", ".service", ".desktop"}
 
 
 def python_outline(text: str) -> dict:

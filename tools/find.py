@@ -432,7 +432,7 @@ def folder_named_by_user(ctx: ToolContext) -> Path | None:
 # The look-behind starts a match only where a run of path characters starts: without it a long run with
 # no file name in it ("xxxx..." in a 30 KB pasted log) is rescanned from each of its characters, O(n^2)
 # in re's C loop, which holds the GIL, so not even the executor's timeout could end the call.
-PATH_MENTION = re.compile(r"(?<![\w~./\\-])[\w~./\\-]*\w\.[A-Za-z][A-Za-z0-9]{0,5}\b")
+PATH_MENTION = re.compile(r"(?<![\w~./\\-])[\w~./\\-]*\w\.[A-Za-z][A-Za-z0-9]{0,9}\b")   # "server.properties"
 
 
 def named_by_user(ctx: ToolContext, *, keep: Callable[[Path], bool] | None = None) -> Path | None:

@@ -144,7 +144,9 @@ def _asks(message: str) -> bool:
 
 
 def _only_looks(message: str) -> bool:
-    """Whether what ``message`` asks may be looked up by the agent itself: no change asked, no fact to keep."""
+    """Whether what ``message`` asks may be looked up by the agent itself: no change asked, no fact to keep. "whats max
+    players set to on my minecraft server? server.properties" asks none (ASKS_CHANGE): read as a change, the file it
+    named was not read first, and the 0.5B read the 2023 backup beside it (probe57)."""
     return not asked_to_keep(message) and ASKS_CHANGE.search(message) is None
 
 

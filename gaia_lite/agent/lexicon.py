@@ -71,7 +71,7 @@ ASKS_REWRITE = _phrase("asks_rewrite", r"\b(?:re-?write|overwrite|replace (?:the
                        r"|start (?:it )?over|from scratch|wipe|clear)\b",
                        "rewrite notes.md as a haiku", "overwrite todo.txt with a fresh list")
 # A change
-ASKS_CHANGE = _phrase("asks_change", r"\b(?:update|change|bump|set|edit|modify|replace|rename|fix|append|insert|raise|mark|"
+ASKS_CHANGE = _phrase("asks_change", r"\b(?:update|change|bump|set(?!\s+(?:to|at|as)\b[^.!?]*\?)|edit|modify|replace|rename|fix|append|insert|raise|mark|"
                       r"write|save|put|stick|add|create|delete|remove|switch|toggle|enable|disable|turn on|turn off|tick)\b",
                       "setup.cfg - bump the version to 2.1.0", "settings.json - switch the theme to dark pls")
 # A comparison of files' size, length or age

@@ -335,6 +335,24 @@ def test_a_one_word_file_name_said_in_a_question_is_not_read_first(tmp_path: Pat
     assert not [e for e in events if isinstance(e, ToolCallFinished)], "nothing read before the first reply"
 
 
+def test_a_question_of_what_a_setting_is_set_to_reads_the_file_it_names_first(tmp_path: Path) -> None:
+    # "whats max players set to on my minecraft server? server.properties": not read first, a change asked by its
+    # "set" and no text file by its name; the 0.5B read the 2023 backup beside it (probe57)
+    (tmp_path / "server" / "backups").mkdir(parents=True)
+    (tmp_path / "server" / "server.properties").write_text("max-players=12\n")
+    (tmp_path / "server" / "backups" / "server.properties.2023-12-01").write_text("max-players=20\n")
+    with FakeOpenAIServer() as srv:
+        srv.script += [text_chunks('{"answer": "12."}')]
+        events = list(_agent(srv, tmp_path).run("whats max players set to on my minecraft server? server.properties"))
+    read = [(e.name, e.arguments) for e in events if isinstance(e, ToolCallFinished)]
+    assert read == [("read_file", {"file_path": "server/server.properties"})], read
+    with FakeOpenAIServer() as srv:   # a change asked: the model's to make, nothing read first
+        srv.script += [text_chunks('{"tool": "none", "answer": "ok"}'), text_chunks('{"answer": "ok"}')]
+        events = list(_agent(srv, tmp_path).run("set max players to 16 in server.properties"))
+    first_call = next((e for e in events if isinstance(e, ToolCallFinished)), None)
+    assert first_call is None or first_call.name != "read_file"
+
+
 def test_a_file_named_in_words_that_never_says_a_name_the_question_says_is_not_read_first(tmp_path: Path) -> None:
     # "a packing list for my Iceland trip": the Lisbon trip's packing_list.md was read first, and both models answered
     # with its sandals; the Iceland list is gear.md (probe57)
