@@ -1905,22 +1905,15 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
         if folder == Path(ctx.workdir).resolve() else None
     scope = scope_of(ctx, named or folder)
     folder = scope.folder
-    dirs, files, stamps = [], [], {}
-    for child in folder.iterdir():
-        if child.name.startswith(".") and not show_hidden:
-            continue
-        try:
-            st = child.stat()
-        except OSError:
-            continue
-        entry = {"name": child.name, "type": "folder" if child.is_dir() else "file",
-                 "size_bytes": None if child.is_dir() else st.st_size, "modified": iso_time(st.st_mtime)}
-        (dirs if child.is_dir() else files).append(entry)
-        stamps[child.name] = st.st_mtime
+    dirs, files, stamps = _children(folder, show_hidden)
     by_date = (sort_by or "").lower() == "modified"
     dirs.sort(key=key, reverse=by_date)
     files.sort(key=key, reverse=by_date)
-    entries = dirs + files
+    # in the order a size question asks for: listed by name under the answer's lead, the 0.5B named the first file,
+    # summary.md, for "Which file in fieldwork/notes is the largest?" (probe57)
+    shown_files = [e for _, e in in_size_order(ctx.request.message, [(e["size_bytes"] or 0, e) for e in files])] \
+        if asks_size(ctx.request.message) and (sort_by or "name").lower() == "name" else files
+    entries = dirs + shown_files
     if not by_date:  # a listing is names and sizes; every date is read and often copied into the answer
         entries = [{k: v for k, v in e.items() if k != "modified"} for e in entries]
     # the names come first and are the message: a model given counts first answered with them, swapped
@@ -1946,6 +1939,23 @@ def browse_directory(ctx: ToolContext, directory_path: Optional[str] = None, sho
         {"note": guessed} if guessed else {}
     return {"status": "success", "message": message, "entries": _marked(entries[:200], _largest_newest(files, stamps)),
             "path": str(folder), **counts, **note}
+
+
+def _children(folder: Path, show_hidden: bool) -> tuple[list[dict], list[dict], dict[str, float]]:
+    """The folder's subfolders and files as listing entries, and each one's modification time by name."""
+    dirs, files, stamps = [], [], {}
+    for child in folder.iterdir():
+        if child.name.startswith(".") and not show_hidden:
+            continue
+        try:
+            st = child.stat()
+        except OSError:
+            continue
+        entry = {"name": child.name, "type": "folder" if child.is_dir() else "file",
+                 "size_bytes": None if child.is_dir() else st.st_size, "modified": iso_time(st.st_mtime)}
+        (dirs if child.is_dir() else files).append(entry)
+        stamps[child.name] = st.st_mtime
+    return dirs, files, stamps
 
 
 def _told_of(ctx: ToolContext, folder: Path, dirs: list[dict], files: list[dict], message: str, lead: bool) -> str:

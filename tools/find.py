@@ -716,7 +716,12 @@ def _compounds(text: str) -> list[str]:
     # each of its letters, O(n^2) with the GIL held (as PATH_MENTION)
     joined = [re.sub(r"[-_]", "", m).lower() for m in re.findall(r"(?<![^\W_])[^\W_]+(?:[-_][^\W_]+)+", text)
               if any(len(w) < 3 for w in _WORD.findall(m)) and not re.fullmatch(r"[\d_-]+", m)]
-    return joined + [m.lower() for m in re.findall(r"(?<![^\W_])(?:[^\W\d_]+\d+[^\W_]*|\d+[^\W\d_]+[^\W_]*)", text)]
+    # "WiFi password: birch-canoe-88": split in camel case, the line held no "wifi", and the line the request asked
+    # for fell below the cabin's title (probe57)
+    camel = [m.lower() for m in re.findall(r"(?<![^\W_])[A-Za-z]*[a-z][A-Z][A-Za-z]*", text)
+             if any(len(w) < 3 for w in _CAMEL.sub(" ", m).split())]
+    return joined + camel + [m.lower() for m in re.findall(r"(?<![^\W_])(?:[^\W\d_]+\d+[^\W_]*|\d+[^\W\d_]+[^\W_]*)",
+                                                           text)]
 
 
 def request_words(text: str) -> list[str]:

@@ -342,3 +342,13 @@ def test_a_made_up_name_reads_the_file_of_the_month_the_request_says(tool_ctx: T
                                                                       "party approved for 9 August.\n"})
     tool_ctx.request.message = "can u summarize the june meeting notes for me? mainly what they decided"
     assert read_file(tool_ctx, "june_meeting_notes.txt")["file_path"].endswith("2025-06-12_minutes.md")
+
+
+def test_a_word_written_in_camel_case_with_a_short_part_is_held_whole(tool_ctx: ToolContext) -> None:
+    # "WiFi password: birch-canoe-88" held no "wifi", and the line asked for fell below the cabin's title (probe57)
+    (Path(tool_ctx.workdir) / "house_info.txt").write_text(
+        "Lake cabin - house info\n\nKey box code: 4471\nWiFi network: LoonLake\nWiFi password: birch-canoe-88\n")
+    (Path(tool_ctx.workdir) / "checklist.md").write_text("# Leaving the cabin\n- lock shed\n")
+    found = pointed_by_request(tool_ctx, "where's the wifi pw for the lake cabin? tell me the password")
+    assert found and (5, "WiFi password: birch-canoe-88") in found[0].lines, found
+    assert "wifi" in found[0].reason, found[0].reason

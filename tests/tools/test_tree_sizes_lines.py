@@ -127,6 +127,7 @@ def test_a_listing_and_a_folder_found_rank_their_files_for_a_size_question(tool_
     # the answer leads the listing: given the ranking after the folder's names, the 0.5B named a file of the
     # listing (probe57)
     assert browse(tool_ctx, "music")["message"].startswith("The smallest file in music is b.mp3 (120 B).\n")
+    assert [e["name"] for e in browse(tool_ctx, "music")["entries"]] == ["b.mp3", "a.mp3", "c.flac"]  # that order too
     assert as_called(search_directory)(tool_ctx, "music")["message"].endswith(f"; {ranked}.")
     tool_ctx.request.message = "what's in music?"
     assert "by size" not in browse(tool_ctx, "music")["message"].lower()
