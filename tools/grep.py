@@ -229,8 +229,9 @@ def hit_lines(found: Grep, base: Path, shown: int = SHOWN_LINES) -> list[str]:
         if (h.before or h.after) and out and rows[0][0] > done + 1:
             out.append("--")
         name = where(h.path, base)
+        # a blank line around a hit says nothing: "src/parser.py-2-" rows were copied into an answer (0.5B, probe57)
         out += [f"{name}{sep}{n}{sep} {t}".rstrip() + (f" (under {h.keys})" if n == h.line and h.keys else "")
-                for n, t in rows for sep in [":" if (h.path, n) in matched else "-"]]
+                for n, t in rows for sep in [":" if (h.path, n) in matched else "-"] if sep == ":" or t.strip()]
         printed[h.path] = rows[-1][0]
     return out
 

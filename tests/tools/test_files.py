@@ -341,7 +341,7 @@ def test_grep_with_line_numbers_and_context(tool_ctx, tree: Path) -> None:
     assert result["count"] == 2 and result["files"] == ["src/app.py (2)"]
     assert result["message"].splitlines()[1:] == [   # grep's shape: groups that touch are not cut apart
         "src/app.py-3- class Greeter:", "src/app.py:4: def hello(self):", "src/app.py-5- return 'hi'",
-        "src/app.py-6-", "src/app.py:7: def main():", "src/app.py-8- pass", "(all in src/app.py)"]
+        "src/app.py:7: def main():", "src/app.py-8- pass", "(all in src/app.py)"]   # line 6, blank, says nothing
 
 
 def test_grep_case_and_literal_fallback(tool_ctx, tree: Path, tmp_path: Path) -> None:
