@@ -981,7 +981,7 @@ def search_file_content(ctx: ToolContext, pattern: str, directory: str = ".", fi
     return _names_first(ctx, target, result)
 
 
-_FILE_NAME = re.compile(r"[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,5}")
+_FILE_NAME = re.compile(r"(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,5}")   # "games/library.md" too
 # "*.py", ".*\.py$", "\.py$", "novel/notes/*.md" (probe54)
 _EXT_PATTERN = re.compile(r"(?P<folder>[\w.-]+(?:/[\w.-]+)*/)?(?:\*\*/)?(?:\^?\.\*|\*)?\\?\.(?P<ext>[A-Za-z0-9]{1,5})\$?")
 
@@ -1007,8 +1007,13 @@ def _named_instead(ctx: ToolContext, pattern: str, target: Path) -> dict | None:
     if not found:
         return None
     named = ", ".join(_shown(ctx, f.path) + ("" if f.strict else f" ({f.reason})") for f in found[:5])
-    return {"status": "success", "message": f"No line holds {pattern.strip()!r}: it is a file's name, and the files "
-            f"named like it are: {named}", "files": [_shown(ctx, f.path) for f in found], "count": len(found)}
+    # the count asked of the one file named so: "How many games are listed in the board game club's library?" searched
+    # "games/library.md" as text, and the 1.5B said none were listed (probe57)
+    exact = next((f.path for f in found if f.strict or _shown(ctx, f.path) == pattern.strip()), None)
+    entries = list_entries(text_start(ctx, exact, 1_000_000)) if exact is not None and asks_count(ctx) else None
+    lead = f"List entries in {_shown(ctx, exact)}: {entries}.\n" if entries else ""
+    return {"status": "success", "message": f"{lead}No line holds {pattern.strip()!r}: it is a file's name, and the "
+            f"files named like it are: {named}", "files": [_shown(ctx, f.path) for f in found], "count": len(found)}
 
 
 _CODE_WORD = re.compile(r"(?i)\bcode\b")   # code in no one language: *.py is not all of it

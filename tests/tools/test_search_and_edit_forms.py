@@ -279,3 +279,14 @@ def test_an_address_in_a_pattern_is_searched_whole_before_its_words(tool_ctx: To
                        pattern="ip 192.168.1.50", regex=True)
     assert result["count"] == 2 and "printer" not in result["message"], result["message"]
     assert "Older copies" not in result["message"]   # backup.sh is a script of that job, not an older copy
+
+
+def test_a_files_path_searched_as_text_for_a_count_leads_with_its_entries(tool_ctx: ToolContext) -> None:
+    # "How many games are listed in the board game club's library?" searched "games/library.md" in the files' text, and
+    # the 1.5B answered that none were listed (probe57)
+    write_files(Path(tool_ctx.workdir), {"games/library.md": "# Library\n\n- Catan\n- Azul\n- Wingspan\n",
+                                         "games/archive/library_2022.md": "# Library (2022)\n\n- Catan\n- Risk\n"})
+    result = grep_tool(_asking(tool_ctx, "How many games are listed in the board game club's library?"),
+                       pattern="games/library.md", file_pattern="library.md")
+    assert result["message"].startswith("List entries in games/library.md: 3.\nNo line holds 'games/library.md'"), \
+        result["message"]
