@@ -239,7 +239,7 @@ def _names_missed(message: str, path: Path, ctx: ToolContext) -> bool:
     answered with its sandals (probe57)."""
     from gaia_lite.tools.file_text import text_start
 
-    names = {m.group(0).lower() for m in _PROPER.finditer(message)} - {"i'm", "i've"}
+    names = {m.group(0).lower() for m in _PROPER.finditer(message)}
     if not names:
         return False
     held = f"{_shown(path, ctx)}\n{text_start(ctx, path, 32_768)}".lower()
